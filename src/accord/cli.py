@@ -1,0 +1,119 @@
+"""The ``accord`` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .errors import AccordError, OptionError
+
+__all__ = ["main", "build_parser"]
+
+
+def _equivalence(value: str) -> tuple[str, list[str]]:
+    name, sep, members = value.partition("=")
+    if not sep or not name or not members:
+        raise argparse.ArgumentTypeError(f"expected NAME=LABEL,LABEL; got {value!r}")
+    return name, [m for m in members.split(",") if m]
+
+
+def _csv_list(value: str) -> list[str]:
+    return [v for v in value.split(",") if v]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``accord`` command."""
+    parser = argparse.ArgumentParser(prog="accord", description="Compare annotations: a system against gold, "
+                                     "or annotators against each other.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sc = sub.add_parser("score", help="score predicted annotations against gold annotations",
+                        description="Score PRED against GOLD (files or directories paired by document name).")
+    sc.add_argument("gold", help="gold file or directory")
+    sc.add_argument("pred", help="predicted file or directory")
+    io = sc.add_argument_group("input")
+    io.add_argument("--format", help="format of both sides (conll, brat, mat-json, jsonl); sniffed by default")
+    io.add_argument("--gold-format", help="format of the gold side")
+    io.add_argument("--pred-format", help="format of the predicted side")
+    io.add_argument("--scheme", default="IOB2", help="tag scheme of column files: IOB1, IOB2 (BIO), IOE1, IOE2, "
+                    "IOBES (BIOES), BILOU, IO (default IOB2)")
+    io.add_argument("--repair", default="conlleval", choices=("conlleval", "discard", "error"),
+                    help="what to do with invalid tag sequences (default conlleval, as conlleval and seqscore)")
+    io.add_argument("--tag-column", type=int, default=-1,
+                    help="0-based index of the tag column in column files (default: the last)")
+    io.add_argument("--allow-missing", choices=("empty", "skip"),
+                    help="score documents found on one side only as empty on the other (empty) or leave them "
+                    "out (skip); by default they are an error")
+    io.add_argument("--discontinuous", choices=("error", "merge"), default="error",
+                    help="brat: refuse discontinuous spans (error, default) or use their covering extent (merge)")
+    m = sc.add_argument_group("matching")
+    m.add_argument("--task", help="MAT task file: labels, attributes, effective labels, profiles")
+    m.add_argument("--profile", help="strict (default without --task), lenient, mat, or a similarity profile "
+                   "named in the task (default with --task: the task's default profile)")
+    m.add_argument("--score-profile", help="a score profile named in the task")
+    m.add_argument("--attributes", type=_csv_list, default=[],
+                   help="attributes that must be equal for a strict or lenient match (comma-separated)")
+    m.add_argument("--equivalence-class", type=_equivalence, action="append", default=[], metavar="NAME=A,B",
+                   help="score labels A and B as NAME (repeatable)")
+    m.add_argument("--ignore", type=_csv_list, default=[], help="labels removed before pairing (comma-separated)")
+    o = sc.add_argument_group("output")
+    o.add_argument("--output", choices=("table", "json", "csv"), default="table", help="output format")
+    o.add_argument("-o", "--out", help="write the output to this file instead of standard output")
+    o.add_argument("--details", help="write one row per item to this file (CSV, or JSON lines for .jsonl)")
+    o.add_argument("--beta", type=float, default=1.0, help="F-beta weight (default 1)")
+    o.add_argument("--zero-division", choices=("zero", "one", "nan"), default="zero",
+                   help="rate for an empty denominator: 0 (default), 1 (MAT) or NaN (null in JSON)")
+    return parser
+
+
+def _score(args: argparse.Namespace) -> int:
+    from . import scoring
+    from .report import render_table, to_csv, to_json, write_details
+
+    equivalences: dict[str, list[str]] = {}
+    for name, members in args.equivalence_class:
+        equivalences.setdefault(name, []).extend(members)
+    report = scoring.score(
+        args.gold, args.pred, format=args.format, gold_format=args.gold_format, pred_format=args.pred_format,
+        task=args.task, profile=args.profile, score_profile=args.score_profile, attributes=args.attributes,
+        equivalence_classes=equivalences, ignore=args.ignore, beta=args.beta, zero_division=args.zero_division,
+        allow_missing=args.allow_missing, scheme=args.scheme, repair=args.repair, tag_column=args.tag_column,
+        discontinuous=args.discontinuous,
+    )
+    if args.details:
+        write_details(report, args.details)
+    if args.output == "table":
+        if args.out:
+            from rich.console import Console
+            with open(args.out, "w", encoding="utf-8") as fh:
+                render_table(report, Console(file=fh, width=160))
+        else:
+            render_table(report)
+        return 0
+    text = to_json(report) if args.output == "json" else to_csv(report)
+    if args.out:
+        Path(args.out).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status (2 for bad input, with a one-line message)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "score":
+            return _score(args)
+        raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
+    except AccordError as exc:
+        print(f"accord: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"accord: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

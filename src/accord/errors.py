@@ -1,0 +1,70 @@
+"""The exception hierarchy of accord.
+
+Every error accord raises on purpose derives from :class:`AccordError`, itself a
+``ValueError``, so a caller can catch all of them at once. Each message names the
+file, line, document or annotation concerned and what was expected.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AccordError",
+    "FormatError",
+    "SchemaError",
+    "ValidationError",
+    "SchemeError",
+    "PairingError",
+    "ProfileError",
+    "TallyError",
+    "OptionError",
+]
+
+
+class AccordError(ValueError):
+    """Root of every error raised by accord on bad input or bad options."""
+
+
+class FormatError(AccordError):
+    """A file cannot be read as the format it claims to be.
+
+    The message starts with ``path:line:`` where a line is known.
+    """
+
+    def __init__(self, message: str, *, path: object = None, line: int | None = None):
+        where = ""
+        if path is not None:
+            where = f"{path}:{line}: " if line is not None else f"{path}: "
+        super().__init__(where + message)
+        self.path = path
+        self.line = line
+
+
+class SchemeError(FormatError):
+    """An invalid tag sequence under a BIO-family scheme, when repair is ``error``."""
+
+
+class SchemaError(AccordError):
+    """A task file (annotation set descriptors, profiles) is malformed."""
+
+
+class ValidationError(AccordError):
+    """A document breaks a rule of the task schema."""
+
+
+class ProfileError(AccordError):
+    """A similarity or score profile cannot be applied (unknown label, bad dimension...)."""
+
+
+class PairingError(AccordError):
+    """Gold and prediction cannot be paired (unpaired documents, token mismatch, strata)."""
+
+
+class TallyError(AccordError):
+    """An accounting identity failed: an item was lost or counted twice.
+
+    This signals a defect in accord, never a user mistake.
+    """
+
+
+class OptionError(AccordError):
+    """An option value or a combination of options is not accepted."""

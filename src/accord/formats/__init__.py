@@ -1,0 +1,16 @@
+"""File formats: each a reader and a writer, registered by name and sniffed where unambiguous.
+
+========== ===========================================================================
+name       what
+========== ===========================================================================
+conll      token-per-line columns with BIO-family tags (:mod:`accord.formats.conll`)
+brat       brat standoff ``.ann`` + ``.txt`` (:mod:`accord.formats.brat`)
+mat-json   MAT JSON documents, version 2 (:mod:`accord.formats.matjson`)
+jsonl      accord's JSON lines, one document per line (:mod:`accord.formats.jsonl`)
+========== ===========================================================================
+"""
+
+from . import conll  # noqa: F401  (registers)
+from ._registry import Format, get, names, read, register, sniff, write
+
+__all__ = ["Format", "get", "names", "read", "register", "sniff", "write"]

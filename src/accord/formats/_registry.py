@@ -1,0 +1,114 @@
+"""The registry of formats: names, readers, writers and sniffing."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import FormatError, OptionError
+from ..model import Corpus
+
+__all__ = ["Format", "register", "get", "names", "sniff", "read", "write"]
+
+
+@dataclass(frozen=True)
+class Format:
+    """A registered format.
+
+    ``read(path, **options) -> Corpus`` reads one file (or, for ``directory_unit`` formats
+    such as brat, one document made of several files); ``write(corpus, path, **options)``
+    writes it back. ``extensions`` and ``sniff`` let accord guess the format.
+    """
+
+    name: str
+    read: Callable[..., Corpus]
+    write: Callable[..., None]
+    extensions: tuple[str, ...]
+    sniff: Callable[[Path], bool] | None = None
+    description: str = ""
+
+
+_FORMATS: dict[str, Format] = {}
+
+
+def register(fmt: Format) -> Format:
+    """Add a format to the registry (a later registration of the same name replaces it)."""
+    _FORMATS[fmt.name] = fmt
+    return fmt
+
+
+def names() -> list[str]:
+    """The registered format names."""
+    return sorted(_FORMATS)
+
+
+def get(name: str) -> Format:
+    """The format called ``name``."""
+    try:
+        return _FORMATS[name]
+    except KeyError:
+        raise OptionError(f"unknown format {name!r}; known formats: {', '.join(names())}") from None
+
+
+def sniff(path: str | os.PathLike) -> Format:
+    """Guess the format of a file or directory from its extensions and first bytes."""
+    p = Path(path)
+    if p.is_dir():
+        exts = {f.suffix.lower() for f in p.iterdir() if f.is_file()}
+        for fmt in _FORMATS.values():
+            if fmt.name == "brat" and ".ann" in exts:
+                return fmt
+        candidates = [fmt for fmt in _FORMATS.values() if exts & set(fmt.extensions)]
+        if len(candidates) == 1:
+            return candidates[0]
+        raise FormatError(
+            "cannot tell the format of this directory from its file extensions "
+            f"({', '.join(sorted(exts)) or 'no files'}); give it with --format", path=p)
+    if not p.exists():
+        raise FormatError("no such file or directory", path=p)
+    ext = p.suffix.lower()
+    matches = [fmt for fmt in _FORMATS.values() if ext in fmt.extensions]
+    confirmed = [fmt for fmt in matches if fmt.sniff is None or fmt.sniff(p)]
+    if len(confirmed) == 1:
+        return confirmed[0]
+    sniffed = [fmt for fmt in _FORMATS.values() if fmt.sniff is not None and fmt.sniff(p)]
+    if len(sniffed) == 1:
+        return sniffed[0]
+    raise FormatError(
+        f"cannot tell the format of this file (extension {ext or 'none'!r}); give it with --format "
+        f"({', '.join(names())})", path=p)
+
+
+def read(path: str | os.PathLike, format: str | None = None, **options: Any) -> Corpus:
+    """Read a file or a directory of files into a :class:`~accord.model.Corpus`.
+
+    A directory is read file by file (brat: document by document); document ids are then
+    the file names without extension, so that gold and prediction pair by name.
+    """
+    p = Path(path)
+    fmt = get(format) if format else sniff(p)
+    if p.is_dir():
+        reader = getattr(fmt.read, "read_directory", None)
+        if reader is not None:
+            return reader(p, **options)
+        files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix.lower() in fmt.extensions)
+        if not files:
+            raise FormatError(f"no {fmt.name} files ({', '.join(fmt.extensions)}) in this directory", path=p)
+        docs = []
+        for f in files:
+            sub = fmt.read(f, **options)
+            for doc in sub.documents:
+                doc_id = f.stem if len(sub) == 1 else f"{f.stem}:{doc.id}"
+                docs.append(doc._replace(id=doc_id))
+        return Corpus(docs, name=str(p))
+    if not p.exists():
+        raise FormatError("no such file or directory", path=p)
+    return fmt.read(p, **options)
+
+
+def write(corpus: Corpus, path: str | os.PathLike, format: str, **options: Any) -> None:
+    """Write a corpus in the named format."""
+    get(format).write(corpus, Path(path), **options)

@@ -1,0 +1,207 @@
+"""CoNLL-style column files: one token per line, tag columns, blank-line sentences.
+
+A line ``-DOCSTART-`` (first column) starts a new document; blank lines separate
+sentences. Columns are separated by whitespace. Column 0 is the token; the tag column is
+chosen with ``tag_column`` (0-based, negative counts from the end; default the last).
+Tags are decoded into spans with :mod:`accord.tagging` under ``scheme`` and ``repair``.
+
+Documents get the ids ``"1"``, ``"2"``, ... in file order, so the gold and the predicted
+file of one corpus pair document by document. Spans are token offsets into the
+document; ``Document.sentences`` holds the sentence extents and
+``Document.metadata["lines"]`` the file line of each sentence's first token.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import tagging
+from ..errors import FormatError, OptionError
+from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
+from ._registry import Format, register
+
+__all__ = ["read_conll", "write_conll", "parse_columns"]
+
+DOCSTART = "-DOCSTART-"
+
+
+class _Columns:
+    """The raw content of a column file: tokens, one tag column, sentence and document starts."""
+
+    __slots__ = ("tokens", "tags", "lines", "sentence_starts", "doc_starts", "path")
+
+    def __init__(self, path: object):
+        self.tokens: list[str] = []
+        self.tags: list[str] = []
+        self.lines: list[int] = []
+        self.sentence_starts: list[int] = []
+        self.doc_starts: list[int] = []
+        self.path = path
+
+
+def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
+                  token_column: int = 0) -> _Columns:
+    """Split a column file into tokens, tags and sentence and document boundaries."""
+    out = _Columns(path)
+    tokens, tags, lines = out.tokens, out.tags, out.lines
+    sent_starts, doc_starts = out.sentence_starts, out.doc_starts
+    new_sentence = True
+    ncols = None
+    for lineno, line in enumerate(text.splitlines(), 1):
+        cols = line.split()
+        if not cols:
+            new_sentence = True
+            continue
+        if cols[0] == DOCSTART:
+            doc_starts.append(len(tokens))
+            new_sentence = True
+            continue
+        if len(cols) != ncols:
+            if ncols is not None:
+                raise FormatError(
+                    f"expected {ncols} columns as on the lines above, found {len(cols)}: {line.strip()!r}",
+                    path=path, line=lineno)
+            ncols = len(cols)
+            try:
+                cols[tag_column]
+                cols[token_column]
+            except IndexError:
+                raise FormatError(
+                    f"tag column {tag_column} does not exist: this line has {len(cols)} columns",
+                    path=path, line=lineno) from None
+            if ncols < 2:
+                raise FormatError("expected a token and at least one tag column, found one column",
+                                  path=path, line=lineno)
+        if new_sentence:
+            sent_starts.append(len(tokens))
+            new_sentence = False
+        tokens.append(cols[token_column])
+        tags.append(cols[tag_column])
+        lines.append(lineno)
+    if not doc_starts or doc_starts[0] != 0:
+        doc_starts.insert(0, 0)
+    # a -DOCSTART- directly before the first tokens must not create an empty first doc
+    return out
+
+
+def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
+               repair: str = "conlleval", encoding: str = "utf-8", text: str | None = None,
+               **_ignored: Any) -> Corpus:
+    """Read a CoNLL-style column file.
+
+    Parameters
+    ----------
+    path : path
+        The file (``text`` may give its content instead, ``path`` then names it).
+    tag_column : int
+        Index of the tag column (0 is the token); default the last column.
+    scheme : str
+        Tag scheme, see :mod:`accord.tagging`.
+    repair : {"conlleval", "discard", "error"}
+        How invalid tag sequences are read.
+
+    Returns
+    -------
+    Corpus
+    """
+    p = Path(path)
+    if text is None:
+        try:
+            text = p.read_text(encoding=encoding)
+        except UnicodeDecodeError as exc:
+            raise FormatError(f"not {encoding} text ({exc.reason} at byte {exc.start})", path=p) from None
+    cols = parse_columns(text, tag_column=tag_column, path=p)
+    return build_corpus(cols, scheme=scheme, repair=repair, name=str(p))
+
+
+def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str) -> Corpus:
+    """Decode the tags of parsed columns into documents with span annotations."""
+    n = len(cols.tokens)
+    table = tagging.TagTable(scheme)
+    lines = np.asarray(cols.lines, dtype=np.int64)
+    where = tagging._Where(cols.path, lines)
+    codes = table.intern(cols.tags, where=where)
+    prefix, types = table.arrays(codes)
+    sent_starts = np.asarray(cols.sentence_starts, dtype=np.int64)
+    first = np.zeros(n, dtype=bool)
+    first[sent_starts[sent_starts < n]] = True
+    chunks = tagging.decode(prefix, types, first, scheme=scheme, repair=repair, tags=cols.tags, where=where)
+
+    doc_starts = np.asarray(cols.doc_starts, dtype=np.int64)
+    doc_ends = np.append(doc_starts[1:], n)
+    chunk_doc = np.searchsorted(doc_starts, chunks.start, side="right") - 1
+    sent_doc = np.searchsorted(doc_starts, sent_starts, side="right") - 1
+    # a chunk belongs to the last document that starts at or before it; empty documents
+    # (two -DOCSTART- in a row) have equal starts, so searchsorted picks the later one
+    labels = table.types
+    ann_start = chunks.start.tolist()
+    ann_end = chunks.end.tolist()
+    ann_type = chunks.type_id.tolist()
+    chunk_bounds = np.searchsorted(chunk_doc, np.arange(len(doc_starts) + 1), side="left").tolist()
+    sent_bounds = np.searchsorted(sent_doc, np.arange(len(doc_starts) + 1), side="left").tolist()
+    sent_list = cols.sentence_starts
+    line_list = cols.lines
+    docs = []
+    for d in range(len(doc_starts)):
+        base = int(doc_starts[d])
+        stop = int(doc_ends[d])
+        anns = tuple(
+            Annotation(labels[ann_type[k]], ann_start[k] - base, ann_end[k] - base, EMPTY_ATTRIBUTES, None)
+            for k in range(chunk_bounds[d], chunk_bounds[d + 1])
+        )
+        s_lo, s_hi = sent_bounds[d], sent_bounds[d + 1]
+        starts = [s - base for s in sent_list[s_lo:s_hi]]
+        sentences = tuple(zip(starts, starts[1:] + [stop - base]))
+        meta = Attributes(lines=tuple(line_list[s] for s in sent_list[s_lo:s_hi]), source=name)
+        docs.append(Document(str(d + 1), anns, None, tuple(cols.tokens[base:stop]), sentences, meta))
+    return Corpus(docs, name=name)
+
+
+def write_conll(corpus: Corpus, path: str | Path, *, scheme: str = "IOB2", docstart: bool | None = None,
+                **_ignored: Any) -> None:
+    """Write a corpus of token-unit documents as a two-column file (token, tag)."""
+    out: list[str] = []
+    docstart = len(corpus) > 1 if docstart is None else docstart
+    for doc in corpus.values():
+        if doc.tokens is None:
+            raise OptionError(f"document {doc.id!r} has no tokens; the conll writer needs tokenized documents")
+        spans = []
+        for a in doc.annotations:
+            if a.start is None:
+                continue
+            spans.append((a.label, a.start, a.end))
+        tags = tagging.encode(spans, len(doc.tokens), scheme)
+        if docstart:
+            out.append(f"{DOCSTART} O")
+            out.append("")
+        sentences = doc.sentences or ((0, len(doc.tokens)),)
+        for a, b in sentences:
+            for i in range(a, b):
+                out.append(f"{doc.tokens[i]} {tags[i]}")
+            out.append("")
+    Path(path).write_text("\n".join(out) + ("\n" if out else ""), encoding="utf-8")
+
+
+def _sniff(path: Path) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    if head.lstrip().startswith(("{", "[", "<")):
+        return False
+    rows = [line.split() for line in head.splitlines() if line.strip()][:20]
+    return bool(rows) and all(len(r) >= 2 for r in rows) and len({len(r) for r in rows if r[0] != DOCSTART}) <= 1
+
+
+register(Format(
+    name="conll",
+    read=read_conll,
+    write=write_conll,
+    extensions=(".conll", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".tsv", ".txt", ".col"),
+    sniff=_sniff,
+    description="token-per-line column files with BIO-family tags, -DOCSTART- documents",
+))

@@ -1,0 +1,61 @@
+"""The assignment layer: a similarity matrix and a constraint in, pairs out.
+
+Every pairing in accord goes through :func:`assign`, whatever produced the similarities
+(a MAT profile, span overlap, a structured metric). Only pairs with a positive
+similarity are returned.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from ..errors import OptionError
+
+__all__ = ["CONSTRAINTS", "assign"]
+
+CONSTRAINTS = ("1:1", "N:1", "1:N", "N:N")
+
+
+def assign(similarity: np.ndarray, constraint: str = "1:1") -> tuple[np.ndarray, np.ndarray]:
+    """Pair the rows (gold items) and columns (predicted items) of a similarity matrix.
+
+    Parameters
+    ----------
+    similarity : numpy.ndarray, shape (n_gold, n_pred)
+        Non-negative similarities; 0 means "cannot pair".
+    constraint : {"1:1", "N:1", "1:N", "N:N"}
+        ``1:1``: each item in at most one pair, total similarity maximal
+        (Kuhn-Munkres, :func:`scipy.optimize.linear_sum_assignment`).
+        ``N:1``: several gold items may share one predicted item; each gold item takes
+        its most similar predicted item.
+        ``1:N``: the mirror image; each predicted item takes its most similar gold item.
+        ``N:N``: every pair with a positive similarity.
+
+    Returns
+    -------
+    rows, cols : numpy.ndarray of int
+        The paired indices, in increasing row order.
+    """
+    sim = np.asarray(similarity, dtype=float)
+    if sim.ndim != 2:
+        raise OptionError("similarity must be a 2-D matrix")
+    if sim.size == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    if constraint == "1:1":
+        rows, cols = linear_sum_assignment(sim, maximize=True)
+    elif constraint == "N:1":
+        rows = np.arange(sim.shape[0])
+        cols = sim.argmax(axis=1)
+    elif constraint == "1:N":
+        cols = np.arange(sim.shape[1])
+        rows = sim.argmax(axis=0)
+        order = np.lexsort((cols, rows))
+        rows, cols = rows[order], cols[order]
+    elif constraint == "N:N":
+        rows, cols = np.nonzero(sim > 0)
+    else:
+        raise OptionError(f"unknown matching constraint {constraint!r}; expected one of {', '.join(CONSTRAINTS)}")
+    keep = sim[rows, cols] > 0
+    return rows[keep].astype(np.int64), cols[keep].astype(np.int64)

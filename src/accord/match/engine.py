@@ -1,0 +1,288 @@
+"""Pairing of one gold and one predicted document: strata, candidate blocks, assignment.
+
+The order of work follows MAT: strata in order (one stratum holding every label when
+none is declared), and inside each stratum the spanned labels before the spanless ones.
+Spanned annotations are cut into blocks of overlapping spans; spanless annotations use
+their implied span when they have one and are grouped by true label otherwise. Each
+block with items on both sides is paired by Kuhn-Munkres on the similarity matrix;
+pairs scoring 0 are split into a missing and a spurious item, and so are pairs below
+1.0 when the similarity does not keep clashes (strict, lenient). With the strict
+similarity, spanned annotations pair by hashing their keys, without any matrix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import PairingError, ProfileError
+from ..model import Annotation, Document
+from ..schema import Task
+from .assign import assign
+from .blocks import exact_pairs, overlap_blocks
+from .similarity import Context, LenientSimilarity, ProfileSimilarity, Similarity, StrictSimilarity, implied_span
+
+__all__ = ["MATCH", "CLASH", "UNPAIRED", "Pair", "DocumentAlignment", "Pairer"]
+
+MATCH, CLASH, UNPAIRED = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A gold item and a predicted item paired, with their similarity and error tokens."""
+
+    gold: int
+    pred: int
+    similarity: float
+    gold_tokens: tuple[str, ...] = ()
+    pred_tokens: tuple[str, ...] = ()
+
+
+@dataclass
+class DocumentAlignment:
+    """The outcome of pairing one document: every item and what became of it.
+
+    ``gold_status`` and ``pred_status`` hold MATCH, CLASH or UNPAIRED (missing on the
+    gold side, spurious on the predicted side) for each item.
+    """
+
+    doc_id: str
+    gold_doc: Document | None
+    pred_doc: Document | None
+    gold: list[Annotation]
+    pred: list[Annotation]
+    gold_label: list[str]
+    pred_label: list[str]
+    pairs: list[Pair] = field(default_factory=list)
+    gold_status: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+    pred_status: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+
+
+class Pairer:
+    """Pairs documents under one similarity, task, equivalence map and ignore list.
+
+    Parameters
+    ----------
+    similarity : Similarity
+    task : Task or None
+    equivalences : dict
+        Label -> equivalence class name, applied to effective labels.
+    ignore : set of str
+        Labels (after equivalence) removed before pairing.
+    """
+
+    def __init__(self, similarity: Similarity, task: Task | None = None,
+                 equivalences: dict[str, str] | None = None, ignore: Sequence[str] = ()):
+        self.similarity = similarity
+        self.task = task
+        self.equivalences = dict(equivalences or {})
+        self.ignore = set(ignore)
+        for lbl in self.ignore:
+            self.equivalences.pop(lbl, None)
+        self._strata = similarity.strata if isinstance(similarity, ProfileSimilarity) else []
+        if task is not None:
+            self._check_strata(task)
+
+    # -- labels and processing order --------------------------------------------------
+    def label(self, ann: Annotation) -> str:
+        """The scoring label: the effective label mapped through the equivalence classes."""
+        lbl = self.task.effective_label(ann) if self.task is not None else ann.label
+        return self.equivalences.get(lbl, lbl)
+
+    def _spanned(self, ann: Annotation) -> bool:
+        if self.task is not None and ann.label in self.task.labels:
+            return self.task.labels[ann.label].spanned
+        return ann.start is not None
+
+    def _group_of_label(self, label: str, spanned: bool) -> int:
+        stratum = 0
+        if self._strata:
+            stratum = self.similarity.stratum_of(label)  # type: ignore[union-attr]
+        return 2 * stratum + (0 if spanned else 1)
+
+    def _check_strata(self, task: Task) -> None:
+        for spec in task.labels.values():
+            g = self._group_of_label(spec.label, spec.spanned)
+            for attr in spec.attributes.values():
+                for target, _ in attr.label_restrictions:
+                    true = task.true_label(target)
+                    tg = self._group_of_label(true, task.labels[true].spanned)
+                    if tg == g:
+                        raise ProfileError(
+                            f"{task.source}: label {spec.label!r} is stratified with an annotation type which "
+                            f"refers to it ({true!r}, through attribute {attr.name!r}); put {true!r} in an "
+                            "earlier <stratum>")
+                    if tg > g:
+                        raise ProfileError(
+                            f"{task.source}: label {true!r} is referenced by {spec.label!r} (attribute "
+                            f"{attr.name!r}) in a stratum before it's paired; put {true!r} in an earlier "
+                            "<stratum>")
+
+    # -- pairing ----------------------------------------------------------------------
+    def align(self, doc_id: str, gold_doc: Document | None, pred_doc: Document | None) -> DocumentAlignment:
+        """Pair the annotations of one document pair (either side may be missing)."""
+        label = self.label
+        ignore = self.ignore
+        gold = [a for a in (gold_doc.annotations if gold_doc else ()) if not ignore or label(a) not in ignore]
+        pred = [a for a in (pred_doc.annotations if pred_doc else ()) if not ignore or label(a) not in ignore]
+        out = DocumentAlignment(doc_id, gold_doc, pred_doc, gold, pred,
+                                [label(a) for a in gold], [label(a) for a in pred])
+        gstat = np.full(len(gold), UNPAIRED, dtype=np.int8)
+        pstat = np.full(len(pred), UNPAIRED, dtype=np.int8)
+        out.gold_status, out.pred_status = gstat, pstat
+        if not gold or not pred:
+            return out
+        ctx = Context(label, self.task, {}, gold_doc, pred_doc)
+        ggroups = np.fromiter((self._group_of_label(a.label, self._spanned(a)) for a in gold), np.int64, len(gold))
+        pgroups = np.fromiter((self._group_of_label(a.label, self._spanned(a)) for a in pred), np.int64, len(pred))
+        if np.any(ggroups % 2) or np.any(pgroups % 2) or len(self._strata) > 1:
+            self._check_references(gold, ggroups, doc_id, "gold")
+            self._check_references(pred, pgroups, doc_id, "predicted")
+        for g in np.unique(np.concatenate([ggroups, pgroups])).tolist():
+            gi = np.flatnonzero(ggroups == g)
+            pi = np.flatnonzero(pgroups == g)
+            if len(gi) and len(pi):
+                self._pair_group(gold, pred, gi, pi, g % 2 == 0, ctx, out)
+        return out
+
+    def _check_references(self, anns: list[Annotation], groups: np.ndarray, doc_id: str, side: str) -> None:
+        index = {id(a): k for k, a in enumerate(anns)}
+        for k, a in enumerate(anns):
+            for t in a.referenced():
+                j = index.get(id(t))
+                if j is not None and groups[j] >= groups[k]:
+                    raise PairingError(
+                        f"document {doc_id!r} ({side}): {a!r} points to {t!r}, which is not paired before it; "
+                        "declare the labels in a task with <stratum> elements so that pointed-to labels come first")
+
+    def _pair_group(self, gold: list[Annotation], pred: list[Annotation], gi: np.ndarray, pi: np.ndarray,
+                    spanned: bool, ctx: Context, out: DocumentAlignment) -> None:
+        sim = self.similarity
+        if spanned and type(sim) is StrictSimilarity and self._pair_exact(gold, pred, gi, pi, ctx, out):
+            return
+        if spanned:
+            gs = np.fromiter((gold[i].start for i in gi), np.int64, len(gi))
+            ge = np.fromiter((gold[i].end for i in gi), np.int64, len(gi))
+            ps = np.fromiter((pred[i].start for i in pi), np.int64, len(pi))
+            pe = np.fromiter((pred[i].end for i in pi), np.int64, len(pi))
+            self._pair_blocks(gold, pred, gi, pi, gs, ge, ps, pe, ctx, out)
+            return
+        # spanless: implied spans where there are any, blocks by true label otherwise
+        gsp = [implied_span(gold[i]) for i in gi]
+        psp = [implied_span(pred[i]) for i in pi]
+        g_with = np.array([s is not None for s in gsp], dtype=bool)
+        p_with = np.array([s is not None for s in psp], dtype=bool)
+        if g_with.any() and p_with.any():
+            gs = np.array([s[0] for s in gsp if s is not None], dtype=np.int64)
+            ge = np.array([s[1] for s in gsp if s is not None], dtype=np.int64)
+            ps = np.array([s[0] for s in psp if s is not None], dtype=np.int64)
+            pe = np.array([s[1] for s in psp if s is not None], dtype=np.int64)
+            self._pair_blocks(gold, pred, gi[g_with], pi[p_with], gs, ge, ps, pe, ctx, out)
+        rest_g, rest_p = gi[~g_with], pi[~p_with]
+        if len(rest_g) and len(rest_p):
+            labels = sorted({gold[i].label for i in rest_g} & {pred[i].label for i in rest_p})
+            for lbl in labels:
+                bg = np.array([i for i in rest_g if gold[i].label == lbl], dtype=np.int64)
+                bp = np.array([i for i in rest_p if pred[i].label == lbl], dtype=np.int64)
+                self._pair_block(gold, pred, bg, bp, ctx, out)
+
+    def _pair_exact(self, gold: list[Annotation], pred: list[Annotation], gi: np.ndarray, pi: np.ndarray,
+                    ctx: Context, out: DocumentAlignment) -> bool:
+        names = self.similarity.attributes  # type: ignore[attr-defined]
+        codes: dict[object, int] = {}
+        rows = []
+        for side, idx, is_gold in ((gold, gi, True), (pred, pi, False)):
+            labels = out.gold_label if is_gold else out.pred_label
+            for i in idx.tolist():
+                a = side[i]
+                key: object = labels[i]
+                if names:
+                    vals = tuple(ctx.value(a, n, is_gold) for n in names)
+                    if any(isinstance(v, (Annotation, frozenset, tuple)) for v in vals):
+                        return False
+                    key = (key, vals)
+                code = codes.setdefault(key, len(codes))
+                rows.append((a.start, a.end, code))
+        keys = np.array(rows, dtype=np.int64).reshape(len(rows), 3)
+        mg, mp = exact_pairs(keys[: len(gi)], keys[len(gi):])
+        g_idx, p_idx = gi[mg], pi[mp]
+        out.gold_status[g_idx] = MATCH
+        out.pred_status[p_idx] = MATCH
+        paired = ctx.paired
+        for a, b in zip(g_idx.tolist(), p_idx.tolist()):
+            out.pairs.append(Pair(a, b, 1.0))
+            paired[(id(gold[a]), id(pred[b]))] = 1.0
+        return True
+
+    def _pair_blocks(self, gold: list[Annotation], pred: list[Annotation], gi: np.ndarray, pi: np.ndarray,
+                     gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray,
+                     ctx: Context, out: DocumentAlignment) -> None:
+        ng = len(gi)
+        block = overlap_blocks(np.concatenate([gs, ps]), np.concatenate([ge, pe]))
+        gb, pb = block[:ng], block[ng:]
+        both = np.intersect1d(gb, pb)
+        if len(both) == 0:
+            return
+        g_order = np.argsort(gb, kind="stable")
+        p_order = np.argsort(pb, kind="stable")
+        g_sorted, p_sorted = gb[g_order], pb[p_order]
+        g_lo = np.searchsorted(g_sorted, both, "left")
+        g_hi = np.searchsorted(g_sorted, both, "right")
+        p_lo = np.searchsorted(p_sorted, both, "left")
+        p_hi = np.searchsorted(p_sorted, both, "right")
+        gsel = gi[g_order]
+        psel = pi[p_order]
+        for a0, a1, b0, b1 in zip(g_lo.tolist(), g_hi.tolist(), p_lo.tolist(), p_hi.tolist()):
+            self._pair_block(gold, pred, gsel[a0:a1], psel[b0:b1], ctx, out)
+
+    def _pair_block(self, gold: list[Annotation], pred: list[Annotation], bg: np.ndarray, bp: np.ndarray,
+                    ctx: Context, out: DocumentAlignment) -> None:
+        sim = self.similarity
+        keep_clash = sim.clash
+        if len(bg) == 1 and len(bp) == 1:
+            i, j = int(bg[0]), int(bp[0])
+            s, rt, ht = sim(gold[i], pred[j], ctx)
+            if s > 0 and (keep_clash or s >= 1.0):
+                self._record(i, j, s, rt, ht, gold, pred, ctx, out)
+            return
+        m = np.zeros((len(bg), len(bp)))
+        toks: dict[tuple[int, int], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        for x, i in enumerate(bg.tolist()):
+            for y, j in enumerate(bp.tolist()):
+                s, rt, ht = sim(gold[i], pred[j], ctx)
+                if s > 0 and (keep_clash or s >= 1.0):
+                    m[x, y] = s
+                    toks[(x, y)] = (rt, ht)
+        rows, cols = assign(m)
+        for x, y in zip(rows.tolist(), cols.tolist()):
+            rt, ht = toks[(x, y)]
+            self._record(int(bg[x]), int(bp[y]), float(m[x, y]), rt, ht, gold, pred, ctx, out)
+
+    @staticmethod
+    def _record(i: int, j: int, s: float, rt: tuple[str, ...], ht: tuple[str, ...],
+                gold: list[Annotation], pred: list[Annotation], ctx: Context, out: DocumentAlignment) -> None:
+        status = MATCH if s >= 1.0 else CLASH
+        out.gold_status[i] = status
+        out.pred_status[j] = status
+        out.pairs.append(Pair(i, j, s, rt if status == CLASH else (), ht if status == CLASH else ()))
+        ctx.paired[(id(gold[i]), id(pred[j]))] = s
+
+
+def make_similarity(profile: str | None, task: Task | None, attributes: Sequence[str] = ()) -> Similarity:
+    """The similarity for a profile name: ``strict``, ``lenient``, ``mat`` or a task profile."""
+    if profile in (None, "strict") and (profile == "strict" or task is None):
+        return StrictSimilarity(tuple(attributes))
+    if profile == "lenient":
+        return LenientSimilarity(tuple(attributes))
+    if profile == "mat":
+        spec = task.similarity_profile(None) if task is not None else None
+        return ProfileSimilarity(spec, task)
+    if task is None:
+        raise ProfileError(f"profile {profile!r} needs a task file (--task) that defines it; "
+                           "built-in profiles are strict, lenient and mat")
+    return ProfileSimilarity(task.similarity_profile(profile), task)
+
+
+Labeler = Callable[[Annotation], str]

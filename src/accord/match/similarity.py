@@ -1,0 +1,581 @@
+"""Similarity between a gold and a predicted annotation: MAT profiles and the built-ins.
+
+A MAT similarity is a weighted mean of dimension scores,
+
+.. math::
+
+    \\operatorname{sim}(r, h) = \\frac{\\sum_d w_d\\, s_d(r, h)}{\\sum_d w_d + w_{dead}}
+
+where a remainder dimension with nothing to compare drops out of the denominator, and
+``w_dead`` is the weight of attribute dimensions when ``r`` and ``h`` are not in the same
+tag profile (then each side's profile is applied and the smaller score is kept). Two
+annotations whose (implied) spans do not overlap have similarity 0. Dimension scores:
+
+* ``_label`` (``label_equality``): 1 when the effective labels (after equivalence
+  classes) are equal; ``true_residue`` when only the true labels are; otherwise 0.
+* ``_span`` (``overlap``): :math:`|r \\cap h| / (\\max(ends) - \\min(starts))`; above
+  ``overlap_match_lower_bound`` it counts 1, below ``overlap_mismatch_upper_bound`` 0.
+* an attribute (``equality``): 1 if equal; for a set, the Jaccard ratio
+  :math:`|R \\cap H| / |R \\cup H|`; both unset 1, one unset 0.
+* an annotation attribute (``similarity``): the similarity of the pair its values formed
+  in an earlier stratum, 0 if they were not paired; for a set, the best one-to-one
+  matching's total over :math:`\\max(|R|, |H|)`.
+* ``"a,b"`` with ``_annotation_set_similarity``: the listed annotation attributes pooled
+  into one set, scored as above.
+* ``_nonannotation_attribute_remainder``: the mean equality over the reference label's
+  other non-annotation attributes (one the hypothesis lacks scores 0).
+* ``_annotation_attribute_remainder``: the other annotation attributes of both sides
+  pooled by aggregation (names ignored), best matching total over the larger count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import PairingError, ProfileError
+from ..model import Annotation
+from ..schema import DimensionSpec, SimilarityProfileSpec, TagProfileSpec, Task
+from .assign import assign
+
+__all__ = [
+    "Context",
+    "Similarity",
+    "ProfileSimilarity",
+    "StrictSimilarity",
+    "LenientSimilarity",
+    "SPANNED_DEFAULT",
+    "SPANLESS_DEFAULT",
+]
+
+Result = tuple[float, tuple[str, ...], tuple[str, ...]]
+
+SPANNED_DEFAULT = (
+    DimensionSpec("_label", 0.1, None, {"true_residue": ".5"}),
+    DimensionSpec("_span", 0.9),
+    DimensionSpec("_nonannotation_attribute_remainder", 0.1),
+    DimensionSpec("_annotation_attribute_remainder", 0.1),
+)
+SPANLESS_DEFAULT = (
+    DimensionSpec("_label", 0.2, None, {"true_residue": ".5"}),
+    DimensionSpec("_nonannotation_attribute_remainder", 0.2),
+    DimensionSpec("_annotation_attribute_remainder", 0.6),
+)
+_SPECIAL = {"_label", "_span", "_nonannotation_attribute_remainder", "_annotation_attribute_remainder"}
+
+
+@dataclass
+class Context:
+    """What a similarity needs besides the two annotations.
+
+    ``label`` maps an annotation to its scoring label (effective label, then equivalence
+    class); ``paired`` holds the pairs made in earlier strata, ``(id(r), id(h)) -> sim``.
+    """
+
+    label: Callable[[Annotation], str]
+    task: Task | None = None
+    paired: dict[tuple[int, int], float] = field(default_factory=dict)
+    gold_doc: Any = None
+    pred_doc: Any = None
+
+    def value(self, ann: Annotation, name: str, gold: bool) -> Any:
+        if self.task is None:
+            return ann.attributes.get(name)
+        return self.task.value(ann, name, self.gold_doc if gold else self.pred_doc)
+
+
+class Similarity:
+    """Base of similarities: ``sim(r, h, ctx) -> (score, ref error tokens, hyp error tokens)``.
+
+    ``clash`` tells whether a pair scoring below 1.0 is kept as a clash (MAT) or split
+    into a missing and a spurious item (strict and lenient scoring).
+    """
+
+    clash = True
+    name = "similarity"
+
+    def __call__(self, r: Annotation, h: Annotation, ctx: Context) -> Result:  # pragma: no cover
+        raise NotImplementedError
+
+    def compatible(self, r: Annotation, h: Annotation, ctx: Context) -> bool:
+        """A cheap test that the pair can score above 0 (used before building matrices)."""
+        return True
+
+
+# ---------------------------------------------------------------------------- helpers
+def _overlap_ratio(r: Annotation, h: Annotation) -> float:
+    lo = max(r.start, h.start)
+    hi = min(r.end, h.end)
+    width = max(r.end, h.end) - min(r.start, h.start)
+    if width == 0:
+        return 1.0 if r.start == h.start else 0.0
+    return max(hi - lo, 0) / width
+
+
+def _span_tokens(r: Annotation, h: Annotation) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    if h.start <= r.start and h.end >= r.end:
+        return ("undermark",), ("overmark",)
+    if h.start >= r.start and h.end <= r.end:
+        return ("overmark",), ("undermark",)
+    return ("overlap",), ("overlap",)
+
+
+def _equality(a: Any, b: Any) -> float:
+    if a is None and b is None:
+        return 1.0
+    if a is None or b is None:
+        return 0.0
+    if isinstance(a, frozenset) and isinstance(b, frozenset):
+        union = len(a | b)
+        return 1.0 if union == 0 else len(a & b) / union
+    return 1.0 if a == b else 0.0
+
+
+def _annotation_set(rs: list[Annotation], hs: list[Annotation], ctx: Context) -> float:
+    """Best one-to-one matching of two annotation sets by their earlier pair scores."""
+    if not rs and not hs:
+        return 1.0
+    if not rs or not hs:
+        return 0.0
+    m = np.zeros((len(rs), len(hs)))
+    paired = ctx.paired
+    for i, a in enumerate(rs):
+        for j, b in enumerate(hs):
+            m[i, j] = paired.get((id(a), id(b)), 0.0)
+    rows, cols = assign(m)
+    return float(m[rows, cols].sum()) / max(len(rs), len(hs))
+
+
+def _annotation_value(a: Any, b: Any, ctx: Context, tokens: list[str]) -> float:
+    if a is None and b is None:
+        return 1.0
+    if a is None or b is None:
+        tokens.append("annattributenotpaired")
+        return 0.0
+    if isinstance(a, (frozenset, tuple)) or isinstance(b, (frozenset, tuple)):
+        ra = list(a) if isinstance(a, (frozenset, tuple)) else [a]
+        hb = list(b) if isinstance(b, (frozenset, tuple)) else [b]
+        s = _annotation_set(ra, hb, ctx)
+        if s < 1.0:
+            tokens.append("annclash")
+        return s
+    s = ctx.paired.get((id(a), id(b)))
+    if s is None:
+        tokens.append("annattributenotpaired")
+        return 0.0
+    if s < 1.0:
+        tokens.append("annclash")
+    return s
+
+
+# --------------------------------------------------------------------- built-in profiles
+class StrictSimilarity(Similarity):
+    """1.0 for the same span, the same scoring label and equal significant attributes, else 0.
+
+    Spanless annotations must also point to annotations paired with similarity 1.0.
+    """
+
+    clash = False
+    name = "strict"
+
+    def __init__(self, attributes: tuple[str, ...] = ()):
+        self.attributes = tuple(attributes)
+
+    def _same_attributes(self, r: Annotation, h: Annotation, ctx: Context) -> bool:
+        names = self.attributes
+        if r.start is None:
+            names = tuple(dict.fromkeys(names + tuple(r.attributes) + tuple(h.attributes)))
+        for name in names:
+            a, b = ctx.value(r, name, True), ctx.value(h, name, False)
+            if isinstance(a, Annotation) or isinstance(b, Annotation) or (
+                    isinstance(a, (frozenset, tuple)) and any(isinstance(x, Annotation) for x in a)):
+                if _annotation_value(a, b, ctx, []) < 1.0:
+                    return False
+            elif _equality(a, b) < 1.0:
+                return False
+        return True
+
+    def _spans_agree(self, r: Annotation, h: Annotation) -> bool:
+        return r.start == h.start and r.end == h.end
+
+    def __call__(self, r: Annotation, h: Annotation, ctx: Context) -> Result:
+        if (r.start is None) != (h.start is None):
+            return 0.0, (), ()
+        if r.start is not None and not self._spans_agree(r, h):
+            return 0.0, (), ()
+        if ctx.label(r) != ctx.label(h):
+            return 0.0, (), ()
+        return (1.0, (), ()) if self._same_attributes(r, h, ctx) else (0.0, (), ())
+
+
+class LenientSimilarity(StrictSimilarity):
+    """1.0 for overlapping spans with the same scoring label (and equal significant attributes)."""
+
+    name = "lenient"
+
+    def _spans_agree(self, r: Annotation, h: Annotation) -> bool:
+        return r.start < h.end and h.start < r.end or (r.start == h.start and r.end == h.end)
+
+
+# ------------------------------------------------------------------------ MAT profiles
+@dataclass
+class _Dim:
+    kind: str  # label, span, attr, annattr, multi, nonann_rem, ann_rem
+    weight: float
+    attr: dict[str, str] = field(default_factory=dict)  # true label -> attribute name
+    attrs: tuple[str, ...] = ()
+    aggregation: str | None = None
+    residue: float | None = None
+    lower: float | None = None
+    upper: float | None = None
+
+
+@dataclass
+class _Entry:
+    dims: list[_Dim]
+    dead_weight: float
+    declared: dict[str, frozenset[str]]  # true label -> attributes declared by attribute dims
+
+
+class ProfileSimilarity(Similarity):
+    """A MAT similarity profile (from a task, or MAT's defaults when there is none).
+
+    Parameters
+    ----------
+    spec : SimilarityProfileSpec or None
+        The profile; ``None`` uses the default profiles for every label.
+    task : Task or None
+        Declares labels, spannedness and attribute types.
+    """
+
+    name = "mat"
+
+    def __init__(self, spec: SimilarityProfileSpec | None, task: Task | None):
+        self.spec = spec or SimilarityProfileSpec(None)
+        self.task = task
+        self.name = "mat" if spec is None or spec.name is None else spec.name
+        self._entry: dict[str, _Entry] = {}
+        self._profile_of: dict[str, int] = {}
+        self._unpaired: dict[str, _Entry] = {}
+        self._default_cache: dict[tuple[int, bool], _Entry] = {}
+        for k, tp in enumerate(self.spec.tag_profiles):
+            entry = self._compile(tp.dimensions, tp)
+            for lbl in tp.labels:
+                if lbl in self._profile_of:
+                    raise ProfileError(f"similarity profile {self.name}: label {lbl!r} is in two tag profiles")
+                self._profile_of[lbl] = k
+                self._entry[lbl] = entry
+                self._unpaired[lbl] = self._unpaired_entry(entry)
+        self.strata: list[tuple[str, ...]] = list(self.spec.strata)
+
+    # -- compilation -----------------------------------------------------------------
+    def _attr_type(self, label: str, name: str) -> tuple[str | None, str | None]:
+        if self.task is None:
+            return None, None
+        spec = self.task.attribute(label, name)
+        if spec is None:
+            raise ProfileError(f"similarity profile {self.name}: label {label!r} has no attribute {name!r}")
+        return spec.type, spec.aggregation
+
+    def _compile(self, dims: Any, tp: TagProfileSpec | None) -> _Entry:
+        labels = tp.labels if tp is not None else ()
+        out = []
+        declared: dict[str, set[str]] = {lbl: set() for lbl in labels}
+        for d in dims:
+            method = d.method
+            if d.name == "_label":
+                if method not in (None, "label_equality"):
+                    raise ProfileError(f"similarity profile {self.name}: unknown _label method {method!r}")
+                residue = d.params.get("true_residue")
+                out.append(_Dim("label", d.weight, residue=None if residue is None else float(residue)))
+            elif d.name == "_span":
+                if method not in (None, "overlap"):
+                    raise ProfileError(f"similarity profile {self.name}: unknown _span method {method!r}")
+                if self.task is not None:
+                    for lbl in labels:
+                        if not self.task.is_spanned(lbl):
+                            raise ProfileError(f"similarity profile {self.name}: _span on spanless label {lbl!r}")
+                lo, hi = d.params.get("overlap_match_lower_bound"), d.params.get("overlap_mismatch_upper_bound")
+                out.append(_Dim("span", d.weight, lower=None if lo is None else float(lo),
+                                upper=None if hi is None else float(hi)))
+            elif d.name == "_nonannotation_attribute_remainder" or method == "_nonannotation_attribute_remainder":
+                out.append(_Dim("nonann_rem", d.weight))
+            elif d.name == "_annotation_attribute_remainder" or method == "_annotation_attribute_remainder":
+                out.append(_Dim("ann_rem", d.weight))
+            elif "," in d.name:
+                if method != "_annotation_set_similarity":
+                    raise ProfileError(f"similarity profile {self.name}: dimension {d.name!r} lists several "
+                                       "attributes and needs method=\"_annotation_set_similarity\"")
+                names = tuple(n.strip() for n in d.name.split(","))
+                for lbl in labels:
+                    for n in names:
+                        typ, agg = self._attr_type(lbl, n)
+                        if typ not in (None, "annotation") or agg is not None:
+                            raise ProfileError(f"similarity profile {self.name}: {n!r} of {lbl!r} must be a "
+                                               "single annotation attribute for _annotation_set_similarity")
+                        declared[lbl].add(n)
+                out.append(_Dim("multi", d.weight, attrs=names))
+            else:
+                equiv = tp.equivalences.get(d.name) if tp is not None else None
+                per_label: dict[str, str] = {}
+                kinds = set()
+                for lbl in labels:
+                    actual = d.name
+                    if equiv:
+                        have = [n for n in equiv if self.task is None or self.task.attribute(lbl, n) is not None]
+                        if not have:
+                            raise ProfileError(f"similarity profile {self.name}: label {lbl!r} has none of "
+                                               f"the attributes {', '.join(equiv)} of equivalence {d.name!r}")
+                        actual = have[0]
+                    per_label[lbl] = actual
+                    declared[lbl].add(actual)
+                    kinds.add(self._attr_type(lbl, actual))
+                if len(kinds) > 1:
+                    raise ProfileError(f"similarity profile {self.name}: dimension {d.name!r} has different "
+                                       "types or aggregations across the labels of its tag profile")
+                typ, agg = kinds.pop() if kinds else (None, None)
+                if method not in (None, "equality", "similarity"):
+                    raise ProfileError(f"similarity profile {self.name}: unknown method {method!r} for "
+                                       f"attribute dimension {d.name!r}")
+                kind = "annattr" if (typ == "annotation" or method == "similarity") else "attr"
+                out.append(_Dim(kind, d.weight, attr=per_label, attrs=(d.name,) + tuple(equiv or ()),
+                                aggregation=agg))
+        if out and sum(d.weight for d in out) <= 0:
+            raise ProfileError(f"similarity profile {self.name}: total weight 0")
+        dead = sum(d.weight for d in out if d.kind in ("attr", "annattr", "multi"))
+        return _Entry(out, dead, {k: frozenset(v) for k, v in declared.items()})
+
+    def _unpaired_entry(self, entry: _Entry) -> _Entry:
+        dims = [d for d in entry.dims if d.kind not in ("attr", "annattr", "multi")]
+        return _Entry(dims, entry.dead_weight, entry.declared)
+
+    def stratum_of(self, label: str) -> int:
+        """Index of the stratum of a true label (0 when no strata are declared)."""
+        if not self.strata:
+            return 0
+        for k, st in enumerate(self.strata):
+            if label in st:
+                return k
+        raise ProfileError(f"similarity profile {self.name}: label {label!r} is in no <stratum>; "
+                           "when strata are declared, every content label must be in one")
+
+    def _default_entry(self, label: str, spanned: bool) -> _Entry:
+        key = (self.stratum_of(label), spanned)
+        entry = self._default_cache.get(key)
+        if entry is None:
+            entry = self._compile(SPANNED_DEFAULT if spanned else SPANLESS_DEFAULT, None)
+            self._default_cache[key] = entry
+        return entry
+
+    # -- scoring ---------------------------------------------------------------------
+    def __call__(self, r: Annotation, h: Annotation, ctx: Context) -> Result:
+        lr, lh = r.label, h.label
+        kr, kh = self._profile_of.get(lr), self._profile_of.get(lh)
+        if kr is not None and kr == kh:
+            return self._compute(r, h, self._entry[lr], 0.0, ctx)
+        r_spanned, h_spanned = r.start is not None, h.start is not None
+        if self.task is not None:
+            r_spanned, h_spanned = self.task.is_spanned(lr), self.task.is_spanned(lh)
+        if r_spanned != h_spanned or self.stratum_of(lr) != self.stratum_of(lh):
+            return 0.0, ("tagclash",), ("tagclash",)
+        if kr is None and kh is None:
+            return self._compute(r, h, self._default_entry(lr, r_spanned), 0.0, ctx)
+        er = self._unpaired[lr] if kr is not None else self._default_entry(lr, r_spanned)
+        eh = self._unpaired[lh] if kh is not None else self._default_entry(lh, h_spanned)
+        a = self._compute(r, h, er, er.dead_weight if kr is not None else 0.0, ctx)
+        b = self._compute(r, h, eh, eh.dead_weight if kh is not None else 0.0, ctx)
+        return a if a[0] <= b[0] else b
+
+    def _compute(self, r: Annotation, h: Annotation, entry: _Entry, dead: float, ctx: Context) -> Result:
+        rspan = _implied(r)
+        hspan = _implied(h)
+        if rspan is not None and hspan is not None and (rspan[1] <= hspan[0] or rspan[0] >= hspan[1]):
+            if not (rspan[0] == rspan[1] == hspan[0] == hspan[1]):
+                return 0.0, ("overlap",), ("overlap",)
+        num = 0.0
+        den = dead
+        all_one = dead == 0.0
+        rt: list[str] = []
+        ht: list[str] = []
+        for d in entry.dims:
+            w = d.weight
+            if d.kind == "label":
+                s, t = self._label(r, h, d, ctx)
+                if t:
+                    rt.append(t)
+                    ht.append(t)
+            elif d.kind == "span":
+                if r.start is None or h.start is None:
+                    raise ProfileError(f"similarity profile {self.name}: _span on a spanless annotation "
+                                       f"({r!r} / {h!r})")
+                s = _overlap_ratio(r, h)
+                if d.lower is not None and s > d.lower:
+                    s = 1.0
+                elif d.upper is not None and s < d.upper:
+                    s = 0.0
+                if s < 1.0 or (r.start, r.end) != (h.start, h.end):
+                    a, b = _span_tokens(r, h)
+                    if s < 1.0:
+                        rt.extend(a)
+                        ht.extend(b)
+            elif d.kind == "attr":
+                a_val = ctx.value(r, d.attr.get(r.label, d.attrs[0]), True)
+                b_val = ctx.value(h, d.attr.get(h.label, d.attrs[0]), False)
+                if d.aggregation == "list" or isinstance(a_val, tuple):
+                    s = 1.0 if a_val == b_val else 0.0
+                else:
+                    s = _equality(a_val, b_val)
+                if s < 1.0:
+                    tok = "setclash" if isinstance(a_val, frozenset) or isinstance(b_val, frozenset) else "attrclash"
+                    rt.append(tok)
+                    ht.append(tok)
+            elif d.kind == "annattr":
+                s = _annotation_value(ctx.value(r, d.attr.get(r.label, d.attrs[0]), True),
+                                      ctx.value(h, d.attr.get(h.label, d.attrs[0]), False), ctx, rt)
+            elif d.kind == "multi":
+                ra = [v for n in d.attrs if (v := r.attributes.get(n)) is not None]
+                hb = [v for n in d.attrs if (v := h.attributes.get(n)) is not None]
+                s = _annotation_set(ra, hb, ctx)
+                if s < 1.0:
+                    rt.append("annclash")
+            elif d.kind == "nonann_rem":
+                got = self._nonann_remainder(r, h, entry, ctx)
+                if got is None:
+                    continue
+                s = got
+                if s < 1.0:
+                    rt.append("attrclash")
+            else:  # ann_rem
+                got = self._ann_remainder(r, h, entry, ctx)
+                if got is None:
+                    continue
+                s = got
+                if s < 1.0:
+                    rt.append("annclash")
+            num += w * s
+            den += w
+            if s != 1.0:
+                all_one = False
+        if den <= 0:
+            return 1.0, (), ()
+        if all_one:
+            return 1.0, (), ()
+        score = num / den
+        if not rt:
+            rt.append("unknownclash")
+        if not ht:
+            ht.extend(rt)
+        return score, tuple(dict.fromkeys(rt)), tuple(dict.fromkeys(ht))
+
+    def _label(self, r: Annotation, h: Annotation, d: _Dim, ctx: Context) -> tuple[float, str | None]:
+        if ctx.label(r) == ctx.label(h):
+            return 1.0, None
+        if r.label != h.label:
+            return 0.0, "tagclash"
+        if d.residue is not None:
+            return d.residue, "computedtagclash"
+        return 0.0, "tagclash"
+
+    def _remainder_names(self, ann: Annotation, entry: _Entry, annotation_typed: bool) -> list[str]:
+        declared = entry.declared.get(ann.label, frozenset())
+        if self.task is not None:
+            spec = self.task.labels.get(ann.label)
+            if spec is None:
+                return []
+            return [n for n, a in spec.attributes.items()
+                    if n not in declared and n != spec.effective_attribute
+                    and (a.type == "annotation") == annotation_typed]
+        names = []
+        for n, v in ann.attributes.items():
+            if n in declared:
+                continue
+            is_ann = isinstance(v, Annotation) or (isinstance(v, (frozenset, tuple)) and
+                                                   any(isinstance(x, Annotation) for x in v))
+            if is_ann == annotation_typed:
+                names.append(n)
+        return names
+
+    def _nonann_remainder(self, r: Annotation, h: Annotation, entry: _Entry, ctx: Context) -> float | None:
+        names = self._remainder_names(r, entry, False)
+        if not names:
+            return None
+        total = 0.0
+        for n in names:
+            if self.task is not None:
+                ra, ha = self.task.attribute(r.label, n), self.task.attribute(h.label, n)
+                if ha is None or ra is None or (ra.type, ra.aggregation) != (ha.type, ha.aggregation):
+                    continue
+            elif n not in h.attributes:
+                continue
+            total += _equality(ctx.value(r, n, True), ctx.value(h, n, False))
+        return total / len(names)
+
+    def _ann_remainder(self, r: Annotation, h: Annotation, entry: _Entry, ctx: Context) -> float | None:
+        rnames = self._remainder_names(r, entry, True)
+        if not rnames:
+            return None
+        hnames = self._remainder_names(h, _Entry([], 0.0, entry.declared), True)
+        groups_r: dict[str | None, list[Any]] = {}
+        groups_h: dict[str | None, list[Any]] = {}
+        for names, ann, groups in ((rnames, r, groups_r), (hnames, h, groups_h)):
+            for n in names:
+                v = ann.attributes.get(n)
+                if v is None:
+                    continue
+                agg = "set" if isinstance(v, frozenset) else ("list" if isinstance(v, tuple) else None)
+                groups.setdefault(agg, []).append(v)
+        r_count = sum(len(v) for v in groups_r.values())
+        h_count = sum(len(v) for v in groups_h.values())
+        if max(r_count, h_count) == 0:
+            return 1.0
+        total = 0.0
+        for agg, rvals in groups_r.items():
+            hvals = groups_h.get(agg, [])
+            if not hvals:
+                continue
+            m = np.zeros((len(rvals), len(hvals)))
+            for i, a in enumerate(rvals):
+                for j, b in enumerate(hvals):
+                    m[i, j] = _annotation_value(a, b, ctx, [])
+            rows, cols = assign(m)
+            total += float(m[rows, cols].sum())
+        return total / max(r_count, h_count)
+
+
+def _implied(ann: Annotation) -> tuple[int, int] | None:
+    """The span, or for a spanless annotation the implied span of what it points to."""
+    if ann.start is not None:
+        return ann.start, ann.end
+    return implied_span(ann)
+
+
+def implied_span(ann: Annotation) -> tuple[int, int] | None:
+    """The implied span of a spanless annotation: from the earliest start to the latest end
+    of the annotations it points to, recursively; None when it points to no spanned one.
+
+    Raises
+    ------
+    PairingError
+        When the references form a cycle.
+    """
+    def walk(a: Annotation, path: set[int]) -> tuple[int, int] | None:
+        if a.start is not None:
+            return a.start, a.end
+        key = id(a)
+        if key in path:
+            raise PairingError(f"annotation {a!r} points to itself through its annotation-valued attributes; "
+                               "cannot compute an implied span")
+        path.add(key)
+        lo = hi = None
+        for t in a.referenced():
+            sp = walk(t, path)
+            if sp is not None:
+                lo = sp[0] if lo is None else min(lo, sp[0])
+                hi = sp[1] if hi is None else max(hi, sp[1])
+        path.discard(key)
+        return None if lo is None else (lo, hi)
+
+    return walk(ann, set())

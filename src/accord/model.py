@@ -1,0 +1,225 @@
+"""The data model: annotations, documents and corpora.
+
+Everything here is immutable and cheap to build in bulk. Offsets are half-open,
+``[start, end)``, in characters when a document has text and in tokens when it only
+has tokens (``Document.unit`` says which).
+
+An :class:`Annotation` has a label, a span or none (a *spanless* annotation, such as a
+relation), attributes and an optional id. Attribute values are strings, ints, floats,
+booleans or other annotations, singly, as a ``frozenset`` (set aggregation) or a
+``tuple`` (list aggregation). An annotation-valued attribute holds the target
+:class:`Annotation` object itself: annotations compare and hash by identity, so two
+annotations with equal fields stay two annotations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, NamedTuple
+
+from .errors import AccordError
+
+__all__ = [
+    "Attributes",
+    "Annotation",
+    "Document",
+    "Corpus",
+    "EMPTY_ATTRIBUTES",
+]
+
+
+class Attributes(dict):
+    """A read-only dict of attribute values."""
+
+    __slots__ = ()
+
+    def _readonly(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("annotation attributes are immutable; build a new Annotation instead")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly  # type: ignore[assignment]
+    __ior__ = _readonly  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Attributes, (dict(self),))
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return id(self)
+
+
+EMPTY_ATTRIBUTES = Attributes()
+
+
+class Annotation(NamedTuple):
+    """One annotation.
+
+    Parameters
+    ----------
+    label : str
+        The true label (for a task with effective labels, e.g. ``ENAMEX``).
+    start, end : int or None
+        Half-open span; both ``None`` for a spanless annotation.
+    attributes : Attributes
+        Attribute values (see the module docstring for the value types).
+    id : str or None
+        The identifier the source format gave it, if any.
+    """
+
+    label: str
+    start: int | None = None
+    end: int | None = None
+    attributes: Attributes = EMPTY_ATTRIBUTES
+    id: str | None = None
+
+    # identity semantics: an annotation is a thing, not a value
+    __eq__ = object.__eq__  # type: ignore[assignment]
+    __ne__ = object.__ne__  # type: ignore[assignment]
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+    @property
+    def spanned(self) -> bool:
+        """Whether the annotation has a span."""
+        return self.start is not None
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """The value of attribute ``name`` or ``default``."""
+        return self.attributes.get(name, default)
+
+    def referenced(self) -> Iterator["Annotation"]:
+        """The annotations this one points to through annotation-valued attributes."""
+        for value in self.attributes.values():
+            if isinstance(value, Annotation):
+                yield value
+            elif isinstance(value, (frozenset, tuple)):
+                for item in value:
+                    if isinstance(item, Annotation):
+                        yield item
+
+    def __repr__(self) -> str:
+        span = f"[{self.start},{self.end})" if self.start is not None else "spanless"
+        attrs = ""
+        if self.attributes:
+            attrs = " " + ", ".join(f"{k}={_short(v)}" for k, v in self.attributes.items())
+        ident = f" #{self.id}" if self.id is not None else ""
+        return f"<{self.label} {span}{attrs}{ident}>"
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, Annotation):
+        return f"<{value.label}#{value.id}>" if value.id else f"<{value.label}@{value.start}>"
+    if isinstance(value, (frozenset, tuple)):
+        return "{" + ",".join(sorted(_short(v) for v in value)) + "}"
+    return repr(value)
+
+
+def make_annotation(
+    label: str,
+    start: int | None = None,
+    end: int | None = None,
+    attributes: Mapping[str, Any] | None = None,
+    id: str | None = None,
+) -> Annotation:
+    """Build an :class:`Annotation`, checking the span and freezing the attributes."""
+    if (start is None) != (end is None):
+        raise AccordError(f"annotation {label!r}: give both start and end, or neither")
+    if start is not None and (start < 0 or end < start):  # type: ignore[operator]
+        raise AccordError(f"annotation {label!r}: invalid span [{start}, {end})")
+    attrs = EMPTY_ATTRIBUTES if not attributes else Attributes(
+        (k, _freeze(v)) for k, v in attributes.items()
+    )
+    return Annotation(label, start, end, attrs, id)
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, (set, frozenset)):
+        return frozenset(value)
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+class Document(NamedTuple):
+    """A document: an id, its text or tokens, its annotations and metadata.
+
+    Parameters
+    ----------
+    id : str
+        Unique within a corpus; gold and predicted documents are paired by it.
+    annotations : tuple of Annotation
+    text : str or None
+        The signal; spans are character offsets into it when it is present.
+    tokens : tuple of str or None
+        Token strings; spans are token offsets when ``text`` is absent.
+    sentences : tuple of (int, int) or None
+        Sentence extents, in the unit of the spans.
+    metadata : dict
+        Free metadata (e.g. the attributes of a ``<text>`` element, a genre).
+    """
+
+    id: str
+    annotations: tuple[Annotation, ...] = ()
+    text: str | None = None
+    tokens: tuple[str, ...] | None = None
+    sentences: tuple[tuple[int, int], ...] | None = None
+    metadata: Mapping[str, Any] = EMPTY_ATTRIBUTES
+
+    @property
+    def unit(self) -> str:
+        """``"char"`` when spans index the text, ``"token"`` when they index tokens."""
+        return "char" if self.text is not None or self.tokens is None else "token"
+
+    def surface(self, start: int | None, end: int | None) -> str:
+        """The text covered by ``[start, end)``, or ``""`` for no span."""
+        if start is None:
+            return ""
+        if self.text is not None:
+            return self.text[start:end]
+        if self.tokens is not None:
+            return " ".join(self.tokens[start:end])
+        return ""
+
+    def replace_annotations(self, annotations: Iterable[Annotation]) -> "Document":
+        """A copy of this document with other annotations."""
+        return self._replace(annotations=tuple(annotations))
+
+
+class Corpus(Mapping[str, Document]):
+    """An ordered collection of documents with unique ids.
+
+    Parameters
+    ----------
+    documents : iterable of Document
+    name : str, optional
+        Where the corpus came from (a path), used in messages.
+    """
+
+    __slots__ = ("_docs", "name")
+
+    def __init__(self, documents: Iterable[Document] = (), name: str | None = None):
+        docs: dict[str, Document] = {}
+        for doc in documents:
+            if doc.id in docs:
+                raise AccordError(f"{name or 'corpus'}: document id {doc.id!r} appears twice")
+            docs[doc.id] = doc
+        self._docs = docs
+        self.name = name
+
+    def __getitem__(self, key: str) -> Document:
+        return self._docs[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._docs)
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    @property
+    def documents(self) -> list[Document]:
+        """The documents in order."""
+        return list(self._docs.values())
+
+    def annotation_count(self) -> int:
+        """The number of annotations over all documents."""
+        return sum(len(d.annotations) for d in self._docs.values())
+
+    def __repr__(self) -> str:
+        return f"<Corpus {self.name or ''} {len(self)} documents, {self.annotation_count()} annotations>"

@@ -1,0 +1,48 @@
+"""JSON and CSV renderings of a report."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from ._report import Report
+
+__all__ = ["to_json", "to_csv", "CSV_COLUMNS"]
+
+CSV_COLUMNS = ("document", "row", "label", "subset", "gold", "pred", "match", "gold_clash", "pred_clash",
+               "missing", "spurious", "precision", "recall", "f1")
+
+
+def to_json(report: Report, indent: int | None = 2) -> str:
+    """The report as JSON text (NaN rates are written as ``null``)."""
+    return json.dumps(report.to_dict(), indent=indent, ensure_ascii=False)
+
+
+def to_csv(report: Report) -> str:
+    """One CSV row per (document or ``<all>``) x (label, aggregation, decomposition, ``<all>``)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+
+    def row(doc: str, kind: str, label: str, subset: str, counts) -> None:  # noqa: ANN001
+        blk = report.block(counts)
+        w.writerow([doc, kind, label, subset] + [_fmt(blk[c]) for c in CSV_COLUMNS[4:]])
+
+    tally = report.tally
+    for doc in list(tally.docs) + [None]:
+        name = "<all>" if doc is None else doc
+        for lbl in sorted(tally.labels):
+            c = tally.counts(lbl, doc)
+            if doc is None or c.gold or c.pred:
+                row(name, "label", lbl, "", c)
+            for sub in sorted(tally.decompositions.get(lbl, ())):
+                row(name, "decomposition", lbl, sub, tally.counts(f"{lbl}|{sub}", doc))
+        for agg in tally.aggregations:
+            row(name, "aggregation", agg, "", tally.counts(agg, doc))
+        row(name, "all", "<all>", "", tally.total(doc))
+    return buf.getvalue()
+
+
+def _fmt(v: object) -> object:
+    return "" if v is None else v

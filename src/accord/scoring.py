@@ -1,0 +1,173 @@
+"""``accord.score``: read, validate, pair, tally and report, in one call."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .errors import OptionError, PairingError
+from .formats import read
+from .match.engine import DocumentAlignment, Pairer, make_similarity
+from .metrics.prf import ZERO_DIVISION
+from .model import Corpus, Document
+from .report import Report
+from .schema import Task, load_task
+from .tally import ScoreRows, tally
+
+__all__ = ["score", "pair_documents", "ALLOW_MISSING"]
+
+ALLOW_MISSING = ("empty", "skip")
+
+
+def _corpus(obj: Any, fmt: str | None, options: dict[str, Any]) -> Corpus:
+    if isinstance(obj, Corpus):
+        return obj
+    if isinstance(obj, (str, os.PathLike)):
+        return read(obj, format=fmt, **options)
+    if isinstance(obj, Document):
+        return Corpus([obj])
+    raise OptionError(f"expected a path or a Corpus, got {type(obj).__name__}")
+
+
+def pair_documents(gold: Corpus, pred: Corpus, allow_missing: str | None = None
+                   ) -> list[tuple[str, Document | None, Document | None]]:
+    """Pair documents by id, checking that paired token sequences agree.
+
+    Parameters
+    ----------
+    allow_missing : {None, "empty", "skip"}
+        ``None``: a document on one side only is an error. ``"empty"``: it is scored
+        against an empty document (its items all missing or all spurious). ``"skip"``:
+        it is left out.
+    """
+    if allow_missing not in (None,) + ALLOW_MISSING:
+        raise OptionError(f"--allow-missing must be one of {', '.join(ALLOW_MISSING)}; got {allow_missing!r}")
+    only_gold = [d for d in gold if d not in pred]
+    only_pred = [d for d in pred if d not in gold]
+    if (only_gold or only_pred) and allow_missing is None:
+        def show(ids: list[str]) -> str:
+            return ", ".join(map(repr, ids[:5])) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+        parts = []
+        if only_gold:
+            parts.append(f"{len(only_gold)} document(s) only in the gold side ({gold.name}): {show(only_gold)}")
+        if only_pred:
+            parts.append(f"{len(only_pred)} document(s) only in the predicted side ({pred.name}): {show(only_pred)}")
+        raise PairingError("; ".join(parts) + ". Use --allow-missing empty or --allow-missing skip to score anyway")
+    out: list[tuple[str, Document | None, Document | None]] = []
+    for doc_id, gdoc in gold.items():
+        pdoc = pred.get(doc_id)
+        if pdoc is None:
+            if allow_missing == "empty":
+                out.append((doc_id, gdoc, None))
+            continue
+        _check_tokens(gdoc, pdoc, gold.name, pred.name)
+        out.append((doc_id, gdoc, pdoc))
+    if allow_missing == "empty":
+        out.extend((d, None, pred[d]) for d in only_pred)
+    return out
+
+
+def _check_tokens(g: Document, p: Document, gname: str | None, pname: str | None) -> None:
+    if g.tokens is None or p.tokens is None or g.tokens == p.tokens:
+        return
+    n = min(len(g.tokens), len(p.tokens))
+    i = next((k for k in range(n) if g.tokens[k] != p.tokens[k]), n)
+
+    def where(doc: Document, name: str | None) -> str:
+        lines = doc.metadata.get("lines") if doc.metadata else None
+        if lines and doc.sentences:
+            for (a, b), line in zip(doc.sentences, lines):
+                if a <= i < b or (i >= b and (a, b) == doc.sentences[-1]):
+                    return f"{name}:{line + (i - a)}"
+        return f"{name}, token {i}"
+
+    if i == n:
+        raise PairingError(f"document {g.id!r}: the gold side has {len(g.tokens)} tokens and the predicted side "
+                           f"{len(p.tokens)}; the files must hold the same tokens ({where(g, gname)} / "
+                           f"{where(p, pname)})")
+    raise PairingError(f"document {g.id!r}: token {i} differs: {g.tokens[i]!r} at {where(g, gname)} but "
+                       f"{p.tokens[i]!r} at {where(p, pname)}; gold and prediction must hold the same tokens")
+
+
+def score(
+    gold: Any,
+    pred: Any,
+    *,
+    format: str | None = None,
+    gold_format: str | None = None,
+    pred_format: str | None = None,
+    task: Task | str | os.PathLike | None = None,
+    profile: str | None = None,
+    score_profile: str | None = None,
+    attributes: Sequence[str] = (),
+    equivalence_classes: Mapping[str, Sequence[str]] | None = None,
+    ignore: Sequence[str] = (),
+    beta: float = 1.0,
+    zero_division: str = "zero",
+    allow_missing: str | None = None,
+    validate: bool = True,
+    **read_options: Any,
+) -> Report:
+    """Compare predicted annotations with gold annotations.
+
+    Parameters
+    ----------
+    gold, pred : path or Corpus
+        Files or directories (read with :func:`accord.read`), or loaded corpora.
+    format, gold_format, pred_format : str, optional
+        Format names (``conll``, ``brat``, ``mat-json``, ``jsonl``); sniffed when omitted.
+    task : Task or path, optional
+        A MAT task file: labels, attributes, effective labels, similarity and score profiles.
+    profile : str, optional
+        ``strict`` (default without a task), ``lenient``, ``mat``, or the name of a
+        similarity profile of the task (default with a task: the task's default profile).
+    score_profile : str, optional
+        Name of a score profile of the task (default: its unnamed one, if any).
+    attributes : sequence of str
+        Attributes that must be equal for a strict or lenient match.
+    equivalence_classes : mapping
+        ``{"NAME": ["A", "B"]}``: labels A and B both score as NAME.
+    ignore : sequence of str
+        Labels (after equivalence) removed before pairing.
+    beta : float
+        The F-beta weight (reported under the key ``f1``).
+    zero_division : {"zero", "one", "nan"}
+        The rate for an empty denominator.
+    allow_missing : {None, "empty", "skip"}
+        How documents present on one side only count (see :func:`pair_documents`).
+    validate : bool
+        Check both corpora against the task schema first.
+    **read_options
+        Passed to the readers (``scheme``, ``repair``, ``tag_column``...).
+
+    Returns
+    -------
+    Report
+    """
+    if zero_division not in ZERO_DIVISION:
+        raise OptionError(f"zero_division must be one of {', '.join(ZERO_DIVISION)}; got {zero_division!r}")
+    if beta < 0:
+        raise OptionError(f"beta must be >= 0; got {beta}")
+    if isinstance(task, (str, os.PathLike)):
+        task = load_task(task)
+    gold_c = _corpus(gold, gold_format or format, read_options)
+    pred_c = _corpus(pred, pred_format or format, read_options)
+    if task is not None and validate:
+        task.validate(gold_c)
+        task.validate(pred_c)
+    equivalences: dict[str, str] = {}
+    for name, members in (equivalence_classes or {}).items():
+        for m in members:
+            equivalences[m] = name
+    similarity = make_similarity(profile, task, attributes)
+    pairer = Pairer(similarity, task, equivalences, ignore)
+    alignments: list[DocumentAlignment] = [pairer.align(doc_id, g, p)
+                                           for doc_id, g, p in pair_documents(gold_c, pred_c, allow_missing)]
+    rows = ScoreRows.from_spec(task.score_profile(score_profile) if task is not None else None)
+    counts = tally(alignments, task=task, rows=rows)
+    options = {"profile": similarity.name, "beta": beta, "zero_division": zero_division,
+               "attributes": list(attributes), "ignore": list(ignore),
+               "equivalence_classes": {k: list(v) for k, v in (equivalence_classes or {}).items()},
+               "allow_missing": allow_missing}
+    return Report(counts, alignments, beta=beta, zero_division=zero_division, options=options)

@@ -1,0 +1,355 @@
+"""BIO-family tag schemes: decoding tag sequences into spans and encoding spans as tags.
+
+Schemes: ``IOB1``, ``IOB2`` (alias ``BIO``), ``IOE1``, ``IOE2``, ``IOBES`` (alias ``BIOES``),
+``BILOU`` and ``IO``. Decoding works on whole arrays of tags at once (numpy), never
+token by token in Python.
+
+Chunking follows conlleval's rules, which are scheme-independent: a chunk starts at a
+non-``O`` tag that is ``B``/``S``, or follows ``O``/``E``/``S``, or changes type; it ends
+before ``O``, before the next start, or at the end of the sentence. On a valid sequence
+this is exactly the scheme's own reading. What differs between schemes is which
+sequences are *valid*:
+
+========  ==========================================  ==========================================
+scheme    needs a same-type ``B``/``I`` before it      needs a same-type ``I``/``E`` after it
+========  ==========================================  ==========================================
+IOB1      ``B``                                        --
+IOB2      ``I``                                        --
+IOE1      --                                           ``E``
+IOE2      --                                           ``I``
+IOBES     ``I``, ``E``                                 ``B``, ``I``
+BILOU     ``I``, ``L``                                 ``B``, ``I``
+IO        --                                           --
+========  ==========================================  ==========================================
+
+Invalid sequences are handled by a *repair* method:
+
+``conlleval`` (default)
+    read them as conlleval does (an ``I-X`` after ``O`` begins a chunk). For IOB2 this
+    is seqscore's ``conlleval`` repair and seqeval's default mode.
+``discard``
+    drop every chunk that contains an invalid transition (seqscore's ``discard`` for
+    IOB2, and seqeval's strict mode for IOB2, IOE2, IOBES and BILOU).
+``error``
+    raise :class:`~accord.errors.SchemeError` naming the first invalid tag and its line.
+
+A prefix that the scheme does not have (``S-`` under IOB2, say) is always an error: it
+means the wrong scheme was chosen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import OptionError, SchemeError
+
+__all__ = [
+    "SCHEMES",
+    "REPAIRS",
+    "TagTable",
+    "Chunks",
+    "canonical_scheme",
+    "decode",
+    "decode_tags",
+    "encode",
+]
+
+# prefix codes
+O, B, I, E, S = 0, 1, 2, 3, 4
+_PREFIX_NAMES = "OBIES"
+
+SCHEMES = ("IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU", "IO")
+REPAIRS = ("conlleval", "discard", "error")
+_ALIASES = {"BIO": "IOB2", "BIOES": "IOBES", "IOBES": "IOBES", "BIOUL": "BILOU", "BILOU": "BILOU"}
+
+# prefix letter -> code, per scheme
+_LETTERS: dict[str, dict[str, int]] = {
+    "IOB1": {"B": B, "I": I},
+    "IOB2": {"B": B, "I": I},
+    "IOE1": {"I": I, "E": E},
+    "IOE2": {"I": I, "E": E},
+    "IOBES": {"B": B, "I": I, "E": E, "S": S},
+    "BILOU": {"B": B, "I": I, "L": E, "U": S},
+    "IO": {"I": I},
+    # conlleval's own reading, used by the seqeval drop-in's default mode
+    "conlleval": {"B": B, "I": I, "E": E, "S": S},
+}
+_NEEDS_PREV = {"IOB1": (B,), "IOB2": (I,), "IOBES": (I, E), "BILOU": (I, E)}
+_NEEDS_NEXT = {"IOE1": (E,), "IOE2": (I,), "IOBES": (B, I), "BILOU": (B, I)}
+
+
+def canonical_scheme(name: str) -> str:
+    """The canonical name of a scheme (``"bio"`` -> ``"IOB2"``)."""
+    upper = name.upper()
+    upper = _ALIASES.get(upper, upper)
+    if upper not in SCHEMES:
+        raise OptionError(f"unknown tag scheme {name!r}; expected one of {', '.join(SCHEMES)} (or BIO, BIOES)")
+    return upper
+
+
+class TagTable:
+    """Interns tag strings into prefix and type codes.
+
+    Parameters
+    ----------
+    scheme : str
+        A scheme name, or ``"conlleval"`` to accept every ``B I E S`` prefix.
+    suffix : bool
+        Tags put the prefix last (``PER-B``), as seqeval's ``suffix=True``.
+    outside : str
+        The outside tag.
+    """
+
+    def __init__(self, scheme: str = "IOB2", *, suffix: bool = False, outside: str = "O"):
+        self.scheme = scheme if scheme == "conlleval" else canonical_scheme(scheme)
+        self.letters = _LETTERS[self.scheme]
+        self.suffix = suffix
+        self.outside = outside
+        self.codes: dict[str, int] = {}
+        self.prefix: list[int] = []
+        self.type_id: list[int] = []
+        self.types: list[str] = []
+        self._type_index: dict[str, int] = {}
+
+    def type_code(self, name: str) -> int:
+        """The code of entity type ``name``, allocating one if new."""
+        code = self._type_index.get(name)
+        if code is None:
+            code = self._type_index[name] = len(self.types)
+            self.types.append(name)
+        return code
+
+    def _add(self, tag: str) -> int | None:
+        if tag == self.outside:
+            pre, typ = O, -1
+        else:
+            if self.suffix:
+                letter, rest = tag[-1:], tag[:-1]
+                rest = rest[:-1] if rest.endswith(("-", "_")) else rest
+            else:
+                letter, rest = tag[:1], tag[1:]
+                rest = rest[1:] if rest.startswith(("-", "_")) else rest
+            pre = self.letters.get(letter, -1)
+            if pre < 0:
+                return None
+            typ = self.type_code(rest)
+        code = len(self.prefix)
+        self.codes[tag] = code
+        self.prefix.append(pre)
+        self.type_id.append(typ)
+        return code
+
+    def intern(self, tags: Sequence[str], *, where: "_Where | None" = None) -> np.ndarray:
+        """Codes of ``tags`` as an int32 array; an unknown prefix raises :class:`SchemeError`."""
+        codes = self.codes
+        get = codes.get
+        out = [get(t) for t in tags]
+        if None in out:
+            for i, t in enumerate(tags):
+                if out[i] is None:
+                    c = get(t)
+                    if c is None:
+                        c = self._add(t)
+                    if c is None:
+                        msg = (f"tag {t!r} is not a {self.scheme} tag (prefixes "
+                               f"{', '.join(sorted(self.letters))} or {self.outside!r}); "
+                               "choose the scheme with --scheme")
+                        raise SchemeError(msg, **(where.at(i) if where else {}))
+                    out[i] = c
+        return np.fromiter(out, dtype=np.int32, count=len(out))
+
+    def arrays(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Prefix codes (int8) and type codes (int32, -1 for outside) of interned tags."""
+        prefix = np.asarray(self.prefix, dtype=np.int8)[codes]
+        types = np.asarray(self.type_id, dtype=np.int32)[codes]
+        return prefix, types
+
+
+@dataclass(frozen=True)
+class _Where:
+    """Maps a token position to a file and line for error messages."""
+
+    path: object
+    lines: np.ndarray | None
+
+    def at(self, i: int) -> dict:
+        line = int(self.lines[i]) if self.lines is not None and i < len(self.lines) else None
+        return {"path": self.path, "line": line}
+
+
+@dataclass(frozen=True)
+class Chunks:
+    """Decoded spans over a flat token array: ``[start, end)`` and the type code of each."""
+
+    start: np.ndarray
+    end: np.ndarray
+    type_id: np.ndarray
+    discarded: int = 0
+
+
+def decode(
+    prefix: np.ndarray,
+    types: np.ndarray,
+    sentence_start: np.ndarray,
+    *,
+    scheme: str = "IOB2",
+    repair: str = "conlleval",
+    tags: Sequence[str] | None = None,
+    where: _Where | None = None,
+) -> Chunks:
+    """Decode tag arrays into chunks.
+
+    Parameters
+    ----------
+    prefix, types : numpy.ndarray
+        Per-token prefix codes and type codes, as :meth:`TagTable.arrays` gives them.
+    sentence_start : numpy.ndarray of bool
+        True at the first token of each sentence (chunks never cross sentences).
+    scheme : str
+        The scheme whose validity rules apply (``"conlleval"``: none).
+    repair : {"conlleval", "discard", "error"}
+        What to do with invalid sequences (see the module docstring).
+    tags, where
+        Only used to word error messages.
+
+    Returns
+    -------
+    Chunks
+    """
+    if repair not in REPAIRS:
+        raise OptionError(f"unknown repair method {repair!r}; expected one of {', '.join(REPAIRS)}")
+    n = len(prefix)
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return Chunks(empty, empty, np.zeros(0, dtype=np.int32))
+    inside = prefix != O
+    prev_prefix = np.empty(n, dtype=np.int8)
+    prev_prefix[0] = O
+    prev_prefix[1:] = prefix[:-1]
+    prev_types = np.empty(n, dtype=np.int32)
+    prev_types[0] = -1
+    prev_types[1:] = types[:-1]
+    prev_prefix[sentence_start] = O
+    prev_types[sentence_start] = -1
+
+    start = inside & (
+        (prefix == B) | (prefix == S) | (prev_prefix == O) | (prev_prefix == E) | (prev_prefix == S)
+        | (types != prev_types)
+    )
+    last = np.empty(n, dtype=bool)
+    last[:-1] = sentence_start[1:]
+    last[-1] = True
+    next_breaks = np.empty(n, dtype=bool)
+    next_breaks[:-1] = (~inside[1:]) | start[1:]
+    next_breaks[-1] = True
+    end = inside & (last | next_breaks)
+    starts = np.flatnonzero(start)
+    ends = np.flatnonzero(end) + 1
+    type_id = types[starts]
+    discarded = 0
+
+    canon = scheme if scheme == "conlleval" else canonical_scheme(scheme)
+    if repair != "conlleval" and canon != "conlleval":
+        bad = np.zeros(n, dtype=bool)
+        needs_prev = _NEEDS_PREV.get(canon, ())
+        if needs_prev:
+            ok_prev = ((prev_prefix == B) | (prev_prefix == I)) & (prev_types == types)
+            bad |= np.isin(prefix, needs_prev) & ~ok_prev
+        needs_next = _NEEDS_NEXT.get(canon, ())
+        if needs_next:
+            next_prefix = np.empty(n, dtype=np.int8)
+            next_prefix[:-1] = prefix[1:]
+            next_prefix[-1] = O
+            next_types = np.empty(n, dtype=np.int32)
+            next_types[:-1] = types[1:]
+            next_types[-1] = -1
+            next_prefix[last] = O
+            ok_next = ((next_prefix == I) | (next_prefix == E)) & (next_types == types)
+            bad |= np.isin(prefix, needs_next) & ~ok_next
+        if bad.any():
+            if repair == "error":
+                i = int(np.flatnonzero(bad)[0])
+                tag = tags[i] if tags is not None else _PREFIX_NAMES[prefix[i]]
+                before = "sentence start" if sentence_start[i] or i == 0 else (
+                    repr(tags[i - 1]) if tags is not None else _PREFIX_NAMES[prefix[i - 1]])
+                after = "sentence end" if last[i] else (
+                    repr(tags[i + 1]) if tags is not None else _PREFIX_NAMES[prefix[i + 1]])
+                raise SchemeError(
+                    f"invalid {canon} sequence: {tag!r} between {before} and {after}; "
+                    "use --repair conlleval or --repair discard to accept it",
+                    **(where.at(i) if where else {}),
+                )
+            chunk_of = np.cumsum(start) - 1
+            drop = np.zeros(len(starts), dtype=bool)
+            drop[chunk_of[bad]] = True
+            discarded = int(drop.sum())
+            keep = ~drop
+            starts, ends, type_id = starts[keep], ends[keep], type_id[keep]
+    return Chunks(starts.astype(np.int64), ends.astype(np.int64), type_id, discarded)
+
+
+def decode_tags(
+    sentences: Sequence[Sequence[str]],
+    *,
+    scheme: str = "IOB2",
+    repair: str = "conlleval",
+    suffix: bool = False,
+) -> list[list[tuple[str, int, int]]]:
+    """Decode lists of tags into ``(type, start, end)`` spans per sentence (a convenience).
+
+    >>> decode_tags([["B-PER", "I-PER", "O", "I-LOC"]])
+    [[('PER', 0, 2), ('LOC', 3, 4)]]
+    """
+    table = TagTable(scheme, suffix=suffix)
+    flat = [t for s in sentences for t in s]
+    lengths = np.fromiter((len(s) for s in sentences), dtype=np.int64, count=len(sentences))
+    offsets = np.concatenate(([0], np.cumsum(lengths)))
+    first = np.zeros(len(flat), dtype=bool)
+    first[offsets[:-1][lengths > 0]] = True
+    prefix, types = table.arrays(table.intern(flat))
+    chunks = decode(prefix, types, first, scheme=scheme, repair=repair, tags=flat)
+    sent = np.searchsorted(offsets, chunks.start, side="right") - 1
+    out: list[list[tuple[str, int, int]]] = [[] for _ in sentences]
+    for s, a, b, t in zip(sent.tolist(), chunks.start.tolist(), chunks.end.tolist(), chunks.type_id.tolist()):
+        base = int(offsets[s])
+        out[s].append((table.types[t], a - base, b - base))
+    return out
+
+
+def encode(spans: Sequence[tuple[str, int, int]], length: int, scheme: str = "IOB2",
+           outside: str = "O") -> list[str]:
+    """Tags for non-overlapping ``(type, start, end)`` spans over ``length`` tokens.
+
+    ``IO`` cannot separate two adjacent spans of one type; they read back as one.
+    """
+    canon = canonical_scheme(scheme)
+    tags = [outside] * length
+    ordered = sorted(spans, key=lambda s: (s[1], s[2]))
+    for k, (typ, a, b) in enumerate(ordered):
+        if not 0 <= a < b <= length:
+            raise OptionError(f"span ({typ!r}, {a}, {b}) does not fit in {length} tokens")
+        if k and a < ordered[k - 1][2]:
+            raise OptionError(f"spans {ordered[k - 1]} and {(typ, a, b)} overlap; tags cannot encode that")
+        prev_adj = k > 0 and ordered[k - 1][2] == a and ordered[k - 1][0] == typ
+        next_adj = k + 1 < len(ordered) and ordered[k + 1][1] == b and ordered[k + 1][0] == typ
+        body = [f"I-{typ}"] * (b - a)
+        if canon == "IOB2":
+            body[0] = f"B-{typ}"
+        elif canon == "IOB1" and prev_adj:
+            body[0] = f"B-{typ}"
+        elif canon == "IOE2":
+            body[-1] = f"E-{typ}"
+        elif canon == "IOE1" and next_adj:
+            body[-1] = f"E-{typ}"
+        elif canon in ("IOBES", "BILOU"):
+            single, first, final = ("S", "B", "E") if canon == "IOBES" else ("U", "B", "L")
+            if b - a == 1:
+                body[0] = f"{single}-{typ}"
+            else:
+                body[0] = f"{first}-{typ}"
+                body[-1] = f"{final}-{typ}"
+        tags[a:b] = body
+    return tags
