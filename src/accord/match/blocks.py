@@ -66,9 +66,14 @@ def exact_pairs(gold_keys: np.ndarray, pred_keys: np.ndarray) -> tuple[np.ndarra
     -------
     gold_index, pred_index : numpy.ndarray of int
     """
+    gold_keys = np.asarray(gold_keys, dtype=np.int64)
+    pred_keys = np.asarray(pred_keys, dtype=np.int64)
     ng = len(gold_keys)
-    allk = row_ids(np.concatenate([np.asarray(gold_keys, dtype=np.int64).reshape(ng, -1),
-                                   np.asarray(pred_keys, dtype=np.int64).reshape(len(pred_keys), -1)]))
+    if ng == 0 or len(pred_keys) == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    width = gold_keys.shape[1] if gold_keys.ndim == 2 else 1
+    allk = row_ids(np.concatenate([gold_keys.reshape(ng, width), pred_keys.reshape(len(pred_keys), width)]))
     g, p = allk[:ng], allk[ng:]
     gi = _ranked(g)
     pi = _ranked(p)

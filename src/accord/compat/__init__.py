@@ -1,0 +1,3 @@
+"""Drop-in replacements for peer tools' Python APIs (``accord.compat.seqeval``)."""
+
+__all__: list[str] = []

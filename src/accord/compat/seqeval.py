@@ -1,0 +1,268 @@
+"""A drop-in for ``seqeval.metrics``: same arguments, same numbers, decoded on arrays.
+
+Change ``from seqeval.metrics import f1_score`` to ``from accord.compat.seqeval import
+f1_score``. The functions take lists of tag lists and give seqeval 1.2.2's numbers in its
+default mode (conlleval's chunking) and in its strict mode (``mode="strict"`` with a
+``scheme``), computed on numpy arrays: chunks are decoded with
+:func:`accord.tagging.decode` and gold and predicted entities are paired by hashing
+(:func:`accord.match.blocks.exact_pairs`).
+
+Differences from seqeval, on purpose:
+
+* ``mode="strict"`` without ``scheme`` in ``f1_score``, ``precision_score`` and
+  ``recall_score`` silently falls back to the default mode in seqeval; here it does the
+  same but warns (:class:`SeqevalCompatWarning`). ``classification_report`` detects the
+  scheme, as seqeval does.
+* ``sample_weight`` is accepted and ignored by seqeval; here it warns.
+* A tag whose prefix is not ``B I E S`` (``U``, ``L`` or a bare label) makes seqeval warn
+  and chunk it in an undocumented way; here it raises :class:`~accord.errors.SchemeError`
+  in the default mode. In strict mode, each scheme's prefixes are accepted as in seqeval.
+* Strict mode with ``IOB1`` or ``IOE1`` follows accord's validity rules
+  (:mod:`accord.tagging`), which differ from seqeval's on some invalid sequences
+  (seqeval marks its IOE1 support as incomplete).
+* ``zero_division="warn"`` warns with :class:`UndefinedMetricWarning` (seqeval uses
+  scikit-learn's class of that name).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import tagging
+from ..errors import OptionError
+from ..match.blocks import exact_pairs
+
+__all__ = [
+    "f1_score",
+    "precision_score",
+    "recall_score",
+    "accuracy_score",
+    "precision_recall_fscore_support",
+    "classification_report",
+    "SeqevalCompatWarning",
+    "UndefinedMetricWarning",
+]
+
+
+class SeqevalCompatWarning(UserWarning):
+    """seqeval would silently do something surprising here."""
+
+
+class UndefinedMetricWarning(UserWarning):
+    """A rate with an empty denominator was set by ``zero_division``."""
+
+
+_AUTO = {
+    "IOB2": [{"I", "O", "B"}, {"I", "B"}, {"B", "O"}, {"B"}],
+    "IOE2": [{"I", "O", "E"}, {"I", "E"}, {"E", "O"}, {"E"}],
+    "IOBES": [{"I", "O", "B", "E", "S"}, {"I", "B", "E", "S"}, {"I", "O", "B", "E"}, {"O", "B", "E", "S"},
+              {"I", "B", "E"}, {"B", "E", "S"}, {"O", "B", "E"}, {"B", "E"}, {"S"}],
+    "BILOU": [{"I", "O", "B", "L", "U"}, {"I", "B", "L", "U"}, {"I", "O", "B", "L"}, {"O", "B", "L", "U"},
+              {"I", "B", "L"}, {"B", "L", "U"}, {"O", "B", "L"}, {"B", "L"}, {"U"}],
+}
+
+
+def _scheme_name(scheme: Any) -> str | None:
+    if scheme is None:
+        return None
+    if isinstance(scheme, str):
+        return tagging.canonical_scheme(scheme)
+    return tagging.canonical_scheme(getattr(scheme, "__name__", str(scheme)))
+
+
+def _auto_detect(y: Sequence[Sequence[str]], suffix: bool) -> str:
+    prefixes = {(t[-1] if suffix else t[0]) for s in y for t in s if t}
+    for name, allowed in _AUTO.items():
+        if prefixes in allowed:
+            return name
+    raise ValueError(f"This scheme is not supported: {prefixes}")
+
+
+def _check_lengths(y_true: Any, y_pred: Any) -> None:
+    if not {type(s) for s in y_true} | {type(s) for s in y_pred} <= {list}:
+        raise TypeError("Found input variables without list of list.")
+    if len(y_true) != len(y_pred) or any(len(a) != len(b) for a, b in zip(y_true, y_pred)):
+        raise ValueError("Found input variables with inconsistent numbers of samples:\n"
+                         f"{list(map(len, y_true))}\n{list(map(len, y_pred))}")
+
+
+class _Entities:
+    """Decoded entities of one side: flat start, end and type codes over a shared type table."""
+
+    def __init__(self, y: Sequence[Sequence[str]], table: tagging.TagTable, scheme: str | None):
+        flat = [t for s in y for t in s]
+        lengths = np.fromiter((len(s) for s in y), dtype=np.int64, count=len(y))
+        offsets = np.zeros(len(y) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        first = np.zeros(len(flat), dtype=bool)
+        first[offsets[:-1][lengths > 0]] = True
+        prefix, types = table.arrays(table.intern(flat))
+        chunks = tagging.decode(prefix, types, first, scheme=scheme or "conlleval",
+                                repair="discard" if scheme else "conlleval", tags=flat)
+        self.keys = np.stack([chunks.start, chunks.end, chunks.type_id.astype(np.int64)], axis=1)
+        self.type_id = chunks.type_id
+
+
+def _counts(y_true: Any, y_pred: Any, *, suffix: bool, scheme: str | None
+            ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    _check_lengths(y_true, y_pred)
+    table = tagging.TagTable(scheme or "conlleval", suffix=suffix)
+    t = _Entities(y_true, table, scheme)
+    p = _Entities(y_pred, table, scheme)
+    present = np.union1d(t.type_id, p.type_id).astype(np.int64)
+    names = [table.types[k] for k in present.tolist()]
+    order = np.argsort(np.array(names, dtype=object), kind="stable") if names else np.zeros(0, dtype=np.int64)
+    present = present[order]
+    names = [names[k] for k in order.tolist()]
+    ntypes = len(table.types)
+    gi, _ = exact_pairs(t.keys, p.keys)
+    tp = np.bincount(t.type_id[gi], minlength=ntypes)[present]
+    true_sum = np.bincount(t.type_id, minlength=ntypes)[present]
+    pred_sum = np.bincount(p.type_id, minlength=ntypes)[present]
+    return names, tp.astype(np.int64), pred_sum.astype(np.int64), true_sum.astype(np.int64)
+
+
+def _divide(num: np.ndarray, den: np.ndarray, metric: str, modifier: str, average: str | None,
+            warn_for: Sequence[str], zero_division: Any) -> np.ndarray:
+    mask = den == 0
+    result = num / np.where(mask, 1, den)
+    if not mask.any():
+        return result
+    result = result.astype(float)
+    result[mask] = 0.0 if zero_division in ("warn", 0) else 1.0
+    if zero_division == "warn" and metric in warn_for:
+        start = f"{metric.title()} and F-score are" if "f-score" in warn_for else f"{metric.title()} is"
+        where = "due to" if len(result) == 1 else "in labels with"
+        warnings.warn(f"{start} ill-defined and being set to 0.0 {where} no {modifier} samples. "
+                      "Use `zero_division` parameter to control this behavior.", UndefinedMetricWarning, stacklevel=3)
+    return result
+
+
+def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, average: str | None = None,
+                                    warn_for: Sequence[str] = ("precision", "recall", "f-score"),
+                                    beta: float = 1.0, sample_weight: Any = None, zero_division: Any = "warn",
+                                    suffix: bool = False, scheme: Any = None, mode: str | None = None,
+                                    _warn_stack: int = 2) -> tuple[Any, Any, Any, Any]:
+    """Per-type (``average=None``) or averaged precision, recall, F-beta and support.
+
+    With ``mode="strict"`` and a ``scheme``, chunks are read under the scheme's rules and
+    invalid ones dropped; otherwise conlleval's chunking applies.
+
+    .. math:: P_t = \\frac{tp_t}{pred_t},\\quad R_t = \\frac{tp_t}{true_t},\\quad
+              F_t = \\frac{(1+\\beta^2) P_t R_t}{\\beta^2 P_t + R_t}
+
+    ``micro`` sums the counts over types first; ``macro`` averages the per-type values;
+    ``weighted`` weights them by ``true_t``.
+    """
+    if beta < 0:
+        raise ValueError("beta should be >=0 in the F-beta score")
+    if average not in (None, "micro", "macro", "weighted"):
+        raise ValueError("average has to be one of (None, 'micro', 'macro', 'weighted')")
+    if sample_weight is not None:
+        warnings.warn("sample_weight is ignored, as it is by seqeval for these averages", SeqevalCompatWarning,
+                      stacklevel=_warn_stack)
+    strict_scheme = _scheme_name(scheme) if mode == "strict" else None
+    _, tp, pred_sum, true_sum = _counts(y_true, y_pred, suffix=suffix, scheme=strict_scheme)
+    if average == "micro":
+        tp, pred_sum, true_sum = tp.sum(keepdims=True), pred_sum.sum(keepdims=True), true_sum.sum(keepdims=True)
+    precision = _divide(tp, pred_sum, "precision", "predicted", average, warn_for, zero_division)
+    recall = _divide(tp, true_sum, "recall", "true", average, warn_for, zero_division)
+    if zero_division == "warn" and tuple(warn_for) == ("f-score",) and (pred_sum[true_sum == 0] == 0).any():
+        warnings.warn("F-score is ill-defined and being set to 0.0 in labels with no true nor predicted samples.",
+                      UndefinedMetricWarning, stacklevel=_warn_stack)
+    if np.isposinf(beta):
+        f = recall
+    else:
+        b2 = beta * beta
+        den = b2 * precision + recall
+        den = np.where(den == 0, 1, den)
+        f = (1 + b2) * precision * recall / den
+    if average == "weighted":
+        if true_sum.sum() == 0:
+            z = 0.0 if zero_division in ("warn", 0) else 1.0
+            nothing = pred_sum.sum() == 0
+            return (z if nothing else 0.0), z, (z if nothing else 0.0), int(true_sum.sum())
+        weights = true_sum
+    else:
+        weights = None
+    if average is not None:
+        return (float(np.average(precision, weights=weights)), float(np.average(recall, weights=weights)),
+                float(np.average(f, weights=weights)), int(true_sum.sum()))
+    return precision, recall, f, true_sum
+
+
+def _single(metric: int, warn_for: str, y_true: Any, y_pred: Any, average: str | None, suffix: bool,
+            mode: str | None, sample_weight: Any, zero_division: Any, scheme: Any) -> Any:
+    if mode == "strict" and not scheme:
+        warnings.warn("mode='strict' without a scheme: seqeval silently scores in its default (conlleval) mode, "
+                      "and so does this drop-in; pass scheme=IOB2 (or another) for strict scoring",
+                      SeqevalCompatWarning, stacklevel=3)
+        mode = None
+    values = precision_recall_fscore_support(y_true, y_pred, average=average, warn_for=(warn_for,), beta=1.0,
+                                             sample_weight=sample_weight, zero_division=zero_division,
+                                             suffix=suffix, scheme=scheme, mode=mode, _warn_stack=4)
+    return values[metric]
+
+
+def f1_score(y_true: Any, y_pred: Any, *, average: str | None = "micro", suffix: bool = False,
+             mode: str | None = None, sample_weight: Any = None, zero_division: Any = "warn",
+             scheme: Any = None) -> Any:
+    """F1 of entities, :math:`2PR/(P+R)`, as ``seqeval.metrics.f1_score``."""
+    return _single(2, "f-score", y_true, y_pred, average, suffix, mode, sample_weight, zero_division, scheme)
+
+
+def precision_score(y_true: Any, y_pred: Any, *, average: str | None = "micro", suffix: bool = False,
+                    mode: str | None = None, sample_weight: Any = None, zero_division: Any = "warn",
+                    scheme: Any = None) -> Any:
+    """Precision of entities, :math:`tp / (tp + fp)`, as ``seqeval.metrics.precision_score``."""
+    return _single(0, "precision", y_true, y_pred, average, suffix, mode, sample_weight, zero_division, scheme)
+
+
+def recall_score(y_true: Any, y_pred: Any, *, average: str | None = "micro", suffix: bool = False,
+                 mode: str | None = None, sample_weight: Any = None, zero_division: Any = "warn",
+                 scheme: Any = None) -> Any:
+    """Recall of entities, :math:`tp / (tp + fn)`, as ``seqeval.metrics.recall_score``."""
+    return _single(1, "recall", y_true, y_pred, average, suffix, mode, sample_weight, zero_division, scheme)
+
+
+def accuracy_score(y_true: Any, y_pred: Any) -> float:
+    """Token accuracy, :math:`\\#\\{i: t_i = p_i\\} / n` over all tokens (nested lists flattened)."""
+    if any(isinstance(s, list) for s in y_true):
+        y_true = [t for s in y_true for t in s]
+        y_pred = [t for s in y_pred for t in s]
+    if not y_true:
+        raise OptionError("accuracy_score needs at least one token")
+    return sum(a == b for a, b in zip(y_true, y_pred)) / len(y_true)
+
+
+def classification_report(y_true: Any, y_pred: Any, *, digits: int = 2, suffix: bool = False,
+                          output_dict: bool = False, mode: str | None = None, sample_weight: Any = None,
+                          zero_division: Any = "warn", scheme: Any = None) -> str | dict[str, dict[str, Any]]:
+    """Per-type and averaged precision, recall, F1 and support, as seqeval's report (text or dict)."""
+    strict = None
+    if mode == "strict":
+        _check_lengths(y_true, y_pred)
+        strict = _scheme_name(scheme) if scheme else _auto_detect(y_true, suffix)
+    names, _, _, _ = _counts(y_true, y_pred, suffix=suffix, scheme=strict)
+    kw = dict(sample_weight=sample_weight, zero_division=zero_division, suffix=suffix,
+              scheme=strict, mode="strict" if strict else None)
+    p, r, f, s = precision_recall_fscore_support(y_true, y_pred, average=None, **kw)
+    rows: list[tuple[str, Any, Any, Any, Any] | None] = [
+        (n, float(a), float(b), float(c), int(d)) for n, a, b, c, d in zip(names, p, r, f, s)]
+    rows.append(None)
+    for avg in ("micro", "macro", "weighted"):
+        rows.append((f"{avg} avg",) + tuple(precision_recall_fscore_support(y_true, y_pred, average=avg, **kw)))
+    if output_dict:
+        return {row[0]: {"precision": row[1], "recall": row[2], "f1-score": row[3], "support": row[4]}
+                for row in rows if row is not None}
+    width = max(max(map(len, names)) if names else 0, len("weighted avg"), digits)
+    head = "{:>{width}s} ".format("", width=width) + "".join(" {:>9}".format(h) for h in
+                                                           ("precision", "recall", "f1-score", "support"))
+    fmt = "{:>{width}s} " + " {:>9.{digits}f}" * 3 + " {:>9}"
+    lines = ["" if row is None else fmt.format(*row, width=width, digits=digits) for row in rows]
+    lines.append("")
+    return head + "\n\n" + "\n".join(lines)
