@@ -10,7 +10,7 @@ jsonl      accord's JSON lines, one document per line (:mod:`accord.formats.json
 ========== ===========================================================================
 """
 
-from . import conll  # noqa: F401  (registers)
+from . import brat, conll, jsonl, matjson  # noqa: F401  (registers)
 from ._registry import Format, get, names, read, register, sniff, write
 
 __all__ = ["Format", "get", "names", "read", "register", "sniff", "write"]

@@ -1,0 +1,92 @@
+"""Building annotations whose attributes point to other annotations by id."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import FormatError
+from ..model import Annotation, make_annotation
+
+__all__ = ["Ref", "RawAnnotation", "build_annotations", "ref_id"]
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference to the annotation with this id, resolved after the whole document is read."""
+
+    id: str
+
+
+@dataclass
+class RawAnnotation:
+    label: str
+    start: int | None
+    end: int | None
+    attributes: dict[str, Any]
+    id: str | None
+    line: int | None = None
+
+
+def _refs_in(value: Any) -> list[Ref]:
+    if isinstance(value, Ref):
+        return [value]
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [v for v in value if isinstance(v, Ref)]
+    return []
+
+
+def build_annotations(raw: Sequence[RawAnnotation], *, path: object, doc_id: str) -> tuple[Annotation, ...]:
+    """Resolve references and build immutable annotations, targets before the annotations
+    pointing to them. An unknown id or a cycle is a :class:`FormatError`."""
+    by_id: dict[str, int] = {}
+    for k, r in enumerate(raw):
+        if r.id is not None:
+            if r.id in by_id:
+                raise FormatError(f"document {doc_id!r}: annotation id {r.id!r} is used twice", path=path, line=r.line)
+            by_id[r.id] = k
+    built: list[Annotation | None] = [None] * len(raw)
+    state = [0] * len(raw)  # 0 new, 1 in progress, 2 done
+
+    def resolve(value: Any) -> Any:
+        if isinstance(value, Ref):
+            return build(by_id[value.id])
+        if isinstance(value, (list, tuple)):
+            return tuple(resolve(v) for v in value)
+        if isinstance(value, (set, frozenset)):
+            return frozenset(resolve(v) for v in value)
+        return value
+
+    def build(k: int) -> Annotation:
+        if state[k] == 2:
+            return built[k]  # type: ignore[return-value]
+        r = raw[k]
+        if state[k] == 1:
+            raise FormatError(f"document {doc_id!r}: annotation {r.id!r} is part of a reference cycle; "
+                              "annotations cannot point to themselves, directly or not", path=path, line=r.line)
+        state[k] = 1
+        for name, value in r.attributes.items():
+            for ref in _refs_in(value):
+                if ref.id not in by_id:
+                    raise FormatError(f"document {doc_id!r}: attribute {name!r} of {r.id or r.label!r} points to "
+                                      f"unknown annotation id {ref.id!r}", path=path, line=r.line)
+        try:
+            ann = make_annotation(r.label, r.start, r.end, {n: resolve(v) for n, v in r.attributes.items()}, r.id)
+        except FormatError:
+            raise
+        except ValueError as exc:
+            raise FormatError(f"document {doc_id!r}: {exc}", path=path, line=r.line) from None
+        built[k] = ann
+        state[k] = 2
+        return ann
+
+    return tuple(build(k) for k in range(len(raw)))
+
+
+def ref_id(ann: Annotation, ids: dict[int, str]) -> str:
+    """The id to write for a referenced annotation (its own, or one allocated in ``ids``)."""
+    key = id(ann)
+    if key not in ids:
+        ids[key] = ann.id if ann.id is not None else f"a{len(ids) + 1}"
+    return ids[key]

@@ -1,0 +1,192 @@
+"""brat standoff: a ``.txt`` file and a ``.ann`` file per document.
+
+Read into the model:
+
+* ``T`` text-bound annotations: spanned annotations (character offsets). A discontinuous
+  span (``0 4;9 12``) is refused with a clear error unless ``discontinuous="merge"``,
+  which keeps the covering extent and records the fragments in the attribute
+  ``fragments`` (a list of ``"start-end"`` strings).
+* ``A``/``M`` attributes: a binary attribute is ``True``; a valued one its string.
+* ``N`` normalizations: the set attribute ``normalizations`` of ``"DB:ID"`` strings.
+* ``R`` relations: spanless annotations whose argument roles are annotation attributes.
+* ``E`` events: spanless annotations with the attribute ``trigger`` and one per role.
+* ``*`` equivalences: spanless annotations with the set attribute ``members``.
+* ``#`` notes are skipped.
+
+The document id is the file name without extension. The text a ``T`` line quotes must be
+the text at its offsets; a mismatch is an error naming the line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import FormatError
+from ..model import Annotation, Corpus, Document
+from ._refs import RawAnnotation, Ref, build_annotations, ref_id
+from ._registry import Format, register
+
+__all__ = ["read_brat", "write_brat"]
+
+
+def read_brat(path: str | Path, *, discontinuous: str = "error", encoding: str = "utf-8",
+              **_ignored: Any) -> Corpus:
+    """Read one document from ``X.ann`` and ``X.txt`` (either path may be given)."""
+    p = Path(path)
+    ann_path = p.with_suffix(".ann")
+    txt_path = p.with_suffix(".txt")
+    if not ann_path.exists():
+        raise FormatError("no .ann file beside this path", path=ann_path)
+    if not txt_path.exists():
+        raise FormatError("the .txt file with the document text is missing", path=txt_path)
+    with open(txt_path, encoding=encoding, newline="") as fh:
+        text = fh.read()
+    doc_id = p.stem
+    raw: dict[str, RawAnnotation] = {}
+    order: list[str] = []
+    pending_attrs: list[tuple[int, str, str, Any]] = []
+    pending_norms: list[tuple[int, str, str]] = []
+    for lineno, line in enumerate(ann_path.read_text(encoding=encoding).splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        ident = fields[0]
+        body = fields[1].split() if len(fields) > 1 else []
+        if not body:
+            raise FormatError(f"expected ID<TAB>TYPE ...; got {line!r}", path=ann_path, line=lineno)
+        kind = ident[:1]
+        if kind == "T":
+            label = body[0]
+            try:
+                frags = [tuple(int(x) for x in f.split()) for f in " ".join(body[1:]).split(";")]
+                if any(len(f) != 2 or f[0] > f[1] for f in frags):
+                    raise ValueError
+            except ValueError:
+                raise FormatError(f"bad offsets in {line!r}; expected TYPE START END[;START END...]",
+                                  path=ann_path, line=lineno) from None
+            start, end = min(f[0] for f in frags), max(f[1] for f in frags)
+            if end > len(text):
+                raise FormatError(f"{ident} ends at {end}, past the end of the text ({len(text)} characters)",
+                                  path=ann_path, line=lineno)
+            attrs: dict[str, Any] = {}
+            if len(frags) > 1:
+                if discontinuous != "merge":
+                    raise FormatError(f"{ident} has a discontinuous span ({' '.join(body[1:])}); accord scores "
+                                      "contiguous spans: use --discontinuous merge to score the covering extent",
+                                      path=ann_path, line=lineno)
+                attrs["fragments"] = tuple(f"{a}-{b}" for a, b in frags)
+            quoted = fields[2] if len(fields) > 2 else None
+            actual = " ".join(text[a:b] for a, b in frags)
+            if quoted is not None and quoted != actual and quoted != text[start:end]:
+                raise FormatError(f"{ident} quotes {quoted!r} but the text at {start}-{end} is {actual!r}",
+                                  path=ann_path, line=lineno)
+            raw[ident] = RawAnnotation(label, start, end, attrs, ident, lineno)
+        elif kind == "R":
+            args = {}
+            for a in body[1:]:
+                role, _, target = a.partition(":")
+                if not target:
+                    raise FormatError(f"bad relation argument {a!r}; expected ROLE:ID", path=ann_path, line=lineno)
+                args[role] = Ref(target)
+            raw[ident] = RawAnnotation(body[0], None, None, args, ident, lineno)
+        elif kind == "E":
+            label, _, trigger = body[0].partition(":")
+            args = {"trigger": Ref(trigger)} if trigger else {}
+            for a in body[1:]:
+                role, _, target = a.partition(":")
+                if not target:
+                    raise FormatError(f"bad event argument {a!r}; expected ROLE:ID", path=ann_path, line=lineno)
+                if role in args:
+                    raise FormatError(f"event {ident} repeats role {role!r}", path=ann_path, line=lineno)
+                args[role] = Ref(target)
+            raw[ident] = RawAnnotation(label, None, None, args, ident, lineno)
+        elif kind == "*":
+            eid = f"*{lineno}"
+            raw[eid] = RawAnnotation(body[0], None, None, {"members": frozenset(Ref(t) for t in body[1:])}, eid, lineno)
+        elif kind in ("A", "M"):
+            if len(body) < 2:
+                raise FormatError(f"bad attribute line {line!r}; expected NAME TARGET [VALUE]", path=ann_path, line=lineno)
+            pending_attrs.append((lineno, body[1], body[0], body[2] if len(body) > 2 else True))
+        elif kind == "N":
+            if len(body) < 3:
+                raise FormatError(f"bad normalization line {line!r}; expected TYPE TARGET DB:ID", path=ann_path, line=lineno)
+            pending_norms.append((lineno, body[1], body[2]))
+        else:
+            raise FormatError(f"unknown annotation kind {ident!r}; expected T, R, E, A, M, N, * or #",
+                              path=ann_path, line=lineno)
+        if kind in ("T", "R", "E", "*"):
+            order.append(ident if kind != "*" else f"*{lineno}")
+    for lineno, target, name, value in pending_attrs:
+        if target not in raw:
+            raise FormatError(f"attribute {name!r} targets unknown id {target!r}", path=ann_path, line=lineno)
+        raw[target].attributes[name] = value
+    for lineno, target, ref in pending_norms:
+        if target not in raw:
+            raise FormatError(f"normalization targets unknown id {target!r}", path=ann_path, line=lineno)
+        norms = raw[target].attributes.get("normalizations", frozenset())
+        raw[target].attributes["normalizations"] = norms | {ref}
+    annotations = build_annotations([raw[i] for i in order], path=ann_path, doc_id=doc_id)
+    return Corpus([Document(doc_id, annotations, text)], name=str(ann_path))
+
+
+def _read_directory(path: Path, **options: Any) -> Corpus:
+    files = sorted(path.glob("*.ann"))
+    if not files:
+        raise FormatError("no .ann files in this directory", path=path)
+    docs = [read_brat(f, **options).documents[0] for f in files]
+    return Corpus(docs, name=str(path))
+
+
+read_brat.read_directory = _read_directory  # type: ignore[attr-defined]
+
+
+def write_brat(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
+    """Write each document as ``ID.txt`` and ``ID.ann`` in the directory ``path``."""
+    out = Path(path)
+    out.mkdir(parents=True, exist_ok=True)
+    for doc in corpus.values():
+        if doc.text is None:
+            raise FormatError(f"document {doc.id!r} has no text; brat needs it", path=out)
+        ids: dict[int, str] = {}
+        counters = {"T": 0, "R": 0, "E": 0, "A": 0, "N": 0}
+
+        def new(kind: str) -> str:
+            counters[kind] += 1
+            return f"{kind}{counters[kind]}"
+
+        for a in doc.annotations:
+            kind = "T" if a.start is not None else ("E" if "trigger" in a.attributes else "R")
+            ids[id(a)] = a.id if a.id and a.id[:1] == kind else new(kind)
+        lines = []
+        for a in doc.annotations:
+            me = ref_id(a, ids)
+            scalars = {}
+            if a.start is not None:
+                lines.append(f"{me}\t{a.label} {a.start} {a.end}\t{doc.text[a.start:a.end]}")
+                scalars = {k: v for k, v in a.attributes.items() if k not in ("fragments", "normalizations")}
+            elif me.startswith("*"):
+                continue
+            else:
+                args = []
+                head = a.label
+                for k, v in a.attributes.items():
+                    if isinstance(v, Annotation):
+                        if k == "trigger":
+                            head = f"{a.label}:{ref_id(v, ids)}"
+                        else:
+                            args.append(f"{k}:{ref_id(v, ids)}")
+                    else:
+                        scalars[k] = v
+                lines.append(f"{me}\t{head} {' '.join(args)}".rstrip())
+            for k, v in scalars.items():
+                if isinstance(v, Annotation) or isinstance(v, (frozenset, tuple)):
+                    raise FormatError(f"document {doc.id!r}: brat cannot write attribute {k!r} = {v!r}", path=out)
+                lines.append(f"{new('A')}\t{k} {me}" + ("" if v is True else f" {v}"))
+            for norm in sorted(a.attributes.get("normalizations", ())):
+                lines.append(f"{new('N')}\tReference {me} {norm}")
+        (out / f"{doc.id}.txt").write_text(doc.text, encoding="utf-8")
+        (out / f"{doc.id}.ann").write_text("\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
+
+
+register(Format("brat", read_brat, write_brat, (".ann",), None, "brat standoff (.ann + .txt)"))
