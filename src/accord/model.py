@@ -25,6 +25,7 @@ __all__ = [
     "Document",
     "Corpus",
     "EMPTY_ATTRIBUTES",
+    "is_aggregate",
 ]
 
 
@@ -89,7 +90,7 @@ class Annotation(NamedTuple):
         for value in self.attributes.values():
             if isinstance(value, Annotation):
                 yield value
-            elif isinstance(value, (frozenset, tuple)):
+            elif is_aggregate(value):
                 for item in value:
                     if isinstance(item, Annotation):
                         yield item
@@ -106,9 +107,17 @@ class Annotation(NamedTuple):
 def _short(value: Any) -> str:
     if isinstance(value, Annotation):
         return f"<{value.label}#{value.id}>" if value.id else f"<{value.label}@{value.start}>"
-    if isinstance(value, (frozenset, tuple)):
+    if is_aggregate(value):
         return "{" + ",".join(sorted(_short(v) for v in value)) + "}"
     return repr(value)
+
+
+def is_aggregate(value: Any) -> bool:
+    """Whether an attribute value is a set (frozenset) or a list (tuple), not a single value.
+
+    Needed because an :class:`Annotation` is itself a tuple.
+    """
+    return isinstance(value, frozenset) or (isinstance(value, tuple) and not isinstance(value, Annotation))
 
 
 def make_annotation(

@@ -21,7 +21,7 @@ from typing import Any
 from defusedxml import ElementTree as ET
 
 from .errors import SchemaError, ValidationError
-from .model import Annotation, Corpus, Document
+from .model import Annotation, Corpus, Document, is_aggregate
 
 __all__ = [
     "AttributeSpec",
@@ -246,11 +246,11 @@ class Task:
                     raise ValidationError(f"{where}: attribute {name!r} is a set; got {value!r}")
                 values = value
             elif attr.aggregation == "list":
-                if not isinstance(value, tuple):
+                if not is_aggregate(value) or isinstance(value, frozenset):
                     raise ValidationError(f"{where}: attribute {name!r} is a list; got {value!r}")
                 values = value
             else:
-                if isinstance(value, (frozenset, tuple)):
+                if is_aggregate(value):
                     raise ValidationError(f"{where}: attribute {name!r} takes a single value; got {value!r}")
                 values = (value,)
             for v in values:

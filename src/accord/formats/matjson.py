@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FormatError
-from ..model import Annotation, Attributes, Corpus, Document
+from ..model import Annotation, Attributes, Corpus, Document, is_aggregate
 from ._refs import RawAnnotation, Ref, build_annotations, ref_id
 from ._registry import Format, register
 
@@ -104,7 +104,7 @@ def _type_of(values: list[Any]) -> tuple[str, str | None]:
     for v in values:
         if isinstance(v, frozenset):
             agg, items = "set", list(v)
-        elif isinstance(v, tuple):
+        elif is_aggregate(v):
             agg, items = "list", list(v)
         else:
             items = [v]

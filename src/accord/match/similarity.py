@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import PairingError, ProfileError
-from ..model import Annotation
+from ..model import Annotation, is_aggregate
 from ..schema import DimensionSpec, SimilarityProfileSpec, TagProfileSpec, Task
 from .assign import assign
 
@@ -155,9 +155,9 @@ def _annotation_value(a: Any, b: Any, ctx: Context, tokens: list[str]) -> float:
     if a is None or b is None:
         tokens.append("annattributenotpaired")
         return 0.0
-    if isinstance(a, (frozenset, tuple)) or isinstance(b, (frozenset, tuple)):
-        ra = list(a) if isinstance(a, (frozenset, tuple)) else [a]
-        hb = list(b) if isinstance(b, (frozenset, tuple)) else [b]
+    if is_aggregate(a) or is_aggregate(b):
+        ra = list(a) if is_aggregate(a) else [a]
+        hb = list(b) if is_aggregate(b) else [b]
         s = _annotation_set(ra, hb, ctx)
         if s < 1.0:
             tokens.append("annclash")
@@ -191,7 +191,7 @@ class StrictSimilarity(Similarity):
         for name in names:
             a, b = ctx.value(r, name, True), ctx.value(h, name, False)
             if isinstance(a, Annotation) or isinstance(b, Annotation) or (
-                    isinstance(a, (frozenset, tuple)) and any(isinstance(x, Annotation) for x in a)):
+                    is_aggregate(a) and any(isinstance(x, Annotation) for x in a)):
                 if _annotation_value(a, b, ctx, []) < 1.0:
                     return False
             elif _equality(a, b) < 1.0:
@@ -424,7 +424,7 @@ class ProfileSimilarity(Similarity):
             elif d.kind == "attr":
                 a_val = ctx.value(r, d.attr.get(r.label, d.attrs[0]), True)
                 b_val = ctx.value(h, d.attr.get(h.label, d.attrs[0]), False)
-                if d.aggregation == "list" or isinstance(a_val, tuple):
+                if d.aggregation == "list" or (is_aggregate(a_val) and not isinstance(a_val, frozenset)):
                     s = 1.0 if a_val == b_val else 0.0
                 else:
                     s = _equality(a_val, b_val)
@@ -492,7 +492,7 @@ class ProfileSimilarity(Similarity):
         for n, v in ann.attributes.items():
             if n in declared:
                 continue
-            is_ann = isinstance(v, Annotation) or (isinstance(v, (frozenset, tuple)) and
+            is_ann = isinstance(v, Annotation) or (is_aggregate(v) and
                                                    any(isinstance(x, Annotation) for x in v))
             if is_ann == annotation_typed:
                 names.append(n)
@@ -525,7 +525,7 @@ class ProfileSimilarity(Similarity):
                 v = ann.attributes.get(n)
                 if v is None:
                     continue
-                agg = "set" if isinstance(v, frozenset) else ("list" if isinstance(v, tuple) else None)
+                agg = "set" if isinstance(v, frozenset) else ("list" if is_aggregate(v) else None)
                 groups.setdefault(agg, []).append(v)
         r_count = sum(len(v) for v in groups_r.values())
         h_count = sum(len(v) for v in groups_h.values())
