@@ -71,6 +71,9 @@ def sniff(path: str | os.PathLike) -> Format:
         raise FormatError("no such file or directory", path=p)
     ext = p.suffix.lower()
     matches = [fmt for fmt in _FORMATS.values() if ext in fmt.extensions]
+    if len(matches) == 1:
+        # one format claims the extension: its reader gives the precise error if the content is wrong
+        return matches[0]
     confirmed = [fmt for fmt in matches if fmt.sniff is None or fmt.sniff(p)]
     if len(confirmed) == 1:
         return confirmed[0]
