@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -103,6 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (2 for bad input, with a one-line message)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    # a short-lived command building many small immutable objects and no reference cycles worth
+    # collecting: the cyclic collector would only rescan them (about a third of the run time)
+    gc.disable()
     try:
         if args.command == "score":
             return _score(args)

@@ -145,21 +145,17 @@ class TagTable:
     def intern(self, tags: Sequence[str], *, where: "_Where | None" = None) -> np.ndarray:
         """Codes of ``tags`` as an int32 array; an unknown prefix raises :class:`SchemeError`."""
         codes = self.codes
-        get = codes.get
-        out = [get(t) for t in tags]
-        if None in out:
-            for i, t in enumerate(tags):
-                if out[i] is None:
-                    c = get(t)
-                    if c is None:
-                        c = self._add(t)
-                    if c is None:
-                        msg = (f"tag {t!r} is not a {self.scheme} tag (prefixes "
-                               f"{', '.join(sorted(self.letters))} or {self.outside!r}); "
-                               "choose the scheme with --scheme")
-                        raise SchemeError(msg, **(where.at(i) if where else {}))
-                    out[i] = c
-        return np.fromiter(out, dtype=np.int32, count=len(out))
+        try:
+            return np.fromiter(map(codes.__getitem__, tags), dtype=np.int32, count=len(tags))
+        except KeyError:
+            pass
+        for t in dict.fromkeys(tags):
+            if t not in codes and self._add(t) is None:
+                i = tags.index(t)
+                msg = (f"tag {t!r} is not a {self.scheme} tag (prefixes "
+                       f"{', '.join(sorted(self.letters))} or {self.outside!r}); choose the scheme with --scheme")
+                raise SchemeError(msg, **(where.at(i) if where else {}))
+        return np.fromiter(map(codes.__getitem__, tags), dtype=np.int32, count=len(tags))
 
     def arrays(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Prefix codes (int8) and type codes (int32, -1 for outside) of interned tags."""

@@ -167,6 +167,13 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, average: str | 
                       stacklevel=_warn_stack)
     strict_scheme = _scheme_name(scheme) if mode == "strict" else None
     _, tp, pred_sum, true_sum = _counts(y_true, y_pred, suffix=suffix, scheme=strict_scheme)
+    return _from_counts(tp, pred_sum, true_sum, average=average, warn_for=warn_for, beta=beta,
+                        zero_division=zero_division, warn_stack=_warn_stack + 1)
+
+
+def _from_counts(tp: np.ndarray, pred_sum: np.ndarray, true_sum: np.ndarray, *, average: str | None,
+                 warn_for: Sequence[str], beta: float, zero_division: Any, warn_stack: int) -> tuple[Any, Any, Any, Any]:
+    _warn_stack = warn_stack
     if average == "micro":
         tp, pred_sum, true_sum = tp.sum(keepdims=True), pred_sum.sum(keepdims=True), true_sum.sum(keepdims=True)
     precision = _divide(tp, pred_sum, "precision", "predicted", average, warn_for, zero_division)
@@ -247,15 +254,17 @@ def classification_report(y_true: Any, y_pred: Any, *, digits: int = 2, suffix: 
     if mode == "strict":
         _check_lengths(y_true, y_pred)
         strict = _scheme_name(scheme) if scheme else _auto_detect(y_true, suffix)
-    names, _, _, _ = _counts(y_true, y_pred, suffix=suffix, scheme=strict)
-    kw = dict(sample_weight=sample_weight, zero_division=zero_division, suffix=suffix,
-              scheme=strict, mode="strict" if strict else None)
-    p, r, f, s = precision_recall_fscore_support(y_true, y_pred, average=None, **kw)
+    if sample_weight is not None:
+        warnings.warn("sample_weight is ignored, as it is by seqeval for these averages", SeqevalCompatWarning,
+                      stacklevel=2)
+    names, tp, pred_sum, true_sum = _counts(y_true, y_pred, suffix=suffix, scheme=strict)
+    kw = dict(warn_for=("precision", "recall", "f-score"), beta=1.0, zero_division=zero_division, warn_stack=3)
+    p, r, f, s = _from_counts(tp, pred_sum, true_sum, average=None, **kw)
     rows: list[tuple[str, Any, Any, Any, Any] | None] = [
         (n, float(a), float(b), float(c), int(d)) for n, a, b, c, d in zip(names, p, r, f, s)]
     rows.append(None)
     for avg in ("micro", "macro", "weighted"):
-        rows.append((f"{avg} avg",) + tuple(precision_recall_fscore_support(y_true, y_pred, average=avg, **kw)))
+        rows.append((f"{avg} avg",) + tuple(_from_counts(tp, pred_sum, true_sum, average=avg, **kw)))
     if output_dict:
         return {row[0]: {"precision": row[1], "recall": row[2], "f1-score": row[3], "support": row[4]}
                 for row in rows if row is not None}

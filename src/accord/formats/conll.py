@@ -13,6 +13,7 @@ document; ``Document.sentences`` holds the sentence extents and
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -44,46 +45,48 @@ class _Columns:
 
 def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
                   token_column: int = 0) -> _Columns:
-    """Split a column file into tokens, tags and sentence and document boundaries."""
+    """Split a column file into tokens, tags and sentence and document boundaries.
+
+    Works on whole lists (comprehensions and numpy), not line by line with branches.
+    """
     out = _Columns(path)
-    tokens, tags, lines = out.tokens, out.tags, out.lines
-    sent_starts, doc_starts = out.sentence_starts, out.doc_starts
-    new_sentence = True
-    ncols = None
-    for lineno, line in enumerate(text.splitlines(), 1):
-        cols = line.split()
-        if not cols:
-            new_sentence = True
-            continue
-        if cols[0] == DOCSTART:
-            doc_starts.append(len(tokens))
-            new_sentence = True
-            continue
-        if len(cols) != ncols:
-            if ncols is not None:
-                raise FormatError(
-                    f"expected {ncols} columns as on the lines above, found {len(cols)}: {line.strip()!r}",
-                    path=path, line=lineno)
-            ncols = len(cols)
-            try:
-                cols[tag_column]
-                cols[token_column]
-            except IndexError:
-                raise FormatError(
-                    f"tag column {tag_column} does not exist: this line has {len(cols)} columns",
-                    path=path, line=lineno) from None
-            if ncols < 2:
-                raise FormatError("expected a token and at least one tag column, found one column",
-                                  path=path, line=lineno)
-        if new_sentence:
-            sent_starts.append(len(tokens))
-            new_sentence = False
-        tokens.append(cols[token_column])
-        tags.append(cols[tag_column])
-        lines.append(lineno)
-    if not doc_starts or doc_starts[0] != 0:
-        doc_starts.insert(0, 0)
-    # a -DOCSTART- directly before the first tokens must not create an empty first doc
+    # hundreds of thousands of small lists: the cyclic GC would rescan them over and over
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        rows = [line.split() for line in text.splitlines()]
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    widths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    docstart = np.zeros(len(rows), dtype=bool)
+    docstart[[i for i, r in enumerate(rows) if r and r[0] == DOCSTART]] = True
+    token_lines = np.flatnonzero((widths > 0) & ~docstart)
+    if len(token_lines):
+        first = int(token_lines[0])
+        ncols = int(widths[first])
+        if ncols < 2:
+            raise FormatError("expected a token and at least one tag column, found one column",
+                              path=path, line=first + 1)
+        if not -ncols <= tag_column < ncols:
+            raise FormatError(f"tag column {tag_column} does not exist: this line has {ncols} columns",
+                              path=path, line=first + 1)
+        bad = np.flatnonzero(widths[token_lines] != ncols)
+        if len(bad):
+            i = int(token_lines[bad[0]])
+            raise FormatError(f"expected {ncols} columns as on the lines above, found {int(widths[i])}: "
+                              f"{' '.join(rows[i])!r}", path=path, line=i + 1)
+        picked = [rows[i] for i in token_lines.tolist()]
+        out.tokens = [r[token_column] for r in picked]
+        out.tags = [r[tag_column] for r in picked]
+        out.lines = (token_lines + 1).tolist()
+        gap = np.empty(len(token_lines), dtype=bool)
+        gap[0] = True
+        gap[1:] = np.diff(token_lines) > 1
+        out.sentence_starts = np.flatnonzero(gap).tolist()
+    out.doc_starts = np.searchsorted(token_lines, np.flatnonzero(docstart)).tolist()
+    if not out.doc_starts or out.doc_starts[0] != 0:
+        out.doc_starts.insert(0, 0)
     return out
 
 

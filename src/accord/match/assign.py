@@ -8,8 +8,6 @@ similarity are returned.
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
-
 from ..errors import OptionError
 
 __all__ = ["CONSTRAINTS", "assign"]
@@ -44,6 +42,8 @@ def assign(similarity: np.ndarray, constraint: str = "1:1") -> tuple[np.ndarray,
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty
     if constraint == "1:1":
+        from scipy.optimize import linear_sum_assignment  # imported here: scipy.optimize is slow to import
+
         rows, cols = linear_sum_assignment(sim, maximize=True)
     elif constraint == "N:1":
         rows = np.arange(sim.shape[0])
