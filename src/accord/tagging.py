@@ -55,6 +55,7 @@ __all__ = [
     "decode",
     "decode_tags",
     "encode",
+    "flatten",
 ]
 
 # prefix codes
@@ -287,6 +288,18 @@ def decode(
     return Chunks(starts.astype(np.int64), ends.astype(np.int64), type_id, discarded)
 
 
+def flatten(sentences: Sequence[Sequence[str]]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Concatenate tag lists: the flat tags, sentence offsets (length ``n + 1``) and a
+    sentence-start mask over the flat tags, as :func:`decode` takes it."""
+    flat = [t for s in sentences for t in s]
+    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+    offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    first = np.zeros(len(flat), dtype=bool)
+    first[offsets[:-1][lengths > 0]] = True
+    return flat, offsets, first
+
+
 def decode_tags(
     sentences: Sequence[Sequence[str]],
     *,
@@ -300,11 +313,7 @@ def decode_tags(
     [[('PER', 0, 2), ('LOC', 3, 4)]]
     """
     table = TagTable(scheme, suffix=suffix)
-    flat = [t for s in sentences for t in s]
-    lengths = np.fromiter((len(s) for s in sentences), dtype=np.int64, count=len(sentences))
-    offsets = np.concatenate(([0], np.cumsum(lengths)))
-    first = np.zeros(len(flat), dtype=bool)
-    first[offsets[:-1][lengths > 0]] = True
+    flat, offsets, first = flatten(sentences)
     prefix, types = table.arrays(table.intern(flat))
     chunks = decode(prefix, types, first, scheme=scheme, repair=repair, tags=flat)
     sent = np.searchsorted(offsets, chunks.start, side="right") - 1

@@ -21,6 +21,8 @@ def same(a: Document, b: Document):
         def v(x):
             if isinstance(x, accord.Annotation):
                 return ("ref", anns.index(x))
+            if isinstance(x, frozenset):
+                return frozenset(v(y) for y in x)
             return x
         return (ann.label, ann.start, ann.end, {k: v(x) for k, x in ann.attributes.items()})
     assert [norm(x, list(a.annotations)) for x in a.annotations] == [norm(x, list(b.annotations)) for x in b.annotations]
@@ -43,6 +45,21 @@ def test_brat_roundtrip(tmp_path):
     back = read(tmp_path / "out")
     assert back["d"].annotations[0].attributes["Negated"] is True
     assert back["d"].annotations[2].attributes["Arg1"] is back["d"].annotations[0]
+
+
+def test_brat_equivalences_and_events_write_back(tmp_path):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "e.txt").write_text("IBM (International Business Machines) hired Ann.")
+    (tmp_path / "in" / "e.ann").write_text(
+        "T1\tOrg 0 3\tIBM\nT2\tOrg 5 36\tInternational Business Machines\nT3\tHire 38 43\thired\n"
+        "T4\tPerson 44 47\tAnn\n*\tEquiv T1 T2\nE1\tHire:T3 Employer:T1 Employee:T4\n")
+    first = read(tmp_path / "in")
+    write(first, tmp_path / "out", "brat")
+    back = read(tmp_path / "out")
+    same(first["e"], back["e"])
+    equiv = back["e"].annotations[4]
+    assert equiv.label == "Equiv" and equiv.attributes["members"] == {back["e"].annotations[0],
+                                                                      back["e"].annotations[1]}
 
 
 def test_brat_reads_events_normalizations_and_refuses_discontinuous(tmp_path):
@@ -134,4 +151,24 @@ def test_jsonl_bad_inputs(tmp_path):
         read(f)
     f.write_text('{"id": "a",\n')
     with pytest.raises(FormatError, match=r"x\.jsonl:1: not valid JSON"):
+        read(f)
+
+
+def test_mat_json_reads_the_documented_example(tmp_path):
+    # the example document of MAT's JSON v2 format (../shared/notes/mat-scorer.md, section 4)
+    f = tmp_path / "voa.txt.json"
+    f.write_text('{"signal": "John F. Kennedy visited Guam.", "metadata": {}, "version": 2, "asets": ['
+                 '{"type": "PERSON", "hasID": true, "hasSpan": true, '
+                 '"attrs": [{"name": "nomtype", "type": "string", "aggregation": null}], "annots": [[0, 15, "1", "NAM"]]},'
+                 '{"type": "LOCATION", "hasID": true, "hasSpan": true, "attrs": [], "annots": [[24, 28, "2"]]},'
+                 '{"type": "VISIT", "hasID": false, "hasSpan": false, '
+                 '"attrs": [{"name": "agent", "type": "annotation", "aggregation": null},'
+                 '{"name": "place", "type": "annotation", "aggregation": null}], "annots": [["1", "2"]]}]}')
+    doc = read(f)["voa"]
+    person, loc, visit = doc.annotations
+    assert doc.surface(person.start, person.end) == "John F. Kennedy" and person.attributes["nomtype"] == "NAM"
+    assert doc.surface(loc.start, loc.end) == "Guam"
+    assert visit.start is None and visit.attributes["agent"] is person and visit.attributes["place"] is loc
+    f.write_text('{"signal": "x", "version": 3, "asets": []}')
+    with pytest.raises(FormatError, match="version 3"):
         read(f)

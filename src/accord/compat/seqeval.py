@@ -94,12 +94,7 @@ class _Entities:
     """Decoded entities of one side: flat start, end and type codes over a shared type table."""
 
     def __init__(self, y: Sequence[Sequence[str]], table: tagging.TagTable, scheme: str | None):
-        flat = [t for s in y for t in s]
-        lengths = np.fromiter((len(s) for s in y), dtype=np.int64, count=len(y))
-        offsets = np.zeros(len(y) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        first = np.zeros(len(flat), dtype=bool)
-        first[offsets[:-1][lengths > 0]] = True
+        flat, _, first = tagging.flatten(y)
         prefix, types = table.arrays(table.intern(flat))
         chunks = tagging.decode(prefix, types, first, scheme=scheme or "conlleval",
                                 repair="discard" if scheme else "conlleval", tags=flat)
@@ -126,8 +121,8 @@ def _counts(y_true: Any, y_pred: Any, *, suffix: bool, scheme: str | None
     return names, tp.astype(np.int64), pred_sum.astype(np.int64), true_sum.astype(np.int64)
 
 
-def _divide(num: np.ndarray, den: np.ndarray, metric: str, modifier: str, average: str | None,
-            warn_for: Sequence[str], zero_division: Any) -> np.ndarray:
+def _divide(num: np.ndarray, den: np.ndarray, metric: str, modifier: str, warn_for: Sequence[str],
+            zero_division: Any, warn_stack: int) -> np.ndarray:
     mask = den == 0
     result = num / np.where(mask, 1, den)
     if not mask.any():
@@ -138,7 +133,8 @@ def _divide(num: np.ndarray, den: np.ndarray, metric: str, modifier: str, averag
         start = f"{metric.title()} and F-score are" if "f-score" in warn_for else f"{metric.title()} is"
         where = "due to" if len(result) == 1 else "in labels with"
         warnings.warn(f"{start} ill-defined and being set to 0.0 {where} no {modifier} samples. "
-                      "Use `zero_division` parameter to control this behavior.", UndefinedMetricWarning, stacklevel=3)
+                      "Use `zero_division` parameter to control this behavior.", UndefinedMetricWarning,
+                      stacklevel=warn_stack + 1)
     return result
 
 
@@ -173,14 +169,13 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, average: str | 
 
 def _from_counts(tp: np.ndarray, pred_sum: np.ndarray, true_sum: np.ndarray, *, average: str | None,
                  warn_for: Sequence[str], beta: float, zero_division: Any, warn_stack: int) -> tuple[Any, Any, Any, Any]:
-    _warn_stack = warn_stack
     if average == "micro":
         tp, pred_sum, true_sum = tp.sum(keepdims=True), pred_sum.sum(keepdims=True), true_sum.sum(keepdims=True)
-    precision = _divide(tp, pred_sum, "precision", "predicted", average, warn_for, zero_division)
-    recall = _divide(tp, true_sum, "recall", "true", average, warn_for, zero_division)
+    precision = _divide(tp, pred_sum, "precision", "predicted", warn_for, zero_division, warn_stack)
+    recall = _divide(tp, true_sum, "recall", "true", warn_for, zero_division, warn_stack)
     if zero_division == "warn" and tuple(warn_for) == ("f-score",) and (pred_sum[true_sum == 0] == 0).any():
         warnings.warn("F-score is ill-defined and being set to 0.0 in labels with no true nor predicted samples.",
-                      UndefinedMetricWarning, stacklevel=_warn_stack)
+                      UndefinedMetricWarning, stacklevel=warn_stack)
     if np.isposinf(beta):
         f = recall
     else:

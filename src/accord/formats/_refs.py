@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import FormatError
 from ..model import Annotation, make_annotation
 
-__all__ = ["Ref", "RawAnnotation", "build_annotations", "ref_id"]
+__all__ = ["Ref", "RawAnnotation", "build_annotations", "ref_id", "writer_ids"]
 
 
 @dataclass(frozen=True)
@@ -90,3 +90,14 @@ def ref_id(ann: Annotation, ids: dict[int, str]) -> str:
     if key not in ids:
         ids[key] = ann.id if ann.id is not None else f"a{len(ids) + 1}"
     return ids[key]
+
+
+def writer_ids(annotations: Sequence[Annotation], *, keep_own: bool = False) -> dict[int, str]:
+    """Ids for a writer: every annotation that another one points to gets one (its own if it
+    has one), and with ``keep_own`` so does every annotation that already has an id."""
+    referenced = {id(t) for a in annotations for t in a.referenced()}
+    ids: dict[int, str] = {}
+    for a in annotations:
+        if id(a) in referenced or (keep_own and a.id is not None):
+            ref_id(a, ids)
+    return ids

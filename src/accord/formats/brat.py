@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FormatError
-from ..model import Annotation, Corpus, Document
+from ..model import Annotation, Corpus, Document, is_aggregate
 from ._refs import RawAnnotation, Ref, build_annotations, ref_id
 from ._registry import Format, register
 
@@ -141,6 +141,19 @@ def _read_directory(path: Path, **options: Any) -> Corpus:
 read_brat.read_directory = _read_directory  # type: ignore[attr-defined]
 
 
+def _kind(a: Annotation) -> str:
+    """The brat line kind an annotation is written as: T, E (has a trigger), * (only a set of
+    members, as read from an equivalence line) or R."""
+    if a.start is not None:
+        return "T"
+    if "trigger" in a.attributes:
+        return "E"
+    members = a.attributes.get("members")
+    if len(a.attributes) == 1 and isinstance(members, frozenset) and all(isinstance(m, Annotation) for m in members):
+        return "*"
+    return "R"
+
+
 def write_brat(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
     """Write each document as ``ID.txt`` and ``ID.ann`` in the directory ``path``."""
     out = Path(path)
@@ -155,18 +168,21 @@ def write_brat(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
             counters[kind] += 1
             return f"{kind}{counters[kind]}"
 
-        for a in doc.annotations:
-            kind = "T" if a.start is not None else ("E" if "trigger" in a.attributes else "R")
-            ids[id(a)] = a.id if a.id and a.id[:1] == kind else new(kind)
+        kinds = [_kind(a) for a in doc.annotations]
+        for a, kind in zip(doc.annotations, kinds):
+            if kind != "*":
+                ids[id(a)] = a.id if a.id and a.id[:1] == kind else new(kind)
         lines = []
-        for a in doc.annotations:
+        for a, kind in zip(doc.annotations, kinds):
+            if kind == "*":
+                members = sorted(ref_id(m, ids) for m in a.attributes["members"])
+                lines.append(f"*\t{a.label} {' '.join(members)}")
+                continue
             me = ref_id(a, ids)
             scalars = {}
-            if a.start is not None:
+            if kind == "T":
                 lines.append(f"{me}\t{a.label} {a.start} {a.end}\t{doc.text[a.start:a.end]}")
                 scalars = {k: v for k, v in a.attributes.items() if k not in ("fragments", "normalizations")}
-            elif me.startswith("*"):
-                continue
             else:
                 args = []
                 head = a.label
@@ -180,7 +196,7 @@ def write_brat(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
                         scalars[k] = v
                 lines.append(f"{me}\t{head} {' '.join(args)}".rstrip())
             for k, v in scalars.items():
-                if isinstance(v, Annotation) or isinstance(v, (frozenset, tuple)):
+                if isinstance(v, Annotation) or is_aggregate(v):
                     raise FormatError(f"document {doc.id!r}: brat cannot write attribute {k!r} = {v!r}", path=out)
                 lines.append(f"{new('A')}\t{k} {me}" + ("" if v is True else f" {v}"))
             for norm in sorted(a.attributes.get("normalizations", ())):

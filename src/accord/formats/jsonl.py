@@ -25,7 +25,7 @@ from typing import Any
 
 from ..errors import FormatError
 from ..model import Annotation, Attributes, Corpus, Document
-from ._refs import RawAnnotation, Ref, build_annotations, ref_id
+from ._refs import RawAnnotation, Ref, build_annotations, ref_id, writer_ids
 from ._registry import Format, register
 
 __all__ = ["read_jsonl", "write_jsonl", "document_from_json", "document_to_json"]
@@ -93,11 +93,7 @@ def _value_out(v: Any, ids: dict[int, str]) -> Any:
 
 def document_to_json(doc: Document) -> dict[str, Any]:
     """The JSON object of a document (annotations that others point to get ids)."""
-    ids: dict[int, str] = {}
-    referenced = {id(t) for a in doc.annotations for t in a.referenced()}
-    for a in doc.annotations:
-        if id(a) in referenced:
-            ref_id(a, ids)
+    ids = writer_ids(doc.annotations)
     anns = []
     for a in doc.annotations:
         item: dict[str, Any] = {}

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import FormatError
 from ..model import Annotation, Attributes, Corpus, Document, is_aggregate
-from ._refs import RawAnnotation, Ref, build_annotations, ref_id
+from ._refs import RawAnnotation, Ref, build_annotations, ref_id, writer_ids
 from ._registry import Format, register
 
 __all__ = ["read_mat_json", "write_mat_json"]
@@ -126,11 +126,7 @@ def write_mat_json(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
         target = p if len(docs) == 1 else p / f"{doc.id}.json"
         if doc.text is None:
             raise FormatError(f"document {doc.id!r} has no text; MAT JSON needs the signal", path=target)
-        ids: dict[int, str] = {}
-        referenced = {id(t) for a in doc.annotations for t in a.referenced()}
-        for a in doc.annotations:
-            if id(a) in referenced or a.id is not None:
-                ref_id(a, ids)
+        ids = writer_ids(doc.annotations, keep_own=True)
         asets = []
         by_label: dict[str, list[Annotation]] = {}
         for a in doc.annotations:

@@ -390,8 +390,8 @@ class ProfileSimilarity(Similarity):
         return a if a[0] <= b[0] else b
 
     def _compute(self, r: Annotation, h: Annotation, entry: _Entry, dead: float, ctx: Context) -> Result:
-        rspan = _implied(r)
-        hspan = _implied(h)
+        rspan = implied_span(r)
+        hspan = implied_span(h)
         if rspan is not None and hspan is not None and (rspan[1] <= hspan[0] or rspan[0] >= hspan[1]):
             if not (rspan[0] == rspan[1] == hspan[0] == hspan[1]):
                 return 0.0, ("overlap",), ("overlap",)
@@ -545,16 +545,11 @@ class ProfileSimilarity(Similarity):
         return total / max(r_count, h_count)
 
 
-def _implied(ann: Annotation) -> tuple[int, int] | None:
-    """The span, or for a spanless annotation the implied span of what it points to."""
-    if ann.start is not None:
-        return ann.start, ann.end
-    return implied_span(ann)
-
-
 def implied_span(ann: Annotation) -> tuple[int, int] | None:
-    """The implied span of a spanless annotation: from the earliest start to the latest end
-    of the annotations it points to, recursively; None when it points to no spanned one.
+    """The span of a spanned annotation; for a spanless one, its implied span.
+
+    The implied span reaches from the earliest start to the latest end of the annotations
+    it points to, recursively; it is None when it points to no spanned annotation.
 
     Raises
     ------
