@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -210,16 +211,19 @@ def tally(alignments: Iterable[DocumentAlignment], *, task: Task | None = None,
             ("pred", al.pred, al.pred_label, al.pred_status, (None, 2, 4), al.pred_doc),
         ):
             limit = rows.limitation
-            idx = np.arange(len(anns))
+            counted, counted_status = labels, status
             if limit is not None:
-                idx = np.array([i for i, ann in enumerate(anns) if ann.label in limit], dtype=np.int64)
-            if len(idx):
+                idx = [i for i, ann in enumerate(anns) if ann.label in limit]
+                counted, counted_status = [labels[i] for i in idx], status[np.asarray(idx, dtype=np.int64)]
+            if counted:
                 # count per label with numpy: one code per (label, outcome)
-                uniq, inv = np.unique(np.asarray([labels[i] for i in idx.tolist()], dtype=object),
-                                      return_inverse=True)
-                cells = np.bincount(np.asarray(inv).reshape(-1) * 3 + status[idx], minlength=3 * len(uniq))
-                cells = cells.reshape(len(uniq), 3)
-                for k, lbl in enumerate(uniq.tolist()):
+                # a new label gets the next code: len(code_of) is read just before each setdefault
+                code_of: dict[str, int] = {}
+                inv = np.fromiter(map(code_of.setdefault, counted, map(len, repeat(code_of))), np.int64,
+                                  len(counted))
+                cells = np.bincount(inv * 3 + counted_status, minlength=3 * len(code_of)).reshape(len(code_of), 3)
+                for lbl in sorted(code_of):
+                    k = code_of[lbl]
                     arr = np.zeros(5, dtype=np.int64)
                     for st in (MATCH, CLASH, UNPAIRED):
                         f = field_of[st]

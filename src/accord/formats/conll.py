@@ -13,7 +13,7 @@ document; ``Document.sentences`` holds the sentence extents and
 
 from __future__ import annotations
 
-import gc
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ import numpy as np
 from .. import tagging
 from ..errors import FormatError, OptionError
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
+from ._fields import split_fields
 from ._registry import Format, register
 
 __all__ = ["read_conll", "write_conll", "parse_columns"]
@@ -37,7 +38,7 @@ class _Columns:
     def __init__(self, path: object):
         self.tokens: list[str] = []
         self.tags: list[str] = []
-        self.lines: list[int] = []
+        self.lines: np.ndarray = np.zeros(0, dtype=np.int64)
         self.sentence_starts: list[int] = []
         self.doc_starts: list[int] = []
         self.path = path
@@ -47,39 +48,37 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
                   token_column: int = 0) -> _Columns:
     """Split a column file into tokens, tags and sentence and document boundaries.
 
-    Works on whole lists (comprehensions and numpy), not line by line with branches.
+    Works on whole arrays (:func:`._fields.split_fields`), not line by line with branches.
     """
     out = _Columns(path)
-    # hundreds of thousands of small lists: the cyclic GC would rescan them over and over
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        rows = [line.split() for line in text.splitlines()]
-    finally:
-        if gc_was_enabled:
-            gc.enable()
-    widths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
-    docstart = np.zeros(len(rows), dtype=bool)
-    docstart[[i for i, r in enumerate(rows) if r and r[0] == DOCSTART]] = True
-    token_lines = np.flatnonzero((widths > 0) & ~docstart)
+    f = split_fields(text)
+    nonblank = f.widths > 0
+    docstart = np.zeros(f.nlines, dtype=bool)
+    fields = np.empty(len(f.fields), dtype=object)
+    fields[:] = f.fields
+    if DOCSTART in text:
+        candidates = np.flatnonzero(nonblank)
+        docstart[candidates[fields[f.first[candidates]] == DOCSTART]] = True
+    token_lines = np.flatnonzero(nonblank & ~docstart)
     if len(token_lines):
         first = int(token_lines[0])
-        ncols = int(widths[first])
+        ncols = int(f.widths[first])
         if ncols < 2:
             raise FormatError("expected a token and at least one tag column, found one column",
                               path=path, line=first + 1)
         if not -ncols <= tag_column < ncols:
             raise FormatError(f"tag column {tag_column} does not exist: this line has {ncols} columns",
                               path=path, line=first + 1)
-        bad = np.flatnonzero(widths[token_lines] != ncols)
+        bad = np.flatnonzero(f.widths[token_lines] != ncols)
         if len(bad):
             i = int(token_lines[bad[0]])
-            raise FormatError(f"expected {ncols} columns as on the lines above, found {int(widths[i])}: "
-                              f"{' '.join(rows[i])!r}", path=path, line=i + 1)
-        picked = [rows[i] for i in token_lines.tolist()]
-        out.tokens = [r[token_column] for r in picked]
-        out.tags = [r[tag_column] for r in picked]
-        out.lines = (token_lines + 1).tolist()
+            row = f.fields[f.first[i]:f.first[i] + f.widths[i]]
+            raise FormatError(f"expected {ncols} columns as on the lines above, found {int(f.widths[i])}: "
+                              f"{' '.join(row)!r}", path=path, line=i + 1)
+        base = f.first[token_lines]
+        out.tokens = fields[base + token_column % ncols].tolist()
+        out.tags = fields[base + tag_column % ncols].tolist()
+        out.lines = token_lines + 1
         gap = np.empty(len(token_lines), dtype=bool)
         gap[0] = True
         gap[1:] = np.diff(token_lines) > 1
@@ -120,12 +119,15 @@ def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
     return build_corpus(cols, scheme=scheme, repair=repair, name=str(p))
 
 
+def _new_annotation(fields: tuple) -> Annotation:
+    return tuple.__new__(Annotation, fields)
+
+
 def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str) -> Corpus:
     """Decode the tags of parsed columns into documents with span annotations."""
     n = len(cols.tokens)
     table = tagging.TagTable(scheme)
-    lines = np.asarray(cols.lines, dtype=np.int64)
-    where = tagging._Where(cols.path, lines)
+    where = tagging._Where(cols.path, cols.lines)
     codes = table.intern(cols.tags, where=where)
     prefix, types = table.arrays(codes)
     sent_starts = np.asarray(cols.sentence_starts, dtype=np.int64)
@@ -146,19 +148,20 @@ def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str) -> Corp
     chunk_bounds = np.searchsorted(chunk_doc, np.arange(len(doc_starts) + 1), side="left").tolist()
     sent_bounds = np.searchsorted(sent_doc, np.arange(len(doc_starts) + 1), side="left").tolist()
     sent_list = cols.sentence_starts
-    line_list = cols.lines
+    first_lines = cols.lines[np.asarray(cols.sentence_starts, dtype=np.int64)].tolist()
     docs = []
     for d in range(len(doc_starts)):
         base = int(doc_starts[d])
         stop = int(doc_ends[d])
-        anns = tuple(
-            Annotation(labels[ann_type[k]], ann_start[k] - base, ann_end[k] - base, EMPTY_ATTRIBUTES, None)
-            for k in range(chunk_bounds[d], chunk_bounds[d + 1])
-        )
+        lo, hi = chunk_bounds[d], chunk_bounds[d + 1]
+        anns = tuple(map(_new_annotation, zip(map(labels.__getitem__, ann_type[lo:hi]),
+                                              map(base.__rsub__, ann_start[lo:hi]),
+                                              map(base.__rsub__, ann_end[lo:hi]),
+                                              repeat(EMPTY_ATTRIBUTES), repeat(None))))
         s_lo, s_hi = sent_bounds[d], sent_bounds[d + 1]
         starts = [s - base for s in sent_list[s_lo:s_hi]]
         sentences = tuple(zip(starts, starts[1:] + [stop - base]))
-        meta = Attributes(lines=tuple(line_list[s] for s in sent_list[s_lo:s_hi]), source=name)
+        meta = Attributes(lines=tuple(first_lines[s_lo:s_hi]), source=name)
         docs.append(Document(str(d + 1), anns, None, tuple(cols.tokens[base:stop]), sentences, meta))
     return Corpus(docs, name=name)
 

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import is_, itemgetter
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,8 +32,7 @@ __all__ = ["MATCH", "CLASH", "UNPAIRED", "Pair", "DocumentAlignment", "Pairer"]
 MATCH, CLASH, UNPAIRED = 0, 1, 2
 
 
-@dataclass(frozen=True)
-class Pair:
+class Pair(NamedTuple):
     """A gold item and a predicted item paired, with their similarity and error tokens."""
 
     gold: int
@@ -123,20 +125,17 @@ class Pairer:
     # -- pairing ----------------------------------------------------------------------
     def align(self, doc_id: str, gold_doc: Document | None, pred_doc: Document | None) -> DocumentAlignment:
         """Pair the annotations of one document pair (either side may be missing)."""
-        label = self.label
-        ignore = self.ignore
-        gold = [a for a in (gold_doc.annotations if gold_doc else ()) if not ignore or label(a) not in ignore]
-        pred = [a for a in (pred_doc.annotations if pred_doc else ()) if not ignore or label(a) not in ignore]
-        out = DocumentAlignment(doc_id, gold_doc, pred_doc, gold, pred,
-                                [label(a) for a in gold], [label(a) for a in pred])
+        gold, glabels = self._labelled(gold_doc)
+        pred, plabels = self._labelled(pred_doc)
+        out = DocumentAlignment(doc_id, gold_doc, pred_doc, gold, pred, glabels, plabels)
         gstat = np.full(len(gold), UNPAIRED, dtype=np.int8)
         pstat = np.full(len(pred), UNPAIRED, dtype=np.int8)
         out.gold_status, out.pred_status = gstat, pstat
         if not gold or not pred:
             return out
-        ctx = Context(label, self.task, {}, gold_doc, pred_doc)
-        ggroups = np.fromiter((self._group_of_label(a.label, self._spanned(a)) for a in gold), np.int64, len(gold))
-        pgroups = np.fromiter((self._group_of_label(a.label, self._spanned(a)) for a in pred), np.int64, len(pred))
+        ctx = Context(self.label, self.task, {}, gold_doc, pred_doc)
+        ggroups = self._groups(gold)
+        pgroups = self._groups(pred)
         if np.any(ggroups % 2) or np.any(pgroups % 2) or len(self._strata) > 1:
             self._check_references(gold, ggroups, doc_id, "gold")
             self._check_references(pred, pgroups, doc_id, "predicted")
@@ -146,6 +145,28 @@ class Pairer:
             if len(gi) and len(pi):
                 self._pair_group(gold, pred, gi, pi, g % 2 == 0, ctx, out)
         return out
+
+    def _labelled(self, doc: Document | None) -> tuple[list[Annotation], list[str]]:
+        """A document's annotations that are not ignored, and their scoring labels."""
+        anns = list(doc.annotations) if doc is not None else []
+        if self.task is not None:
+            labels = [self.label(a) for a in anns]
+        else:
+            labels = list(map(_LABEL, anns))
+            if self.equivalences:
+                eq = self.equivalences
+                labels = [eq.get(lbl, lbl) for lbl in labels]
+        if self.ignore:
+            keep = [k for k, lbl in enumerate(labels) if lbl not in self.ignore]
+            anns = [anns[k] for k in keep]
+            labels = [labels[k] for k in keep]
+        return anns, labels
+
+    def _groups(self, anns: list[Annotation]) -> np.ndarray:
+        """The processing group of each annotation: 2 * stratum, plus 1 for spanless labels."""
+        if self.task is None and not self._strata:
+            return np.fromiter(map(is_, map(_START, anns), repeat(None)), dtype=bool, count=len(anns)).astype(np.int64)
+        return np.fromiter((self._group_of_label(a.label, self._spanned(a)) for a in anns), np.int64, len(anns))
 
     def _check_references(self, anns: list[Annotation], groups: np.ndarray, doc_id: str, side: str) -> None:
         index = {id(a): k for k, a in enumerate(anns)}
@@ -190,30 +211,38 @@ class Pairer:
 
     def _pair_exact(self, gold: list[Annotation], pred: list[Annotation], gi: np.ndarray, pi: np.ndarray,
                     ctx: Context, out: DocumentAlignment) -> bool:
+        """Pair by equal (start, end, label, significant attribute values), by hashing.
+
+        Returns False, leaving the work to the blocks, when an attribute value is an
+        annotation, a set or a list (those need the similarity's own comparison).
+        """
         names = self.similarity.attributes  # type: ignore[attr-defined]
-        codes: dict[object, int] = {}
-        rows = []
-        for side, idx, is_gold in ((gold, gi, True), (pred, pi, False)):
-            labels = out.gold_label if is_gold else out.pred_label
-            for i in idx.tolist():
-                a = side[i]
-                key: object = labels[i]
-                if names:
+        gsel = [gold[i] for i in gi.tolist()]
+        psel = [pred[i] for i in pi.tolist()]
+        gkey: list[object] = [out.gold_label[i] for i in gi.tolist()]
+        pkey: list[object] = [out.pred_label[i] for i in pi.tolist()]
+        if names:
+            for keys, anns, is_gold in ((gkey, gsel, True), (pkey, psel, False)):
+                for k, a in enumerate(anns):
                     vals = tuple(ctx.value(a, n, is_gold) for n in names)
                     if any(isinstance(v, (Annotation, frozenset, tuple)) for v in vals):
                         return False
-                    key = (key, vals)
-                code = codes.setdefault(key, len(codes))
-                rows.append((a.start, a.end, code))
-        keys = np.array(rows, dtype=np.int64).reshape(len(rows), 3)
-        mg, mp = exact_pairs(keys[: len(gi)], keys[len(gi):])
+                    keys[k] = (keys[k], vals)
+        codes = {key: c for c, key in enumerate(set(gkey) | set(pkey))}
+        n = len(gsel) + len(psel)
+        keys = np.empty((n, 3), dtype=np.int64)
+        both = gsel + psel
+        keys[:, 0] = np.fromiter(map(_START, both), np.int64, n)
+        keys[:, 1] = np.fromiter(map(_END, both), np.int64, n)
+        keys[:, 2] = np.fromiter(map(codes.__getitem__, gkey + pkey), np.int64, n)
+        mg, mp = exact_pairs(keys[: len(gsel)], keys[len(gsel):])
         g_idx, p_idx = gi[mg], pi[mp]
         out.gold_status[g_idx] = MATCH
         out.pred_status[p_idx] = MATCH
-        paired = ctx.paired
-        for a, b in zip(g_idx.tolist(), p_idx.tolist()):
-            out.pairs.append(Pair(a, b, 1.0))
-            paired[(id(gold[a]), id(pred[b]))] = 1.0
+        g_list, p_list = g_idx.tolist(), p_idx.tolist()
+        out.pairs.extend(map(Pair, g_list, p_list, repeat(1.0)))
+        ctx.paired.update(zip(zip(map(id, map(gold.__getitem__, g_list)), map(id, map(pred.__getitem__, p_list))),
+                              repeat(1.0)))
         return True
 
     def _pair_blocks(self, gold: list[Annotation], pred: list[Annotation], gi: np.ndarray, pi: np.ndarray,
@@ -286,3 +315,7 @@ def make_similarity(profile: str | None, task: Task | None, attributes: Sequence
 
 
 Labeler = Callable[[Annotation], str]
+
+_LABEL = itemgetter(0)
+_START = itemgetter(1)
+_END = itemgetter(2)
