@@ -1,0 +1,320 @@
+"""Coreference metrics as the CoNLL-2012 reference scorer (v8.01) reports them, for a whole corpus at once.
+
+Every metric here is a function of one table: the *contingency* of key and response
+entities, ``c[k, r] = |K_k ∩ R_r|`` (mentions compared by exact span). accord builds it for
+all documents together from sorted arrays (mention matching by hashing, cells by
+``numpy.unique``), so the cost is a few array passes over the corpus, plus one small
+Kuhn-Munkres problem per document for CEAF, and only where an entity overlaps more than
+one entity on the other side.
+
+With ``|K|`` the size of a key entity, ``|R|`` of a response entity, the sums running over
+the non-empty cells ``c`` (``c_kr > 0``):
+
+* **MUC** (Vilain et al., 1995): recall ``Σ (c - 1) / Σ_K (|K| - 1)``, precision
+  ``Σ (c - 1) / Σ_R (|R| - 1)``; ``Σ (c - 1)`` equals ``Σ_K (|K| - |p(K)|)`` where ``p(K)``
+  is the partition of K by the response, unmatched mentions counting as parts.
+* **B-cubed** (Bagga & Baldwin, 1998): recall ``Σ c² / |K| / Σ_K |K|``, precision
+  ``Σ c² / |R| / Σ_R |R|``.
+* **CEAFm / CEAFe** (Luo, 2005): the 1:1 entity alignment maximising ``Σ φ``, with
+  ``φ3 = c`` (recall over ``Σ_K |K|``, precision over ``Σ_R |R|``) or
+  ``φ4 = 2c / (|K| + |R|)`` (recall over the number of key entities, precision over the
+  number of response entities).
+* **BLANC** (Luo et al., 2014, for predicted mentions): coreference links (mention pairs
+  in one entity) and non-coreference links (pairs in different entities) of each side;
+  ``Rc = |Ck ∩ Cr| / |Ck|``, ``Pc = |Ck ∩ Cr| / |Cr|`` and likewise ``Rn``, ``Pn``;
+  BLANC = ``((Rc + Rn) / 2, (Pc + Pn) / 2, (Fc + Fn) / 2)``, except that only the
+  non-coreference part counts when the key has no coreference link, only the coreference
+  part when it has no non-coreference link, and all is 0 when it has neither.
+* **LEA** (Moosavi & Strube, 2016): recall
+  ``Σ_K |K| · Σ_R link(K ∩ R) / link(K)  /  Σ_K |K|`` with ``link(e) = |e|(|e| - 1) / 2``;
+  a singleton key entity has one self-link, resolved when its mention is a singleton of
+  the response. Precision swaps the sides.
+
+Corpus scores are micro averages over documents, as the reference scorer computes them:
+numerators and denominators are summed, then divided (an empty document adds nothing);
+F1 is ``2PR / (P + R)``, 0 when both are 0, and a ratio with a zero denominator is 0.
+
+Input conventions (those of the reference scorer's test suite): mentions are inclusive
+``(start, end)`` token spans; a mention repeated within a side (in the same entity or
+another) keeps its first occurrence only, and an entity left empty is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import OptionError
+from ..match.blocks import exact_pairs
+
+__all__ = ["COREF_METRICS", "CorefScore", "coref_scores", "conll_f1"]
+
+COREF_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+
+Clusters = Sequence[Sequence[Sequence[int]]]
+
+
+def _ratio(num: float, den: float) -> float:
+    return float(num) / float(den) if den else 0.0
+
+
+def _f1(p: float, r: float) -> float:
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+@dataclass(frozen=True)
+class CorefScore:
+    """One metric's counts and rates, for the corpus or one document.
+
+    ``recall = recall_num / recall_den`` and ``precision = precision_num / precision_den``
+    for every metric but BLANC, whose rates average a coreference-link part (the
+    ``*_num``/``*_den`` fields) and a non-coreference-link part (``noncoref``: the same
+    four counts), as described in :mod:`accord.structured.coref`.
+    """
+
+    metric: str
+    recall_num: float
+    recall_den: float
+    precision_num: float
+    precision_den: float
+    noncoref: tuple[float, float, float, float] | None = None
+    by_document: Mapping[str, CorefScore] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def recall(self) -> float:
+        if self.noncoref is None:
+            return _ratio(self.recall_num, self.recall_den)
+        return self._blanc()[0]
+
+    @property
+    def precision(self) -> float:
+        if self.noncoref is None:
+            return _ratio(self.precision_num, self.precision_den)
+        return self._blanc()[1]
+
+    @property
+    def f1(self) -> float:
+        if self.noncoref is None:
+            return _f1(self.precision, self.recall)
+        return self._blanc()[2]
+
+    def _blanc(self) -> tuple[float, float, float]:
+        assert self.noncoref is not None
+        rc, pc = _ratio(self.recall_num, self.recall_den), _ratio(self.precision_num, self.precision_den)
+        n_num, n_key, n_num2, n_resp = self.noncoref
+        rn, pn = _ratio(n_num, n_key), _ratio(n_num2, n_resp)
+        fc, fn = _f1(pc, rc), _f1(pn, rn)
+        key_coref, key_noncoref = self.recall_den, n_key
+        if not key_coref and not key_noncoref:
+            return 0.0, 0.0, 0.0
+        if not key_coref:
+            return rn, pn, fn
+        if not key_noncoref:
+            return rc, pc, fc
+        return (rc + rn) / 2, (pc + pn) / 2, (fc + fn) / 2
+
+    def to_dict(self) -> dict[str, float]:
+        out = {"recall": self.recall, "precision": self.precision, "f1": self.f1,
+               "recall_num": self.recall_num, "recall_den": self.recall_den,
+               "precision_num": self.precision_num, "precision_den": self.precision_den}
+        if self.noncoref is not None:
+            out.update(zip(("noncoref_recall_num", "noncoref_recall_den", "noncoref_precision_num",
+                            "noncoref_precision_den"), self.noncoref))
+        return out
+
+
+def conll_f1(scores: Mapping[str, CorefScore]) -> float:
+    """The CoNLL-2012 average: the mean of the MUC, B-cubed and CEAFe F1."""
+    missing = [m for m in ("muc", "bcub", "ceafe") if m not in scores]
+    if missing:
+        raise OptionError(f"the CoNLL F1 needs muc, bcub and ceafe; not computed: {', '.join(missing)}")
+    return (scores["muc"].f1 + scores["bcub"].f1 + scores["ceafe"].f1) / 3
+
+
+# ----------------------------------------------------------------------------- arrays
+class _Side:
+    """One side's mentions, flattened over the corpus: document, start, end, global entity."""
+
+    def __init__(self, docs: list[str], data: Mapping[str, Clusters], side: str):
+        doc, start, end, ent = [], [], [], []
+        n_ent = 0
+        ent_doc = []
+        for d, doc_id in enumerate(docs):
+            clusters = data.get(doc_id, ())
+            for k, cluster in enumerate(clusters):
+                for m in cluster:
+                    try:
+                        s, e = m
+                    except (TypeError, ValueError):
+                        raise OptionError(f"document {doc_id!r}, {side} entity {k}: a mention must be a "
+                                          f"(start, end) pair of token indices, got {m!r}") from None
+                    if not (isinstance(s, (int, np.integer)) and isinstance(e, (int, np.integer))) or e < s:
+                        raise OptionError(f"document {doc_id!r}, {side} entity {k}: mention {m!r} is not an "
+                                          "inclusive (start, end) span with start <= end")
+                    doc.append(d)
+                    start.append(s)
+                    end.append(e)
+                    ent.append(n_ent + k)
+            ent_doc.extend([d] * len(clusters))
+            n_ent += len(clusters)
+        self.doc = np.asarray(doc, dtype=np.int64)
+        self.start = np.asarray(start, dtype=np.int64)
+        self.end = np.asarray(end, dtype=np.int64)
+        self.ent = np.asarray(ent, dtype=np.int64)
+        self.ent_doc = np.asarray(ent_doc, dtype=np.int64)
+        self._dedup()
+
+    def _dedup(self) -> None:
+        """Keep the first occurrence of each (document, span); renumber non-empty entities."""
+        n = len(self.doc)
+        if n:
+            keys = np.stack([self.doc, self.start, self.end], axis=1)
+            _, first = np.unique(keys, axis=0, return_index=True)
+            keep = np.sort(first)
+            self.doc, self.start, self.end, self.ent = (a[keep] for a in (self.doc, self.start, self.end, self.ent))
+        used, self.ent = np.unique(self.ent, return_inverse=True)
+        self.ent = self.ent.reshape(-1).astype(np.int64)
+        self.ent_doc = self.ent_doc[used] if len(used) else np.zeros(0, dtype=np.int64)
+        self.size = np.bincount(self.ent, minlength=len(used)).astype(np.int64)
+
+    @property
+    def keys(self) -> np.ndarray:
+        return np.stack([self.doc, self.start, self.end], axis=1)
+
+
+def _per_doc(values: np.ndarray, doc: np.ndarray, ndocs: int) -> np.ndarray:
+    return np.bincount(doc, weights=values, minlength=ndocs) if len(doc) else np.zeros(ndocs)
+
+
+def _ceaf(cells_k: np.ndarray, cells_r: np.ndarray, cell_doc: np.ndarray, phi: np.ndarray,
+          ndocs: int) -> np.ndarray:
+    """Per document: the maximum of Σ phi over 1:1 alignments of key and response entities."""
+    out = np.zeros(ndocs)
+    if not len(phi):
+        return out
+    # an entity pair alone in its row and its column is aligned outright
+    _, kinv, kdeg = np.unique(cells_k, return_inverse=True, return_counts=True)
+    _, rinv, rdeg = np.unique(cells_r, return_inverse=True, return_counts=True)
+    alone = (kdeg[kinv.reshape(-1)] == 1) & (rdeg[rinv.reshape(-1)] == 1)
+    out += np.bincount(cell_doc[alone], weights=phi[alone], minlength=ndocs)
+    rest = np.flatnonzero(~alone)
+    if not len(rest):
+        return out
+    from scipy.optimize import linear_sum_assignment
+
+    order = rest[np.argsort(cell_doc[rest], kind="stable")]
+    bounds = np.flatnonzero(np.diff(cell_doc[order])) + 1
+    for group in np.split(order, bounds):
+        ks, ki = np.unique(cells_k[group], return_inverse=True)
+        rs, ri = np.unique(cells_r[group], return_inverse=True)
+        m = np.zeros((len(ks), len(rs)))
+        m[ki.reshape(-1), ri.reshape(-1)] = phi[group]
+        rows, cols = linear_sum_assignment(m, maximize=True)
+        out[int(cell_doc[group[0]])] += float(m[rows, cols].sum())
+    return out
+
+
+def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], *,
+                 metrics: Iterable[str] = COREF_METRICS) -> dict[str, CorefScore]:
+    """Score coreference clusters with the CoNLL-2012 metrics.
+
+    Parameters
+    ----------
+    key, response : mapping
+        Document id -> list of entities, each a list of inclusive ``(start, end)`` token
+        spans. A document of the key missing from the response is scored against an
+        empty response; a response document the key lacks is an error.
+    metrics : iterable of str
+        Any of ``muc``, ``bcub``, ``ceafm``, ``ceafe``, ``blanc``, ``lea``.
+
+    Returns
+    -------
+    dict
+        Metric name -> :class:`CorefScore` for the corpus (micro over documents), with
+        ``by_document`` holding each document's score.
+
+    Raises
+    ------
+    OptionError
+        For an unknown metric, a malformed mention, or response documents not in the key.
+    """
+    metrics = list(dict.fromkeys(metrics))
+    unknown = [m for m in metrics if m not in COREF_METRICS]
+    if unknown:
+        raise OptionError(f"unknown coreference metric {unknown[0]!r}; expected some of {', '.join(COREF_METRICS)}")
+    extra = [d for d in response if d not in key]
+    if extra:
+        raise OptionError(f"{len(extra)} response document(s) are not in the key, e.g. {extra[0]!r}")
+    docs = list(key)
+    nd = len(docs)
+    K = _Side(docs, key, "key")
+    R = _Side(docs, response, "response")
+    nk_ent, nr_ent = len(K.size), len(R.size)
+    # mentions common to both sides, and the non-empty cells of the contingency table
+    mk, mr = exact_pairs(K.keys, R.keys) if len(K.doc) and len(R.doc) else (np.zeros(0, np.int64),) * 2
+    pair_code = K.ent[mk] * max(nr_ent, 1) + R.ent[mr]
+    codes, c = np.unique(pair_code, return_counts=True)
+    ck, cr = codes // max(nr_ent, 1), codes % max(nr_ent, 1)
+    cdoc = K.ent_doc[ck] if len(ck) else np.zeros(0, dtype=np.int64)
+    c = c.astype(np.float64)
+    kz, rz = K.size.astype(np.float64), R.size.astype(np.float64)
+    ksum = _per_doc(kz, K.ent_doc, nd)           # key mentions per document
+    rsum = _per_doc(rz, R.ent_doc, nd)
+    kent = _per_doc(np.ones(nk_ent), K.ent_doc, nd)
+    rent = _per_doc(np.ones(nr_ent), R.ent_doc, nd)
+
+    per: dict[str, tuple[np.ndarray, ...]] = {}
+    for metric in metrics:
+        if metric == "muc":
+            common_links = _per_doc(c - 1, cdoc, nd)
+            per[metric] = (common_links, _per_doc(kz - 1, K.ent_doc, nd),
+                           common_links, _per_doc(rz - 1, R.ent_doc, nd))
+        elif metric == "bcub":
+            per[metric] = (_per_doc(c * c / kz[ck] if len(c) else c, cdoc, nd), ksum,
+                           _per_doc(c * c / rz[cr] if len(c) else c, cdoc, nd), rsum)
+        elif metric == "ceafm":
+            best = _ceaf(ck, cr, cdoc, c, nd)
+            per[metric] = (best, ksum, best, rsum)
+        elif metric == "ceafe":
+            best = _ceaf(ck, cr, cdoc, 2 * c / (kz[ck] + rz[cr]) if len(c) else c, nd)
+            per[metric] = (best, kent, best, rent)
+        elif metric == "blanc":
+            pairs = lambda x: x * (x - 1) / 2  # noqa: E731
+            coref_common = _per_doc(pairs(c), cdoc, nd)
+            key_coref = _per_doc(pairs(kz), K.ent_doc, nd)
+            resp_coref = _per_doc(pairs(rz), R.ent_doc, nd)
+            key_non = pairs(ksum) - key_coref
+            resp_non = pairs(rsum) - resp_coref
+            # non-coreference links common to both: pairs of common mentions apart on both sides
+            m_common = _per_doc(c, cdoc, nd)
+            a = np.bincount(ck, weights=c, minlength=nk_ent)   # common mentions per key entity
+            b = np.bincount(cr, weights=c, minlength=nr_ent)
+            same_key = _per_doc(pairs(a), K.ent_doc, nd)
+            same_resp = _per_doc(pairs(b), R.ent_doc, nd)
+            non_common = pairs(m_common) - same_key - same_resp + coref_common
+            per[metric] = (coref_common, key_coref, coref_common, resp_coref, non_common, key_non, non_common,
+                           resp_non)
+        elif metric == "lea":
+            links_common = np.bincount(ck, weights=c * (c - 1) / 2, minlength=nk_ent)
+            links_common_r = np.bincount(cr, weights=c * (c - 1) / 2, minlength=nr_ent)
+            # singletons: one self-link, resolved when the other side has the same singleton
+            single = (kz[ck] == 1) & (rz[cr] == 1) if len(c) else np.zeros(0, dtype=bool)
+            links_common += np.bincount(ck[single], minlength=nk_ent)
+            links_common_r += np.bincount(cr[single], minlength=nr_ent)
+            k_links = np.where(kz > 1, kz * (kz - 1) / 2, 1.0)
+            r_links = np.where(rz > 1, rz * (rz - 1) / 2, 1.0)
+            per[metric] = (_per_doc(kz * links_common / k_links, K.ent_doc, nd), ksum,
+                           _per_doc(rz * links_common_r / r_links, R.ent_doc, nd), rsum)
+
+    out: dict[str, CorefScore] = {}
+    for metric, arrays in per.items():
+        by_doc = {}
+        for d, doc_id in enumerate(docs):
+            vals = [float(a[d]) for a in arrays]
+            by_doc[doc_id] = CorefScore(metric, *vals[:4], noncoref=tuple(vals[4:]) if len(vals) > 4 else None)
+        tot = [float(a.sum()) for a in arrays]
+        out[metric] = CorefScore(metric, *tot[:4], noncoref=tuple(tot[4:]) if len(tot) > 4 else None,
+                                 by_document=by_doc)
+    return out
