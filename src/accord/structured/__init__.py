@@ -1,0 +1,40 @@
+"""Structured metrics: typed similarity, matching under constraints, latent variables, and the metrics of IE.
+
+Build a metric bottom-up, as in "A Unified View of Evaluation Metrics for Structured
+Prediction" (Chen et al.)::
+
+    from accord import structured as S
+    mention = S.product(left=S.exact, right=S.exact)
+    relation = S.product(type=S.exact, subj=mention, obj=mention)
+    rel_f1 = S.f1(S.match(relation, constraint="1:1"))
+    score = rel_f1(pred_relations, gold_relations)   # a float, with .precision .recall .f1 .pairs
+
+Ready-made: :func:`coref_scores` (the CoNLL-2012 metrics for a corpus), :func:`smatch`,
+and the metrics of :mod:`accord.structured.ie`.
+"""
+
+from ._latent import LATENT, LatentResult, Var, latent_match
+from ._matching import Match, MatchScore, f1, fbeta, jaccard, match, micro, precision, recall, sequence_match
+from ._similarity import Similarity, exact, field, func, get_field, product, weighted
+from .amr import SmatchScore, amr_triples, read_amr, smatch, smatch_corpus
+from .coref import COREF_METRICS, CorefScore, conll_f1, coref_scores
+from .ie import (ancestor_f1, ceaf_e, ceaf_m, ceaf_ree, ceaf_rme_phi3, ceaf_rme_subset, entity_sets,
+                 event_argument_f1, event_trigger_f1, las, level_type_similarity, mention, muc_link, muc_recall,
+                 phi3, phi4, relation_f1, subset, uas)
+
+__all__ = [
+    # similarities
+    "Similarity", "exact", "field", "func", "get_field", "product", "weighted",
+    # matching and normalizers
+    "Match", "MatchScore", "match", "sequence_match", "precision", "recall", "f1", "fbeta", "jaccard", "micro",
+    # latent variables
+    "Var", "LATENT", "LatentResult", "latent_match",
+    # coreference
+    "COREF_METRICS", "CorefScore", "coref_scores", "conll_f1", "entity_sets", "phi3", "phi4", "muc_link",
+    "ceaf_m", "ceaf_e", "muc_recall",
+    # AMR
+    "SmatchScore", "amr_triples", "smatch", "smatch_corpus", "read_amr",
+    # IE
+    "mention", "relation_f1", "uas", "las", "event_trigger_f1", "event_argument_f1", "ceaf_ree", "ceaf_rme_subset",
+    "ceaf_rme_phi3", "subset", "level_type_similarity", "ancestor_f1",
+]

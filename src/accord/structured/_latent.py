@@ -1,0 +1,187 @@
+"""Matching of sets whose items hold latent variables, by integer linear programming (section 4, appendix A.1).
+
+Items are tuples of fields. A field marked :data:`LATENT` may hold a :class:`Var` (a
+variable whose identity is only known through a 1:1 mapping between the two sides'
+variables, to be found) or a constant; other fields are compared with their similarity.
+The score is
+
+.. math:: \\max_{M_V, M} \\sum_{(u, v) \\in M} \\tilde\\phi(u, v)
+
+where ``M_V`` is a 1:1 mapping of variables, ``M`` a matching of items under the
+constraint, and ``φ̃(u, v)`` the product of the field similarities, counted only if every
+pair of variables in ``u`` and ``v`` is mapped by ``M_V`` (two constants compare by
+equality; a variable never equals a constant).
+
+As an ILP (``scipy.optimize.milp``, HiGHS): a binary ``y_ab`` per pair of variables that
+some item pair would need, a ``x_k`` per candidate item pair, maximise ``Σ φ̃_k x_k``
+subject to ``x_k <= y_ab`` for each variable pair the item pair needs (44), at most one
+``y`` per variable on each side (45) and the item constraint (46-47). Given integral
+``y`` the ``x`` constraints form a bipartite matching polytope, whose vertices are
+integral, so only ``y`` is declared integer. The solution is exact, not a hill-climb.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..errors import OptionError
+from ..match.assign import CONSTRAINTS
+from ._similarity import Similarity, exact
+
+__all__ = ["Var", "LATENT", "LatentResult", "latent_match"]
+
+
+class Var(NamedTuple):
+    """A latent variable; two ``Var`` are equal only through the mapping being searched."""
+
+    name: str
+
+
+class _LatentMarker:
+    def __repr__(self) -> str:
+        return "LATENT"
+
+
+LATENT = _LatentMarker()
+"""Field marker: a ``Var`` or a constant, compared through the variable mapping."""
+
+
+class LatentResult(NamedTuple):
+    """The optimum: its score, the matched item pairs and the variable mapping."""
+
+    score: float
+    pairs: list[tuple[int, int, float]]
+    mapping: dict[Any, Any]
+
+
+def _signature(item: Sequence[Any], fields: Sequence[Any]) -> tuple[Any, ...]:
+    return tuple("\0var" if f is LATENT and isinstance(v, Var) else v for v, f in zip(item, fields))
+
+
+def latent_match(pred: Sequence[Sequence[Any]], gold: Sequence[Sequence[Any]], fields: Sequence[Any], *,
+                 constraint: str = "1:1") -> LatentResult:
+    """The best matching of items with latent variables (exact, by ILP).
+
+    Parameters
+    ----------
+    pred, gold : sequence of tuples
+        The items; each has ``len(fields)`` fields.
+    fields : sequence
+        Per field: :data:`LATENT`, or a similarity (``exact`` by default when ``None``).
+    constraint : {"1:1", "N:1", "1:N", "N:N"}
+        The constraint on item pairs; the variable mapping is always 1:1.
+    """
+    if constraint not in CONSTRAINTS:
+        raise OptionError(f"unknown matching constraint {constraint!r}; expected one of {', '.join(CONSTRAINTS)}")
+    fields = [exact if f is None else f for f in fields]
+    for k, f in enumerate(fields):
+        if f is not LATENT and not isinstance(f, Similarity):
+            raise OptionError(f"field {k}: expected LATENT or a similarity, got {f!r}")
+    for side, items in (("predicted", pred), ("reference", gold)):
+        for item in items:
+            if len(item) != len(fields):
+                raise OptionError(f"{side} item {item!r} has {len(item)} fields, expected {len(fields)}")
+    latent = [k for k, f in enumerate(fields) if f is LATENT]
+    plain = [k for k, f in enumerate(fields) if f is not LATENT]
+
+    # candidate item pairs: by hashing when every plain field is exact, else all pairs
+    cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]] = []
+    if all(fields[k] is exact for k in plain):
+        buckets: dict[tuple[Any, ...], list[int]] = {}
+        for j, b in enumerate(gold):
+            buckets.setdefault(_signature(b, fields), []).append(j)
+        pairs_iter = ((i, j) for i, a in enumerate(pred) for j in buckets.get(_signature(a, fields), ()))
+    else:
+        pairs_iter = ((i, j) for i in range(len(pred)) for j in range(len(gold)))
+    for i, j in pairs_iter:
+        a, b = pred[i], gold[j]
+        score = 1.0
+        for k in plain:
+            score *= fields[k](a[k], b[k])
+            if score == 0:
+                break
+        if score <= 0:
+            continue
+        need = []
+        ok = True
+        for k in latent:
+            va, vb = a[k], b[k]
+            if isinstance(va, Var) and isinstance(vb, Var):
+                need.append((va, vb))
+            elif isinstance(va, Var) or isinstance(vb, Var) or va != vb:
+                ok = False
+                break
+        if ok:
+            cand.append((i, j, score, tuple(dict.fromkeys(need))))
+    if not cand:
+        return LatentResult(0.0, [], {})
+    return _solve(cand, constraint)
+
+
+def _solve(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]], constraint: str) -> LatentResult:
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import coo_matrix
+
+    ypairs: dict[tuple[Any, Any], int] = {}
+    for _, _, _, need in cand:
+        for vp in need:
+            ypairs.setdefault(vp, len(ypairs))
+    nx, ny = len(cand), len(ypairs)
+    rows, cols, vals, upper = [], [], [], []
+    r = 0
+    # x_k - y_ab <= 0
+    for k, (_, _, _, need) in enumerate(cand):
+        for vp in need:
+            rows += [r, r]
+            cols += [k, nx + ypairs[vp]]
+            vals += [1.0, -1.0]
+            upper.append(0.0)
+            r += 1
+
+    def at_most_one(groups: dict[Any, list[int]]) -> None:
+        nonlocal r
+        for members in groups.values():
+            if len(members) > 1:
+                rows.extend([r] * len(members))
+                cols.extend(members)
+                vals.extend([1.0] * len(members))
+                upper.append(1.0)
+                r += 1
+
+    by_a: dict[Any, list[int]] = {}
+    by_b: dict[Any, list[int]] = {}
+    for (va, vb), c in ypairs.items():
+        by_a.setdefault(va, []).append(nx + c)
+        by_b.setdefault(vb, []).append(nx + c)
+    at_most_one(by_a)
+    at_most_one(by_b)
+    if constraint in ("1:1", "N:1"):
+        by_i: dict[int, list[int]] = {}
+        for k, (i, _, _, _) in enumerate(cand):
+            by_i.setdefault(i, []).append(k)
+        at_most_one(by_i)
+    if constraint in ("1:1", "1:N"):
+        by_j: dict[int, list[int]] = {}
+        for k, (_, j, _, _) in enumerate(cand):
+            by_j.setdefault(j, []).append(k)
+        at_most_one(by_j)
+    c = np.zeros(nx + ny)
+    c[:nx] = [-s for _, _, s, _ in cand]
+    integrality = np.zeros(nx + ny)
+    integrality[nx:] = 1
+    constraints = []
+    if r:
+        a = coo_matrix((vals, (rows, cols)), shape=(r, nx + ny)).tocsr()
+        constraints.append(LinearConstraint(a, -np.inf, np.asarray(upper)))
+    res = milp(c, integrality=integrality, bounds=Bounds(0, 1), constraints=constraints)
+    if res.x is None:  # pragma: no cover - the problem is always feasible (all zeros)
+        raise OptionError(f"the matching ILP failed: {res.message}")
+    x = res.x
+    pairs = [(i, j, s) for k, (i, j, s, _) in enumerate(cand) if x[k] > 0.5]
+    # the mapping: variable pairs that some matched pair relies on variables that some matched pair relies on
+    used = {vp for k, (_, _, _, need) in enumerate(cand) if x[k] > 0.5 for vp in need}
+    mapping = {va.name: vb.name for va, vb in used}
+    return LatentResult(float(sum(s for _, _, s in pairs)), pairs, mapping)

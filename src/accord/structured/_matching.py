@@ -1,0 +1,278 @@
+"""Matching of collections and its normalizers (sections 2 and 3 of the paper).
+
+``match(sim, constraint)`` is the unnormalized matching score of two collections,
+
+.. math:: \\Sigma^{\\diamond}[\\phi](P, R) = \\max_{M \\in \\mathcal{M}^{\\diamond}} \\sum_{(p, r) \\in M} \\phi(p, r)
+
+over matchings ``M`` obeying the constraint ``1:1`` (a partial bijection, Kuhn-Munkres),
+``N:1`` (each predicted item in at most one pair), ``1:N`` (each reference item in at most
+one pair) or ``N:N`` (any pairs). Normalizers turn it into a similarity, with
+``m = Σ(P, R)``, ``p = Σ(P, P)``, ``r = Σ(R, R)``:
+
+* precision ``m / p``, recall ``m / r``;
+* F1 ``2m / (p + r)`` (equal to ``2PR / (P + R)``), F-beta ``(1 + β²)PR / (β²P + R)``;
+* Jaccard ``m / (p + r - m)``.
+
+A ratio whose denominator is 0 is 1.0 when both sides are empty (identical: nothing to
+find, nothing found) and 0.0 otherwise. Because a normalized matching is itself a
+similarity, it can be nested to any depth (CEAF's entity similarity is an F1 over
+mentions). Pairs are computed on the predicted side as rows, the reference as columns.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import OptionError
+from ..match.assign import CONSTRAINTS, assign
+from ._similarity import Similarity, _as_similarity, exact
+
+__all__ = ["Match", "MatchScore", "match", "sequence_match", "precision", "recall", "f1", "fbeta", "jaccard",
+           "micro"]
+
+
+class MatchScore(float):
+    """A normalized score that is also a plain ``float`` (its value), with the counts behind it.
+
+    Attributes
+    ----------
+    precision, recall, f1, jaccard : float
+    match : float
+        ``Σ(P, R)``, the matching score.
+    pred_total, gold_total : float
+        ``Σ(P, P)`` and ``Σ(R, R)``.
+    pairs : list of (int, int, float)
+        Matched (predicted index, reference index, similarity), for inspection.
+    """
+
+    match: float
+    pred_total: float
+    gold_total: float
+    pairs: list[tuple[int, int, float]]
+    beta: float
+
+    def __new__(cls, value: float, match: float, pred_total: float, gold_total: float,
+                pairs: list[tuple[int, int, float]], beta: float = 1.0) -> MatchScore:
+        obj = super().__new__(cls, value)
+        obj.match, obj.pred_total, obj.gold_total, obj.pairs, obj.beta = match, pred_total, gold_total, pairs, beta
+        return obj
+
+    def _ratio(self, den: float) -> float:
+        if den:
+            return self.match / den
+        return 1.0 if not self.pred_total and not self.gold_total else 0.0
+
+    @property
+    def precision(self) -> float:
+        return self._ratio(self.pred_total)
+
+    @property
+    def recall(self) -> float:
+        return self._ratio(self.gold_total)
+
+    @property
+    def f1(self) -> float:
+        return self._ratio((self.pred_total + self.gold_total) / 2)
+
+    @property
+    def fbeta(self) -> float:
+        p, r, b2 = self.precision, self.recall, self.beta ** 2
+        return (1 + b2) * p * r / (b2 * p + r) if b2 * p + r else 0.0
+
+    @property
+    def jaccard(self) -> float:
+        return self._ratio(self.pred_total + self.gold_total - self.match)
+
+    def to_dict(self) -> dict[str, float]:
+        return {"precision": self.precision, "recall": self.recall, "f1": self.f1, "match": self.match,
+                "pred_total": self.pred_total, "gold_total": self.gold_total}
+
+    def __repr__(self) -> str:
+        return (f"MatchScore({float(self):.6g}: P={self.precision:.4f} R={self.recall:.4f} F1={self.f1:.4f}, "
+                f"match={self.match:g}, pred={self.pred_total:g}, gold={self.gold_total:g})")
+
+
+class Match(Similarity):
+    """The unnormalized matching score of two collections under a constraint."""
+
+    normalized = False
+
+    def __init__(self, sim: Similarity, constraint: str):
+        if constraint not in CONSTRAINTS:
+            raise OptionError(f"unknown matching constraint {constraint!r}; expected one of {', '.join(CONSTRAINTS)}")
+        self.sim, self.constraint = sim, constraint
+
+    def compute(self, pred: Collection[Any], gold: Collection[Any]) -> tuple[float, list[tuple[int, int, float]]]:
+        """The matching score and the matched pairs ``(pred index, gold index, similarity)``."""
+        p, g = _items(pred), _items(gold)
+        if not p or not g:
+            return 0.0, []
+        if self.sim is exact and self.constraint == "1:1":
+            return _exact_pairs(p, g)
+        m = np.zeros((len(p), len(g)))
+        sim = self.sim
+        for i, a in enumerate(p):
+            for j, b in enumerate(g):
+                m[i, j] = sim(a, b)
+        if (m < 0).any():
+            raise OptionError(f"similarity {sim!r} returned a negative value")
+        rows, cols = assign(m, self.constraint)
+        pairs = [(int(i), int(j), float(m[i, j])) for i, j in zip(rows, cols)]
+        return float(sum(s for _, _, s in pairs)), pairs
+
+    def __call__(self, pred: Collection[Any], gold: Collection[Any]) -> float:
+        return self.compute(pred, gold)[0]
+
+    def self_score(self, x: Collection[Any]) -> float:
+        items = _items(x)
+        if self.sim.normalized and self.constraint != "N:N":
+            # each pair scores at most 1 and the identity matching scores 1 per item
+            return float(len(items))
+        return self.compute(items, items)[0]
+
+    def __repr__(self) -> str:
+        return f"match({self.sim!r}, {self.constraint!r})"
+
+
+def _items(x: Any) -> list[Any]:
+    if x is None:
+        return []
+    if isinstance(x, (str, bytes)) or not isinstance(x, Iterable):
+        raise OptionError(f"expected a collection of items to match, got {type(x).__name__} {x!r}")
+    return list(x)
+
+
+def _exact_pairs(p: list[Any], g: list[Any]) -> tuple[float, list[tuple[int, int, float]]]:
+    """1:1 matching under equality by hashing: equal items pair in order of occurrence."""
+    try:
+        where: dict[Any, list[int]] = {}
+        for j, b in enumerate(g):
+            where.setdefault(b, []).append(j)
+    except TypeError:  # unhashable items: compare pairwise
+        pairs, used = [], set()
+        for i, a in enumerate(p):
+            for j, b in enumerate(g):
+                if j not in used and a == b:
+                    used.add(j)
+                    pairs.append((i, j, 1.0))
+                    break
+        return float(len(pairs)), pairs
+    pairs = []
+    for i, a in enumerate(p):
+        free = where.get(a)
+        if free:
+            pairs.append((i, free.pop(0), 1.0))
+    return float(len(pairs)), pairs
+
+
+def match(sim: Any = exact, constraint: str = "1:1") -> Match:
+    """``Σ^⋄[sim]``: the best total similarity of a matching between two collections."""
+    return Match(_as_similarity(sim, "match"), constraint)
+
+
+class _SequenceMatch(Match):
+    """Order-preserving matching (equation 37): a weighted longest common subsequence."""
+
+    def __init__(self, sim: Similarity):
+        self.sim, self.constraint = sim, "1:1"
+
+    def compute(self, pred: Sequence[Any], gold: Sequence[Any]) -> tuple[float, list[tuple[int, int, float]]]:
+        p, g = _items(pred), _items(gold)
+        n, k = len(p), len(g)
+        if not n or not k:
+            return 0.0, []
+        w = np.array([[self.sim(a, b) for b in g] for a in p], dtype=float)
+        best = np.zeros((n + 1, k + 1))
+        for i in range(1, n + 1):
+            row, prev = best[i], best[i - 1]
+            for j in range(1, k + 1):
+                row[j] = max(prev[j], row[j - 1], prev[j - 1] + w[i - 1, j - 1])
+        pairs, i, j = [], n, k
+        while i and j:
+            if best[i, j] == best[i - 1, j]:
+                i -= 1
+            elif best[i, j] == best[i, j - 1]:
+                j -= 1
+            else:
+                pairs.append((i - 1, j - 1, float(w[i - 1, j - 1])))
+                i, j = i - 1, j - 1
+        pairs.reverse()
+        return float(best[n, k]), pairs
+
+    def __repr__(self) -> str:
+        return f"sequence_match({self.sim!r})"
+
+
+def sequence_match(sim: Any = exact) -> Match:
+    """Matching of two sequences that preserves order: weighted LCS by dynamic programming.
+
+    ``sequence_match()((1, 2, 3, 4, 5), (1, 3, 5, 7, 9)) == 3`` (the paper's example).
+    """
+    return _SequenceMatch(_as_similarity(sim, "sequence_match"))
+
+
+class _Normalized(Similarity):
+    def __init__(self, inner: Match, kind: str, beta: float = 1.0):
+        if not isinstance(inner, Match):
+            raise OptionError(f"{kind}() normalizes a matching, e.g. {kind}(match(sim)); got {inner!r}")
+        self.inner, self.kind, self.beta = inner, kind, beta
+
+    def __call__(self, pred: Any, gold: Any) -> MatchScore:
+        m, pairs = self.inner.compute(pred, gold)
+        pt, gt = self.inner.self_score(pred), self.inner.self_score(gold)
+        s = MatchScore(0.0, m, pt, gt, pairs, self.beta)
+        return MatchScore(getattr(s, self.kind), m, pt, gt, pairs, self.beta)
+
+    def self_score(self, x: Any) -> float:
+        return 1.0
+
+    def __repr__(self) -> str:
+        return f"{self.kind}({self.inner!r})"
+
+
+def precision(inner: Match) -> Similarity:
+    """``Σ(P, R) / Σ(P, P)``."""
+    return _Normalized(inner, "precision")
+
+
+def recall(inner: Match) -> Similarity:
+    """``Σ(P, R) / Σ(R, R)``."""
+    return _Normalized(inner, "recall")
+
+
+def f1(inner: Match) -> Similarity:
+    """``2 Σ(P, R) / (Σ(P, P) + Σ(R, R))``, the Dice score."""
+    return _Normalized(inner, "f1")
+
+
+def fbeta(inner: Match, beta: float) -> Similarity:
+    """``(1 + β²) P R / (β² P + R)``."""
+    if beta <= 0:
+        raise OptionError(f"beta must be positive, got {beta}")
+    return _Normalized(inner, "fbeta", beta)
+
+
+def jaccard(inner: Match) -> Similarity:
+    """``Σ(P, R) / (Σ(P, P) + Σ(R, R) - Σ(P, R))``."""
+    return _Normalized(inner, "jaccard")
+
+
+def micro(scores: Iterable[MatchScore]) -> MatchScore:
+    """Micro average over documents: summed matching scores over summed totals (F1 value)."""
+    m = pt = gt = 0.0
+    beta = 1.0
+    for s in scores:
+        if not isinstance(s, MatchScore):
+            raise OptionError(f"micro() adds MatchScore results of a normalized metric, got {s!r}")
+        m, pt, gt, beta = m + s.match, pt + s.pred_total, gt + s.gold_total, s.beta
+    out = MatchScore(0.0, m, pt, gt, [], beta)
+    return MatchScore(out.f1, m, pt, gt, [], beta)
+
+
+def _counter_overlap(p: Iterable[Any], g: Iterable[Any]) -> int:
+    """``|P ∩ R|`` for multisets, by hashing (used by tests and the hierarchy helpers)."""
+    return sum((Counter(p) & Counter(g)).values())

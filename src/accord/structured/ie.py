@@ -1,0 +1,191 @@
+"""The standard metrics of information extraction, derived in the framework (sections 2.1 to 3.3, 6).
+
+Each function returns a metric built only by composing :mod:`accord.structured`'s
+similarities, matchings and normalizers; call it as ``metric(pred, gold)`` to get a
+:class:`~accord.structured._matching.MatchScore` (a float with ``precision``, ``recall``,
+``f1`` and the matched pairs). Records are read by field name, so dataclasses, named
+tuples and dicts all work:
+
+* a mention has ``left`` and ``right`` (both inclusive or both exclusive, as long as the two
+  sides agree);
+* a relation has ``type``, ``subj``, ``obj``; a dependency ``gov``, ``dep``, ``rel``;
+* an event has ``trig`` (with ``mention`` and ``type``) and ``args`` (each with ``mention``
+  and ``role``);
+* a role-filler argument has ``role`` and ``entity`` (a collection of mentions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from typing import Any
+
+from ..errors import OptionError
+from ._matching import f1, match
+from ._similarity import Similarity, exact, field, func, product
+
+__all__ = ["mention", "relation_f1", "uas", "las", "event_trigger_f1", "event_argument_f1", "ceaf_ree",
+           "ceaf_rme_subset", "ceaf_rme_phi3", "phi3", "phi4", "muc_link", "subset", "entity_sets", "ceaf_m", "ceaf_e", "muc_recall",
+           "level_type_similarity", "ancestor_f1"]
+
+mention: Similarity = product(left=exact, right=exact)
+"""Exact offsets: ``δ(left) × δ(right)`` (equation 8)."""
+
+
+def relation_f1(strict: bool = True) -> Similarity:
+    """Relation F1 over sets of relations (equation 10).
+
+    ``strict``: type and both argument mentions exact; otherwise *boundaries*: both
+    argument mentions exact, the type ignored.
+    """
+    rel = product(type=exact, subj=mention, obj=mention) if strict else product(subj=mention, obj=mention)
+    return f1(match(rel, "1:1"))
+
+
+uas: Similarity = f1(match(product(gov=exact, dep=exact), "1:1"))
+"""Unlabelled attachment score: F1 over edges on governor and dependent (equation 11)."""
+
+las: Similarity = f1(match(product(gov=exact, dep=exact, rel=exact), "1:1"))
+"""Labelled attachment score: governor, dependent and relation (equation 12)."""
+
+
+def _trigger(classification: bool) -> Similarity:
+    return product(mention=mention, type=exact) if classification else product(mention=mention)
+
+
+def event_trigger_f1(classification: bool = True) -> Similarity:
+    """Trigger F1 over sets of events (equation 15): mention exact, and the type when classifying."""
+    return f1(match(field("trig", _trigger(classification)), "1:1"))
+
+
+def event_argument_f1(classification: bool = True) -> Similarity:
+    """Argument F1 over sets of events (equation 16): matched arguments of events whose triggers match.
+
+    The event similarity is ``trig × Σ↔args[mention × role]`` (an unnormalized count of
+    matched arguments), so the F1 counts arguments, not events. Identification drops the
+    role (the trigger's type is kept, as the convention is that an argument needs a
+    correct trigger).
+    """
+    arg = product(mention=mention, role=exact) if classification else product(mention=mention)
+    return f1(match(product(trig=_trigger(True), args=match(arg, "1:1")), "1:1"))
+
+
+# ---------------------------------------------------------------------------- entities
+def _mentions(x: Any) -> set[Hashable]:
+    items = x.mentions if hasattr(x, "mentions") else x
+    if isinstance(items, Mapping) and "mentions" in items:
+        items = items["mentions"]
+    try:
+        return {_key(m) for m in items}
+    except TypeError:
+        raise OptionError(f"an entity must be a collection of mentions, got {x!r}") from None
+
+
+def _key(m: Any) -> Hashable:
+    if isinstance(m, Mapping):
+        return (m["left"], m["right"])
+    if hasattr(m, "left") and hasattr(m, "right"):
+        return (m.left, m.right)
+    return m if isinstance(m, Hashable) else tuple(m)
+
+
+def _phi3(p: Any, r: Any) -> float:
+    return float(len(_mentions(p) & _mentions(r)))
+
+
+def _phi4(p: Any, r: Any) -> float:
+    a, b = _mentions(p), _mentions(r)
+    return 2 * len(a & b) / (len(a) + len(b)) if a or b else 0.0
+
+
+def _subset(p: Any, r: Any) -> float:
+    a = _mentions(p)
+    return 1.0 if a and a <= _mentions(r) else 0.0
+
+
+def _muc_link(p: Any, r: Any) -> float:
+    return float(max(0, len(_mentions(p) & _mentions(r)) - 1))
+
+
+phi3: Similarity = func(_phi3, normalized=False)
+"""CEAF's ``φ3(P, R) = |P ∩ R|``, unnormalized (equation 17)."""
+phi4: Similarity = func(_phi4)
+"""CEAF's ``φ4(P, R) = 2|P ∩ R| / (|P| + |R|)`` (equation 18)."""
+muc_link: Similarity = func(_muc_link, normalized=False)
+"""MUC's shared links ``max(0, |P ∩ R| - 1)`` (equation 21)."""
+subset: Similarity = func(_subset)
+"""``φ⊆(P, R) = [∅ ≠ P ⊆ R]`` (equation 25)."""
+
+ceaf_m: Similarity = f1(match(phi3, "1:1"))
+"""CEAFm over sets of entities: precision and recall of ``Σ↔[φ3]``."""
+ceaf_e: Similarity = f1(match(phi4, "1:1"))
+"""CEAFe over sets of entities (equation 19)."""
+muc_recall: Similarity = f1(match(muc_link, "N:N"))
+"""MUC over sets of entities (equation 22): ``.recall`` and ``.precision`` are MUC's (over
+the shared links; a mention missing from the other side counts as its own part)."""
+
+
+def ceaf_ree() -> Similarity:
+    """CEAF-REE (Du et al., 2021, equation 26): 1:1 role-filler entities, role exact and ``φ⊆``."""
+    return f1(match(product(role=exact, entity=subset), "1:1"))
+
+
+def ceaf_rme_subset() -> Similarity:
+    """CEAF-RME with ``φ⊆`` (Chen et al., 2023, equation 27): predicted mentions as singleton
+    entities, each matched to at most one reference entity (``N:1``)."""
+    return f1(match(product(role=exact, entity=subset), "N:1"))
+
+
+def ceaf_rme_phi3() -> Similarity:
+    """CEAF-RME with ``φ3`` (equation 28), ``N:1``."""
+    return f1(match(product(role=exact, entity=phi3), "N:1"))
+
+
+# ---------------------------------------------------------------------------- hierarchy
+def level_type_similarity(depth: int) -> Similarity:
+    """Level-based partial credit for hierarchical types (equation 38).
+
+    Types are sequences of levels ``(t1, ..., tD)`` from the most general; ``d`` is the
+    length of the longest common prefix (the depth of the most specific correct type) and
+    the similarity is ``2^(d - D)`` when ``d > 0``, else 0.
+    """
+    if depth < 1:
+        raise OptionError(f"depth must be at least 1, got {depth}")
+
+    def sim(p: Sequence[Any], r: Sequence[Any]) -> float:
+        d = 0
+        for a, b in zip(p, r):
+            if a != b:
+                break
+            d += 1
+        d = min(d, depth)
+        return 2.0 ** (d - depth) if d > 0 else 0.0
+
+    return func(sim)
+
+
+def ancestor_f1(parent: Mapping[Hashable, Hashable | None] | Callable[[Hashable], Hashable | None]) -> Similarity:
+    """F1 of the ancestor sets of two types (equation 39): ``F1↔[δ](A(P), A(R))``.
+
+    ``A(t)`` is ``t`` and all its ancestors, following ``parent`` (a mapping or a function
+    giving the parent type, ``None`` at a root). A cycle is an error.
+    """
+    get = parent.get if isinstance(parent, Mapping) else parent
+    inner = f1(match(exact, "1:1"))
+
+    def ancestors(t: Hashable) -> list[Hashable]:
+        out: list[Hashable] = []
+        seen: set[Hashable] = set()
+        while t is not None:
+            if t in seen:
+                raise OptionError(f"the type hierarchy has a cycle through {t!r}")
+            seen.add(t)
+            out.append(t)
+            t = get(t)
+        return out
+
+    return func(lambda p, r: float(inner(ancestors(p), ancestors(r))))
+
+
+def entity_sets(clusters: Collection[Collection[Sequence[int]]]) -> list[frozenset[tuple[int, int]]]:
+    """Coreference clusters as entities (frozensets of ``(start, end)`` mentions) for the metrics above."""
+    return [frozenset((int(s), int(e)) for s, e in c) for c in clusters]
