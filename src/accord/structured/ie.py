@@ -52,12 +52,12 @@ def _trigger(classification: bool) -> Similarity:
     return product(mention=mention, type=exact) if classification else product(mention=mention)
 
 
-def event_trigger_f1(classification: bool = True) -> Similarity:
+def event_trigger_f1(classification: bool = True, *, trigger_field: str = "trig") -> Similarity:
     """Trigger F1 over sets of events (equation 15): mention exact, and the type when classifying."""
-    return f1(match(field("trig", _trigger(classification)), "1:1"))
+    return f1(match(field(trigger_field, _trigger(classification)), "1:1"))
 
 
-def event_argument_f1(classification: bool = True) -> Similarity:
+def event_argument_f1(classification: bool = True, *, trigger_field: str = "trig") -> Similarity:
     """Argument F1 over sets of events (equation 16): matched arguments of events whose triggers match.
 
     The event similarity is ``trig × Σ↔args[mention × role]`` (an unnormalized count of
@@ -66,7 +66,7 @@ def event_argument_f1(classification: bool = True) -> Similarity:
     correct trigger).
     """
     arg = product(mention=mention, role=exact) if classification else product(mention=mention)
-    return f1(match(product(trig=_trigger(True), args=match(arg, "1:1")), "1:1"))
+    return f1(match(product(**{trigger_field: _trigger(True)}, args=match(arg, "1:1")), "1:1"))
 
 
 # ---------------------------------------------------------------------------- entities

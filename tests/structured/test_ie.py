@@ -1,0 +1,96 @@
+"""IE metrics derived in the framework: hand counts and metametric 0.2.1 run in the test."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from accord import structured as S
+from accord.errors import OptionError
+
+
+def _events(rng, n_events, mm):
+    """Random events in metametric's classes (every event has at least one argument)."""
+    from metametric.structures.ie import Argument, Event, Mention, Trigger
+
+    out = []
+    for _ in range(n_events):
+        t = rng.randrange(30)
+        args = [Argument(Mention(a, a + rng.randrange(2)), rng.choice("xyz"))
+                for a in rng.sample(range(30, 60), rng.randint(1, 3))]
+        out.append(Event(Trigger(Mention(t, t), rng.choice("AB")), args))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_event_metrics_agree_with_metametric(seed):
+    import metametric.dsl as mm
+    from metametric.metrics import event_extraction as ee
+    from metametric.structures.ie import EventSet
+
+    rng = random.Random(seed)
+    gold = _events(rng, 4, mm)
+    pred = [e for e in gold if rng.random() < 0.6] + _events(rng, 2, mm)
+    pairs = ((ee.trigger_classification, S.event_trigger_f1(trigger_field="trigger")),
+             (ee.trigger_identification, S.event_trigger_f1(False, trigger_field="trigger")),
+             (ee.argument_classification, S.event_argument_f1(trigger_field="trigger")),
+             (ee.argument_identification, S.event_argument_f1(False, trigger_field="trigger")))
+    for theirs, ours in pairs:
+        assert float(ours(pred, gold)) == pytest.approx(mm.normalize["f1"](theirs).score(EventSet(pred),
+                                                                                         EventSet(gold)))
+
+
+def test_event_without_arguments_counts_no_argument():
+    """metametric scores an argument-less event as one argument; by the definition it has none (hand count)."""
+    gold = [{"trig": {"mention": {"left": 1, "right": 1}, "type": "A"},
+             "args": [{"mention": {"left": 3, "right": 4}, "role": "x"}, {"mention": {"left": 6, "right": 6},
+                                                                          "role": "y"}]},
+            {"trig": {"mention": {"left": 9, "right": 9}, "type": "B"},
+             "args": [{"mention": {"left": 10, "right": 11}, "role": "z"}]}]
+    pred = [{"trig": gold[0]["trig"], "args": [gold[0]["args"][0], {"mention": {"left": 6, "right": 6},
+                                                                     "role": "w"}]},
+            {"trig": gold[1]["trig"], "args": []}]
+    s = S.event_argument_f1()(pred, gold)
+    assert (s.match, s.pred_total, s.gold_total) == (1, 2, 3)
+
+
+def test_dependency_scores_by_hand():
+    gold = [{"gov": 2, "dep": 1, "rel": "nsubj"}, {"gov": 0, "dep": 2, "rel": "root"}, {"gov": 2, "dep": 3,
+                                                                                           "rel": "obj"}]
+    pred = [{"gov": 2, "dep": 1, "rel": "nsubj"}, {"gov": 0, "dep": 2, "rel": "root"}, {"gov": 2, "dep": 3,
+                                                                                           "rel": "iobj"}]
+    assert float(S.uas(pred, gold)) == 1.0
+    assert float(S.las(pred, gold)) == pytest.approx(2 / 3)
+
+
+def test_role_filler_entity_metrics_by_hand():
+    gold = [{"role": "perp", "entity": [(0, 1), (5, 5)]}, {"role": "victim", "entity": [(8, 9)]}]
+    # one predicted entity is a subset of the perpetrator, one adds a wrong mention to the victim
+    pred = [{"role": "perp", "entity": [(5, 5)]}, {"role": "victim", "entity": [(8, 9), (12, 12)]}]
+    ree = S.ceaf_ree()(pred, gold)
+    assert (ree.match, ree.pred_total, ree.gold_total) == (1, 2, 2)
+    # RME: each predicted mention a singleton entity, N:1
+    mentions = [{"role": "perp", "entity": [(0, 1)]}, {"role": "perp", "entity": [(5, 5)]},
+                {"role": "victim", "entity": [(12, 12)]}]
+    rme = S.ceaf_rme_subset()(mentions, gold)
+    assert (rme.match, rme.pred_total, rme.gold_total) == (2, 3, 2)
+    rme3 = S.ceaf_rme_phi3()(mentions, gold)
+    # phi3: matched mentions 1 + 1; gold self-score 2 + 1 mentions
+    assert (rme3.match, rme3.pred_total, rme3.gold_total) == (2, 3, 3)
+
+
+def test_hierarchical_types_by_hand():
+    lvl = S.level_type_similarity(3)
+    assert lvl(("event", "attack", "bomb"), ("event", "attack", "bomb")) == 1.0
+    assert lvl(("event", "attack", "arson"), ("event", "attack", "bomb")) == 0.5
+    assert lvl(("event", "move", "x"), ("event", "attack", "bomb")) == 0.25
+    assert lvl(("state",), ("event",)) == 0.0
+    parent = {"bomb": "attack", "arson": "attack", "attack": "event", "event": None}
+    anc = S.ancestor_f1(parent)
+    assert anc("bomb", "bomb") == 1.0
+    assert anc("arson", "bomb") == pytest.approx(2 * 2 / 6)   # {arson,attack,event} vs {bomb,attack,event}
+    with pytest.raises(OptionError, match="cycle"):
+        S.ancestor_f1({"a": "b", "b": "a"})("a", "a")
+    with pytest.raises(OptionError):
+        S.level_type_similarity(0)
