@@ -65,7 +65,73 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--beta", type=float, default=1.0, help="F-beta weight (default 1)")
     o.add_argument("--zero-division", choices=("zero", "one", "nan"), default="zero",
                    help="rate for an empty denominator: 0 (default), 1 (MAT) or NaN (null in JSON)")
+    co = sub.add_parser("coref", help="coreference metrics (MUC, B-cubed, CEAFm, CEAFe, BLANC, LEA) as the "
+                                      "CoNLL-2012 scorer computes them")
+    co.add_argument("key", help="key (gold) file: CoNLL-2012 (#begin document ...) or JSON lines (.jsonl)")
+    co.add_argument("response", help="response file, same formats")
+    co.add_argument("--metrics", type=_csv_list, default=["muc", "bcub", "ceafm", "ceafe", "blanc", "lea"],
+                    help="comma-separated subset of muc,bcub,ceafm,ceafe,blanc,lea (default all)")
+    co.add_argument("--format", choices=("conll2012", "jsonl"), help="input format (default: by extension)")
+    _output_options(co)
+    sm = sub.add_parser("smatch", help="Smatch between AMR graphs (PENMAN), with the optimal variable mapping")
+    sm.add_argument("gold", help="gold graphs, PENMAN notation, blank-line separated")
+    sm.add_argument("pred", help="predicted graphs, paired with the gold graphs in order")
+    _output_options(sm)
     return parser
+
+
+def _output_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--output", choices=("table", "json", "csv"), default="table", help="output format")
+    p.add_argument("-o", "--out", help="write the output to this file instead of standard output")
+
+
+def _emit(args: argparse.Namespace, totals: dict, by_document: dict, counts: tuple[str, ...],
+          extra: dict | None = None) -> int:
+    from .report.metric_rows import metric_rows_csv, metric_rows_json, render_metric_table
+
+    if args.output == "table":
+        if args.out:
+            from rich.console import Console
+            with open(args.out, "w", encoding="utf-8") as fh:
+                render_metric_table(totals, Console(file=fh, width=160), counts=counts)
+        else:
+            render_metric_table(totals, counts=counts)
+        return 0
+    text = metric_rows_json(totals, by_document, extra) if args.output == "json" else \
+        metric_rows_csv(totals, by_document)
+    if args.out:
+        Path(args.out).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def _coref(args: argparse.Namespace) -> int:
+    from .formats.coref import read_coref
+    from .structured.coref import conll_f1, coref_scores
+
+    key = read_coref(args.key, args.format)
+    resp = read_coref(args.response, args.format)
+    scores = coref_scores(key, resp, metrics=args.metrics)
+    totals = {m: s.to_dict() for m, s in scores.items()}
+    by_doc = {d: {m: s.by_document[d].to_dict() for m, s in scores.items()} for d in key}
+    extra = {"conll_f1": conll_f1(scores)} if all(m in scores for m in ("muc", "bcub", "ceafe")) else {}
+    code = _emit(args, totals, by_doc, ("recall_num", "recall_den", "precision_num", "precision_den"), extra)
+    if args.output == "table" and extra and not args.out:
+        print(f"CoNLL F1 (mean of MUC, B-cubed, CEAFe F1): {100 * extra['conll_f1']:.2f}")
+    return code
+
+
+def _smatch(args: argparse.Namespace) -> int:
+    from .structured.amr import read_amr, smatch_corpus
+
+    gold, pred = read_amr(args.gold), read_amr(args.pred)
+    if len(gold) != len(pred):
+        raise OptionError(f"{args.gold} has {len(gold)} graphs but {args.pred} has {len(pred)}; "
+                          "they pair in order")
+    total = smatch_corpus(pred, gold)
+    by_pair = {str(i + 1): {"smatch": s.to_dict()} for i, s in enumerate(total.by_pair)}
+    return _emit(args, {"smatch": total.to_dict()}, by_pair, ("match", "test_triples", "gold_triples"))
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -110,6 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "score":
             return _score(args)
+        if args.command == "coref":
+            return _coref(args)
+        if args.command == "smatch":
+            return _smatch(args)
         raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
     except AccordError as exc:
         print(f"accord: error: {exc}", file=sys.stderr)

@@ -1,0 +1,95 @@
+"""CoNLL-2012 and JSON-lines coreference files: round trips, the chain column, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from accord.cli import main
+from accord.errors import FormatError
+from accord.formats.coref import read_coref, read_coref_conll, read_coref_jsonl, write_coref_conll, write_coref_jsonl
+from accord.structured import coref_scores
+
+from ..conftest import DATA
+
+CASES = json.loads((DATA / "coref" / "reference_cases.json").read_text())["cases"]
+
+
+def _norm(docs):
+    return {d: sorted(sorted(map(tuple, c)) for c in cl) for d, cl in docs.items()}
+
+
+def test_round_trips(tmp_path):
+    docs = {c["id"]: c["key_clusters"] + c["response_clusters"] for c in CASES}
+    write_coref_conll(docs, tmp_path / "a.conll")
+    assert _norm(read_coref_conll(tmp_path / "a.conll")) == _norm(docs)
+    write_coref_jsonl(docs, tmp_path / "a.jsonl")
+    assert _norm(read_coref(tmp_path / "a.jsonl")) == _norm(docs)
+
+
+def test_chain_column_by_hand(tmp_path):
+    text = """#begin document (bc/x); part 000
+1\tJohn\t(0
+2\tSmith\t0)|(1)
+-\t-\t-
+
+3\the\t(0)
+4\tand\t(2|(0
+5\tMary\t0)|2)
+#end document
+"""
+    (tmp_path / "k.conll").write_text(text)
+    docs = read_coref_conll(tmp_path / "k.conll")
+    assert docs == {"(bc/x); part 000": [[(0, 1), (3, 3), (4, 5)], [(1, 1)], [(4, 5)]]}
+
+
+@pytest.mark.parametrize("body,message", [
+    ("#begin document d\nx\t(0\n#end document\n", "opened on line 2 never closes"),
+    ("#begin document d\nx\t0)\n#end document\n", "no mention of it is open"),
+    ("#begin document d\nx\t(a)\n#end document\n", "bad coreference part"),
+    ("x\t(0)\n", "outside"),
+    ("#begin document d\nx\t(0)\n", "no '#end document'"),
+])
+def test_bad_conll(tmp_path, body, message):
+    (tmp_path / "k.conll").write_text(body)
+    with pytest.raises(FormatError, match=message):
+        read_coref_conll(tmp_path / "k.conll")
+
+
+@pytest.mark.parametrize("line,message", [
+    ("{", "k.jsonl:1: not JSON"),
+    ('{"clusters": []}', "string 'id'"),
+    ('{"id": "d", "clusters": [[[3, 1]]]}', "cluster 0"),
+])
+def test_bad_jsonl(tmp_path, line, message):
+    (tmp_path / "k.jsonl").write_text(line + "\n")
+    with pytest.raises(FormatError, match=message):
+        read_coref_jsonl(tmp_path / "k.jsonl")
+
+
+def test_coref_command_matches_the_api(tmp_path, capsys):
+    case = CASES[3]
+    write_coref_conll({"d": case["key_clusters"]}, tmp_path / "k.conll")
+    write_coref_conll({"d": case["response_clusters"]}, tmp_path / "r.conll")
+    assert main(["coref", str(tmp_path / "k.conll"), str(tmp_path / "r.conll"), "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for metric, exp in case["expected"].items():
+        assert out["metrics"][metric]["f1"] == pytest.approx(exp["f1"], abs=1e-4)
+    api = coref_scores({"d": case["key_clusters"]}, {"d": case["response_clusters"]})
+    assert out["conll_f1"] == pytest.approx((api["muc"].f1 + api["bcub"].f1 + api["ceafe"].f1) / 3)
+    assert main(["coref", str(tmp_path / "k.conll"), str(tmp_path / "r.conll"), "--output", "csv"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].startswith("document,metric,recall,precision,f1") and len(rows) == 1 + 2 * 6
+
+
+def test_smatch_command(tmp_path, capsys):
+    (tmp_path / "g.amr").write_text("# ::id 1\n(w / want-01 :ARG0 (b / boy))\n\n(a / dog)\n")
+    (tmp_path / "p.amr").write_text("(w / want-01 :ARG0 (b / girl))\n\n(a / dog)\n")
+    assert main(["smatch", str(tmp_path / "g.amr"), str(tmp_path / "p.amr"), "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # pair 1: want, TOP, ARG0 of 4 each; pair 2: dog, TOP of 2 each -> 5 of 6
+    assert out["metrics"]["smatch"]["match"] == 5 and out["metrics"]["smatch"]["f1"] == pytest.approx(5 / 6)
+    (tmp_path / "one.amr").write_text("(a / dog)\n")
+    assert main(["smatch", str(tmp_path / "g.amr"), str(tmp_path / "one.amr")]) == 2
+    assert "pair in order" in capsys.readouterr().err
