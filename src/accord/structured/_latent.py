@@ -118,10 +118,24 @@ def latent_match(pred: Sequence[Sequence[Any]], gold: Sequence[Sequence[Any]], f
             cand.append((i, j, score, tuple(dict.fromkeys(need))))
     if not cand:
         return LatentResult(0.0, [], {})
-    return _solve(cand, constraint)
+    # With exact plain fields and no repeated item on either side, a variable mapping decides
+    # which reference item a predicted item can pair with, and distinct items stay distinct:
+    # the item constraint holds by itself. A pair then needing one variable pair (an AMR
+    # instance or attribute triple) is worth its score whenever that pair is mapped, so its
+    # score goes onto the y variable and no x variable is needed.
+    implied = all(fields[k] is exact for k in plain) and _unique(pred) and _unique(gold)
+    return _solve(cand, constraint, fold=implied)
 
 
-def _solve(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]], constraint: str) -> LatentResult:
+def _unique(items: Sequence[Sequence[Any]]) -> bool:
+    try:
+        return len(set(map(tuple, items))) == len(items)
+    except TypeError:
+        return False
+
+
+def _solve(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]], constraint: str,
+           fold: bool = False) -> LatentResult:
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
 
@@ -129,6 +143,18 @@ def _solve(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]], cons
     for _, _, _, need in cand:
         for vp in need:
             ypairs.setdefault(vp, len(ypairs))
+    folded_cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]] = []
+    y_gain = np.zeros(len(ypairs))
+    if fold:
+        kept = []
+        for t in cand:
+            if len(t[3]) <= 1:
+                folded_cand.append(t)
+                if t[3]:
+                    y_gain[ypairs[t[3][0]]] += t[2]
+            else:
+                kept.append(t)
+        cand = kept
     nx, ny = len(cand), len(ypairs)
     rows, cols, vals, upper = [], [], [], []
     r = 0
@@ -158,18 +184,19 @@ def _solve(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]], cons
         by_b.setdefault(vb, []).append(nx + c)
     at_most_one(by_a)
     at_most_one(by_b)
-    if constraint in ("1:1", "N:1"):
+    if constraint in ("1:1", "N:1") and not fold:
         by_i: dict[int, list[int]] = {}
         for k, (i, _, _, _) in enumerate(cand):
             by_i.setdefault(i, []).append(k)
         at_most_one(by_i)
-    if constraint in ("1:1", "1:N"):
+    if constraint in ("1:1", "1:N") and not fold:
         by_j: dict[int, list[int]] = {}
         for k, (_, j, _, _) in enumerate(cand):
             by_j.setdefault(j, []).append(k)
         at_most_one(by_j)
     c = np.zeros(nx + ny)
     c[:nx] = [-s for _, _, s, _ in cand]
+    c[nx:] = -y_gain
     integrality = np.zeros(nx + ny)
     integrality[nx:] = 1
     constraints = []
@@ -180,8 +207,10 @@ def _solve(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]], cons
     if res.x is None:  # pragma: no cover - the problem is always feasible (all zeros)
         raise OptionError(f"the matching ILP failed: {res.message}")
     x = res.x
-    pairs = [(i, j, s) for k, (i, j, s, _) in enumerate(cand) if x[k] > 0.5]
-    # the mapping: variable pairs that some matched pair relies on variables that some matched pair relies on
-    used = {vp for k, (_, _, _, need) in enumerate(cand) if x[k] > 0.5 for vp in need}
+    chosen = [cand[k] for k in range(nx) if x[k] > 0.5]
+    chosen += [t for t in folded_cand if all(x[nx + ypairs[vp]] > 0.5 for vp in t[3])]
+    pairs = sorted((i, j, s) for i, j, s, _ in chosen)
+    # the mapping: variable pairs that some matched pair relies on
+    used = {vp for _, _, _, need in chosen for vp in need}
     mapping = {va.name: vb.name for va, vb in used}
     return LatentResult(float(sum(s for _, _, s in pairs)), pairs, mapping)
