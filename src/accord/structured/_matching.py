@@ -21,7 +21,6 @@ mentions). Pairs are computed on the predicted side as rows, the reference as co
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
@@ -272,7 +271,3 @@ def micro(scores: Iterable[MatchScore]) -> MatchScore:
     out = MatchScore(0.0, m, pt, gt, [], beta)
     return MatchScore(out.f1, m, pt, gt, [], beta)
 
-
-def _counter_overlap(p: Iterable[Any], g: Iterable[Any]) -> int:
-    """``|P ∩ R|`` for multisets, by hashing (used by tests and the hierarchy helpers)."""
-    return sum((Counter(p) & Counter(g)).values())
