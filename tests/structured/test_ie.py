@@ -10,7 +10,7 @@ from accord import structured as S
 from accord.errors import OptionError
 
 
-def _events(rng, n_events, mm):
+def _events(rng, n_events):
     """Random events in metametric's classes (every event has at least one argument)."""
     from metametric.structures.ie import Argument, Event, Mention, Trigger
 
@@ -30,8 +30,8 @@ def test_event_metrics_agree_with_metametric(seed):
     from metametric.structures.ie import EventSet
 
     rng = random.Random(seed)
-    gold = _events(rng, 4, mm)
-    pred = [e for e in gold if rng.random() < 0.6] + _events(rng, 2, mm)
+    gold = _events(rng, 4)
+    pred = [e for e in gold if rng.random() < 0.6] + _events(rng, 2)
     pairs = ((ee.trigger_classification, S.event_trigger_f1(trigger_field="trigger")),
              (ee.trigger_identification, S.event_trigger_f1(False, trigger_field="trigger")),
              (ee.argument_classification, S.event_argument_f1(trigger_field="trigger")),

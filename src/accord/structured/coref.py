@@ -184,6 +184,11 @@ class _Side:
         return np.stack([self.doc, self.start, self.end], axis=1)
 
 
+def _pairs(x: np.ndarray) -> np.ndarray:
+    """The number of unordered pairs among ``x`` items, elementwise: ``x (x - 1) / 2``."""
+    return x * (x - 1) / 2
+
+
 def _per_doc(values: np.ndarray, doc: np.ndarray, ndocs: int) -> np.ndarray:
     return np.bincount(doc, weights=values, minlength=ndocs) if len(doc) else np.zeros(ndocs)
 
@@ -281,19 +286,18 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
             best = _ceaf(ck, cr, cdoc, 2 * c / (kz[ck] + rz[cr]) if len(c) else c, nd)
             per[metric] = (best, kent, best, rent)
         elif metric == "blanc":
-            pairs = lambda x: x * (x - 1) / 2  # noqa: E731
-            coref_common = _per_doc(pairs(c), cdoc, nd)
-            key_coref = _per_doc(pairs(kz), K.ent_doc, nd)
-            resp_coref = _per_doc(pairs(rz), R.ent_doc, nd)
-            key_non = pairs(ksum) - key_coref
-            resp_non = pairs(rsum) - resp_coref
+            coref_common = _per_doc(_pairs(c), cdoc, nd)
+            key_coref = _per_doc(_pairs(kz), K.ent_doc, nd)
+            resp_coref = _per_doc(_pairs(rz), R.ent_doc, nd)
+            key_non = _pairs(ksum) - key_coref
+            resp_non = _pairs(rsum) - resp_coref
             # non-coreference links common to both: pairs of common mentions apart on both sides
             m_common = _per_doc(c, cdoc, nd)
             a = np.bincount(ck, weights=c, minlength=nk_ent)   # common mentions per key entity
             b = np.bincount(cr, weights=c, minlength=nr_ent)
-            same_key = _per_doc(pairs(a), K.ent_doc, nd)
-            same_resp = _per_doc(pairs(b), R.ent_doc, nd)
-            non_common = pairs(m_common) - same_key - same_resp + coref_common
+            same_key = _per_doc(_pairs(a), K.ent_doc, nd)
+            same_resp = _per_doc(_pairs(b), R.ent_doc, nd)
+            non_common = _pairs(m_common) - same_key - same_resp + coref_common
             per[metric] = (coref_common, key_coref, coref_common, resp_coref, non_common, key_non, non_common,
                            resp_non)
         elif metric == "lea":
