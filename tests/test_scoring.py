@@ -116,9 +116,14 @@ def test_properties(gold_docs, pred_docs, profile):
     # scoring a corpus against itself is perfect
     self_r = accord.score(g, g, profile=profile, zero_division="one")
     assert self_r.f1 == 1.0 and self_r.totals.match == t.gold
-    # swapping the sides swaps precision and recall, missing and spurious
+    # swapping the sides swaps precision and recall, missing and spurious. Under the MAT profile a
+    # block can hold tied assignments (equal summed similarity, different matches), and which one
+    # Kuhn-Munkres returns depends on the row order, so only the summed counts are symmetric there.
     s = accord.score(p, g, profile=profile).totals
-    assert (s.missing, s.spurious, s.match) == (t.spurious, t.missing, t.match)
+    if profile == "mat":
+        assert (s.gold, s.pred) == (t.pred, t.gold)
+    else:
+        assert (s.missing, s.spurious, s.match) == (t.spurious, t.missing, t.match)
     # the order of annotations and documents changes nothing
     rev = Corpus([d._replace(annotations=d.annotations[::-1]) for d in reversed(p.documents)])
     assert accord.score(g, rev, profile=profile).totals == t
