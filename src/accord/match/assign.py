@@ -15,6 +15,22 @@ __all__ = ["CONSTRAINTS", "assign"]
 CONSTRAINTS = ("1:1", "N:1", "1:N", "N:N")
 
 
+TIE_TOLERANCE = 1e-9
+"""Summed similarities closer than this (times the number of pairs) count as a tie in 1:1 assignment."""
+
+
+def _tie_breaker(sim: np.ndarray) -> np.ndarray:
+    """A bonus far below any real difference that settles ties the same way whichever side is rows.
+
+    Among assignments with (nearly) the same summed similarity the one with more pairs wins,
+    then the one with more exact matches (similarity 1.0). Both counts are properties of the
+    assignment, not of the row order, so scoring A against B and B against A pick
+    corresponding pairs, which Kuhn-Munkres alone does not guarantee.
+    """
+    n = min(sim.shape) + 1
+    return TIE_TOLERANCE * ((sim > 0) + (sim >= 1.0) / n)
+
+
 def assign(similarity: np.ndarray, constraint: str = "1:1") -> tuple[np.ndarray, np.ndarray]:
     """Pair the rows (gold items) and columns (predicted items) of a similarity matrix.
 
@@ -24,7 +40,8 @@ def assign(similarity: np.ndarray, constraint: str = "1:1") -> tuple[np.ndarray,
         Non-negative similarities; 0 means "cannot pair".
     constraint : {"1:1", "N:1", "1:N", "N:N"}
         ``1:1``: each item in at most one pair, total similarity maximal
-        (Kuhn-Munkres, :func:`scipy.optimize.linear_sum_assignment`).
+        (Kuhn-Munkres, :func:`scipy.optimize.linear_sum_assignment`); among tied
+        assignments, more pairs and then more exact matches win (:func:`_tie_breaker`).
         ``N:1``: several gold items may share one predicted item; each gold item takes
         its most similar predicted item.
         ``1:N``: the mirror image; each predicted item takes its most similar gold item.
@@ -44,7 +61,7 @@ def assign(similarity: np.ndarray, constraint: str = "1:1") -> tuple[np.ndarray,
     if constraint == "1:1":
         from scipy.optimize import linear_sum_assignment  # imported here: scipy.optimize is slow to import
 
-        rows, cols = linear_sum_assignment(sim, maximize=True)
+        rows, cols = linear_sum_assignment(sim + _tie_breaker(sim), maximize=True)
     elif constraint == "N:1":
         rows = np.arange(sim.shape[0])
         cols = sim.argmax(axis=1)
