@@ -97,13 +97,18 @@ def _emit(args: argparse.Namespace, totals: dict, by_document: dict, counts: tup
         else:
             render_metric_table(totals, counts=counts)
         return 0
-    text = metric_rows_json(totals, by_document, extra) if args.output == "json" else \
-        metric_rows_csv(totals, by_document)
-    if args.out:
-        Path(args.out).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-    else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    _write_text(args, metric_rows_json(totals, by_document, extra) if args.output == "json"
+                else metric_rows_csv(totals, by_document))
     return 0
+
+
+def _write_text(args: argparse.Namespace, text: str) -> None:
+    """Write JSON or CSV output to ``-o FILE`` or standard output, ending with a newline."""
+    text = text if text.endswith("\n") else text + "\n"
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
 
 
 def _coref(args: argparse.Namespace) -> int:
@@ -158,11 +163,7 @@ def _score(args: argparse.Namespace) -> int:
         else:
             render_table(report)
         return 0
-    text = to_json(report) if args.output == "json" else to_csv(report)
-    if args.out:
-        Path(args.out).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-    else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    _write_text(args, to_json(report) if args.output == "json" else to_csv(report))
     return 0
 
 

@@ -58,7 +58,7 @@ def test_bad_conll(tmp_path, body, message):
 
 
 @pytest.mark.parametrize("line,message", [
-    ("{", "k.jsonl:1: not JSON"),
+    ("{", "k.jsonl:1: not valid JSON"),
     ('{"clusters": []}', "string 'id'"),
     ('{"id": "d", "clusters": [[[3, 1]]]}', "cluster 0"),
 ])

@@ -31,4 +31,4 @@ def test_hand_example():
     f = split_fields(text)
     assert f.nlines == 4
     assert f.widths.tolist() == [2, 0, 2, 2]
-    assert f.take(f.first[[0, 2]] + 1) == ["B-ORG", "O"]
+    assert [f.fields[i] for i in f.first[[0, 2]] + 1] == ["B-ORG", "O"]

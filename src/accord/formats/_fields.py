@@ -40,12 +40,6 @@ class Fields(NamedTuple):
     def nlines(self) -> int:
         return len(self.widths)
 
-    def take(self, index: np.ndarray) -> list[str]:
-        """The fields at the given indices, as a list."""
-        if not len(index):
-            return []
-        return np.asarray(self.fields, dtype=object)[index].tolist()
-
 
 def split_fields(text: str) -> Fields:
     """Split ``text`` into lines and whitespace-separated fields in one pass of array operations."""

@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 
 from ..errors import FormatError
+from .jsonl import json_lines
 
 __all__ = ["read_coref", "read_coref_conll", "read_coref_jsonl", "write_coref_conll", "write_coref_jsonl"]
 
@@ -104,13 +105,7 @@ def read_coref_jsonl(path: str | Path) -> dict[str, Clusters]:
     """Read coreference clusters from JSON lines (see the module documentation)."""
     p = Path(path)
     docs: dict[str, Clusters] = {}
-    for lineno, line in enumerate(_text(p).splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise FormatError(f"not JSON: {exc.msg}", path=p, line=lineno) from None
+    for lineno, obj in json_lines(p):
         if not isinstance(obj, dict):
             raise FormatError("expected an object with 'id' and 'clusters'", path=p, line=lineno)
         doc = obj.get("id", obj.get("doc_key"))

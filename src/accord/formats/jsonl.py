@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from ..errors import FormatError
@@ -28,7 +29,7 @@ from ..model import Annotation, Attributes, Corpus, Document
 from ._refs import RawAnnotation, Ref, build_annotations, ref_id, writer_ids
 from ._registry import Format, register
 
-__all__ = ["read_jsonl", "write_jsonl", "document_from_json", "document_to_json"]
+__all__ = ["read_jsonl", "write_jsonl", "document_from_json", "document_to_json", "json_lines"]
 
 
 def _value_in(v: Any, where: str, path: object, line: int) -> Any:
@@ -120,19 +121,23 @@ def document_to_json(doc: Document) -> dict[str, Any]:
     return out
 
 
-def read_jsonl(path: str | Path, *, encoding: str = "utf-8", **_ignored: Any) -> Corpus:
-    """Read a JSON lines file, one document per non-blank line."""
+def json_lines(path: str | Path, *, encoding: str = "utf-8") -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` for each non-blank line of a JSON-lines file; bad JSON names the line."""
     p = Path(path)
-    docs = []
     with p.open(encoding=encoding) as fh:
         for lineno, line in enumerate(fh, 1):
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
+                yield lineno, json.loads(line)
             except json.JSONDecodeError as exc:
                 raise FormatError(f"not valid JSON ({exc.msg} at column {exc.colno})", path=p, line=lineno) from None
-            docs.append(document_from_json(obj, path=p, line=lineno))
+
+
+def read_jsonl(path: str | Path, *, encoding: str = "utf-8", **_ignored: Any) -> Corpus:
+    """Read a JSON lines file, one document per non-blank line."""
+    p = Path(path)
+    docs = [document_from_json(obj, path=p, line=lineno) for lineno, obj in json_lines(p, encoding=encoding)]
     try:
         return Corpus(docs, name=str(p))
     except ValueError as exc:
