@@ -13,20 +13,22 @@ Ready-made: :func:`coref_scores` (the CoNLL-2012 metrics for a corpus), :func:`s
 and the metrics of :mod:`accord.structured.ie`.
 """
 
+from ._graph import graph_match
 from ._latent import LATENT, LatentResult, Var, latent_match
 from ._matching import Match, MatchScore, f1, fbeta, jaccard, match, micro, precision, recall, sequence_match
-from ._similarity import Similarity, exact, field, func, get_field, product, weighted
+from ._similarity import Similarity, exact, field, func, get_field, product, threshold, weighted
 from .amr import SmatchScore, amr_triples, read_amr, smatch, smatch_corpus
 from .coref import COREF_METRICS, CorefScore, conll_f1, coref_scores
 from .ie import (ancestor_f1, ceaf_e, ceaf_m, ceaf_ree, ceaf_rme_phi3, ceaf_rme_subset, entity_sets,
                  event_argument_f1, event_trigger_f1, las, level_type_similarity, mention, muc_link, muc_recall,
-                 phi3, phi4, relation_f1, subset, uas)
+                 phi3, phi4, relation_f1, scirex_entity, scirex_f1, scirex_mention, span_iou, subset, uas)
+from .templates import BetterScore, better_score, muc4_score, set_fill, slot_filler, string_fill
 
 __all__ = [
     # similarities
-    "Similarity", "exact", "field", "func", "get_field", "product", "weighted",
+    "Similarity", "exact", "field", "func", "get_field", "product", "weighted", "threshold",
     # matching and normalizers
-    "Match", "MatchScore", "match", "sequence_match", "precision", "recall", "f1", "fbeta", "jaccard", "micro",
+    "Match", "MatchScore", "match", "sequence_match", "graph_match", "precision", "recall", "f1", "fbeta", "jaccard", "micro",
     # latent variables
     "Var", "LATENT", "LatentResult", "latent_match",
     # coreference
@@ -36,5 +38,8 @@ __all__ = [
     "SmatchScore", "amr_triples", "smatch", "smatch_corpus", "read_amr",
     # IE
     "mention", "relation_f1", "uas", "las", "event_trigger_f1", "event_argument_f1", "ceaf_ree", "ceaf_rme_subset",
-    "ceaf_rme_phi3", "subset", "level_type_similarity", "ancestor_f1",
+    "ceaf_rme_phi3", "subset", "level_type_similarity", "ancestor_f1", "span_iou", "scirex_mention", "scirex_entity",
+    "scirex_f1",
+    # templates
+    "set_fill", "string_fill", "slot_filler", "muc4_score", "BetterScore", "better_score",
 ]

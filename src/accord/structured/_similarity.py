@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import OptionError
 
-__all__ = ["Similarity", "exact", "product", "weighted", "func", "field", "get_field"]
+__all__ = ["Similarity", "exact", "product", "weighted", "func", "field", "get_field", "threshold"]
 
 
 def get_field(obj: Any, name: str | int) -> Any:
@@ -191,3 +191,35 @@ def weighted(fields: Mapping[str | int, tuple[float, Any]], *, normalize: bool =
     if total <= 0:
         raise OptionError("weighted() needs a positive total weight")
     return _Weighted(spec, normalize)
+
+
+class _Threshold(Similarity):
+    """The Iverson bracket of a similarity: ``[sim(p, r) > t]`` (or ``>=``)."""
+
+    def __init__(self, sim: Similarity, t: float, inclusive: bool):
+        self.sim, self.t, self.inclusive = sim, t, inclusive
+
+    def _test(self, v: float) -> float:
+        return 1.0 if (v >= self.t if self.inclusive else v > self.t) else 0.0
+
+    def __call__(self, pred: Any, gold: Any) -> float:
+        return self._test(float(self.sim(pred, gold)))
+
+    def self_score(self, x: Any) -> float:
+        return self._test(float(self.sim.self_score(x)))
+
+    def __repr__(self) -> str:
+        return f"threshold({self.sim!r}, {'>=' if self.inclusive else '>'} {self.t:g})"
+
+
+def threshold(sim: Any, t: float, *, inclusive: bool = False) -> Similarity:
+    """``⟦sim(p, r) > t⟧``: 1 when the similarity exceeds ``t`` (reaches it with ``inclusive``), else 0.
+
+    SciREX's mention match is ``threshold(jaccard(match(exact)), 0.5)`` over token
+    indices (equation 29); "every argument matches" is ``threshold(f1(...), 1, inclusive=True)``.
+    """
+    try:
+        t = float(t)
+    except (TypeError, ValueError):
+        raise OptionError(f"threshold() needs a number, got {t!r}") from None
+    return _Threshold(_as_similarity(sim, "threshold"), t, inclusive)

@@ -20,12 +20,12 @@ from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from typing import Any
 
 from ..errors import OptionError
-from ._matching import f1, match
-from ._similarity import Similarity, exact, field, func, product
+from ._matching import f1, match, precision
+from ._similarity import Similarity, exact, field, func, product, threshold
 
 __all__ = ["mention", "relation_f1", "uas", "las", "event_trigger_f1", "event_argument_f1", "ceaf_ree",
            "ceaf_rme_subset", "ceaf_rme_phi3", "phi3", "phi4", "muc_link", "subset", "entity_sets", "ceaf_m", "ceaf_e", "muc_recall",
-           "level_type_similarity", "ancestor_f1"]
+           "level_type_similarity", "ancestor_f1", "span_iou", "scirex_mention", "scirex_entity", "scirex_f1"]
 
 mention: Similarity = product(left=exact, right=exact)
 """Exact offsets: ``δ(left) × δ(right)`` (equation 8)."""
@@ -82,7 +82,7 @@ def _mentions(x: Any) -> set[Hashable]:
 
 def _key(m: Any) -> Hashable:
     if isinstance(m, Mapping):
-        return (m["left"], m["right"])
+        return (m["start"], m["end"]) if "start" in m else (m["left"], m["right"])
     if hasattr(m, "left") and hasattr(m, "right"):
         return (m.left, m.right)
     return m if isinstance(m, Hashable) else tuple(m)
@@ -138,6 +138,65 @@ def ceaf_rme_subset() -> Similarity:
 def ceaf_rme_phi3() -> Similarity:
     """CEAF-RME with ``φ3`` (equation 28), ``N:1``."""
     return f1(match(product(role=exact, entity=phi3), "N:1"))
+
+
+# ---------------------------------------------------------------------------- SciREX
+def _bounds(m: Any) -> tuple[int, int]:
+    try:
+        s, e = _key(m)  # type: ignore[misc]
+        return int(s), int(e)
+    except (TypeError, ValueError, KeyError):
+        raise OptionError(f"a mention must be a (start, end) span, got {m!r}") from None
+
+
+def _span_iou(p: Any, r: Any, inclusive: bool = False) -> float:
+    (ps, pe), (rs, re_) = _bounds(p), _bounds(r)
+    if inclusive:
+        pe, re_ = pe + 1, re_ + 1
+    inter = min(pe, re_) - max(ps, rs)
+    if inter <= 0:
+        return 0.0
+    return inter / ((pe - ps) + (re_ - rs) - inter)
+
+
+span_iou: Similarity = func(_span_iou)
+"""Jaccard of the token index sets of two half-open spans ``[start, end)``:
+``|P ∩ R| / |P ∪ R|``, equal to ``jaccard(match(exact))(range(*p), range(*r))`` computed
+from the bounds."""
+
+
+def scirex_mention(*, inclusive: bool = False) -> Similarity:
+    """SciREX's mention match (equation 29): ``⟦Jaccard(indices) > 0.5⟧``.
+
+    Spans are half-open ``[start, end)`` as SciREX writes them, or inclusive with
+    ``inclusive=True``.
+    """
+    iou = span_iou if not inclusive else func(lambda p, r: _span_iou(p, r, True))
+    return threshold(iou, 0.5)
+
+
+def scirex_entity(*, inclusive: bool = False, role_field: str = "role") -> Similarity:
+    """SciREX's role-filler entity match (equation 30): same role, and more than half of the
+    predicted entity's mentions match one of the reference entity's mentions.
+
+    ``⟦role⟧ × ⟦precision↔[N:1][Mention](mentions) > 0.5⟧``. The N:1 matching lets every
+    predicted mention find a reference mention on its own, as SciREX maps each predicted
+    span to the first gold span it overlaps by more than half.
+    """
+    ment = threshold(precision(match(scirex_mention(inclusive=inclusive), "N:1")), 0.5)
+    return product(**{role_field: exact, "mentions": ment})
+
+
+def scirex_f1(*, inclusive: bool = False, role_field: str = "role") -> Similarity:
+    """The SciREX n-ary relation F1 (equations 29 to 31, Jain et al., 2020).
+
+    A relation is a record with ``args``, a collection of role-filler entities (``role``
+    and ``mentions``); two relations match when every argument matches,
+    ``⟦F1↔[1:1][RFE](args) = 1⟧``, and relations are matched 1:1 and scored by F1.
+    """
+    rfe = scirex_entity(inclusive=inclusive, role_field=role_field)
+    nary = field("args", threshold(f1(match(rfe, "1:1")), 1.0, inclusive=True))
+    return f1(match(nary, "1:1"))
 
 
 # ---------------------------------------------------------------------------- hierarchy
