@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .errors import AccordError, OptionError
@@ -24,11 +24,33 @@ def _csv_list(value: str) -> list[str]:
     return [v for v in value.split(",") if v]
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose description may be computed when help is shown (``lazy_description``),
+    so that building the parser imports nothing a command does not need."""
+
+    def __init__(self, *args: object, lazy_description: Callable[[], str] | None = None, **kwargs: object):
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._lazy_description = lazy_description
+
+    def format_help(self) -> str:
+        if self._lazy_description is not None:
+            self.description, self._lazy_description = self._lazy_description(), None
+        return super().format_help()
+
+
+def _structured_help() -> str:
+    from .structured.named import NAMED_METRICS
+
+    return ("Score RESPONSE against KEY (JSON lines, one document per line; the record formats are in the README "
+            "and accord.formats.records) with one or more metrics:\n\n"
+            + "\n".join(f"  {n:<20} [{kind}] {d}" for n, (kind, d) in NAMED_METRICS.items()))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``accord`` command."""
     parser = argparse.ArgumentParser(prog="accord", description="Compare annotations: a system against gold, "
                                      "or annotators against each other.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sc = sub.add_parser("score", help="score predicted annotations against gold annotations",
                         description="Score PRED against GOLD (files or directories paired by document name).")
     sc.add_argument("gold", help="gold file or directory")
@@ -72,17 +94,30 @@ def build_parser() -> argparse.ArgumentParser:
     co.add_argument("--metrics", type=_csv_list, default=["muc", "bcub", "ceafm", "ceafe", "blanc", "lea"],
                     help="comma-separated subset of muc,bcub,ceafm,ceafe,blanc,lea (default all)")
     co.add_argument("--format", choices=("conll2012", "jsonl"), help="input format (default: by extension)")
-    _output_options(co)
+    _output_options(co, "the CEAF entity alignments (document, metric, key entity, response entity, phi)")
     sm = sub.add_parser("smatch", help="Smatch between AMR graphs (PENMAN), with the optimal variable mapping")
     sm.add_argument("gold", help="gold graphs, PENMAN notation, blank-line separated")
     sm.add_argument("pred", help="predicted graphs, paired with the gold graphs in order")
-    _output_options(sm)
+    _output_options(sm, "the variable mapping of each pair (pair, test variable, gold variable)")
+    st = sub.add_parser("structured", help="relations, events, role-filler entities and templates from JSON lines",
+                        formatter_class=argparse.RawDescriptionHelpFormatter, lazy_description=_structured_help)
+    st.add_argument("key", help="key (gold) records, JSON lines")
+    st.add_argument("response", help="response records, JSON lines")
+    st.add_argument("--metric", type=_csv_list, required=True, help="comma-separated metric names (see above)")
+    st.add_argument("--inclusive-spans", action="store_true",
+                    help="scirex: spans are inclusive [start, end] (default half-open [start, end))")
+    st.add_argument("--premodifiers", type=_csv_list, default=[],
+                    help="muc4, better: words that do not count as a string-fill overlap (comma-separated)")
+    st.add_argument("--hierarchy", help="muc4, better: JSON object mapping a set-fill value to its parent value, "
+                    "for half credit when the response is more specific")
+    _output_options(st, "the matched record pairs (document, metric, indices, similarity, both records)")
     return parser
 
 
-def _output_options(p: argparse.ArgumentParser) -> None:
+def _output_options(p: argparse.ArgumentParser, details: str) -> None:
     p.add_argument("--output", choices=("table", "json", "csv"), default="table", help="output format")
     p.add_argument("-o", "--out", help="write the output to this file instead of standard output")
+    p.add_argument("--details", help=f"write {details} to this file (CSV, or JSON lines for .jsonl)")
 
 
 def _emit(args: argparse.Namespace, totals: dict, by_document: dict, counts: tuple[str, ...],
@@ -121,6 +156,12 @@ def _coref(args: argparse.Namespace) -> int:
     totals = {m: s.to_dict() for m, s in scores.items()}
     by_doc = {d: {m: s.by_document[d].to_dict() for m, s in scores.items()} for d in key}
     extra = {"conll_f1": conll_f1(scores)} if all(m in scores for m in ("muc", "bcub", "ceafe")) else {}
+    if args.details:
+        from .report.details import write_rows
+
+        rows = ({"document": d, "metric": m, "key_entity": k, "response_entity": r, "phi": phi}
+                for m, s in scores.items() for d, k, r, phi in s.alignment)
+        write_rows(rows, args.details, ("document", "metric", "key_entity", "response_entity", "phi"))
     code = _emit(args, totals, by_doc, ("recall_num", "recall_den", "precision_num", "precision_den"), extra)
     if args.output == "table" and extra and not args.out:
         print(f"CoNLL F1 (mean of MUC, B-cubed, CEAFe F1): {100 * extra['conll_f1']:.2f}")
@@ -136,7 +177,60 @@ def _smatch(args: argparse.Namespace) -> int:
                           "they pair in order")
     total = smatch_corpus(pred, gold)
     by_pair = {str(i + 1): {"smatch": s.to_dict()} for i, s in enumerate(total.by_pair)}
+    if args.details:
+        from .report.details import write_rows
+
+        rows = ({"pair": i + 1, "test_variable": t, "gold_variable": g}
+                for i, s in enumerate(total.by_pair) for t, g in sorted(s.mapping.items()))
+        write_rows(rows, args.details, ("pair", "test_variable", "gold_variable"))
     return _emit(args, {"smatch": total.to_dict()}, by_pair, ("match", "test_triples", "gold_triples"))
+
+
+def _structured(args: argparse.Namespace) -> int:
+    import json
+
+    from .formats.records import read_records
+    from .structured.named import NAMED_METRICS, score_records
+
+    unknown = [m for m in args.metric if m not in NAMED_METRICS]
+    if unknown or not args.metric:
+        raise OptionError(f"unknown structured metric {unknown[0] if unknown else ''!r}; expected some of "
+                          f"{', '.join(NAMED_METRICS)}")
+    parent = None
+    if args.hierarchy:
+        try:
+            parent = json.loads(Path(args.hierarchy).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise OptionError(f"{args.hierarchy}: not JSON ({exc.msg}, line {exc.lineno})") from None
+        if not isinstance(parent, dict):
+            raise OptionError(f"{args.hierarchy}: expected a JSON object mapping a value to its parent")
+    options = {"inclusive": args.inclusive_spans, "premodifiers": args.premodifiers, "set_parent": parent}
+    loaded: dict[str, tuple[dict, dict]] = {}
+    results = {}
+    for name in dict.fromkeys(args.metric):
+        kind = NAMED_METRICS[name][0]
+        if kind not in loaded:
+            loaded[kind] = (read_records(args.key, kind), read_records(args.response, kind))
+        key, resp = loaded[kind]
+        results[name] = score_records(name, key, resp, **options)
+    totals = {n: r.block() for n, r in results.items()}
+    docs = next(iter(loaded.values()))[0]
+    by_doc = {d: {n: r.block(r.by_document[d]) for n, r in results.items()} for d in docs}
+    if args.details:
+        from .report.details import write_rows
+
+        def rows():
+            for n, r in results.items():
+                key, resp = loaded[NAMED_METRICS[n][0]]
+                for d, s in r.by_document.items():
+                    for i, j, sim in s.pairs:
+                        yield {"document": d, "metric": n, "pred_index": i, "gold_index": j, "similarity": sim,
+                               "pred": resp[d][i], "gold": key[d][j]}
+
+        write_rows(rows(), args.details, ("document", "metric", "pred_index", "gold_index", "similarity", "pred",
+                                          "gold"))
+    counts = ("match", "pred_total", "gold_total") + (("type_f1", "score") if "better" in results else ())
+    return _emit(args, totals, by_doc, counts)
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -181,6 +275,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _coref(args)
         if args.command == "smatch":
             return _smatch(args)
+        if args.command == "structured":
+            return _structured(args)
         raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
     except AccordError as exc:
         print(f"accord: error: {exc}", file=sys.stderr)

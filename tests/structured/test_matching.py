@@ -87,6 +87,31 @@ def test_nested_matching_is_ceaf():
         assert (d.recall, d.precision) == pytest.approx((fast[name].recall, fast[name].precision))
 
 
+def _no_repeats(clusters):
+    spans = [tuple(m) for c in clusters for m in c]
+    return len(spans) == len(set(spans))
+
+
+def test_bcubed_derived_over_memberships_equals_the_reference_suite():
+    """Equations 23-24 (memberships, nested recall/precision) against the CoNLL-2012 scorer's expected values."""
+    import json
+    from pathlib import Path
+
+    cases = json.loads((Path(__file__).parents[1] / "data" / "coref" / "reference_cases.json").read_text())["cases"]
+    checked = 0
+    for case in cases:
+        key = [[tuple(m) for m in c] for c in case["key_clusters"]]
+        resp = [[tuple(m) for m in c] for c in case["response_clusters"]]
+        if "bcub" not in case["expected"] or not (_no_repeats(key) and _no_repeats(resp)):
+            continue  # the suite's duplicate-mention rule is coref_scores' business
+        gold, pred = S.memberships(key), S.memberships(resp)
+        exp = case["expected"]["bcub"]
+        assert float(S.bcub_recall(pred, gold)) == pytest.approx(exp["recall"], abs=1e-4), case["name"]
+        assert float(S.bcub_precision(pred, gold)) == pytest.approx(exp["precision"], abs=1e-4), case["name"]
+        checked += 1
+    assert checked >= 10  # the filter must leave most of the suite
+
+
 def test_micro_sums_counts():
     m = S.f1(S.match())
     total = S.micro([m(["a"], ["a", "b"]), m(["c", "d", "e"], ["c"])])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +12,7 @@ from ..match.engine import UNPAIRED
 from ..model import Annotation
 from ._report import Report
 
-__all__ = ["DETAIL_COLUMNS", "detail_rows", "write_details"]
+__all__ = ["DETAIL_COLUMNS", "detail_rows", "write_details", "write_rows"]
 
 DETAIL_COLUMNS = ("document", "outcome", "gold_label", "pred_label", "gold_start", "gold_end", "pred_start",
                   "pred_end", "gold_text", "pred_text", "gold_attributes", "pred_attributes", "similarity")
@@ -72,15 +72,23 @@ def detail_rows(report: Report) -> Iterator[dict[str, Any]]:
 
 def write_details(report: Report, path: str | Path) -> None:
     """Write the details as CSV, or as JSON lines when the file name ends in ``.jsonl``."""
+    write_rows(detail_rows(report), path, DETAIL_COLUMNS)
+
+
+def write_rows(rows: Iterable[Mapping[str, Any]], path: str | Path, columns: Sequence[str]) -> None:
+    """Write rows as CSV with ``columns``, or as JSON lines when the file name ends in ``.jsonl``.
+
+    In CSV a missing value is empty, and a list or object is written as JSON text.
+    """
     p = Path(path)
-    rows = detail_rows(report)
     if p.suffix.lower() == ".jsonl":
         with p.open("w", encoding="utf-8") as fh:
             for r in rows:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")
         return
     with p.open("w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=DETAIL_COLUMNS)
+        w = csv.DictWriter(fh, fieldnames=list(columns))
         w.writeheader()
         for r in rows:
-            w.writerow({k: "" if v is None else v for k, v in r.items()})
+            w.writerow({k: "" if v is None else json.dumps(v, ensure_ascii=False)
+                        if isinstance(v, (list, tuple, dict)) else v for k, v in r.items()})

@@ -19,9 +19,10 @@ from ._matching import Match, MatchScore, f1, fbeta, jaccard, match, micro, prec
 from ._similarity import Similarity, exact, field, func, get_field, product, threshold, weighted
 from .amr import SmatchScore, amr_triples, read_amr, smatch, smatch_corpus
 from .coref import COREF_METRICS, CorefScore, conll_f1, coref_scores
-from .ie import (ancestor_f1, ceaf_e, ceaf_m, ceaf_ree, ceaf_rme_phi3, ceaf_rme_subset, entity_sets,
+from .ie import (ancestor_f1, bcub_precision, bcub_recall, memberships, ceaf_e, ceaf_m, ceaf_ree, ceaf_rme_phi3, ceaf_rme_subset, entity_sets,
                  event_argument_f1, event_trigger_f1, las, level_type_similarity, mention, muc_link, muc_recall,
                  phi3, phi4, relation_f1, scirex_entity, scirex_f1, scirex_mention, span_iou, subset, uas)
+from .named import NAMED_METRICS, RecordScores, named_metric, score_records
 from .templates import BetterScore, better_score, muc4_score, set_fill, slot_filler, string_fill
 
 __all__ = [
@@ -33,7 +34,7 @@ __all__ = [
     "Var", "LATENT", "LatentResult", "latent_match",
     # coreference
     "COREF_METRICS", "CorefScore", "coref_scores", "conll_f1", "entity_sets", "phi3", "phi4", "muc_link",
-    "ceaf_m", "ceaf_e", "muc_recall",
+    "ceaf_m", "ceaf_e", "muc_recall", "memberships", "bcub_recall", "bcub_precision",
     # AMR
     "SmatchScore", "amr_triples", "smatch", "smatch_corpus", "read_amr",
     # IE
@@ -42,4 +43,6 @@ __all__ = [
     "scirex_f1",
     # templates
     "set_fill", "string_fill", "slot_filler", "muc4_score", "BetterScore", "better_score",
+    # by name, over documents
+    "NAMED_METRICS", "RecordScores", "named_metric", "score_records",
 ]

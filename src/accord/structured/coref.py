@@ -81,6 +81,9 @@ class CorefScore:
     precision_den: float
     noncoref: tuple[float, float, float, float] | None = None
     by_document: Mapping[str, CorefScore] = field(default_factory=dict, repr=False, compare=False)
+    alignment: tuple[tuple[str, int, int, float], ...] = field(default=(), repr=False, compare=False)
+    """CEAF only: the aligned entities, ``(document, key entity, response entity, φ)``, entity
+    numbers counted from 0 in each document's input order."""
 
     @property
     def recall(self) -> float:
@@ -140,7 +143,8 @@ class _Side:
     def __init__(self, docs: list[str], data: Mapping[str, Clusters], side: str):
         doc, start, end, ent = [], [], [], []
         n_ent = 0
-        ent_doc = []
+        ent_doc: list[int] = []
+        ent_local: list[int] = []   # an entity's number within its document
         for d, doc_id in enumerate(docs):
             clusters = data.get(doc_id, ())
             for k, cluster in enumerate(clusters):
@@ -158,12 +162,14 @@ class _Side:
                     end.append(e)
                     ent.append(n_ent + k)
             ent_doc.extend([d] * len(clusters))
+            ent_local.extend(range(len(clusters)))
             n_ent += len(clusters)
         self.doc = np.asarray(doc, dtype=np.int64)
         self.start = np.asarray(start, dtype=np.int64)
         self.end = np.asarray(end, dtype=np.int64)
         self.ent = np.asarray(ent, dtype=np.int64)
         self.ent_doc = np.asarray(ent_doc, dtype=np.int64)
+        self.ent_local = np.asarray(ent_local, dtype=np.int64)
         self._dedup()
 
     def _dedup(self) -> None:
@@ -177,6 +183,7 @@ class _Side:
         used, self.ent = np.unique(self.ent, return_inverse=True)
         self.ent = self.ent.reshape(-1).astype(np.int64)
         self.ent_doc = self.ent_doc[used] if len(used) else np.zeros(0, dtype=np.int64)
+        self.ent_local = self.ent_local[used] if len(used) else np.zeros(0, dtype=np.int64)
         self.size = np.bincount(self.ent, minlength=len(used)).astype(np.int64)
 
     @property
@@ -194,19 +201,21 @@ def _per_doc(values: np.ndarray, doc: np.ndarray, ndocs: int) -> np.ndarray:
 
 
 def _ceaf(cells_k: np.ndarray, cells_r: np.ndarray, cell_doc: np.ndarray, phi: np.ndarray,
-          ndocs: int) -> np.ndarray:
-    """Per document: the maximum of Σ phi over 1:1 alignments of key and response entities."""
+          ndocs: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per document: the maximum of Σ phi over 1:1 alignments of key and response entities,
+    and the cells (indices into the arrays given) of that alignment."""
     out = np.zeros(ndocs)
     if not len(phi):
-        return out
+        return out, np.zeros(0, dtype=np.int64)
     # an entity pair alone in its row and its column is aligned outright
     _, kinv, kdeg = np.unique(cells_k, return_inverse=True, return_counts=True)
     _, rinv, rdeg = np.unique(cells_r, return_inverse=True, return_counts=True)
     alone = (kdeg[kinv.reshape(-1)] == 1) & (rdeg[rinv.reshape(-1)] == 1)
     out += np.bincount(cell_doc[alone], weights=phi[alone], minlength=ndocs)
+    chosen = [np.flatnonzero(alone)]
     rest = np.flatnonzero(~alone)
     if not len(rest):
-        return out
+        return out, chosen[0]
     from scipy.optimize import linear_sum_assignment
 
     order = rest[np.argsort(cell_doc[rest], kind="stable")]
@@ -214,11 +223,16 @@ def _ceaf(cells_k: np.ndarray, cells_r: np.ndarray, cell_doc: np.ndarray, phi: n
     for group in np.split(order, bounds):
         ks, ki = np.unique(cells_k[group], return_inverse=True)
         rs, ri = np.unique(cells_r[group], return_inverse=True)
+        ki, ri = ki.reshape(-1), ri.reshape(-1)
         m = np.zeros((len(ks), len(rs)))
-        m[ki.reshape(-1), ri.reshape(-1)] = phi[group]
+        m[ki, ri] = phi[group]
         rows, cols = linear_sum_assignment(m, maximize=True)
         out[int(cell_doc[group[0]])] += float(m[rows, cols].sum())
-    return out
+        cell = np.full(m.shape, -1, dtype=np.int64)
+        cell[ki, ri] = group
+        picked = cell[rows, cols]
+        chosen.append(picked[picked >= 0])
+    return out, np.sort(np.concatenate(chosen))
 
 
 def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], *,
@@ -271,6 +285,7 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
     rent = _per_doc(np.ones(nr_ent), R.ent_doc, nd)
 
     per: dict[str, tuple[np.ndarray, ...]] = {}
+    aligned: dict[str, list[tuple[str, int, int, float]]] = {}
     for metric in metrics:
         if metric == "muc":
             common_links = _per_doc(c - 1, cdoc, nd)
@@ -279,12 +294,12 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
         elif metric == "bcub":
             per[metric] = (_per_doc(c * c / kz[ck] if len(c) else c, cdoc, nd), ksum,
                            _per_doc(c * c / rz[cr] if len(c) else c, cdoc, nd), rsum)
-        elif metric == "ceafm":
-            best = _ceaf(ck, cr, cdoc, c, nd)
-            per[metric] = (best, ksum, best, rsum)
-        elif metric == "ceafe":
-            best = _ceaf(ck, cr, cdoc, 2 * c / (kz[ck] + rz[cr]) if len(c) else c, nd)
-            per[metric] = (best, kent, best, rent)
+        elif metric in ("ceafm", "ceafe"):
+            phi = c if metric == "ceafm" or not len(c) else 2 * c / (kz[ck] + rz[cr])
+            best, cells = _ceaf(ck, cr, cdoc, phi, nd)
+            per[metric] = (best, ksum, best, rsum) if metric == "ceafm" else (best, kent, best, rent)
+            aligned[metric] = [(docs[int(cdoc[x])], int(K.ent_local[ck[x]]), int(R.ent_local[cr[x]]),
+                                float(phi[x])) for x in cells]
         elif metric == "blanc":
             coref_common = _per_doc(_pairs(c), cdoc, nd)
             key_coref = _per_doc(_pairs(kz), K.ent_doc, nd)
@@ -320,5 +335,5 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
             by_doc[doc_id] = CorefScore(metric, *vals[:4], noncoref=tuple(vals[4:]) if len(vals) > 4 else None)
         tot = [float(a.sum()) for a in arrays]
         out[metric] = CorefScore(metric, *tot[:4], noncoref=tuple(tot[4:]) if len(tot) > 4 else None,
-                                 by_document=by_doc)
+                                 by_document=by_doc, alignment=tuple(aligned.get(metric, ())))
     return out

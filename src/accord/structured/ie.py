@@ -20,12 +20,12 @@ from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from typing import Any
 
 from ..errors import OptionError
-from ._matching import f1, match, precision
+from ._matching import f1, match, precision, recall
 from ._similarity import Similarity, exact, field, func, product, threshold
 
 __all__ = ["mention", "relation_f1", "uas", "las", "event_trigger_f1", "event_argument_f1", "ceaf_ree",
            "ceaf_rme_subset", "ceaf_rme_phi3", "phi3", "phi4", "muc_link", "subset", "entity_sets", "ceaf_m", "ceaf_e", "muc_recall",
-           "level_type_similarity", "ancestor_f1", "span_iou", "scirex_mention", "scirex_entity", "scirex_f1"]
+           "level_type_similarity", "ancestor_f1", "memberships", "bcub_recall", "bcub_precision", "span_iou", "scirex_mention", "scirex_entity", "scirex_f1"]
 
 mention: Similarity = product(left=exact, right=exact)
 """Exact offsets: ``δ(left) × δ(right)`` (equation 8)."""
@@ -122,6 +122,23 @@ ceaf_e: Similarity = f1(match(phi4, "1:1"))
 muc_recall: Similarity = f1(match(muc_link, "N:N"))
 """MUC over sets of entities (equation 22): ``.recall`` and ``.precision`` are MUC's (over
 the shared links; a mention missing from the other side counts as its own part)."""
+
+
+def memberships(entities: Collection[Collection[Hashable]]) -> list[dict[str, Any]]:
+    """B-cubed's data structure (section 3.2): one ``{"mention", "entity"}`` record per mention,
+    the entity being the frozenset of its mentions."""
+    out = []
+    for e in entities:
+        members = frozenset(_mentions(e))
+        out.extend({"mention": m, "entity": members} for m in members)
+    return out
+
+
+bcub_recall: Similarity = recall(match(product(mention=exact, entity=recall(match(exact))), "1:1"))
+"""B-cubed recall over :func:`memberships` (equation 23): each reference mention scores the
+share of its reference entity found in the predicted entity holding it."""
+bcub_precision: Similarity = precision(match(product(mention=exact, entity=precision(match(exact))), "1:1"))
+"""B-cubed precision over :func:`memberships` (equation 24), the sides' roles swapped."""
 
 
 def ceaf_ree() -> Similarity:

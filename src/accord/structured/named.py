@@ -1,0 +1,110 @@
+"""The structured metrics by name, scored per document and for a corpus (``accord structured``).
+
+Each name maps to the kind of record it reads (see :mod:`accord.formats.records`) and a
+metric built in the framework. A corpus score is the micro average over documents, as the
+CoNLL scorers compute it: matching scores and totals are summed, then divided. BETTER's
+score is the product of the micro type F1 and the micro filler F1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import OptionError
+from ._matching import MatchScore, micro
+from ._similarity import Similarity
+from .ie import (ceaf_ree, ceaf_rme_phi3, ceaf_rme_subset, event_argument_f1, event_trigger_f1, las, relation_f1,
+                 scirex_f1, uas)
+from .templates import BetterScore, better_score, muc4_score, set_fill, slot_filler, string_fill
+
+__all__ = ["NAMED_METRICS", "RecordScores", "named_metric", "score_records"]
+
+NAMED_METRICS: dict[str, tuple[str, str]] = {
+    "relation": ("relations", "relation F1: type and both argument mentions exact (equation 10)"),
+    "relation-boundaries": ("relations", "relation F1 on argument mentions only"),
+    "uas": ("dependencies", "unlabelled attachment F1 (equation 11)"),
+    "las": ("dependencies", "labelled attachment F1 (equation 12)"),
+    "event-trigger": ("events", "trigger classification F1 (equation 15)"),
+    "event-trigger-id": ("events", "trigger identification F1"),
+    "event-argument": ("events", "argument classification F1 (equation 16)"),
+    "event-argument-id": ("events", "argument identification F1"),
+    "ceaf-ree": ("entities", "CEAF-REE: role-filler entities 1:1, role exact and mentions a subset (eq. 26)"),
+    "ceaf-rme-subset": ("entities", "CEAF-RME with the subset similarity, N:1 (equation 27)"),
+    "ceaf-rme-phi3": ("entities", "CEAF-RME with phi3, N:1 (equation 28)"),
+    "scirex": ("nary_relations", "SciREX n-ary relation F1 (equations 29 to 31)"),
+    "muc4": ("templates", "MUC-4 slot-filler F1 of the best template alignment (equation 32)"),
+    "better": ("templates", "BETTER Granular: template type F1 x slot-filler F1 (appendix D)"),
+}
+"""Metric name -> (record kind, description)."""
+
+
+def named_metric(name: str, *, inclusive: bool = False, premodifiers: Collection[str] = (),
+                 set_parent: Mapping[Hashable, Hashable | None] | None = None) -> Similarity:
+    """The metric called ``name`` in :data:`NAMED_METRICS`, as a similarity over one document's records.
+
+    ``inclusive`` says SciREX spans are inclusive (half-open by default); ``premodifiers``
+    and ``set_parent`` configure MUC-4's and BETTER's string-fill and set-fill similarities.
+    """
+    builders: dict[str, Callable[[], Similarity]] = {
+        "relation": lambda: relation_f1(True),
+        "relation-boundaries": lambda: relation_f1(False),
+        "uas": lambda: uas,
+        "las": lambda: las,
+        "event-trigger": lambda: event_trigger_f1(True),
+        "event-trigger-id": lambda: event_trigger_f1(False),
+        "event-argument": lambda: event_argument_f1(True),
+        "event-argument-id": lambda: event_argument_f1(False),
+        "ceaf-ree": ceaf_ree,
+        "ceaf-rme-subset": ceaf_rme_subset,
+        "ceaf-rme-phi3": ceaf_rme_phi3,
+        "scirex": lambda: scirex_f1(inclusive=inclusive),
+        "muc4": lambda: muc4_score(set_parent=set_parent, premodifiers=premodifiers),
+        "better": lambda: better_score(filler_similarity=slot_filler(set_similarity=set_fill(set_parent),
+                                                                     string_similarity=string_fill(premodifiers))),
+    }
+    if name not in builders:
+        raise OptionError(f"unknown structured metric {name!r}; expected one of {', '.join(NAMED_METRICS)}")
+    return builders[name]()
+
+
+@dataclass(frozen=True)
+class RecordScores:
+    """A named metric over a corpus: the micro total and each document's score."""
+
+    metric: str
+    total: MatchScore | BetterScore
+    by_document: dict[str, MatchScore | BetterScore] = field(repr=False)
+
+    def block(self, score: MatchScore | BetterScore | None = None) -> dict[str, float]:
+        """Rates and counts of ``score`` (the total by default) for the table, JSON and CSV outputs."""
+        s = self.total if score is None else score
+        if isinstance(s, BetterScore):
+            f = s.filler_score
+            return {"recall": f.recall, "precision": f.precision, "f1": f.f1, "type_f1": s.type_score.f1,
+                    "score": float(s), "match": f.match, "pred_total": f.pred_total, "gold_total": f.gold_total,
+                    "type_match": s.type_score.match, "pred_templates": s.type_score.pred_total,
+                    "gold_templates": s.type_score.gold_total}
+        return s.to_dict()
+
+
+def score_records(name: str, key: Mapping[str, list[Any]], response: Mapping[str, list[Any]],
+                  **options: Any) -> RecordScores:
+    """Score a named metric on ``{doc id: [record, ...]}`` for both sides.
+
+    A key document missing from the response is scored against no records; a response
+    document the key lacks is an error (its records could not count anywhere).
+    """
+    metric = named_metric(name, **options)
+    extra = [d for d in response if d not in key]
+    if extra:
+        raise OptionError(f"{len(extra)} response document(s) are not in the key, e.g. {extra[0]!r}")
+    by_doc = {d: metric(response.get(d, []), gold) for d, gold in key.items()}
+    if name == "better":
+        scores = list(by_doc.values())
+        total: MatchScore | BetterScore = BetterScore(micro(s.type_score for s in scores),  # type: ignore[union-attr]
+                                                      micro(s.filler_score for s in scores), [])  # type: ignore[union-attr]
+    else:
+        total = micro(by_doc.values())   # type: ignore[arg-type]
+    return RecordScores(name, total, by_doc)

@@ -1,0 +1,104 @@
+"""The ``accord structured`` command, and the ``--details`` files of ``coref``, ``smatch`` and ``structured``."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from accord.cli import main
+from accord.formats.coref import write_coref_conll
+
+
+def _jsonl(path, *objs):
+    path.write_text("".join(json.dumps(o) + "\n" for o in objs))
+    return str(path)
+
+
+def _rel(t, s, o):
+    return {"type": t, "subj": s, "obj": o}
+
+
+def test_structured_relations_micro_over_documents(tmp_path, capsys):
+    key = _jsonl(tmp_path / "k.jsonl",
+                 {"id": "a", "relations": [_rel("R", [0, 1], [3, 3]), _rel("S", [5, 5], [7, 8])]},
+                 {"id": "b", "relations": [_rel("R", [0, 0], [2, 2])]},
+                 {"id": "c", "relations": []})
+    resp = _jsonl(tmp_path / "r.jsonl",
+                  {"id": "a", "relations": [_rel("R", [0, 1], [3, 3]), _rel("R", [5, 5], [7, 8])]},
+                  {"id": "b", "relations": [_rel("R", [0, 0], [2, 2]), _rel("R", [9, 9], [2, 2])]})
+    details = tmp_path / "pairs.jsonl"
+    assert main(["structured", key, resp, "--metric", "relation,relation-boundaries", "--output", "json",
+                 "--details", str(details)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # strict: a has 1 of 2 (the type differs), b 1 of 1 gold, 1 of 2 predicted; c nothing -> 2 / 4 / 3
+    strict = out["metrics"]["relation"]
+    assert (strict["match"], strict["pred_total"], strict["gold_total"]) == (2, 4, 3)
+    assert strict["precision"] == 0.5 and strict["recall"] == pytest.approx(2 / 3)
+    assert out["metrics"]["relation-boundaries"]["match"] == 3
+    assert out["by_document"]["c"]["relation"]["f1"] == 1.0  # empty on both sides
+    rows = [json.loads(line) for line in details.read_text().splitlines()]
+    assert len(rows) == 2 + 3
+    assert rows[0] == {"document": "a", "metric": "relation", "pred_index": 0, "gold_index": 0, "similarity": 1.0,
+                       "pred": {"type": "R", "subj": [0, 1], "obj": [3, 3]},
+                       "gold": {"type": "R", "subj": [0, 1], "obj": [3, 3]}}
+
+
+def test_structured_templates_and_options(tmp_path, capsys):
+    gold = {"id": "d", "templates": [{"type": "bombing", "fillers": [
+        {"slot": "perp", "value": ["the FMLN"]}, {"slot": "instrument", "value": "bomb"}]}]}
+    pred = {"id": "d", "templates": [{"type": "bombing", "fillers": [
+        {"slot": "perp", "value": "the guerrillas"}, {"slot": "instrument", "value": "dynamite"}]}]}
+    key, resp = _jsonl(tmp_path / "k.jsonl", gold), _jsonl(tmp_path / "r.jsonl", pred)
+    (tmp_path / "h.json").write_text('{"dynamite": "bomb"}')
+    assert main(["structured", key, resp, "--metric", "muc4,better", "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)["metrics"]
+    assert out["muc4"]["match"] == 1.0  # "the" is shared; dynamite is not bomb without a hierarchy
+    assert main(["structured", key, resp, "--metric", "muc4,better", "--output", "json", "--premodifiers", "the",
+                 "--hierarchy", str(tmp_path / "h.json")]) == 0
+    out = json.loads(capsys.readouterr().out)["metrics"]
+    assert out["muc4"]["match"] == 0.5
+    assert out["better"]["type_f1"] == 1.0 and out["better"]["score"] == pytest.approx(0.25)
+    assert main(["structured", key, resp, "--metric", "better"]) == 0
+    assert "better" in capsys.readouterr().out
+
+
+def test_structured_bad_input(tmp_path, capsys):
+    key = _jsonl(tmp_path / "k.jsonl", {"id": "d", "relations": []})
+    resp = _jsonl(tmp_path / "r.jsonl", {"id": "e", "relations": []})
+    assert main(["structured", key, resp, "--metric", "relation"]) == 2
+    assert "not in the key, e.g. 'e'" in capsys.readouterr().err
+    assert main(["structured", key, key, "--metric", "relaton"]) == 2
+    assert "unknown structured metric 'relaton'" in capsys.readouterr().err
+    (tmp_path / "bad.json").write_text("[1]")
+    assert main(["structured", key, key, "--metric", "muc4", "--hierarchy", str(tmp_path / "bad.json")]) == 2
+    assert "expected a JSON object" in capsys.readouterr().err
+
+
+def test_coref_details_list_the_ceaf_alignment(tmp_path, capsys):
+    key = {"d": [[(0, 0), (2, 2), (4, 4)], [(6, 6), (8, 8)]]}
+    resp = {"d": [[(6, 6), (8, 8)], [(0, 0), (2, 2)], [(10, 10)]]}
+    write_coref_conll(key, tmp_path / "k.conll")
+    write_coref_conll(resp, tmp_path / "r.conll")
+    details = tmp_path / "align.csv"
+    assert main(["coref", str(tmp_path / "k.conll"), str(tmp_path / "r.conll"), "--metrics", "ceafm,ceafe",
+                 "--details", str(details), "--output", "json"]) == 0
+    capsys.readouterr()
+    rows = list(csv.DictReader(details.open()))
+    # key entity 0 (3 mentions) aligns with response entity 1 (2 shared), key 1 with response 0
+    got = {(r["metric"], r["key_entity"], r["response_entity"]): float(r["phi"]) for r in rows}
+    assert got == {("ceafm", "0", "1"): 2, ("ceafm", "1", "0"): 2,
+                   ("ceafe", "0", "1"): pytest.approx(0.8), ("ceafe", "1", "0"): 1.0}
+
+
+def test_smatch_details_list_the_mapping(tmp_path, capsys):
+    (tmp_path / "g.amr").write_text("(w / want-01 :ARG0 (b / boy))\n")
+    (tmp_path / "p.amr").write_text("(x / want-01 :ARG0 (y / boy))\n")
+    details = tmp_path / "map.jsonl"
+    assert main(["smatch", str(tmp_path / "g.amr"), str(tmp_path / "p.amr"), "--details", str(details),
+                 "--output", "csv"]) == 0
+    capsys.readouterr()
+    rows = [json.loads(line) for line in details.read_text().splitlines()]
+    assert rows == [{"pair": 1, "test_variable": "x", "gold_variable": "w"},
+                    {"pair": 1, "test_variable": "y", "gold_variable": "b"}]
