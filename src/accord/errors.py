@@ -17,6 +17,8 @@ __all__ = [
     "ProfileError",
     "TallyError",
     "OptionError",
+    "RatingsError",
+    "AgreementWarning",
 ]
 
 
@@ -68,3 +70,12 @@ class TallyError(AccordError):
 
 class OptionError(AccordError):
     """An option value or a combination of options is not accepted."""
+
+
+class RatingsError(AccordError):
+    """A ratings table cannot be read as items by raters (or as item, rater, label rows)."""
+
+
+class AgreementWarning(UserWarning):
+    """An agreement coefficient met a degenerate case (no shared items, one category) and
+    returned the value its documentation defines for it."""

@@ -1,0 +1,178 @@
+"""Ratings tables: items by raters, from rows, columns, arrays, data frames or long (item, rater, label) rows."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import RatingsError
+
+__all__ = ["MISSING", "Ratings", "to_ratings", "ratings_from_long", "is_missing"]
+
+MISSING = -1
+"""The code of a missing rating in :attr:`Ratings.codes`."""
+
+
+def is_missing(v: Any) -> bool:
+    """``None``, a float NaN (numpy's too) and pandas' ``NA``/``NaT`` are missing; nothing else is."""
+    if v is None:
+        return True
+    if isinstance(v, (float, np.floating)):
+        return math.isnan(v)
+    if type(v).__name__ in ("NAType", "NaTType"):
+        return True
+    return False
+
+
+def _sort_key(v: Any) -> tuple[int, Any]:
+    # numbers before strings, each in natural order; anything else by its text
+    if isinstance(v, (bool, np.bool_)):
+        return (0, int(v))
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        return (0, float(v))
+    if isinstance(v, str):
+        return (1, v)
+    return (2, repr(v))
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """An items-by-raters table of category codes.
+
+    Attributes
+    ----------
+    codes : numpy.ndarray
+        ``int64``, shape (items, raters); ``codes[i, j]`` indexes ``categories``, or is
+        :data:`MISSING`.
+    categories : tuple
+        The category values, in their natural order (numbers, then strings) unless given.
+    raters : tuple
+        Rater names (column names, dict keys, or 0, 1, ...).
+    """
+
+    codes: np.ndarray
+    categories: tuple[Hashable, ...]
+    raters: tuple[Hashable, ...]
+
+    @property
+    def n_items(self) -> int:
+        return int(self.codes.shape[0])
+
+    @property
+    def n_raters(self) -> int:
+        return int(self.codes.shape[1])
+
+    def counts(self) -> np.ndarray:
+        """``n[i, c]``: how many raters gave item ``i`` category ``c``."""
+        k = len(self.categories)
+        out = np.zeros((self.n_items, k), dtype=np.int64)
+        rows, cols = np.nonzero(self.codes != MISSING)
+        np.add.at(out, (rows, self.codes[rows, cols]), 1)
+        return out
+
+
+def _encode(columns: list[list[Any]], raters: Sequence[Hashable], categories: Sequence[Hashable] | None,
+            where: str) -> Ratings:
+    n = len(columns[0]) if columns else 0
+    for r, col in zip(raters, columns):
+        if len(col) != n:
+            raise RatingsError(f"{where}: rater {r!r} has {len(col)} ratings, the first rater {n}; every rater "
+                               "needs one value per item (None or NaN where missing)")
+    values: set[Any] = set()
+    for col in columns:
+        for v in col:
+            if not is_missing(v):
+                try:
+                    values.add(v)
+                except TypeError:
+                    raise RatingsError(f"{where}: a rating must be a hashable value, got {v!r}") from None
+    if categories is None:
+        cats = tuple(sorted(values, key=_sort_key))
+    else:
+        cats = tuple(categories)
+        unknown = values - set(cats)
+        if unknown:
+            raise RatingsError(f"{where}: rating {sorted(unknown, key=_sort_key)[0]!r} is not one of the categories "
+                               f"given ({', '.join(map(repr, cats))})")
+        if len(set(cats)) != len(cats):
+            raise RatingsError(f"{where}: the categories given repeat a value")
+    index = {c: k for k, c in enumerate(cats)}
+    codes = np.full((n, len(columns)), MISSING, dtype=np.int64)
+    for j, col in enumerate(columns):
+        codes[:, j] = [MISSING if is_missing(v) else index[v] for v in col]
+    return Ratings(codes, cats, tuple(raters))
+
+
+def to_ratings(ratings: Any, *, categories: Sequence[Hashable] | None = None) -> Ratings:
+    """Read an items-by-raters table.
+
+    ``ratings`` is a :class:`Ratings`; a list of rows (one per item, one value per rater);
+    a dict of columns (rater -> values per item); a 2-D numpy array (items x raters); or a
+    pandas DataFrame (columns are raters). ``None`` and NaN are missing values, never a
+    category. ``categories`` fixes the category set and its order (needed for an ordinal
+    scale that is not the natural order, or to count a category nobody used).
+    """
+    if isinstance(ratings, Ratings):
+        if categories is None or tuple(categories) == ratings.categories:
+            return ratings
+        cols = [[None if c == MISSING else ratings.categories[c] for c in ratings.codes[:, j]]
+                for j in range(ratings.n_raters)]
+        return _encode(cols, ratings.raters, categories, "ratings")
+    if type(ratings).__name__ == "DataFrame" and hasattr(ratings, "columns"):
+        raters = list(ratings.columns)
+        return _encode([list(ratings[c]) for c in raters], raters, categories, "data frame")
+    if isinstance(ratings, Mapping):
+        raters = list(ratings)
+        cols = []
+        for r in raters:
+            col = ratings[r]
+            if isinstance(col, (str, bytes)) or not isinstance(col, Iterable):
+                raise RatingsError(f"ratings: rater {r!r} must map to a sequence of ratings, got {col!r}")
+            cols.append(list(col))
+        return _encode(cols, raters, categories, "ratings")
+    if isinstance(ratings, np.ndarray):
+        if ratings.ndim != 2:
+            raise RatingsError(f"ratings: expected a 2-D array (items x raters), got {ratings.ndim} dimension(s)")
+        return _encode([ratings[:, j].tolist() for j in range(ratings.shape[1])], list(range(ratings.shape[1])),
+                       categories, "array")
+    if isinstance(ratings, Iterable) and not isinstance(ratings, (str, bytes)):
+        rows = [list(r) if isinstance(r, Iterable) and not isinstance(r, (str, bytes)) else None for r in ratings]
+        if any(r is None for r in rows):
+            raise RatingsError("ratings: expected rows of ratings (one value per rater), got a row that is not a "
+                               "sequence")
+        width = len(rows[0]) if rows else 0
+        for i, r in enumerate(rows):
+            if len(r) != width:  # type: ignore[arg-type]
+                raise RatingsError(f"ratings: row {i} has {len(r)} ratings, row 0 has {width}")  # type: ignore[arg-type]
+        return _encode([[r[j] for r in rows] for j in range(width)], list(range(width)),  # type: ignore[index]
+                       categories, "ratings")
+    raise RatingsError(f"ratings: expected rows, a dict of columns, an array or a DataFrame, got "
+                       f"{type(ratings).__name__}")
+
+
+def ratings_from_long(rows: Iterable[Mapping[str, Any]], *, item: str, rater: str, label: str,
+                      categories: Sequence[Hashable] | None = None, where: str = "ratings") -> Ratings:
+    """Build the table from long rows ``{item: ..., rater: ..., label: ...}``.
+
+    An item a rater did not rate is missing; the same (item, rater) twice is an error.
+    Items and raters keep their order of first appearance.
+    """
+    items: dict[Hashable, int] = {}
+    raters: dict[Hashable, int] = {}
+    cells: dict[tuple[int, int], Any] = {}
+    for n, row in enumerate(rows, 1):
+        try:
+            it, ra, la = row[item], row[rater], row[label]
+        except KeyError as exc:
+            raise RatingsError(f"{where}: row {n} has no column {exc.args[0]!r}") from None
+        i = items.setdefault(it, len(items))
+        j = raters.setdefault(ra, len(raters))
+        if (i, j) in cells:
+            raise RatingsError(f"{where}: row {n}: rater {ra!r} rated item {it!r} twice")
+        cells[(i, j)] = la
+    cols = [[cells.get((i, j)) for i in range(len(items))] for j in range(len(raters))]
+    return _encode(cols, list(raters), categories, where)
