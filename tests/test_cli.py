@@ -102,3 +102,79 @@ def test_smatch_details_list_the_mapping(tmp_path, capsys):
     rows = [json.loads(line) for line in details.read_text().splitlines()]
     assert rows == [{"pair": 1, "test_variable": "x", "gold_variable": "w"},
                     {"pair": 1, "test_variable": "y", "gold_variable": "b"}]
+
+
+# ----------------------------------------------------------------------------- accord agree
+WIDE = "item,ann1,ann2,ann3\n1,a,a,a\n2,a,b,a\n3,b,b,\n4,c,c,c\n5,a,,b\n"
+
+
+def test_agree_wide_table(tmp_path, capsys):
+    from accord import agreement as A
+
+    (tmp_path / "r.csv").write_text(WIDE)
+    assert main(["agree", str(tmp_path / "r.csv"), "--items", "item", "--output", "json"]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert out["raters"] == ["ann1", "ann2", "ann3"] and out["items"] == 5
+    # ann1~ann2 rated items 1-4 both, agreeing on 1, 3, 4
+    pairs = {tuple(p["raters"]): p["value"] for p in out["coefficients"]["observed_agreement"]["pairs"]}
+    assert pairs[("ann1", "ann2")] == 0.75
+    table = {"ann1": list("aabca"), "ann2": ["a", "b", "b", "c", None], "ann3": ["a", "a", None, "c", "b"]}
+    assert out["coefficients"]["krippendorff_alpha"] == pytest.approx(A.krippendorff_alpha(table))
+    assert out["coefficients"]["cohen_kappa"]["mean"] == pytest.approx(float(A.cohen_kappa(table)))
+    assert "2 item(s) not rated by every rater are left out" in captured.err
+    assert out["confusion_matrices"][0] == {"raters": ["ann1", "ann2"], "counts": [[1, 1, 0], [0, 1, 0], [0, 0, 1]]}
+
+
+def test_agree_long_table_and_csv_output(tmp_path, capsys):
+    rows = ["item\tannotator\tlabel"] + [f"{i}\t{r}\t{v}" for i, (a, b) in enumerate(
+        [("x", "x"), ("x", "y"), ("y", "y"), ("y", "y")]) for r, v in (("A", a), ("B", b))]
+    (tmp_path / "r.tsv").write_text("\n".join(rows) + "\n")
+    assert main(["agree", str(tmp_path / "r.tsv"), "--items", "item", "--raters", "annotator", "--labels", "label",
+                 "--output", "csv"]) == 0
+    lines = list(csv.DictReader(capsys.readouterr().out.splitlines()))
+    value = {r["coefficient"]: float(r["value"]) for r in lines if r["raters"] == "all"}
+    # Po = 3/4; Cohen: rows (2, 2), columns (1, 3) over 4 -> Pe = (2*1 + 2*3) / 16 = 0.5 -> kappa 0.5
+    assert value["observed_agreement"] == 0.75 and value["cohen_kappa"] == pytest.approx(0.5)
+
+
+def _ann_doc(doc, spans):
+    return {"id": doc, "tokens": ["w"] * 20,
+            "annotations": [{"label": "Mention", "start": s, "end": e, **({"attributes": {"class": c}} if c else {})}
+                            for s, e, c in spans]}
+
+
+def test_agree_annotation_sets_pair_by_span(tmp_path, capsys):
+    # three annotators; items are the spans any of them marked
+    sets = {
+        "a1": [("d1", [(0, 1, "PER"), (3, 5, "ORG"), (8, 9, "LOC")]), ("d2", [(0, 2, "PER")])],
+        "a2": [("d1", [(0, 1, "PER"), (3, 5, "LOC"), (10, 11, "LOC")]), ("d2", [(0, 2, "PER")])],
+        "a3": [("d1", [(0, 1, "PER"), (3, 5, "ORG"), (8, 9, None)]), ("d2", [(0, 2, "ORG")])],
+    }
+    paths = []
+    for name, docs in sets.items():
+        p = tmp_path / f"{name}.jsonl"
+        p.write_text("".join(json.dumps(_ann_doc(d, spans)) + "\n" for d, spans in docs))
+        paths.append(str(p))
+    assert main(["agree", *paths, "--type", "Mention", "--feature", "class", "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # d1 items: [0,1) PER PER PER; [3,5) ORG LOC ORG; [8,9) LOC Non-cat ''; [10,11) Non-cat LOC Non-cat
+    # d2 items: [0,2) PER PER ORG.  a1~a2 agree on 2 of 5 items
+    pairs = {tuple(p["raters"]): p["value"] for p in out["coefficients"]["observed_agreement"]["pairs"]}
+    assert pairs[(paths[0], paths[1])] == pytest.approx(2 / 5)
+    # a1~a3: [0,1), [3,5) and [10,11), which both left unmarked (a2 marked it): Non-cat on both sides
+    assert pairs[(paths[0], paths[2])] == pytest.approx(3 / 5)
+    assert set(out["categories"]) == {"", "LOC", "Non-cat", "ORG", "PER"}
+    assert set(out["by_document"]) == {"d1", "d2"} and out["by_document"]["d2"]["items"] == 1
+
+
+def test_agree_bad_input(tmp_path, capsys):
+    (tmp_path / "r.csv").write_text(WIDE)
+    assert main(["agree", str(tmp_path / "r.csv"), "--raters", "who"]) == 2
+    assert "no column 'who'" in capsys.readouterr().err
+    assert main(["agree", str(tmp_path / "r.csv"), "--type", "X"]) == 2
+    assert "one INPUT per annotator" in capsys.readouterr().err
+    (tmp_path / "a.jsonl").write_text(json.dumps(_ann_doc("d1", [])) + "\n")
+    (tmp_path / "b.jsonl").write_text(json.dumps(_ann_doc("d2", [])) + "\n")
+    assert main(["agree", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")]) == 2
+    assert "every annotation set needs the same documents" in capsys.readouterr().err

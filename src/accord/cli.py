@@ -111,6 +111,24 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--hierarchy", help="muc4, better: JSON object mapping a set-fill value to its parent value, "
                     "for half credit when the response is more specific")
     _output_options(st, "the matched record pairs (document, metric, indices, similarity, both records)")
+    ag = sub.add_parser("agree", help="agreement between annotators: the kappa family and Krippendorff's alpha",
+                        description="Agreement of two or more annotators. One INPUT: a CSV/TSV ratings table, wide "
+                        "(a column per rater) or long (--items, --raters, --labels). Several INPUTs: annotation sets "
+                        "(files or directories, one per annotator), items paired by exact span.")
+    ag.add_argument("inputs", nargs="+", metavar="INPUT", help="a ratings table, or one annotation set per annotator")
+    ag.add_argument("--items", help="ratings table: the item column (wide: an id column to leave out)")
+    ag.add_argument("--raters", help="long ratings table: the rater column")
+    ag.add_argument("--labels", help="long ratings table: the label column")
+    ag.add_argument("--type", help="annotation sets: the annotation label whose spans are the items")
+    ag.add_argument("--feature", help="annotation sets: the attribute holding the category (default: the label, "
+                    "or 'Anns' with --type); an unannotated span is 'Non-cat', a missing attribute ''")
+    ag.add_argument("--format", help="annotation sets: their format (sniffed by default)")
+    ag.add_argument("--level", default="nominal", choices=("nominal", "ordinal", "interval", "ratio"),
+                    help="Krippendorff's alpha: the level of measurement (default nominal)")
+    ag.add_argument("--categories", type=_csv_list,
+                    help="ratings table: the categories in order (ordinal scales; categories nobody used)")
+    ag.add_argument("--output", choices=("table", "json", "csv"), default="table", help="output format")
+    ag.add_argument("-o", "--out", help="write the output to this file instead of standard output")
     return parser
 
 
@@ -125,16 +143,21 @@ def _emit(args: argparse.Namespace, totals: dict, by_document: dict, counts: tup
     from .report.metric_rows import metric_rows_csv, metric_rows_json, render_metric_table
 
     if args.output == "table":
-        if args.out:
-            from rich.console import Console
-            with open(args.out, "w", encoding="utf-8") as fh:
-                render_metric_table(totals, Console(file=fh, width=160), counts=counts)
-        else:
-            render_metric_table(totals, counts=counts)
+        _render(args, lambda console: render_metric_table(totals, console, counts=counts))
         return 0
     _write_text(args, metric_rows_json(totals, by_document, extra) if args.output == "json"
                 else metric_rows_csv(totals, by_document))
     return 0
+
+
+def _render(args: argparse.Namespace, draw: Callable[[object], None]) -> None:
+    """Draw a rich table on the terminal, or into ``-o FILE`` (160 columns wide)."""
+    if args.out:
+        from rich.console import Console
+        with open(args.out, "w", encoding="utf-8") as fh:
+            draw(Console(file=fh, width=160))
+    else:
+        draw(None)
 
 
 def _write_text(args: argparse.Namespace, text: str) -> None:
@@ -233,6 +256,59 @@ def _structured(args: argparse.Namespace) -> int:
     return _emit(args, totals, by_doc, counts)
 
 
+def _agree(args: argparse.Namespace) -> int:
+    import json
+
+    from .agreement._sources import ratings_from_corpora, read_ratings_table
+    from .agreement._stats import agreement_stats
+    from .agreement._summary import summarize, summary_rows
+
+    by_document = {}
+    if len(args.inputs) == 1:
+        if args.type or args.feature:
+            raise OptionError("--type and --feature apply to annotation sets; give one INPUT per annotator")
+        table = read_ratings_table(args.inputs[0], items=args.items, raters=args.raters, labels=args.labels,
+                                   categories=args.categories)
+        total = agreement_stats(table)
+    else:
+        if args.items or args.raters or args.labels:
+            raise OptionError("--items, --raters and --labels apply to one ratings table, not to annotation sets")
+        if len(set(args.inputs)) != len(args.inputs):
+            raise OptionError("the same annotation set is given twice")
+        from .formats import read
+
+        corpora = [read(path, format=args.format) for path in args.inputs]
+        tables = ratings_from_corpora(corpora, args.inputs, type=args.type, feature=args.feature)
+        stats = {d: agreement_stats(t) for d, t in tables.items()}
+        total = None
+        for st in stats.values():
+            total = st if total is None else total + st
+        if total is None:
+            raise OptionError("the annotation sets hold no documents")
+        by_document = {d: summarize(st, level=args.level)[0] for d, st in stats.items()}
+    summary, warned = summarize(total, level=args.level)
+    for message in warned:
+        print(f"accord: warning: {message}", file=sys.stderr)
+    if args.output == "json":
+        _write_text(args, json.dumps({**summary, "by_document": by_document}, indent=2))
+    elif args.output == "csv":
+        import csv
+        import io
+
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=["scope", "coefficient", "raters", "value"], lineterminator="\n")
+        w.writeheader()
+        w.writerows(summary_rows("<all>", summary))
+        for d, sm in by_document.items():
+            w.writerows(summary_rows(d, sm))
+        _write_text(args, buf.getvalue())
+    else:
+        from .report.agreement_table import render_agreement
+
+        _render(args, lambda console: render_agreement(summary, console))
+    return 0
+
+
 def _score(args: argparse.Namespace) -> int:
     from . import scoring
     from .report import render_table, to_csv, to_json, write_details
@@ -250,12 +326,7 @@ def _score(args: argparse.Namespace) -> int:
     if args.details:
         write_details(report, args.details)
     if args.output == "table":
-        if args.out:
-            from rich.console import Console
-            with open(args.out, "w", encoding="utf-8") as fh:
-                render_table(report, Console(file=fh, width=160))
-        else:
-            render_table(report)
+        _render(args, lambda console: render_table(report, console))
         return 0
     _write_text(args, to_json(report) if args.output == "json" else to_csv(report))
     return 0
@@ -277,6 +348,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _smatch(args)
         if args.command == "structured":
             return _structured(args)
+        if args.command == "agree":
+            return _agree(args)
         raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
     except AccordError as exc:
         print(f"accord: error: {exc}", file=sys.stderr)

@@ -1,0 +1,109 @@
+"""Ratings from the outside world: CSV/TSV tables (wide or long) and annotation sets paired by span."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Hashable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import FormatError, RatingsError
+from ..model import Corpus
+from ._ratings import Ratings, ratings_from_long, to_ratings
+
+__all__ = ["NON_CAT", "ANNOTATED", "read_ratings_table", "ratings_from_corpora"]
+
+NON_CAT = "Non-cat"
+"""The category of an item an annotator did not annotate (GATE's name)."""
+ANNOTATED = "Anns"
+"""The category of an annotated item when no feature is compared (GATE's name)."""
+
+
+def read_ratings_table(path: str | Path, *, items: str | None = None, raters: str | None = None,
+                       labels: str | None = None, categories: Sequence[Hashable] | None = None) -> Ratings:
+    """Read a CSV (or TSV, by the ``.tsv`` extension or a tab in the header) ratings table.
+
+    Long form when ``raters`` and ``labels`` name columns (``items`` too): one row per
+    (item, rater, label). Wide form otherwise: one row per item, one column per rater,
+    ``items`` naming an id column to leave out. An empty cell is a missing rating.
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise FormatError(f"cannot read: {exc.strerror}", path=p) from None
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", path=p) from None
+    first = text.split("\n", 1)[0]
+    delimiter = "\t" if p.suffix.lower() == ".tsv" or "\t" in first else ","
+    reader = csv.DictReader(text.splitlines(), delimiter=delimiter)
+    header = reader.fieldnames or []
+    if not header:
+        raise FormatError("empty file: expected a header row", path=p)
+    long = raters is not None or labels is not None
+    wanted = [c for c in ((items, raters, labels) if long else (items,)) if c is not None]
+    for col in wanted:
+        if col not in header:
+            raise FormatError(f"no column {col!r}; the header has {', '.join(map(repr, header))}", path=p, line=1)
+    rows = [{k: (None if v == "" else v) for k, v in r.items()} for r in reader]
+    if long:
+        if not (items and raters and labels):
+            raise RatingsError("a long ratings table needs --items, --raters and --labels (the item, rater and "
+                               "label columns)")
+        return ratings_from_long(rows, item=items, rater=raters, label=labels, categories=categories,
+                                 where=str(p))
+    cols = {c: [r.get(c) for r in rows] for c in header if c != items}
+    if len(cols) < 2:
+        raise FormatError("a wide ratings table needs a column per rater (two or more)", path=p, line=1)
+    return to_ratings(cols, categories=categories)
+
+
+def ratings_from_corpora(corpora: Sequence[Corpus], names: Sequence[str], *, type: str | None = None,
+                         feature: str | None = None) -> dict[str, Ratings]:
+    """One ratings table per document from annotation sets, instances paired by exact span.
+
+    The items of a document are the distinct spans annotated by any annotator (annotations
+    of label ``type`` only, when given). An annotator's category for an item is the value of
+    ``feature`` (``""`` when its annotation lacks the feature), or :data:`ANNOTATED` when only
+    ``type`` is given, or the annotation's label; :data:`NON_CAT` when it did not annotate
+    that span. Two annotations of one annotator on one span are an error: an item has one
+    category per annotator. Every annotator must have the same documents.
+
+    The items are shared by all annotators, so in a pairwise table an item that neither of
+    the two marked (a third annotator did) counts as agreement on ``Non-cat``; GATE's IAA
+    plugin builds each pair's table from that pair's annotations only and never has such
+    items.
+    """
+    if len(corpora) < 2:
+        raise RatingsError(f"agreement needs at least two annotation sets, got {len(corpora)}")
+    docs = list(corpora[0])
+    for c, name in zip(corpora[1:], names[1:]):
+        extra = [d for d in c if d not in corpora[0]]
+        lacking = [d for d in docs if d not in c]
+        if extra or lacking:
+            d = (extra or lacking)[0]
+            raise RatingsError(f"document {d!r} is in {names[0] if lacking else name} but not in "
+                               f"{name if lacking else names[0]}; every annotation set needs the same documents")
+    out: dict[str, Ratings] = {}
+    for doc_id in docs:
+        per: list[dict[tuple[int, int], Any]] = []
+        spans: dict[tuple[int, int], None] = {}
+        for c, name in zip(corpora, names):
+            cats: dict[tuple[int, int], Any] = {}
+            for a in c[doc_id].annotations:
+                if a.start is None or (type is not None and a.label != type):
+                    continue
+                span = (a.start, a.end)
+                if span in cats:
+                    raise RatingsError(f"document {doc_id!r}: {name} has two annotations on [{a.start}, {a.end}); "
+                                       "agreement needs one category per annotator and item (pick one --type)")
+                if feature is not None:
+                    value = a.attributes.get(feature, "")
+                    cats[span] = "" if value is None else str(value)
+                else:
+                    cats[span] = ANNOTATED if type is not None else a.label
+                spans[span] = None
+            per.append(cats)
+        order = sorted(spans)
+        out[doc_id] = to_ratings({name: [cats.get(s, NON_CAT) for s in order] for cats, name in zip(per, names)})
+    return out

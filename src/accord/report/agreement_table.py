@@ -1,0 +1,48 @@
+"""The terminal table of an agreement summary (``accord agree``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["render_agreement"]
+
+_NAMES = {"observed_agreement": "observed agreement", "cohen_kappa": "Cohen's kappa", "scott_pi": "Scott's pi",
+          "fleiss_kappa": "Fleiss' kappa", "davies_fleiss_kappa": "Davies & Fleiss kappa",
+          "krippendorff_alpha": "Krippendorff's alpha", "bennett_s": "Bennett's S", "gwet_ac1": "Gwet's AC1"}
+
+
+def _fmt(v: Any) -> str:
+    return "n/a" if v is None else f"{v:.4f}"
+
+
+def render_agreement(summary: Mapping[str, Any], console: Any = None) -> None:
+    """Coefficients (pairwise ones as their mean, each pair beside it), then specific agreement per category."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    title = (f"{len(summary['raters'])} raters, {summary['items']} items, {len(summary['categories'])} categories")
+    table = Table(title=title, show_edge=False, header_style="bold")
+    table.add_column("coefficient", no_wrap=True)
+    table.add_column("value", justify="right")
+    table.add_column("pairs")
+    for name, v in summary["coefficients"].items():
+        label = _NAMES.get(name, name)
+        if name == "krippendorff_alpha":
+            label += f" ({summary['krippendorff_level']})"
+        if isinstance(v, dict):
+            pairs = ", ".join(f"{p['raters'][0]}~{p['raters'][1]} {_fmt(p['value'])}" for p in v["pairs"])
+            table.add_row(label, _fmt(v["mean"]), pairs)
+        else:
+            table.add_row(label, _fmt(v), "")
+    console.print(table)
+    spec = Table(title="specific agreement (mean over pairs)", show_edge=False, header_style="bold")
+    spec.add_column("category")
+    spec.add_column("positive", justify="right")
+    spec.add_column("negative", justify="right")
+    pos, neg = summary["specific_agreement"]["positive"], summary["specific_agreement"]["negative"]
+    pos, neg = pos.get("mean", pos), neg.get("mean", neg)
+    for cat in summary["categories"]:
+        spec.add_row(repr(cat) if cat == "" else cat, _fmt(pos.get(cat)), _fmt(neg.get(cat)))
+    console.print(spec)
