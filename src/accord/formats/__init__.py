@@ -7,10 +7,11 @@ conll      token-per-line columns with BIO-family tags (:mod:`accord.formats.con
 brat       brat standoff ``.ann`` + ``.txt`` (:mod:`accord.formats.brat`)
 mat-json   MAT JSON documents, version 2 (:mod:`accord.formats.matjson`)
 jsonl      accord's JSON lines, one document per line (:mod:`accord.formats.jsonl`)
+gate       GATE XML documents, one annotation set at a time (:mod:`accord.formats.gate`)
 ========== ===========================================================================
 """
 
-from . import brat, conll, jsonl, matjson  # noqa: F401  (registers)
+from . import brat, conll, gate, jsonl, matjson  # noqa: F401  (registers)
 from ._registry import Format, get, names, read, register, sniff, write
 
 __all__ = ["Format", "get", "names", "read", "register", "sniff", "write"]
