@@ -1,0 +1,118 @@
+"""Correct, partial, missing and spurious counts and GATE's strict, lenient and average measures."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import OptionError, TallyError
+
+__all__ = ["DiffCounts", "MEASURES", "parse_measure", "mean_measures"]
+
+MEASURES = ("strict", "lenient", "average")
+
+
+def parse_measure(name: str) -> str:
+    """Check a measure name (``strict``, ``lenient`` or ``average``)."""
+    m = name.strip().lower()
+    if m not in MEASURES:
+        raise OptionError(f"unknown measure {name!r}; expected one of {', '.join(MEASURES)}")
+    return m
+
+
+def _f(p: float, r: float, beta: float) -> float:
+    b2 = beta * beta
+    den = b2 * p + r
+    return 0.0 if den == 0 else (b2 + 1) * p * r / den
+
+
+@dataclass(frozen=True)
+class DiffCounts:
+    """The outcome counts of an Annotation Diff; they add up over types and documents (micro).
+
+    ``correct`` (c): coextensive and compatible pairs; ``partial`` (p): overlapping,
+    compatible pairs that are not coextensive; ``missing`` (m): keys in no such pair;
+    ``spurious`` (s): responses in no such pair. A coextensive or overlapping pair with
+    incompatible features counts one missing and one spurious, as in GATE. So the number of
+    keys is ``K = c + p + m`` and of responses ``R = c + p + s``.
+
+    Measures (GATE's ``AnnotationDiffer``; guide 10.1.2, formulas 10.5 to 10.7):
+
+    - strict: ``P = c / R``, ``R = c / K``;
+    - lenient: ``P = (c + p) / R``, ``R = (c + p) / K``;
+    - average: the mean of strict and lenient, ``P = (c + p/2) / R``, ``R = (c + p/2) / K``;
+    - ``F_beta = (1 + beta^2) P R / (beta^2 P + R)``, 0 when ``P = R = 0``; the average
+      F is the mean of the strict and lenient F, not F of the averaged P and R.
+
+    With no responses precision is 1.0, with no keys recall is 1.0 (so two empty sets
+    score 1.0 throughout), as GATE's differ reports them.
+    """
+
+    correct: int = 0
+    partial: int = 0
+    missing: int = 0
+    spurious: int = 0
+
+    def __post_init__(self) -> None:
+        if min(self.correct, self.partial, self.missing, self.spurious) < 0:
+            raise TallyError(f"negative diff counts: {self}")
+
+    @property
+    def keys(self) -> int:
+        """``K = c + p + m``."""
+        return self.correct + self.partial + self.missing
+
+    @property
+    def responses(self) -> int:
+        """``R = c + p + s``."""
+        return self.correct + self.partial + self.spurious
+
+    def __add__(self, other: "DiffCounts") -> "DiffCounts":
+        return DiffCounts(self.correct + other.correct, self.partial + other.partial,
+                          self.missing + other.missing, self.spurious + other.spurious)
+
+    def precision(self, measure: str = "strict") -> float:
+        """Precision under ``strict``, ``lenient`` or ``average``."""
+        if self.responses == 0:
+            return 1.0
+        return self._credit(measure) / self.responses
+
+    def recall(self, measure: str = "strict") -> float:
+        """Recall under ``strict``, ``lenient`` or ``average``."""
+        if self.keys == 0:
+            return 1.0
+        return self._credit(measure) / self.keys
+
+    def f(self, measure: str = "strict", beta: float = 1.0) -> float:
+        """F-beta; for ``average`` the mean of the strict and lenient F-beta."""
+        if measure == "average":
+            return (self.f("strict", beta) + self.f("lenient", beta)) / 2
+        return _f(self.precision(measure), self.recall(measure), beta)
+
+    def _credit(self, measure: str) -> float:
+        if measure == "strict":
+            return float(self.correct)
+        if measure == "lenient":
+            return float(self.correct + self.partial)
+        if measure == "average":
+            return self.correct + self.partial / 2
+        raise OptionError(f"unknown measure {measure!r}; expected one of {', '.join(MEASURES)}")
+
+    def to_dict(self, measures: tuple[str, ...] = MEASURES, beta: float = 1.0) -> dict[str, Any]:
+        """Counts and, per measure, ``{"precision", "recall", "f"}``."""
+        out: dict[str, Any] = {"correct": self.correct, "partial": self.partial, "missing": self.missing,
+                               "spurious": self.spurious, "keys": self.keys, "responses": self.responses}
+        for m in measures:
+            out[m] = {"precision": self.precision(m), "recall": self.recall(m), "f": self.f(m, beta)}
+        return out
+
+
+def mean_measures(rows: list[DiffCounts], measure: str, beta: float) -> tuple[float, float, float]:
+    """Macro average: the unweighted mean of P, R and F over rows (NaN without rows)."""
+    if not rows:
+        return (math.nan, math.nan, math.nan)
+    n = len(rows)
+    return (sum(r.precision(measure) for r in rows) / n, sum(r.recall(measure) for r in rows) / n,
+            sum(r.f(measure, beta) for r in rows) / n)
+

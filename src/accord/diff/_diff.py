@@ -1,0 +1,197 @@
+"""Annotation Diff of one document and of a corpus: rows of paired annotations and their counts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..errors import OptionError, PairingError, TallyError
+from ..model import Annotation, Corpus, Document
+from ._counts import DiffCounts
+from ._pairing import CORRECT, MISMATCH, PAIRINGS, PARTIAL, compatibility, pair
+
+__all__ = ["OUTCOMES", "DiffRow", "TypeDiff", "CorpusDiff", "annotation_diff", "diff_corpora"]
+
+OUTCOMES = ("correct", "partial", "mismatch", "wrong", "missing", "spurious")
+"""Row outcomes; GATE's diff view shows them as ``=``, ``~``, ``<>``, ``?``, ``-?`` and ``?-``."""
+
+_BY_VALUE = {CORRECT: "correct", PARTIAL: "partial", MISMATCH: "mismatch", 0: "wrong"}
+
+
+class DiffRow(NamedTuple):
+    """One line of the diff: a key, a response or both, and what became of them.
+
+    ``mismatch`` (coextensive, features differ) and ``wrong`` (overlapping, features
+    differ) pairs count as one missing key and one spurious response.
+    """
+
+    key: Annotation | None
+    response: Annotation | None
+    outcome: str
+
+    @property
+    def position(self) -> tuple[int, int]:
+        a = self.key if self.key is not None else self.response
+        assert a is not None and a.start is not None
+        return (a.start, a.end)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class TypeDiff:
+    """The diff of the key and response annotations of one type in one document."""
+
+    type: str
+    rows: tuple[DiffRow, ...]
+    counts: DiffCounts
+
+    def annotations(self, outcome: str, side: str = "key") -> list[Annotation]:
+        """The key (or response) annotations of the rows with this outcome."""
+        return [getattr(r, side) for r in self.rows if r.outcome == outcome and getattr(r, side) is not None]
+
+
+def _spanned(anns: Iterable[Annotation], side: str, doc_id: str | None) -> list[Annotation]:
+    out = []
+    for a in anns:
+        if a.start is None:
+            raise PairingError(f"document {doc_id!r}: {side} annotation {a.label!r} has no span; the Annotation Diff "
+                               "compares spanned annotations")
+        out.append(a)
+    return out
+
+
+def _diff_type(type_: str, keys: list[Annotation], resps: list[Annotation], features: Sequence[str] | None,
+               pairing: str, as_strings: bool, doc_id: str | None) -> TypeDiff:
+    ks = np.fromiter((a.start for a in keys), dtype=np.int64, count=len(keys))
+    ke = np.fromiter((a.end for a in keys), dtype=np.int64, count=len(keys))
+    rs = np.fromiter((a.start for a in resps), dtype=np.int64, count=len(resps))
+    re = np.fromiter((a.end for a in resps), dtype=np.int64, count=len(resps))
+    ki, ri, value = pair(ks, ke, rs, re, compatibility(keys, resps, features, as_strings), pairing)
+    rows = [DiffRow(keys[k], resps[r], _BY_VALUE[v]) for k, r, v in zip(ki.tolist(), ri.tolist(), value.tolist())]
+    used_k = np.zeros(len(keys), dtype=bool)
+    used_k[ki] = True
+    used_r = np.zeros(len(resps), dtype=bool)
+    used_r[ri] = True
+    rows.extend(DiffRow(keys[i], None, "missing") for i in np.flatnonzero(~used_k).tolist())
+    rows.extend(DiffRow(None, resps[i], "spurious") for i in np.flatnonzero(~used_r).tolist())
+    rows.sort(key=lambda r: (r.position, r.key is None))
+    c = int((value == CORRECT).sum())
+    p = int((value == PARTIAL).sum())
+    counts = DiffCounts(c, p, len(keys) - c - p, len(resps) - c - p)
+    # nothing lost: every key and every response is in exactly one row
+    if sum(r.key is not None for r in rows) != len(keys) or sum(r.response is not None for r in rows) != len(resps):
+        raise TallyError(f"document {doc_id!r}, type {type_!r}: the diff rows do not cover every annotation")
+    wrong_or_mismatch = sum(r.outcome in ("mismatch", "wrong") for r in rows)
+    if counts.missing != wrong_or_mismatch + sum(r.outcome == "missing" for r in rows) or \
+            counts.spurious != wrong_or_mismatch + sum(r.outcome == "spurious" for r in rows):
+        raise TallyError(f"document {doc_id!r}, type {type_!r}: missing and spurious counts disagree with the rows")
+    return TypeDiff(type_, tuple(rows), counts)
+
+
+def annotation_diff(key: Document | Iterable[Annotation], response: Document | Iterable[Annotation], *,
+                    types: Sequence[str] | None = None, features: Sequence[str] | None = (),
+                    pairing: str = "gate", compare_as_strings: bool = False) -> dict[str, TypeDiff]:
+    """Compare key and response annotations type by type, as GATE's Annotation Diff does.
+
+    Parameters
+    ----------
+    key, response : Document or iterable of Annotation
+        The annotations to compare (a document's annotations, or any collection).
+    types : sequence of str, optional
+        The annotation types (labels) to compare; default every type on either side.
+    features : sequence of str or None
+        The significant features: ``()`` (default, as GATE's diff window) ignores
+        features; a list names those whose values must be equal; ``None`` requires every
+        key feature, with an equal value, in the response (GATE's API default).
+    pairing : {"gate", "optimal"}
+        GATE's greedy pairing (default; reproduces GATE's counts) or the maximum-value
+        one-to-one pairing. See :mod:`accord.diff._pairing`.
+    compare_as_strings : bool
+        Compare feature values by their string forms; by default values of different types
+        never match (guide 10.2.3).
+
+    Returns
+    -------
+    dict
+        ``{type: TypeDiff}`` in sorted type order.
+    """
+    if pairing not in PAIRINGS:
+        raise OptionError(f"unknown pairing {pairing!r}; expected one of {', '.join(PAIRINGS)}")
+    doc_id = None
+    if isinstance(key, Document):
+        doc_id = key.id
+        key = key.annotations
+    if isinstance(response, Document):
+        doc_id = doc_id or response.id
+        response = response.annotations
+    keys = _spanned(key, "key", doc_id)
+    resps = _spanned(response, "response", doc_id)
+    wanted = sorted({a.label for a in keys} | {a.label for a in resps}) if types is None else list(types)
+    by_k: dict[str, list[Annotation]] = {t: [] for t in wanted}
+    by_r: dict[str, list[Annotation]] = {t: [] for t in wanted}
+    for a in keys:
+        if a.label in by_k:
+            by_k[a.label].append(a)
+    for a in resps:
+        if a.label in by_r:
+            by_r[a.label].append(a)
+    return {t: _diff_type(t, by_k[t], by_r[t], features, pairing, compare_as_strings, doc_id) for t in wanted}
+
+
+@dataclass
+class CorpusDiff:
+    """Annotation Diffs of every (document, type) of a corpus, with micro sums.
+
+    ``diffs[doc][type]`` is a :class:`TypeDiff`; every listed type has an entry in every
+    document (empty on both sides where neither has it).
+    """
+
+    diffs: dict[str, dict[str, TypeDiff]]
+    types: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def documents(self) -> tuple[str, ...]:
+        return tuple(self.diffs)
+
+    def counts(self, document: str | None = None, type: str | None = None) -> DiffCounts:
+        """Summed counts (micro) of one document, one type, one cell, or everything."""
+        total = DiffCounts()
+        for d, by_type in self.diffs.items():
+            if document is not None and d != document:
+                continue
+            for t, td in by_type.items():
+                if type is None or t == type:
+                    total = total + td.counts
+        return total
+
+
+def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None = None,
+                 features: Sequence[str] | None = (), pairing: str = "gate", compare_as_strings: bool = False,
+                 allow_missing: str | None = None) -> CorpusDiff:
+    """Annotation Diff over a corpus: documents paired by id, each type compared separately.
+
+    ``types`` defaults to every type found on either side of any document; the other
+    parameters are those of :func:`annotation_diff`; ``allow_missing`` is that of
+    :func:`accord.scoring.pair_documents`.
+    """
+    from ..scoring import pair_documents
+
+    pairs = pair_documents(key, response, allow_missing)
+    if types is None:
+        found: set[str] = set()
+        for _, k, r in pairs:
+            for doc in (k, r):
+                if doc is not None:
+                    found.update(a.label for a in doc.annotations)
+        types = sorted(found)
+    diffs: dict[str, dict[str, TypeDiff]] = {}
+    for doc_id, k, r in pairs:
+        diffs[doc_id] = annotation_diff(k.annotations if k is not None else (),
+                                        r.annotations if r is not None else (), types=types, features=features,
+                                        pairing=pairing, compare_as_strings=compare_as_strings)
+    options: Mapping[str, Any] = {"features": None if features is None else list(features), "pairing": pairing,
+                                  "compare_as_strings": compare_as_strings}
+    return CorpusDiff(diffs, tuple(types), dict(options))

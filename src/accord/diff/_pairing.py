@@ -1,0 +1,181 @@
+"""Pairing key and response annotations of one type: GATE's greedy pass or an optimal assignment.
+
+Candidates are the (key, response) pairs that are coextensive or overlap, found by sorting
+the spans into overlap blocks (never all pairs). Each candidate gets GATE's value:
+
+========  ==========================================  =====
+outcome   condition                                   value
+========  ==========================================  =====
+correct   coextensive and compatible                  3
+partial   overlapping, not coextensive, compatible    2
+mismatch  coextensive, not compatible                 1
+wrong     overlapping, not coextensive, incompatible  0
+========  ==========================================  =====
+
+``gate`` pairing follows ``gate.util.AnnotationDiffer`` (``../shared/notes/gate-evaluation.md``
+section 1): each candidate's score is its value minus the values of the other candidates
+sharing its key or its response, computed once; candidates are taken greedily by
+decreasing score, ties going to the candidate created last (keys and responses in input
+order, key-major). The result depends on that order and need not maximise the total value.
+
+``optimal`` pairing maximises the summed value of correct and partial pairs over one-to-one
+pairings (Kuhn-Munkres inside each overlap block); mismatch and wrong pairs are then formed
+among what is left only where they cost nothing. It does not depend on the order of the
+annotations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import OptionError
+from ..match.assign import assign
+from ..match.blocks import overlap_blocks
+
+__all__ = ["PAIRINGS", "CORRECT", "PARTIAL", "MISMATCH", "WRONG", "candidates", "pair", "compatibility"]
+
+PAIRINGS = ("gate", "optimal")
+CORRECT, PARTIAL, MISMATCH, WRONG = 3, 2, 1, 0
+
+
+def candidates(ks: np.ndarray, ke: np.ndarray, rs: np.ndarray, re: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All (key, response) pairs that are coextensive or overlap, key-major.
+
+    Overlap is GATE's: ``r.end > k.start and r.start < k.end`` (a zero-length annotation
+    overlaps another only strictly inside it); coextensive spans always pair, zero-length
+    ones included.
+
+    Returns
+    -------
+    key_index, response_index, coextensive : numpy.ndarray
+    """
+    nk, nr = len(ks), len(rs)
+    empty = np.zeros(0, dtype=np.int64)
+    if nk == 0 or nr == 0:
+        return empty, empty, np.zeros(0, dtype=bool)
+    start = np.concatenate([ks, rs]).astype(float)
+    end = np.concatenate([ke, re]).astype(float)
+    # a zero-length span is widened by half a unit only to find its block: the blocks are a
+    # superset of the candidates, the exact predicates below decide
+    zero = start == end
+    start[zero] -= 0.5
+    end[zero] += 0.5
+    block = overlap_blocks(start, end)
+    kb, rb = block[:nk], block[nk:]
+    r_order = np.argsort(rb, kind="stable")
+    rb_sorted = rb[r_order]
+    first = np.searchsorted(rb_sorted, kb, side="left")
+    count = np.searchsorted(rb_sorted, kb, side="right") - first
+    key_index = np.repeat(np.arange(nk, dtype=np.int64), count)
+    offsets = np.arange(int(count.sum()), dtype=np.int64) - np.repeat(np.cumsum(count) - count, count)
+    resp_index = r_order[np.repeat(first, count) + offsets].astype(np.int64)
+    # within a key, responses in input order
+    order = np.lexsort((resp_index, key_index))
+    key_index, resp_index = key_index[order], resp_index[order]
+    a0, a1, b0, b1 = ks[key_index], ke[key_index], rs[resp_index], re[resp_index]
+    coext = (a0 == b0) & (a1 == b1)
+    keep = coext | ((b1 > a0) & (b0 < a1))
+    return key_index[keep], resp_index[keep], coext[keep]
+
+
+def _gate_greedy(ki: np.ndarray, ri: np.ndarray, value: np.ndarray, nk: int, nr: int) -> np.ndarray:
+    """Indices of the candidates GATE's AnnotationDiffer takes, in the order it takes them."""
+    key_sum = np.bincount(ki, weights=value, minlength=nk)
+    resp_sum = np.bincount(ri, weights=value, minlength=nr)
+    # value - (others sharing the key) - (others sharing the response)
+    score = 3 * value - key_sum[ki] - resp_sum[ri]
+    # descending score; among equal scores the later candidate first (a stable ascending
+    # sort, then reversed)
+    order = np.lexsort((-np.arange(len(ki)), -score))
+    used_k = np.zeros(nk, dtype=bool)
+    used_r = np.zeros(nr, dtype=bool)
+    taken = []
+    for c in order.tolist():
+        k, r = ki[c], ri[c]
+        if not used_k[k] and not used_r[r]:
+            used_k[k] = used_r[r] = True
+            taken.append(c)
+    return np.asarray(taken, dtype=np.int64)
+
+
+def _optimal(ki: np.ndarray, ri: np.ndarray, value: np.ndarray, nk: int, nr: int) -> np.ndarray:
+    """Candidates of a maximum-value one-to-one pairing (correct 3, partial 2; others only if free)."""
+    if len(ki) == 0:
+        return np.zeros(0, dtype=np.int64)
+    # connected components of the candidate graph, by union of overlap blocks: reuse the
+    # key index as a node, responses after the keys
+    parent = np.arange(nk + nr)
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for k, r in zip(ki.tolist(), (ri + nk).tolist()):
+        a, b = find(k), find(r)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    comp = np.array([find(k) for k in ki.tolist()])
+    weight = np.where(value >= PARTIAL, value.astype(float), 1e-6)
+    taken: list[int] = []
+    order = np.argsort(comp, kind="stable")
+    bounds = np.flatnonzero(np.diff(comp[order])) + 1
+    for group in np.split(order, bounds):
+        if len(group) == 1:
+            taken.append(int(group[0]))
+            continue
+        keys, kpos = np.unique(ki[group], return_inverse=True)
+        resps, rpos = np.unique(ri[group], return_inverse=True)
+        sim = np.zeros((len(keys), len(resps)))
+        sim[kpos, rpos] = weight[group]
+        rows, cols = assign(sim, "1:1")
+        lookup = {(int(a), int(b)): int(c) for a, b, c in zip(kpos, rpos, group)}
+        taken.extend(lookup[(int(a), int(b))] for a, b in zip(rows, cols))
+    return np.asarray(sorted(taken), dtype=np.int64)
+
+
+def pair(ks: np.ndarray, ke: np.ndarray, rs: np.ndarray, re: np.ndarray,
+         compatible: Callable[[int, int], bool] | np.ndarray, pairing: str = "gate"
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pair keys and responses of one type.
+
+    Parameters
+    ----------
+    ks, ke, rs, re : numpy.ndarray of int
+        Key and response starts and ends.
+    compatible : callable ``(key_index, response_index) -> bool`` or numpy.ndarray
+        Whether the response's features include the key's significant ones; an array gives
+        the answer for every candidate (in :func:`candidates` order).
+    pairing : {"gate", "optimal"}
+
+    Returns
+    -------
+    key_index, response_index, value : numpy.ndarray
+        The pairs made and their values (3 correct, 2 partial, 1 mismatch, 0 wrong).
+    """
+    if pairing not in PAIRINGS:
+        raise OptionError(f"unknown pairing {pairing!r}; expected one of {', '.join(PAIRINGS)}")
+    ki, ri, coext = candidates(ks, ke, rs, re)
+    if isinstance(compatible, np.ndarray):
+        compat = compatible
+    else:
+        compat = np.fromiter((compatible(k, r) for k, r in zip(ki.tolist(), ri.tolist())), dtype=bool,
+                             count=len(ki))
+    value = np.where(coext, np.where(compat, CORRECT, MISMATCH), np.where(compat, PARTIAL, WRONG)).astype(np.int64)
+    chosen = (_gate_greedy if pairing == "gate" else _optimal)(ki, ri, value, len(ks), len(rs))
+    return ki[chosen], ri[chosen], value[chosen]
+
+
+def compatibility(keys: Sequence[Any], responses: Sequence[Any], significant: Sequence[str] | None,
+                  as_strings: bool) -> Callable[[int, int], bool]:
+    """The compatibility test of :func:`pair` for annotations with ``attributes``."""
+    from ._features import subsumes
+
+    if significant is not None and len(significant) == 0:
+        return lambda k, r: True
+    return lambda k, r: subsumes(responses[r].attributes, keys[k].attributes, significant, as_strings=as_strings)
