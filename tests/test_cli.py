@@ -178,3 +178,58 @@ def test_agree_bad_input(tmp_path, capsys):
     (tmp_path / "b.jsonl").write_text(json.dumps(_ann_doc("d2", [])) + "\n")
     assert main(["agree", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")]) == 2
     assert "every annotation set needs the same documents" in capsys.readouterr().err
+
+
+GATE = __import__("pathlib").Path(__file__).parent / "data" / "gate"
+
+
+def test_diff_gate_documents_json_details_and_html(tmp_path, capsys):
+    doc = str(GATE / "beijing-opera.xml")
+    details, page = tmp_path / "rows.csv", tmp_path / "diff.html"
+    assert main(["diff", doc, doc, "--key-set", "ann1", "--response-set", "ann2", "--type", "Os", "--output", "json",
+                 "--details", str(details), "--html", str(page)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # the IAA plugin's pair counts for Os, beijing-opera.xml, ann1 against ann2: c=2 p=1 m=2 s=0
+    os_ = out["by_type"]["Os"]
+    assert [os_[k] for k in ("correct", "partial", "missing", "spurious")] == [2, 1, 2, 0]
+    assert os_["strict"]["precision"] == pytest.approx(2 / 3) and os_["lenient"]["recall"] == pytest.approx(3 / 5)
+    assert out["totals"]["average"]["f"] == pytest.approx((os_["strict"]["f"] + os_["lenient"]["f"]) / 2)
+    assert out["options"]["pairing"] == "gate"
+    rows = list(csv.DictReader(details.open(encoding="utf-8")))
+    assert sorted(r["outcome"] for r in rows) == ["correct", "correct", "missing", "missing", "partial"]
+    first = rows[0]
+    assert first["key_text"] == "The form" and first["key_start"] == "245" and first["key_features"] == "{}"
+    html = page.read_text(encoding="utf-8")
+    assert html.count('data-outcome="') == 5 and "The form" in html
+
+
+def test_qa_tables_by_type_and_document(tmp_path, capsys):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    for name in ("beijing-opera.xml", "beijing-opera-2.xml"):
+        (a / name).write_bytes((GATE / name).read_bytes())
+        (b / name).write_bytes((GATE / name).read_bytes())
+    assert main(["qa", str(a), str(b), "--key-set", "ann1", "--response-set", "ann3", "--type", "Os,sent",
+                 "--measures", "strict,lenient", "--output", "csv"]) == 0
+    rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
+    cells = {(r["document"], r["type"]): r for r in rows if r["scope"] == "cell"}
+    # IAA plugin pair counts, Os, ann1 against ann3: doc0 c=2 p=2 m=1 s=0, doc1 c=1 p=2 m=1 s=1
+    assert [cells["beijing-opera", "Os"][k] for k in ("correct", "partial", "missing", "spurious")] == \
+        ["2", "2", "1", "0"]
+    assert [cells["beijing-opera-2", "Os"][k] for k in ("correct", "partial", "missing", "spurious")] == \
+        ["1", "2", "1", "1"]
+    total_os = next(r for r in rows if r["scope"] == "type" and r["type"] == "Os")
+    assert [total_os[k] for k in ("correct", "partial", "missing", "spurious")] == ["3", "4", "2", "1"]
+    assert float(total_os["lenient_precision"]) == pytest.approx(7 / 8)
+    assert main(["qa", str(a), str(b), "--key-set", "ann1", "--response-set", "ann3"]) == 0
+    text = capsys.readouterr().out
+    assert "Macro summary" in text and "by document" in text and "beijing-opera-2" in text
+
+
+def test_diff_bad_options(capsys):
+    doc = str(GATE / "beijing-opera.xml")
+    assert main(["diff", doc, doc, "--key-set", "ann9"]) == 2
+    assert "no annotation set 'ann9'" in capsys.readouterr().err
+    assert main(["diff", doc, doc, "--measures", "strict,loose"]) == 2
+    assert "unknown measure 'loose'" in capsys.readouterr().err

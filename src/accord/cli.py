@@ -129,7 +129,42 @@ def build_parser() -> argparse.ArgumentParser:
                     help="ratings table: the categories in order (ordinal scales; categories nobody used)")
     ag.add_argument("--output", choices=("table", "json", "csv"), default="table", help="output format")
     ag.add_argument("-o", "--out", help="write the output to this file instead of standard output")
+    df = sub.add_parser("diff", help="GATE's Annotation Diff: correct, partial, missing, spurious; strict, lenient "
+                        "and average measures", description="Compare RESPONSE with KEY type by type as GATE's "
+                        "Annotation Diff does (files or directories; GATE XML, brat, MAT JSON, JSON lines, columns).")
+    _diff_options(df, "type")
+    qa = sub.add_parser("qa", help="GATE's Corpus QA: Annotation Diff tables by type and by document with micro "
+                        "and macro rows", description="Corpus QA: KEY (A) against RESPONSE (B) over a corpus, one "
+                        "table per --by, each with a macro summary (mean of the rows) and a micro summary (summed "
+                        "counts).")
+    _diff_options(qa, "type,document")
     return parser
+
+
+def _diff_options(p: argparse.ArgumentParser, by: str) -> None:
+    p.add_argument("key", help="key file or directory (A)")
+    p.add_argument("response", help="response file or directory (B)")
+    p.add_argument("--format", help="format of both sides (sniffed by default)")
+    p.add_argument("--key-set", help="GATE XML: the key's annotation set (default: the default set)")
+    p.add_argument("--response-set", help="GATE XML: the response's annotation set (default: the default set)")
+    p.add_argument("--type", type=_csv_list, help="annotation types to compare (comma-separated; default all)")
+    p.add_argument("--features", default="", help="significant features, comma-separated; 'all' for every key "
+                   "feature (GATE's API default); none by default (GATE's diff window)")
+    p.add_argument("--compare-as-strings", action="store_true",
+                   help="compare feature values as strings (by default values of different types never match)")
+    p.add_argument("--pairing", choices=("gate", "optimal"), default="gate",
+                   help="gate (default): GATE's greedy pairing, GATE's exact counts; optimal: the maximum-value "
+                   "one-to-one pairing, independent of annotation order")
+    p.add_argument("--measures", type=_csv_list, default=["strict", "lenient", "average"],
+                   help="comma-separated strict, lenient, average (default all three)")
+    p.add_argument("--beta", type=float, default=1.0, help="F-beta weight (default 1)")
+    p.add_argument("--by", type=_csv_list, default=by.split(","), help=f"tables: type, document (default {by})")
+    p.add_argument("--allow-missing", choices=("empty", "skip"),
+                   help="documents on one side only: score against nothing (empty) or leave out (skip)")
+    p.add_argument("--output", choices=("table", "json", "csv"), default="table", help="output format")
+    p.add_argument("-o", "--out", help="write the output to this file instead of standard output")
+    p.add_argument("--html", help="write the diff view (summary tables, annotations side by side) to this HTML file")
+    p.add_argument("--details", help="write one row per diff line (CSV, or JSON lines for .jsonl)")
 
 
 def _output_options(p: argparse.ArgumentParser, details: str) -> None:
@@ -309,6 +344,54 @@ def _agree(args: argparse.Namespace) -> int:
     return 0
 
 
+def _diff(args: argparse.Namespace) -> int:
+    import json
+
+    from .diff import diff_corpora, parse_measure
+    from .diff._qa import qa_summary, qa_table
+    from .formats import read
+    from .report.details import write_rows
+    from .report.diff_report import diff_html, qa_csv, render_qa
+
+    measures = tuple(parse_measure(m) for m in args.measures)
+    if args.beta < 0:
+        raise OptionError(f"--beta must be >= 0; got {args.beta}")
+    features = None if args.features.strip().lower() == "all" else tuple(_csv_list(args.features))
+    key = read(args.key, format=args.format, annotation_set=args.key_set)
+    resp = read(args.response, format=args.format, annotation_set=args.response_set)
+    cd = diff_corpora(key, resp, types=args.type or None, features=features, pairing=args.pairing,
+                      compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing)
+    tables = [qa_table(cd, by, measures, args.beta) for by in args.by]
+    if args.html:
+        Path(args.html).write_text(diff_html(cd, measures, args.beta, title=f"{args.key} vs {args.response}"),
+                                   encoding="utf-8")
+    if args.details:
+        rows = []
+        for d, types in cd.diffs.items():
+            text = cd.texts.get(d)
+            for t, td in types.items():
+                for r in td.rows:
+                    row = {"document": d, "type": t, "outcome": r.outcome}
+                    for side, a in (("key", r.key), ("response", r.response)):
+                        row[f"{side}_start"] = a.start if a is not None else None
+                        row[f"{side}_end"] = a.end if a is not None else None
+                        row[f"{side}_text"] = text[a.start:a.end] if a is not None and text is not None else None
+                        row[f"{side}_features"] = (json.dumps(dict(a.attributes), ensure_ascii=False, default=str)
+                                                   if a is not None else None)
+                    rows.append(row)
+        write_rows(rows, args.details, columns=list(rows[0]) if rows else ["document", "type", "outcome"])
+    if args.output == "json":
+        _write_text(args, json.dumps(qa_summary(cd, measures, args.beta), indent=2))
+    elif args.output == "csv":
+        _write_text(args, qa_csv(cd, measures, args.beta))
+    else:
+        def draw(console: object) -> None:
+            for table in tables:
+                render_qa(table, console)
+        _render(args, draw)
+    return 0
+
+
 def _score(args: argparse.Namespace) -> int:
     from . import scoring
     from .report import render_table, to_csv, to_json, write_details
@@ -350,6 +433,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _structured(args)
         if args.command == "agree":
             return _agree(args)
+        if args.command in ("diff", "qa"):
+            return _diff(args)
         raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
     except AccordError as exc:
         print(f"accord: error: {exc}", file=sys.stderr)

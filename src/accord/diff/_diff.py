@@ -151,6 +151,8 @@ class CorpusDiff:
     diffs: dict[str, dict[str, TypeDiff]]
     types: tuple[str, ...]
     options: dict[str, Any] = field(default_factory=dict)
+    texts: dict[str, str | None] = field(default_factory=dict)
+    """The text of each document (the key's, else the response's), for showing annotations."""
 
     @property
     def documents(self) -> tuple[str, ...]:
@@ -175,10 +177,15 @@ def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None =
 
     ``types`` defaults to every type found on either side of any document; the other
     parameters are those of :func:`annotation_diff`; ``allow_missing`` is that of
-    :func:`accord.scoring.pair_documents`.
+    :func:`accord.scoring.pair_documents`. Two corpora of one document each pair whatever
+    their ids (``key.xml`` against ``response.xml``).
     """
     from ..scoring import pair_documents
 
+    if len(key) == 1 and len(response) == 1:
+        (kdoc,), (rdoc,) = key.documents, response.documents
+        if kdoc.id != rdoc.id:
+            response = Corpus([rdoc._replace(id=kdoc.id)], name=response.name)
     pairs = pair_documents(key, response, allow_missing)
     if types is None:
         found: set[str] = set()
@@ -188,10 +195,12 @@ def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None =
                     found.update(a.label for a in doc.annotations)
         types = sorted(found)
     diffs: dict[str, dict[str, TypeDiff]] = {}
+    texts: dict[str, str | None] = {}
     for doc_id, k, r in pairs:
+        texts[doc_id] = k.text if k is not None and k.text is not None else (r.text if r is not None else None)
         diffs[doc_id] = annotation_diff(k.annotations if k is not None else (),
                                         r.annotations if r is not None else (), types=types, features=features,
                                         pairing=pairing, compare_as_strings=compare_as_strings)
     options: Mapping[str, Any] = {"features": None if features is None else list(features), "pairing": pairing,
                                   "compare_as_strings": compare_as_strings}
-    return CorpusDiff(diffs, tuple(types), dict(options))
+    return CorpusDiff(diffs, tuple(types), dict(options), texts)

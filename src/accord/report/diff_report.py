@@ -1,0 +1,120 @@
+"""Outputs of ``accord diff`` and ``accord qa``: terminal tables, CSV and the HTML diff view."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from typing import Any
+
+from ..diff import CorpusDiff, DiffCounts
+from ..diff._qa import QATable, qa_table
+
+__all__ = ["render_qa", "qa_csv", "diff_html", "SYMBOLS"]
+
+SYMBOLS = {"correct": "=", "partial": "~", "mismatch": "<>", "wrong": "?", "missing": "-?", "spurious": "?-"}
+"""GATE's diff-view symbols for the row outcomes."""
+
+_SHORT = {"strict": "s", "lenient": "l", "average": "a"}
+
+
+def _f4(x: float) -> str:
+    return f"{x:.4f}"
+
+
+def render_qa(table: QATable, console: Any = None) -> None:
+    """One Corpus QA table on the terminal: counts, P/R/F per measure, macro and micro rows."""
+    from rich.console import Console
+    from rich.table import Table
+
+    if console is None:
+        console = Console()
+        if not console.is_terminal:   # piped: do not squeeze the columns into 80 characters
+            console = Console(width=max(console.width, 200))
+    t = Table(title=f"by {table.by} (A = key, B = response)", show_edge=False, header_style="bold")
+    t.add_column(table.by.capitalize(), no_wrap=True)
+    for name in ("Match", "Only A", "Only B", "Overlap"):
+        t.add_column(name, justify="right", no_wrap=True)
+    for m in table.measures:
+        s = _SHORT[m]
+        t.add_column(f"P.{s}", justify="right", no_wrap=True)
+        t.add_column(f"R.{s}", justify="right", no_wrap=True)
+        t.add_column(f"F{table.beta:g}.{s}", justify="right", no_wrap=True)
+
+    def measures(c: DiffCounts) -> list[str]:
+        out = []
+        for m in table.measures:
+            out += [_f4(c.precision(m)), _f4(c.recall(m)), _f4(c.f(m, table.beta))]
+        return out
+
+    for name, c in table.rows:
+        t.add_row(name, str(c.correct), str(c.missing), str(c.spurious), str(c.partial), *measures(c))
+    t.add_section()
+    macro = []
+    for m in table.measures:
+        macro += [_f4(x) for x in table.macro[m]]
+    t.add_row("Macro summary", "", "", "", "", *macro, style="italic")
+    c = table.micro
+    t.add_row("Micro summary", str(c.correct), str(c.missing), str(c.spurious), str(c.partial), *measures(c),
+              style="bold")
+    console.print(t)
+
+
+def qa_csv(diff: CorpusDiff, measures: tuple[str, ...], beta: float) -> str:
+    """One CSV row per type, per document, per (document, type) cell and the micro total."""
+    buf = io.StringIO()
+    cols = ["scope", "document", "type", "correct", "partial", "missing", "spurious", "keys", "responses"]
+    for m in measures:
+        cols += [f"{m}_precision", f"{m}_recall", f"{m}_f"]
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(cols)
+
+    def row(scope: str, doc: str, typ: str, c: DiffCounts) -> list[Any]:
+        out: list[Any] = [scope, doc, typ, c.correct, c.partial, c.missing, c.spurious, c.keys, c.responses]
+        for m in measures:
+            out += [c.precision(m), c.recall(m), c.f(m, beta)]
+        return out
+
+    w.writerow(row("total", "<all>", "<all>", diff.counts()))
+    for name, c in qa_table(diff, "type", measures, beta).rows:
+        w.writerow(row("type", "<all>", name, c))
+    for name, c in qa_table(diff, "document", measures, beta).rows:
+        w.writerow(row("document", name, "<all>", c))
+    for d, types in diff.diffs.items():
+        for t, td in types.items():
+            w.writerow(row("cell", d, t, td.counts))
+    return buf.getvalue()
+
+
+def _features(attrs: Any) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in attrs.items())
+
+
+def _side(ann: Any, text: str | None) -> dict[str, Any] | None:
+    if ann is None:
+        return None
+    return {"start": ann.start, "end": ann.end, "text": text[ann.start:ann.end] if text is not None else "",
+            "features": _features(ann.attributes), "id": ann.id}
+
+
+def _sections(diff: CorpusDiff) -> Iterable[dict[str, Any]]:
+    for d, types in diff.diffs.items():
+        text = diff.texts.get(d)
+        for t, td in types.items():
+            if not td.rows:
+                continue
+            yield {"document": d, "type": t, "counts": td.counts,
+                   "rows": [{"outcome": r.outcome, "symbol": SYMBOLS[r.outcome], "key": _side(r.key, text),
+                             "response": _side(r.response, text)} for r in td.rows]}
+
+
+def diff_html(diff: CorpusDiff, measures: tuple[str, ...], beta: float, title: str = "Annotation Diff") -> str:
+    """A self-contained page: the Corpus QA summary and, per document and type, the key and
+    response annotations side by side, colour coded by outcome, with a filter by outcome."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    env = Environment(loader=PackageLoader("accord.report", "templates"), autoescape=select_autoescape(["html"]))
+    template = env.get_template("diff.html")
+    return template.render(title=title, by_type=qa_table(diff, "type", measures, beta),
+                           by_document=qa_table(diff, "document", measures, beta), sections=list(_sections(diff)),
+                           measures=measures, beta=beta, symbols=SYMBOLS, options=diff.options)
