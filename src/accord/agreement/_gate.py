@@ -1,0 +1,140 @@
+"""GATE's two ways of turning annotation sets into classification tables, for exact GATE numbers.
+
+accord's own way (:func:`accord.agreement._sources.ratings_from_corpora`) takes the union
+of the spans every annotator marked as the items. GATE builds one two-annotator table per
+pair instead (``../shared/notes/gate-evaluation.md`` section 3):
+
+``corpus-qa`` (``gate.util.ClassificationMeasures``, Corpus QA's classification tab)
+    Instances are the annotations of the type that carry the feature. An A annotation
+    sharing its span with another A annotation is left out; each remaining one counts
+    when exactly one B annotation is coextensive with it, under the pair of values
+    (``""`` for an empty value). Unmatched annotations are not counted; there is no
+    ``Non-cat``. Tables add up over documents (GATE's corpus figures sum them).
+
+``iaa`` (GATE's IAA plugin)
+    Labels are the feature values found in the document, plus ``Non-cat`` for an
+    annotation without the feature. Cell (i, j) counts the coextensive pairs an
+    Annotation Diff (GATE's greedy pairing, features ignored) finds between A's
+    label-i and B's label-j annotations. Unmatched annotations are not counted. Without
+    a feature the table is ``[[c, m], [s, 0]]`` over the categories ``Anns`` and
+    ``Non-cat``. The plugin reports the mean over pairs, then documents, then types.
+
+Each function returns a two-column :class:`~accord.agreement.Ratings` table (one row per
+counted pair of annotations), so every coefficient of :mod:`accord.agreement` applies.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+
+from ..diff import annotation_diff
+from ..diff._features import _as_string
+from ..errors import RatingsError
+from ..model import Annotation, Corpus
+from ._ratings import Ratings, to_ratings
+from ._sources import ANNOTATED, NON_CAT
+
+__all__ = ["GATE_CONVENTIONS", "corpus_qa_table", "iaa_table", "gate_pair_tables"]
+
+GATE_CONVENTIONS = ("corpus-qa", "iaa")
+
+
+def _table(cells: Counter, a: str, b: str, categories: Sequence[str]) -> Ratings:
+    rows = [[i, j] for (i, j), n in sorted(cells.items()) for _ in range(n)]
+    return to_ratings({a: [r[0] for r in rows], b: [r[1] for r in rows]}, categories=list(categories))
+
+
+def corpus_qa_table(a_anns: Sequence[Annotation], b_anns: Sequence[Annotation], type: str, feature: str,
+                    names: tuple[str, str] = ("A", "B")) -> Ratings:
+    """The confusion table of GATE's ``ClassificationMeasures`` for one document and one pair."""
+    def instances(anns: Sequence[Annotation]) -> list[Annotation]:
+        return [x for x in anns if x.label == type and x.start is not None and feature in x.attributes]
+
+    def value(x: Annotation) -> str:
+        v = x.attributes[feature]
+        return "" if v is None else _as_string(v)
+
+    a_inst, b_inst = instances(a_anns), instances(b_anns)
+    a_spans = Counter((x.start, x.end) for x in a_inst)
+    b_by_span: dict[tuple[int, int], list[Annotation]] = {}
+    for x in b_inst:
+        b_by_span.setdefault((x.start, x.end), []).append(x)  # type: ignore[arg-type]
+    cells: Counter = Counter()
+    for x in a_inst:
+        span = (x.start, x.end)
+        if a_spans[span] > 1:
+            continue
+        partners = b_by_span.get(span, [])   # type: ignore[arg-type]
+        if len(partners) == 1:
+            cells[(value(x), value(partners[0]))] += 1
+    categories = sorted({value(x) for x in a_inst} | {value(x) for x in b_inst})
+    return _table(cells, names[0], names[1], categories)
+
+
+def iaa_table(a_anns: Sequence[Annotation], b_anns: Sequence[Annotation], type: str, feature: str | None,
+              labels: Sequence[str] | None = None, names: tuple[str, str] = ("A", "B")) -> Ratings:
+    """The contingency table of GATE's IAA plugin for one document and one pair.
+
+    ``labels`` are the feature values of the document (default: those found in the two
+    sets); an annotation without the feature, or with a value outside them, is ``Non-cat``.
+    """
+    a_inst = [x for x in a_anns if x.label == type and x.start is not None]
+    b_inst = [x for x in b_anns if x.label == type and x.start is not None]
+    if feature is None:
+        d = annotation_diff(a_inst, b_inst, types=[type])[type].counts
+        cells = Counter({(ANNOTATED, ANNOTATED): d.correct, (ANNOTATED, NON_CAT): d.missing,
+                         (NON_CAT, ANNOTATED): d.spurious})
+        return _table(+cells, names[0], names[1], [ANNOTATED, NON_CAT])
+    if labels is None:
+        labels = sorted({_as_string(x.attributes[feature]) for x in a_inst + b_inst if feature in x.attributes})
+    known = set(labels)
+
+    def label(x: Annotation) -> str:
+        if feature not in x.attributes:
+            return NON_CAT
+        v = _as_string(x.attributes[feature])
+        return v if v in known else NON_CAT
+
+    cats = list(labels) + [NON_CAT]
+    a_by = {c: [x._replace(label="X") for x in a_inst if label(x) == c] for c in cats}
+    b_by = {c: [x._replace(label="X") for x in b_inst if label(x) == c] for c in cats}
+    cells = Counter()
+    for i, j in itertools.product(cats, cats):
+        if a_by[i] and b_by[j]:
+            n = annotation_diff(a_by[i], b_by[j], types=["X"])["X"].counts.correct
+            if n:
+                cells[(i, j)] = n
+    return _table(cells, names[0], names[1], cats)
+
+
+def gate_pair_tables(corpora: Sequence[Corpus], names: Sequence[str], *, type: str, feature: str | None,
+                     convention: str = "iaa") -> dict[tuple[str, str], dict[str, Ratings]]:
+    """GATE's table for every annotator pair and every document both have.
+
+    With ``iaa`` the labels of a document are the feature values any annotator gave in it.
+    """
+    if convention not in GATE_CONVENTIONS:
+        raise RatingsError(f"unknown GATE convention {convention!r}; expected one of {', '.join(GATE_CONVENTIONS)}")
+    if convention == "corpus-qa" and feature is None:
+        raise RatingsError("the corpus-qa convention compares a feature's values: give --feature")
+    if len(corpora) < 2:
+        raise RatingsError(f"agreement needs at least two annotation sets, got {len(corpora)}")
+    out: dict[tuple[str, str], dict[str, Ratings]] = {}
+    for (i, a), (j, b) in itertools.combinations(enumerate(names), 2):
+        tables: dict[str, Ratings] = {}
+        for doc_id in corpora[i]:
+            if doc_id not in corpora[j]:
+                continue
+            ka, kb = corpora[i][doc_id].annotations, corpora[j][doc_id].annotations
+            if convention == "corpus-qa":
+                tables[doc_id] = corpus_qa_table(ka, kb, type, feature, (a, b))  # type: ignore[arg-type]
+            else:
+                labels = None
+                if feature is not None:
+                    labels = sorted({_as_string(x.attributes[feature]) for c in corpora if doc_id in c
+                                     for x in c[doc_id].annotations if x.label == type and feature in x.attributes})
+                tables[doc_id] = iaa_table(ka, kb, type, feature, labels, (a, b))
+        out[(a, b)] = tables
+    return out

@@ -1,0 +1,173 @@
+"""Agreement on spans (GATE guide 10.5.2): pairwise precision, recall and F between annotation sets.
+
+Each pair of annotators (A, B) is compared as an Annotation Diff with A as the key: per
+document and type, correct, partial, missing and spurious counts. Where a ``feature`` is
+given, annotations are compared only with annotations carrying the same value of it (and
+annotations without it are left out), as GATE's IAA plugin does: the counts of each value
+are summed. Swapping A and B swaps precision and recall, so F does not depend on the order.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..diff import DiffCounts, annotation_diff
+from ..diff._features import _as_string
+from ..errors import RatingsError
+from ..model import Annotation, Corpus
+
+__all__ = ["SpanAgreement", "span_agreement"]
+
+_SEP = "\x1f"
+
+
+@dataclass(frozen=True)
+class SpanAgreement:
+    """Pairwise Annotation Diff counts between annotators.
+
+    ``cells[(a, b)][document][type]`` holds the :class:`~accord.diff.DiffCounts` of
+    annotator ``b`` against ``a`` (``a`` before ``b`` in the given order); a document takes
+    part in a pair only when both annotators have it.
+    """
+
+    annotators: tuple[str, ...]
+    types: tuple[str, ...]
+    cells: dict[tuple[str, str], dict[str, dict[str, DiffCounts]]]
+    feature: str | Mapping[str, str] | None = None
+
+    @property
+    def pairs(self) -> list[tuple[str, str]]:
+        return list(self.cells)
+
+    def counts(self, a: str, b: str, document: str | None = None, type: str | None = None) -> DiffCounts:
+        """Summed (micro) counts of B against A, over documents and types unless one is named.
+
+        Asking for (b, a) gives the counts with the roles swapped (missing and spurious
+        exchanged).
+        """
+        if (a, b) not in self.cells:
+            if (b, a) in self.cells:
+                c = self.counts(b, a, document, type)
+                return DiffCounts(c.correct, c.partial, c.spurious, c.missing)
+            raise RatingsError(f"no annotator pair ({a!r}, {b!r}); the annotators are {', '.join(self.annotators)}")
+        total = DiffCounts()
+        for d, by_type in self.cells[(a, b)].items():
+            if document is None or d == document:
+                for t, c in by_type.items():
+                    if type is None or t == type:
+                        total = total + c
+        return total
+
+    def f(self, a: str, b: str, measure: str = "strict", beta: float = 1.0, average: str = "micro") -> float:
+        """F of a pair: ``micro`` from the summed counts, ``macro`` the mean over its documents."""
+        if average == "micro":
+            return self.counts(a, b).f(measure, beta)
+        key = (a, b) if (a, b) in self.cells else (b, a)
+        docs = list(self.cells.get(key, {}))
+        if not docs:
+            return float("nan")
+        return sum(self.counts(a, b, document=d).f(measure, beta) for d in docs) / len(docs)
+
+    def mean_over_pairs(self, measure: str = "strict", beta: float = 1.0) -> dict[str, float]:
+        """Macro over pairs: the mean precision, recall and F of the pairs (each micro)."""
+        rows = [self.counts(a, b) for a, b in self.cells]
+        n = len(rows)
+        return {"precision": sum(r.precision(measure) for r in rows) / n,
+                "recall": sum(r.recall(measure) for r in rows) / n,
+                "f": sum(r.f(measure, beta) for r in rows) / n}
+
+    def gate_iaa_counts(self) -> dict[str, float]:
+        """The counts GATE's IAA plugin reports overall: for each type and document the mean
+        over pairs, then the mean over documents, then over types (``correct``, ``partial``,
+        ``spurious``, ``missing``, floats)."""
+        per_type: list[tuple[float, float, float, float]] = []
+        docs = sorted({d for cells in self.cells.values() for d in cells})
+        for t in self.types:
+            per_doc = []
+            for d in docs:
+                cs = [cells[d][t] for cells in self.cells.values() if d in cells]
+                if cs:
+                    n = len(cs)
+                    per_doc.append((sum(c.correct for c in cs) / n, sum(c.partial for c in cs) / n,
+                                    sum(c.spurious for c in cs) / n, sum(c.missing for c in cs) / n))
+            if per_doc:
+                per_type.append(tuple(sum(x[i] for x in per_doc) / len(per_doc) for i in range(4)))  # type: ignore
+        if not per_type:
+            return {"correct": 0.0, "partial": 0.0, "spurious": 0.0, "missing": 0.0}
+        return {k: sum(x[i] for x in per_type) / len(per_type)
+                for i, k in enumerate(("correct", "partial", "spurious", "missing"))}
+
+    def to_dict(self, measure: str = "strict", beta: float = 1.0) -> dict[str, Any]:
+        """JSON form: each pair's micro counts and P/R/F, its per-document F, and the mean over pairs."""
+        pairs = []
+        for a, b in self.cells:
+            c = self.counts(a, b)
+            pairs.append({"annotators": [a, b], **c.to_dict((measure,), beta),
+                          "macro_f": self.f(a, b, measure, beta, "macro"),
+                          "by_document": {d: self.counts(a, b, document=d).to_dict((measure,), beta)
+                                          for d in self.cells[(a, b)]}})
+        feature = dict(self.feature) if isinstance(self.feature, Mapping) else self.feature
+        return {"measure": measure, "beta": beta, "types": list(self.types), "feature": feature,
+                "pairs": pairs, "mean_over_pairs": self.mean_over_pairs(measure, beta)}
+
+
+def _prepared(anns: Sequence[Annotation], types: Sequence[str] | None, feature: str | Mapping[str, str] | None
+              ) -> list[Annotation]:
+    out = []
+    for a in anns:
+        if a.start is None or (types is not None and a.label not in types):
+            continue
+        feat = feature.get(a.label) if isinstance(feature, Mapping) else feature
+        if feat is not None:
+            if feat not in a.attributes:
+                continue
+            a = a._replace(label=a.label + _SEP + _as_string(a.attributes[feat]))
+        out.append(a)
+    return out
+
+
+def span_agreement(corpora: Sequence[Corpus], names: Sequence[str], *, types: Sequence[str] | None = None,
+                   feature: str | Mapping[str, str] | None = None, pairing: str = "gate") -> SpanAgreement:
+    """Pairwise Annotation Diffs between annotation sets (one corpus per annotator).
+
+    Parameters
+    ----------
+    corpora, names : sequences
+        The annotators' corpora and their names, in the same order.
+    types : sequence of str, optional
+        The annotation types compared (default: every type found).
+    feature : str or mapping, optional
+        Compare annotations only with those carrying the same value of this feature (its
+        string form); annotations without it are left out. A mapping names the feature
+        per type (``{"sent": "Op"}``; types not in it are compared by span alone), as
+        GATE's ``Os;sent->Op``.
+    pairing : {"gate", "optimal"}
+        As in :func:`accord.diff.annotation_diff`.
+    """
+    if len(corpora) < 2:
+        raise RatingsError(f"agreement needs at least two annotation sets, got {len(corpora)}")
+    if len(set(names)) != len(names):
+        raise RatingsError(f"annotator names repeat: {', '.join(names)}")
+    found = sorted({a.label for c in corpora for d in c.documents for a in d.annotations if a.start is not None})
+    wanted = list(types) if types is not None else found
+    cells: dict[tuple[str, str], dict[str, dict[str, DiffCounts]]] = {}
+    for (i, a), (j, b) in itertools.combinations(enumerate(names), 2):
+        by_doc: dict[str, dict[str, DiffCounts]] = {}
+        for doc_id in corpora[i]:
+            if doc_id not in corpora[j]:
+                continue
+            ka = _prepared(corpora[i][doc_id].annotations, wanted, feature)
+            kb = _prepared(corpora[j][doc_id].annotations, wanted, feature)
+            diffs = annotation_diff(ka, kb, features=(), pairing=pairing)
+            per_type = {t: DiffCounts() for t in wanted}
+            for label, td in diffs.items():
+                t = label.split(_SEP, 1)[0]
+                per_type[t] = per_type[t] + td.counts
+            by_doc[doc_id] = per_type
+        if not by_doc:
+            raise RatingsError(f"{a} and {b} have no document in common")
+        cells[(a, b)] = by_doc
+    return SpanAgreement(tuple(names), tuple(wanted), cells, feature)

@@ -1,0 +1,135 @@
+"""GATE's own numbers, reproduced from GATE's test documents.
+
+Expected values are those GATE's unit tests assert (gate-core ``TestClassificationMeasures``;
+gateplugin-Inter_Annotator_Agreement ``TestIaaPlugin``), transcribed in
+``../shared/data/gate/reference_cases.json``. GATE computes in Java float (32-bit) and
+its tests compare Float objects; accord computes in double, so the values are checked
+to float precision (1e-6). The IAA plugin's tests assert ``ceil(100 x)`` or
+``ceil(1000 x)``; those are checked exactly as the tests write them.
+"""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from accord.agreement import agreement_stats, cohen_kappa, observed_agreement, scott_pi, specific_agreement
+from accord.agreement._gate import corpus_qa_table, gate_pair_tables, iaa_table
+from accord.agreement._spans import span_agreement
+from accord.errors import RatingsError
+from accord.formats import read
+from accord.formats.gate import read_gate_sets
+from accord.model import Corpus, make_annotation as A
+
+DATA = Path(__file__).parent.parent / "data" / "gate"
+DOCS = ["beijing-opera.xml", "beijing-opera-2.xml"]
+NAMES = ["ann1", "ann2", "ann3"]
+CM_CASES = {c["id"]: c for c in json.loads((DATA / "classification_cases.json").read_text())["cases"]}
+
+
+def annotators(docs=DOCS):
+    return [Corpus([read(DATA / d, annotation_set=n).documents[0] for d in docs]) for n in NAMES]
+
+
+def measures(table):
+    return observed_agreement(table), cohen_kappa(table), scott_pi(table)
+
+
+@pytest.mark.parametrize("case,doc", [("classification_measures_doc1", "beijing-opera.xml"),
+                                      ("classification_measures_doc2", "in-outlook-09-aug-2001.xml")])
+def test_corpus_qa_classification_measures_per_document(case, doc):
+    _, sets = read_gate_sets(DATA / doc)
+    table = corpus_qa_table(sets["ann1"], sets["ann2"], "sent", "Op")
+    exp = CM_CASES[case]["expected"]
+    got = measures(table)
+    assert got == pytest.approx((exp["observed_agreement"], exp["cohen_kappa"], exp["scott_pi"]), abs=1e-6)
+    # the confusion matrix behind them (rows ann1, columns ann2), over the labels GATE lists
+    from accord.agreement import confusion_matrix
+
+    derived = CM_CASES[case]["derived"]
+    cats, matrix = confusion_matrix(table)
+    full = np.zeros((len(derived["labels"]),) * 2, dtype=int)
+    for i, a in enumerate(derived["labels"]):
+        for j, b in enumerate(derived["labels"]):
+            if a in cats and b in cats:
+                full[i, j] = matrix[cats.index(a), cats.index(b)]
+    assert full.tolist() == derived["matrix_rows_A_cols_B"]
+
+
+def test_corpus_qa_pooled_over_two_documents():
+    stats = None
+    for doc in ("beijing-opera.xml", "in-outlook-09-aug-2001.xml"):
+        _, sets = read_gate_sets(DATA / doc)
+        s = agreement_stats(corpus_qa_table(sets["ann1"], sets["ann2"], "sent", "Op"))
+        stats = s if stats is None else stats + s
+    exp = CM_CASES["classification_measures_pooled"]["expected"]
+    assert measures(stats) == pytest.approx((exp["observed_agreement"], exp["cohen_kappa"], exp["scott_pi"]),
+                                            abs=1e-6)
+
+
+def test_iaa_plugin_kappa_macro_over_pairs_then_documents():
+    # TestIaaPlugin, AGREEMENTANDKAPPA, sent->Op, ann1;ann2;ann3: ceil(1000x) = 847 / 761 / 759
+    tables = gate_pair_tables(annotators(), NAMES, type="sent", feature="Op", convention="iaa")
+    per_doc = []
+    for doc in ("beijing-opera", "beijing-opera-2"):
+        per_doc.append(np.mean([measures(t[doc]) for t in tables.values()], axis=0))
+    overall = np.mean(per_doc, axis=0)
+    assert [math.ceil(1000 * x) for x in overall] == [847, 761, 759]
+    # the finer values of the independent re-implementation (reference_cases.json, derived)
+    assert overall == pytest.approx([0.846979, 0.760429, 0.758780], abs=1e-6)
+    doc0 = tables[("ann1", "ann2")]["beijing-opera"]
+    assert measures(doc0) == pytest.approx((0.894737, 0.831858, 0.830735), abs=1e-6)
+    # its table over ["", false, true, Non-cat]: [[0,1,0,0],[0,3,0,0],[0,1,4,0],[0,0,0,10]]
+    # specific agreement as the plugin reports it (positive, negative) for 'true'
+    pos = specific_agreement(doc0)["true"]
+    neg = specific_agreement(doc0, negative=True)["true"]
+    assert (round(pos, 4), round(neg, 4)) == (0.8889, 0.9655)
+    doc1 = tables[("ann1", "ann2")]["beijing-opera-2"]
+    assert measures(doc1) == pytest.approx((0.777778, 0.666667, 0.664336), abs=1e-6)
+
+
+def test_iaa_table_without_a_feature_is_c_m_s():
+    # TestIaa caseN=2 (Os, no feature, beijing-opera.xml), pairwise: the table is [[c, m], [s, 0]]
+    _, sets = read_gate_sets(DATA / "beijing-opera.xml")
+    t = iaa_table(sets["ann1"], sets["ann2"], "Os", None)
+    from accord.agreement import confusion_matrix
+
+    cats, m = confusion_matrix(t)
+    assert cats == ("Anns", "Non-cat") and m.tolist() == [[2, 2], [0, 0]]   # c=2, m=2 (the partial drops out)
+    # its pairwise kappas, mean over the three pairs: ceil(100x) = 53 / -12 / -32
+    tables = gate_pair_tables(annotators(DOCS[:1]), NAMES, type="Os", feature=None)
+    mean = np.mean([measures(t["beijing-opera"]) for t in tables.values()], axis=0)
+    assert [math.ceil(100 * x) for x in mean] == [53, -12, -32]
+    assert mean == pytest.approx([0.522222, -0.121212, -0.320635], abs=1e-6)
+
+
+def test_iaa_plugin_f_measure_counts():
+    # TestIaaPlugin FMEASURE over both documents, ceil(100 x) of the averaged counts
+    both = span_agreement(annotators(), NAMES, types=["Os", "sent"], feature={"sent": "Op"}).gate_iaa_counts()
+    assert {k: math.ceil(100 * v) for k, v in both.items()} == \
+        {"correct": 425, "partial": 50, "spurious": 167, "missing": 234}
+    os_only = span_agreement(annotators(), NAMES, types=["Os"]).gate_iaa_counts()
+    assert {k: math.ceil(100 * v) for k, v in os_only.items()} == \
+        {"correct": 167, "partial": 100, "spurious": 117, "missing": 150}
+
+
+def test_iaa_f_with_a_feature_compares_values_only_with_equal_values():
+    # TestIaa caseN=1 (sent/Op, beijing-opera.xml): pairwise F counts 7/0/2/2 for every pair
+    sa = span_agreement(annotators(DOCS[:1]), NAMES, types=["sent"], feature="Op")
+    for a, b in sa.pairs:
+        c = sa.counts(a, b)
+        assert (c.correct, c.partial, c.spurious, c.missing) == (7, 0, 2, 2)
+
+
+def test_gate_conventions_bad_options():
+    with pytest.raises(RatingsError, match="unknown GATE convention"):
+        gate_pair_tables(annotators(), NAMES, type="sent", feature="Op", convention="gate")
+    with pytest.raises(RatingsError, match="give --feature"):
+        gate_pair_tables(annotators(), NAMES, type="sent", feature=None, convention="corpus-qa")
+    # an annotation set's duplicate spans are left out by the corpus-qa convention
+    a = [A("S", 0, 5, {"f": "x"}), A("S", 0, 5, {"f": "y"}), A("S", 6, 9, {"f": "x"})]
+    b = [A("S", 0, 5, {"f": "x"}), A("S", 6, 9, {"f": "x"}), A("S", 6, 9, {"f": "y"})]
+    t = corpus_qa_table(a, b, "S", "f")
+    assert len(t.codes) == 0     # [0,5) repeats in A; [6,9) has two partners in B
