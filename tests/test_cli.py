@@ -233,3 +233,27 @@ def test_diff_bad_options(capsys):
     assert "no annotation set 'ann9'" in capsys.readouterr().err
     assert main(["diff", doc, doc, "--measures", "strict,loose"]) == 2
     assert "unknown measure 'loose'" in capsys.readouterr().err
+
+
+def test_agree_gate_conventions_and_matrix(tmp_path, capsys):
+    a = tmp_path / "docs"
+    a.mkdir()
+    for name in ("beijing-opera.xml", "beijing-opera-2.xml"):
+        (a / name).write_bytes((GATE / name).read_bytes())
+    base = ["agree", str(a), "--sets", "ann1,ann2,ann3", "--type", "sent", "--feature", "Op"]
+    assert main(base + ["--convention", "iaa", "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # GATE's IAA plugin test: ceil(1000x) of the mean over pairs then documents = 847 / 761 / 759
+    import math
+    assert [math.ceil(1000 * out["coefficients"][n]["mean"]) for n in
+            ("observed_agreement", "cohen_kappa", "scott_pi")] == [847, 761, 759]
+    assert out["span_agreement"]["measure"] == "strict"
+    page = tmp_path / "m.html"
+    assert main(base + ["--convention", "corpus-qa", "--output", "csv", "--html", str(page)]) == 0
+    rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
+    assert {r["coefficient"] for r in rows} == {"observed_agreement", "cohen_kappa", "scott_pi"}
+    assert page.read_text(encoding="utf-8").count('class="cell"') == 3 * 2 + 3
+    assert main(["agree", str(a), "--sets", "ann1,ann2", "--convention", "iaa"]) == 2
+    assert "needs --type" in capsys.readouterr().err
+    assert main(["agree", str(a), str(a), "--sets", "ann1,ann2"]) == 2
+    assert "one INPUT" in capsys.readouterr().err

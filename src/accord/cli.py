@@ -127,6 +127,18 @@ def build_parser() -> argparse.ArgumentParser:
                     help="Krippendorff's alpha: the level of measurement (default nominal)")
     ag.add_argument("--categories", type=_csv_list,
                     help="ratings table: the categories in order (ordinal scales; categories nobody used)")
+    ag.add_argument("--sets", type=_csv_list, help="annotation sets of one GATE XML INPUT (file or directory) to "
+                    "compare as annotators, comma-separated")
+    ag.add_argument("--convention", choices=("accord", "iaa", "corpus-qa"), default="accord",
+                    help="annotation sets: accord (default; items = every span any annotator marked), iaa (GATE's IAA "
+                    "plugin: per-pair tables of coextensive pairs, Non-cat for a missing feature, mean over pairs "
+                    "then documents) or corpus-qa (GATE's Corpus QA: coextensive one-to-one pairs, tables summed "
+                    "over documents)")
+    ag.add_argument("--html", help="annotation sets: write the annotator matrix of pairwise F to this HTML file")
+    ag.add_argument("--measure", choices=("strict", "lenient", "average"), default="strict",
+                    help="annotation sets: the F of the matrix and of span_agreement in JSON (default strict)")
+    ag.add_argument("--pairing", choices=("gate", "optimal"), default="gate",
+                    help="annotation sets: the Annotation Diff pairing of the span agreement (default gate)")
     ag.add_argument("--output", choices=("table", "json", "csv"), default="table", help="output format")
     ag.add_argument("-o", "--out", help="write the output to this file instead of standard output")
     df = sub.add_parser("diff", help="GATE's Annotation Diff: correct, partial, missing, spurious; strict, lenient "
@@ -299,21 +311,46 @@ def _agree(args: argparse.Namespace) -> int:
     from .agreement._summary import summarize, summary_rows
 
     by_document = {}
-    if len(args.inputs) == 1:
-        if args.type or args.feature:
-            raise OptionError("--type and --feature apply to annotation sets; give one INPUT per annotator")
+    span_summary = None
+    sets_given = args.sets is not None
+    if len(args.inputs) == 1 and not sets_given:
+        if args.type or args.feature or args.html or args.convention != "accord":
+            raise OptionError("--type, --feature, --sets, --convention and --html apply to annotation sets; give one "
+                              "INPUT per annotator, or --sets for one GATE XML input")
         table = read_ratings_table(args.inputs[0], items=args.items, raters=args.raters, labels=args.labels,
                                    categories=args.categories)
         total = agreement_stats(table)
     else:
         if args.items or args.raters or args.labels:
             raise OptionError("--items, --raters and --labels apply to one ratings table, not to annotation sets")
-        if len(set(args.inputs)) != len(args.inputs):
-            raise OptionError("the same annotation set is given twice")
         from .formats import read
 
-        corpora = [read(path, format=args.format) for path in args.inputs]
-        tables = ratings_from_corpora(corpora, args.inputs, type=args.type, feature=args.feature)
+        if sets_given:
+            if len(args.inputs) != 1:
+                raise OptionError("--sets names the annotation sets of one INPUT (a GATE XML file or directory)")
+            names = args.sets
+            corpora = [read(args.inputs[0], format=args.format, annotation_set=n) for n in names]
+        else:
+            names = args.inputs
+            corpora = [read(path, format=args.format) for path in args.inputs]
+        if len(set(names)) != len(names):
+            raise OptionError("the same annotation set is given twice")
+        if args.html or args.output == "json":
+            from .agreement._spans import span_agreement
+
+            spans = span_agreement(corpora, names, types=[args.type] if args.type else None, feature=args.feature,
+                                   pairing=args.pairing)
+            span_summary = spans.to_dict(args.measure)
+            if args.html:
+                from .report.agreement_matrix import matrix_html
+
+                Path(args.html).write_text(matrix_html(spans, args.measure, title="Agreement of " + ", ".join(names)),
+                                           encoding="utf-8")
+        if args.convention != "accord":
+            if not args.type:
+                raise OptionError(f"--convention {args.convention} needs --type (and --feature for corpus-qa)")
+            return _agree_gate(args, corpora, names, span_summary)
+        tables = ratings_from_corpora(corpora, names, type=args.type, feature=args.feature)
         stats = {d: agreement_stats(t) for d, t in tables.items()}
         total = None
         for st in stats.values():
@@ -325,7 +362,8 @@ def _agree(args: argparse.Namespace) -> int:
     for message in warned:
         print(f"accord: warning: {message}", file=sys.stderr)
     if args.output == "json":
-        _write_text(args, json.dumps({**summary, "by_document": by_document}, indent=2))
+        extra = {"span_agreement": span_summary} if span_summary is not None else {}
+        _write_text(args, json.dumps({**summary, "by_document": by_document, **extra}, indent=2))
     elif args.output == "csv":
         import csv
         import io
@@ -341,6 +379,38 @@ def _agree(args: argparse.Namespace) -> int:
         from .report.agreement_table import render_agreement
 
         _render(args, lambda console: render_agreement(summary, console))
+    return 0
+
+
+def _agree_gate(args: argparse.Namespace, corpora: list, names: list, span_summary: dict | None) -> int:
+    """``accord agree --convention iaa|corpus-qa``: GATE's pairwise tables and its averaging."""
+    import json
+
+    from .agreement._gate import gate_pair_tables, gate_summary
+
+    summary = gate_summary(gate_pair_tables(corpora, names, type=args.type, feature=args.feature,
+                                            convention=args.convention), args.convention)
+    if span_summary is not None:
+        summary["span_agreement"] = span_summary
+    if args.output == "json":
+        _write_text(args, json.dumps(summary, indent=2))
+    elif args.output == "csv":
+        import csv
+        import io
+
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["scope", "coefficient", "raters", "value"])
+        for scope, coefs in [("<all>", summary["coefficients"])] + list(summary["by_document"].items()):
+            for name, v in coefs.items():
+                w.writerow([scope, name, "all (mean of pairs)", v["mean"]])
+                for p in v["pairs"]:
+                    w.writerow([scope, name, " | ".join(p["raters"]), p["value"]])
+        _write_text(args, buf.getvalue())
+    else:
+        from .report.agreement_table import render_gate_agreement
+
+        _render(args, lambda console: render_gate_agreement(summary, console))
     return 0
 
 

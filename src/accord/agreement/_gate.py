@@ -36,7 +36,7 @@ from ..model import Annotation, Corpus
 from ._ratings import Ratings, to_ratings
 from ._sources import ANNOTATED, NON_CAT
 
-__all__ = ["GATE_CONVENTIONS", "corpus_qa_table", "iaa_table", "gate_pair_tables"]
+__all__ = ["GATE_CONVENTIONS", "corpus_qa_table", "iaa_table", "gate_pair_tables", "gate_summary"]
 
 GATE_CONVENTIONS = ("corpus-qa", "iaa")
 
@@ -138,3 +138,66 @@ def gate_pair_tables(corpora: Sequence[Corpus], names: Sequence[str], *, type: s
                 tables[doc_id] = iaa_table(ka, kb, type, feature, labels, (a, b))
         out[(a, b)] = tables
     return out
+
+
+def gate_summary(tables: dict[tuple[str, str], dict[str, Ratings]], convention: str) -> dict:
+    """Observed agreement, Cohen's kappa and Scott's pi per pair and their mean, as GATE reports them.
+
+    ``corpus-qa``: each pair's tables summed over documents (the corpus confusion matrix).
+    ``iaa``: for each document the mean over pairs, then the mean over documents (the IAA
+    plugin's order). Per-document values are under ``by_document``. NaN becomes ``None``.
+    """
+    import math
+
+    from ._coefficients import cohen_kappa, observed_agreement, scott_pi
+    from ._stats import AgreementStats
+    from . import agreement_stats
+
+    funcs = {"observed_agreement": observed_agreement, "cohen_kappa": cohen_kappa, "scott_pi": scott_pi}
+
+    def plain(x: float) -> float | None:
+        return None if math.isnan(x) else x
+
+    def values(stats: AgreementStats) -> dict[str, float]:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return {n: float(f(stats)) for n, f in funcs.items()} if stats.n_rated else \
+                {n: math.nan for n in funcs}
+
+    docs = list(dict.fromkeys(d for per in tables.values() for d in per))
+    by_doc: dict[str, dict] = {}
+    for d in docs:
+        pairs = {p: values(agreement_stats(per[d])) for p, per in tables.items() if d in per}
+        by_doc[d] = {n: {"pairs": [{"raters": list(p), "value": plain(v[n])} for p, v in pairs.items()],
+                         "mean": plain(_nanmean([v[n] for v in pairs.values()]))} for n in funcs}
+    coefficients: dict[str, dict] = {}
+    if convention == "corpus-qa":
+        pair_values = {}
+        for p, per in tables.items():
+            stats = None
+            for t in per.values():
+                s = agreement_stats(t)
+                stats = s if stats is None else stats + s
+            pair_values[p] = values(stats) if stats is not None else {n: math.nan for n in funcs}
+        for n in funcs:
+            coefficients[n] = {"pairs": [{"raters": list(p), "value": plain(v[n])} for p, v in pair_values.items()],
+                               "mean": plain(_nanmean([v[n] for v in pair_values.values()]))}
+    else:
+        for n in funcs:
+            means = [by_doc[d][n]["mean"] for d in docs]
+            coefficients[n] = {"pairs": [], "mean": plain(_nanmean([math.nan if m is None else m for m in means]))}
+            for p, per in tables.items():
+                vals = [x["value"] for d in docs for x in by_doc[d][n]["pairs"] if tuple(x["raters"]) == p]
+                coefficients[n]["pairs"].append({"raters": list(p), "value": plain(_nanmean(
+                    [math.nan if v is None else v for v in vals]))})
+    return {"convention": convention, "raters": sorted({r for p in tables for r in p}, key=lambda r: [
+        x for p in tables for x in p].index(r)), "coefficients": coefficients, "by_document": by_doc}
+
+
+def _nanmean(xs: list[float]) -> float:
+    import math
+
+    kept = [x for x in xs if not math.isnan(x)]
+    return sum(kept) / len(kept) if kept else math.nan

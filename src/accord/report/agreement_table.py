@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["render_agreement"]
+__all__ = ["render_agreement", "render_gate_agreement"]
 
 _NAMES = {"observed_agreement": "observed agreement", "cohen_kappa": "Cohen's kappa", "scott_pi": "Scott's pi",
           "fleiss_kappa": "Fleiss' kappa", "davies_fleiss_kappa": "Davies & Fleiss kappa",
@@ -46,3 +46,25 @@ def render_agreement(summary: Mapping[str, Any], console: Any = None) -> None:
     for cat in summary["categories"]:
         spec.add_row(repr(cat) if cat == "" else cat, _fmt(pos.get(cat)), _fmt(neg.get(cat)))
     console.print(spec)
+
+
+def render_gate_agreement(summary: Mapping[str, Any], console: Any = None) -> None:
+    """GATE-convention coefficients: the mean over pairs, each pair beside it, then per document."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    table = Table(title=f"GATE {summary['convention']} convention, {len(summary['raters'])} raters",
+                  show_edge=False, header_style="bold")
+    table.add_column("scope", no_wrap=True)
+    table.add_column("coefficient", no_wrap=True)
+    table.add_column("mean of pairs", justify="right")
+    table.add_column("pairs")
+    scopes = [("corpus", summary["coefficients"])] + list(summary["by_document"].items())
+    for n, (scope, coefs) in enumerate(scopes):
+        if n == 1:
+            table.add_section()
+        for name, v in coefs.items():
+            pairs = ", ".join(f"{p['raters'][0]}~{p['raters'][1]} {_fmt(p['value'])}" for p in v["pairs"])
+            table.add_row(scope, _NAMES.get(name, name), _fmt(v["mean"]), pairs)
+    console.print(table)
