@@ -26,6 +26,7 @@ counted pair of annotations), so every coefficient of :mod:`accord.agreement` ap
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Sequence
 
@@ -147,11 +148,11 @@ def gate_summary(tables: dict[tuple[str, str], dict[str, Ratings]], convention: 
     ``iaa``: for each document the mean over pairs, then the mean over documents (the IAA
     plugin's order). Per-document values are under ``by_document``. NaN becomes ``None``.
     """
-    import math
+    import warnings
 
+    from . import agreement_stats
     from ._coefficients import cohen_kappa, observed_agreement, scott_pi
     from ._stats import AgreementStats
-    from . import agreement_stats
 
     funcs = {"observed_agreement": observed_agreement, "cohen_kappa": cohen_kappa, "scott_pi": scott_pi}
 
@@ -159,8 +160,6 @@ def gate_summary(tables: dict[tuple[str, str], dict[str, Ratings]], convention: 
         return None if math.isnan(x) else x
 
     def values(stats: AgreementStats) -> dict[str, float]:
-        import warnings
-
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return {n: float(f(stats)) for n, f in funcs.items()} if stats.n_rated else \
@@ -192,12 +191,10 @@ def gate_summary(tables: dict[tuple[str, str], dict[str, Ratings]], convention: 
                 vals = [x["value"] for d in docs for x in by_doc[d][n]["pairs"] if tuple(x["raters"]) == p]
                 coefficients[n]["pairs"].append({"raters": list(p), "value": plain(_nanmean(
                     [math.nan if v is None else v for v in vals]))})
-    return {"convention": convention, "raters": sorted({r for p in tables for r in p}, key=lambda r: [
-        x for p in tables for x in p].index(r)), "coefficients": coefficients, "by_document": by_doc}
+    return {"convention": convention, "raters": list(dict.fromkeys(r for p in tables for r in p)),
+            "coefficients": coefficients, "by_document": by_doc}
 
 
 def _nanmean(xs: list[float]) -> float:
-    import math
-
     kept = [x for x in xs if not math.isnan(x)]
     return sum(kept) / len(kept) if kept else math.nan

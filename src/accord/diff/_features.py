@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["values_equal", "subsumes", "significant_key"]
+__all__ = ["values_equal", "subsumes"]
 
 _ABSENT = object()
 
@@ -58,15 +58,3 @@ def subsumes(response: Mapping[str, Any], key: Mapping[str, Any], significant: S
         return True
     return all(values_equal(key.get(n), response.get(n), as_strings=as_strings) for n in significant)
 
-
-def significant_key(features: Mapping[str, Any], significant: Sequence[str], *, as_strings: bool = False
-                    ) -> tuple[Any, ...]:
-    """A hashable key of the significant features: equal keys exactly when :func:`subsumes` holds.
-
-    Only for a listed (not ``None``) set of features, where the test is symmetric.
-    """
-    out = []
-    for n in significant:
-        v = features.get(n)
-        out.append(None if v is None else (_as_string(v) if as_strings else (type(v).__name__, v)))
-    return tuple(out)
