@@ -99,8 +99,11 @@ def iaa_table(a_anns: Sequence[Annotation], b_anns: Sequence[Annotation], type: 
         return v if v in known else NON_CAT
 
     cats = list(labels) + [NON_CAT]
-    a_by = {c: [x._replace(label="X") for x in a_inst if label(x) == c] for c in cats}
-    b_by = {c: [x._replace(label="X") for x in b_inst if label(x) == c] for c in cats}
+    a_by: dict[str, list[Annotation]] = {c: [] for c in cats}
+    b_by: dict[str, list[Annotation]] = {c: [] for c in cats}
+    for inst, by in ((a_inst, a_by), (b_inst, b_by)):
+        for x in inst:
+            by[label(x)].append(x._replace(label="X"))
     cells = Counter()
     for i, j in itertools.product(cats, cats):
         if a_by[i] and b_by[j]:

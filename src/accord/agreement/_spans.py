@@ -53,12 +53,12 @@ class SpanAgreement:
                 c = self.counts(b, a, document, type)
                 return DiffCounts(c.correct, c.partial, c.spurious, c.missing)
             raise RatingsError(f"no annotator pair ({a!r}, {b!r}); the annotators are {', '.join(self.annotators)}")
+        cells = self.cells[(a, b)]
+        docs = cells.values() if document is None else [cells[document]]
         total = DiffCounts()
-        for d, by_type in self.cells[(a, b)].items():
-            if document is None or d == document:
-                for t, c in by_type.items():
-                    if type is None or t == type:
-                        total = total + c
+        for by_type in docs:
+            for c in (by_type.values() if type is None else [by_type[type]]):
+                total = total + c
         return total
 
     def f(self, a: str, b: str, measure: str = "strict", beta: float = 1.0, average: str = "micro") -> float:

@@ -160,13 +160,11 @@ class CorpusDiff:
 
     def counts(self, document: str | None = None, type: str | None = None) -> DiffCounts:
         """Summed counts (micro) of one document, one type, one cell, or everything."""
+        docs = self.diffs.values() if document is None else [self.diffs[document]]
         total = DiffCounts()
-        for d, by_type in self.diffs.items():
-            if document is not None and d != document:
-                continue
-            for t, td in by_type.items():
-                if type is None or t == type:
-                    total = total + td.counts
+        for by_type in docs:
+            for td in (by_type.values() if type is None else [by_type[type]]):
+                total = total + td.counts
         return total
 
 

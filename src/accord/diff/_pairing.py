@@ -106,21 +106,13 @@ def _optimal(ki: np.ndarray, ri: np.ndarray, value: np.ndarray, nk: int, nr: int
     """Candidates of a maximum-value one-to-one pairing (correct 3, partial 2; others only if free)."""
     if len(ki) == 0:
         return np.zeros(0, dtype=np.int64)
-    # connected components of the candidate graph, by union of overlap blocks: reuse the
-    # key index as a node, responses after the keys
-    parent = np.arange(nk + nr)
+    # connected components of the candidate graph (keys, then responses, as nodes)
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
 
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for k, r in zip(ki.tolist(), (ri + nk).tolist()):
-        a, b = find(k), find(r)
-        if a != b:
-            parent[max(a, b)] = min(a, b)
-    comp = np.array([find(k) for k in ki.tolist()])
+    n = nk + nr
+    graph = coo_matrix((np.ones(len(ki)), (ki, ri + nk)), shape=(n, n))
+    comp = connected_components(graph, directed=False)[1][ki]
     weight = np.where(value >= PARTIAL, value.astype(float), 1e-6)
     taken: list[int] = []
     order = np.argsort(comp, kind="stable")

@@ -25,7 +25,7 @@ from ._similarity import Similarity, exact, field, func, product, threshold
 
 __all__ = ["mention", "relation_f1", "uas", "las", "event_trigger_f1", "event_argument_f1", "ceaf_ree",
            "ceaf_rme_subset", "ceaf_rme_phi3", "phi3", "phi4", "muc_link", "subset", "entity_sets", "ceaf_m", "ceaf_e", "muc_recall",
-           "level_type_similarity", "ancestor_f1", "memberships", "bcub_recall", "bcub_precision", "span_iou", "scirex_mention", "scirex_entity", "scirex_f1"]
+           "level_type_similarity", "ancestor_f1", "ancestor_chain", "Parents", "memberships", "bcub_recall", "bcub_precision", "span_iou", "scirex_mention", "scirex_entity", "scirex_f1"]
 
 mention: Similarity = product(left=exact, right=exact)
 """Exact offsets: ``δ(left) × δ(right)`` (equation 8)."""
@@ -239,27 +239,33 @@ def level_type_similarity(depth: int) -> Similarity:
     return func(sim)
 
 
-def ancestor_f1(parent: Mapping[Hashable, Hashable | None] | Callable[[Hashable], Hashable | None]) -> Similarity:
+Parents = Mapping[Hashable, Hashable | None] | Callable[[Hashable], Hashable | None]
+"""A hierarchy: a mapping or a function giving a value's parent, ``None`` at a root."""
+
+
+def ancestor_chain(value: Hashable, parent: Parents) -> list[Hashable]:
+    """``value`` followed by its ancestors, nearest first; a cycle is an :class:`OptionError`."""
+    get = parent.get if isinstance(parent, Mapping) else parent
+    out: list[Hashable] = []
+    seen: set[Hashable] = set()
+    t: Hashable | None = value
+    while t is not None:
+        if t in seen:
+            raise OptionError(f"the hierarchy has a cycle through {t!r}")
+        seen.add(t)
+        out.append(t)
+        t = get(t)
+    return out
+
+
+def ancestor_f1(parent: Parents) -> Similarity:
     """F1 of the ancestor sets of two types (equation 39): ``F1↔[δ](A(P), A(R))``.
 
     ``A(t)`` is ``t`` and all its ancestors, following ``parent`` (a mapping or a function
     giving the parent type, ``None`` at a root). A cycle is an error.
     """
-    get = parent.get if isinstance(parent, Mapping) else parent
     inner = f1(match(exact, "1:1"))
-
-    def ancestors(t: Hashable) -> list[Hashable]:
-        out: list[Hashable] = []
-        seen: set[Hashable] = set()
-        while t is not None:
-            if t in seen:
-                raise OptionError(f"the type hierarchy has a cycle through {t!r}")
-            seen.add(t)
-            out.append(t)
-            t = get(t)
-        return out
-
-    return func(lambda p, r: float(inner(ancestors(p), ancestors(r))))
+    return func(lambda p, r: float(inner(ancestor_chain(p, parent), ancestor_chain(r, parent))))
 
 
 def entity_sets(clusters: Collection[Collection[Sequence[int]]]) -> list[frozenset[tuple[int, int]]]:

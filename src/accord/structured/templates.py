@@ -22,7 +22,7 @@ credit needs a person), compared case-insensitively, words split on whitespace.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Mapping
+from collections.abc import Callable, Collection, Hashable
 from typing import Any
 
 import numpy as np
@@ -31,26 +31,13 @@ from ..errors import OptionError
 from ..match.assign import assign
 from ._matching import MatchScore, _items, f1, match
 from ._similarity import Similarity, _as_similarity, exact, func, get_field, product
+from .ie import Parents, ancestor_chain
 
 __all__ = ["set_fill", "string_fill", "slot_filler", "muc4_score", "BetterScore", "better_score"]
 
-Parents = Mapping[Hashable, Hashable | None] | Callable[[Hashable], Hashable | None]
-
 
 def _ancestors(value: Hashable, parent: Parents | None) -> list[Hashable]:
-    if parent is None:
-        return []
-    get = parent.get if isinstance(parent, Mapping) else parent
-    out: list[Hashable] = []
-    seen = {value}
-    t = get(value)
-    while t is not None:
-        if t in seen:
-            raise OptionError(f"the value hierarchy has a cycle through {t!r}")
-        seen.add(t)
-        out.append(t)
-        t = get(t)
-    return out
+    return [] if parent is None else ancestor_chain(value, parent)[1:]
 
 
 def set_fill(parent: Parents | None = None) -> Similarity:
