@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 
 import pytest
 
@@ -257,3 +258,18 @@ def test_agree_gate_conventions_and_matrix(tmp_path, capsys):
     assert "needs --type" in capsys.readouterr().err
     assert main(["agree", str(a), str(a), "--sets", "ann1,ann2"]) == 2
     assert "one INPUT" in capsys.readouterr().err
+
+
+def test_agree_iaa_convention_reports_all_way(capsys):
+    doc = str(GATE / "beijing-opera.xml")
+    base = ["agree", doc, "--sets", "ann1,ann2,ann3", "--type", "Os", "--convention", "iaa"]
+    assert main(base + ["--output", "json"]) == 0
+    aw = json.loads(capsys.readouterr().out)["all_way"]
+    # GATE's TestIaa case 2 (Os, no feature): all-way Po 0.6, Davies & Fleiss 0, S&C 0.18 (ceil x100: 61/0/19)
+    assert (aw["instances"], aw["observed_agreement"], aw["davies_fleiss_kappa"]) == (5, 0.6, 0.0)
+    assert math.ceil(100 * aw["siegel_castellan_kappa"]) == 19
+    assert main(base + ["--output", "csv"]) == 0
+    rows = [r for r in csv.DictReader(capsys.readouterr().out.splitlines()) if r["raters"] == "all (all-way)"]
+    assert [r["coefficient"] for r in rows] == ["observed_agreement", "davies_fleiss_kappa", "siegel_castellan_kappa"]
+    assert main(base) == 0
+    assert "all-way, over 5 instances" in capsys.readouterr().out

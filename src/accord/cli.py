@@ -390,6 +390,10 @@ def _agree_gate(args: argparse.Namespace, corpora: list, names: list, span_summa
 
     summary = gate_summary(gate_pair_tables(corpora, names, type=args.type, feature=args.feature,
                                             convention=args.convention), args.convention)
+    if args.convention == "iaa" and len(names) > 2:
+        from .agreement._allway import iaa_allway_kappa
+
+        summary["all_way"] = iaa_allway_kappa(corpora, names, type=args.type, feature=args.feature)
     if span_summary is not None:
         summary["span_agreement"] = span_summary
     if args.output == "json":
@@ -406,6 +410,9 @@ def _agree_gate(args: argparse.Namespace, corpora: list, names: list, span_summa
                 w.writerow([scope, name, "all (mean of pairs)", v["mean"]])
                 for p in v["pairs"]:
                     w.writerow([scope, name, " | ".join(p["raters"]), p["value"]])
+        for name in ("observed_agreement", "davies_fleiss_kappa", "siegel_castellan_kappa"):
+            if "all_way" in summary:
+                w.writerow(["<all>", name, "all (all-way)", summary["all_way"][name]])
         _write_text(args, buf.getvalue())
     else:
         from .report.agreement_table import render_gate_agreement

@@ -14,6 +14,7 @@ statistics of both tables together, so per-document results merge exactly)::
 from ._coefficients import (LEVELS, Pairwise, bennett_s, cohen_kappa, confusion_matrix, davies_fleiss_kappa,
                             fleiss_kappa, gwet_ac1, krippendorff_alpha, observed_agreement, scott_pi,
                             specific_agreement)
+from ._allway import iaa_allway_counts, iaa_allway_kappa
 from ._ratings import MISSING, Ratings, ratings_from_long, to_ratings
 from ._stats import AgreementStats
 
@@ -41,4 +42,5 @@ __all__ = [
     "observed_agreement", "specific_agreement", "cohen_kappa", "scott_pi", "fleiss_kappa", "davies_fleiss_kappa",
     "krippendorff_alpha", "bennett_s", "gwet_ac1", "confusion_matrix", "Pairwise", "LEVELS", "COEFFICIENTS",
     "Ratings", "MISSING", "to_ratings", "ratings_from_long", "AgreementStats", "agreement_stats",
+    "iaa_allway_kappa", "iaa_allway_counts",
 ]

@@ -9,7 +9,8 @@ __all__ = ["render_agreement", "render_gate_agreement"]
 
 _NAMES = {"observed_agreement": "observed agreement", "cohen_kappa": "Cohen's kappa", "scott_pi": "Scott's pi",
           "fleiss_kappa": "Fleiss' kappa", "davies_fleiss_kappa": "Davies & Fleiss kappa",
-          "krippendorff_alpha": "Krippendorff's alpha", "bennett_s": "Bennett's S", "gwet_ac1": "Gwet's AC1"}
+          "krippendorff_alpha": "Krippendorff's alpha", "bennett_s": "Bennett's S", "gwet_ac1": "Gwet's AC1",
+          "siegel_castellan_kappa": "Siegel & Castellan kappa (m raters)"}
 
 
 def _fmt(v: Any) -> str:
@@ -68,3 +69,13 @@ def render_gate_agreement(summary: Mapping[str, Any], console: Any = None) -> No
             pairs = ", ".join(f"{p['raters'][0]}~{p['raters'][1]} {_fmt(p['value'])}" for p in v["pairs"])
             table.add_row(scope, _NAMES.get(name, name), _fmt(v["mean"]), pairs)
     console.print(table)
+    if "all_way" in summary:
+        aw = summary["all_way"]
+        allway = Table(title=f"all-way, over {aw['instances']} instances of the first annotator", show_edge=False,
+                       header_style="bold")
+        allway.add_column("coefficient", no_wrap=True)
+        allway.add_column("value", justify="right")
+        for name in ("observed_agreement", "davies_fleiss_kappa", "siegel_castellan_kappa"):
+            allway.add_row(_NAMES.get(name, name) + (" (all agree)" if name == "observed_agreement" else ""),
+                           _fmt(aw[name]))
+        console.print(allway)
