@@ -39,7 +39,8 @@ def test_seed_tables_10_2_to_10_4():
 
 
 # ----------------------------------------------------------------------------- GATE's own asserted numbers
-GATE = json.loads((DATA / "gate" / "classification_cases.json").read_text())["cases"]
+GATE = [c for c in json.loads((DATA / "gate" / "classification_cases.json").read_text())["cases"]
+        if c["id"].startswith("classification_measures")]
 
 
 @pytest.mark.parametrize("case", GATE, ids=[c["id"] for c in GATE])
