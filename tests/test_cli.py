@@ -273,3 +273,48 @@ def test_agree_iaa_convention_reports_all_way(capsys):
     assert [r["coefficient"] for r in rows] == ["observed_agreement", "davies_fleiss_kappa", "siegel_castellan_kappa"]
     assert main(base) == 0
     assert "all-way, over 5 instances" in capsys.readouterr().out
+
+
+def _bdm_inputs(tmp_path):
+    tax = tmp_path / "tax.tsv"
+    tax.write_text("Entity\nPerson\tEntity\nOrganisation\tEntity\nPolitician\tPerson\nArtist\tPerson\n"
+                   "Company\tOrganisation\n", encoding="utf-8")
+    text = "Ann met Bob at Acme."
+    key = {"id": "d", "text": text, "annotations": [{"label": "Person", "start": 0, "end": 3},
+                                                    {"label": "Artist", "start": 8, "end": 11},
+                                                    {"label": "Company", "start": 15, "end": 19}]}
+    resp = {"id": "d", "text": text, "annotations": [{"label": "Politician", "start": 0, "end": 3},
+                                                     {"label": "Artist", "start": 8, "end": 11}]}
+    (tmp_path / "key.jsonl").write_text(json.dumps(key) + "\n", encoding="utf-8")
+    (tmp_path / "resp.jsonl").write_text(json.dumps(resp) + "\n", encoding="utf-8")
+    return tax, tmp_path / "key.jsonl", tmp_path / "resp.jsonl"
+
+
+def test_bdm_command_and_bdm_measures(tmp_path, capsys):
+    tax, key, resp = _bdm_inputs(tmp_path)
+    out = tmp_path / "bdm.txt"
+    assert main(["bdm", str(tax), "-o", str(out)]) == 0
+    assert "21 concept pairs of 6 concepts" in capsys.readouterr().err
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("##") and len(lines) == 22
+    assert any(x.startswith("key=Person, response=Politician, bdm=0.54545456, msca=Person, cp=1, dpk=0, dpr=1, ")
+               for x in lines)
+    assert main(["qa", str(key), str(resp), "--bdm", str(out), "--output", "json"]) == 0
+    qa = json.loads(capsys.readouterr().out)
+    person = qa["by_type"]["Person"]
+    # Person: c 0, m 1, s 0, credit 6/11 from the Politician response: P = (B + c)/(c + s) = 1.0 (0/0),
+    # R = (B + c)/(c + m) = 6/11
+    assert person["bdm"] == pytest.approx(6 / 11)
+    assert person["strict-bdm"]["recall"] == pytest.approx(6 / 11, abs=1e-6)
+    assert person["strict-bdm"]["precision"] == 1.0
+    assert qa["totals"]["strict"]["recall"] == pytest.approx(1 / 3)
+    assert qa["totals"]["strict-bdm"]["recall"] == pytest.approx((1 + 6 / 11) / 3, abs=1e-6)
+    # the same through accord score: --bdm implies the gate profile
+    assert main(["score", str(key), str(resp), "--bdm", str(out), "--output", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["totals"] == qa["totals"]
+    assert main(["score", str(key), str(resp), "--profile", "gate"]) == 0
+    assert "Micro summary" in capsys.readouterr().out
+    assert main(["qa", str(key), str(resp), "--measures", "strict-bdm"]) == 2
+    assert "need --bdm" in capsys.readouterr().err
+    assert main(["score", str(key), str(resp), "--bdm", str(out), "--profile", "lenient"]) == 2
+    assert "gate profile" in capsys.readouterr().err

@@ -72,7 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="brat: refuse discontinuous spans (error, default) or use their covering extent (merge)")
     m = sc.add_argument_group("matching")
     m.add_argument("--task", help="MAT task file: labels, attributes, effective labels, profiles")
-    m.add_argument("--profile", help="strict (default without --task), lenient, mat, or a similarity profile "
+    m.add_argument("--profile", help="strict (default without --task), lenient, mat, gate (GATE's Corpus QA "
+                   "tables, as accord qa), or a similarity profile "
                    "named in the task (default with --task: the task's default profile)")
     m.add_argument("--score-profile", help="a score profile named in the task")
     m.add_argument("--attributes", type=_csv_list, default=[],
@@ -80,6 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--equivalence-class", type=_equivalence, action="append", default=[], metavar="NAME=A,B",
                    help="score labels A and B as NAME (repeatable)")
     m.add_argument("--ignore", type=_csv_list, default=[], help="labels removed before pairing (comma-separated)")
+    m.add_argument("--bdm", help="a BDM score file: score as GATE's Corpus QA with the BDM measures (implies "
+                   "--profile gate)")
     o = sc.add_argument_group("output")
     o.add_argument("--output", choices=("table", "json", "csv"), default="table", help="output format")
     o.add_argument("-o", "--out", help="write the output to this file instead of standard output")
@@ -150,6 +153,16 @@ def build_parser() -> argparse.ArgumentParser:
                         "table per --by, each with a macro summary (mean of the rows) and a micro summary (summed "
                         "counts).")
     _diff_options(qa, "type,document")
+    bd = sub.add_parser("bdm", help="the BDM of every pair of concepts of an ontology, as GATE's BDM score file",
+                        description="Compute the balanced distance metric (Maynard et al. 2006) of every pair of "
+                        "concepts of ONTOLOGY (OWL/RDF read with rdflib, or a taxonomy file of 'concept<TAB>"
+                        "superclass' lines) and write GATE's BDM score file.")
+    bd.add_argument("ontology", help="OWL/RDF file (.owl, .rdf, .ttl, ...) or taxonomy file (.tsv, .txt)")
+    bd.add_argument("--format", help="taxonomy, or an rdflib parser name (xml, turtle, nt, ...); by extension "
+                    "by default")
+    bd.add_argument("-o", "--out", help="write the BDM file here instead of standard output")
+    bd.add_argument("--pairs", choices=("unordered", "ordered"), default="unordered",
+                    help="each pair once (default; the BDM is symmetric) or every ordered pair")
     return parser
 
 
@@ -167,8 +180,11 @@ def _diff_options(p: argparse.ArgumentParser, by: str) -> None:
     p.add_argument("--pairing", choices=("gate", "optimal"), default="gate",
                    help="gate (default): GATE's greedy pairing, GATE's exact counts; optimal: the maximum-value "
                    "one-to-one pairing, independent of annotation order")
-    p.add_argument("--measures", type=_csv_list, default=["strict", "lenient", "average"],
-                   help="comma-separated strict, lenient, average (default all three)")
+    p.add_argument("--measures", type=_csv_list,
+                   help="comma-separated strict, lenient, average, strict-bdm, lenient-bdm, average-bdm (default "
+                   "strict, lenient, average; with --bdm strict, lenient, strict-bdm, lenient-bdm)")
+    p.add_argument("--bdm", help="a BDM score file (accord bdm, or GATE's): credit missing keys with the BDM of a "
+                   "coextensive spurious response of a close concept (types, or the --features values)")
     p.add_argument("--beta", type=float, default=1.0, help="F-beta weight (default 1)")
     p.add_argument("--by", type=_csv_list, default=by.split(","), help=f"tables: type, document (default {by})")
     p.add_argument("--allow-missing", choices=("empty", "skip"),
@@ -430,14 +446,23 @@ def _diff(args: argparse.Namespace) -> int:
     from .report.details import write_rows
     from .report.diff_report import diff_html, qa_csv, render_qa
 
-    measures = tuple(parse_measure(m) for m in args.measures)
+    bdm = None
+    if args.bdm:
+        from .bdm import read_bdm_file
+
+        bdm = read_bdm_file(args.bdm)
+    names = args.measures or (["strict", "lenient", "strict-bdm", "lenient-bdm"] if bdm is not None
+                              else ["strict", "lenient", "average"])
+    measures = tuple(parse_measure(m) for m in names)
+    if bdm is None and any(m.endswith("-bdm") for m in measures):
+        raise OptionError("the BDM measures need --bdm FILE (a BDM score file; see accord bdm)")
     if args.beta < 0:
         raise OptionError(f"--beta must be >= 0; got {args.beta}")
     features = None if args.features.strip().lower() == "all" else tuple(_csv_list(args.features))
     key = read(args.key, format=args.format, annotation_set=args.key_set)
     resp = read(args.response, format=args.format, annotation_set=args.response_set)
     cd = diff_corpora(key, resp, types=args.type or None, features=features, pairing=args.pairing,
-                      compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing)
+                      compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing, bdm=bdm)
     tables = [qa_table(cd, by, measures, args.beta) for by in args.by]
     if args.html:
         Path(args.html).write_text(diff_html(cd, measures, args.beta, title=f"{args.key} vs {args.response}"),
@@ -469,10 +494,46 @@ def _diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bdm(args: argparse.Namespace) -> int:
+    from .bdm import bdm_scores, read_hierarchy, write_bdm_file
+    from .bdm._file import _HEADER, format_bdm_line
+
+    taxonomy = read_hierarchy(args.ontology, format=args.format)
+    scores = bdm_scores(taxonomy, pairs=args.pairs)
+    if args.out:
+        n = write_bdm_file(scores, args.out)
+        print(f"accord: {n} concept pairs of {len(taxonomy.concepts)} concepts written to {args.out}",
+              file=sys.stderr)
+    else:
+        sys.stdout.write(_HEADER + "\n" + "".join(format_bdm_line(s) + "\n" for s in scores))
+    return 0
+
+
+def _score_gate(args: argparse.Namespace) -> int:
+    """``accord score --profile gate`` (or ``--bdm``): the Corpus QA tables of ``accord qa``."""
+    unsupported = [name for name, given in (("--task", args.task), ("--score-profile", args.score_profile),
+                                            ("--equivalence-class", args.equivalence_class),
+                                            ("--ignore", args.ignore)) if given]
+    if unsupported:
+        raise OptionError(f"{', '.join(unsupported)} do not apply to the gate profile (GATE's Annotation Diff)")
+    if args.gold_format != args.pred_format:
+        raise OptionError("the gate profile reads both sides in one --format")
+    qa = argparse.Namespace(
+        key=args.gold, response=args.pred, format=args.format or args.gold_format, key_set=None, response_set=None,
+        type=None, features=",".join(args.attributes), compare_as_strings=False, pairing="gate", measures=None,
+        bdm=args.bdm, beta=args.beta, by=["type", "document"], allow_missing=args.allow_missing,
+        output=args.output, out=args.out, html=None, details=args.details)
+    return _diff(qa)
+
+
 def _score(args: argparse.Namespace) -> int:
     from . import scoring
     from .report import render_table, to_csv, to_json, write_details
 
+    if args.profile == "gate" or args.bdm:
+        if args.profile not in (None, "gate"):
+            raise OptionError(f"--bdm scores with the gate profile, not {args.profile!r}")
+        return _score_gate(args)
     equivalences: dict[str, list[str]] = {}
     for name, members in args.equivalence_class:
         equivalences.setdefault(name, []).extend(members)
@@ -512,6 +573,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _agree(args)
         if args.command in ("diff", "qa"):
             return _diff(args)
+        if args.command == "bdm":
+            return _bdm(args)
         raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
     except AccordError as exc:
         print(f"accord: error: {exc}", file=sys.stderr)

@@ -18,6 +18,7 @@ __all__ = [
     "TallyError",
     "OptionError",
     "RatingsError",
+    "OntologyError",
     "AgreementWarning",
 ]
 
@@ -74,6 +75,10 @@ class OptionError(AccordError):
 
 class RatingsError(AccordError):
     """A ratings table cannot be read as items by raters (or as item, rater, label rows)."""
+
+
+class OntologyError(AccordError):
+    """An ontology or taxonomy cannot be used for the BDM (a cycle, an unknown concept)."""
 
 
 class AgreementWarning(UserWarning):

@@ -9,13 +9,14 @@ or **missing**; each response correct, partial or **spurious**. See
 two pairings (GATE's greedy one, the default here, and an optimal one).
 """
 
-from ._counts import MEASURES, DiffCounts, mean_measures, parse_measure
+from ._counts import BDM_MEASURES, MEASURES, DiffCounts, mean_measures, parse_measure
 from ._diff import OUTCOMES, CorpusDiff, DiffRow, TypeDiff, annotation_diff, diff_corpora
 from ._features import subsumes, values_equal
 from ._pairing import PAIRINGS
 
 __all__ = [
     "MEASURES",
+    "BDM_MEASURES",
     "OUTCOMES",
     "PAIRINGS",
     "CorpusDiff",

@@ -8,16 +8,18 @@ from typing import Any
 
 from ..errors import OptionError, TallyError
 
-__all__ = ["DiffCounts", "MEASURES", "parse_measure", "mean_measures"]
+__all__ = ["DiffCounts", "MEASURES", "BDM_MEASURES", "parse_measure", "mean_measures"]
 
 MEASURES = ("strict", "lenient", "average")
+BDM_MEASURES = ("strict-bdm", "lenient-bdm", "average-bdm")
 
 
 def parse_measure(name: str) -> str:
-    """Check a measure name (``strict``, ``lenient`` or ``average``)."""
-    m = name.strip().lower()
-    if m not in MEASURES:
-        raise OptionError(f"unknown measure {name!r}; expected one of {', '.join(MEASURES)}")
+    """Check a measure name: ``strict``, ``lenient``, ``average`` or one of them with ``-bdm``
+    (also written ``strict BDM``, GATE's name)."""
+    m = "-".join(name.strip().lower().replace("_", " ").split())
+    if m not in MEASURES + BDM_MEASURES:
+        raise OptionError(f"unknown measure {name!r}; expected one of {', '.join(MEASURES + BDM_MEASURES)}")
     return m
 
 
@@ -47,16 +49,30 @@ class DiffCounts:
 
     With no responses precision is 1.0, with no keys recall is 1.0 (so two empty sets
     score 1.0 throughout), as GATE's differ reports them.
+
+    ``bdm`` (B) is the credit missing keys earned from coextensive spurious responses of a
+    close concept (:mod:`accord.diff._bdm`); the BDM measures are GATE's Corpus QA ones
+    (``gate.util.OntologyMeasures``):
+
+    - strict-bdm: ``P = (B + c) / (c + s)``, ``R = (B + c) / (c + m)``;
+    - lenient-bdm: ``P = (B + c + p) / (c + s)``, ``R = (B + c + p) / (c + m)``;
+    - average-bdm: the mean of the two (P, R and F alike);
+
+    1.0 where a denominator is 0. The denominators leave partial matches out, as GATE's
+    do, so a lenient BDM figure can exceed 1 when there are partial matches.
     """
 
     correct: int = 0
     partial: int = 0
     missing: int = 0
     spurious: int = 0
+    bdm: float = 0.0
 
     def __post_init__(self) -> None:
         if min(self.correct, self.partial, self.missing, self.spurious) < 0:
             raise TallyError(f"negative diff counts: {self}")
+        if not 0 <= self.bdm <= self.missing + 1e-9:
+            raise TallyError(f"BDM credit {self.bdm} outside [0, missing = {self.missing}]")
 
     @property
     def keys(self) -> int:
@@ -70,25 +86,42 @@ class DiffCounts:
 
     def __add__(self, other: "DiffCounts") -> "DiffCounts":
         return DiffCounts(self.correct + other.correct, self.partial + other.partial,
-                          self.missing + other.missing, self.spurious + other.spurious)
+                          self.missing + other.missing, self.spurious + other.spurious, self.bdm + other.bdm)
+
+    def _replace_bdm(self, bdm: float) -> "DiffCounts":
+        return DiffCounts(self.correct, self.partial, self.missing, self.spurious, bdm)
 
     def precision(self, measure: str = "strict") -> float:
-        """Precision under ``strict``, ``lenient`` or ``average``."""
+        """Precision under ``strict``, ``lenient``, ``average`` or a BDM measure."""
+        if measure in BDM_MEASURES:
+            return self._bdm_ratio(measure, self.correct + self.spurious)
         if self.responses == 0:
             return 1.0
         return self._credit(measure) / self.responses
 
     def recall(self, measure: str = "strict") -> float:
-        """Recall under ``strict``, ``lenient`` or ``average``."""
+        """Recall under ``strict``, ``lenient``, ``average`` or a BDM measure."""
+        if measure in BDM_MEASURES:
+            return self._bdm_ratio(measure, self.correct + self.missing)
         if self.keys == 0:
             return 1.0
         return self._credit(measure) / self.keys
 
     def f(self, measure: str = "strict", beta: float = 1.0) -> float:
-        """F-beta; for ``average`` the mean of the strict and lenient F-beta."""
+        """F-beta; for ``average`` (``average-bdm``) the mean of the strict and lenient F-beta."""
         if measure == "average":
             return (self.f("strict", beta) + self.f("lenient", beta)) / 2
+        if measure == "average-bdm":
+            return (self.f("strict-bdm", beta) + self.f("lenient-bdm", beta)) / 2
         return _f(self.precision(measure), self.recall(measure), beta)
+
+    def _bdm_ratio(self, measure: str, denominator: int) -> float:
+        if measure == "average-bdm":
+            return (self._bdm_ratio("strict-bdm", denominator) + self._bdm_ratio("lenient-bdm", denominator)) / 2
+        if denominator == 0:
+            return 1.0
+        credit = self.bdm + self.correct + (self.partial if measure == "lenient-bdm" else 0)
+        return credit / denominator
 
     def _credit(self, measure: str) -> float:
         if measure == "strict":
@@ -103,6 +136,8 @@ class DiffCounts:
         """Counts and, per measure, ``{"precision", "recall", "f"}``."""
         out: dict[str, Any] = {"correct": self.correct, "partial": self.partial, "missing": self.missing,
                                "spurious": self.spurious, "keys": self.keys, "responses": self.responses}
+        if any(m in BDM_MEASURES for m in measures):
+            out["bdm"] = self.bdm
         for m in measures:
             out[m] = {"precision": self.precision(m), "recall": self.recall(m), "f": self.f(m, beta)}
         return out

@@ -170,13 +170,15 @@ class CorpusDiff:
 
 def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None = None,
                  features: Sequence[str] | None = (), pairing: str = "gate", compare_as_strings: bool = False,
-                 allow_missing: str | None = None) -> CorpusDiff:
+                 allow_missing: str | None = None, bdm: object = None) -> CorpusDiff:
     """Annotation Diff over a corpus: documents paired by id, each type compared separately.
 
     ``types`` defaults to every type found on either side of any document; the other
     parameters are those of :func:`annotation_diff`; ``allow_missing`` is that of
     :func:`accord.scoring.pair_documents`. Two corpora of one document each pair whatever
-    their ids (``key.xml`` against ``response.xml``).
+    their ids (``key.xml`` against ``response.xml``). ``bdm``, a
+    :class:`accord.bdm.BdmTable`, adds each type's BDM credit to its counts (see
+    :mod:`accord.diff._bdm`) for the ``*-bdm`` measures.
     """
     from ..scoring import pair_documents
 
@@ -199,6 +201,13 @@ def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None =
         diffs[doc_id] = annotation_diff(k.annotations if k is not None else (),
                                         r.annotations if r is not None else (), types=types, features=features,
                                         pairing=pairing, compare_as_strings=compare_as_strings)
+        if bdm is not None:
+            from ._bdm import bdm_credit
+
+            for t, b in bdm_credit(diffs[doc_id], bdm, features).items():
+                if b:
+                    td = diffs[doc_id][t]
+                    diffs[doc_id][t] = TypeDiff(td.type, td.rows, td.counts._replace_bdm(b))
     options: Mapping[str, Any] = {"features": None if features is None else list(features), "pairing": pairing,
-                                  "compare_as_strings": compare_as_strings}
+                                  "compare_as_strings": compare_as_strings, "bdm": bdm is not None}
     return CorpusDiff(diffs, tuple(types), dict(options), texts)

@@ -21,6 +21,7 @@ import json
 import re
 from pathlib import Path
 
+from .._io import read_utf8
 from ..errors import FormatError
 from .jsonl import json_lines
 
@@ -32,12 +33,7 @@ _PART = re.compile(r"^(\()?(\d+)(\))?$")
 
 
 def _text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise FormatError(f"cannot read: {exc.strerror}", path=path) from None
-    except UnicodeDecodeError as exc:
-        raise FormatError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", path=path) from None
+    return read_utf8(path)
 
 
 def read_coref_conll(path: str | Path) -> dict[str, Clusters]:

@@ -15,7 +15,12 @@ __all__ = ["render_qa", "qa_csv", "diff_html", "SYMBOLS"]
 SYMBOLS = {"correct": "=", "partial": "~", "mismatch": "<>", "wrong": "?", "missing": "-?", "spurious": "?-"}
 """GATE's diff-view symbols for the row outcomes."""
 
-_SHORT = {"strict": "s", "lenient": "l", "average": "a"}
+_SHORT = {"strict": "s", "lenient": "l", "average": "a", "strict-bdm": "sB", "lenient-bdm": "lB",
+          "average-bdm": "aB"}
+
+
+def _has_bdm(measures: Iterable[str]) -> bool:
+    return any(m.endswith("-bdm") for m in measures)
 
 
 def _f4(x: float) -> str:
@@ -33,7 +38,8 @@ def render_qa(table: QATable, console: Any = None) -> None:
             console = Console(width=max(console.width, 200))
     t = Table(title=f"by {table.by} (A = key, B = response)", show_edge=False, header_style="bold")
     t.add_column(table.by.capitalize(), no_wrap=True)
-    for name in ("Match", "Only A", "Only B", "Overlap"):
+    bdm = _has_bdm(table.measures)
+    for name in ("Match", "Only A", "Only B", "Overlap") + (("BDM",) if bdm else ()):
         t.add_column(name, justify="right", no_wrap=True)
     for m in table.measures:
         s = _SHORT[m]
@@ -42,7 +48,7 @@ def render_qa(table: QATable, console: Any = None) -> None:
         t.add_column(f"F{table.beta:g}.{s}", justify="right", no_wrap=True)
 
     def measures(c: DiffCounts) -> list[str]:
-        out = []
+        out = [f"{c.bdm:.3f}"] if bdm else []
         for m in table.measures:
             out += [_f4(c.precision(m)), _f4(c.recall(m)), _f4(c.f(m, table.beta))]
         return out
@@ -53,7 +59,7 @@ def render_qa(table: QATable, console: Any = None) -> None:
     macro = []
     for m in table.measures:
         macro += [_f4(x) for x in table.macro[m]]
-    t.add_row("Macro summary", "", "", "", "", *macro, style="italic")
+    t.add_row("Macro summary", "", "", "", "", *([""] if bdm else []), *macro, style="italic")
     c = table.micro
     t.add_row("Micro summary", str(c.correct), str(c.missing), str(c.spurious), str(c.partial), *measures(c),
               style="bold")
@@ -64,6 +70,9 @@ def qa_csv(diff: CorpusDiff, measures: tuple[str, ...], beta: float) -> str:
     """One CSV row per type, per document, per (document, type) cell and the micro total."""
     buf = io.StringIO()
     cols = ["scope", "document", "type", "correct", "partial", "missing", "spurious", "keys", "responses"]
+    bdm = _has_bdm(measures)
+    if bdm:
+        cols.append("bdm")
     for m in measures:
         cols += [f"{m}_precision", f"{m}_recall", f"{m}_f"]
     w = csv.writer(buf, lineterminator="\n")
@@ -71,6 +80,8 @@ def qa_csv(diff: CorpusDiff, measures: tuple[str, ...], beta: float) -> str:
 
     def row(scope: str, doc: str, typ: str, c: DiffCounts) -> list[Any]:
         out: list[Any] = [scope, doc, typ, c.correct, c.partial, c.missing, c.spurious, c.keys, c.responses]
+        if bdm:
+            out.append(c.bdm)
         for m in measures:
             out += [c.precision(m), c.recall(m), c.f(m, beta)]
         return out
