@@ -153,6 +153,26 @@ def build_parser() -> argparse.ArgumentParser:
                         "table per --by, each with a macro summary (mean of the rows) and a micro summary (summed "
                         "counts).")
     _diff_options(qa, "type,document")
+    bm = sub.add_parser("benchmark", help="GATE's Corpus Benchmark: two responses against one key, what improved "
+                        "and what regressed", description="Diff BEFORE and AFTER against KEY (files or "
+                        "directories) and show, per document and type, the figures before and after and the "
+                        "annotations that became right (fixed) or wrong (broken).")
+    bm.add_argument("key", help="key file or directory")
+    bm.add_argument("before", help="the old response (file or directory)")
+    bm.add_argument("after", help="the new response (file or directory)")
+    bm.add_argument("--format", help="format of all three (sniffed by default)")
+    bm.add_argument("--key-set", help="GATE XML: the key's annotation set")
+    bm.add_argument("--before-set", help="GATE XML: the old response's annotation set")
+    bm.add_argument("--after-set", help="GATE XML: the new response's annotation set")
+    bm.add_argument("--type", type=_csv_list, help="annotation types to compare (comma-separated; default all)")
+    bm.add_argument("--features", default="", help="significant features, as for accord diff")
+    bm.add_argument("--compare-as-strings", action="store_true", help="compare feature values as strings")
+    bm.add_argument("--pairing", choices=("gate", "optimal"), default="gate", help="as for accord diff")
+    bm.add_argument("--measure", default="average", help="strict, lenient or average (default, as GATE's tool)")
+    bm.add_argument("--beta", type=float, default=1.0, help="F-beta weight (default 1)")
+    bm.add_argument("--allow-missing", choices=("empty", "skip"),
+                    help="documents on one side only: score against nothing (empty) or leave out (skip)")
+    _output_options(bm, "one row per changed annotation")
     bd = sub.add_parser("bdm", help="the BDM of every pair of concepts of an ontology, as GATE's BDM score file",
                         description="Compute the balanced distance metric (Maynard et al. 2006) of every pair of "
                         "concepts of ONTOLOGY (OWL/RDF read with rdflib, or a taxonomy file of 'concept<TAB>"
@@ -494,6 +514,34 @@ def _diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def _benchmark(args: argparse.Namespace) -> int:
+    from .diff import parse_measure
+    from .diff._benchmark import benchmark
+    from .formats import read
+    from .report.benchmark_report import benchmark_csv, benchmark_json, change_rows, render_benchmark
+    from .report.details import write_rows
+
+    measure = parse_measure(args.measure)
+    if measure.endswith("-bdm"):
+        raise OptionError("accord benchmark compares strict, lenient or average figures")
+    features = None if args.features.strip().lower() == "all" else tuple(_csv_list(args.features))
+    key = read(args.key, format=args.format, annotation_set=args.key_set)
+    before = read(args.before, format=args.format, annotation_set=args.before_set)
+    after = read(args.after, format=args.format, annotation_set=args.after_set)
+    bench = benchmark(key, before, after, types=args.type or None, features=features, pairing=args.pairing,
+                      compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing)
+    if args.details:
+        write_rows(change_rows(bench), args.details, columns=["document", "type", "side", "start", "end", "text",
+                                                              "features", "before", "after", "direction"])
+    if args.output == "json":
+        _write_text(args, benchmark_json(bench, measure, args.beta))
+    elif args.output == "csv":
+        _write_text(args, benchmark_csv(bench, measure, args.beta))
+    else:
+        _render(args, lambda console: render_benchmark(bench, measure, args.beta, console))
+    return 0
+
+
 def _bdm(args: argparse.Namespace) -> int:
     from .bdm import bdm_scores, read_hierarchy, write_bdm_file
     from .bdm._file import _HEADER, format_bdm_line
@@ -575,6 +623,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _diff(args)
         if args.command == "bdm":
             return _bdm(args)
+        if args.command == "benchmark":
+            return _benchmark(args)
         raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
     except AccordError as exc:
         print(f"accord: error: {exc}", file=sys.stderr)

@@ -1,0 +1,82 @@
+"""The Corpus Benchmark on a small corpus counted by hand, in every output format."""
+
+import csv
+import json
+
+import pytest
+
+from accord.cli import main
+from accord.diff._benchmark import benchmark
+from accord.model import Corpus, Document, make_annotation as A
+
+TEXT1, TEXT2 = "Ann met Bob in Paris.", "Jane left."
+KEY = [("d1", TEXT1, [("PER", 0, 3), ("PER", 8, 11), ("LOC", 15, 20)]), ("d2", TEXT2, [("PER", 0, 4)])]
+# before: d1 PER [0,3) correct, [8,10) partial, LOC missing, ORG [15,20) spurious; d2 PER correct
+BEFORE = [("d1", TEXT1, [("PER", 0, 3), ("PER", 8, 10), ("ORG", 15, 20)]), ("d2", TEXT2, [("PER", 0, 4)])]
+# after: d1 PER [0,3), [8,11) and LOC correct, a new spurious PER "in"; d2 PER missing
+AFTER = [("d1", TEXT1, [("PER", 0, 3), ("PER", 8, 11), ("PER", 12, 14), ("LOC", 15, 20)]), ("d2", TEXT2, [])]
+
+EXPECTED_CHANGES = [  # (document, type, side, start, end, before, after, direction)
+    ("d1", "PER", "key", 8, 11, "partial", "correct", "fixed"),
+    ("d1", "PER", "response", 12, 14, "absent", "spurious", "broken"),
+    ("d1", "LOC", "key", 15, 20, "missing", "correct", "fixed"),
+    ("d1", "ORG", "response", 15, 20, "spurious", "absent", "fixed"),
+    ("d2", "PER", "key", 0, 4, "correct", "missing", "broken"),
+]
+
+
+def corpus(spec):
+    return Corpus([Document(d, tuple(A(l, s, e) for l, s, e in anns), text=t) for d, t, anns in spec])
+
+
+def write(spec, path):
+    path.write_text("".join(json.dumps({"id": d, "text": t, "annotations": [
+        {"label": l, "start": s, "end": e} for l, s, e in anns]}) + "\n" for d, t, anns in spec), encoding="utf-8")
+    return str(path)
+
+
+def test_changes_and_figures():
+    bench = benchmark(corpus(KEY), corpus(BEFORE), corpus(AFTER))
+    got = [(c.document, c.type, c.side, c.annotation.start, c.annotation.end, c.before, c.after, c.direction)
+           for c in bench.changes]
+    assert sorted(got) == sorted(EXPECTED_CHANGES)
+    rows = {(r["document"], r["type"]): r for r in bench.rows("average")}
+    per = rows[("d1", "PER")]
+    # before c=1 p=1: P = R = (1 + 1/2)/2 = 0.75, F = (F_s 0.5 + F_l 1.0)/2; after c=2 s=1: P 2/3, R 1, F 0.8
+    assert (per["before"]["precision"], per["before"]["recall"], per["before"]["f"]) == (0.75, 0.75, 0.75)
+    assert (per["after"]["precision"], per["after"]["recall"]) == (pytest.approx(2 / 3), 1.0)
+    assert per["after"]["f"] == pytest.approx(0.8)
+    assert (per["fixed"], per["broken"]) == (1, 1)
+    total = rows[("<all>", "<all>")]
+    # before c=2 p=1 m=1 s=1 -> 0.625 throughout; after c=3 m=1 s=1 -> 0.75
+    assert [total["before"][k] for k in ("correct", "partial", "missing", "spurious")] == [2, 1, 1, 1]
+    assert [total["after"][k] for k in ("correct", "partial", "missing", "spurious")] == [3, 0, 1, 1]
+    assert (total["before"]["f"], total["after"]["f"]) == (0.625, 0.75)
+    assert (total["fixed"], total["broken"]) == (3, 2)
+    # every (document, type) of the three corpora has a row, and the total comes last
+    assert len(rows) == 2 * 3 + 1 and list(rows)[-1] == ("<all>", "<all>")
+
+
+def test_every_output_format(tmp_path, capsys):
+    paths = [write(s, tmp_path / f"{n}.jsonl") for n, s in (("key", KEY), ("before", BEFORE), ("after", AFTER))]
+    details = tmp_path / "changes.csv"
+    assert main(["benchmark", *paths, "--output", "json", "--details", str(details)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["measure"] == "average"
+    assert [(c["document"], c["type"], c["side"], c["start"], c["end"], c["before"], c["after"], c["direction"])
+            for c in out["changes"]] == EXPECTED_CHANGES
+    assert [c["text"] for c in out["changes"]] == ["Bob", "in", "Paris", "Paris", "Jane"]
+    assert out["rows"][-1]["after"]["f"] == 0.75
+    rows = list(csv.DictReader(details.read_text(encoding="utf-8").splitlines()))
+    assert [(r["document"], r["direction"]) for r in rows] == [(c[0], c[7]) for c in EXPECTED_CHANGES]
+    assert main(["benchmark", *paths, "--output", "csv", "--measure", "strict"]) == 0
+    table = list(csv.DictReader(capsys.readouterr().out.splitlines()))
+    total = table[-1]
+    # strict: before c=2 of 4 keys and 4 responses: P = R = 0.5; after 3 of 4: 0.75
+    assert (total["document"], float(total["precision_before"]), float(total["recall_after"])) == ("<all>", 0.5, 0.75)
+    assert (total["fixed"], total["broken"]) == ("3", "2")
+    assert main(["benchmark", *paths]) == 0
+    shown = capsys.readouterr().out
+    assert "0.6250 → 0.7500" in shown and "annotations that changed" in shown and shown.count("broken") >= 2
+    assert main(["benchmark", *paths, "--measure", "strict-bdm"]) == 2
+    assert "strict, lenient or average" in capsys.readouterr().err
