@@ -164,15 +164,35 @@ def build_parser() -> argparse.ArgumentParser:
     bm.add_argument("--key-set", help="GATE XML: the key's annotation set")
     bm.add_argument("--before-set", help="GATE XML: the old response's annotation set")
     bm.add_argument("--after-set", help="GATE XML: the new response's annotation set")
-    bm.add_argument("--type", type=_csv_list, help="annotation types to compare (comma-separated; default all)")
-    bm.add_argument("--features", default="", help="significant features, as for accord diff")
-    bm.add_argument("--compare-as-strings", action="store_true", help="compare feature values as strings")
-    bm.add_argument("--pairing", choices=("gate", "optimal"), default="gate", help="as for accord diff")
+    _pairing_options(bm)
     bm.add_argument("--measure", default="average", help="strict, lenient or average (default, as GATE's tool)")
     bm.add_argument("--beta", type=float, default=1.0, help="F-beta weight (default 1)")
     bm.add_argument("--allow-missing", choices=("empty", "skip"),
                     help="documents on one side only: score against nothing (empty) or leave out (skip)")
     _output_options(bm, "one row per changed annotation")
+    ad = sub.add_parser("adjudicate", help="build a gold set from an Annotation Diff: keep key or response "
+                        "annotations by rule or from a decisions file", description="Diff RESPONSE against KEY and "
+                        "keep, row by row, the key's annotation, the response's, both or neither: --rest for every "
+                        "row, then each --take rule in order, then the rows of --decisions (the file the HTML diff "
+                        "page of accord diff --html saves).")
+    ad.add_argument("key", help="key file or directory")
+    ad.add_argument("response", help="response file or directory")
+    ad.add_argument("-o", "--out", required=True, help="the adjudicated corpus (format by extension or "
+                    "--out-format)")
+    ad.add_argument("--format", help="format of both inputs (sniffed by default)")
+    ad.add_argument("--out-format", help="format of the output (default: by the extension of --out)")
+    ad.add_argument("--set-name", help="GATE XML output: the annotation set to write the annotations in")
+    ad.add_argument("--key-set", help="GATE XML: the key's annotation set")
+    ad.add_argument("--response-set", help="GATE XML: the response's annotation set")
+    _pairing_options(ad)
+    ad.add_argument("--take", action="append", metavar="RULE",
+                    help="matches (the key side of correct rows; the default), key:TYPE or response:TYPE "
+                    "(that side of every row of the type); repeat to apply several in order")
+    ad.add_argument("--decisions", help="a decisions CSV (saved from the HTML diff page); overrides the rules")
+    ad.add_argument("--rest", choices=("none", "key", "response", "both"), default="none",
+                    help="what rows no rule or decision covers keep (default none)")
+    ad.add_argument("--allow-missing", choices=("empty", "skip"),
+                    help="documents on one side only: compare with nothing (empty) or leave out (skip)")
     bd = sub.add_parser("bdm", help="the BDM of every pair of concepts of an ontology, as GATE's BDM score file",
                         description="Compute the balanced distance metric (Maynard et al. 2006) of every pair of "
                         "concepts of ONTOLOGY (OWL/RDF read with rdflib, or a taxonomy file of 'concept<TAB>"
@@ -186,12 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _diff_options(p: argparse.ArgumentParser, by: str) -> None:
-    p.add_argument("key", help="key file or directory (A)")
-    p.add_argument("response", help="response file or directory (B)")
-    p.add_argument("--format", help="format of both sides (sniffed by default)")
-    p.add_argument("--key-set", help="GATE XML: the key's annotation set (default: the default set)")
-    p.add_argument("--response-set", help="GATE XML: the response's annotation set (default: the default set)")
+def _pairing_options(p: argparse.ArgumentParser) -> None:
+    """The Annotation Diff's options: types, significant features, value comparison, pairing."""
     p.add_argument("--type", type=_csv_list, help="annotation types to compare (comma-separated; default all)")
     p.add_argument("--features", default="", help="significant features, comma-separated; 'all' for every key "
                    "feature (GATE's API default); none by default (GATE's diff window)")
@@ -200,6 +216,15 @@ def _diff_options(p: argparse.ArgumentParser, by: str) -> None:
     p.add_argument("--pairing", choices=("gate", "optimal"), default="gate",
                    help="gate (default): GATE's greedy pairing, GATE's exact counts; optimal: the maximum-value "
                    "one-to-one pairing, independent of annotation order")
+
+
+def _diff_options(p: argparse.ArgumentParser, by: str) -> None:
+    p.add_argument("key", help="key file or directory (A)")
+    p.add_argument("response", help="response file or directory (B)")
+    p.add_argument("--format", help="format of both sides (sniffed by default)")
+    p.add_argument("--key-set", help="GATE XML: the key's annotation set (default: the default set)")
+    p.add_argument("--response-set", help="GATE XML: the response's annotation set (default: the default set)")
+    _pairing_options(p)
     p.add_argument("--measures", type=_csv_list,
                    help="comma-separated strict, lenient, average, strict-bdm, lenient-bdm, average-bdm (default "
                    "strict, lenient, average; with --bdm strict, lenient, strict-bdm, lenient-bdm)")
@@ -542,6 +567,33 @@ def _benchmark(args: argparse.Namespace) -> int:
     return 0
 
 
+def _adjudicate(args: argparse.Namespace) -> int:
+    from .adjudicate import adjudicate, read_decisions
+    from .diff import diff_corpora
+    from .formats import read, write
+    from .formats._registry import by_extension
+
+    features = None if args.features.strip().lower() == "all" else tuple(_csv_list(args.features))
+    key = read(args.key, format=args.format, annotation_set=args.key_set)
+    resp = read(args.response, format=args.format, annotation_set=args.response_set)
+    cd = diff_corpora(key, resp, types=args.type or None, features=features, pairing=args.pairing,
+                      compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing)
+    decisions = read_decisions(args.decisions) if args.decisions else None
+    result = adjudicate(cd, rules=args.take or ["matches"], decisions=decisions, rest=args.rest)
+    # documents keep the key's metadata and tokens where it has them
+    docs = [key[d.id]._replace(annotations=d.annotations) if d.id in key else d for d in result.corpus.documents]
+    fmt = args.out_format or by_extension(args.out)
+    options = {"annotation_set": args.set_name} if args.set_name else {}
+    if options and fmt != "gate":
+        raise OptionError("--set-name applies to GATE XML output")
+    write(type(result.corpus)(docs), args.out, fmt, **options)
+    n = sum(len(d.annotations) for d in docs)
+    by = result.decided_by
+    print(f"accord: {n} annotations in {len(docs)} document(s) written to {args.out}; rows decided by the "
+          f"decisions file {by['decisions']}, by rules {by['rules']}, by --rest {by['rest']}", file=sys.stderr)
+    return 0
+
+
 def _bdm(args: argparse.Namespace) -> int:
     from .bdm import bdm_scores, read_hierarchy, write_bdm_file
     from .bdm._file import _HEADER, format_bdm_line
@@ -625,6 +677,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _bdm(args)
         if args.command == "benchmark":
             return _benchmark(args)
+        if args.command == "adjudicate":
+            return _adjudicate(args)
         raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
     except AccordError as exc:
         print(f"accord: error: {exc}", file=sys.stderr)

@@ -11,7 +11,7 @@ from typing import Any
 from ..errors import FormatError, OptionError
 from ..model import Corpus
 
-__all__ = ["Format", "register", "get", "names", "sniff", "read", "write"]
+__all__ = ["Format", "register", "get", "names", "sniff", "by_extension", "read", "write"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,17 @@ def sniff(path: str | os.PathLike) -> Format:
     raise FormatError(
         f"cannot tell the format of this file (extension {ext or 'none'!r}); give it with --format "
         f"({', '.join(names())})", path=p)
+
+
+def by_extension(path: str | os.PathLike) -> str:
+    """The one format whose extensions include the file's (for choosing how to write it)."""
+    ext = Path(path).suffix.lower()
+    matches = sorted(fmt.name for fmt in _FORMATS.values() if ext in fmt.extensions)
+    if len(matches) != 1:
+        raise OptionError(f"cannot tell the output format from the extension {ext or 'none'!r} of {path} "
+                          f"({'formats ' + ', '.join(matches) + ' share it' if matches else 'no format uses it'}); "
+                          "give it with --out-format")
+    return matches[0]
 
 
 def read(path: str | os.PathLike, format: str | None = None, **options: Any) -> Corpus:
