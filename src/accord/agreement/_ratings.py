@@ -69,19 +69,51 @@ class Ratings:
     def counts(self) -> np.ndarray:
         """``n[i, c]``: how many raters gave item ``i`` category ``c``."""
         k = len(self.categories)
-        out = np.zeros((self.n_items, k), dtype=np.int64)
         rows, cols = np.nonzero(self.codes != MISSING)
-        np.add.at(out, (rows, self.codes[rows, cols]), 1)
-        return out
+        flat = np.bincount(rows * k + self.codes[rows, cols], minlength=self.n_items * k)
+        return flat.reshape(self.n_items, k)
 
 
-def _encode(columns: list[list[Any]], raters: Sequence[Hashable], categories: Sequence[Hashable] | None,
+def _numeric(col: Any) -> bool:
+    return isinstance(col, np.ndarray) and col.ndim == 1 and col.dtype.kind in "iuf"
+
+
+def _encode_numeric(columns: list[np.ndarray], raters: Sequence[Hashable], categories: Sequence[Hashable] | None,
+                    where: str) -> Ratings:
+    """:func:`_encode` for numeric array columns, by sorting instead of a Python loop per value."""
+    floats = any(c.dtype.kind == "f" for c in columns)
+    arr = np.column_stack(columns).astype(np.float64 if floats else np.int64)
+    missing = np.isnan(arr) if floats else np.zeros(arr.shape, dtype=bool)
+    values = np.unique(arr[~missing])
+    found = values.tolist()
+    if categories is None:
+        cats = tuple(found)
+    else:
+        cats = tuple(categories)
+        if len(set(cats)) != len(cats):
+            raise RatingsError(f"{where}: the categories given repeat a value")
+        unknown = set(found) - set(cats)
+        if unknown:
+            raise RatingsError(f"{where}: rating {sorted(unknown, key=_sort_key)[0]!r} is not one of the categories "
+                               f"given ({', '.join(map(repr, cats))})")
+    index = {c: k for k, c in enumerate(cats)}
+    lookup = np.array([index[v] for v in found], dtype=np.int64)
+    codes = np.full(arr.shape, MISSING, dtype=np.int64)
+    if len(found):
+        codes[~missing] = lookup[np.searchsorted(values, arr[~missing])]
+    return Ratings(codes, cats, tuple(raters))
+
+
+def _encode(columns: list[Any], raters: Sequence[Hashable], categories: Sequence[Hashable] | None,
             where: str) -> Ratings:
     n = len(columns[0]) if columns else 0
     for r, col in zip(raters, columns):
         if len(col) != n:
             raise RatingsError(f"{where}: rater {r!r} has {len(col)} ratings, the first rater {n}; every rater "
                                "needs one value per item (None or NaN where missing)")
+    if columns and all(_numeric(c) for c in columns):
+        return _encode_numeric(columns, raters, categories, where)
+    columns = [c.tolist() if isinstance(c, np.ndarray) else c for c in columns]
     values: set[Any] = set()
     for col in columns:
         for v in col:
@@ -124,7 +156,11 @@ def to_ratings(ratings: Any, *, categories: Sequence[Hashable] | None = None) ->
         return _encode(cols, ratings.raters, categories, "ratings")
     if type(ratings).__name__ == "DataFrame" and hasattr(ratings, "columns"):
         raters = list(ratings.columns)
-        return _encode([list(ratings[c]) for c in raters], raters, categories, "data frame")
+        cols = []
+        for c in raters:
+            col = ratings[c].to_numpy()
+            cols.append(col if _numeric(col) else list(ratings[c]))
+        return _encode(cols, raters, categories, "data frame")
     if isinstance(ratings, Mapping):
         raters = list(ratings)
         cols = []
@@ -132,13 +168,13 @@ def to_ratings(ratings: Any, *, categories: Sequence[Hashable] | None = None) ->
             col = ratings[r]
             if isinstance(col, (str, bytes)) or not isinstance(col, Iterable):
                 raise RatingsError(f"ratings: rater {r!r} must map to a sequence of ratings, got {col!r}")
-            cols.append(list(col))
+            cols.append(col if _numeric(col) else list(col))
         return _encode(cols, raters, categories, "ratings")
     if isinstance(ratings, np.ndarray):
         if ratings.ndim != 2:
             raise RatingsError(f"ratings: expected a 2-D array (items x raters), got {ratings.ndim} dimension(s)")
-        return _encode([ratings[:, j].tolist() for j in range(ratings.shape[1])], list(range(ratings.shape[1])),
-                       categories, "array")
+        return _encode([ratings[:, j] if _numeric(ratings[:, j]) else ratings[:, j].tolist()
+                        for j in range(ratings.shape[1])], list(range(ratings.shape[1])), categories, "array")
     if isinstance(ratings, Iterable) and not isinstance(ratings, (str, bytes)):
         rows = [list(r) if isinstance(r, Iterable) and not isinstance(r, (str, bytes)) else None for r in ratings]
         if any(r is None for r in rows):

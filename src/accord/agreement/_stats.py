@@ -88,15 +88,15 @@ def agreement_stats(r: Ratings) -> AgreementStats:
     for a in range(m):
         for b in range(a + 1, m):
             both = (codes[:, a] != MISSING) & (codes[:, b] != MISSING)
-            t = np.zeros((k, k), dtype=np.int64)
-            np.add.at(t, (codes[both, a], codes[both, b]), 1)
-            pairs[(a, b)] = t
+            pairs[(a, b)] = np.bincount(codes[both, a] * k + codes[both, b], minlength=k * k).reshape(k, k)
     two = ri >= 2
-    pa_sum = float(((n[two] * (n[two] - 1)).sum(axis=1) / (ri[two] * (ri[two] - 1))).sum())
+    n2, r2 = (n, ri) if two.all() else (n[two], ri[two])      # no copy in the common complete case
+    pa_sum = float(((n2 * (n2 - 1)).sum(axis=1) / (r2 * (r2 - 1))).sum())
     one = ri >= 1
-    pi_sum = (n[one] / ri[one, None]).sum(axis=0) if one.any() else np.zeros(k)
-    w = n[two] / (ri[two, None] - 1)
-    coincidence = n[two].T @ w - np.diag(w.sum(axis=0))
+    n1, r1 = (n, ri) if one.all() else (n[one], ri[one])
+    pi_sum = (n1 / r1[:, None]).sum(axis=0) if len(r1) else np.zeros(k)
+    w = n2 / (r2[:, None] - 1)
+    coincidence = n2.T @ w - np.diag(w.sum(axis=0))
     full = (codes != MISSING).all(axis=1)
     rater_counts = np.zeros((m, k), dtype=np.int64)
     for j in range(m):
