@@ -19,7 +19,7 @@ decided diff row (empty spans for the absent side), ``choice`` one of ``key``,
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -105,8 +105,7 @@ def _parse_rule(rule: str | tuple[str, str]) -> tuple[str, str | None]:
 
 
 def adjudicate(diff: CorpusDiff, *, rules: Iterable[str | tuple[str, str]] = ("matches",),
-               decisions: Mapping[RowId, str] | None = None, rest: str = "none",
-               documents: Sequence[str] | None = None) -> Adjudication:
+               decisions: Mapping[RowId, str] | None = None, rest: str = "none") -> Adjudication:
     """Build the adjudicated corpus from a diff (see the module docstring).
 
     Raises :class:`~accord.errors.OptionError` for an unknown rule or choice, and for a
@@ -124,7 +123,7 @@ def adjudicate(diff: CorpusDiff, *, rules: Iterable[str | tuple[str, str]] = ("m
     choices: dict[RowId, str] = {}
     decided_by = {"rest": 0, "rules": 0, "decisions": 0}
     kept: dict[str, list[Annotation]] = {}
-    for doc in documents or diff.documents:
+    for doc in diff.documents:
         out = kept.setdefault(doc, [])
         for typ, td in diff.diffs[doc].items():
             for row in td.rows:

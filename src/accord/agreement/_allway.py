@@ -19,6 +19,7 @@ functions to match numbers reported by GATE.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -31,22 +32,21 @@ from ._spans import span_agreement
 __all__ = ["iaa_allway_kappa", "iaa_allway_counts"]
 
 
-def _first_overlapping(others: list[Annotation], start: int, end: int) -> int:
-    """Index of the first annotation of ``others`` (sorted by span) overlapping [start, end), or -1.
+def _first_overlapping(starts: np.ndarray, ends: np.ndarray, start: int, end: int) -> int:
+    """Index of the first span (the spans sorted) overlapping [start, end), or -1.
 
-    Overlap is GATE's: the two spans share a character, or they are the same span.
+    Overlap is GATE's: the two spans share a character, or they are the same span. Only
+    spans starting before ``end`` (found by bisection) are looked at.
     """
-    if not others:
-        return -1
-    s = np.fromiter((a.start for a in others), dtype=np.int64, count=len(others))
-    e = np.fromiter((a.end for a in others), dtype=np.int64, count=len(others))
+    stop = int(np.searchsorted(starts, end, side="right"))
+    s, e = starts[:stop], ends[:stop]
     hit = ((s < end) & (e > start)) | ((s == start) & (e == end))
-    k = int(hit.argmax())
-    return k if hit[k] else -1
+    k = int(hit.argmax()) if stop else 0
+    return k if stop and hit[k] else -1
 
 
 def iaa_allway_kappa(corpora: Sequence[Corpus], names: Sequence[str], *, type: str,
-                     feature: str | None = None) -> dict[str, float | int]:
+                     feature: str | None = None) -> dict[str, Any]:
     """Observed agreement, Davies & Fleiss' kappa and the Siegel & Castellan m-rater kappa, GATE's way.
 
     With ``N`` instances, ``m`` annotators, ``y_ic`` the annotators giving instance ``i``
@@ -63,7 +63,8 @@ def iaa_allway_kappa(corpora: Sequence[Corpus], names: Sequence[str], *, type: s
     .. math:: \\kappa_{SC} = \\frac{P_o - P_e}{1 - P_e}, \\quad
               P_e = \\sum_c \\left(\\frac{n_c}{N m}\\right)^m
 
-    with ``n_c`` the number of judgements of ``c``. Missing judgements count in ``N m`` but
+    with ``n_c`` the number of judgements of ``c`` (0 when ``P_e = 1``, where GATE divides by
+    zero). Missing judgements count in ``N m`` but
     in no ``y_ic``, as in GATE; unlike accord's :func:`~accord.agreement.davies_fleiss_kappa`
     these figures do not leave incomplete instances out. Documents the first annotator
     lacks are skipped; an annotator lacking a document gives no judgement on it.
@@ -100,17 +101,19 @@ def iaa_allway_kappa(corpora: Sequence[Corpus], names: Sequence[str], *, type: s
     rows: list[list[int]] = []              # per instance: category per annotator, -1 for none
     for doc in corpora[0].documents:
         sets = [of_type(c, doc.id) for c in corpora]
+        bounds = [(np.fromiter((a.start for a in x), dtype=np.int64, count=len(x)),
+                   np.fromiter((a.end for a in x), dtype=np.int64, count=len(x))) for x in sets]
         for a in sets[0]:
             row = [category(a)]
-            for other in sets[1:]:
-                k = _first_overlapping(other, a.start, a.end)  # type: ignore[arg-type]
+            for other, (starts, ends) in zip(sets[1:], bounds[1:]):
+                k = _first_overlapping(starts, ends, a.start, a.end)  # type: ignore[arg-type]
                 row.append(-1 if k < 0 else category(other[k]))
             rows.append(row)
     n = len(rows)
     cats = labels + [NON_CAT]
     if not n:
         return {"observed_agreement": 0.0, "davies_fleiss_kappa": 0.0, "siegel_castellan_kappa": 0.0,
-                "instances": 0, "categories": cats}  # type: ignore[dict-item]
+                "instances": 0, "categories": cats}
     r = np.asarray(rows)
     onehot = (r[:, :, None] == np.arange(n_cat)[None, None, :])      # instance x annotator x category
     y = onehot.sum(axis=1)                                           # instance x category
@@ -126,7 +129,7 @@ def iaa_allway_kappa(corpora: Sequence[Corpus], names: Sequence[str], *, type: s
     pe = float(((y.sum(axis=0) / (n * m)) ** m).sum())
     kappa_sc = (po - pe) / (1 - pe) if pe != 1 else 0.0
     return {"observed_agreement": po, "davies_fleiss_kappa": float(kappa_df),
-            "siegel_castellan_kappa": float(kappa_sc), "instances": n, "categories": cats}  # type: ignore[dict-item]
+            "siegel_castellan_kappa": float(kappa_sc), "instances": n, "categories": cats}
 
 
 def iaa_allway_counts(corpora: Sequence[Corpus], names: Sequence[str], reference: Corpus, *, type: str,

@@ -62,9 +62,9 @@ def bdm_credit(by_type: Mapping[str, TypeDiff], table: object, features: Sequenc
         candidates = pool.get((k.start, k.end))  # type: ignore[arg-type]
         if not candidates:
             continue
-        scored = [(_concept_bdm(table, k, r, features), -i) for i, r in enumerate(candidates)]
-        best, neg_i = max(scored)
-        if best > 0:
-            credit[k.label] += best  # type: ignore[index]
-            del candidates[-neg_i]
+        scores = [_concept_bdm(table, k, r, features) for r in candidates]
+        best = max(range(len(scores)), key=scores.__getitem__)     # the first of the highest
+        if scores[best] > 0:
+            credit[k.label] += scores[best]
+            del candidates[best]
     return credit
