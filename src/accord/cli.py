@@ -175,15 +175,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "keep, row by row, the key's annotation, the response's, both or neither: --rest for every "
                         "row, then each --take rule in order, then the rows of --decisions (the file the HTML diff "
                         "page of accord diff --html saves).")
-    ad.add_argument("key", help="key file or directory")
-    ad.add_argument("response", help="response file or directory")
+    _key_response_inputs(ad)
     ad.add_argument("-o", "--out", required=True, help="the adjudicated corpus (format by extension or "
                     "--out-format)")
-    ad.add_argument("--format", help="format of both inputs (sniffed by default)")
     ad.add_argument("--out-format", help="format of the output (default: by the extension of --out)")
     ad.add_argument("--set-name", help="GATE XML output: the annotation set to write the annotations in")
-    ad.add_argument("--key-set", help="GATE XML: the key's annotation set")
-    ad.add_argument("--response-set", help="GATE XML: the response's annotation set")
     _pairing_options(ad)
     ad.add_argument("--take", action="append", metavar="RULE",
                     help="matches (the key side of correct rows; the default), key:TYPE or response:TYPE "
@@ -206,6 +202,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _key_response_inputs(p: argparse.ArgumentParser) -> None:
+    """KEY and RESPONSE, their format and their GATE annotation sets."""
+    p.add_argument("key", help="key file or directory (A)")
+    p.add_argument("response", help="response file or directory (B)")
+    p.add_argument("--format", help="format of both sides (sniffed by default)")
+    p.add_argument("--key-set", help="GATE XML: the key's annotation set (default: the default set)")
+    p.add_argument("--response-set", help="GATE XML: the response's annotation set (default: the default set)")
+
+
 def _pairing_options(p: argparse.ArgumentParser) -> None:
     """The Annotation Diff's options: types, significant features, value comparison, pairing."""
     p.add_argument("--type", type=_csv_list, help="annotation types to compare (comma-separated; default all)")
@@ -219,11 +224,7 @@ def _pairing_options(p: argparse.ArgumentParser) -> None:
 
 
 def _diff_options(p: argparse.ArgumentParser, by: str) -> None:
-    p.add_argument("key", help="key file or directory (A)")
-    p.add_argument("response", help="response file or directory (B)")
-    p.add_argument("--format", help="format of both sides (sniffed by default)")
-    p.add_argument("--key-set", help="GATE XML: the key's annotation set (default: the default set)")
-    p.add_argument("--response-set", help="GATE XML: the response's annotation set (default: the default set)")
+    _key_response_inputs(p)
     _pairing_options(p)
     p.add_argument("--measures", type=_csv_list,
                    help="comma-separated strict, lenient, average, strict-bdm, lenient-bdm, average-bdm (default "
@@ -572,6 +573,7 @@ def _adjudicate(args: argparse.Namespace) -> int:
     from .diff import diff_corpora
     from .formats import read, write
     from .formats._registry import by_extension
+    from .model import Corpus
 
     features = None if args.features.strip().lower() == "all" else tuple(_csv_list(args.features))
     key = read(args.key, format=args.format, annotation_set=args.key_set)
@@ -586,7 +588,7 @@ def _adjudicate(args: argparse.Namespace) -> int:
     options = {"annotation_set": args.set_name} if args.set_name else {}
     if options and fmt != "gate":
         raise OptionError("--set-name applies to GATE XML output")
-    write(type(result.corpus)(docs), args.out, fmt, **options)
+    write(Corpus(docs), args.out, fmt, **options)
     n = sum(len(d.annotations) for d in docs)
     by = result.decided_by
     print(f"accord: {n} annotations in {len(docs)} document(s) written to {args.out}; rows decided by the "
@@ -595,17 +597,15 @@ def _adjudicate(args: argparse.Namespace) -> int:
 
 
 def _bdm(args: argparse.Namespace) -> int:
-    from .bdm import bdm_scores, read_hierarchy, write_bdm_file
-    from .bdm._file import _HEADER, format_bdm_line
+    from .bdm import bdm_scores, read_hierarchy
+    from .bdm._file import format_bdm_file
 
     taxonomy = read_hierarchy(args.ontology, format=args.format)
-    scores = bdm_scores(taxonomy, pairs=args.pairs)
+    text = format_bdm_file(bdm_scores(taxonomy, pairs=args.pairs))
+    _write_text(args, text)
     if args.out:
-        n = write_bdm_file(scores, args.out)
-        print(f"accord: {n} concept pairs of {len(taxonomy.concepts)} concepts written to {args.out}",
-              file=sys.stderr)
-    else:
-        sys.stdout.write(_HEADER + "\n" + "".join(format_bdm_line(s) + "\n" for s in scores))
+        print(f"accord: {text.count(chr(10)) - 1} concept pairs of {len(taxonomy.concepts)} concepts written to "
+              f"{args.out}", file=sys.stderr)
     return 0
 
 

@@ -143,10 +143,10 @@ def iaa_allway_counts(corpora: Sequence[Corpus], names: Sequence[str], reference
     """
     if "reference" in names:
         raise RatingsError("an annotator is named 'reference'; rename it")
-    agreement = span_agreement([reference, *corpora], ["reference", *names], types=[type], feature=feature)
     totals = {"correct": 0.0, "partial": 0.0, "spurious": 0.0, "missing": 0.0}
-    for name in names:
-        c = agreement.counts("reference", name)
+    for corpus, name in zip(corpora, names):   # one diff per annotator, not every pair of annotators
+        c = span_agreement([reference, corpus], ["reference", name], types=[type], feature=feature).counts(
+            "reference", name)
         for k in totals:
             totals[k] += getattr(c, k)
     return {k: v / len(names) for k, v in totals.items()}

@@ -11,7 +11,7 @@ from .._io import read_utf8
 from ..errors import FormatError
 from ._compute import BdmScore, BdmTable
 
-__all__ = ["write_bdm_file", "read_bdm_file", "format_bdm_line"]
+__all__ = ["write_bdm_file", "read_bdm_file", "format_bdm_file", "format_bdm_line"]
 
 _FIELDS = ("key", "response", "bdm", "msca", "cp", "dpk", "dpr", "n0", "n1", "n2", "bran")
 _HEADER = "## The BDM score of each pair of concepts (accord bdm): " + ", ".join(_FIELDS)
@@ -30,17 +30,32 @@ def format_bdm_line(s: BdmScore) -> str:
             f"bran={_java_float(s.bran)}")
 
 
-def write_bdm_file(scores: Iterable[BdmScore], path: str | Path) -> int:
-    """Write the scores in GATE's format (UTF-8); returns the number of pairs written."""
+def format_bdm_file(scores: Iterable[BdmScore]) -> str:
+    """The text of a BDM file: the ``##`` header, then one line per pair.
+
+    Raises :class:`~accord.errors.FormatError` for a concept name the format cannot hold.
+    """
     lines = [_HEADER]
     for s in scores:
         for name in (s.key, s.response, s.msca or ""):
             if ", " in name or "\n" in name:
                 raise FormatError(f"concept name {name!r} contains ', ' or a line break, which GATE's BDM file "
-                                  "cannot hold", path=path)
+                                  "cannot hold")
         lines.append(format_bdm_line(s))
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return len(lines) - 1
+    return "\n".join(lines) + "\n"
+
+
+def write_bdm_file(scores: Iterable[BdmScore], path: str | Path) -> int:
+    """Write the scores in GATE's format (UTF-8); returns the number of pairs written."""
+    text = format_bdm_file(scores)
+    Path(path).write_text(text, encoding="utf-8")
+    return text.count("\n") - 1
+
+
+def _number(fields: dict[str, str], name: str, cast: type) -> float:
+    """A parameter of a BDM line; 0 where the line leaves it out or empty."""
+    value = fields.get(name, "")
+    return cast(value) if value != "" else cast(0)
 
 
 def read_bdm_file(path: str | Path) -> BdmTable:
@@ -66,12 +81,9 @@ def read_bdm_file(path: str | Path) -> BdmTable:
         if [c.partition("=")[0].strip() for c in cells[:3]] != ["key", "response", "bdm"]:
             raise FormatError("a BDM line starts with key=..., response=..., bdm=...", path=p, line=n)
         try:
-            def num(name: str, cast: type = float, default: float = 0.0) -> float:
-                return cast(fields[name]) if fields.get(name, "") != "" else default
-
-            scores.append(BdmScore(fields["key"], fields["response"], num("bdm"), fields.get("msca") or None,
-                                   int(num("cp", int, 0)), int(num("dpk", int, 0)), int(num("dpr", int, 0)),
-                                   num("n0"), num("n1"), num("n2"), num("bran")))
+            scores.append(BdmScore(fields["key"], fields["response"], _number(fields, "bdm", float),
+                                   fields.get("msca") or None, *(_number(fields, k, int) for k in ("cp", "dpk", "dpr")),
+                                   *(_number(fields, k, float) for k in ("n0", "n1", "n2", "bran"))))
         except ValueError as exc:
             raise FormatError(f"a number is malformed ({exc})", path=p, line=n) from None
         if not 0.0 <= scores[-1].bdm <= 1.0:

@@ -88,24 +88,19 @@ class DiffCounts:
         return DiffCounts(self.correct + other.correct, self.partial + other.partial,
                           self.missing + other.missing, self.spurious + other.spurious, self.bdm + other.bdm)
 
-    def _replace_bdm(self, bdm: float) -> "DiffCounts":
-        return DiffCounts(self.correct, self.partial, self.missing, self.spurious, bdm)
-
     def precision(self, measure: str = "strict") -> float:
         """Precision under ``strict``, ``lenient``, ``average`` or a BDM measure."""
-        if measure in BDM_MEASURES:
-            return self._bdm_ratio(measure, self.correct + self.spurious)
-        if self.responses == 0:
-            return 1.0
-        return self._credit(measure) / self.responses
+        return self._ratio(measure, self.responses, self.correct + self.spurious)
 
     def recall(self, measure: str = "strict") -> float:
         """Recall under ``strict``, ``lenient``, ``average`` or a BDM measure."""
+        return self._ratio(measure, self.keys, self.correct + self.missing)
+
+    def _ratio(self, measure: str, total: int, bdm_denominator: int) -> float:
+        # total: R (precision) or K (recall); the BDM measures divide by c + s or c + m instead
         if measure in BDM_MEASURES:
-            return self._bdm_ratio(measure, self.correct + self.missing)
-        if self.keys == 0:
-            return 1.0
-        return self._credit(measure) / self.keys
+            return self._bdm_ratio(measure, bdm_denominator)
+        return 1.0 if total == 0 else self._credit(measure) / total
 
     def f(self, measure: str = "strict", beta: float = 1.0) -> float:
         """F-beta; for ``average`` (``average-bdm``) the mean of the strict and lenient F-beta."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -181,6 +182,7 @@ def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None =
     :mod:`accord.diff._bdm`) for the ``*-bdm`` measures.
     """
     from ..scoring import pair_documents
+    from ._bdm import bdm_credit   # _bdm imports this module
 
     if len(key) == 1 and len(response) == 1:
         (kdoc,), (rdoc,) = key.documents, response.documents
@@ -202,12 +204,10 @@ def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None =
                                         r.annotations if r is not None else (), types=types, features=features,
                                         pairing=pairing, compare_as_strings=compare_as_strings)
         if bdm is not None:
-            from ._bdm import bdm_credit
-
             for t, b in bdm_credit(diffs[doc_id], bdm, features).items():
                 if b:
                     td = diffs[doc_id][t]
-                    diffs[doc_id][t] = TypeDiff(td.type, td.rows, td.counts._replace_bdm(b))
+                    diffs[doc_id][t] = TypeDiff(td.type, td.rows, dataclasses.replace(td.counts, bdm=b))
     options: Mapping[str, Any] = {"features": None if features is None else list(features), "pairing": pairing,
                                   "compare_as_strings": compare_as_strings, "bdm": bdm is not None}
     return CorpusDiff(diffs, tuple(types), dict(options), texts)
