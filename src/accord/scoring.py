@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import OptionError, PairingError
-from .formats import read
+from .formats import read, sniff
 from .match.engine import DocumentAlignment, Pairer, make_similarity
 from .metrics.prf import ZERO_DIVISION
 from .model import Corpus, Document
@@ -15,7 +15,7 @@ from .report import Report
 from .schema import Task, load_task
 from .tally import ScoreRows, tally
 
-__all__ = ["score", "pair_documents", "ALLOW_MISSING"]
+__all__ = ["score", "pair_documents", "read_sides", "ALLOW_MISSING"]
 
 ALLOW_MISSING = ("empty", "skip")
 
@@ -28,6 +28,33 @@ def _corpus(obj: Any, fmt: str | None, options: dict[str, Any]) -> Corpus:
     if isinstance(obj, Document):
         return Corpus([obj])
     raise OptionError(f"expected a path or a Corpus, got {type(obj).__name__}")
+
+
+def read_sides(gold: Any, pred: Any, gold_format: str | None, pred_format: str | None,
+               read_options: dict[str, Any], gold_column: int | str | None = None,
+               pred_column: int | str | None = None) -> tuple[Corpus, Corpus]:
+    """Read the gold and the predicted corpus, each from its own file or from two columns of one file."""
+    if pred is None:
+        if gold_column is None or pred_column is None:
+            raise OptionError("give the predicted file, or --gold-column and --pred-column to read both sides "
+                              "from columns of the gold file")
+        pred = gold
+        pred_format = pred_format or gold_format
+    sides = []
+    for obj, fmt, column in ((gold, gold_format, gold_column), (pred, pred_format, pred_column)):
+        options = read_options
+        if column is not None:
+            if isinstance(obj, (str, os.PathLike)):
+                name = fmt or sniff(obj).name
+                if name not in _COLUMN_FORMATS:
+                    raise OptionError(f"{obj}: --gold-column and --pred-column choose columns of column files "
+                                      f"({', '.join(_COLUMN_FORMATS)}), not of {name} files")
+            options = {**read_options, "column": column}
+        sides.append(_corpus(obj, fmt, options))
+    return sides[0], sides[1]
+
+
+_COLUMN_FORMATS = ("conll", "vrt")
 
 
 def pair_documents(gold: Corpus, pred: Corpus, allow_missing: str | None = None
@@ -69,25 +96,44 @@ def pair_documents(gold: Corpus, pred: Corpus, allow_missing: str | None = None
 
 
 def _check_tokens(g: Document, p: Document, gname: str | None, pname: str | None) -> None:
+    gmeta, pmeta = g.metadata or {}, p.metadata or {}
+    gids, pids = gmeta.get("token_ids"), pmeta.get("token_ids")
+    if gids is not None and pids is not None and gids != pids:
+        n = min(len(gids), len(pids))
+        i = next((k for k in range(n) if gids[k] != pids[k]), n)
+        if i == n:
+            raise PairingError(f"document {g.id!r}: the gold side has {len(gids)} token ids and the predicted side "
+                               f"{len(pids)} ({_where(g, gname, i)} / {_where(p, pname, i)})")
+        raise PairingError(f"document {g.id!r}: token id {gids[i]!r} at {_where(g, gname, i)} but {pids[i]!r} at "
+                           f"{_where(p, pname, i)}; gold and prediction must hold the same tokens in the same order")
     if g.tokens is None or p.tokens is None or g.tokens == p.tokens:
         return
     n = min(len(g.tokens), len(p.tokens))
     i = next((k for k in range(n) if g.tokens[k] != p.tokens[k]), n)
-
-    def where(doc: Document, name: str | None) -> str:
-        lines = doc.metadata.get("lines") if doc.metadata else None
-        if lines and doc.sentences:
-            for (a, b), line in zip(doc.sentences, lines):
-                if a <= i < b or (i >= b and (a, b) == doc.sentences[-1]):
-                    return f"{name}:{line + (i - a)}"
-        return f"{name}, token {i}"
-
     if i == n:
         raise PairingError(f"document {g.id!r}: the gold side has {len(g.tokens)} tokens and the predicted side "
-                           f"{len(p.tokens)}; the files must hold the same tokens ({where(g, gname)} / "
-                           f"{where(p, pname)})")
-    raise PairingError(f"document {g.id!r}: token {i} differs: {g.tokens[i]!r} at {where(g, gname)} but "
-                       f"{p.tokens[i]!r} at {where(p, pname)}; gold and prediction must hold the same tokens")
+                           f"{len(p.tokens)}; the files must hold the same tokens ({_where(g, gname, i)} / "
+                           f"{_where(p, pname, i)})")
+    raise PairingError(f"document {g.id!r}: token {i} differs: {g.tokens[i]!r} at {_where(g, gname, i)} but "
+                       f"{p.tokens[i]!r} at {_where(p, pname, i)}; gold and prediction must hold the same tokens")
+
+
+def _where(doc: Document, name: str | None, i: int) -> str:
+    """Where token ``i`` of a document is: file and line (column files), or the corpus position (VRT)."""
+    meta = doc.metadata or {}
+    lines = meta.get("lines")
+    if "cpos" in meta:
+        at = f"{name}, corpus position {meta['cpos'] + i}"
+        if lines and doc.sentences:
+            for (a, b), line in zip(doc.sentences, lines):
+                if a <= i < b:
+                    return f"{at} (sentence from line {line})"
+        return at
+    if lines and doc.sentences:
+        for (a, b), line in zip(doc.sentences, lines):
+            if a <= i < b or (i >= b and (a, b) == doc.sentences[-1]):
+                return f"{name}:{line + (i - a)}"
+    return f"{name}, token {i}"
 
 
 def score(
@@ -107,6 +153,8 @@ def score(
     zero_division: str = "zero",
     allow_missing: str | None = None,
     validate: bool = True,
+    gold_column: int | str | None = None,
+    pred_column: int | str | None = None,
     **read_options: Any,
 ) -> Report:
     """Compare predicted annotations with gold annotations.
@@ -138,6 +186,10 @@ def score(
         How documents present on one side only count (see :func:`pair_documents`).
     validate : bool
         Check both corpora against the task schema first.
+    gold_column, pred_column : int or str, optional
+        Column files (CoNLL, VRT): the tag column of each side. With both, ``pred`` may
+        be ``None``: gold and prediction are two columns of the ``gold`` file. VRT columns
+        go by name or 1-based number, CoNLL columns by ``tag_column``'s numbering.
     **read_options
         Passed to the readers (``scheme``, ``repair``, ``tag_column``...).
 
@@ -151,8 +203,8 @@ def score(
         raise OptionError(f"beta must be >= 0; got {beta}")
     if isinstance(task, (str, os.PathLike)):
         task = load_task(task)
-    gold_c = _corpus(gold, gold_format or format, read_options)
-    pred_c = _corpus(pred, pred_format or format, read_options)
+    gold_c, pred_c = read_sides(gold, pred, gold_format or format, pred_format or format, read_options,
+                                gold_column, pred_column)
     if task is not None and validate:
         task.validate(gold_c)
         task.validate(pred_c)

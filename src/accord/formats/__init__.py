@@ -8,10 +8,11 @@ brat       brat standoff ``.ann`` + ``.txt`` (:mod:`accord.formats.brat`)
 mat-json   MAT JSON documents, version 2 (:mod:`accord.formats.matjson`)
 jsonl      accord's JSON lines, one document per line (:mod:`accord.formats.jsonl`)
 gate       GATE XML documents, one annotation set at a time (:mod:`accord.formats.gate`)
+vrt        CWB vertical text, BIO columns chosen by name (:mod:`accord.formats.vrt`)
 ========== ===========================================================================
 """
 
-from . import brat, conll, gate, jsonl, matjson  # noqa: F401  (registers)
+from . import brat, conll, gate, jsonl, matjson, vrt  # noqa: F401  (registers)
 from ._registry import Format, get, names, read, register, sniff, write
 
 __all__ = ["Format", "get", "names", "read", "register", "sniff", "write"]

@@ -91,7 +91,7 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
 
 def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
                repair: str = "conlleval", encoding: str = "utf-8", text: str | None = None,
-               **_ignored: Any) -> Corpus:
+               column: int | str | None = None, **_ignored: Any) -> Corpus:
     """Read a CoNLL-style column file.
 
     Parameters
@@ -104,12 +104,21 @@ def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
         Tag scheme, see :mod:`accord.tagging`.
     repair : {"conlleval", "discard", "error"}
         How invalid tag sequences are read.
+    column : int or str, optional
+        Overrides ``tag_column`` (same numbering): how ``--gold-column`` and
+        ``--pred-column`` pick two tag columns of one file.
 
     Returns
     -------
     Corpus
     """
     p = Path(path)
+    if column is not None:
+        try:
+            tag_column = int(column)
+        except ValueError:
+            raise OptionError(f"{p}: columns of CoNLL files are chosen by number (0 is the token, -1 the last), "
+                              f"not by name ({column!r})") from None
     if text is None:
         try:
             text = p.read_text(encoding=encoding)

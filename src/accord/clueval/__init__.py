@@ -1,0 +1,12 @@
+"""CLUEval: lenient span evaluation, errors in context and merged annotation layers.
+
+See :mod:`accord.clueval._evaluate` for the classes and the leniency levels,
+:mod:`accord.match.coverage` for the classification itself.
+"""
+
+from ..match.coverage import CLASS_NAMES, OverlappingSpansError
+from ._evaluate import LEVELS, ClueCounts, ClueEvaluation, evaluate_spans, leniency_level
+from ._spans import DocumentPair, SpanTable
+
+__all__ = ["CLASS_NAMES", "LEVELS", "ClueCounts", "ClueEvaluation", "DocumentPair", "OverlappingSpansError",
+           "SpanTable", "evaluate_spans", "leniency_level"]
