@@ -54,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("score", help="score predicted annotations against gold annotations",
                         description="Score PRED against GOLD (files or directories paired by document name).")
     sc.add_argument("gold", help="gold file or directory")
-    sc.add_argument("pred", help="predicted file or directory")
+    sc.add_argument("pred", nargs="?", help="predicted file or directory (leave out with --gold-column and "
+                    "--pred-column: both sides are columns of GOLD)")
     io = sc.add_argument_group("input")
     io.add_argument("--format", help="format of both sides (conll, brat, mat-json, jsonl); sniffed by default")
     io.add_argument("--gold-format", help="format of the gold side")
@@ -65,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="what to do with invalid tag sequences (default conlleval, as conlleval and seqscore)")
     io.add_argument("--tag-column", type=int, default=-1,
                     help="0-based index of the tag column in column files (default: the last)")
+    _column_options(io)
     io.add_argument("--allow-missing", choices=("empty", "skip"),
                     help="score documents found on one side only as empty on the other (empty) or leave them "
                     "out (skip); by default they are an error")
@@ -83,6 +85,12 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--ignore", type=_csv_list, default=[], help="labels removed before pairing (comma-separated)")
     m.add_argument("--bdm", help="a BDM score file: score as GATE's Corpus QA with the BDM measures (implies "
                    "--profile gate)")
+    m.add_argument("--match", choices=("pairs", "clueval"), default="pairs",
+                   help="pairs: one-to-one pairing and the profile's similarity (default); clueval: CLUEval's "
+                   "coverage classes, recall and precision per leniency level")
+    m.add_argument("--leniency", default="1", help="clueval: the level shown first, 1-4 or exact, superset, "
+                   "tiling, overlap (default 1; JSON and CSV hold all four)")
+    m.add_argument("--unlabelled", action="store_true", help="clueval: ignore labels (default: labelled)")
     o = sc.add_argument_group("output")
     o.add_argument("--output", choices=("table", "json", "csv"), default="table", help="output format")
     o.add_argument("-o", "--out", help="write the output to this file instead of standard output")
@@ -200,6 +208,36 @@ def build_parser() -> argparse.ArgumentParser:
     bd.add_argument("--pairs", choices=("unordered", "ordered"), default="unordered",
                     help="each pair once (default; the BDM is symmetric) or every ordered pair")
     return parser
+
+
+def _column_options(p: argparse.ArgumentParser) -> None:
+    """Options that choose the columns of VRT and CoNLL files."""
+    p.add_argument("--columns", help="VRT: the BIO column, by name or 1-based number (CoNLL: like --tag-column); "
+                   "the same for both sides")
+    p.add_argument("--gold-column", help="the gold side's tag column (VRT: name or 1-based number; CoNLL: "
+                   "0-based, as --tag-column)")
+    p.add_argument("--pred-column", help="the predicted side's tag column (same numbering)")
+    p.add_argument("--positional-attributes", type=_csv_list, metavar="NAMES",
+                   help="VRT: names of the columns, comma-separated, for files without a "
+                   "'#vrt positional-attributes' comment")
+    p.add_argument("--word-column", default="1", help="VRT: the token text column (default 1)")
+    p.add_argument("--token-id-column", help="VRT: a column of token ids, checked to be equal on both sides")
+
+
+def _vrt_options(args: argparse.Namespace) -> dict:
+    """Reader options from the column options (``gold_column``/``pred_column`` included)."""
+    columns = _csv_list(args.columns) if args.columns else []
+    if len(columns) > 1:
+        raise OptionError(f"--columns: score one BIO column at a time, not {len(columns)}; combine several with "
+                          "'accord merge' first")
+    gold_column = args.gold_column if args.gold_column is not None else (columns[0] if columns else None)
+    pred_column = args.pred_column if args.pred_column is not None else (columns[0] if columns else None)
+    options = {"gold_column": gold_column, "pred_column": pred_column, "word_column": args.word_column}
+    if args.positional_attributes:
+        options["positional_attributes"] = args.positional_attributes
+    if args.token_id_column:
+        options["token_id_column"] = args.token_id_column
+    return options
 
 
 def _key_response_inputs(p: argparse.ArgumentParser) -> None:
@@ -626,10 +664,43 @@ def _score_gate(args: argparse.Namespace) -> int:
     return _diff(qa)
 
 
+def _score_clueval(args: argparse.Namespace) -> int:
+    """``accord score --match clueval``: CLUEval's coverage classes and lenient levels."""
+    from .clueval import evaluate_spans, leniency_level
+    from .report.clueval_report import clueval_csv, clueval_json, render_clueval
+    from .scoring import read_sides
+
+    unsupported = [name for name, given in (("--task", args.task), ("--profile", args.profile),
+                                            ("--score-profile", args.score_profile),
+                                            ("--attributes", args.attributes), ("--bdm", args.bdm),
+                                            ("--equivalence-class", args.equivalence_class),
+                                            ("--ignore", args.ignore), ("--details", args.details)) if given]
+    if unsupported:
+        raise OptionError(f"{', '.join(unsupported)} do not apply to --match clueval")
+    level = leniency_level(args.leniency)
+    options = _vrt_options(args)
+    gold_column, pred_column = options.pop("gold_column"), options.pop("pred_column")
+    options.update(scheme=args.scheme, repair=args.repair, tag_column=args.tag_column)
+    gold, pred = read_sides(args.gold, args.pred, args.gold_format or args.format, args.pred_format or args.format,
+                            options, gold_column, pred_column)
+    ev = evaluate_spans(gold, pred, allow_missing=args.allow_missing, beta=args.beta,
+                        zero_division=args.zero_division)
+    labelled = not args.unlabelled
+    if args.output == "table":
+        _render(args, lambda console: render_clueval(ev, level, labelled, console))
+        return 0
+    _write_text(args, clueval_json(ev, level, labelled) if args.output == "json" else clueval_csv(ev))
+    return 0
+
+
 def _score(args: argparse.Namespace) -> int:
     from . import scoring
     from .report import render_table, to_csv, to_json, write_details
 
+    if args.match == "clueval":
+        return _score_clueval(args)
+    if args.leniency != "1" or args.unlabelled:
+        raise OptionError("--leniency and --unlabelled apply to --match clueval")
     if args.profile == "gate" or args.bdm:
         if args.profile not in (None, "gate"):
             raise OptionError(f"--bdm scores with the gate profile, not {args.profile!r}")
@@ -642,7 +713,7 @@ def _score(args: argparse.Namespace) -> int:
         task=args.task, profile=args.profile, score_profile=args.score_profile, attributes=args.attributes,
         equivalence_classes=equivalences, ignore=args.ignore, beta=args.beta, zero_division=args.zero_division,
         allow_missing=args.allow_missing, scheme=args.scheme, repair=args.repair, tag_column=args.tag_column,
-        discontinuous=args.discontinuous,
+        discontinuous=args.discontinuous, **_vrt_options(args),
     )
     if args.details:
         write_details(report, args.details)
