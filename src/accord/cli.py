@@ -7,8 +7,12 @@ import gc
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import AccordError, OptionError
+
+if TYPE_CHECKING:
+    from .clueval import ClueEvaluation
 
 __all__ = ["main", "build_parser"]
 
@@ -197,6 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="what rows no rule or decision covers keep (default none)")
     ad.add_argument("--allow-missing", choices=("empty", "skip"),
                     help="documents on one side only: compare with nothing (empty) or leave out (skip)")
+    _errors_parser(sub)
     bd = sub.add_parser("bdm", help="the BDM of every pair of concepts of an ontology, as GATE's BDM score file",
                         description="Compute the balanced distance metric (Maynard et al. 2006) of every pair of "
                         "concepts of ONTOLOGY (OWL/RDF read with rdflib, or a taxonomy file of 'concept<TAB>"
@@ -208,6 +213,70 @@ def build_parser() -> argparse.ArgumentParser:
     bd.add_argument("--pairs", choices=("unordered", "ordered"), default="unordered",
                     help="each pair once (default; the BDM is symmetric) or every ordered pair")
     return parser
+
+
+def _errors_parser(sub: argparse._SubParsersAction) -> None:
+    er = sub.add_parser("errors", help="CLUEval error tables: every false negative and false positive in context",
+                        description="List the gold spans that are not hits (FN) and the predicted spans that are "
+                        "not hits (FP) at a leniency level, each with the spans of the other side over it and its "
+                        "sentence: as an HTML page, TSV or CSV (the context marked with emoji for spreadsheets).")
+    er.add_argument("gold", help="gold file or directory")
+    er.add_argument("pred", nargs="?", help="predicted file or directory (leave out with --gold-column and "
+                    "--pred-column)")
+    er.add_argument("--format", help="format of both sides (sniffed by default)")
+    er.add_argument("--scheme", default="IOB2", help="tag scheme of column files (default IOB2)")
+    er.add_argument("--repair", default="conlleval", choices=("conlleval", "discard", "error"),
+                    help="invalid tag sequences (default conlleval)")
+    er.add_argument("--tag-column", type=int, default=-1, help="CoNLL: 0-based tag column (default: the last)")
+    _column_options(er)
+    er.add_argument("--allow-missing", choices=("empty", "skip"),
+                    help="documents on one side only: score against an empty document, or leave out")
+    er.add_argument("--leniency", default="1", help="1-4 or exact, superset, tiling, overlap (default 1)")
+    er.add_argument("--unlabelled", action="store_true", help="ignore labels (default: labelled)")
+    er.add_argument("--only", choices=("fn", "fp"), help="only false negatives or only false positives")
+    er.add_argument("--html", help="write the error page (self-contained HTML) to this file")
+    er.add_argument("--tsv", help="write the error table as TSV to this file")
+    er.add_argument("--csv", help="write the error table as CSV to this file")
+
+
+def _errors(args: argparse.Namespace) -> int:
+    from .clueval import error_table, evaluate_spans, leniency_level
+    from .report.error_report import errors_delimited, errors_html
+    from .scoring import read_sides
+
+    level = leniency_level(args.leniency)
+    options = _vrt_options(args)
+    gold_column, pred_column = options.pop("gold_column"), options.pop("pred_column")
+    options.update(scheme=args.scheme, repair=args.repair, tag_column=args.tag_column)
+    gold, pred = read_sides(args.gold, args.pred, args.format, args.format, options, gold_column, pred_column)
+    ev = evaluate_spans(gold, pred, allow_missing=args.allow_missing)
+    labelled = not args.unlabelled
+    rows = []
+    for side, kind in (("gold", "fn"), ("pred", "fp")):
+        if args.only in (None, kind):
+            rows.extend(error_table(ev, side, level, labelled))
+    rows = _by_position(ev, rows)
+    written = []
+    if args.html:
+        Path(args.html).write_text(errors_html(ev, rows, level=level, labelled=labelled), encoding="utf-8")
+        written.append(args.html)
+    for path, delimiter in ((args.tsv, "\t"), (args.csv, ",")):
+        if path:
+            Path(path).write_text(errors_delimited(ev, rows, delimiter), encoding="utf-8")
+            written.append(path)
+    if not written:
+        sys.stdout.write(errors_delimited(ev, rows, "\t"))
+        return 0
+    fn = sum(r.kind == "FN" for r in rows)
+    print(f"accord: {fn} false negatives and {len(rows) - fn} false positives at leniency {level} "
+          f"({'labelled' if labelled else 'unlabelled'}) written to {', '.join(written)}", file=sys.stderr)
+    return 0
+
+
+def _by_position(ev: "ClueEvaluation", rows: list) -> list:
+    """False negatives and false positives interleaved: by document, start, longer spans first, FN first."""
+    order = {d.id: k for k, d in enumerate(ev.documents)}
+    return sorted(rows, key=lambda r: (order[r.document], r.start, -r.end, r.kind))
 
 
 def _column_options(p: argparse.ArgumentParser) -> None:
@@ -746,6 +815,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _diff(args)
         if args.command == "bdm":
             return _bdm(args)
+        if args.command == "errors":
+            return _errors(args)
         if args.command == "benchmark":
             return _benchmark(args)
         if args.command == "adjudicate":

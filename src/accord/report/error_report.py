@@ -1,0 +1,128 @@
+"""Renderings of CLUEval error tables: TSV/CSV for spreadsheets, a self-contained HTML page.
+
+In the spreadsheet files the context column marks the problem span with 🟨 before its
+first and after its last token, and every span of the other side with 🟦 the same way, so
+tiles read as ``🟦New🟦 🟦York🟦``. A last, empty ``note`` column is left for the person
+who goes through the errors.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from ..clueval import ClueEvaluation
+from ..clueval._errors import ErrorRow
+
+__all__ = ["ERROR_COLUMNS", "PROBLEM_MARK", "OTHER_MARK", "error_dicts", "errors_delimited", "errors_html",
+           "marked_context"]
+
+PROBLEM_MARK = "\U0001F7E8"   # 🟨 large yellow square
+OTHER_MARK = "\U0001F7E6"     # 🟦 large blue square
+
+ERROR_COLUMNS = ("kind", "class", "document", "label", "text", "start", "end", "cpos_start", "cpos_end",
+                 "token_id_start", "token_id_end", "other_labels", "other_text", "other_start", "other_end",
+                 "other_cpos_start", "other_cpos_end", "other_token_id_start", "other_token_id_end", "context",
+                 "note")
+
+
+def _tokens(ev: ClueEvaluation, row: ErrorRow) -> tuple[list[str], bool]:
+    """The context's pieces (tokens, or characters for character-offset documents)."""
+    doc = next(d.document for d in ev.documents if d.id == row.document)
+    a, b = row.context
+    if doc.tokens is not None and doc.text is None:
+        return list(doc.tokens[a:b]), True
+    return list((doc.text or "")[a:b]), False
+
+
+def marked_context(ev: ClueEvaluation, row: ErrorRow) -> str:
+    """The context with 🟨 around the problem span and 🟦 around each span of the other side."""
+    pieces, tokens = _tokens(ev, row)
+    a = row.context[0]
+    out = []
+    for k, piece in enumerate(pieces):
+        i = a + k
+        pre = (PROBLEM_MARK if i == row.start else "") + OTHER_MARK * sum(o.start == i for o in row.others)
+        post = OTHER_MARK * sum(o.end == i + 1 for o in row.others) + (PROBLEM_MARK if i + 1 == row.end else "")
+        out.append(pre + piece + post)
+    return (" " if tokens else "").join(out)
+
+
+def error_dicts(ev: ClueEvaluation, rows: Sequence[ErrorRow]) -> list[dict[str, Any]]:
+    """One flat dict per row, keys :data:`ERROR_COLUMNS`."""
+    out = []
+    for r in rows:
+        out.append({
+            "kind": r.kind, "class": r.klass, "document": r.document, "label": r.label, "text": r.text,
+            "start": r.start, "end": r.end, "cpos_start": r.cpos[0], "cpos_end": r.cpos[1],
+            "token_id_start": r.token_ids[0] if r.token_ids else "",
+            "token_id_end": r.token_ids[1] if r.token_ids else "",
+            "other_labels": r.other_labels, "other_text": r.other_text,
+            "other_start": "" if r.other_start is None else r.other_start,
+            "other_end": "" if r.other_end is None else r.other_end,
+            "other_cpos_start": r.other_cpos[0] if r.other_cpos else "",
+            "other_cpos_end": r.other_cpos[1] if r.other_cpos else "",
+            "other_token_id_start": r.other_token_ids[0] if r.other_token_ids else "",
+            "other_token_id_end": r.other_token_ids[1] if r.other_token_ids else "",
+            "context": marked_context(ev, r), "note": "",
+        })
+    return out
+
+
+def errors_delimited(ev: ClueEvaluation, rows: Sequence[ErrorRow], delimiter: str = "\t") -> str:
+    """The rows as TSV (``delimiter="\\t"``) or CSV, with a header row."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=ERROR_COLUMNS, delimiter=delimiter, lineterminator="\n")
+    w.writeheader()
+    for d in error_dicts(ev, rows):
+        w.writerow(d)
+    return buf.getvalue()
+
+
+def _segments(ev: ClueEvaluation, row: ErrorRow, side_names: tuple[str, str]) -> list[dict[str, Any]]:
+    """The context cut where the problem span or an other-side span begins or ends."""
+    pieces, tokens = _tokens(ev, row)
+    a = row.context[0]
+    own, theirs = side_names
+    segments: list[dict[str, Any]] = []
+    for k, piece in enumerate(pieces):
+        i = a + k
+        inside = row.start <= i < row.end
+        which = next((n for n, o in enumerate(row.others) if o.start <= i < o.end), None)
+        key = (inside, which)
+        if segments and segments[-1]["key"] == key and not (which is not None and row.others[which].start == i) \
+                and not (inside and row.start == i):
+            segments[-1]["text"] += (" " if tokens else "") + piece
+            continue
+        classes, titles = [], []
+        if inside:
+            classes.append("problem")
+            titles.append(f"{own}: {row.label}")
+        if which is not None:
+            classes.append(f"other other{which % 2}")
+            titles.append(f"{theirs}: {row.others[which].label}")
+        segments.append({"key": key, "text": piece, "classes": " ".join(classes), "title": "; ".join(titles),
+                         "space": bool(tokens and k)})
+    return segments
+
+
+def errors_html(ev: ClueEvaluation, rows: Sequence[ErrorRow], *, title: str = "CLUEval errors",
+                level: int = 1, labelled: bool = True) -> str:
+    """A self-contained page: one row per error with its sentence, filters by kind, class and label."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    from ..clueval import LEVELS
+
+    env = Environment(loader=PackageLoader("accord.report", "templates"), autoescape=select_autoescape(["html"]))
+    items = []
+    for n, r in enumerate(rows, 1):
+        names = ("gold", "predicted") if r.kind == "FN" else ("predicted", "gold")
+        items.append({"n": n, "row": r, "segments": _segments(ev, r, names), "other_side": names[1]})
+    kinds = sorted({r.kind for r in rows})
+    classes = sorted({r.klass for r in rows})
+    labels = sorted({r.label for r in rows} | {o.label for r in rows for o in r.others})
+    return env.get_template("errors.html").render(
+        title=title, items=items, kinds=kinds, classes=classes, labels=labels,
+        level=level, level_name=LEVELS[level - 1], mode="labelled" if labelled else "unlabelled")
