@@ -57,8 +57,9 @@ def test_html_page_loads_in_chromium_with_one_row_per_error_and_escaped_text(tmp
     # the script ran: the counter shows every row
     assert re.search(r'<span id="shown">6</span>', dom)
     # highlighted spans carry their labels in tooltips
-    # (the DOM serializer leaves < unescaped inside attribute values: it is text there, not markup)
-    assert 'title="gold: LOC; predicted: LOC"' in dom and 'title="predicted: <i>X</i>; gold: ORG"' in dom
+    # (older DOM serializers leave < unescaped inside attribute values: it is text there, not markup)
+    assert 'title="gold: LOC; predicted: LOC"' in dom
+    assert re.search(r'title="predicted: (&lt;|<)i(&gt;|>)X(&lt;|<)/i(&gt;|>); gold: ORG"', dom)
     assert "<i>X</i></span>" not in dom and 'title="predicted: &lt;i&gt;X&lt;/i&gt;; gold: ORG"' in source
 
 
