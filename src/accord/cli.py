@@ -202,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     ad.add_argument("--allow-missing", choices=("empty", "skip"),
                     help="documents on one side only: compare with nothing (empty) or leave out (skip)")
     _errors_parser(sub)
+    _merge_parser(sub)
     bd = sub.add_parser("bdm", help="the BDM of every pair of concepts of an ontology, as GATE's BDM score file",
                         description="Compute the balanced distance metric (Maynard et al. 2006) of every pair of "
                         "concepts of ONTOLOGY (OWL/RDF read with rdflib, or a taxonomy file of 'concept<TAB>"
@@ -277,6 +278,63 @@ def _by_position(ev: "ClueEvaluation", rows: list) -> list:
     """False negatives and false positives interleaved: by document, start, longer spans first, FN first."""
     order = {d.id: k for k, d in enumerate(ev.documents)}
     return sorted(rows, key=lambda r: (order[r.document], r.start, -r.end, r.kind))
+
+
+def _merge_parser(sub: argparse._SubParsersAction) -> None:
+    mg = sub.add_parser("merge", help="merge several BIO columns of a VRT file into one sequence of spans",
+                        description="CLUEval's combined model: the spans of all COLUMNS that overlap, directly or "
+                        "in a chain, become one span (their hull); each column's value on it is its label with "
+                        "most tokens there (a tie: the leftmost span's label). The result is written as VRT (the "
+                        "input with the COLUMNS replaced by the merged spans) or as JSON lines (.jsonl).")
+    mg.add_argument("input", help="a VRT file")
+    mg.add_argument("--columns", required=True, help="the BIO columns to merge, comma-separated (names or "
+                    "1-based numbers)")
+    mg.add_argument("-o", "--out", required=True, help="output file: .vrt or .jsonl")
+    mg.add_argument("--out-format", choices=("vrt", "jsonl"), help="default: by the extension of --out")
+    mg.add_argument("--unknown-label", default="UNK", help="VRT output: the label written in a column that has "
+                    "no span in a merged span (default UNK)")
+    mg.add_argument("--scheme", default="IOB2", help="tag scheme of the columns, read and written (default IOB2)")
+    mg.add_argument("--repair", default="conlleval", choices=("conlleval", "discard", "error"),
+                    help="invalid tag sequences (default conlleval)")
+    mg.add_argument("--positional-attributes", type=_csv_list, metavar="NAMES",
+                    help="names of the columns, for files without a '#vrt positional-attributes' comment")
+    mg.add_argument("--word-column", default="1", help="the token text column (default 1)")
+    mg.add_argument("--token-id-column", help="a column of token ids, kept in JSON lines output")
+
+
+def _merge(args: argparse.Namespace) -> int:
+    from . import tagging
+    from ._io import read_utf8
+    from .clueval import merge_layers
+    from .formats.jsonl import write_jsonl
+    from .formats.vrt import parse_vrt, read_vrt_layers, rewrite_columns
+
+    columns = _csv_list(args.columns)
+    if len(set(columns)) != len(columns):
+        raise OptionError(f"--columns names a column twice: {args.columns}")
+    fmt = args.out_format or ("jsonl" if args.out.lower().endswith(".jsonl") else
+                              "vrt" if args.out.lower().endswith(".vrt") else None)
+    if fmt is None:
+        raise OptionError(f"cannot tell the output format from {args.out}; give --out-format vrt or jsonl")
+    text = read_utf8(args.input)
+    vrt = parse_vrt(text, path=Path(args.input), positional_attributes=args.positional_attributes)
+    layers = read_vrt_layers(args.input, columns, vrt=vrt, word_column=args.word_column,
+                             token_id_column=args.token_id_column, scheme=args.scheme, repair=args.repair)
+    merged = merge_layers(layers)
+    if fmt == "jsonl":
+        write_jsonl(merged, args.out)
+    else:
+        values: dict[int, list[str]] = {vrt.column(c): [] for c in columns}
+        for doc in merged.values():
+            n = len(doc.tokens or ())
+            for name, k in zip(layers, values):
+                spans = [(a.attributes.get(name, args.unknown_label), a.start, a.end) for a in doc.annotations]
+                values[k].extend(tagging.encode(spans, n, args.scheme))
+        Path(args.out).write_text(rewrite_columns(text, values, path=args.input), encoding="utf-8")
+    before = sum(len(d.annotations) for layer in layers.values() for d in layer.values())
+    print(f"accord: {before} spans in {len(layers)} columns merged into {merged.annotation_count()} spans, "
+          f"written to {args.out}", file=sys.stderr)
+    return 0
 
 
 def _column_options(p: argparse.ArgumentParser) -> None:
@@ -817,6 +875,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _bdm(args)
         if args.command == "errors":
             return _errors(args)
+        if args.command == "merge":
+            return _merge(args)
         if args.command == "benchmark":
             return _benchmark(args)
         if args.command == "adjudicate":

@@ -52,7 +52,7 @@ from ..errors import FormatError, OptionError
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
 from ._registry import Format, register
 
-__all__ = ["read_vrt", "read_vrt_layers", "write_vrt", "parse_vrt", "VrtFile", "INTERNAL_METADATA"]
+__all__ = ["read_vrt", "read_vrt_layers", "write_vrt", "parse_vrt", "rewrite_columns", "VrtFile", "INTERNAL_METADATA"]
 
 _ENTITIES = {"&quot;": '"', "&apos;": "'"}
 _TAG = re.compile(r"<(/?)([A-Za-z_][\w.\-]*)((?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(/?)>\s*$")
@@ -431,6 +431,33 @@ def write_vrt(corpus: Corpus | Mapping[str, Corpus], path: str | Path, *, scheme
             out.append("</s>")
         out.append("</text>")
     Path(path).write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
+def rewrite_columns(text: str, columns: Mapping[int, Sequence[str]], *, path: object = None) -> str:
+    """The VRT text with the values of some columns replaced, every other line kept as it is.
+
+    ``columns`` maps a 0-based column index to one value per token (in file order); the
+    tag and comment lines, the other columns and the line layout are unchanged.
+    """
+    raw = text.split("\n")
+    out = []
+    i = 0
+    for line in raw:
+        body = line[:-1] if line.endswith("\r") else line
+        if body.startswith("<") or not body.strip():
+            out.append(line)
+            continue
+        fields = body.split("\t")
+        for k, values in columns.items():
+            if i >= len(values):
+                raise FormatError("more tokens than values to write", path=path)
+            fields[k] = values[i]
+        out.append("\t".join(fields) + ("\r" if line.endswith("\r") else ""))
+        i += 1
+    for values in columns.values():
+        if len(values) != i:
+            raise FormatError(f"{len(values)} values for {i} tokens", path=path)
+    return "\n".join(out)
 
 
 def _sniff(path: Path) -> bool:
