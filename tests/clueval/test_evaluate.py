@@ -1,6 +1,5 @@
 """CLUEval scores: hand counts, the leniency order, the label heuristic, and strict equality at level 1."""
 
-import json
 from pathlib import Path
 
 import numpy as np

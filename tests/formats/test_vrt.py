@@ -1,7 +1,5 @@
 """The VRT reader and writer: structures, names, numbers, token ids, edge cases, errors."""
 
-from pathlib import Path
-
 import pytest
 
 from accord.errors import FormatError, OptionError, PairingError

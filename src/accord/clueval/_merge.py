@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import OptionError
 from ..match.coverage import OverlappingSpansError, check_disjoint
-from ..model import Annotation, Attributes, Corpus, Document
+from ..model import Annotation, Attributes, Corpus
 
 __all__ = ["merge_layers", "overlap_components"]
 
