@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 
@@ -318,3 +319,42 @@ def test_bdm_command_and_bdm_measures(tmp_path, capsys):
     assert "need --bdm" in capsys.readouterr().err
     assert main(["score", str(key), str(resp), "--bdm", str(out), "--profile", "lenient"]) == 2
     assert "gate profile" in capsys.readouterr().err
+
+
+def _two_column_vrt(tmp_path):
+    path = tmp_path / "corpus.vrt"
+    path.write_text("<!-- #vrt positional-attributes: word gold pred -->\n<text id=\"a\">\n<s>\n"
+                    "New\tB-LOC\tB-LOC\nYork\tI-LOC\tB-LOC\nCity\tI-LOC\tI-LOC\nmet\tO\tO\nBob\tB-PER\tB-ORG\n"
+                    "</s>\n</text>\n", encoding="utf-8")
+    return path
+
+
+def test_score_match_clueval_json_and_csv(tmp_path, capsys):
+    path = _two_column_vrt(tmp_path)
+    assert main(["score", str(path), "--gold-column", "gold", "--pred-column", "pred", "--match", "clueval",
+                 "--leniency", "tiling", "--unlabelled", "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # gold New York City is tiled by New + York City; Bob is an exact match with another label
+    assert (out["leniency"], out["mode"]) == (3, "unlabelled")
+    assert out["total"]["gold_hits"] == 2 and out["total"]["pred_hits"] == 3
+    assert out["levels"]["1"]["labelled"]["total"]["gold_hits"] == 0
+    assert out["classes"]["gold"]["total"]["tiling"] == 1 and out["classes"]["pred"]["total"]["superset"] == 2
+    assert main(["score", str(path), "--gold-column", "2", "--pred-column", "3", "--match", "clueval",
+                 "--output", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    total = [r for r in rows if r["level"] == "2" and r["mode"] == "unlabelled" and r["scope"] == "total"][0]
+    assert (total["gold_hits"], total["pred_hits"]) == ("1", "3")
+    assert main(["score", str(path), "--gold-column", "gold", "--pred-column", "pred", "--match", "clueval",
+                 "--profile", "lenient"]) == 2
+    assert "do not apply to --match clueval" in capsys.readouterr().err
+
+
+def test_score_match_semeval_json(tmp_path, capsys):
+    path = _two_column_vrt(tmp_path)
+    assert main(["score", str(path), "--gold-column", "gold", "--pred-column", "pred", "--match", "semeval",
+                 "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)["schemas"]
+    # blocks: {NYC | New, York City} -> one pair, boundaries differ; {Bob PER | Bob ORG} same boundaries
+    assert out["strict"]["total"]["correct"] == 0 and out["strict"]["total"]["incorrect"] == 2
+    assert out["exact"]["total"]["correct"] == 1 and out["partial"]["total"]["partial"] == 1
+    assert out["type"]["total"]["correct"] == 1 and out["strict"]["total"]["spurious"] == 1

@@ -89,9 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--ignore", type=_csv_list, default=[], help="labels removed before pairing (comma-separated)")
     m.add_argument("--bdm", help="a BDM score file: score as GATE's Corpus QA with the BDM measures (implies "
                    "--profile gate)")
-    m.add_argument("--match", choices=("pairs", "clueval"), default="pairs",
+    m.add_argument("--match", choices=("pairs", "clueval", "semeval"), default="pairs",
                    help="pairs: one-to-one pairing and the profile's similarity (default); clueval: CLUEval's "
-                   "coverage classes, recall and precision per leniency level")
+                   "coverage classes, recall and precision per leniency level; semeval: the SemEval-2013 "
+                   "schemas strict, exact, partial and type (as nervaluate, on an optimal pairing)")
     m.add_argument("--leniency", default="1", help="clueval: the level shown first, 1-4 or exact, superset, "
                    "tiling, overlap (default 1; JSON and CSV hold all four)")
     m.add_argument("--unlabelled", action="store_true", help="clueval: ignore labels (default: labelled)")
@@ -791,25 +792,38 @@ def _score_gate(args: argparse.Namespace) -> int:
     return _diff(qa)
 
 
-def _score_clueval(args: argparse.Namespace) -> int:
-    """``accord score --match clueval``: CLUEval's coverage classes and lenient levels."""
+def _score_spans(args: argparse.Namespace) -> int:
+    """``accord score --match clueval`` (CLUEval's coverage classes and lenient levels) or
+    ``--match semeval`` (the SemEval-2013 schemas)."""
     from .clueval import evaluate_spans, leniency_level
     from .report.clueval_report import clueval_csv, clueval_json, render_clueval
+    from .report.semeval_report import render_semeval, semeval_csv, semeval_json
     from .scoring import read_sides
+    from .semeval import semeval_schemas
 
     unsupported = [name for name, given in (("--task", args.task), ("--profile", args.profile),
                                             ("--score-profile", args.score_profile),
                                             ("--attributes", args.attributes), ("--bdm", args.bdm),
                                             ("--equivalence-class", args.equivalence_class),
                                             ("--ignore", args.ignore), ("--details", args.details)) if given]
+    if args.match == "semeval" and (args.leniency != "1" or args.unlabelled):
+        unsupported.append("--leniency/--unlabelled")
     if unsupported:
-        raise OptionError(f"{', '.join(unsupported)} do not apply to --match clueval")
+        raise OptionError(f"{', '.join(unsupported)} do not apply to --match {args.match}")
     level = leniency_level(args.leniency)
     options = _vrt_options(args)
     gold_column, pred_column = options.pop("gold_column"), options.pop("pred_column")
     options.update(scheme=args.scheme, repair=args.repair, tag_column=args.tag_column)
     gold, pred = read_sides(args.gold, args.pred, args.gold_format or args.format, args.pred_format or args.format,
                             options, gold_column, pred_column)
+    if args.match == "semeval":
+        result = semeval_schemas(gold, pred, allow_missing=args.allow_missing, beta=args.beta,
+                                 zero_division=args.zero_division)
+        if args.output == "table":
+            _render(args, lambda console: render_semeval(result, console))
+            return 0
+        _write_text(args, semeval_json(result) if args.output == "json" else semeval_csv(result))
+        return 0
     ev = evaluate_spans(gold, pred, allow_missing=args.allow_missing, beta=args.beta,
                         zero_division=args.zero_division)
     labelled = not args.unlabelled
@@ -824,8 +838,8 @@ def _score(args: argparse.Namespace) -> int:
     from . import scoring
     from .report import render_table, to_csv, to_json, write_details
 
-    if args.match == "clueval":
-        return _score_clueval(args)
+    if args.match in ("clueval", "semeval"):
+        return _score_spans(args)
     if args.leniency != "1" or args.unlabelled:
         raise OptionError("--leniency and --unlabelled apply to --match clueval")
     if args.profile == "gate" or args.bdm:

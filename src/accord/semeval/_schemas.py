@@ -1,0 +1,255 @@
+"""The SemEval-2013 (task 9.1) partial-match schemas, as nervaluate reports them, on an optimal pairing.
+
+Gold and predicted spans that overlap may pair, one to one. Each schema judges a pair:
+
+==========  =======================================  =====================================
+schema      correct                                  otherwise (the spans overlap)
+==========  =======================================  =====================================
+strict      same boundaries and same label           incorrect
+exact       same boundaries                          incorrect
+partial     same boundaries                          partial
+type        same label                               incorrect
+==========  =======================================  =====================================
+
+An unpaired gold span is *missed*, an unpaired predicted span *spurious*. With
+``POS = COR + INC + PAR + MIS`` (possible) and ``ACT = COR + INC + PAR + SPU`` (actual):
+
+.. math::
+
+    P = \\frac{COR + \\tfrac12 PAR}{ACT}, \\qquad R = \\frac{COR + \\tfrac12 PAR}{POS},
+    \\qquad F = \\frac{2PR}{P + R}
+
+(``PAR`` is 0 outside the partial schema, so strict, exact and type reduce to ``COR/ACT``
+and ``COR/POS``.)
+
+How the pairs are chosen, and where the numbers can differ from nervaluate:
+
+- accord pairs each schema's spans by maximum weight inside each overlap block
+  (Kuhn-Munkres, :func:`accord.match.assign.assign`): first as many *correct* pairs as
+  possible, then as many pairs as possible, then the larger overlap. nervaluate walks the
+  predicted spans in order and takes, for each, the first gold span it overlaps (type: the
+  nearest one of the same label), whatever comes later. Where a later predicted span
+  would have matched that gold span exactly, nervaluate counts an incorrect and a
+  spurious span where accord counts a correct one; the order of the spans in the input
+  can change nervaluate's counts, never accord's. On data where every overlap block has
+  one gold and one predicted span (most NER output) the two agree.
+- Counts by label: a pair counts on its gold span's label for POS (``correct``,
+  ``incorrect``, ``partial``, ``missed``) and on its predicted span's label for ACT
+  (``correct_act``, ``incorrect_act``, ``partial_act``, ``spurious``), so every count of
+  the overall row is the sum of the label rows. nervaluate scores each label on its own,
+  dropping the other labels' spans: a gold PER span predicted as LOC is then missed for
+  PER and spurious for LOC, and its label rows do not add up to its overall row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import OptionError, TallyError
+from ..match.assign import assign
+from ..match.blocks import overlap_blocks
+from ..metrics.prf import f_beta, safe_ratio
+from ..model import Corpus
+
+__all__ = ["SCHEMAS", "SchemaCounts", "SemEvalResult", "semeval_schemas"]
+
+SCHEMAS = ("strict", "exact", "partial", "type")
+CORRECT, INCORRECT, PARTIAL, UNPAIRED = range(4)
+
+
+@dataclass(frozen=True)
+class SchemaCounts:
+    """Counts of one schema in one row (overall, a label or a document).
+
+    ``correct``, ``incorrect``, ``partial`` and ``missed`` count gold spans (POS side);
+    ``correct_act``, ``incorrect_act``, ``partial_act`` and ``spurious`` count predicted
+    spans (ACT side). Over a whole corpus the pair counts of both sides are equal.
+    """
+
+    correct: int = 0
+    incorrect: int = 0
+    partial: int = 0
+    missed: int = 0
+    correct_act: int = 0
+    incorrect_act: int = 0
+    partial_act: int = 0
+    spurious: int = 0
+    half_credit: bool = False
+
+    @property
+    def possible(self) -> int:
+        """``COR + INC + PAR + MIS`` (gold spans)."""
+        return self.correct + self.incorrect + self.partial + self.missed
+
+    @property
+    def actual(self) -> int:
+        """``COR + INC + PAR + SPU`` (predicted spans)."""
+        return self.correct_act + self.incorrect_act + self.partial_act + self.spurious
+
+    def rates(self, beta: float = 1.0, zero_division: str = "zero") -> tuple[float, float, float]:
+        """Precision, recall and F-beta (half credit for partial pairs in the partial and type schemas)."""
+        half = 0.5 if self.half_credit else 0.0
+        p = safe_ratio(self.correct_act + half * self.partial_act, self.actual, zero_division)
+        r = safe_ratio(self.correct + half * self.partial, self.possible, zero_division)
+        return p, r, f_beta(p, r, beta)
+
+    def to_dict(self, beta: float = 1.0, zero_division: str = "zero") -> dict[str, Any]:
+        p, r, f = self.rates(beta, zero_division)
+        return {"correct": self.correct, "incorrect": self.incorrect, "partial": self.partial,
+                "missed": self.missed, "spurious": self.spurious, "correct_act": self.correct_act,
+                "incorrect_act": self.incorrect_act, "partial_act": self.partial_act,
+                "possible": self.possible, "actual": self.actual,
+                "precision": None if p != p else p, "recall": None if r != r else r, "f1": None if f != f else f}
+
+
+@dataclass
+class SemEvalResult:
+    """Outcomes of every gold and predicted span under the four schemas."""
+
+    gold_label: np.ndarray
+    pred_label: np.ndarray
+    gold_doc: np.ndarray
+    pred_doc: np.ndarray
+    gold_outcome: dict[str, np.ndarray]
+    pred_outcome: dict[str, np.ndarray]
+    labels: list[str]
+    documents: list[str]
+    beta: float = 1.0
+    zero_division: str = "zero"
+
+    def counts(self, schema: str, by: str | None = None) -> Any:
+        """A :class:`SchemaCounts` overall, or a dict of them by ``"label"`` or ``"document"``."""
+        if schema not in SCHEMAS:
+            raise OptionError(f"unknown schema {schema!r}; expected one of {', '.join(SCHEMAS)}")
+        go, po = self.gold_outcome[schema], self.pred_outcome[schema]
+        half = schema in ("partial", "type")
+        if by is None:
+            g = np.bincount(go, minlength=4)
+            p = np.bincount(po, minlength=4)
+            out = SchemaCounts(*map(int, g), *map(int, p), half_credit=half)
+            if out.possible != len(go) or out.actual != len(po) or g[:3].sum() != p[:3].sum():
+                raise TallyError(f"{schema}: a span was lost or counted twice ({out})")
+            return out
+        if by == "label":
+            keys, gk, pk = self.labels, self.gold_label, self.pred_label
+        elif by == "document":
+            keys, gk, pk = self.documents, self.gold_doc, self.pred_doc
+        else:
+            raise OptionError(f"counts by {by!r}: expected 'label' or 'document'")
+        k = len(keys)
+        g = np.bincount(gk * 4 + go, minlength=4 * k).reshape(k, 4)
+        p = np.bincount(pk * 4 + po, minlength=4 * k).reshape(k, 4)
+        rows = {keys[i]: SchemaCounts(*map(int, g[i]), *map(int, p[i]), half_credit=half) for i in range(k)}
+        return dict(sorted(rows.items())) if by == "label" else rows
+
+
+def _outcomes(gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe: np.ndarray, pl: np.ndarray
+              ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Pair and judge all spans (on one axis) under every schema."""
+    ng, npred = len(gs), len(ps)
+    go = {s: np.full(ng, UNPAIRED, dtype=np.int64) for s in SCHEMAS}
+    po = {s: np.full(npred, UNPAIRED, dtype=np.int64) for s in SCHEMAS}
+    if ng == 0 or npred == 0:
+        return go, po
+    block = overlap_blocks(np.concatenate([gs, ps]), np.concatenate([ge, pe]))
+    gb, pb = block[:ng], block[ng:]
+    nb = int(block.max()) + 1
+    g_count = np.bincount(gb, minlength=nb)
+    p_count = np.bincount(pb, minlength=nb)
+    # blocks of one gold and one predicted span: the two overlap, so they pair in every schema
+    simple = (g_count == 1) & (p_count == 1)
+    gi = np.flatnonzero(simple[gb])
+    pi = np.flatnonzero(simple[pb])
+    gi = gi[np.argsort(gb[gi], kind="stable")]
+    pi = pi[np.argsort(pb[pi], kind="stable")]
+    touching = (np.minimum(ge[gi], pe[pi]) > np.maximum(gs[gi], ps[pi]))  # False only for empty spans
+    gi, pi = gi[touching], pi[touching]
+    _judge(go, po, gi, pi, gs, ge, gl, ps, pe, pl)
+    # larger blocks: Kuhn-Munkres per block and schema
+    hard = np.flatnonzero((g_count >= 1) & (p_count >= 1) & ~simple)
+    if len(hard):
+        g_order = np.argsort(gb, kind="stable")
+        p_order = np.argsort(pb, kind="stable")
+        g_bounds = np.searchsorted(gb[g_order], hard), np.searchsorted(gb[g_order], hard, side="right")
+        p_bounds = np.searchsorted(pb[p_order], hard), np.searchsorted(pb[p_order], hard, side="right")
+        for k in range(len(hard)):
+            bg = g_order[g_bounds[0][k]:g_bounds[1][k]]
+            bp = p_order[p_bounds[0][k]:p_bounds[1][k]]
+            over = np.minimum(ge[bg][:, None], pe[bp][None, :]) - np.maximum(gs[bg][:, None], ps[bp][None, :])
+            overlaps = over > 0
+            union = np.maximum(ge[bg][:, None], pe[bp][None, :]) - np.minimum(gs[bg][:, None], ps[bp][None, :])
+            closeness = np.where(overlaps, over / np.maximum(union, 1), 0.0)
+            same_bounds = (gs[bg][:, None] == ps[bp][None, :]) & (ge[bg][:, None] == pe[bp][None, :])
+            same_label = gl[bg][:, None] == pl[bp][None, :]
+            big = float(min(len(bg), len(bp)) + 1)
+            for schema in SCHEMAS:
+                correct = {"strict": same_bounds & same_label, "exact": same_bounds, "partial": same_bounds,
+                           "type": same_label}[schema] & overlaps
+                weight = np.where(overlaps, 1.0 + big * correct + closeness / (2 * big), 0.0)
+                rows, cols = assign(weight, "1:1")
+                _judge({schema: go[schema]}, {schema: po[schema]}, bg[rows], bp[cols], gs, ge, gl, ps, pe, pl)
+    return go, po
+
+
+def _judge(go: dict[str, np.ndarray], po: dict[str, np.ndarray], gi: np.ndarray, pi: np.ndarray, gs: np.ndarray,
+           ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe: np.ndarray, pl: np.ndarray) -> None:
+    """Set the outcome of paired spans ``gi[k]``, ``pi[k]`` in the given schemas."""
+    same_bounds = (gs[gi] == ps[pi]) & (ge[gi] == pe[pi])
+    same_label = gl[gi] == pl[pi]
+    rule = {"strict": (same_bounds & same_label, INCORRECT), "exact": (same_bounds, INCORRECT),
+            "partial": (same_bounds, PARTIAL), "type": (same_label, INCORRECT)}
+    for schema in go:
+        ok, otherwise = rule[schema]
+        value = np.where(ok, CORRECT, otherwise)
+        go[schema][gi] = value
+        po[schema][pi] = value
+
+
+def semeval_schemas(gold: Corpus, pred: Corpus, *, allow_missing: str | None = None, beta: float = 1.0,
+                    zero_division: str = "zero") -> SemEvalResult:
+    """Score a paired corpus under the four SemEval-2013 schemas.
+
+    Gold or predicted spans may overlap each other (nested entities): the overlap blocks
+    then hold several spans of a side, and the pairing stays one to one.
+    """
+    from ..scoring import pair_documents
+
+    pairs = pair_documents(gold, pred, allow_missing)
+    documents = [doc_id for doc_id, _, _ in pairs]
+    sides = []
+    extents = np.zeros(len(pairs), dtype=np.int64)
+    for k in (1, 2):
+        starts: list[int] = []
+        ends: list[int] = []
+        names: list[str] = []
+        sizes = np.zeros(len(pairs), dtype=np.int64)
+        for d, pair in enumerate(pairs):
+            doc = pair[k]
+            if doc is None:
+                continue
+            anns = doc.annotations
+            st = [a.start for a in anns]
+            if None in st:
+                raise OptionError(f"document {pair[0]!r}: spanless annotations have no boundaries to score")
+            en = [a.end for a in anns]
+            starts += st
+            ends += en
+            names += [a.label for a in anns]
+            sizes[d] = len(anns)
+            extents[d] = max(extents[d], max(en, default=0), len(doc.tokens) if doc.tokens is not None else 0)
+        sides.append((starts, ends, names, sizes))
+    labels = sorted({name for side in sides for name in side[2]})
+    code = {name: i for i, name in enumerate(labels)}
+    base = np.concatenate([[0], np.cumsum(extents + 1)[:-1]]).astype(np.int64)
+    arrays = []
+    for starts, ends, names, sizes in sides:
+        doc = np.repeat(np.arange(len(pairs), dtype=np.int64), sizes)
+        shift = base[doc]
+        arrays.append((np.asarray(starts, dtype=np.int64) + shift, np.asarray(ends, dtype=np.int64) + shift,
+                       np.asarray([code[n] for n in names], dtype=np.int64), doc))
+    (gs, ge, gl, gd), (ps, pe, pl, pd) = arrays
+    go, po = _outcomes(gs, ge, gl, ps, pe, pl)
+    return SemEvalResult(gl, pl, gd, pd, go, po, labels, documents, beta, zero_division)
