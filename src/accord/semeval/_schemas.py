@@ -44,7 +44,7 @@ How the pairs are chosen, and where the numbers can differ from nervaluate:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -60,8 +60,7 @@ SCHEMAS = ("strict", "exact", "partial", "type")
 CORRECT, INCORRECT, PARTIAL, UNPAIRED = range(4)
 
 
-@dataclass(frozen=True)
-class SchemaCounts:
+class SchemaCounts(NamedTuple):
     """Counts of one schema in one row (overall, a label or a document).
 
     ``correct``, ``incorrect``, ``partial`` and ``missed`` count gold spans (POS side);
@@ -129,7 +128,7 @@ class SemEvalResult:
         if by is None:
             g = np.bincount(go, minlength=4)
             p = np.bincount(po, minlength=4)
-            out = SchemaCounts(*map(int, g), *map(int, p), half_credit=half)
+            out = SchemaCounts(*g.tolist(), *p.tolist(), half_credit=half)
             if out.possible != len(go) or out.actual != len(po) or g[:3].sum() != p[:3].sum():
                 raise TallyError(f"{schema}: a span was lost or counted twice ({out})")
             return out
@@ -142,7 +141,8 @@ class SemEvalResult:
         k = len(keys)
         g = np.bincount(gk * 4 + go, minlength=4 * k).reshape(k, 4)
         p = np.bincount(pk * 4 + po, minlength=4 * k).reshape(k, 4)
-        rows = {keys[i]: SchemaCounts(*map(int, g[i]), *map(int, p[i]), half_credit=half) for i in range(k)}
+        both = np.concatenate([g, p], axis=1).tolist()
+        rows = {key: SchemaCounts(*row, half) for key, row in zip(keys, both)}
         return dict(sorted(rows.items())) if by == "label" else rows
 
 
