@@ -96,6 +96,15 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--leniency", default="1", help="clueval: the level shown first, 1-4 or exact, superset, "
                    "tiling, overlap (default 1; JSON and CSV hold all four)")
     m.add_argument("--unlabelled", action="store_true", help="clueval: ignore labels (default: labelled)")
+    u = sc.add_argument_group("token, pseudo-token and character scores (MAT)")
+    u.add_argument("--by-token", action="store_true", help="also score in tokens (token-unit documents, or the "
+                   "--token-label annotations of documents with text)")
+    u.add_argument("--by-pseudo-token", action="store_true", help="also score in whitespace pseudo-tokens")
+    u.add_argument("--by-character", action="store_true", help="also score in characters")
+    u.add_argument("--confusability", action="store_true", help="the confusability matrix of labels, in tokens "
+                   "(in pseudo-tokens, or characters, when tokens are not scored)")
+    u.add_argument("--token-label", default="lex", help="the label of token annotations in documents with text "
+                   "(default lex, as MAT); they are not scored themselves")
     o = sc.add_argument_group("output")
     o.add_argument("--output", choices=("table", "json", "csv"), default="table", help="output format")
     o.add_argument("-o", "--out", help="write the output to this file instead of standard output")
@@ -842,6 +851,8 @@ def _score(args: argparse.Namespace) -> int:
         return _score_spans(args)
     if args.leniency != "1" or args.unlabelled:
         raise OptionError("--leniency and --unlabelled apply to --match clueval")
+    units = [name for name, on in (("token", args.by_token), ("pseudo-token", args.by_pseudo_token),
+                                   ("character", args.by_character)) if on]
     if args.profile == "gate" or args.bdm:
         if args.profile not in (None, "gate"):
             raise OptionError(f"--bdm scores with the gate profile, not {args.profile!r}")
@@ -854,7 +865,8 @@ def _score(args: argparse.Namespace) -> int:
         task=args.task, profile=args.profile, score_profile=args.score_profile, attributes=args.attributes,
         equivalence_classes=equivalences, ignore=args.ignore, beta=args.beta, zero_division=args.zero_division,
         allow_missing=args.allow_missing, scheme=args.scheme, repair=args.repair, tag_column=args.tag_column,
-        discontinuous=args.discontinuous, **_vrt_options(args),
+        discontinuous=args.discontinuous, units=units, token_label=args.token_label,
+        confusability=(units[0] if units else "token") if args.confusability else None, **_vrt_options(args),
     )
     if args.details:
         write_details(report, args.details)

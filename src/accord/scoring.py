@@ -155,6 +155,9 @@ def score(
     validate: bool = True,
     gold_column: int | str | None = None,
     pred_column: int | str | None = None,
+    units: Sequence[str] = (),
+    token_label: str = "lex",
+    confusability: str | None = None,
     **read_options: Any,
 ) -> Report:
     """Compare predicted annotations with gold annotations.
@@ -190,6 +193,14 @@ def score(
         Column files (CoNLL, VRT): the tag column of each side. With both, ``pred`` may
         be ``None``: gold and prediction are two columns of the ``gold`` file. VRT columns
         go by name or 1-based number, CoNLL columns by ``tag_column``'s numbering.
+    units : sequence of {"token", "pseudo-token", "character"}
+        Also score in these units, as MAT's ``--by_token``, ``--by_pseudo_token`` and
+        ``--by_character`` (:mod:`accord.units`); ``Report.units`` holds the results.
+    token_label : str
+        Documents with text: the label of the token annotations (MAT's ``lex``), left out
+        of the scores.
+    confusability : {"token", "pseudo-token", "character"}, optional
+        Build the confusability matrix in this unit (it must be among ``units``).
     **read_options
         Passed to the readers (``scheme``, ``repair``, ``tag_column``...).
 
@@ -213,6 +224,8 @@ def score(
         for m in members:
             equivalences[m] = name
     similarity = make_similarity(profile, task, attributes)
+    if units and token_label not in ignore:
+        ignore = list(ignore) + [token_label]   # token annotations are the unit, not something to score
     pairer = Pairer(similarity, task, equivalences, ignore)
     alignments: list[DocumentAlignment] = [pairer.align(doc_id, g, p)
                                            for doc_id, g, p in pair_documents(gold_c, pred_c, allow_missing)]
@@ -222,4 +235,12 @@ def score(
                "attributes": list(attributes), "ignore": list(ignore),
                "equivalence_classes": {k: list(v) for k, v in (equivalence_classes or {}).items()},
                "allow_missing": allow_missing}
-    return Report(counts, alignments, beta=beta, zero_division=zero_division, options=options)
+    report = Report(counts, alignments, beta=beta, zero_division=zero_division, options=options)
+    if confusability is not None and confusability not in units:
+        raise OptionError(f"the confusability matrix is built in one of the scored units ({', '.join(units) or 'none'}"
+                          f"), not in {confusability!r}")
+    if units:
+        from .units import score_units
+        report.units = score_units(alignments, pairer, units, token_label=token_label, confusability=confusability)
+        options.update(units=list(units), token_label=token_label, confusability=confusability)
+    return report

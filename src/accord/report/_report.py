@@ -27,6 +27,8 @@ class Report:
         ``label -> subset -> counts`` for attribute and partition decompositions.
     alignments : list of DocumentAlignment
         Every item and its outcome, for details and error analysis.
+    units : dict of str to UnitScores
+        Token, pseudo-token and character scores, when asked for (:mod:`accord.units`).
     """
 
     def __init__(self, tally: Tally, alignments: list[DocumentAlignment], *, beta: float = 1.0,
@@ -46,6 +48,7 @@ class Report:
         self.aggregations = {name: tally.counts(name) for name in tally.aggregations}
         self.decompositions = {lbl: {sub: tally.counts(f"{lbl}|{sub}") for sub in sorted(subs)}
                                for lbl, subs in sorted(tally.decompositions.items())}
+        self.units: dict[str, Any] = {}
 
     def rates(self, counts: Counts) -> tuple[float, float, float]:
         """Precision, recall and F-beta of a count block under this report's options."""
@@ -91,7 +94,11 @@ class Report:
             "aggregations": {k: b(v) for k, v in self.aggregations.items()},
             "decompositions": {lbl: {s: b(c) for s, c in subs.items()} for lbl, subs in self.decompositions.items()},
             "options": self.options,
-        }
+        } | ({"units": self._units_dict()} if self.units else {})
+
+    def _units_dict(self) -> dict[str, Any]:
+        from .units_report import units_dict
+        return units_dict(self.units, self.beta, self.zero_division)
 
     def to_frame(self) -> Any:
         """The label rows and the total as a pandas DataFrame (needs ``pandas``)."""

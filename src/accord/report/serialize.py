@@ -20,7 +20,8 @@ def to_json(report: Report, indent: int | None = 2) -> str:
 
 
 def to_csv(report: Report) -> str:
-    """One CSV row per (document or ``<all>``) x (label, aggregation, decomposition, ``<all>``)."""
+    """One CSV row per (document or ``<all>``) x (label, aggregation, decomposition, ``<all>``); with
+    token, pseudo-token or character scores, their rows follow (``row`` names the unit)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
@@ -41,6 +42,9 @@ def to_csv(report: Report) -> str:
         for agg in tally.aggregations:
             row(name, "aggregation", agg, "", tally.counts(agg, doc))
         row(name, "all", "<all>", "", tally.total(doc))
+    if report.units:
+        from .units_report import units_csv_rows
+        w.writerows(units_csv_rows(report.units, report.beta, report.zero_division, CSV_COLUMNS))
     return buf.getvalue()
 
 

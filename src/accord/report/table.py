@@ -48,3 +48,6 @@ def render_table(report: Report, console: Any = None, title: str | None = None) 
     table.add_row("macro", *([""] * len(columns)), _pct(macro["precision"]), _pct(macro["recall"]),
                   _pct(macro["f1"]), style="dim")
     console.print(table)
+    if report.units:
+        from .units_report import render_units
+        render_units(report.units, report.beta, report.zero_division, console)
