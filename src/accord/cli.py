@@ -350,7 +350,7 @@ def _merge(args: argparse.Namespace) -> int:
 def _column_options(p: argparse.ArgumentParser) -> None:
     """Options that choose the columns of VRT and CoNLL files."""
     p.add_argument("--columns", help="VRT: the BIO column, by name or 1-based number (CoNLL: like --tag-column); "
-                   "the same for both sides")
+                   "the same for both sides (sides in other formats ignore it)")
     p.add_argument("--gold-column", help="the gold side's tag column (VRT: name or 1-based number; CoNLL: "
                    "0-based, as --tag-column)")
     p.add_argument("--pred-column", help="the predicted side's tag column (same numbering)")
@@ -359,6 +359,8 @@ def _column_options(p: argparse.ArgumentParser) -> None:
                    "'#vrt positional-attributes' comment")
     p.add_argument("--word-column", default="1", help="VRT: the token text column (default 1)")
     p.add_argument("--token-id-column", help="VRT: a column of token ids, checked to be equal on both sides")
+    p.add_argument("--spans-vrt", metavar="FILE", help="spans tables (--format spans, or --gold-format/"
+                   "--pred-format spans): the VRT file that gives their documents and tokens")
 
 
 def _vrt_options(args: argparse.Namespace) -> dict:
@@ -367,13 +369,15 @@ def _vrt_options(args: argparse.Namespace) -> dict:
     if len(columns) > 1:
         raise OptionError(f"--columns: score one BIO column at a time, not {len(columns)}; combine several with "
                           "'accord merge' first")
-    gold_column = args.gold_column if args.gold_column is not None else (columns[0] if columns else None)
-    pred_column = args.pred_column if args.pred_column is not None else (columns[0] if columns else None)
-    options = {"gold_column": gold_column, "pred_column": pred_column, "word_column": args.word_column}
+    options = {"gold_column": args.gold_column, "pred_column": args.pred_column, "word_column": args.word_column}
+    if columns:
+        options["columns"] = columns    # read by the VRT and CoNLL readers of both sides
     if args.positional_attributes:
         options["positional_attributes"] = args.positional_attributes
     if args.token_id_column:
         options["token_id_column"] = args.token_id_column
+    if args.spans_vrt:
+        options["spans_vrt"] = args.spans_vrt
     return options
 
 

@@ -9,10 +9,11 @@ mat-json   MAT JSON documents, version 2 (:mod:`accord.formats.matjson`)
 jsonl      accord's JSON lines, one document per line (:mod:`accord.formats.jsonl`)
 gate       GATE XML documents, one annotation set at a time (:mod:`accord.formats.gate`)
 vrt        CWB vertical text, BIO columns chosen by name (:mod:`accord.formats.vrt`)
+spans      CSV/TSV spans over a VRT file's tokens (:mod:`accord.formats.spans_table`)
 ========== ===========================================================================
 """
 
-from . import brat, conll, gate, jsonl, matjson, vrt  # noqa: F401  (registers)
+from . import brat, conll, gate, jsonl, matjson, spans_table, vrt  # noqa: F401  (registers)
 from ._registry import Format, get, names, read, register, sniff, write
 
 __all__ = ["Format", "get", "names", "read", "register", "sniff", "write"]

@@ -91,7 +91,7 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
 
 def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
                repair: str = "conlleval", encoding: str = "utf-8", text: str | None = None,
-               column: int | str | None = None, **_ignored: Any) -> Corpus:
+               column: int | str | None = None, columns: Any = None, **_ignored: Any) -> Corpus:
     """Read a CoNLL-style column file.
 
     Parameters
@@ -107,12 +107,20 @@ def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
     column : int or str, optional
         Overrides ``tag_column`` (same numbering): how ``--gold-column`` and
         ``--pred-column`` pick two tag columns of one file.
+    columns : sequence of one int or str, optional
+        The same, as the ``--columns`` option gives it (``column`` wins).
 
     Returns
     -------
     Corpus
     """
     p = Path(path)
+    if column is None and columns:
+        if isinstance(columns, (str, int)):
+            columns = [columns]
+        if len(columns) != 1:
+            raise OptionError(f"{p}: choose one tag column, not {len(columns)}")
+        column = columns[0]
     if column is not None:
         try:
             tag_column = int(column)

@@ -52,7 +52,7 @@ from ..errors import FormatError, OptionError
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
 from ._registry import Format, register
 
-__all__ = ["read_vrt", "read_vrt_layers", "write_vrt", "parse_vrt", "rewrite_columns", "VrtFile", "INTERNAL_METADATA"]
+__all__ = ["read_vrt", "read_vrt_layers", "vrt_documents", "write_vrt", "parse_vrt", "rewrite_columns", "VrtFile", "INTERNAL_METADATA"]
 
 _ENTITIES = {"&quot;": '"', "&apos;": "'"}
 _TAG = re.compile(r"<(/?)([A-Za-z_][\w.\-]*)((?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(/?)>\s*$")
@@ -294,6 +294,19 @@ def read_vrt_layers(path: str | Path, columns: Sequence[int | str] | None = None
         chunks, labels = _chunks(vrt, k, first, scheme=scheme, repair=repair)
         out[name] = _documents(vrt, chunks, labels, words, token_ids, str(p))
     return out
+
+
+def vrt_documents(path: str | Path, *, positional_attributes: Sequence[str] | None = None,
+                  word_column: int | str = 1, token_id_column: int | str | None = None) -> Corpus:
+    """The documents, tokens, sentences and metadata of a VRT file, without any spans."""
+    p = Path(path)
+    vrt = parse_vrt(read_utf8(p), path=p, positional_attributes=positional_attributes)
+    words = [unescape(w, _ENTITIES) if "&" in w else w for w in vrt.values(vrt.column(word_column))] \
+        if vrt.rows else []
+    token_ids = vrt.values(vrt.column(token_id_column)) if token_id_column is not None else None
+    empty = np.zeros(0, dtype=np.int64)
+    return _documents(vrt, tagging.Chunks(empty, empty, np.zeros(0, dtype=np.int32)), [], words, token_ids,
+                      str(p))
 
 
 def _documents(vrt: VrtFile, chunks: tagging.Chunks, labels: list[str], words: list[str],
