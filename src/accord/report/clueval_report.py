@@ -78,7 +78,7 @@ def render_clueval(ev: ClueEvaluation, level: int, labelled: bool, console: Any 
     f_name = "F1" if ev.beta == 1 else f"F{ev.beta:g}"
     title = f"leniency {level} ({LEVELS[level - 1]}), {_mode(labelled)}"
     t = Table(title=title, show_edge=False, header_style="bold")
-    for col in ("label", "gold", "pred", "gold hits", "pred hits", "FN", "FP", "P %", "R %", f"{f_name} %"):
+    for col in ("label", "gold", "pred", "R hits", "P hits", "FN", "FP", "P %", "R %", f"{f_name} %"):
         t.add_column(col, justify="left" if col == "label" else "right", no_wrap=True)
 
     def add(table: Table, name: str, c: Any, style: str | None = None) -> None:
