@@ -11,7 +11,7 @@ from typing import Any
 from ..errors import FormatError, OptionError
 from ..model import Corpus
 
-__all__ = ["Format", "register", "get", "names", "sniff", "by_extension", "read", "write"]
+__all__ = ["Format", "register", "get", "names", "sniff", "by_extension", "read", "write", "file_head"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,16 @@ class Format:
 
 
 _FORMATS: dict[str, Format] = {}
+
+
+def file_head(path: str | os.PathLike, size: int = 4096) -> str | None:
+    """The first ``size`` characters of a file for sniffing (undecodable bytes replaced), or ``None``
+    when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read(size)
+    except OSError:
+        return None
 
 
 def register(fmt: Format) -> Format:

@@ -23,7 +23,7 @@ from .. import tagging
 from ..errors import FormatError, OptionError
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
 from ._fields import split_fields
-from ._registry import Format, register
+from ._registry import Format, file_head, register
 
 __all__ = ["read_conll", "write_conll", "parse_columns"]
 
@@ -209,12 +209,8 @@ def write_conll(corpus: Corpus, path: str | Path, *, scheme: str = "IOB2", docst
 
 
 def _sniff(path: Path) -> bool:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            head = fh.read(4096)
-    except OSError:
-        return False
-    if head.lstrip().startswith(("{", "[", "<")):
+    head = file_head(path)
+    if head is None or head.lstrip().startswith(("{", "[", "<")):
         return False
     rows = [line.split() for line in head.splitlines() if line.strip()][:20]
     return bool(rows) and all(len(r) >= 2 for r in rows) and len({len(r) for r in rows if r[0] != DOCSTART}) <= 1

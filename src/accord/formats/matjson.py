@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import FormatError
 from ..model import Annotation, Attributes, Corpus, Document, is_aggregate
 from ._refs import RawAnnotation, Ref, build_annotations, ref_id, writer_ids
-from ._registry import Format, register
+from ._registry import Format, file_head, register
 
 __all__ = ["read_mat_json", "write_mat_json"]
 
@@ -167,12 +167,8 @@ def _out(v: Any, ids: dict[int, str]) -> Any:
 
 
 def _sniff(p: Path) -> bool:
-    try:
-        with p.open(encoding="utf-8", errors="replace") as fh:
-            head = fh.read(2048)
-    except OSError:
-        return False
-    return head.lstrip().startswith("{") and '"signal"' in head
+    head = file_head(p, 2048)
+    return head is not None and head.lstrip().startswith("{") and '"signal"' in head
 
 
 register(Format("mat-json", read_mat_json, write_mat_json, (".json",), _sniff, "MAT JSON documents (v2)"))

@@ -50,7 +50,7 @@ from .. import tagging
 from .._io import read_utf8
 from ..errors import FormatError, OptionError
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
-from ._registry import Format, register
+from ._registry import Format, file_head, register
 
 __all__ = ["read_vrt", "read_vrt_layers", "vrt_documents", "write_vrt", "parse_vrt", "rewrite_columns", "VrtFile", "INTERNAL_METADATA"]
 
@@ -474,10 +474,8 @@ def rewrite_columns(text: str, columns: Mapping[int, Sequence[str]], *, path: ob
 
 
 def _sniff(path: Path) -> bool:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            head = fh.read(4096)
-    except OSError:
+    head = file_head(path)
+    if head is None:
         return False
     return "#vrt positional-attributes" in head or bool(re.search(r"^<(text|s)[\s>]", head, re.M))
 
