@@ -102,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--by-pseudo-token", action="store_true", help="also score in whitespace pseudo-tokens")
     u.add_argument("--by-character", action="store_true", help="also score in characters")
     u.add_argument("--confusability", action="store_true", help="the confusability matrix of labels, in tokens "
-                   "(in pseudo-tokens, or characters, when tokens are not scored)")
+                   "(in pseudo-tokens, or characters, when only those are scored; alone it implies --by-token)")
     u.add_argument("--token-label", default="lex", help="the label of token annotations in documents with text "
                    "(default lex, as MAT); they are not scored themselves")
     o = sc.add_argument_group("output")
@@ -857,6 +857,8 @@ def _score(args: argparse.Namespace) -> int:
         raise OptionError("--leniency and --unlabelled apply to --match clueval")
     units = [name for name, on in (("token", args.by_token), ("pseudo-token", args.by_pseudo_token),
                                    ("character", args.by_character)) if on]
+    if args.confusability and not units:
+        units = ["token"]   # the matrix is counted in tokens, as MAT's
     if args.profile == "gate" or args.bdm:
         if args.profile not in (None, "gate"):
             raise OptionError(f"--bdm scores with the gate profile, not {args.profile!r}")

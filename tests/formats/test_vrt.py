@@ -122,11 +122,21 @@ def test_overlapping_sentences_are_an_error():
         parse_vrt("<text>\n<s>\n<s>\nx\tO\n</s>\n</s>\n</text>\n")
 
 
+def test_an_element_around_the_texts_belongs_to_no_document(tmp_path):
+    path = tmp_path / "wrapped.vrt"
+    path.write_text("<corpus name='c'>\n<text id='a'>\n<p>\nx\tB-X\n</p>\n</text>\n<text id='b'>\ny\tO\n</text>\n"
+                    "</corpus>\n")
+    c = read(path)
+    assert c["a"].metadata["structures"] == (("p", {}, 0, 1),) and c["b"].metadata["structures"] == ()
+    assert [(a.start, a.end) for a in c["a"].annotations] == [(0, 1)]
+
+
 def test_file_without_text_elements_is_one_document(tmp_path):
     path = tmp_path / "bare.vrt"
-    path.write_text("<s>\nA\tB-X\n</s>\n<s>\nB\tI-X\n</s>\n")
+    path.write_text("<p>\n<s>\nA\tB-X\n</s>\n<s>\nB\tI-X\n</s>\n</p>\n")
     c = read(path)
     assert list(c) == ["1"]
+    assert c["1"].metadata["structures"] == (("p", {}, 0, 2),) and c["1"].sentences == ((0, 1), (1, 2))
     # a chunk never crosses a sentence: I-X after a sentence break starts a new chunk
     assert [(a.start, a.end) for a in c["1"].annotations] == [(0, 1), (1, 2)]
 

@@ -100,6 +100,13 @@ def test_gold_side_units_add_up_to_the_gold_annotations():
     assert c.match + c.pred_clash + c.spurious == len("future President in") + len("States") + len("America has")
 
 
+def test_documents_without_text_or_tokens_are_refused():
+    from accord.errors import OptionError
+    bare = Corpus([Document("d", (make_annotation("X", 0, 2),))])
+    with pytest.raises(OptionError, match="neither text nor tokens"):
+        score(bare, bare, units=("character",))
+
+
 def test_cli_units_in_json_and_csv(tmp_path, capsys):
     def write(path, spans):
         d = doc(spans)["d"]
@@ -107,8 +114,8 @@ def test_cli_units_in_json_and_csv(tmp_path, capsys):
             {"label": a.label, "start": a.start, "end": a.end} for a in d.annotations]}) + "\n")
     write(tmp_path / "g.jsonl", [("LOCATION", "United States of")])
     write(tmp_path / "p.jsonl", [("PERSON", "our United"), ("ORG", "States of America")])
-    assert main(["score", str(tmp_path / "g.jsonl"), str(tmp_path / "p.jsonl"), "--profile", "mat", "--by-token",
-                 "--confusability", "--output", "json"]) == 0
+    assert main(["score", str(tmp_path / "g.jsonl"), str(tmp_path / "p.jsonl"), "--profile", "mat",
+                 "--confusability", "--output", "json"]) == 0    # alone it scores tokens
     out = json.loads(capsys.readouterr().out)
     # the lex annotations are the unit, not scored at the tag level
     assert set(out["by_label"]) == {"LOCATION", "ORG", "PERSON"}

@@ -116,6 +116,13 @@ class ClueEvaluation:
     beta: float = 1.0
     zero_division: str = "zero"
 
+    def __post_init__(self) -> None:
+        self._by_id = {d.id: d for d in self.documents}
+
+    def document(self, doc_id: str) -> DocumentPair:
+        """The document pair with this id."""
+        return self._by_id[doc_id]
+
     def hits(self, side: str, level: int | str, labelled: bool = True) -> np.ndarray:
         """Boolean per span of ``side`` (``"gold"`` or ``"pred"``): a true positive at ``level``."""
         level = leniency_level(level)

@@ -71,7 +71,7 @@ class VrtFile:
     ``rows[i]`` holds the fields of token ``i`` (corpus position ``i``), ``lines[i]`` its
     1-based line number. Extents are half-open corpus positions; sentences and other
     structures end with the index of the ``<text>`` element they are in (0 when the file
-    has none).
+    has none, -1 for an element outside every ``<text>``, such as a ``<corpus>`` around them).
     """
 
     path: object
@@ -141,7 +141,8 @@ def parse_vrt(text: str, *, path: object = None, positional_attributes: Sequence
     out = VrtFile(path, names, rows, np.zeros(0, dtype=np.int64))
     stack: list[tuple[str, dict[str, str], int, int]] = []  # name, attributes, start, line
     width = -1
-    text_index = -1  # the <text> element the tokens belong to
+    text_index = -1  # the last <text> element opened
+    in_text = False
     for number, line in enumerate(raw, 1):
         if line.endswith("\r"):
             line = line[:-1]
@@ -177,15 +178,19 @@ def parse_vrt(text: str, *, path: object = None, positional_attributes: Sequence
                 raise FormatError(f"</{name}> does not close the open element; expected {expected}",
                                   path=path, line=number)
             _, values, start, opened = stack.pop()
-            _close(out, name, values, start, here, opened, max(text_index, 0))
+            # an element around texts (a <corpus>) or between them belongs to no document
+            _close(out, name, values, start, here, opened, text_index if in_text or name == "text" else -1)
+            if name == "text":
+                in_text = False
             continue
         values = _attributes(attrs, path, number)
         if name == "text":
             if any(s[0] == "text" for s in stack):
                 raise FormatError("<text> inside another <text>", path=path, line=number)
             text_index += 1
+            in_text = not empty
         if empty:
-            _close(out, name, values, here, here, number, max(text_index, 0))
+            _close(out, name, values, here, here, number, text_index if in_text or name == "text" else -1)
         else:
             stack.append((name, values, here, number))
     if stack:
@@ -213,7 +218,10 @@ def _close(out: VrtFile, name: str, values: dict[str, str], start: int, end: int
 def _check_texts(out: VrtFile, path: object) -> None:
     n = len(out.rows)
     if not out.texts:
+        # no <text>: the whole file is one document, and every element belongs to it
         out.texts.append(({}, 0, n, 1))
+        out.sentences = [(a, s, e, 0) for a, s, e, _ in out.sentences]
+        out.structures = [(m, a, s, e, 0) for m, a, s, e, _ in out.structures]
         return
     covered = sum(end - start for _, start, end, _ in out.texts)
     if covered != n:
@@ -279,11 +287,7 @@ def read_vrt_layers(path: str | Path, columns: Sequence[int | str] | None = None
         vrt = parse_vrt(read_utf8(p) if text is None else text, path=p, positional_attributes=positional_attributes)
     if not columns:
         columns = [vrt.ncols] if vrt.ncols else []
-    word = vrt.column(word_column)
-    ident = vrt.column(token_id_column) if token_id_column is not None else None
-    words = vrt.values(word) if vrt.rows else []
-    words = [unescape(w, _ENTITIES) if "&" in w else w for w in words]
-    token_ids = vrt.values(ident) if ident is not None else None
+    word, words, token_ids = _words_and_ids(vrt, word_column, token_id_column)
     first = _sentence_first(vrt)
     out: dict[str, Corpus] = {}
     for spec in columns:
@@ -296,14 +300,21 @@ def read_vrt_layers(path: str | Path, columns: Sequence[int | str] | None = None
     return out
 
 
+def _words_and_ids(vrt: VrtFile, word_column: int | str, token_id_column: int | str | None
+                   ) -> tuple[int, list[str], list[str] | None]:
+    """The word column's index, the words (XML entities decoded) and the token ids, if asked for."""
+    word = vrt.column(word_column)
+    words = [unescape(w, _ENTITIES) if "&" in w else w for w in vrt.values(word)] if vrt.rows else []
+    token_ids = vrt.values(vrt.column(token_id_column)) if token_id_column is not None else None
+    return word, words, token_ids
+
+
 def vrt_documents(path: str | Path, *, positional_attributes: Sequence[str] | None = None,
                   word_column: int | str = 1, token_id_column: int | str | None = None) -> Corpus:
     """The documents, tokens, sentences and metadata of a VRT file, without any spans."""
     p = Path(path)
     vrt = parse_vrt(read_utf8(p), path=p, positional_attributes=positional_attributes)
-    words = [unescape(w, _ENTITIES) if "&" in w else w for w in vrt.values(vrt.column(word_column))] \
-        if vrt.rows else []
-    token_ids = vrt.values(vrt.column(token_id_column)) if token_id_column is not None else None
+    _, words, token_ids = _words_and_ids(vrt, word_column, token_id_column)
     empty = np.zeros(0, dtype=np.int64)
     return _documents(vrt, tagging.Chunks(empty, empty, np.zeros(0, dtype=np.int32)), [], words, token_ids,
                       str(p))
@@ -317,10 +328,12 @@ def _documents(vrt: VrtFile, chunks: tagging.Chunks, labels: list[str], words: l
     ann_start, ann_end, ann_type = chunks.start.tolist(), chunks.end.tolist(), chunks.type_id.tolist()
     sentences_of: list[list[tuple[dict[str, str], int, int]]] = [[] for _ in vrt.texts]
     for attrs, a, b, t in vrt.sentences:
-        sentences_of[t].append((attrs, a, b))
+        if t >= 0:
+            sentences_of[t].append((attrs, a, b))
     structures_of: list[list[tuple[str, Attributes, int, int]]] = [[] for _ in vrt.texts]
     for name_, attrs, a, b, t in vrt.structures:
-        structures_of[t].append((name_, Attributes(attrs), a - vrt.texts[t][1], b - vrt.texts[t][1]))
+        if t >= 0:
+            structures_of[t].append((name_, Attributes(attrs), a - vrt.texts[t][1], b - vrt.texts[t][1]))
     docs = []
     for d, (attrs, base, stop, _) in enumerate(vrt.texts):
         lo, hi = chunk_bounds[d], chunk_bounds[d + 1]

@@ -30,7 +30,7 @@ ERROR_COLUMNS = ("kind", "class", "document", "label", "text", "start", "end", "
 
 def _tokens(ev: ClueEvaluation, row: ErrorRow) -> tuple[list[str], bool]:
     """The context's pieces (tokens, or characters for character-offset documents)."""
-    doc = next(d.document for d in ev.documents if d.id == row.document)
+    doc = ev.document(row.document).document
     a, b = row.context
     if doc.tokens is not None and doc.text is None:
         return list(doc.tokens[a:b]), True

@@ -120,7 +120,10 @@ class _Signal:
             self.token_starts = np.array([s for s, _ in toks], dtype=np.int64) if toks else None
             self.token_ends = np.array([e for _, e in toks], dtype=np.int64) if toks else None
         else:
-            tokens = doc.tokens or ()
+            if doc.tokens is None:
+                raise OptionError(f"document {doc.id!r} has neither text nor tokens; token, pseudo-token and "
+                                  "character scores need one of them")
+            tokens = doc.tokens
             lengths = np.array([len(t) for t in tokens], dtype=np.int64)
             starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]) if len(tokens) else np.zeros(0, np.int64)
             self.text = " ".join(tokens)
@@ -200,19 +203,13 @@ def score_units(alignments: Sequence[DocumentAlignment], pairer: Pairer, units: 
                 continue
             measure, test = _measure(unit, signal, al, token_label)
             if measure is None:
-                scores.skipped = test  # the reason
-                scores.by_document.clear()
-                scores.test_units.clear()
-                scores.confusability = None
+                _abandon(scores, test)  # test holds the reason here
                 continue
             rows = scores.by_document.setdefault(al.doc_id, {})
             amounts = [measure(iv.start, iv.end) for iv in intervals]
-            if amounts and any(a is None for a in amounts):
-                scores.skipped = ("an annotation boundary falls inside a token (document "
-                                  f"{al.doc_id!r}); token scoring is abandoned, as MAT does")
-                scores.by_document.clear()
-                scores.test_units.clear()
-                scores.confusability = None
+            if any(a is None for a in amounts):
+                _abandon(scores, f"an annotation boundary falls inside a token (document {al.doc_id!r}); token "
+                                 "scoring is abandoned, as MAT does")
                 continue
             scores.test_units[al.doc_id] = test
             for iv, n in zip(intervals, amounts):
@@ -225,6 +222,14 @@ def score_units(alignments: Sequence[DocumentAlignment], pairer: Pairer, units: 
             if scores.confusability is not None:
                 _confuse(scores, intervals, amounts, measure, test, al.doc_id)
     return out
+
+
+def _abandon(scores: UnitScores, reason: str) -> None:
+    """Give up a unit for the whole run, keeping the reason."""
+    scores.skipped = reason
+    scores.by_document.clear()
+    scores.test_units.clear()
+    scores.confusability = None
 
 
 def _measure(unit: str, signal: _Signal, al: DocumentAlignment, token_label: str):
