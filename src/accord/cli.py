@@ -235,6 +235,8 @@ def _errors_parser(sub: argparse._SubParsersAction) -> None:
     er.add_argument("pred", nargs="?", help="predicted file or directory (leave out with --gold-column and "
                     "--pred-column)")
     er.add_argument("--format", help="format of both sides (sniffed by default)")
+    er.add_argument("--gold-format", help="format of the gold side")
+    er.add_argument("--pred-format", help="format of the predicted side (e.g. spans, with --spans-vrt)")
     er.add_argument("--scheme", default="IOB2", help="tag scheme of column files (default IOB2)")
     er.add_argument("--repair", default="conlleval", choices=("conlleval", "discard", "error"),
                     help="invalid tag sequences (default conlleval)")
@@ -253,13 +255,9 @@ def _errors_parser(sub: argparse._SubParsersAction) -> None:
 def _errors(args: argparse.Namespace) -> int:
     from .clueval import error_table, evaluate_spans, leniency_level
     from .report.error_report import errors_delimited, errors_html
-    from .scoring import read_sides
 
     level = leniency_level(args.leniency)
-    options = _vrt_options(args)
-    gold_column, pred_column = options.pop("gold_column"), options.pop("pred_column")
-    options.update(scheme=args.scheme, repair=args.repair, tag_column=args.tag_column)
-    gold, pred = read_sides(args.gold, args.pred, args.format, args.format, options, gold_column, pred_column)
+    gold, pred = _read_span_sides(args, args.gold_format or args.format, args.pred_format or args.format)
     ev = evaluate_spans(gold, pred, allow_missing=args.allow_missing)
     labelled = not args.unlabelled
     rows = []
@@ -282,6 +280,16 @@ def _errors(args: argparse.Namespace) -> int:
     print(f"accord: {fn} false negatives and {len(rows) - fn} false positives at leniency {level} "
           f"({'labelled' if labelled else 'unlabelled'}) written to {', '.join(written)}", file=sys.stderr)
     return 0
+
+
+def _read_span_sides(args: argparse.Namespace, gold_format: str | None, pred_format: str | None) -> tuple:
+    """Both sides of ``errors`` and ``score --match clueval|semeval``, with the column and tag options."""
+    from .scoring import read_sides
+
+    options = _vrt_options(args)
+    gold_column, pred_column = options.pop("gold_column"), options.pop("pred_column")
+    options.update(scheme=args.scheme, repair=args.repair, tag_column=args.tag_column)
+    return read_sides(args.gold, args.pred, gold_format, pred_format, options, gold_column, pred_column)
 
 
 def _by_position(ev: "ClueEvaluation", rows: list) -> list:
@@ -811,24 +819,22 @@ def _score_spans(args: argparse.Namespace) -> int:
     from .clueval import evaluate_spans, leniency_level
     from .report.clueval_report import clueval_csv, clueval_json, render_clueval
     from .report.semeval_report import render_semeval, semeval_csv, semeval_json
-    from .scoring import read_sides
     from .semeval import semeval_schemas
 
     unsupported = [name for name, given in (("--task", args.task), ("--profile", args.profile),
                                             ("--score-profile", args.score_profile),
                                             ("--attributes", args.attributes), ("--bdm", args.bdm),
                                             ("--equivalence-class", args.equivalence_class),
-                                            ("--ignore", args.ignore), ("--details", args.details)) if given]
+                                            ("--ignore", args.ignore), ("--details", args.details),
+                                            ("--by-token/--by-pseudo-token/--by-character/--confusability",
+                                             args.by_token or args.by_pseudo_token or args.by_character or
+                                             args.confusability)) if given]
     if args.match == "semeval" and (args.leniency != "1" or args.unlabelled):
         unsupported.append("--leniency/--unlabelled")
     if unsupported:
         raise OptionError(f"{', '.join(unsupported)} do not apply to --match {args.match}")
     level = leniency_level(args.leniency)
-    options = _vrt_options(args)
-    gold_column, pred_column = options.pop("gold_column"), options.pop("pred_column")
-    options.update(scheme=args.scheme, repair=args.repair, tag_column=args.tag_column)
-    gold, pred = read_sides(args.gold, args.pred, args.gold_format or args.format, args.pred_format or args.format,
-                            options, gold_column, pred_column)
+    gold, pred = _read_span_sides(args, args.gold_format or args.format, args.pred_format or args.format)
     if args.match == "semeval":
         result = semeval_schemas(gold, pred, allow_missing=args.allow_missing, beta=args.beta,
                                  zero_division=args.zero_division)
