@@ -55,8 +55,9 @@ def _extent(doc: Document | None) -> int:
     return max([n] + ends)
 
 
-def span_tables(pairs: list[tuple[str, Document | None, Document | None]], side_names: tuple[str, str] = ("gold",
-                "predicted")) -> tuple[SpanTable, SpanTable, list[str], list[DocumentPair]]:
+def span_tables(pairs: list[tuple[str, Document | None, Document | None]],
+                side_names: tuple[str, str] = ("gold", "predicted"),
+                ) -> tuple[SpanTable, SpanTable, list[str], list[DocumentPair]]:
     """Build both sides' span tables and the shared label list.
 
     Raises
