@@ -45,10 +45,10 @@ def read_sides(gold: Any, pred: Any, gold_format: str | None, pred_format: str |
         options = read_options
         if column is not None:
             if isinstance(obj, (str, os.PathLike)):
-                name = fmt or sniff(obj).name
-                if name not in _COLUMN_FORMATS:
+                fmt = fmt or sniff(obj).name   # sniffed once, then read in that format
+                if fmt not in _COLUMN_FORMATS:
                     raise OptionError(f"{obj}: --gold-column and --pred-column choose columns of column files "
-                                      f"({', '.join(_COLUMN_FORMATS)}), not of {name} files")
+                                      f"({', '.join(_COLUMN_FORMATS)}), not of {fmt} files")
             options = {**read_options, "column": column}
         sides.append(_corpus(obj, fmt, options))
     return sides[0], sides[1]

@@ -53,6 +53,7 @@ __all__ = [
     "Chunks",
     "canonical_scheme",
     "decode",
+    "decode_column",
     "decode_tags",
     "encode",
     "flatten",
@@ -286,6 +287,20 @@ def decode(
             keep = ~drop
             starts, ends, type_id = starts[keep], ends[keep], type_id[keep]
     return Chunks(starts.astype(np.int64), ends.astype(np.int64), type_id, discarded)
+
+
+def decode_column(tags: Sequence[str], sentence_start: np.ndarray, *, scheme: str = "IOB2",
+                  repair: str = "conlleval", path: object = None, lines: np.ndarray | None = None
+                  ) -> tuple[Chunks, list[str]]:
+    """Decode one column of a file: its tags, the sentence starts, and where each tag is (for errors).
+
+    Returns the chunks and the type names their ``type_id`` indexes.
+    """
+    table = TagTable(scheme)
+    where = _Where(path, lines)
+    prefix, types = table.arrays(table.intern(tags, where=where))
+    chunks = decode(prefix, types, sentence_start, scheme=scheme, repair=repair, tags=tags, where=where)
+    return chunks, table.types
 
 
 def flatten(sentences: Sequence[Sequence[str]]) -> tuple[list[str], np.ndarray, np.ndarray]:

@@ -29,7 +29,7 @@ import numpy as np
 
 from .errors import ProfileError, TallyError
 from .match.engine import CLASH, MATCH, UNPAIRED, DocumentAlignment
-from .metrics.prf import precision_recall_f
+from .metrics.prf import json_rate, precision_recall_f
 from .model import Annotation, Document
 from .schema import ScoreProfileSpec, Task
 
@@ -70,15 +70,11 @@ class Counts:
         p, r, f = self.rates(beta, zero_division)
         return {"gold": self.gold, "pred": self.pred, "match": self.match, "gold_clash": self.gold_clash,
                 "pred_clash": self.pred_clash, "missing": self.missing, "spurious": self.spurious,
-                "precision": _num(p), "recall": _num(r), "f1": _num(f)}
+                "precision": json_rate(p), "recall": json_rate(r), "f1": json_rate(f)}
 
     @classmethod
     def from_array(cls, arr: Iterable[int]) -> "Counts":
         return cls(*(int(x) for x in arr))
-
-
-def _num(x: float) -> float | None:
-    return None if x != x else x
 
 
 @dataclass

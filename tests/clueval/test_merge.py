@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from accord.cli import main
-from accord.clueval import OverlappingSpansError, merge_layers, overlap_components
+from accord.clueval import OverlappingSpansError, merge_layers
 from accord.errors import OptionError
+from accord.match.blocks import overlap_blocks
 from accord.formats import read
 from accord.model import Corpus, Document, make_annotation
 
@@ -55,7 +56,7 @@ def test_components_equal_a_brute_force_union_find():
     for _ in range(50):
         s = np.sort(rng.integers(0, 60, 25))
         e = s + rng.integers(1, 6, 25)
-        comp = overlap_components(s, e)
+        comp = overlap_blocks(s, e)
         parent = list(range(25))
 
         def find(i):

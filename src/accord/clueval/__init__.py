@@ -7,9 +7,8 @@ See :mod:`accord.clueval._evaluate` for the classes and the leniency levels,
 from ..match.coverage import CLASS_NAMES, OverlappingSpansError
 from ._evaluate import LEVELS, ClueCounts, ClueEvaluation, evaluate_spans, leniency_level
 from ._errors import ErrorRow, OtherSpan, error_table
-from ._merge import merge_layers, overlap_components
+from ._merge import merge_layers
 from ._spans import DocumentPair, SpanTable
 
-__all__ = ["CLASS_NAMES", "LEVELS", "ClueCounts", "ClueEvaluation", "DocumentPair", "ErrorRow", "OtherSpan", "OverlappingSpansError",
-           "SpanTable", "error_table", "evaluate_spans", "leniency_level", "merge_layers",
-           "overlap_components"]
+__all__ = ["CLASS_NAMES", "LEVELS", "ClueCounts", "ClueEvaluation", "DocumentPair", "ErrorRow", "OtherSpan",
+           "OverlappingSpansError", "SpanTable", "error_table", "evaluate_spans", "leniency_level", "merge_layers"]

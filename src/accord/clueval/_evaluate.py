@@ -32,7 +32,7 @@ import numpy as np
 
 from ..errors import OptionError, TallyError
 from ..match.coverage import CLASS_NAMES, Coverage, coverage_classes
-from ..metrics.prf import f_beta, safe_ratio
+from ..metrics.prf import f_beta, json_rate, safe_ratio
 from ..model import Corpus
 from ._spans import DocumentPair, SpanTable, span_tables
 
@@ -88,7 +88,7 @@ class ClueCounts:
         p, r, f = self.rates(beta, zero_division)
         return {"gold": self.gold, "pred": self.pred, "gold_hits": self.gold_hits, "pred_hits": self.pred_hits,
                 "false_negatives": self.missed, "false_positives": self.unsupported,
-                "precision": None if p != p else p, "recall": None if r != r else r, "f1": None if f != f else f}
+                "precision": json_rate(p), "recall": json_rate(r), "f1": json_rate(f)}
 
 
 @dataclass

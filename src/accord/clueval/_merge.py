@@ -2,10 +2,12 @@
 
 The spans of all layers of a document are one set; two spans are connected when they
 overlap (exact matches included); each connected component, an *overlap component*, becomes
-one span, its hull ``[min start, max end)``. Components are found by one sweep over the
-spans sorted by start: a span opens a new component when it starts at or after the
-furthest end seen so far (spans that merely touch stay apart). That is linear after the
-sort, where an adjacency matrix of all pairs would be quadratic.
+one span, its hull ``[min start, max end)``. Components are the engine's overlap blocks
+(:func:`accord.match.blocks.overlap_blocks`): one sweep over the spans sorted by start, a
+span opening a new component when it starts at or after the furthest end seen so far
+(spans that merely touch stay apart). That is linear after the sort, where an adjacency
+matrix of all pairs would be quadratic. The majority values come from one sort too
+(:func:`accord.match.coverage.group_majority`).
 
 Each layer's value on a merged span is its label with most tokens among that layer's
 spans in the component (the spans of one layer never overlap, so a token counts once);
@@ -16,28 +18,17 @@ merged spans are those spans, each with every layer's label.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 
 from ..errors import OptionError
-from ..match.coverage import OverlappingSpansError, check_disjoint
+from ..match.axis import layered_tables
+from ..match.blocks import overlap_blocks
+from ..match.coverage import group_majority
 from ..model import Annotation, Attributes, Corpus
 
-__all__ = ["merge_layers", "overlap_components"]
-
-
-def overlap_components(start: np.ndarray, end: np.ndarray) -> np.ndarray:
-    """Component ids of spans sorted by start: a new component where a span starts at or after
-    every earlier span's end."""
-    n = len(start)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    reach = np.maximum.accumulate(end)
-    new = np.empty(n, dtype=bool)
-    new[0] = True
-    new[1:] = start[1:] >= reach[:-1]
-    return np.cumsum(new) - 1
+__all__ = ["merge_layers"]
 
 
 def merge_layers(layers: Mapping[str, Corpus], *, label_from: str | None = None) -> Corpus:
@@ -71,50 +62,36 @@ def merge_layers(layers: Mapping[str, Corpus], *, label_from: str | None = None)
         names_for_label = [label_from] + [n for n in names if n != label_from]
     else:
         names_for_label = names
+    ids = list(first)
+    tables, labels, bases = layered_tables(
+        [[layers[n][doc_id] for n in names] for doc_id in ids], names, doc_ids=ids,
+        where=lambda doc_id, layer: f"layer {layer!r}, document {doc_id!r}")
+    start = np.concatenate([t.start for t in tables])
+    end = np.concatenate([t.end for t in tables])
+    label = np.concatenate([t.label for t in tables])
+    doc = np.concatenate([t.doc for t in tables])
+    layer = np.repeat(np.arange(len(names)), [len(t) for t in tables])
+    comp = overlap_blocks(start, end)          # numbered in order of position, so by document too
+    n_comp = int(comp.max()) + 1 if len(comp) else 0
+    hull_start = np.full(n_comp, np.iinfo(np.int64).max)
+    hull_end = np.zeros(n_comp, dtype=np.int64)
+    comp_doc = np.zeros(n_comp, dtype=np.int64)
+    np.minimum.at(hull_start, comp, start)
+    np.maximum.at(hull_end, comp, end)
+    comp_doc[comp] = doc
+    groups, winners = group_majority(comp * len(names) + layer, label, end - start, start)
+    values: list[dict[str, str]] = [{} for _ in range(n_comp)]
+    for g, w in zip(groups.tolist(), winners.tolist()):
+        c, k = divmod(g, len(names))
+        values[c][names[k]] = labels[w]
+    bounds = np.searchsorted(comp_doc, np.arange(len(ids) + 1)).tolist()
+    hs, he, base = hull_start.tolist(), hull_end.tolist(), bases.tolist()
     docs = []
-    for doc_id, doc in first.items():
-        spans: list[tuple[int, int, int, str]] = []
-        for k, name in enumerate(names):
-            layer_doc = layers[name][doc_id]
-            own = sorted((a.start, a.end, a.label) for a in layer_doc.annotations if a.start is not None)
-            s = np.asarray([x[0] for x in own], dtype=np.int64)
-            e = np.asarray([x[1] for x in own], dtype=np.int64)
-            bad = check_disjoint(s, e)
-            if bad >= 0:
-                raise OverlappingSpansError(f"layer {name!r}, document {doc_id!r}: the span {own[bad][2]} "
-                                            f"[{own[bad][0]}, {own[bad][1]}) overlaps the one before it or is "
-                                            "empty; each layer must be a sequence of separate spans")
-            spans.extend((a, b, k, lab) for a, b, lab in own)
-        docs.append(doc.replace_annotations(_merge_document(spans, names, names_for_label)))
+    for d, document in enumerate(first.values()):
+        anns = []
+        for c in range(bounds[d], bounds[d + 1]):
+            ordered = {name: values[c][name] for name in names if name in values[c]}
+            head = next(ordered[n] for n in names_for_label if n in ordered)
+            anns.append(Annotation(head, hs[c] - base[d], he[c] - base[d], Attributes(ordered), None))
+        docs.append(document.replace_annotations(anns))
     return Corpus(docs, name=first.name)
-
-
-def _merge_document(spans: Sequence[tuple[int, int, int, str]], names: list[str],
-                    names_for_label: list[str]) -> list[Annotation]:
-    if not spans:
-        return []
-    spans = sorted(spans)
-    start = np.fromiter((x[0] for x in spans), dtype=np.int64, count=len(spans))
-    end = np.fromiter((x[1] for x in spans), dtype=np.int64, count=len(spans))
-    comp = overlap_components(start, end)
-    heads = np.flatnonzero(np.r_[True, comp[1:] != comp[:-1]])
-    hull_start = start[heads]
-    hull_end = np.maximum.reduceat(end, heads)
-    # votes[(component, layer)] = {label: [tokens, first start]}
-    votes: dict[tuple[int, int], dict[str, list[int]]] = {}
-    for c, (a, b, k, lab) in zip(comp.tolist(), spans):
-        tally = votes.setdefault((c, k), {})
-        if lab in tally:
-            tally[lab][0] += b - a
-        else:
-            tally[lab] = [b - a, a]
-    out = []
-    for c in range(len(heads)):
-        values = {}
-        for k, name in enumerate(names):
-            tally = votes.get((c, k))
-            if tally:
-                values[name] = min(tally.items(), key=lambda kv: (-kv[1][0], kv[1][1]))[0]
-        label = next(values[n] for n in names_for_label if n in values)
-        out.append(Annotation(label, int(hull_start[c]), int(hull_end[c]), Attributes(values), None))
-    return out

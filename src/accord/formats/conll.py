@@ -143,14 +143,11 @@ def _new_annotation(fields: tuple) -> Annotation:
 def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str) -> Corpus:
     """Decode the tags of parsed columns into documents with span annotations."""
     n = len(cols.tokens)
-    table = tagging.TagTable(scheme)
-    where = tagging._Where(cols.path, cols.lines)
-    codes = table.intern(cols.tags, where=where)
-    prefix, types = table.arrays(codes)
     sent_starts = np.asarray(cols.sentence_starts, dtype=np.int64)
     first = np.zeros(n, dtype=bool)
     first[sent_starts[sent_starts < n]] = True
-    chunks = tagging.decode(prefix, types, first, scheme=scheme, repair=repair, tags=cols.tags, where=where)
+    chunks, labels = tagging.decode_column(cols.tags, first, scheme=scheme, repair=repair, path=cols.path,
+                                           lines=cols.lines)
 
     doc_starts = np.asarray(cols.doc_starts, dtype=np.int64)
     doc_ends = np.append(doc_starts[1:], n)
@@ -158,7 +155,6 @@ def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str) -> Corp
     sent_doc = np.searchsorted(doc_starts, sent_starts, side="right") - 1
     # a chunk belongs to the last document that starts at or before it; empty documents
     # (two -DOCSTART- in a row) have equal starts, so searchsorted picks the later one
-    labels = table.types
     ann_start = chunks.start.tolist()
     ann_end = chunks.end.tolist()
     ann_type = chunks.type_id.tolist()

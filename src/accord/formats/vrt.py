@@ -88,15 +88,16 @@ class VrtFile:
         return len(self.rows[0]) if self.rows else len(self.names or ())
 
     def column(self, spec: int | str) -> int:
-        """The 0-based index of a column given by name or 1-based number (an int or digits)."""
-        if isinstance(spec, str) and spec.strip().isdigit():
+        """The 0-based index of a column given by name or 1-based number (an int or digits; a negative
+        number counts from the end, -1 being the last column)."""
+        if isinstance(spec, str) and spec.strip().lstrip("-").isdigit():
             spec = int(spec)
         if isinstance(spec, int):
             width = self.ncols
-            if not 1 <= spec <= max(width, 1) or (width and spec > width):
+            if not (1 <= spec <= width or -width <= spec <= -1):
                 raise OptionError(f"{self.path}: column {spec} does not exist; the tokens have {width} columns "
-                                  "(columns are numbered from 1)")
-            return spec - 1
+                                  "(columns are numbered from 1, or from -1 at the end)")
+            return spec - 1 if spec > 0 else width + spec
         if not self.names:
             raise OptionError(f"{self.path}: no positional-attribute names to find column {spec!r} by: add a "
                               "'<!-- #vrt positional-attributes: word ... -->' comment, give the names with "
@@ -236,25 +237,13 @@ def _check_texts(out: VrtFile, path: object) -> None:
             raise FormatError(f"<s> elements overlap or nest (corpus positions {a}-{b} and {c}-{d})", path=path)
 
 
-def _chunks(vrt: VrtFile, k: int, sentence_first: np.ndarray, *, scheme: str,
-            repair: str) -> tuple[tagging.Chunks, list[str]]:
-    tags = vrt.values(k)
-    table = tagging.TagTable(scheme)
-    where = tagging._Where(vrt.path, vrt.lines)
-    codes = table.intern(tags, where=where)
-    prefix, types = table.arrays(codes)
-    chunks = tagging.decode(prefix, types, sentence_first, scheme=scheme, repair=repair, tags=tags, where=where)
-    return chunks, table.types
-
-
 def _sentence_first(vrt: VrtFile) -> np.ndarray:
+    """True at the first token of each document and sentence, and after each sentence."""
     n = len(vrt.rows)
     first = np.zeros(n + 1, dtype=bool)
-    for _, start, _, _ in vrt.texts:
-        first[start] = True
-    for _, start, end, _ in vrt.sentences:
-        first[start] = True
-        first[end] = True
+    first[[t[1] for t in vrt.texts]] = True
+    first[[s[1] for s in vrt.sentences]] = True
+    first[[s[2] for s in vrt.sentences]] = True
     return first[:n]
 
 
@@ -269,7 +258,7 @@ def read_vrt_layers(path: str | Path, columns: Sequence[int | str] | None = None
     path : path
         The file (``text`` may give its content, or ``vrt`` its parsed form).
     columns : sequence of str or int
-        BIO columns by name or 1-based number; default the last column.
+        BIO columns by name or 1-based number (negative: from the end); default the last column.
     positional_attributes : sequence of str, optional
         Names of the columns when the file has no positional-attributes comment.
     word_column, token_id_column : str or int
@@ -286,7 +275,7 @@ def read_vrt_layers(path: str | Path, columns: Sequence[int | str] | None = None
     if vrt is None:
         vrt = parse_vrt(read_utf8(p) if text is None else text, path=p, positional_attributes=positional_attributes)
     if not columns:
-        columns = [vrt.ncols] if vrt.ncols else []
+        columns = [-1] if vrt.ncols else []
     word, words, token_ids = _words_and_ids(vrt, word_column, token_id_column)
     first = _sentence_first(vrt)
     out: dict[str, Corpus] = {}
@@ -295,7 +284,8 @@ def read_vrt_layers(path: str | Path, columns: Sequence[int | str] | None = None
         if k == word:
             raise OptionError(f"{p}: column {spec!r} is the word column, not a BIO column")
         name = vrt.names[k] if vrt.names else str(k + 1)
-        chunks, labels = _chunks(vrt, k, first, scheme=scheme, repair=repair)
+        chunks, labels = tagging.decode_column(vrt.values(k), first, scheme=scheme, repair=repair, path=vrt.path,
+                                               lines=vrt.lines)
         out[name] = _documents(vrt, chunks, labels, words, token_ids, str(p))
     return out
 
@@ -387,11 +377,6 @@ def read_vrt(path: str | Path, *, columns: Sequence[int | str] | int | str | Non
         raise OptionError(f"{path}: choose one BIO column to score, not {len(columns)} "
                           f"({', '.join(map(str, columns))}); combine several with 'accord merge' first")
     options = {k: v for k, v in options.items() if k in _LAYER_OPTIONS}
-    if columns and isinstance(columns[0], int) and columns[0] < 0:
-        text = read_utf8(path)
-        vrt = parse_vrt(text, path=Path(path), positional_attributes=options.pop("positional_attributes", None))
-        columns = [vrt.ncols + 1 + columns[0]]
-        options["vrt"] = vrt
     layers = read_vrt_layers(path, columns, **options)
     return next(iter(layers.values()))
 

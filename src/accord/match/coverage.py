@@ -41,7 +41,7 @@ import numpy as np
 from ..errors import AccordError
 
 __all__ = ["EXACT", "SUPERSET", "TILING", "OVERLAP", "PARTIAL", "NONE", "CLASS_NAMES", "Coverage",
-           "coverage_classes", "check_disjoint", "OverlappingSpansError"]
+           "coverage_classes", "check_disjoint", "group_majority", "OverlappingSpansError"]
 
 EXACT, SUPERSET, TILING, OVERLAP, PARTIAL, NONE = range(6)
 CLASS_NAMES = ("exact", "superset", "tiling", "overlap", "partial", "none")
@@ -132,6 +132,35 @@ def coverage_classes(ref_start: np.ndarray, ref_end: np.ndarray, other_start: np
     return Coverage(klass, label, lo, hi)
 
 
+def group_majority(group: np.ndarray, label: np.ndarray, weight: np.ndarray, position: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Per group, the label with the largest summed weight; a tie goes to the label whose first item
+    (smallest ``position``) comes first.
+
+    One sort and three reductions, whatever the number of groups.
+
+    Returns
+    -------
+    groups, labels : numpy.ndarray
+        Each group that has items, in increasing order, and its label.
+    """
+    if len(group) == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    order = np.lexsort((position, label, group))
+    g, lb, w, pos = group[order], label[order], weight[order], position[order]
+    head = np.ones(len(g), dtype=bool)
+    head[1:] = (g[1:] != g[:-1]) | (lb[1:] != lb[:-1])
+    starts = np.flatnonzero(head)
+    g_group, g_label, g_first = g[starts], lb[starts], pos[starts]
+    g_weight = np.add.reduceat(w, starts)
+    best = np.lexsort((g_first, -g_weight, g_group))
+    keep = np.ones(len(best), dtype=bool)
+    keep[1:] = g_group[best][1:] != g_group[best][:-1]
+    chosen = best[keep]
+    return g_group[chosen], g_label[chosen]
+
+
 def _majority(refs: np.ndarray, lo: np.ndarray, count: np.ndarray, rs: np.ndarray, re_: np.ndarray,
               os_: np.ndarray, oe: np.ndarray, lab: np.ndarray) -> np.ndarray:
     """Per reference span, the label with most tokens inside it (ties: the leftmost span's label)."""
@@ -141,19 +170,7 @@ def _majority(refs: np.ndarray, lo: np.ndarray, count: np.ndarray, rs: np.ndarra
     other = np.repeat(lo, count) + offsets
     r = refs[pair_ref]
     tokens = np.minimum(oe[other], re_[r]) - np.maximum(os_[other], rs[r])
-    labels = lab[other]
-    order = np.lexsort((other, labels, pair_ref))
-    pr, lb, tk, ot = pair_ref[order], labels[order], tokens[order], other[order]
-    head = np.ones(total, dtype=bool)
-    head[1:] = (pr[1:] != pr[:-1]) | (lb[1:] != lb[:-1])
-    starts = np.flatnonzero(head)
-    g_ref, g_lab = pr[starts], lb[starts]
-    g_tokens = np.add.reduceat(tk, starts)
-    g_first = ot[starts]  # sorted by span index within a group: the leftmost span
-    best = np.lexsort((g_first, -g_tokens, g_ref))
-    keep = np.ones(len(best), dtype=bool)
-    keep[1:] = g_ref[best][1:] != g_ref[best][:-1]
-    chosen = best[keep]
+    groups, labels = group_majority(pair_ref, lab[other], tokens, other)
     out = np.empty(len(refs), dtype=np.int64)
-    out[g_ref[chosen]] = g_lab[chosen]
+    out[groups] = labels
     return out

@@ -18,7 +18,7 @@ import math
 
 from ..errors import OptionError
 
-__all__ = ["ZERO_DIVISION", "safe_ratio", "f_beta", "precision_recall_f"]
+__all__ = ["ZERO_DIVISION", "safe_ratio", "f_beta", "precision_recall_f", "json_rate"]
 
 ZERO_DIVISION = ("zero", "one", "nan")
 
@@ -53,3 +53,8 @@ def precision_recall_f(match: int, gold: int, pred: int, *, beta: float = 1.0,
     p = safe_ratio(match, pred, zero_division)
     r = safe_ratio(match, gold, zero_division)
     return p, r, f_beta(p, r, beta)
+
+
+def json_rate(x: float) -> float | None:
+    """A rate for JSON: NaN (an undefined rate) becomes ``None`` (``null``)."""
+    return None if x != x else x

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from ..clueval import CLASS_NAMES, LEVELS, ClueEvaluation
+from .table import percent
 
 __all__ = ["clueval_dict", "clueval_json", "clueval_csv", "render_clueval", "CLUEVAL_CSV_COLUMNS"]
 
@@ -65,9 +66,6 @@ def clueval_csv(ev: ClueEvaluation) -> str:
     return buf.getvalue()
 
 
-def _pct(x: float) -> str:
-    return "—" if x != x else f"{100 * x:.2f}"
-
 
 def render_clueval(ev: ClueEvaluation, level: int, labelled: bool, console: Any = None) -> None:
     """Three tables: the chosen level by label, all levels side by side, the coverage classes."""
@@ -84,7 +82,7 @@ def render_clueval(ev: ClueEvaluation, level: int, labelled: bool, console: Any 
     def add(table: Table, name: str, c: Any, style: str | None = None) -> None:
         p, r, f = c.rates(ev.beta, ev.zero_division)
         table.add_row(name, *map(str, (c.gold, c.pred, c.gold_hits, c.pred_hits, c.missed, c.unsupported)),
-                      _pct(p), _pct(r), _pct(f), style=style)
+                      percent(p), percent(r), percent(f), style=style)
 
     for name, c in ev.counts(level, labelled, "label").items():
         add(t, name, c)
@@ -100,7 +98,7 @@ def render_clueval(ev: ClueEvaluation, level: int, labelled: bool, console: Any 
     for lvl in range(1, 5):
         cells = []
         for lab in (True, False):
-            cells.extend(_pct(x) for x in ev.counts(lvl, lab).rates(ev.beta, ev.zero_division))
+            cells.extend(percent(x) for x in ev.counts(lvl, lab).rates(ev.beta, ev.zero_division))
         lv.add_row(f"{lvl} {LEVELS[lvl - 1]}", *cells, style="bold" if lvl == level else None)
     console.print(lv)
 

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from ..semeval import SCHEMAS, SemEvalResult
+from .table import percent
 
 __all__ = ["semeval_dict", "semeval_json", "semeval_csv", "render_semeval", "SEMEVAL_CSV_COLUMNS"]
 
@@ -45,9 +46,6 @@ def semeval_csv(result: SemEvalResult) -> str:
     return buf.getvalue()
 
 
-def _pct(x: float) -> str:
-    return "—" if x != x else f"{100 * x:.2f}"
-
 
 def render_semeval(result: SemEvalResult, console: Any = None) -> None:
     """The four schemas overall, then strict and partial by label."""
@@ -68,7 +66,7 @@ def render_semeval(result: SemEvalResult, console: Any = None) -> None:
     def cells(c: Any) -> list[str]:
         p, r, f = c.rates(result.beta, result.zero_division)
         return [str(x) for x in (c.correct, c.incorrect, c.partial, c.missed, c.spurious, c.possible, c.actual)
-                ] + [_pct(p), _pct(r), _pct(f)]
+                ] + [percent(p), percent(r), percent(f)]
 
     overall = table("SemEval-2013 schemas (optimal one-to-one pairing)", "schema")
     for schema in SCHEMAS:

@@ -6,10 +6,11 @@ from typing import Any
 
 from ._report import Report
 
-__all__ = ["render_table"]
+__all__ = ["render_table", "percent"]
 
 
-def _pct(x: float | None) -> str:
+def percent(x: float | None) -> str:
+    """A rate as a percentage with two decimals (conlleval's and seqscore's way), ``—`` when undefined."""
     return "—" if x is None or x != x else f"{100 * x:.2f}"
 
 
@@ -34,7 +35,7 @@ def render_table(report: Report, console: Any = None, title: str | None = None) 
         p, r, f = report.rates(counts)
         cells = [counts.gold, counts.pred, counts.match] + (
             [counts.gold_clash, counts.pred_clash] if clashes else []) + [counts.missing, counts.spurious]
-        table.add_row(name, *map(str, cells), _pct(p), _pct(r), _pct(f), style=style)
+        table.add_row(name, *map(str, cells), percent(p), percent(r), percent(f), style=style)
 
     for lbl, counts in report.by_label.items():
         add(lbl, counts)
@@ -45,8 +46,8 @@ def render_table(report: Report, console: Any = None, title: str | None = None) 
     table.add_section()
     add("ALL", report.totals, "bold")
     macro = report.macro()
-    table.add_row("macro", *([""] * len(columns)), _pct(macro["precision"]), _pct(macro["recall"]),
-                  _pct(macro["f1"]), style="dim")
+    table.add_row("macro", *([""] * len(columns)), percent(macro["precision"]), percent(macro["recall"]),
+                  percent(macro["f1"]), style="dim")
     console.print(table)
     if report.units:
         from .units_report import render_units

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..units import UnitScores, accuracies
+from .table import percent
 
 __all__ = ["units_dict", "units_csv_rows", "render_units", "confusability_rows"]
 
@@ -65,9 +66,6 @@ def units_csv_rows(units: dict[str, UnitScores], beta: float, zero_division: str
     return rows
 
 
-def _pct(x: float | None) -> str:
-    return "—" if x is None or x != x else f"{100 * x:.2f}"
-
 
 def render_units(units: dict[str, UnitScores], beta: float, zero_division: str, console: Any) -> None:
     """A table per unit (labels, counts, P/R/F, MAT's accuracies) and the confusability matrix."""
@@ -87,8 +85,8 @@ def render_units(units: dict[str, UnitScores], beta: float, zero_division: str, 
                 t.add_section()
             t.add_row("ALL" if lbl is None else lbl, *(str(b[k]) for k in ("match", "gold_clash", "pred_clash",
                                                                           "missing", "spurious")),
-                      _pct(b["precision"]), _pct(b["recall"]), _pct(b["f1"]),
-                      _pct(b["tag_sensitive_accuracy"]), _pct(b["tag_blind_accuracy"]),
+                      percent(b["precision"]), percent(b["recall"]), percent(b["f1"]),
+                      percent(b["tag_sensitive_accuracy"]), percent(b["tag_blind_accuracy"]),
                       style="bold" if lbl is None else None)
         console.print(t)
         if scores.confusability is not None:

@@ -50,8 +50,9 @@ import numpy as np
 
 from ..errors import OptionError, TallyError
 from ..match.assign import assign
+from ..match.axis import layered_tables
 from ..match.blocks import overlap_blocks
-from ..metrics.prf import f_beta, safe_ratio
+from ..metrics.prf import f_beta, json_rate, safe_ratio
 from ..model import Corpus
 
 __all__ = ["SCHEMAS", "SchemaCounts", "SemEvalResult", "semeval_schemas"]
@@ -101,7 +102,7 @@ class SchemaCounts(NamedTuple):
                 "missed": self.missed, "spurious": self.spurious, "correct_act": self.correct_act,
                 "incorrect_act": self.incorrect_act, "partial_act": self.partial_act,
                 "possible": self.possible, "actual": self.actual,
-                "precision": None if p != p else p, "recall": None if r != r else r, "f1": None if f != f else f}
+                "precision": json_rate(p), "recall": json_rate(r), "f1": json_rate(f)}
 
 
 @dataclass
@@ -175,6 +176,7 @@ def _outcomes(gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe
         p_order = np.argsort(pb, kind="stable")
         g_bounds = np.searchsorted(gb[g_order], hard), np.searchsorted(gb[g_order], hard, side="right")
         p_bounds = np.searchsorted(pb[p_order], hard), np.searchsorted(pb[p_order], hard, side="right")
+        paired: dict[str, tuple[list[np.ndarray], list[np.ndarray]]] = {schema: ([], []) for schema in SCHEMAS}
         for k in range(len(hard)):
             bg = g_order[g_bounds[0][k]:g_bounds[1][k]]
             bp = p_order[p_bounds[0][k]:p_bounds[1][k]]
@@ -190,7 +192,11 @@ def _outcomes(gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe
                            "type": same_label}[schema] & overlaps
                 weight = np.where(overlaps, 1.0 + big * correct + closeness / (2 * big), 0.0)
                 rows, cols = assign(weight, "1:1")
-                _judge({schema: go[schema]}, {schema: po[schema]}, bg[rows], bp[cols], gs, ge, gl, ps, pe, pl)
+                paired[schema][0].append(bg[rows])
+                paired[schema][1].append(bp[cols])
+        for schema, (gsel, psel) in paired.items():
+            _judge({schema: go[schema]}, {schema: po[schema]}, np.concatenate(gsel), np.concatenate(psel),
+                   gs, ge, gl, ps, pe, pl)
     return go, po
 
 
@@ -219,37 +225,9 @@ def semeval_schemas(gold: Corpus, pred: Corpus, *, allow_missing: str | None = N
 
     pairs = pair_documents(gold, pred, allow_missing)
     documents = [doc_id for doc_id, _, _ in pairs]
-    sides = []
-    extents = np.zeros(len(pairs), dtype=np.int64)
-    for k in (1, 2):
-        starts: list[int] = []
-        ends: list[int] = []
-        names: list[str] = []
-        sizes = np.zeros(len(pairs), dtype=np.int64)
-        for d, pair in enumerate(pairs):
-            doc = pair[k]
-            if doc is None:
-                continue
-            anns = doc.annotations
-            st = [a.start for a in anns]
-            if None in st:
-                raise OptionError(f"document {pair[0]!r}: spanless annotations have no boundaries to score")
-            en = [a.end for a in anns]
-            starts += st
-            ends += en
-            names += [a.label for a in anns]
-            sizes[d] = len(anns)
-            extents[d] = max(extents[d], max(en, default=0), len(doc.tokens) if doc.tokens is not None else 0)
-        sides.append((starts, ends, names, sizes))
-    labels = sorted({name for side in sides for name in side[2]})
-    code = {name: i for i, name in enumerate(labels)}
-    base = np.concatenate([[0], np.cumsum(extents + 1)[:-1]]).astype(np.int64)
-    arrays = []
-    for starts, ends, names, sizes in sides:
-        doc = np.repeat(np.arange(len(pairs), dtype=np.int64), sizes)
-        shift = base[doc]
-        arrays.append((np.asarray(starts, dtype=np.int64) + shift, np.asarray(ends, dtype=np.int64) + shift,
-                       np.asarray([code[n] for n in names], dtype=np.int64), doc))
-    (gs, ge, gl, gd), (ps, pe, pl, pd) = arrays
+    (g, p), labels, _ = layered_tables([(gd, pd) for _, gd, pd in pairs], ("gold", "predicted"), disjoint=False,
+                                       doc_ids=documents)
+    gs, ge, gl, gd = g.start, g.end, g.label, g.doc
+    ps, pe, pl, pd = p.start, p.end, p.label, p.doc
     go, po = _outcomes(gs, ge, gl, ps, pe, pl)
     return SemEvalResult(gl, pl, gd, pd, go, po, labels, documents, beta, zero_division)
