@@ -223,6 +223,10 @@ def build_parser() -> argparse.ArgumentParser:
     bd.add_argument("-o", "--out", help="write the BDM file here instead of standard output")
     bd.add_argument("--pairs", choices=("unordered", "ordered"), default="unordered",
                     help="each pair once (default; the BDM is symmetric) or every ordered pair")
+    for command in sub.choices.values():
+        command.add_argument("--encoding", default="utf-8",
+                             help="text encoding of the input files (default utf-8; a byte-order mark is always "
+                             "accepted; GATE XML follows its own declaration)")
     return parser
 
 
@@ -322,7 +326,7 @@ def _merge_parser(sub: argparse._SubParsersAction) -> None:
 
 def _merge(args: argparse.Namespace) -> int:
     from . import tagging
-    from ._io import read_utf8
+    from ._io import read_text
     from .clueval import merge_layers
     from .formats.jsonl import write_jsonl
     from .formats.vrt import parse_vrt, read_vrt_layers, rewrite_columns
@@ -334,7 +338,7 @@ def _merge(args: argparse.Namespace) -> int:
                               "vrt" if args.out.lower().endswith(".vrt") else None)
     if fmt is None:
         raise OptionError(f"cannot tell the output format from {args.out}; give --out-format vrt or jsonl")
-    text = read_utf8(args.input)
+    text = read_text(args.input)
     vrt = parse_vrt(text, path=Path(args.input), positional_attributes=args.positional_attributes)
     layers = read_vrt_layers(args.input, columns, vrt=vrt, word_column=args.word_column,
                              token_id_column=args.token_id_column, scheme=args.scheme, repair=args.repair)
@@ -889,43 +893,76 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+EXIT_OK, EXIT_BAD_INPUT, EXIT_BUG = 0, 2, 3
+"""Exit statuses: success; bad input or options (one line naming the file, line, document or
+option); an unexpected exception, which is a defect in accord (one line, never a traceback)."""
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; returns the exit status (2 for bad input, with a one-line message)."""
+    """Run the command and return its exit status: 0, 2 for bad input or options, 3 for a defect in accord."""
+    from ._io import text_encoding
+
     parser = build_parser()
     args = parser.parse_args(argv)
     # a short-lived command building many small immutable objects and no reference cycles worth
     # collecting: the cyclic collector would only rescan them (about a third of the run time)
     gc.disable()
     try:
-        if args.command == "score":
-            return _score(args)
-        if args.command == "coref":
-            return _coref(args)
-        if args.command == "smatch":
-            return _smatch(args)
-        if args.command == "structured":
-            return _structured(args)
-        if args.command == "agree":
-            return _agree(args)
-        if args.command in ("diff", "qa"):
-            return _diff(args)
-        if args.command == "bdm":
-            return _bdm(args)
-        if args.command == "errors":
-            return _errors(args)
-        if args.command == "merge":
-            return _merge(args)
-        if args.command == "benchmark":
-            return _benchmark(args)
-        if args.command == "adjudicate":
-            return _adjudicate(args)
-        raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
+        with text_encoding(args.encoding):
+            return _run(args)
     except AccordError as exc:
-        print(f"accord: error: {exc}", file=sys.stderr)
-        return 2
+        print(f"accord: error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except OSError as exc:
-        print(f"accord: error: {exc}", file=sys.stderr)
-        return 2
+        if isinstance(exc, BrokenPipeError):   # the reader of our output went away (| head)
+            return EXIT_OK
+        print(f"accord: error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("accord: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: no user sees a traceback
+        where = ""
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is not None:
+            where = f" at {Path(tb.tb_frame.f_code.co_filename).name}:{tb.tb_lineno}"
+        print(f"accord: internal error (a bug in accord, please report it with the command and input): "
+              f"{type(exc).__name__}{where}: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_BUG
+    finally:
+        gc.enable()
+
+
+def _one_line(message: str) -> str:
+    """A message on one line (readers' messages may quote several lines of input)."""
+    return " ".join(message.split()) if "\n" in message or "\r" in message else message
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "score":
+        return _score(args)
+    if args.command == "coref":
+        return _coref(args)
+    if args.command == "smatch":
+        return _smatch(args)
+    if args.command == "structured":
+        return _structured(args)
+    if args.command == "agree":
+        return _agree(args)
+    if args.command in ("diff", "qa"):
+        return _diff(args)
+    if args.command == "bdm":
+        return _bdm(args)
+    if args.command == "errors":
+        return _errors(args)
+    if args.command == "merge":
+        return _merge(args)
+    if args.command == "benchmark":
+        return _benchmark(args)
+    if args.command == "adjudicate":
+        return _adjudicate(args)
+    raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
 
 
 if __name__ == "__main__":  # pragma: no cover

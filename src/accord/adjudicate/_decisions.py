@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from .._io import read_utf8
+from .._io import read_text
 from ..diff import CorpusDiff
 from ..diff._diff import DiffRow
 from ..errors import FormatError, OptionError
@@ -48,7 +48,7 @@ def row_id(document: str, type: str, row: DiffRow) -> RowId:
 def read_decisions(path: str | Path) -> dict[RowId, str]:
     """Read a decisions file (see the module docstring); a malformed row is an error naming its line."""
     p = Path(path)
-    reader = csv.DictReader(read_utf8(p).splitlines())
+    reader = csv.DictReader(read_text(p).splitlines())
     missing = [c for c in DECISION_COLUMNS if c not in (reader.fieldnames or [])]
     if missing:
         raise FormatError(f"a decisions file needs the columns {', '.join(DECISION_COLUMNS)}; missing "

@@ -7,7 +7,7 @@ from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._io import read_utf8
+from .._io import read_text
 from ..errors import FormatError, RatingsError
 from ..model import Corpus
 from ._ratings import Ratings, ratings_from_long, to_ratings
@@ -29,7 +29,7 @@ def read_ratings_table(path: str | Path, *, items: str | None = None, raters: st
     ``items`` naming an id column to leave out. An empty cell is a missing rating.
     """
     p = Path(path)
-    text = read_utf8(p)
+    text = read_text(p)
     first = text.split("\n", 1)[0]
     delimiter = "\t" if p.suffix.lower() == ".tsv" or "\t" in first else ","
     reader = csv.DictReader(text.splitlines(), delimiter=delimiter)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._io import read_utf8
+from .._io import read_text
 from ..errors import FormatError
 from ._compute import BdmScore, BdmTable
 
@@ -66,7 +66,7 @@ def read_bdm_file(path: str | Path) -> BdmTable:
     the other parameters are read when present. A malformed line is an error naming it.
     """
     p = Path(path)
-    text = read_utf8(p)
+    text = read_text(p)
     scores = []
     for n, line in enumerate(text.splitlines(), 1):
         if n == 1 or not line.strip():

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._io import read_utf8
+from .._io import read_text
 from ..errors import FormatError, OntologyError
 
 __all__ = ["Taxonomy", "read_taxonomy", "read_ontology", "read_hierarchy"]
@@ -82,7 +82,7 @@ def read_taxonomy(path: str | Path) -> Taxonomy:
     written (spaces inside a name are kept; the separator is the tab).
     """
     p = Path(path)
-    text = read_utf8(p)
+    text = read_text(p)
     edges: list[tuple[str, str | None]] = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):

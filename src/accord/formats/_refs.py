@@ -46,42 +46,57 @@ def build_annotations(raw: Sequence[RawAnnotation], *, path: object, doc_id: str
             if r.id in by_id:
                 raise FormatError(f"document {doc_id!r}: annotation id {r.id!r} is used twice", path=path, line=r.line)
             by_id[r.id] = k
+    for r in raw:
+        for name, value in r.attributes.items():
+            for ref in _refs_in(value):
+                if ref.id not in by_id:
+                    raise FormatError(f"document {doc_id!r}: attribute {name!r} of {r.id or r.label!r} points to "
+                                      f"unknown annotation id {ref.id!r}", path=path, line=r.line)
     built: list[Annotation | None] = [None] * len(raw)
-    state = [0] * len(raw)  # 0 new, 1 in progress, 2 done
+    state = [0] * len(raw)  # 0 new, 1 waiting for its targets, 2 done
 
     def resolve(value: Any) -> Any:
         if isinstance(value, Ref):
-            return build(by_id[value.id])
+            return built[by_id[value.id]]
         if isinstance(value, (list, tuple)):
             return tuple(resolve(v) for v in value)
         if isinstance(value, (set, frozenset)):
             return frozenset(resolve(v) for v in value)
         return value
 
-    def build(k: int) -> Annotation:
-        if state[k] == 2:
-            return built[k]  # type: ignore[return-value]
-        r = raw[k]
-        if state[k] == 1:
-            raise FormatError(f"document {doc_id!r}: annotation {r.id!r} is part of a reference cycle; "
-                              "annotations cannot point to themselves, directly or not", path=path, line=r.line)
-        state[k] = 1
-        for name, value in r.attributes.items():
-            for ref in _refs_in(value):
-                if ref.id not in by_id:
-                    raise FormatError(f"document {doc_id!r}: attribute {name!r} of {r.id or r.label!r} points to "
-                                      f"unknown annotation id {ref.id!r}", path=path, line=r.line)
-        try:
-            ann = make_annotation(r.label, r.start, r.end, {n: resolve(v) for n, v in r.attributes.items()}, r.id)
-        except FormatError:
-            raise
-        except ValueError as exc:
-            raise FormatError(f"document {doc_id!r}: {exc}", path=path, line=r.line) from None
-        built[k] = ann
-        state[k] = 2
-        return ann
-
-    return tuple(build(k) for k in range(len(raw)))
+    # depth-first over the references with an explicit stack: chains of any length, no recursion
+    for root in range(len(raw)):
+        if state[root] == 2:
+            continue
+        stack = [root]
+        while stack:
+            k = stack[-1]
+            r = raw[k]
+            if state[k] == 0:
+                state[k] = 1
+                for value in r.attributes.values():
+                    for ref in _refs_in(value):
+                        t = by_id[ref.id]
+                        if state[t] == 1:
+                            cyc = raw[t]
+                            raise FormatError(f"document {doc_id!r}: annotation {cyc.id!r} is part of a reference "
+                                              "cycle; annotations cannot point to themselves, directly or not",
+                                              path=path, line=cyc.line)
+                        if state[t] == 0:
+                            stack.append(t)
+                continue
+            stack.pop()
+            if state[k] == 2:
+                continue
+            try:
+                built[k] = make_annotation(r.label, r.start, r.end,
+                                           {n: resolve(v) for n, v in r.attributes.items()}, r.id)
+            except FormatError:
+                raise
+            except ValueError as exc:
+                raise FormatError(f"document {doc_id!r}: {exc}", path=path, line=r.line) from None
+            state[k] = 2
+    return tuple(built)  # type: ignore[arg-type]
 
 
 def ref_id(ann: Annotation, ids: dict[int, str]) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .._io import read_text
 from ..errors import FormatError
 from ..model import Annotation, Corpus, Document, is_aggregate
 from ._refs import RawAnnotation, Ref, build_annotations, ref_id
@@ -30,7 +31,7 @@ from ._registry import Format, register
 __all__ = ["read_brat", "write_brat"]
 
 
-def read_brat(path: str | Path, *, discontinuous: str = "error", encoding: str = "utf-8",
+def read_brat(path: str | Path, *, discontinuous: str = "error", encoding: str | None = None,
               **_ignored: Any) -> Corpus:
     """Read one document from ``X.ann`` and ``X.txt`` (either path may be given)."""
     p = Path(path)
@@ -40,14 +41,13 @@ def read_brat(path: str | Path, *, discontinuous: str = "error", encoding: str =
         raise FormatError("no .ann file beside this path", path=ann_path)
     if not txt_path.exists():
         raise FormatError("the .txt file with the document text is missing", path=txt_path)
-    with open(txt_path, encoding=encoding, newline="") as fh:
-        text = fh.read()
+    text = read_text(txt_path, encoding)
     doc_id = p.stem
     raw: dict[str, RawAnnotation] = {}
     order: list[str] = []
     pending_attrs: list[tuple[int, str, str, Any]] = []
     pending_norms: list[tuple[int, str, str]] = []
-    for lineno, line in enumerate(ann_path.read_text(encoding=encoding).splitlines(), 1):
+    for lineno, line in enumerate(read_text(ann_path, encoding).splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
         fields = line.split("\t")

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .. import tagging
+from .._io import read_text
 from ..errors import FormatError, OptionError
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
 from ._fields import split_fields
@@ -33,7 +34,7 @@ DOCSTART = "-DOCSTART-"
 class _Columns:
     """The raw content of a column file: tokens, one tag column, sentence and document starts."""
 
-    __slots__ = ("tokens", "tags", "lines", "sentence_starts", "doc_starts", "path")
+    __slots__ = ("tokens", "tags", "lines", "sentence_starts", "doc_starts", "path", "comments")
 
     def __init__(self, path: object):
         self.tokens: list[str] = []
@@ -42,6 +43,7 @@ class _Columns:
         self.sentence_starts: list[int] = []
         self.doc_starts: list[int] = []
         self.path = path
+        self.comments: list[tuple[int, str]] = []   # (index of the next token, comment line)
 
 
 def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
@@ -59,7 +61,15 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
     if DOCSTART in text:
         candidates = np.flatnonzero(nonblank)
         docstart[candidates[fields[f.first[candidates]] == DOCSTART]] = True
-    token_lines = np.flatnonzero(nonblank & ~docstart)
+    comment = np.zeros(f.nlines, dtype=bool)
+    if "#" in text:
+        comment_lines = _comment_lines(text, f, nonblank & ~docstart, docstart)
+        comment[comment_lines] = True
+    token_lines = np.flatnonzero(nonblank & ~docstart & ~comment)
+    if comment.any():
+        lines_text = text.splitlines()
+        out.comments = [(int(k), lines_text[int(i)]) for i, k in
+                        zip(np.flatnonzero(comment), np.searchsorted(token_lines, np.flatnonzero(comment)))]
     if len(token_lines):
         first = int(token_lines[0])
         ncols = int(f.widths[first])
@@ -89,8 +99,43 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
     return out
 
 
+_TAG_PREFIXES = frozenset("BIESLUM")
+
+
+def _tag_like(tag: str) -> bool:
+    """Whether a field reads as a BIO-family tag (``O``, ``B``, ``B-X``...)."""
+    return tag == "O" or (len(tag) == 1 and tag in _TAG_PREFIXES) or (
+        len(tag) > 2 and tag[1] == "-" and tag[0] in _TAG_PREFIXES)
+
+
+def _comment_lines(text: str, f: object, candidate: np.ndarray, docstart: np.ndarray) -> np.ndarray:
+    """Lines that are comments: they begin with ``#``, stand before the first token of a
+    sentence (after a blank line, a ``-DOCSTART-`` line, another comment or the start of the
+    file), and are not token lines (a different number of fields, or a last field that is no
+    tag). So ``# sent_id = 3`` and MultiCoNER's ``# id … domain=en`` are comments, while a
+    token ``#`` or ``#hashtag`` tagged ``O`` at the start of a sentence stays a token."""
+    lines = text.splitlines()
+    widths = f.widths  # type: ignore[attr-defined]
+    hashed = [i for i in np.flatnonzero(candidate).tolist() if lines[i].startswith("#")]
+    if not hashed:
+        return np.zeros(0, dtype=np.int64)
+    hashed_set = set(hashed)
+    others = np.flatnonzero(candidate).tolist()
+    ncols = next((int(widths[i]) for i in others if i not in hashed_set), None)
+    out = []
+    taken: set[int] = set()
+    for i in hashed:
+        header = i == 0 or widths[i - 1] == 0 or docstart[i - 1] or (i - 1) in taken
+        fields = lines[i].split()
+        token_like = ncols is not None and len(fields) == ncols and _tag_like(fields[-1])
+        if header and not token_like:
+            out.append(i)
+            taken.add(i)
+    return np.asarray(out, dtype=np.int64)
+
+
 def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
-               repair: str = "conlleval", encoding: str = "utf-8", text: str | None = None,
+               repair: str = "conlleval", encoding: str | None = None, text: str | None = None,
                column: int | str | None = None, columns: Any = None, **_ignored: Any) -> Corpus:
     """Read a CoNLL-style column file.
 
@@ -128,10 +173,7 @@ def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
             raise OptionError(f"{p}: columns of CoNLL files are chosen by number (0 is the token, -1 the last), "
                               f"not by name ({column!r})") from None
     if text is None:
-        try:
-            text = p.read_text(encoding=encoding)
-        except UnicodeDecodeError as exc:
-            raise FormatError(f"not {encoding} text ({exc.reason} at byte {exc.start})", path=p) from None
+        text = read_text(p, encoding)
     cols = parse_columns(text, tag_column=tag_column, path=p)
     return build_corpus(cols, scheme=scheme, repair=repair, name=str(p))
 
@@ -175,6 +217,9 @@ def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str) -> Corp
         starts = [s - base for s in sent_list[s_lo:s_hi]]
         sentences = tuple(zip(starts, starts[1:] + [stop - base]))
         meta = Attributes(lines=tuple(first_lines[s_lo:s_hi]), source=name)
+        if cols.comments:
+            meta = Attributes(meta, comments=tuple((k - base, c) for k, c in cols.comments if base <= k < stop
+                                                   or (k == stop == n and d == len(doc_starts) - 1)))
         docs.append(Document(str(d + 1), anns, None, tuple(cols.tokens[base:stop]), sentences, meta))
     return Corpus(docs, name=name)
 

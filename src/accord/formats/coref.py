@@ -21,7 +21,7 @@ import json
 import re
 from pathlib import Path
 
-from .._io import read_utf8
+from .._io import read_text
 from ..errors import FormatError
 from .jsonl import json_lines
 
@@ -33,7 +33,7 @@ _PART = re.compile(r"^(\()?(\d+)(\))?$")
 
 
 def _text(path: Path) -> str:
-    return read_utf8(path)
+    return read_text(path)
 
 
 def read_coref_conll(path: str | Path) -> dict[str, Clusters]:

@@ -24,7 +24,9 @@ from pathlib import Path
 from collections.abc import Iterator
 from typing import Any
 
+from .._io import read_text
 from ..errors import FormatError
+from ._json import INTEGER, NULL, SCALAR, STRING, ListOf, Nullable, Object, OneOf, check, parse_json
 from ..model import Annotation, Attributes, Corpus, Document
 from ._refs import RawAnnotation, Ref, build_annotations, ref_id, writer_ids
 from ._registry import Format, register
@@ -32,51 +34,62 @@ from ._registry import Format, register
 __all__ = ["read_jsonl", "write_jsonl", "document_from_json", "document_to_json", "json_lines"]
 
 
-def _value_in(v: Any, where: str, path: object, line: int) -> Any:
+_REF = Object({"ref": STRING}, required=("ref",), closed=True, name='{"ref": ID}')
+_ITEM = OneOf((SCALAR, _REF), name='a string, number, boolean or {"ref": ID}')
+_SET = Object({"set": ListOf(_ITEM)}, required=("set",), closed=True, name='{"set": [...]}')
+_VALUE = OneOf((SCALAR, NULL, _REF, _SET, ListOf(_ITEM)),
+               name='a string, number, boolean, null, {"ref": ID}, {"set": [...]} or an array of values')
+_ANNOTATION = Object({"id": OneOf((STRING, INTEGER, NULL), name="a string, integer or null"), "label": STRING,
+                      "start": Nullable(INTEGER), "end": Nullable(INTEGER),
+                      "attributes": Nullable(Object({}, extra=_VALUE))},
+                     required=("label",), name="an annotation object")
+DOCUMENT = Object({"id": STRING, "text": Nullable(STRING), "tokens": Nullable(ListOf(STRING)),
+                   "sentences": Nullable(ListOf(ListOf(INTEGER, 2, 2))), "metadata": Nullable(Object({})),
+                   "annotations": ListOf(_ANNOTATION)}, required=("id",), name="a document object")
+"""The shape of one line of accord's JSON lines (see the module docstring)."""
+
+
+def _value_in(v: Any) -> Any:
+    """An attribute value of a checked document: refs and sets become their model values."""
     if isinstance(v, dict):
-        if set(v) == {"ref"} and isinstance(v["ref"], str):
+        if "ref" in v:
             return Ref(v["ref"])
-        if set(v) == {"set"} and isinstance(v["set"], list):
-            return frozenset(_value_in(x, where, path, line) for x in v["set"])
-        raise FormatError(f"{where}: an attribute object must be {{\"ref\": ID}} or {{\"set\": [...]}}; got {v!r}",
-                          path=path, line=line)
+        return frozenset(Ref(x["ref"]) if isinstance(x, dict) else x for x in v["set"])
     if isinstance(v, list):
-        return tuple(_value_in(x, where, path, line) for x in v)
+        return tuple(Ref(x["ref"]) if isinstance(x, dict) else x for x in v)
     return v
 
 
 def document_from_json(obj: Any, *, path: object = None, line: int | None = None) -> Document:
-    """Build a document from one parsed JSON object of the format above."""
-    if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
-        raise FormatError("expected an object with a string \"id\"", path=path, line=line)
+    """Build a document from one parsed JSON object of the format above (its shape checked first)."""
+    check(obj, DOCUMENT, path=path, line=line)
     doc_id = obj["id"]
     raw = []
-    anns = obj.get("annotations", [])
-    if not isinstance(anns, list):
-        raise FormatError(f"document {doc_id!r}: \"annotations\" must be a list", path=path, line=line)
-    for k, a in enumerate(anns):
-        where = f"document {doc_id!r}, annotation {k}"
-        if not isinstance(a, dict) or not isinstance(a.get("label"), str):
-            raise FormatError(f"{where}: expected an object with a string \"label\"", path=path, line=line)
+    for k, a in enumerate(obj.get("annotations") or ()):
         start, end = a.get("start"), a.get("end")
-        for v in (start, end):
-            if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
-                raise FormatError(f"{where}: start and end must be integers", path=path, line=line)
+        if (start is None) != (end is None) or (start is not None and not 0 <= start <= end):
+            raise FormatError(f"$.annotations[{k}]: expected both start and end (0 <= start <= end) or neither; "
+                              f"got [{start!r}, {end!r})", path=path, line=line)
         attrs = a.get("attributes") or {}
-        if not isinstance(attrs, dict):
-            raise FormatError(f"{where}: \"attributes\" must be an object", path=path, line=line)
-        raw.append(RawAnnotation(a["label"], start, end, {n: _value_in(v, where, path, line) for n, v in attrs.items()},
+        raw.append(RawAnnotation(a["label"], start, end, {n: _value_in(v) for n, v in attrs.items() if v is not None},
                                  None if a.get("id") is None else str(a["id"]), line))
     annotations = build_annotations(raw, path=path, doc_id=doc_id)
     text = obj.get("text")
     tokens = obj.get("tokens")
     limit = len(text) if text is not None else (len(tokens) if tokens is not None else None)
     if limit is not None:
-        for ann in annotations:
+        for k, ann in enumerate(annotations):
             if ann.end is not None and ann.end > limit:
-                raise FormatError(f"document {doc_id!r}: {ann!r} ends at {ann.end}, past the end of the document "
-                                  f"({limit} {'characters' if text is not None else 'tokens'})", path=path, line=line)
+                raise FormatError(f"$.annotations[{k}]: document {doc_id!r}: {ann!r} ends at {ann.end}, past the end "
+                                  f"of the document ({limit} {'characters' if text is not None else 'tokens'})",
+                                  path=path, line=line)
     sentences = obj.get("sentences")
+    if sentences is not None:
+        bound = limit if limit is not None else float("inf")
+        for k, (a, b) in enumerate(sentences):
+            if not 0 <= a <= b <= bound:
+                raise FormatError(f"$.sentences[{k}]: sentence [{a}, {b}) does not lie in the document",
+                                  path=path, line=line)
     return Document(doc_id, annotations, text, None if tokens is None else tuple(tokens),
                     None if sentences is None else tuple(tuple(s) for s in sentences),
                     Attributes(obj.get("metadata") or {}))
@@ -121,20 +134,16 @@ def document_to_json(doc: Document) -> dict[str, Any]:
     return out
 
 
-def json_lines(path: str | Path, *, encoding: str = "utf-8") -> Iterator[tuple[int, Any]]:
+def json_lines(path: str | Path, *, encoding: str | None = None) -> Iterator[tuple[int, Any]]:
     """``(line number, value)`` for each non-blank line of a JSON-lines file; bad JSON names the line."""
     p = Path(path)
-    with p.open(encoding=encoding) as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                yield lineno, json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise FormatError(f"not valid JSON ({exc.msg} at column {exc.colno})", path=p, line=lineno) from None
+    for lineno, line in enumerate(read_text(p, encoding).split("\n"), 1):
+        if not line.strip():
+            continue
+        yield lineno, parse_json(line, path=p, line=lineno)
 
 
-def read_jsonl(path: str | Path, *, encoding: str = "utf-8", **_ignored: Any) -> Corpus:
+def read_jsonl(path: str | Path, *, encoding: str | None = None, **_ignored: Any) -> Corpus:
     """Read a JSON lines file, one document per non-blank line."""
     p = Path(path)
     docs = [document_from_json(obj, path=p, line=lineno) for lineno, obj in json_lines(p, encoding=encoding)]

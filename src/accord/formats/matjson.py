@@ -15,8 +15,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .._io import read_text
 from ..errors import FormatError
 from ..model import Annotation, Attributes, Corpus, Document, is_aggregate
+from ._json import ANY, BOOLEAN, INTEGER, NUMBER, STRING, ListOf, Nullable, Object, OneOf, check, json_type, parse_json
 from ._refs import RawAnnotation, Ref, build_annotations, ref_id, writer_ids
 from ._registry import Format, file_head, register
 
@@ -31,52 +33,74 @@ def _doc_id(p: Path) -> str:
     return p.stem
 
 
-def read_mat_json(path: str | Path, *, encoding: str = "utf-8", **_ignored: Any) -> Corpus:
-    """Read one MAT JSON document."""
+_ATTR_TYPES = ("string", "int", "float", "boolean", "annotation")
+_ATTR_DECL = OneOf((STRING, Object({"name": STRING, "type": STRING, "aggregation": Nullable(STRING)},
+                                   required=("name",))), name="an attribute name or {\"name\", \"type\"} object")
+_ASET = Object({"type": STRING, "hasSpan": BOOLEAN, "hasID": BOOLEAN, "attrs": ListOf(_ATTR_DECL),
+                "annots": ListOf(ListOf(ANY))}, required=("type",), name="an annotation set object")
+_DOCUMENT = Object({"signal": STRING, "metadata": Object({}), "version": INTEGER, "asets": ListOf(_ASET)},
+                   required=("signal",), name="a MAT JSON document (an object)")
+_VALUE_SHAPES = {"string": STRING, "int": INTEGER, "float": NUMBER, "boolean": BOOLEAN,
+                 "annotation": OneOf((STRING, INTEGER), name="an annotation id (string or integer)")}
+
+
+def read_mat_json(path: str | Path, *, encoding: str | None = None, **_ignored: Any) -> Corpus:
+    """Read one MAT JSON document.
+
+    The document's shape is checked first (:data:`_DOCUMENT`), then every row against its
+    set's declaration; the first violation is an error with its JSON path
+    (``$.asets[2].annots[5][3]``).
+    """
     p = Path(path)
-    try:
-        obj = json.loads(p.read_text(encoding=encoding))
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"not valid JSON ({exc.msg})", path=p, line=exc.lineno) from None
-    if not isinstance(obj, dict) or "signal" not in obj:
-        raise FormatError("not a MAT JSON document: expected an object with \"signal\" and \"asets\"", path=p)
+    obj = parse_json(read_text(p, encoding), path=p)
+    check(obj, _DOCUMENT, path=p)
     version = obj.get("version", 1)
-    if not isinstance(version, int) or version > 2:
-        raise FormatError(f"MAT JSON version {version!r} is not supported (1 or 2)", path=p)
+    if version not in (1, 2):
+        raise FormatError(f"$.version: MAT JSON version {version!r} is not supported (1 or 2)", path=p)
     doc_id = _doc_id(p)
     signal = obj["signal"]
     raw: list[RawAnnotation] = []
-    for aset in obj.get("asets", []):
-        label = aset.get("type")
-        if not isinstance(label, str):
-            raise FormatError("an annotation set without a string \"type\"", path=p)
+    for n, aset in enumerate(obj.get("asets", [])):
+        label = aset["type"]
         has_span = aset.get("hasSpan", True)
         has_id = aset.get("hasID", False)
         attrs = []
-        for a in aset.get("attrs", []):
+        for m, a in enumerate(aset.get("attrs", [])):
             if isinstance(a, str):
                 attrs.append((a, "string", None))
-            elif isinstance(a, dict) and isinstance(a.get("name"), str):
-                attrs.append((a["name"], a.get("type", "string"), a.get("aggregation")))
-            else:
-                raise FormatError(f"annotation set {label!r}: bad attribute declaration {a!r}", path=p)
+                continue
+            typ, agg = a.get("type", "string"), a.get("aggregation")
+            if typ not in _ATTR_TYPES:
+                raise FormatError(f"$.asets[{n}].attrs[{m}].type: expected one of {', '.join(_ATTR_TYPES)}, "
+                                  f"got {typ!r}", path=p)
+            if agg not in (None, "none", "set", "list"):
+                raise FormatError(f"$.asets[{n}].attrs[{m}].aggregation: expected set, list or none, got {agg!r}",
+                                  path=p)
+            attrs.append((a["name"], typ, None if agg == "none" else agg))
         fixed = (2 if has_span else 0) + (1 if has_id else 0)
         for k, row in enumerate(aset.get("annots", [])):
-            where = f"annotation set {label!r}, row {k}"
-            if not isinstance(row, list) or not fixed <= len(row) <= fixed + len(attrs):
-                raise FormatError(f"{where}: expected {fixed} to {fixed + len(attrs)} values; got {row!r}", path=p)
+            where = f"$.asets[{n}].annots[{k}]"
+            if not fixed <= len(row) <= fixed + len(attrs):
+                raise FormatError(f"{where}: expected {fixed} to {fixed + len(attrs)} values (annotation set "
+                                  f"{label!r}); got {len(row)}", path=p)
             start = end = None
             if has_span:
                 start, end = row[0], row[1]
-                if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(signal)):
-                    raise FormatError(f"{where}: span [{start}, {end}) does not lie in the signal "
+                if not (INTEGER.accepts(start) and INTEGER.accepts(end) and 0 <= start <= end <= len(signal)):
+                    raise FormatError(f"{where}: span [{start!r}, {end!r}) does not lie in the signal "
                                       f"({len(signal)} characters)", path=p)
-            ann_id = str(row[fixed - 1]) if has_id else None
+            ann_id = None
+            if has_id:
+                ann_id = row[fixed - 1]
+                if not _VALUE_SHAPES["annotation"].accepts(ann_id):
+                    raise FormatError(f"{where}[{fixed - 1}]: expected an annotation id (string or integer), got "
+                                      f"{json_type(ann_id)}", path=p)
+                ann_id = str(ann_id)
             values: dict[str, Any] = {}
-            for (name, typ, agg), v in zip(attrs, row[fixed:]):
+            for j, ((name, typ, agg), v) in enumerate(zip(attrs, row[fixed:]), fixed):
                 if v is None:
                     continue
-                values[name] = _value(v, typ, agg, where, p)
+                values[name] = _value(v, typ, agg, f"{where}[{j}]", p)
             raw.append(RawAnnotation(label, start, end, values, ann_id))
     annotations = build_annotations(raw, path=p, doc_id=doc_id)
     return Corpus([Document(doc_id, annotations, signal, None, None, Attributes(obj.get("metadata") or {}))],
@@ -84,18 +108,23 @@ def read_mat_json(path: str | Path, *, encoding: str = "utf-8", **_ignored: Any)
 
 
 def _value(v: Any, typ: str, agg: str | None, where: str, p: Path) -> Any:
-    def one(x: Any) -> Any:
+    shape = _VALUE_SHAPES[typ]
+
+    def one(x: Any, at: str) -> Any:
+        if not shape.accepts(x):
+            raise FormatError(f"{at}: expected {shape.describe()} (a {typ} attribute), got {json_type(x)}", path=p)
         if typ == "annotation":
             return Ref(str(x))
-        if typ == "float" and isinstance(x, int) and not isinstance(x, bool):
+        if typ == "float":
             return float(x)
         return x
 
     if agg in ("set", "list"):
         if not isinstance(v, list):
-            raise FormatError(f"{where}: a {agg} value must be a JSON array; got {v!r}", path=p)
-        return frozenset(one(x) for x in v) if agg == "set" else tuple(one(x) for x in v)
-    return one(v)
+            raise FormatError(f"{where}: a {agg} value must be a JSON array; got {json_type(v)}", path=p)
+        items = [one(x, f"{where}[{i}]") for i, x in enumerate(v)]
+        return frozenset(items) if agg == "set" else tuple(items)
+    return one(v, where)
 
 
 def _type_of(values: list[Any]) -> tuple[str, str | None]:

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from .._io import read_utf8
+from .._io import read_text
 from ..errors import FormatError, OptionError
 from ..model import Annotation, Attributes, Corpus, EMPTY_ATTRIBUTES
 from ._registry import Format, register
@@ -66,7 +66,7 @@ def read_spans_table(path: str | Path, *, spans_vrt: str | Path | None = None, d
         raise OptionError(f"{p}: a spans table needs the VRT file that gives its tokens (--spans-vrt FILE)")
     base = vrt_documents(spans_vrt, token_id_column=token_id_column, word_column=word_column,
                          positional_attributes=positional_attributes)
-    text = read_utf8(p)
+    text = read_text(p)
     if delimiter is None:
         delimiter = "," if p.suffix.lower() == ".csv" else "\t"
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)

@@ -47,7 +47,7 @@ from xml.sax.saxutils import escape, quoteattr, unescape
 import numpy as np
 
 from .. import tagging
-from .._io import read_utf8
+from .._io import read_text
 from ..errors import FormatError, OptionError
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
 from ._registry import Format, file_head, register
@@ -273,7 +273,7 @@ def read_vrt_layers(path: str | Path, columns: Sequence[int | str] | None = None
     """
     p = Path(path)
     if vrt is None:
-        vrt = parse_vrt(read_utf8(p) if text is None else text, path=p, positional_attributes=positional_attributes)
+        vrt = parse_vrt(read_text(p) if text is None else text, path=p, positional_attributes=positional_attributes)
     if not columns:
         columns = [-1] if vrt.ncols else []
     word, words, token_ids = _words_and_ids(vrt, word_column, token_id_column)
@@ -303,7 +303,7 @@ def vrt_documents(path: str | Path, *, positional_attributes: Sequence[str] | No
                   word_column: int | str = 1, token_id_column: int | str | None = None) -> Corpus:
     """The documents, tokens, sentences and metadata of a VRT file, without any spans."""
     p = Path(path)
-    vrt = parse_vrt(read_utf8(p), path=p, positional_attributes=positional_attributes)
+    vrt = parse_vrt(read_text(p), path=p, positional_attributes=positional_attributes)
     _, words, token_ids = _words_and_ids(vrt, word_column, token_id_column)
     empty = np.zeros(0, dtype=np.int64)
     return _documents(vrt, tagging.Chunks(empty, empty, np.zeros(0, dtype=np.int32)), [], words, token_ids,

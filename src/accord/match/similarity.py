@@ -556,21 +556,37 @@ def implied_span(ann: Annotation) -> tuple[int, int] | None:
     PairingError
         When the references form a cycle.
     """
-    def walk(a: Annotation, path: set[int]) -> tuple[int, int] | None:
-        if a.start is not None:
-            return a.start, a.end
+    if ann.start is not None:
+        return ann.start, ann.end
+    span: dict[int, tuple[int, int] | None] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[Annotation, bool]] = [(ann, False)]
+    # post-order over the references with an explicit stack: no recursion on the depth of the input
+    while stack:
+        a, expanded = stack.pop()
         key = id(a)
-        if key in path:
+        if expanded:
+            on_path.discard(key)
+            lo = hi = None
+            for t in a.referenced():
+                sp = (t.start, t.end) if t.start is not None else span[id(t)]
+                if sp is not None:
+                    lo = sp[0] if lo is None else min(lo, sp[0])
+                    hi = sp[1] if hi is None else max(hi, sp[1])
+            span[key] = None if lo is None else (lo, hi)
+            continue
+        if key in span:
+            continue
+        if key in on_path:
             raise PairingError(f"annotation {a!r} points to itself through its annotation-valued attributes; "
                                "cannot compute an implied span")
-        path.add(key)
-        lo = hi = None
+        on_path.add(key)
+        stack.append((a, True))
         for t in a.referenced():
-            sp = walk(t, path)
-            if sp is not None:
-                lo = sp[0] if lo is None else min(lo, sp[0])
-                hi = sp[1] if hi is None else max(hi, sp[1])
-        path.discard(key)
-        return None if lo is None else (lo, hi)
-
-    return walk(ann, set())
+            if t.start is None:
+                if id(t) in on_path:
+                    raise PairingError(f"annotation {t!r} points to itself through its annotation-valued "
+                                       "attributes; cannot compute an implied span")
+                if id(t) not in span:
+                    stack.append((t, False))
+    return span[id(ann)]

@@ -167,18 +167,56 @@ def smatch_corpus(tests: Iterable[Any], golds: Iterable[Any]) -> SmatchScore:
                        sum(s.gold_triples for s in scores), by_pair=scores)
 
 
+MAX_DEPTH = 200
+"""Deepest nesting of nodes accepted in a PENMAN graph (real AMR graphs stay far below it)."""
+
+def _check_depth(text: str, p: Any) -> None:
+    """Refuse graphs nested deeper than :data:`MAX_DEPTH` before the (recursive) PENMAN parser sees them."""
+    if text.count("(") <= MAX_DEPTH:
+        return
+    import re
+
+    import numpy as np
+
+    # blank out comment lines and quoted constants, keeping every other character in place
+    blank = re.sub(r'(?m)^\s*#.*$|"(?:[^"\\]|\\.)*"', lambda m: " " * len(m.group()), text)
+    codes = np.frombuffer(blank.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    step = (codes == 0x28).astype(np.int64) - (codes == 0x29)
+    depth = np.cumsum(step)
+    deepest = int(np.argmax(depth))
+    if depth[deepest] > MAX_DEPTH:
+        line = text.count("\n", 0, deepest) + 1
+        raise FormatError(f"a graph nests nodes more than {MAX_DEPTH} deep (or its parentheses do not balance) "
+                          f"at line {line}", path=p)
+
+
 def read_amr(path: Any) -> list[Any]:
-    """The graphs of a PENMAN file (blank-line separated, ``#`` comment lines allowed), as ``penman.Tree``."""
+    """The graphs of a PENMAN file (blank-line separated, ``#`` comment lines allowed), as ``penman.Tree``.
+
+    A file holding no graph, a graph that is not PENMAN notation and a graph nested deeper
+    than :data:`MAX_DEPTH` are :class:`~accord.errors.FormatError` naming the file and line.
+    """
     import penman
     from pathlib import Path
 
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise FormatError(f"cannot read: {exc.strerror}", path=p) from None
-    try:
-        return list(penman.iterparse(text))
-    except penman.DecodeError as exc:
-        raise FormatError(f"not PENMAN notation: {exc}", path=p) from None
+    from .._io import read_text
 
+    p = Path(path)
+    text = read_text(p)
+    if not any(line.strip() and not line.lstrip().startswith("#") for line in text.splitlines()):
+        raise FormatError(_NO_GRAPH, path=p)
+    _check_depth(text, p)
+    try:
+        trees = list(penman.iterparse(text))
+    except penman.DecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.offset}: " if getattr(exc, "lineno", None) else ""
+        raise FormatError(f"not PENMAN notation: {where}{getattr(exc, 'message', None) or exc}", path=p) from None
+    except RecursionError:  # pragma: no cover - the depth check comes first
+        raise FormatError(f"a graph nests nodes too deeply (at most {MAX_DEPTH})", path=p) from None
+    if not trees:
+        raise FormatError(_NO_GRAPH, path=p)
+    return trees
+
+
+_NO_GRAPH = ("no PENMAN graph in this file (expected graphs such as '(w / want-01 :ARG0 (b / boy))', separated by "
+             "blank lines)")

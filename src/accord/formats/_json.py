@@ -1,0 +1,270 @@
+"""Parsing JSON and checking its shape declaratively, with errors that give the JSON path.
+
+A *shape* says what a JSON value must be. Shapes are built from :data:`STRING`,
+:data:`INTEGER` (a JSON integer, not ``true``/``false``), :data:`NUMBER` (finite),
+:data:`BOOLEAN`, :data:`NULL`, :data:`ANY`, :class:`ListOf`, :class:`Object` and
+:class:`OneOf`. :func:`check` walks a value against a shape without recursion on the
+input's depth and raises :class:`~accord.errors.FormatError` at the first violation::
+
+    DOC = Object({"id": STRING, "tokens": ListOf(STRING)}, required=("id",))
+    check(obj, DOC, path=p, line=3)   # "p:3: $.tokens[2]: expected a string, got an array"
+
+:func:`parse_json` refuses what the JSON standard does not allow (``NaN``, ``Infinity``)
+and input nested deeper than :data:`MAX_DEPTH`, instead of a ``RecursionError``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import FormatError
+
+__all__ = ["MAX_DEPTH", "Shape", "STRING", "INTEGER", "NUMBER", "BOOLEAN", "NULL", "ANY", "SCALAR", "ListOf",
+           "Object", "OneOf", "Nullable", "check", "parse_json", "json_type"]
+
+MAX_DEPTH = 200
+"""Deepest nesting of arrays and objects accepted in any JSON input."""
+
+
+def json_type(value: Any) -> str:
+    """The JSON name of a parsed value's type, with an article: ``an array``, ``a string``..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+class Shape:
+    """What a JSON value must be; ``describe`` says it in words for the error message."""
+
+    def describe(self) -> str:  # pragma: no cover - every shape overrides it
+        raise NotImplementedError
+
+    def accepts(self, value: Any) -> bool:
+        """Whether the value itself (not its contents) has this shape."""
+        raise NotImplementedError  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class _Scalar(Shape):
+    name: str
+
+    def describe(self) -> str:
+        return self.name
+
+    def accepts(self, value: Any) -> bool:
+        n = self.name
+        if n == "a string":
+            return isinstance(value, str)
+        if n == "an integer":
+            return isinstance(value, int) and not isinstance(value, bool)
+        if n == "a number":
+            return (isinstance(value, (int, float)) and not isinstance(value, bool)
+                    and math.isfinite(value))
+        if n == "a boolean":
+            return isinstance(value, bool)
+        if n == "null":
+            return value is None
+        if n == "a string, number or boolean":
+            return isinstance(value, (str, bool)) or (isinstance(value, (int, float)) and math.isfinite(value))
+        return True  # anything
+
+
+STRING = _Scalar("a string")
+INTEGER = _Scalar("an integer")
+NUMBER = _Scalar("a number")
+BOOLEAN = _Scalar("a boolean")
+NULL = _Scalar("null")
+SCALAR = _Scalar("a string, number or boolean")
+ANY = _Scalar("any value")
+
+
+@dataclass(frozen=True)
+class ListOf(Shape):
+    """An array whose every element has the shape ``item`` (and, optionally, a length range)."""
+
+    item: Shape
+    min_length: int = 0
+    max_length: int | None = None
+
+    def describe(self) -> str:
+        size = ""
+        if self.max_length is not None and self.max_length == self.min_length:
+            size = f" of {self.min_length}"
+        elif self.min_length:
+            size = f" of at least {self.min_length}"
+        return f"an array{size} of {self.item.describe().removeprefix('a ').removeprefix('an ')}s" \
+            if isinstance(self.item, _Scalar) else f"an array{size}"
+
+    def accepts(self, value: Any) -> bool:
+        return (isinstance(value, list) and len(value) >= self.min_length
+                and (self.max_length is None or len(value) <= self.max_length))
+
+
+@dataclass(frozen=True)
+class Object(Shape):
+    """An object with these fields; ``required`` must be present, others may be.
+
+    ``extra`` is the shape of fields not listed (``None``: they are not checked);
+    a ``closed`` object has no fields but those listed.
+    """
+
+    fields: Mapping[str, Shape]
+    required: Sequence[str] = ()
+    extra: Shape | None = None
+    name: str = "an object"
+    closed: bool = False
+
+    def describe(self) -> str:
+        if self.required:
+            return f"{self.name} with " + ", ".join(f'"{r}"' for r in self.required)
+        return self.name
+
+    def accepts(self, value: Any) -> bool:
+        """A dict (a :class:`OneOf` also asks for the required fields and, if closed, no others)."""
+        return isinstance(value, dict)
+
+    def fits(self, value: Any) -> bool:
+        return (isinstance(value, dict) and all(r in value for r in self.required)
+                and (not self.closed or all(k in self.fields for k in value)))
+
+
+@dataclass(frozen=True)
+class OneOf(Shape):
+    """The first of ``options`` that accepts the value itself is used for its contents."""
+
+    options: tuple[Shape, ...] = field(default_factory=tuple)
+    name: str = ""
+
+    def describe(self) -> str:
+        return self.name or " or ".join(o.describe() for o in self.options)
+
+    def accepts(self, value: Any) -> bool:
+        return any(_fits(o, value) for o in self.options)
+
+
+def _fits(shape: Shape, value: Any) -> bool:
+    return shape.fits(value) if isinstance(shape, Object) else shape.accepts(value)
+
+
+def Nullable(shape: Shape) -> OneOf:  # noqa: N802 - reads as a shape constructor
+    """``shape`` or ``null``."""
+    return OneOf((NULL, shape), name=f"{shape.describe()} or null")
+
+
+def _child(path: str, key: str | int) -> str:
+    return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}"
+
+
+def check(value: Any, shape: Shape, *, path: object = None, line: int | None = None, where: str = "$",
+          prefix: str = "") -> None:
+    """Check ``value`` against ``shape``; a :class:`FormatError` names the JSON path of the first violation.
+
+    ``prefix`` is put before the JSON path in the message (a document id, say).
+    """
+    stack: list[tuple[Any, Shape, str]] = [(value, shape, where)]
+    while stack:
+        v, s, at = stack.pop()
+        if isinstance(s, OneOf):
+            chosen = next((o for o in s.options if _fits(o, v)), None)
+            if chosen is None:
+                _fail(prefix, at, s, v, path, line)
+            s = chosen  # type: ignore[assignment]
+        if not s.accepts(v):
+            _fail(prefix, at, s, v, path, line)
+        if isinstance(s, ListOf):
+            if not (isinstance(s.item, _Scalar) and s.item is ANY):
+                item = s.item
+                if isinstance(item, _Scalar):
+                    for k, x in enumerate(v):
+                        if not item.accepts(x):
+                            _fail(prefix, _child(at, k), item, x, path, line)
+                else:
+                    stack.extend((x, item, _child(at, k)) for k, x in reversed(list(enumerate(v))))
+        elif isinstance(s, Object):
+            for r in s.required:
+                if r not in v:
+                    raise FormatError(f"{prefix}{at}: expected {s.describe()}; \"{r}\" is missing",
+                                      path=path, line=line)
+            for k in reversed(list(v)):
+                if s.closed and k not in s.fields:
+                    raise FormatError(f"{prefix}{_child(at, k)}: unexpected field in {s.describe()}",
+                                      path=path, line=line)
+                sub = s.fields.get(k, s.extra)
+                if sub is not None:
+                    stack.append((v[k], sub, _child(at, k)))
+
+
+def _fail(prefix: str, at: str, shape: Shape, value: Any, path: object, line: int | None) -> None:
+    got = json_type(value)
+    if isinstance(value, list) and isinstance(shape, ListOf) and got == "an array":
+        got = f"an array of {len(value)}"
+    elif isinstance(value, float) and not math.isfinite(value):
+        got = repr(value)
+    raise FormatError(f"{prefix}{at}: expected {shape.describe()}, got {got}", path=path, line=line)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def parse_json(text: str, *, path: object = None, line: int | None = None) -> Any:
+    """Parse JSON text; errors (syntax, ``NaN``, nesting deeper than :data:`MAX_DEPTH`) name the place."""
+    depth = _nesting_depth(text)
+    if depth > MAX_DEPTH:
+        raise FormatError(f"JSON nested {depth} levels deep; accord reads at most {MAX_DEPTH}", path=path, line=line)
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        if line is None:
+            raise FormatError(f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})",
+                              path=path) from None
+        raise FormatError(f"not valid JSON ({exc.msg} at column {exc.colno})", path=path, line=line) from None
+    except ValueError as exc:   # NaN, Infinity
+        raise FormatError(f"not valid JSON ({exc})", path=path, line=line) from None
+    except RecursionError:  # pragma: no cover - the depth check comes first
+        raise FormatError("JSON nested too deeply", path=path, line=line) from None
+
+
+def _nesting_depth(text: str) -> int:
+    """The deepest bracket nesting of JSON text, outside strings (a fast upper bound check first)."""
+    opens = text.count("[") + text.count("{")
+    if opens <= MAX_DEPTH:
+        return opens
+    import numpy as np
+
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    quotes = np.flatnonzero(codes == 0x22)
+    in_string = np.zeros(len(codes), dtype=bool)
+    if len(quotes):
+        # a quote after an odd run of backslashes is escaped: find each run's length from the
+        # position of the last character before it that is not a backslash
+        positions = np.arange(len(codes))
+        last_other = np.maximum.accumulate(np.where(codes != 0x5C, positions, -1))
+        before = quotes - 1
+        run = np.where(before >= 0, before - last_other[np.maximum(before, 0)], 0)
+        real = quotes[run % 2 == 0]
+        toggles = np.zeros(len(codes), dtype=np.int64)
+        toggles[real] = 1
+        in_string = (np.cumsum(toggles) % 2) == 1
+    step = np.zeros(len(codes), dtype=np.int64)
+    step[(codes == 0x5B) | (codes == 0x7B)] = 1
+    step[(codes == 0x5D) | (codes == 0x7D)] = -1
+    step[in_string] = 0
+    depth = np.cumsum(step)
+    return int(depth.max()) if len(depth) else 0
