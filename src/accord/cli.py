@@ -76,6 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "out (skip); by default they are an error")
     io.add_argument("--discontinuous", choices=("error", "merge"), default="error",
                     help="brat: refuse discontinuous spans (error, default) or use their covering extent (merge)")
+    io.add_argument("--gold-set", help="GATE XML: the gold side's annotation set (default: the default set)")
+    io.add_argument("--pred-set", help="GATE XML: the predicted side's annotation set (default: the default set)")
     m = sc.add_argument_group("matching")
     m.add_argument("--task", help="MAT task file: labels, attributes, effective labels, profiles")
     m.add_argument("--profile", help="strict (default without --task), lenient, mat, gate (GATE's Corpus QA "
@@ -293,7 +295,8 @@ def _read_span_sides(args: argparse.Namespace, gold_format: str | None, pred_for
     options = _vrt_options(args)
     gold_column, pred_column = options.pop("gold_column"), options.pop("pred_column")
     options.update(scheme=args.scheme, repair=args.repair, tag_column=args.tag_column)
-    return read_sides(args.gold, args.pred, gold_format, pred_format, options, gold_column, pred_column)
+    return read_sides(args.gold, args.pred, gold_format, pred_format, options, gold_column, pred_column,
+                      getattr(args, "gold_set", None), getattr(args, "pred_set", None))
 
 
 def _by_position(ev: "ClueEvaluation", rows: list) -> list:
@@ -810,7 +813,8 @@ def _score_gate(args: argparse.Namespace) -> int:
     if args.gold_format != args.pred_format:
         raise OptionError("the gate profile reads both sides in one --format")
     qa = argparse.Namespace(
-        key=args.gold, response=args.pred, format=args.format or args.gold_format, key_set=None, response_set=None,
+        key=args.gold, response=args.pred, format=args.format or args.gold_format, key_set=args.gold_set,
+        response_set=args.pred_set,
         type=None, features=",".join(args.attributes), compare_as_strings=False, pairing="gate", measures=None,
         bdm=args.bdm, beta=args.beta, by=["type", "document"], allow_missing=args.allow_missing,
         output=args.output, out=args.out, html=None, details=args.details)
@@ -882,7 +886,8 @@ def _score(args: argparse.Namespace) -> int:
         equivalence_classes=equivalences, ignore=args.ignore, beta=args.beta, zero_division=args.zero_division,
         allow_missing=args.allow_missing, scheme=args.scheme, repair=args.repair, tag_column=args.tag_column,
         discontinuous=args.discontinuous, units=units, token_label=args.token_label,
-        confusability=(units[0] if units else "token") if args.confusability else None, **_vrt_options(args),
+        confusability=(units[0] if units else "token") if args.confusability else None,
+        gold_set=args.gold_set, pred_set=args.pred_set, **_vrt_options(args),
     )
     if args.details:
         write_details(report, args.details)

@@ -32,8 +32,10 @@ def _corpus(obj: Any, fmt: str | None, options: dict[str, Any]) -> Corpus:
 
 def read_sides(gold: Any, pred: Any, gold_format: str | None, pred_format: str | None,
                read_options: dict[str, Any], gold_column: int | str | None = None,
-               pred_column: int | str | None = None) -> tuple[Corpus, Corpus]:
-    """Read the gold and the predicted corpus, each from its own file or from two columns of one file."""
+               pred_column: int | str | None = None, gold_set: str | None = None,
+               pred_set: str | None = None) -> tuple[Corpus, Corpus]:
+    """Read the gold and the predicted corpus, each from its own file or from two columns of one file
+    (or two annotation sets of GATE XML files: ``gold_set``, ``pred_set``)."""
     if pred is None:
         if gold_column is None or pred_column is None:
             raise OptionError("give the predicted file, or --gold-column and --pred-column to read both sides "
@@ -41,15 +43,16 @@ def read_sides(gold: Any, pred: Any, gold_format: str | None, pred_format: str |
         pred = gold
         pred_format = pred_format or gold_format
     sides = []
-    for obj, fmt, column in ((gold, gold_format, gold_column), (pred, pred_format, pred_column)):
-        options = read_options
+    for obj, fmt, column, aset in ((gold, gold_format, gold_column, gold_set),
+                                   (pred, pred_format, pred_column, pred_set)):
+        options = read_options if aset is None else {**read_options, "annotation_set": aset}
         if column is not None:
             if isinstance(obj, (str, os.PathLike)):
                 fmt = fmt or sniff(obj).name   # sniffed once, then read in that format
                 if fmt not in _COLUMN_FORMATS:
                     raise OptionError(f"{obj}: --gold-column and --pred-column choose columns of column files "
                                       f"({', '.join(_COLUMN_FORMATS)}), not of {fmt} files")
-            options = {**read_options, "column": column}
+            options = {**options, "column": column}
         sides.append(_corpus(obj, fmt, options))
     return sides[0], sides[1]
 
@@ -158,6 +161,8 @@ def score(
     units: Sequence[str] = (),
     token_label: str = "lex",
     confusability: str | None = None,
+    gold_set: str | None = None,
+    pred_set: str | None = None,
     **read_options: Any,
 ) -> Report:
     """Compare predicted annotations with gold annotations.
@@ -201,6 +206,8 @@ def score(
         of the scores.
     confusability : {"token", "pseudo-token", "character"}, optional
         Build the confusability matrix in this unit (it must be among ``units``).
+    gold_set, pred_set : str, optional
+        GATE XML: the annotation set of each side (default: the default set).
     **read_options
         Passed to the readers (``scheme``, ``repair``, ``tag_column``...).
 
@@ -215,7 +222,7 @@ def score(
     if isinstance(task, (str, os.PathLike)):
         task = load_task(task)
     gold_c, pred_c = read_sides(gold, pred, gold_format or format, pred_format or format, read_options,
-                                gold_column, pred_column)
+                                gold_column, pred_column, gold_set, pred_set)
     if task is not None and validate:
         task.validate(gold_c)
         task.validate(pred_c)

@@ -88,7 +88,8 @@ def test_cli_writes_a_gate_set(tmp_path, capsys):
     cd = diff_corpora(read(doc, annotation_set="ann1"), read(doc, annotation_set="ann2"), types=["sent"],
                       features=["Op"])
     assert len(sets["consensus"]) == cd.counts().correct > 0
-    assert main(["adjudicate", str(doc), str(doc), "-o", str(tmp_path / "x.json2")]) == 2
+    assert main(["adjudicate", str(doc), str(doc), "--key-set", "ann1", "--response-set", "ann2",
+                 "-o", str(tmp_path / "x.json2")]) == 2
     assert "--out-format" in capsys.readouterr().err
 
 

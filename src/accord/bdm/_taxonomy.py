@@ -122,6 +122,7 @@ def read_ontology(path: str | Path, *, format: str | None = None) -> Taxonomy:
     except ImportError:  # pragma: no cover - rdflib is a declared dependency of the extra
         raise OntologyError("reading OWL/RDF needs rdflib: pip install 'accord[ontology]'") from None
     p = Path(path)
+    _refuse_xml_entities(p)
     graph = rdflib.Graph()
     fmt = format or rdflib.util.guess_format(str(p)) or ("xml" if p.suffix.lower() in (".owl", ".rdf") else None)
     try:
@@ -154,6 +155,55 @@ def read_ontology(path: str | Path, *, format: str | None = None) -> Taxonomy:
         return Taxonomy.from_edges(edges)
     except OntologyError as exc:
         raise FormatError(str(exc), path=p) from None
+
+
+_MAX_ENTITY = 2048
+"""Longest replacement text of an XML entity accepted in an ontology."""
+
+
+class _Refused(Exception):
+    pass
+
+
+def _refuse_xml_entities(p: Path) -> None:
+    """An XML ontology is first scanned with expat: rdflib's parser would expand entities however
+    large they grow. Plain internal entities, as Protégé writes for namespaces (``<!ENTITY owl
+    "http://www.w3.org/2002/07/owl#">``), are accepted; an entity that refers to another entity,
+    a parameter entity, an external entity or one longer than :data:`_MAX_ENTITY` characters is
+    refused, so expansion stays linear in the size of the file."""
+    try:
+        with p.open("rb") as fh:
+            head = fh.read(4096).lstrip()
+    except OSError as exc:
+        raise FormatError(f"cannot read: {exc.strerror or exc}", path=p) from None
+    if not head.startswith((b"<", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")) or b"<!ENTITY" not in p.read_bytes():
+        return
+    from xml.parsers import expat
+
+    def declared(name: str, is_parameter: bool, value: str | None, base: object, system_id: str | None,
+                 public_id: str | None, notation: str | None) -> None:
+        if is_parameter or value is None:
+            raise _Refused(f"the entity {name!r} is a parameter or external entity")
+        if "&" in value or "%" in value:
+            raise _Refused(f"the entity {name!r} refers to other entities")
+        if len(value) > _MAX_ENTITY:
+            raise _Refused(f"the entity {name!r} is {len(value)} characters long (at most {_MAX_ENTITY})")
+
+    def external(*_args: object) -> int:
+        raise _Refused("an external entity is referenced")
+
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.EntityDeclHandler = declared
+    parser.ExternalEntityRefHandler = external
+    try:
+        with p.open("rb") as fh:
+            parser.ParseFile(fh)
+    except _Refused as exc:
+        raise FormatError(f"refused XML: {exc} (accord expands only plain internal entities)", path=p) from None
+    except expat.ExpatError as exc:
+        raise FormatError(f"not well-formed XML ({expat.errors.messages.get(exc.code, exc)} at line "
+                          f"{exc.lineno}, column {exc.offset})", path=p) from None
 
 
 def read_hierarchy(path: str | Path, *, format: str | None = None) -> Taxonomy:

@@ -114,6 +114,15 @@ def read(path: str | os.PathLike, format: str | None = None, **options: Any) -> 
     """
     p = Path(path)
     fmt = get(format) if format else sniff(p)
+    corpus = _read(p, fmt, options)
+    if fmt.name == "gate" and not options.get("annotation_set"):
+        from .gate import check_default_sets
+
+        check_default_sets(corpus, p)
+    return corpus
+
+
+def _read(p: Path, fmt: Format, options: dict[str, Any]) -> Corpus:
     if p.is_dir():
         reader = getattr(fmt.read, "read_directory", None)
         if reader is not None:

@@ -163,8 +163,30 @@ def read_gate(path: str | Path, *, annotation_set: str | None = None, **_ignored
         if name:
             known = ", ".join(repr(s or "(default)") for s in sets) or "none"
             raise FormatError(f"no annotation set {name!r}; the document has {known}", path=path)
-        return Corpus([doc], name=str(path))
-    return Corpus([doc._replace(annotations=sets[name])], name=str(path))
+        anns: tuple[Annotation, ...] = ()
+    else:
+        anns = sets[name]
+    if not name:
+        named = tuple(s for s, a in sets.items() if s and a)
+        if named:
+            doc = doc._replace(metadata={**doc.metadata, _NAMED_SETS: named})
+    return Corpus([doc._replace(annotations=anns)], name=str(path))
+
+
+_NAMED_SETS = "gate_named_sets"
+
+
+def check_default_sets(corpus: Corpus, path: object) -> None:
+    """Refuse a corpus read from the default sets when those are empty everywhere and named sets hold
+    annotations: scoring it would report nothing as if it were a result."""
+    if corpus.annotation_count():
+        return
+    named = sorted({s for d in corpus.values() for s in (d.metadata or {}).get(_NAMED_SETS, ())})
+    if named:
+        raise FormatError("the default annotation set is empty in every document, while the named sets "
+                          f"{', '.join(map(repr, named))} hold annotations; choose a set (accord score: --gold-set/"
+                          "--pred-set; diff, qa, benchmark, adjudicate: --key-set/--response-set; agree: --sets)",
+                          path=path)
 
 
 def _utf16(text: str) -> list[int]:
