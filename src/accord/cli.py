@@ -463,6 +463,12 @@ def _render(args: argparse.Namespace, draw: Callable[[object], None]) -> None:
         draw(None)
 
 
+def _json(obj: object, indent: int = 2) -> str:
+    from .report.serialize import json_text
+
+    return json_text(obj, indent=indent)
+
+
 def _write_text(args: argparse.Namespace, text: str) -> None:
     """Write JSON or CSV output to ``-o FILE`` or standard output, ending with a newline."""
     text = text if text.endswith("\n") else text + "\n"
@@ -560,8 +566,6 @@ def _structured(args: argparse.Namespace) -> int:
 
 
 def _agree(args: argparse.Namespace) -> int:
-    import json
-
     from .agreement._sources import ratings_from_corpora, read_ratings_table
     from .agreement._stats import agreement_stats
     from .agreement._summary import summarize, summary_rows
@@ -619,7 +623,7 @@ def _agree(args: argparse.Namespace) -> int:
         print(f"accord: warning: {message}", file=sys.stderr)
     if args.output == "json":
         extra = {"span_agreement": span_summary} if span_summary is not None else {}
-        _write_text(args, json.dumps({**summary, "by_document": by_document, **extra}, indent=2))
+        _write_text(args, _json({**summary, "by_document": by_document, **extra}, indent=2))
     elif args.output == "csv":
         import csv
         import io
@@ -640,8 +644,6 @@ def _agree(args: argparse.Namespace) -> int:
 
 def _agree_gate(args: argparse.Namespace, corpora: list, names: list, span_summary: dict | None) -> int:
     """``accord agree --convention iaa|corpus-qa``: GATE's pairwise tables and its averaging."""
-    import json
-
     from .agreement._gate import gate_pair_tables, gate_summary
 
     summary = gate_summary(gate_pair_tables(corpora, names, type=args.type, feature=args.feature,
@@ -653,7 +655,7 @@ def _agree_gate(args: argparse.Namespace, corpora: list, names: list, span_summa
     if span_summary is not None:
         summary["span_agreement"] = span_summary
     if args.output == "json":
-        _write_text(args, json.dumps(summary, indent=2))
+        _write_text(args, _json(summary, indent=2))
     elif args.output == "csv":
         import csv
         import io
@@ -723,7 +725,7 @@ def _diff(args: argparse.Namespace) -> int:
                     rows.append(row)
         write_rows(rows, args.details, columns=list(rows[0]) if rows else ["document", "type", "outcome"])
     if args.output == "json":
-        _write_text(args, json.dumps(qa_summary(cd, measures, args.beta), indent=2))
+        _write_text(args, _json(qa_summary(cd, measures, args.beta), indent=2))
     elif args.output == "csv":
         _write_text(args, qa_csv(cd, measures, args.beta))
     else:

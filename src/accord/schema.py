@@ -13,6 +13,7 @@ reads) and ``equivalences`` (what its manual shows).
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -306,12 +307,10 @@ def _pick(profiles: list, name: str | None, kind: str, source: str) -> Any:
 
 def load_task(path: str | os.PathLike) -> Task:
     """Read a task file (MAT XML)."""
+    from ._io import read_text
+
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SchemaError(f"{p}: cannot read the task file ({exc.strerror})") from None
-    return parse_task(text, source=str(p))
+    return parse_task(read_text(p), source=str(p))
 
 
 def parse_task(text: str, source: str = "task") -> Task:
@@ -484,11 +483,24 @@ def _parse_similarity(el: Any, task: Task, source: str) -> SimilarityProfileSpec
                 weight = float(d.get("weight", ""))
             except ValueError:
                 raise SchemaError(f"{where}: dimension {d.get('name')!r} needs a numeric weight") from None
+            if not math.isfinite(weight) or weight < 0:
+                raise SchemaError(f"{where}: dimension {d.get('name')!r} has weight {d.get('weight')!r}; weights are "
+                                  "finite and not negative (the similarity is their weighted mean)")
             if not d.get("name"):
                 raise SchemaError(f"{where}: <dimension> without a name")
+            for param in ("true_residue", "overlap_match_lower_bound", "overlap_mismatch_upper_bound"):
+                if param in params:
+                    try:
+                        value = float(params[param])
+                    except ValueError:
+                        value = float("nan")
+                    if not 0.0 <= value <= 1.0:
+                        raise SchemaError(f"{where}: dimension {d.get('name')!r}: {param}={params[param]!r} must be a "
+                                          "number from 0 to 1")
             dims.append(DimensionSpec(d.get("name"), weight, d.get("method"), params))
         if sum(d.weight for d in dims) <= 0:
-            raise SchemaError(f"{where}: tag profile for {', '.join(labels)} has a total weight of 0")
+            raise SchemaError(f"{where}: tag profile for {', '.join(labels)} has a total weight of 0; give at least "
+                              "one dimension a positive weight")
         prof.tag_profiles.append(TagProfileSpec(labels, dims, equivs))
     return prof
 

@@ -11,7 +11,10 @@ def overlap_blocks(start: np.ndarray, end: np.ndarray) -> np.ndarray:
     """Block ids of half-open intervals: connected groups of overlapping intervals.
 
     Intervals that merely touch (``a.end == b.start``) fall in different blocks, as in
-    MAT's segmentation. Cost: one sort, O(n log n).
+    MAT's segmentation. A zero-length interval ``[p, p)`` belongs to the block of an
+    interval that contains ``p`` strictly inside, and zero-length intervals at one point
+    share a block (their overlap is 1.0), whatever else touches ``p``. Cost: one sort,
+    O(n log n).
 
     Returns
     -------
@@ -28,7 +31,10 @@ def overlap_blocks(start: np.ndarray, end: np.ndarray) -> np.ndarray:
     new = np.empty(n, dtype=bool)
     new[0] = True
     new[1:] = s[1:] >= reach[:-1]
-    # a zero-length interval strictly inside another still belongs to it
+    # a zero-length interval strictly inside another still belongs to it (s < reach), and one
+    # right after a zero-length interval at the same point joins it: (p, p) sorts before (p, q)
+    point = s == e
+    new[1:] &= ~(point[1:] & point[:-1] & (s[1:] == s[:-1]))
     ids_sorted = np.cumsum(new) - 1
     ids = np.empty(n, dtype=np.int64)
     ids[order] = ids_sorted

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from ..diff._benchmark import Benchmark
+from .serialize import json_text
 
 __all__ = ["render_benchmark", "benchmark_csv", "benchmark_json", "change_rows"]
 
@@ -28,8 +29,8 @@ def change_rows(bench: Benchmark) -> list[dict[str, Any]]:
 
 
 def benchmark_json(bench: Benchmark, measure: str, beta: float) -> str:
-    return json.dumps({"measure": measure, "beta": beta, "rows": bench.rows(measure, beta),
-                       "changes": change_rows(bench)}, indent=2, ensure_ascii=False)
+    return json_text({"measure": measure, "beta": beta, "rows": bench.rows(measure, beta),
+                       "changes": change_rows(bench)}, indent=2)
 
 
 def benchmark_csv(bench: Benchmark, measure: str, beta: float) -> str:

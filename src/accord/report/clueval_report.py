@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from typing import Any
 
+from .serialize import json_text
 from ..clueval import CLASS_NAMES, LEVELS, ClueEvaluation
 from .table import percent
 
@@ -47,7 +47,7 @@ def clueval_dict(ev: ClueEvaluation, level: int, labelled: bool) -> dict[str, An
 
 def clueval_json(ev: ClueEvaluation, level: int, labelled: bool) -> str:
     """:func:`clueval_dict` as JSON text (undefined rates as ``null``)."""
-    return json.dumps(clueval_dict(ev, level, labelled), indent=2, ensure_ascii=False)
+    return json_text(clueval_dict(ev, level, labelled), indent=2)
 
 
 def clueval_csv(ev: ClueEvaluation) -> str:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Mapping
 from typing import Any
+
+from .serialize import json_text
 
 __all__ = ["metric_rows_json", "metric_rows_csv", "render_metric_table"]
 
@@ -22,7 +23,7 @@ def metric_rows_json(totals: Mapping[str, Block], by_document: Mapping[str, Mapp
                      extra: Mapping[str, Any] | None = None) -> str:
     out: dict[str, Any] = {"metrics": dict(totals), "by_document": {d: dict(v) for d, v in by_document.items()}}
     out.update(extra or {})
-    return json.dumps(out, indent=2, sort_keys=False)
+    return json_text(out, indent=2, sort_keys=False)
 
 
 def metric_rows_csv(totals: Mapping[str, Block], by_document: Mapping[str, Mapping[str, Block]]) -> str:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from typing import Any
 
+from .serialize import json_text
 from ..semeval import SCHEMAS, SemEvalResult
 from .table import percent
 
@@ -28,7 +28,7 @@ def semeval_dict(result: SemEvalResult) -> dict[str, Any]:
 
 
 def semeval_json(result: SemEvalResult) -> str:
-    return json.dumps(semeval_dict(result), indent=2, ensure_ascii=False)
+    return json_text(semeval_dict(result), indent=2)
 
 
 def semeval_csv(result: SemEvalResult) -> str:

@@ -5,18 +5,39 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
+
+import numpy as np
 
 from ._report import Report
 
-__all__ = ["to_json", "to_csv", "CSV_COLUMNS"]
+__all__ = ["to_json", "to_csv", "json_text", "CSV_COLUMNS"]
 
 CSV_COLUMNS = ("document", "row", "label", "subset", "gold", "pred", "match", "gold_clash", "pred_clash",
                "missing", "spurious", "precision", "recall", "f1")
 
 
+def _finite(value: object) -> object:
+    """``value`` with every NaN or infinite float replaced by ``None`` (JSON has no NaN)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    if isinstance(value, np.generic):
+        return _finite(value.item())
+    return value
+
+
+def json_text(obj: object, indent: int | None = 2, **options: object) -> str:
+    """Every JSON output of accord: standard JSON, an undefined rate (NaN) written as ``null``."""
+    return json.dumps(_finite(obj), indent=indent, ensure_ascii=False, allow_nan=False, **options)
+
+
 def to_json(report: Report, indent: int | None = 2) -> str:
     """The report as JSON text (NaN rates are written as ``null``)."""
-    return json.dumps(report.to_dict(), indent=indent, ensure_ascii=False)
+    return json_text(report.to_dict(), indent=indent)
 
 
 def to_csv(report: Report) -> str:

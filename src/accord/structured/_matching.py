@@ -41,7 +41,13 @@ class MatchScore(float):
     ----------
     precision, recall, f1, jaccard : float
     match : float
-        ``Σ(P, R)``, the matching score.
+        ``Σ(P, R)``, the matching score: the numerator of precision.
+    gold_match : float
+        The numerator of recall: ``match`` under a one-to-one matching. Where several
+        items of one side may pair with one item of the other (``N:1``, ``1:N``, ``N:N``),
+        the credit an item receives is capped at its own score ``Σ(x, x)``, on each side, so
+        that neither numerator exceeds its total and no rate exceeds 1 (two predicted copies
+        of one reference mention are one mention found, not two).
     pred_total, gold_total : float
         ``Σ(P, P)`` and ``Σ(R, R)``.
     pairs : list of (int, int, float)
@@ -49,33 +55,39 @@ class MatchScore(float):
     """
 
     match: float
+    gold_match: float
     pred_total: float
     gold_total: float
     pairs: list[tuple[int, int, float]]
     beta: float
 
     def __new__(cls, value: float, match: float, pred_total: float, gold_total: float,
-                pairs: list[tuple[int, int, float]], beta: float = 1.0) -> MatchScore:
+                pairs: list[tuple[int, int, float]], beta: float = 1.0,
+                gold_match: float | None = None) -> MatchScore:
         obj = super().__new__(cls, value)
         obj.match, obj.pred_total, obj.gold_total, obj.pairs, obj.beta = match, pred_total, gold_total, pairs, beta
+        obj.gold_match = match if gold_match is None else gold_match
         return obj
 
-    def _ratio(self, den: float) -> float:
+    def _ratio(self, num: float, den: float) -> float:
         if den:
-            return self.match / den
+            return num / den
         return 1.0 if not self.pred_total and not self.gold_total else 0.0
 
     @property
     def precision(self) -> float:
-        return self._ratio(self.pred_total)
+        return self._ratio(self.match, self.pred_total)
 
     @property
     def recall(self) -> float:
-        return self._ratio(self.gold_total)
+        return self._ratio(self.gold_match, self.gold_total)
 
     @property
     def f1(self) -> float:
-        return self._ratio((self.pred_total + self.gold_total) / 2)
+        if self.gold_match == self.match:
+            return self._ratio(self.match, (self.pred_total + self.gold_total) / 2)
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
 
     @property
     def fbeta(self) -> float:
@@ -84,11 +96,12 @@ class MatchScore(float):
 
     @property
     def jaccard(self) -> float:
-        return self._ratio(self.pred_total + self.gold_total - self.match)
+        m = (self.match + self.gold_match) / 2
+        return self._ratio(m, self.pred_total + self.gold_total - m)
 
     def to_dict(self) -> dict[str, float]:
         return {"precision": self.precision, "recall": self.recall, "f1": self.f1, "match": self.match,
-                "pred_total": self.pred_total, "gold_total": self.gold_total}
+                "gold_match": self.gold_match, "pred_total": self.pred_total, "gold_total": self.gold_total}
 
     def __repr__(self) -> str:
         return (f"MatchScore({float(self):.6g}: P={self.precision:.4f} R={self.recall:.4f} F1={self.f1:.4f}, "
@@ -223,14 +236,35 @@ class _Normalized(Similarity):
     def __call__(self, pred: Any, gold: Any) -> MatchScore:
         m, pairs = self.inner.compute(pred, gold)
         pt, gt = self.inner.self_score(pred), self.inner.self_score(gold)
-        s = MatchScore(0.0, m, pt, gt, pairs, self.beta)
-        return MatchScore(getattr(s, self.kind), m, pt, gt, pairs, self.beta)
+        gm = m
+        if self.inner.constraint != "1:1":
+            m, gm = _capped(self.inner, pred, gold, pairs)
+        s = MatchScore(0.0, m, pt, gt, pairs, self.beta, gm)
+        return MatchScore(getattr(s, self.kind), m, pt, gt, pairs, self.beta, gm)
 
     def self_score(self, x: Any) -> float:
         return 1.0
 
     def __repr__(self) -> str:
         return f"{self.kind}({self.inner!r})"
+
+
+def _capped(inner: Match, pred: Any, gold: Any, pairs: list[tuple[int, int, float]]) -> tuple[float, float]:
+    """The precision and recall numerators of a many-to-one matching: each item's summed credit
+    capped at its own score (see :class:`MatchScore`)."""
+    p, g = _items(pred), _items(gold)
+    got_p: dict[int, float] = {}
+    got_g: dict[int, float] = {}
+    for i, j, s in pairs:
+        got_p[i] = got_p.get(i, 0.0) + s
+        got_g[j] = got_g.get(j, 0.0) + s
+    sim = inner.sim
+
+    def own(x: Any) -> float:
+        return 1.0 if sim.normalized else float(sim(x, x))
+
+    return (sum(min(v, own(p[i])) for i, v in got_p.items()),
+            sum(min(v, own(g[j])) for j, v in got_g.items()))
 
 
 def precision(inner: Match) -> Similarity:
@@ -262,12 +296,12 @@ def jaccard(inner: Match) -> Similarity:
 
 def micro(scores: Iterable[MatchScore]) -> MatchScore:
     """Micro average over documents: summed matching scores over summed totals (F1 value)."""
-    m = pt = gt = 0.0
+    m = gm = pt = gt = 0.0
     beta = 1.0
     for s in scores:
         if not isinstance(s, MatchScore):
             raise OptionError(f"micro() adds MatchScore results of a normalized metric, got {s!r}")
-        m, pt, gt, beta = m + s.match, pt + s.pred_total, gt + s.gold_total, s.beta
-    out = MatchScore(0.0, m, pt, gt, [], beta)
-    return MatchScore(out.f1, m, pt, gt, [], beta)
+        m, gm, pt, gt, beta = m + s.match, gm + s.gold_match, pt + s.pred_total, gt + s.gold_total, s.beta
+    out = MatchScore(0.0, m, pt, gt, [], beta, gm)
+    return MatchScore(out.f1, m, pt, gt, [], beta, gm)
 
