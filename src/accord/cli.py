@@ -146,7 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
     ag.add_argument("--items", help="ratings table: the item column (wide: an id column to leave out)")
     ag.add_argument("--raters", help="long ratings table: the rater column")
     ag.add_argument("--labels", help="long ratings table: the label column")
-    ag.add_argument("--type", help="annotation sets: the annotation label whose spans are the items")
+    ag.add_argument("--type", type=_csv_list, help="annotation sets: the annotation labels whose spans are the "
+                    "items, comma-separated (several types: the label is the category unless --feature; the GATE "
+                    "conventions average over types, as GATE's IAA plugin)")
     ag.add_argument("--feature", help="annotation sets: the attribute holding the category (default: the label, "
                     "or 'Anns' with --type); an unannotated span is 'Non-cat', a missing attribute ''")
     ag.add_argument("--format", help="annotation sets: their format (sniffed by default)")
@@ -598,7 +600,7 @@ def _agree(args: argparse.Namespace) -> int:
         if args.html or args.output == "json":
             from .agreement._spans import span_agreement
 
-            spans = span_agreement(corpora, names, types=[args.type] if args.type else None, feature=args.feature,
+            spans = span_agreement(corpora, names, types=args.type or None, feature=args.feature,
                                    pairing=args.pairing)
             span_summary = spans.to_dict(args.measure)
             if args.html:
@@ -642,16 +644,43 @@ def _agree(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mean_over_types(by_type: dict[str, dict]) -> dict:
+    """Several types under a GATE convention: each coefficient (mean and pairs) averaged over the types,
+    as GATE's IAA plugin does; each type's own summary under ``by_type``, its documents as ``TYPE / DOC``."""
+    first = next(iter(by_type.values()))
+
+    def mean(values: list) -> float | None:
+        kept = [v for v in values if v is not None]
+        return sum(kept) / len(kept) if kept else None
+
+    coefficients = {}
+    for name, block in first["coefficients"].items():
+        pairs = []
+        for k, pair in enumerate(block["pairs"]):
+            pairs.append({"raters": pair["raters"], "value": mean([s["coefficients"][name]["pairs"][k]["value"]
+                                                                   for s in by_type.values()])})
+        coefficients[name] = {"pairs": pairs, "mean": mean([s["coefficients"][name]["mean"] for s in by_type.values()])}
+    by_document = {f"{t} / {d}": v for t, s in by_type.items() for d, v in s["by_document"].items()}
+    return {"convention": first["convention"], "raters": first["raters"], "types": list(by_type),
+            "coefficients": coefficients, "by_document": by_document, "by_type": by_type}
+
+
 def _agree_gate(args: argparse.Namespace, corpora: list, names: list, span_summary: dict | None) -> int:
     """``accord agree --convention iaa|corpus-qa``: GATE's pairwise tables and its averaging."""
     from .agreement._gate import gate_pair_tables, gate_summary
 
-    summary = gate_summary(gate_pair_tables(corpora, names, type=args.type, feature=args.feature,
-                                            convention=args.convention), args.convention)
-    if args.convention == "iaa" and len(names) > 2:
-        from .agreement._allway import iaa_allway_kappa
+    from .agreement._sources import check_corpus_names
 
-        summary["all_way"] = iaa_allway_kappa(corpora, names, type=args.type, feature=args.feature)
+    check_corpus_names(corpora, args.type, args.feature)
+    by_type = {}
+    for t in dict.fromkeys(args.type):
+        by_type[t] = gate_summary(gate_pair_tables(corpora, names, type=t, feature=args.feature,
+                                                   convention=args.convention), args.convention)
+        if args.convention == "iaa" and len(names) > 2:
+            from .agreement._allway import iaa_allway_kappa
+
+            by_type[t]["all_way"] = iaa_allway_kappa(corpora, names, type=t, feature=args.feature)
+    summary = next(iter(by_type.values())) if len(by_type) == 1 else _mean_over_types(by_type)
     if span_summary is not None:
         summary["span_agreement"] = span_summary
     if args.output == "json":

@@ -179,9 +179,21 @@ def fleiss_kappa(ratings: Any, *, categories: Sequence[Hashable] | None = None) 
               \\pi_c = \\frac{1}{n} \\sum_{i: r_i \\ge 1} \\frac{n_{ic}}{r_i},\\quad P_e = \\sum_c \\pi_c^2
 
     With every item rated by every rater this is Fleiss' original kappa (and statsmodels').
+
+    The value is at most 1. With complete data it is at least ``-1/(m - 1)`` for ``m``
+    raters; with missing ratings it has no lower bound: ``P_e`` counts every rated item,
+    ``P_o`` only the items rated at least twice, so items rated once that all fall in one
+    category push ``P_e`` towards 1 while ``P_o`` may be 0. (Gwet's irrCAC gives the same
+    values: one item rated A and B and nine items rated A once give -9.53.) A warning says
+    how many items were rated once when the value falls below -1.
     """
     s = stats_of(ratings, categories)
-    return _kappa(_multi_po(s, "Fleiss' kappa"), float((_shares(s) ** 2).sum()), "Fleiss' kappa")
+    value = _kappa(_multi_po(s, "Fleiss' kappa"), float((_shares(s) ** 2).sum()), "Fleiss' kappa")
+    if value < -1:
+        _warn(f"Fleiss' kappa is {value:.3f}, below -1: {s.n_rated - s.n_pairable} of {s.n_rated} item(s) were rated "
+              "by one rater only; they weigh in the chance agreement but not in the observed agreement (Gwet's "
+              "formula for missing ratings)")
+    return value
 
 
 def bennett_s(ratings: Any, *, categories: Sequence[Hashable] | None = None) -> float:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .._io import read_text
+from .._names import check_names
 from ..errors import FormatError, RatingsError
 from ..model import Corpus
 from ._ratings import Ratings, ratings_from_long, to_ratings
@@ -54,14 +55,15 @@ def read_ratings_table(path: str | Path, *, items: str | None = None, raters: st
     return to_ratings(cols, categories=categories)
 
 
-def ratings_from_corpora(corpora: Sequence[Corpus], names: Sequence[str], *, type: str | None = None,
+def ratings_from_corpora(corpora: Sequence[Corpus], names: Sequence[str], *,
+                         type: str | Sequence[str] | None = None,
                          feature: str | None = None) -> dict[str, Ratings]:
     """One ratings table per document from annotation sets, instances paired by exact span.
 
     The items of a document are the distinct spans annotated by any annotator (annotations
-    of label ``type`` only, when given). An annotator's category for an item is the value of
-    ``feature`` (``""`` when its annotation lacks the feature), or :data:`ANNOTATED` when only
-    ``type`` is given, or the annotation's label; :data:`NON_CAT` when it did not annotate
+    of label ``type`` only, when given; several types may be given). An annotator's category
+    for an item is the value of ``feature`` (``""`` when its annotation lacks the feature),
+    or :data:`ANNOTATED` when one ``type`` is given, or the annotation's label; :data:`NON_CAT` when it did not annotate
     that span. Two annotations of one annotator on one span are an error: an item has one
     category per annotator. Every annotator must have the same documents.
 
@@ -80,6 +82,9 @@ def ratings_from_corpora(corpora: Sequence[Corpus], names: Sequence[str], *, typ
             d = (extra or lacking)[0]
             raise RatingsError(f"document {d!r} is in {names[0] if lacking else name} but not in "
                                f"{name if lacking else names[0]}; every annotation set needs the same documents")
+    types = None if type is None else ((type,) if isinstance(type, str) else tuple(type))
+    check_corpus_names(corpora, types, feature)
+    wanted = None if types is None else frozenset(types)
     out: dict[str, Ratings] = {}
     for doc_id in docs:
         per: list[dict[tuple[int, int], Any]] = []
@@ -87,7 +92,7 @@ def ratings_from_corpora(corpora: Sequence[Corpus], names: Sequence[str], *, typ
         for c, name in zip(corpora, names):
             cats: dict[tuple[int, int], Any] = {}
             for a in c[doc_id].annotations:
-                if a.start is None or (type is not None and a.label != type):
+                if a.start is None or (wanted is not None and a.label not in wanted):
                     continue
                 span = (a.start, a.end)
                 if span in cats:
@@ -97,9 +102,25 @@ def ratings_from_corpora(corpora: Sequence[Corpus], names: Sequence[str], *, typ
                     value = a.attributes.get(feature, "")
                     cats[span] = "" if value is None else str(value)
                 else:
-                    cats[span] = ANNOTATED if type is not None else a.label
+                    cats[span] = ANNOTATED if types is not None and len(types) == 1 else a.label
                 spans[span] = None
             per.append(cats)
         order = sorted(spans)
         out[doc_id] = to_ratings({name: [cats.get(s, NON_CAT) for s in order] for cats, name in zip(per, names)})
     return out
+
+
+def check_corpus_names(corpora: Sequence[Corpus], types: Sequence[str] | None, feature: str | None) -> None:
+    """Refuse a ``--type`` no annotator used, or a ``--feature`` no annotation (of those types) carries."""
+    found: set[str] = set()
+    features: set[str] = set()
+    for c in corpora:
+        for d in c.values():
+            for a in d.annotations:
+                found.add(a.label)
+                if feature is not None and (types is None or a.label in types):
+                    features.update(a.attributes)
+    if types is not None:
+        check_names(types, found, "annotation type", "--type")
+    if feature is not None:
+        check_names([feature], features, "feature" + (" on annotations of --type" if types else ""), "--feature")

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from .._names import check_names
 from ..model import Annotation, Corpus
 from ._counts import DiffCounts, parse_measure
 from ._diff import CorpusDiff, diff_corpora
@@ -82,9 +83,13 @@ def benchmark(key: Corpus, before: Corpus, after: Corpus, *, types: Sequence[str
     The parameters are those of :func:`diff_corpora`; the types compared default to every
     type found in any of the three corpora, so both diffs have the same rows.
     """
+    found = {a.label for c in (key, before, after) for d in c.documents for a in d.annotations}
     if types is None:
-        types = sorted({a.label for c in (key, before, after) for d in c.documents for a in d.annotations})
+        types = sorted(found)
+    else:
+        check_names(types, found, "annotation type", "--type")
     opts = dict(types=types, features=features, pairing=pairing, compare_as_strings=compare_as_strings,
+                check_types=False,
                 allow_missing=allow_missing)
     old = diff_corpora(key, before, **opts)  # type: ignore[arg-type]
     new = diff_corpora(key, after, **opts)  # type: ignore[arg-type]

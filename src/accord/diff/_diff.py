@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._names import check_names
 from ..errors import OptionError, PairingError, TallyError
 from ..model import Annotation, Corpus, Document
 from ._counts import DiffCounts
@@ -171,7 +172,7 @@ class CorpusDiff:
 
 def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None = None,
                  features: Sequence[str] | None = (), pairing: str = "gate", compare_as_strings: bool = False,
-                 allow_missing: str | None = None, bdm: object = None) -> CorpusDiff:
+                 allow_missing: str | None = None, bdm: object = None, check_types: bool = True) -> CorpusDiff:
     """Annotation Diff over a corpus: documents paired by id, each type compared separately.
 
     ``types`` defaults to every type found on either side of any document; the other
@@ -180,6 +181,11 @@ def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None =
     their ids (``key.xml`` against ``response.xml``). ``bdm``, a
     :class:`accord.bdm.BdmTable`, adds each type's BDM credit to its counts (see
     :mod:`accord.diff._bdm`) for the ``*-bdm`` measures.
+
+    A type in ``types`` that no annotation of either side has, or a feature in ``features``
+    that none carries, is an :class:`~accord.errors.OptionError` (a misspelt name would
+    otherwise compare nothing and score 1.0); ``check_types=False`` leaves the types
+    unchecked for a caller that checked them against more corpora.
     """
     from ..scoring import pair_documents
     from ._bdm import bdm_credit   # _bdm imports this module
@@ -189,13 +195,23 @@ def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None =
         if kdoc.id != rdoc.id:
             response = Corpus([rdoc._replace(id=kdoc.id)], name=response.name)
     pairs = pair_documents(key, response, allow_missing)
+    found: set[str] = set()
+    feature_names: set[str] = set()
+    for _, k, r in pairs:
+        for doc in (k, r):
+            if doc is not None:
+                for a in doc.annotations:
+                    found.add(a.label)
+                    if features:
+                        feature_names.update(a.attributes)
     if types is None:
-        found: set[str] = set()
-        for _, k, r in pairs:
-            for doc in (k, r):
-                if doc is not None:
-                    found.update(a.label for a in doc.annotations)
         types = sorted(found)
+    else:
+        types = list(dict.fromkeys(types))
+        if check_types:
+            check_names(types, found, "annotation type", "--type")
+    if features:
+        check_names(features, feature_names, "feature", "--features")
     diffs: dict[str, dict[str, TypeDiff]] = {}
     texts: dict[str, str | None] = {}
     for doc_id, k, r in pairs:
