@@ -24,6 +24,16 @@ def _equivalence(value: str) -> tuple[str, list[str]]:
     return name, [m for m in members.split(",") if m]
 
 
+def _beta(value: str) -> float:
+    try:
+        beta = float(value)
+    except ValueError:
+        beta = float("nan")
+    if not 0 <= beta < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {value!r}")
+    return beta
+
+
 def _csv_list(value: str) -> list[str]:
     return [v for v in value.split(",") if v]
 
@@ -111,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--output", choices=("table", "json", "csv"), default="table", help="output format")
     o.add_argument("-o", "--out", help="write the output to this file instead of standard output")
     o.add_argument("--details", help="write one row per item to this file (CSV, or JSON lines for .jsonl)")
-    o.add_argument("--beta", type=float, default=1.0, help="F-beta weight (default 1)")
+    o.add_argument("--beta", type=_beta, default=1.0, help="F-beta weight (default 1)")
     o.add_argument("--zero-division", choices=("zero", "one", "nan"), default="zero",
                    help="rate for an empty denominator: 0 (default), 1 (MAT) or NaN (null in JSON)")
     co = sub.add_parser("coref", help="coreference metrics (MUC, B-cubed, CEAFm, CEAFe, BLANC, LEA) as the "
@@ -192,7 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     bm.add_argument("--after-set", help="GATE XML: the new response's annotation set")
     _pairing_options(bm)
     bm.add_argument("--measure", default="average", help="strict, lenient or average (default, as GATE's tool)")
-    bm.add_argument("--beta", type=float, default=1.0, help="F-beta weight (default 1)")
+    bm.add_argument("--beta", type=_beta, default=1.0, help="F-beta weight (default 1)")
     bm.add_argument("--allow-missing", choices=("empty", "skip"),
                     help="documents on one side only: score against nothing (empty) or leave out (skip)")
     _output_options(bm, "one row per changed annotation")
@@ -427,7 +437,7 @@ def _diff_options(p: argparse.ArgumentParser, by: str) -> None:
                    "strict, lenient, average; with --bdm strict, lenient, strict-bdm, lenient-bdm)")
     p.add_argument("--bdm", help="a BDM score file (accord bdm, or GATE's): credit missing keys with the BDM of a "
                    "coextensive spurious response of a close concept (types, or the --features values)")
-    p.add_argument("--beta", type=float, default=1.0, help="F-beta weight (default 1)")
+    p.add_argument("--beta", type=_beta, default=1.0, help="F-beta weight (default 1)")
     p.add_argument("--by", type=_csv_list, default=by.split(","), help=f"tables: type, document (default {by})")
     p.add_argument("--allow-missing", choices=("empty", "skip"),
                    help="documents on one side only: score against nothing (empty) or leave out (skip)")
@@ -526,10 +536,13 @@ def _structured(args: argparse.Namespace) -> int:
     from .formats.records import read_records
     from .structured.named import NAMED_METRICS, score_records
 
-    unknown = [m for m in args.metric if m not in NAMED_METRICS]
-    if unknown or not args.metric:
-        raise OptionError(f"unknown structured metric {unknown[0] if unknown else ''!r}; expected some of "
-                          f"{', '.join(NAMED_METRICS)}")
+    if not args.metric:
+        raise OptionError(f"--metric: name one or more of {', '.join(NAMED_METRICS)}")
+    from ._names import unknown_message
+
+    for m in args.metric:
+        if m not in NAMED_METRICS:
+            raise OptionError(unknown_message(m, NAMED_METRICS, "structured metric", "--metric", from_input=False))
     parent = None
     if args.hierarchy:
         try:
@@ -545,6 +558,10 @@ def _structured(args: argparse.Namespace) -> int:
         kind = NAMED_METRICS[name][0]
         if kind not in loaded:
             loaded[kind] = (read_records(args.key, kind), read_records(args.response, kind))
+            held = loaded[kind][0].kinds | loaded[kind][1].kinds
+            if kind not in held:
+                raise OptionError(f"--metric {name} scores {kind!r} records, and neither {args.key} nor "
+                                  f"{args.response} has any; they hold {', '.join(sorted(held)) or 'no records'}")
         key, resp = loaded[kind]
         results[name] = score_records(name, key, resp, **options)
     totals = {n: r.block() for n, r in results.items()}
@@ -727,8 +744,6 @@ def _diff(args: argparse.Namespace) -> int:
     measures = tuple(parse_measure(m) for m in names)
     if bdm is None and any(m.endswith("-bdm") for m in measures):
         raise OptionError("the BDM measures need --bdm FILE (a BDM score file; see accord bdm)")
-    if args.beta < 0:
-        raise OptionError(f"--beta must be >= 0; got {args.beta}")
     features = None if args.features.strip().lower() == "all" else tuple(_csv_list(args.features))
     key = read(args.key, format=args.format, annotation_set=args.key_set)
     resp = read(args.response, format=args.format, annotation_set=args.response_set)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ._names import check_names
 from .errors import OptionError, PairingError
 from .formats import read, sniff
 from .match.engine import DocumentAlignment, Pairer, make_similarity
@@ -139,6 +141,28 @@ def _where(doc: Document, name: str | None, i: int) -> str:
     return f"{name}, token {i}"
 
 
+def _check_user_names(gold: Corpus, pred: Corpus, task: Task | None, attributes: Sequence[str],
+                      equivalences: Mapping[str, str], ignore: Sequence[str]) -> None:
+    """Refuse an attribute, an equivalence member or an ignored label that neither side holds
+    (nor the task declares): a misspelt name would silently change nothing."""
+    labels: set[str] = set()
+    names: set[str] = set()
+    for corpus in (gold, pred):
+        for doc in corpus.values():
+            for a in doc.annotations:
+                labels.add(a.label)
+                if attributes:
+                    names.update(a.attributes)
+    if task is not None:
+        labels.update(task.labels)
+        labels.update(task.effective)
+        for spec in task.labels.values():
+            names.update(spec.attributes)
+    check_names(attributes, names, "attribute", "--attributes")
+    check_names(equivalences, labels, "label", "--equivalence-class")
+    check_names(ignore, labels | set(equivalences.values()), "label", "--ignore")
+
+
 def score(
     gold: Any,
     pred: Any,
@@ -217,8 +241,8 @@ def score(
     """
     if zero_division not in ZERO_DIVISION:
         raise OptionError(f"zero_division must be one of {', '.join(ZERO_DIVISION)}; got {zero_division!r}")
-    if beta < 0:
-        raise OptionError(f"beta must be >= 0; got {beta}")
+    if not beta >= 0 or math.isinf(beta):
+        raise OptionError(f"--beta must be a number >= 0; got {beta}")
     if isinstance(task, (str, os.PathLike)):
         task = load_task(task)
     gold_c, pred_c = read_sides(gold, pred, gold_format or format, pred_format or format, read_options,
@@ -230,6 +254,7 @@ def score(
     for name, members in (equivalence_classes or {}).items():
         for m in members:
             equivalences[m] = name
+    _check_user_names(gold_c, pred_c, task, attributes, equivalences, ignore)
     similarity = make_similarity(profile, task, attributes)
     if units and token_label not in ignore:
         ignore = list(ignore) + [token_label]   # token annotations are the unit, not something to score

@@ -95,7 +95,7 @@ def _encode_numeric(columns: list[np.ndarray], raters: Sequence[Hashable], categ
         unknown = set(found) - set(cats)
         if unknown:
             raise RatingsError(f"{where}: rating {sorted(unknown, key=_sort_key)[0]!r} is not one of the categories "
-                               f"given ({', '.join(map(repr, cats))})")
+                               f"given with --categories ({', '.join(map(repr, cats))})")
     index = {c: k for k, c in enumerate(cats)}
     lookup = np.array([index[v] for v in found], dtype=np.int64)
     codes = np.full(arr.shape, MISSING, dtype=np.int64)
@@ -129,7 +129,7 @@ def _encode(columns: list[Any], raters: Sequence[Hashable], categories: Sequence
         unknown = values - set(cats)
         if unknown:
             raise RatingsError(f"{where}: rating {sorted(unknown, key=_sort_key)[0]!r} is not one of the categories "
-                               f"given ({', '.join(map(repr, cats))})")
+                               f"given with --categories ({', '.join(map(repr, cats))})")
         if len(set(cats)) != len(cats):
             raise RatingsError(f"{where}: the categories given repeat a value")
     index = {c: k for k, c in enumerate(cats)}
@@ -139,14 +139,15 @@ def _encode(columns: list[Any], raters: Sequence[Hashable], categories: Sequence
     return Ratings(codes, cats, tuple(raters))
 
 
-def to_ratings(ratings: Any, *, categories: Sequence[Hashable] | None = None) -> Ratings:
+def to_ratings(ratings: Any, *, categories: Sequence[Hashable] | None = None, where: str | None = None) -> Ratings:
     """Read an items-by-raters table.
 
     ``ratings`` is a :class:`Ratings`; a list of rows (one per item, one value per rater);
     a dict of columns (rater -> values per item); a 2-D numpy array (items x raters); or a
     pandas DataFrame (columns are raters). ``None`` and NaN are missing values, never a
     category. ``categories`` fixes the category set and its order (needed for an ordinal
-    scale that is not the natural order, or to count a category nobody used).
+    scale that is not the natural order, or to count a category nobody used). ``where``
+    names the source (a file) in error messages.
     """
     if isinstance(ratings, Ratings):
         if categories is None or tuple(categories) == ratings.categories:
@@ -169,7 +170,7 @@ def to_ratings(ratings: Any, *, categories: Sequence[Hashable] | None = None) ->
             if isinstance(col, (str, bytes)) or not isinstance(col, Iterable):
                 raise RatingsError(f"ratings: rater {r!r} must map to a sequence of ratings, got {col!r}")
             cols.append(col if _numeric(col) else list(col))
-        return _encode(cols, raters, categories, "ratings")
+        return _encode(cols, raters, categories, where or "ratings")
     if isinstance(ratings, np.ndarray):
         if ratings.ndim != 2:
             raise RatingsError(f"ratings: expected a 2-D array (items x raters), got {ratings.ndim} dimension(s)")

@@ -27,7 +27,10 @@ def read_ratings_table(path: str | Path, *, items: str | None = None, raters: st
 
     Long form when ``raters`` and ``labels`` name columns (``items`` too): one row per
     (item, rater, label). Wide form otherwise: one row per item, one column per rater,
-    ``items`` naming an id column to leave out. An empty cell is a missing rating.
+    ``items`` naming an id column to leave out (``""``: there is none, every column is a
+    rater). An empty cell is a missing rating. Without ``items``, a first column that looks
+    like item ids (named ``id``, ``item``... or a distinct value on every one of five or more
+    rows) is an error asking for ``--items``: counted as a rater it would change every value.
     """
     p = Path(path)
     text = read_text(p)
@@ -38,21 +41,46 @@ def read_ratings_table(path: str | Path, *, items: str | None = None, raters: st
     if not header:
         raise FormatError("empty file: expected a header row", path=p)
     long = raters is not None or labels is not None
-    wanted = [c for c in ((items, raters, labels) if long else (items,)) if c is not None]
+    wanted = [c for c in ((items, raters, labels) if long else (items,)) if c]
     for col in wanted:
         if col not in header:
             raise FormatError(f"no column {col!r}; the header has {', '.join(map(repr, header))}", path=p, line=1)
-    rows = [{k: (None if v == "" else v) for k, v in r.items()} for r in reader]
+    rows = []
+    for r in reader:
+        if None in r:
+            raise FormatError(f"{len(header) + len(r[None])} cells, but the header has {len(header)} columns",
+                              path=p, line=reader.line_num)
+        rows.append({k: (None if v == "" else v) for k, v in r.items()})
     if long:
         if not (items and raters and labels):
             raise RatingsError("a long ratings table needs --items, --raters and --labels (the item, rater and "
                                "label columns)")
         return ratings_from_long(rows, item=items, rater=raters, label=labels, categories=categories,
                                  where=str(p))
+    if items is None and header:
+        _refuse_id_column(header, rows, p)
     cols = {c: [r.get(c) for r in rows] for c in header if c != items}
     if len(cols) < 2:
         raise FormatError("a wide ratings table needs a column per rater (two or more)", path=p, line=1)
-    return to_ratings(cols, categories=categories)
+    return to_ratings(cols, categories=categories, where=str(p))
+
+
+_ID_NAMES = frozenset({"id", "ids", "item", "items", "item_id", "itemid", "unit", "units", "unit_id", "subject",
+                       "subjects", "doc", "document", "doc_id", "sentence", "sentence_id", "sent_id", "instance",
+                       "example", "example_id", "idx", "index", "#", "no", "n"})
+
+
+def _refuse_id_column(header: Sequence[str], rows: list[dict[str, Any]], p: Path) -> None:
+    first = header[0]
+    values = [r.get(first) for r in rows]
+    distinct = len(set(values))
+    named = first.strip().lower() in _ID_NAMES
+    unique = len(rows) >= 5 and None not in values and distinct == len(rows) and all(
+        len({r.get(c) for r in rows}) < distinct for c in header[1:])
+    if named or unique:
+        why = "is named like item ids" if named else "has a different value on every row, like item ids"
+        raise FormatError(f"the first column {first!r} {why}; pass --items {first} to leave it out (or --items '' "
+                          "to count every column as a rater)", path=p, line=1)
 
 
 def ratings_from_corpora(corpora: Sequence[Corpus], names: Sequence[str], *,

@@ -51,7 +51,7 @@ def leniency_level(value: int | str) -> int:
             value = int(text)
     if isinstance(value, (int, np.integer)) and 1 <= int(value) <= 4:
         return int(value)
-    raise OptionError(f"leniency must be 1-4 or one of {', '.join(LEVELS)}; got {value!r}")
+    raise OptionError(f"--leniency must be 1-4 or one of {', '.join(LEVELS)}; got {value!r}")
 
 
 @dataclass(frozen=True)

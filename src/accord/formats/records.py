@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 from ..errors import FormatError
 from .jsonl import json_lines
 
-__all__ = ["Mention", "RECORD_KINDS", "read_records"]
+__all__ = ["Mention", "RECORD_KINDS", "Records", "read_records"]
 
 
 class Mention(NamedTuple):
@@ -139,13 +139,24 @@ RECORD_KINDS: dict[str, Callable[[Any, str], dict[str, Any]]] = {
 }
 
 
-def read_records(path: str | Path, kind: str) -> dict[str, list[dict[str, Any]]]:
+class Records(dict):
+    """``{doc id: [record, ...]}`` for one kind of record, with what the file held.
+
+    ``kinds`` are the record kinds (keys of :data:`RECORD_KINDS`) found on any line, so a
+    caller can tell a file without any record of the kind from one whose lists are empty.
+    """
+
+    kinds: frozenset[str] = frozenset()
+
+
+def read_records(path: str | Path, kind: str) -> Records:
     """Read one kind of record for every document of a JSON-lines file: ``{doc id: [record, ...]}``."""
     if kind not in RECORD_KINDS:
         raise FormatError(f"unknown record kind {kind!r}; expected one of {', '.join(RECORD_KINDS)}", path=path)
     convert = RECORD_KINDS[kind]
     p = Path(path)
-    docs: dict[str, list[dict[str, Any]]] = {}
+    docs = Records()
+    kinds: set[str] = set()
     for lineno, obj in json_lines(p):
         if not isinstance(obj, dict):
             raise FormatError(f"expected an object with 'id' and {kind!r}", path=p, line=lineno)
@@ -154,9 +165,11 @@ def read_records(path: str | Path, kind: str) -> dict[str, list[dict[str, Any]]]
             raise FormatError("expected a string 'id' (or 'doc_id', 'doc_key')", path=p, line=lineno)
         if doc in docs:
             raise FormatError(f"document {doc!r} appears twice", path=p, line=lineno)
+        kinds.update(k for k in obj if k in RECORD_KINDS)
         try:
             items = _list(obj.get(kind, []), kind)
             docs[doc] = [convert(r, f"{kind} {k}") for k, r in enumerate(items)]
         except _Bad as exc:
             raise FormatError(f"document {doc!r}, {exc}", path=p, line=lineno) from None
+    docs.kinds = frozenset(kinds)
     return docs

@@ -39,7 +39,7 @@ def safe_ratio(num: float, den: float, zero_division: str = "zero") -> float:
 def f_beta(precision: float, recall: float, beta: float = 1.0) -> float:
     """The weighted harmonic mean of precision and recall."""
     if beta < 0:
-        raise OptionError("beta must be >= 0")
+        raise OptionError(f"--beta must be a number >= 0; got {beta}")
     if math.isnan(precision) or math.isnan(recall):
         return math.nan
     b2 = beta * beta
