@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -958,7 +959,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # collecting: the cyclic collector would only rescan them (about a third of the run time)
     gc.disable()
     try:
-        with text_encoding(args.encoding):
+        with text_encoding(args.encoding), warnings.catch_warnings():
+            warnings.simplefilter("default")
+            warnings.showwarning = _show_warning
             return _run(args)
     except AccordError as exc:
         print(f"accord: error: {_one_line(str(exc))}", file=sys.stderr)
@@ -983,6 +986,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BUG
     finally:
         gc.enable()
+
+
+def _show_warning(message: Warning | str, category: type, filename: str, lineno: int, file: object = None,
+                  line: str | None = None) -> None:
+    """Warnings reach the user as one line each on standard error, without Python's source line."""
+    print(f"accord: warning: {_one_line(str(message))}", file=sys.stderr)
 
 
 def _one_line(message: str) -> str:

@@ -20,6 +20,7 @@ __all__ = [
     "RatingsError",
     "OntologyError",
     "AgreementWarning",
+    "RepairWarning",
 ]
 
 
@@ -84,3 +85,22 @@ class OntologyError(AccordError):
 class AgreementWarning(UserWarning):
     """An agreement coefficient met a degenerate case (no shared items, one category) and
     returned the value its documentation defines for it."""
+
+
+class RepairWarning(UserWarning):
+    """Invalid tag transitions were repaired (``--repair conlleval``) or their chunks dropped
+    (``--repair discard``) while a column was read.
+
+    ``path`` is the file, ``method`` the repair, ``count`` the number of invalid tags and
+    ``first`` the first few as ``{"line", "tag", "previous"}`` dicts (``previous`` is the tag
+    before, or ``None`` at a sentence start).
+    """
+
+    def __init__(self, message: str, *, path: object = None, method: str = "conlleval", count: int = 0,
+                 first: tuple[dict, ...] = ()):
+        super().__init__(message)
+        self.path, self.method, self.count, self.first = path, method, count, first
+
+    def to_dict(self) -> dict:
+        return {"file": None if self.path is None else str(self.path), "method": self.method, "count": self.count,
+                "first": [dict(x) for x in self.first]}

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._names import check_names
-from .errors import OptionError, PairingError
+from .errors import OptionError, PairingError, RepairWarning
 from .formats import read, sniff
 from .match.engine import DocumentAlignment, Pairer, make_similarity
 from .metrics.prf import ZERO_DIVISION
@@ -245,8 +246,15 @@ def score(
         raise OptionError(f"--beta must be a number >= 0; got {beta}")
     if isinstance(task, (str, os.PathLike)):
         task = load_task(task)
-    gold_c, pred_c = read_sides(gold, pred, gold_format or format, pred_format or format, read_options,
-                                gold_column, pred_column, gold_set, pred_set)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gold_c, pred_c = read_sides(gold, pred, gold_format or format, pred_format or format, read_options,
+                                    gold_column, pred_column, gold_set, pred_set)
+    repairs = []
+    for w in caught:   # passed on to the caller, and the repairs kept for the report
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        if isinstance(w.message, RepairWarning):
+            repairs.append(w.message.to_dict())
     if task is not None and validate:
         task.validate(gold_c)
         task.validate(pred_c)
@@ -268,6 +276,7 @@ def score(
                "equivalence_classes": {k: list(v) for k, v in (equivalence_classes or {}).items()},
                "allow_missing": allow_missing}
     report = Report(counts, alignments, beta=beta, zero_division=zero_division, options=options)
+    report.repairs = repairs
     if confusability is not None and confusability not in units:
         raise OptionError(f"the confusability matrix is built in one of the scored units ({', '.join(units) or 'none'}"
                           f"), not in {confusability!r}")

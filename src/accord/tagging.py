@@ -40,7 +40,7 @@ means the wrong scheme was chosen.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -186,6 +186,8 @@ class Chunks:
     end: np.ndarray
     type_id: np.ndarray
     discarded: int = 0
+    invalid: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    """Positions of the tags that break the scheme's transitions (repaired or discarded)."""
 
 
 def decode(
@@ -249,8 +251,9 @@ def decode(
     type_id = types[starts]
     discarded = 0
 
+    invalid = np.zeros(0, dtype=np.int64)
     canon = scheme if scheme == "conlleval" else canonical_scheme(scheme)
-    if repair != "conlleval" and canon != "conlleval":
+    if canon != "conlleval":
         bad = np.zeros(n, dtype=bool)
         needs_prev = _NEEDS_PREV.get(canon, ())
         if needs_prev:
@@ -268,6 +271,8 @@ def decode(
             ok_next = ((next_prefix == I) | (next_prefix == E)) & (next_types == types)
             bad |= np.isin(prefix, needs_next) & ~ok_next
         if bad.any():
+            invalid = np.flatnonzero(bad).astype(np.int64)
+        if bad.any() and repair != "conlleval":
             if repair == "error":
                 i = int(np.flatnonzero(bad)[0])
                 tag = tags[i] if tags is not None else _PREFIX_NAMES[prefix[i]]
@@ -286,7 +291,7 @@ def decode(
             discarded = int(drop.sum())
             keep = ~drop
             starts, ends, type_id = starts[keep], ends[keep], type_id[keep]
-    return Chunks(starts.astype(np.int64), ends.astype(np.int64), type_id, discarded)
+    return Chunks(starts.astype(np.int64), ends.astype(np.int64), type_id, discarded, invalid)
 
 
 def decode_column(tags: Sequence[str], sentence_start: np.ndarray, *, scheme: str = "IOB2",
@@ -300,7 +305,39 @@ def decode_column(tags: Sequence[str], sentence_start: np.ndarray, *, scheme: st
     where = _Where(path, lines)
     prefix, types = table.arrays(table.intern(tags, where=where))
     chunks = decode(prefix, types, sentence_start, scheme=scheme, repair=repair, tags=tags, where=where)
+    if len(chunks.invalid):
+        warn_repairs(chunks, tags, sentence_start, scheme=scheme, repair=repair, where=where)
     return chunks, table.types
+
+
+REPAIRS_SHOWN = 5
+"""How many repaired tags a :class:`~accord.errors.RepairWarning` lists."""
+
+
+def warn_repairs(chunks: Chunks, tags: Sequence[str], sentence_start: np.ndarray, *, scheme: str, repair: str,
+                 where: "_Where | None" = None) -> None:
+    """Say that invalid transitions were repaired or discarded: a :class:`~accord.errors.RepairWarning`
+    with the count and the first :data:`REPAIRS_SHOWN` places (file, line, tag, the tag before)."""
+    import warnings
+
+    from .errors import RepairWarning
+
+    first = []
+    for i in chunks.invalid[:REPAIRS_SHOWN].tolist():
+        at = where.at(i) if where is not None else {"line": None}
+        previous = None if i == 0 or sentence_start[i] else tags[i - 1]
+        first.append({"line": at["line"], "tag": tags[i], "previous": previous})
+    n = len(chunks.invalid)
+    path = where.path if where is not None else None
+    done = ("read as conlleval does (a chunk starts there)" if repair == "conlleval"
+            else f"their {chunks.discarded} chunk(s) discarded")
+    places = ", ".join(f"{'line ' + str(x['line']) if x['line'] is not None else 'tag'} {x['tag']!r} after "
+                       f"{repr(x['previous']) if x['previous'] is not None else 'a sentence start'}" for x in first)
+    more = f" and {n - len(first)} more" if n > len(first) else ""
+    warnings.warn(RepairWarning(
+        f"{path + ': ' if isinstance(path, str) else (str(path) + ': ' if path is not None else '')}{n} invalid "
+        f"{canonical_scheme(scheme)} transition(s) {done}: {places}{more} (--repair error refuses them)",
+        path=path, method=repair, count=n, first=tuple(first)), stacklevel=2)
 
 
 def flatten(sentences: Sequence[Sequence[str]]) -> tuple[list[str], np.ndarray, np.ndarray]:

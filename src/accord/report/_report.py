@@ -38,6 +38,8 @@ class Report:
         self.beta = beta
         self.zero_division = zero_division
         self.options = dict(options or {})
+        self.repairs: list[dict[str, Any]] = []
+        """Invalid tag transitions repaired while reading (one entry per file; see RepairWarning)."""
         labels = sorted(tally.labels)
         self.totals = tally.total()
         self.by_label = {lbl: tally.counts(lbl) for lbl in labels}
@@ -94,6 +96,7 @@ class Report:
             "aggregations": {k: b(v) for k, v in self.aggregations.items()},
             "decompositions": {lbl: {s: b(c) for s, c in subs.items()} for lbl, subs in self.decompositions.items()},
             "options": self.options,
+            "repairs": self.repairs,
         } | ({"units": self._units_dict()} if self.units else {})
 
     def _units_dict(self) -> dict[str, Any]:
