@@ -1,7 +1,9 @@
 """Pairing key and response annotations of one type: GATE's greedy pass or an optimal assignment.
 
 Candidates are the (key, response) pairs that are coextensive or overlap, found by sorting
-the spans into overlap blocks (never all pairs). Each candidate gets GATE's value:
+the spans into overlap blocks (never all pairs). In a pile (an overlap block of more than
+:data:`accord.match.sparse.DENSE_LIMIT` key x response pairs) only the nearest spans are
+candidates (:mod:`accord.match.sparse`), so GATE's exact counts hold for every block but piles. Each candidate gets GATE's value:
 
 ========  ==========================================  =====
 outcome   condition                                   value
@@ -34,6 +36,7 @@ import numpy as np
 from ..errors import OptionError
 from ..match.assign import assign
 from ..match.blocks import overlap_blocks
+from ..match.sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
 
 __all__ = ["PAIRINGS", "CORRECT", "PARTIAL", "MISMATCH", "WRONG", "candidates", "pair", "compatibility"]
 
@@ -66,13 +69,34 @@ def candidates(ks: np.ndarray, ke: np.ndarray, rs: np.ndarray, re: np.ndarray
     end[zero] += 0.5
     block = overlap_blocks(start, end)
     kb, rb = block[:nk], block[nk:]
+    nb = int(block.max()) + 1
+    pairs_in_block = np.bincount(kb, minlength=nb) * np.bincount(rb, minlength=nb)
+    piles = np.flatnonzero(pairs_in_block > DENSE_LIMIT)
+    extra_k: list[np.ndarray] = []
+    extra_r: list[np.ndarray] = []
+    if len(piles):
+        # a pile: nearest-neighbour candidates only (the documented bound of accord.match.sparse)
+        for b in piles.tolist():
+            kk, rr = np.flatnonzero(kb == b), np.flatnonzero(rb == b)
+            warn_pile("Annotation Diff", len(kk), len(rr))
+            cg, cp = near_candidates(ks[kk], ke[kk], rs[rr], re[rr])
+            extra_k.append(kk[cg])
+            extra_r.append(rr[cp])
+        pile = np.zeros(nb, dtype=bool)
+        pile[piles] = True
+        rb = np.where(pile[rb], -1, rb)   # responses of a pile take part in no other expansion
     r_order = np.argsort(rb, kind="stable")
     rb_sorted = rb[r_order]
     first = np.searchsorted(rb_sorted, kb, side="left")
     count = np.searchsorted(rb_sorted, kb, side="right") - first
+    if len(piles):
+        count[np.isin(kb, piles)] = 0
     key_index = np.repeat(np.arange(nk, dtype=np.int64), count)
     offsets = np.arange(int(count.sum()), dtype=np.int64) - np.repeat(np.cumsum(count) - count, count)
     resp_index = r_order[np.repeat(first, count) + offsets].astype(np.int64)
+    if extra_k:
+        key_index = np.concatenate([key_index] + extra_k)
+        resp_index = np.concatenate([resp_index] + extra_r)
     # within a key, responses in input order
     order = np.lexsort((resp_index, key_index))
     key_index, resp_index = key_index[order], resp_index[order]
@@ -123,6 +147,11 @@ def _optimal(ki: np.ndarray, ri: np.ndarray, value: np.ndarray, nk: int, nr: int
             continue
         keys, kpos = np.unique(ki[group], return_inverse=True)
         resps, rpos = np.unique(ri[group], return_inverse=True)
+        if len(keys) * len(resps) > DENSE_LIMIT:
+            rows, cols = sparse_assign(kpos, rpos, weight[group], len(keys), len(resps))
+            lookup = {(int(a), int(b)): int(c) for a, b, c in zip(kpos, rpos, group)}
+            taken.extend(lookup[(int(a), int(b))] for a, b in zip(rows, cols))
+            continue
         sim = np.zeros((len(keys), len(resps)))
         sim[kpos, rpos] = weight[group]
         rows, cols = assign(sim, "1:1")

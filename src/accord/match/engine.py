@@ -25,6 +25,7 @@ from ..model import Annotation, Document
 from ..schema import Task
 from .assign import assign
 from .blocks import exact_pairs, overlap_blocks
+from .sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
 from .similarity import Context, LenientSimilarity, ProfileSimilarity, Similarity, StrictSimilarity, implied_span
 
 __all__ = ["MATCH", "CLASH", "UNPAIRED", "Pair", "DocumentAlignment", "Pairer"]
@@ -270,6 +271,9 @@ class Pairer:
                     ctx: Context, out: DocumentAlignment) -> None:
         sim = self.similarity
         keep_clash = sim.clash
+        if len(bg) * len(bp) > DENSE_LIMIT:
+            self._pair_pile(gold, pred, bg, bp, ctx, out)
+            return
         if len(bg) == 1 and len(bp) == 1:
             i, j = int(bg[0]), int(bp[0])
             s, rt, ht = sim(gold[i], pred[j], ctx)
@@ -288,6 +292,39 @@ class Pairer:
         for x, y in zip(rows.tolist(), cols.tolist()):
             rt, ht = toks[(x, y)]
             self._record(int(bg[x]), int(bp[y]), float(m[x, y]), rt, ht, gold, pred, ctx, out)
+
+    def _pair_pile(self, gold: list[Annotation], pred: list[Annotation], bg: np.ndarray, bp: np.ndarray,
+                   ctx: Context, out: DocumentAlignment) -> None:
+        """A block too large for a full matrix: the similarity of nearest-neighbour candidates only, paired by a
+        sparse assignment (:mod:`accord.match.sparse`)."""
+        warn_pile(f"document {out.doc_id!r}", len(bg), len(bp))
+
+        def extents(anns: list[Annotation], idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            spans = [(a.start, a.end) if a.start is not None else (implied_span(a) or (0, 0))
+                     for a in map(anns.__getitem__, idx.tolist())]
+            arr = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
+            return arr[:, 0], arr[:, 1]
+
+        gs, ge = extents(gold, bg)
+        ps, pe = extents(pred, bp)
+        codes: dict[str, int] = {}
+        gl = np.fromiter((codes.setdefault(out.gold_label[i], len(codes)) for i in bg.tolist()), np.int64, len(bg))
+        pl = np.fromiter((codes.setdefault(out.pred_label[j], len(codes)) for j in bp.tolist()), np.int64, len(bp))
+        cg, cp = near_candidates(gs, ge, ps, pe, gl, pl)
+        sims = np.zeros(len(cg))
+        toks: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        sim, keep_clash = self.similarity, self.similarity.clash
+        for k, (x, y) in enumerate(zip(cg.tolist(), cp.tolist())):
+            s, rt, ht = sim(gold[int(bg[x])], pred[int(bp[y])], ctx)
+            if s > 0 and (keep_clash or s >= 1.0):
+                sims[k] = s
+                toks[k] = (rt, ht)
+        rows, cols = sparse_assign(cg, cp, sims, len(bg), len(bp))
+        where = {(x, y): k for k, (x, y) in enumerate(zip(cg.tolist(), cp.tolist()))}
+        for x, y in zip(rows.tolist(), cols.tolist()):
+            k = where[(x, y)]
+            rt, ht = toks[k]
+            self._record(int(bg[x]), int(bp[y]), float(sims[k]), rt, ht, gold, pred, ctx, out)
 
     @staticmethod
     def _record(i: int, j: int, s: float, rt: tuple[str, ...], ht: tuple[str, ...],

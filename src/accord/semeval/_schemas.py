@@ -52,6 +52,7 @@ from ..errors import OptionError, TallyError
 from ..match.assign import assign
 from ..match.axis import layered_tables
 from ..match.blocks import overlap_blocks
+from ..match.sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
 from ..metrics.prf import f_beta, json_rate, safe_ratio
 from ..model import Corpus
 
@@ -180,6 +181,11 @@ def _outcomes(gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe
         for k in range(len(hard)):
             bg = g_order[g_bounds[0][k]:g_bounds[1][k]]
             bp = p_order[p_bounds[0][k]:p_bounds[1][k]]
+            if len(bg) * len(bp) > DENSE_LIMIT:
+                for schema, (rows, cols) in _pile_pairs(bg, bp, gs, ge, gl, ps, pe, pl).items():
+                    paired[schema][0].append(rows)
+                    paired[schema][1].append(cols)
+                continue
             over = np.minimum(ge[bg][:, None], pe[bp][None, :]) - np.maximum(gs[bg][:, None], ps[bp][None, :])
             overlaps = over > 0
             union = np.maximum(ge[bg][:, None], pe[bp][None, :]) - np.minimum(gs[bg][:, None], ps[bp][None, :])
@@ -198,6 +204,30 @@ def _outcomes(gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe
             _judge({schema: go[schema]}, {schema: po[schema]}, np.concatenate(gsel), np.concatenate(psel),
                    gs, ge, gl, ps, pe, pl)
     return go, po
+
+
+def _pile_pairs(bg: np.ndarray, bp: np.ndarray, gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray,
+                pe: np.ndarray, pl: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """A block too large for a full matrix: the same weights on nearest-neighbour candidates, paired by a
+    sparse assignment (:mod:`accord.match.sparse`)."""
+    warn_pile("--match semeval", len(bg), len(bp))
+    cg, cp = near_candidates(gs[bg], ge[bg], ps[bp], pe[bp], gl[bg], pl[bp])
+    g, p = bg[cg], bp[cp]
+    over = np.minimum(ge[g], pe[p]) - np.maximum(gs[g], ps[p])
+    overlaps = over > 0
+    union = np.maximum(ge[g], pe[p]) - np.minimum(gs[g], ps[p])
+    closeness = np.where(overlaps, over / np.maximum(union, 1), 0.0)
+    same_bounds = (gs[g] == ps[p]) & (ge[g] == pe[p])
+    same_label = gl[g] == pl[p]
+    big = float(min(len(bg), len(bp)) + 1)
+    out = {}
+    for schema in SCHEMAS:
+        correct = {"strict": same_bounds & same_label, "exact": same_bounds, "partial": same_bounds,
+                   "type": same_label}[schema] & overlaps
+        weight = np.where(overlaps, 1.0 + big * correct + closeness / (2 * big), 0.0)
+        rows, cols = sparse_assign(cg, cp, weight, len(bg), len(bp))
+        out[schema] = (bg[rows], bp[cols])
+    return out
 
 
 def _judge(go: dict[str, np.ndarray], po: dict[str, np.ndarray], gi: np.ndarray, pi: np.ndarray, gs: np.ndarray,

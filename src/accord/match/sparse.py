@@ -1,0 +1,144 @@
+"""Pairing inside huge overlap blocks: a sparse candidate graph and a sparse assignment.
+
+Real annotations form small overlap blocks, and each block is paired exactly on its full
+similarity matrix. A *pile* (thousands of mutually overlapping spans in one document:
+generated input, a runaway system, an annotation tool's bug) makes one block whose matrix
+would not fit in memory and whose assignment would not finish. Above :data:`DENSE_LIMIT`
+candidate pairs in a block, accord compares each span only with its :data:`NEIGHBOURS`
+nearest spans of the other side in start order and in end order (within its own label
+and across labels) and with the spans of exactly the same extent, then finds the best
+one-to-one pairing over those candidates with
+:func:`scipy.sparse.csgraph.min_weight_full_bipartite_matching`. This is the documented
+bound: the pairing is optimal over the candidate graph, which holds every pair of equal
+extent and the closest spans, and a :class:`PileWarning` says where it was applied.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["DENSE_LIMIT", "NEIGHBOURS", "PileWarning", "near_candidates", "sparse_assign", "warn_pile"]
+
+DENSE_LIMIT = 250_000
+"""Blocks with more gold x predicted pairs than this are paired over a sparse candidate graph."""
+
+NEIGHBOURS = 8
+"""How many nearest spans of the other side (before and after, in start and in end order) a span is compared with."""
+
+
+class PileWarning(UserWarning):
+    """A block was too large to compare every pair; it was paired over nearest-neighbour candidates."""
+
+
+def warn_pile(where: str, n_gold: int, n_pred: int) -> None:
+    import warnings
+
+    warnings.warn(PileWarning(
+        f"{where}: {n_gold} gold and {n_pred} predicted spans overlap in one block ({n_gold * n_pred} pairs); "
+        f"each span was compared with its {NEIGHBOURS} nearest spans of the other side in start and end order "
+        "and with those of equal extent (see accord.match.sparse)"), stacklevel=3)
+
+
+def _window(sorted_keys: np.ndarray, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each query, the positions of the ``k`` sorted keys before and ``k`` after its insertion point."""
+    n = len(sorted_keys)
+    pos = np.searchsorted(sorted_keys, queries)
+    offsets = np.arange(-k, k)
+    cand = pos[:, None] + offsets[None, :]
+    ok = (cand >= 0) & (cand < n)
+    q = np.broadcast_to(np.arange(len(queries))[:, None], cand.shape)
+    return q[ok], cand[ok]
+
+
+def _equal_extent(gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray, k: int
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of equal (start, end): every gold span with up to ``2k`` predicted spans of its extent (by rank)."""
+    keys_g = np.stack([gs, ge], axis=1)
+    keys_p = np.stack([ps, pe], axis=1)
+    allk = np.concatenate([keys_g, keys_p])
+    _, inv = np.unique(allk, axis=0, return_inverse=True)
+    inv = inv.reshape(-1)
+    ig, ip = inv[: len(gs)], inv[len(gs):]
+    order = np.argsort(ip, kind="stable")
+    sorted_ip = ip[order]
+    lo = np.searchsorted(sorted_ip, ig, "left")
+    hi = np.minimum(np.searchsorted(sorted_ip, ig, "right"), lo + 2 * k)
+    count = hi - lo
+    g = np.repeat(np.arange(len(gs)), count)
+    within = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    p = order[np.repeat(lo, count) + within]
+    return g, p
+
+
+def near_candidates(gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray,
+                    g_group: np.ndarray | None = None, p_group: np.ndarray | None = None,
+                    k: int = NEIGHBOURS) -> tuple[np.ndarray, np.ndarray]:
+    """Candidate (gold, predicted) index pairs: nearest neighbours in start and end order, both ways,
+    overall and (when groups such as labels are given) within the group, plus equal extents.
+
+    Returns unique pairs sorted by gold index, then predicted index. O((n + m) k log(n + m)).
+    """
+    parts_g: list[np.ndarray] = []
+    parts_p: list[np.ndarray] = []
+
+    def add(a_start: np.ndarray, a_idx: np.ndarray, b_start: np.ndarray, b_idx: np.ndarray, gold_first: bool) -> None:
+        if not len(a_idx) or not len(b_idx):
+            return
+        order = np.lexsort((b_idx, b_start))
+        q, c = _window(b_start[order], a_start, k)
+        a, b = a_idx[q], b_idx[order][c]
+        parts_g.append(a if gold_first else b)
+        parts_p.append(b if gold_first else a)
+
+    groups = [(np.arange(len(gs)), np.arange(len(ps)))]
+    if g_group is not None and p_group is not None:
+        for v in np.intersect1d(g_group, p_group):
+            groups.append((np.flatnonzero(g_group == v), np.flatnonzero(p_group == v)))
+    for gi, pi in groups:
+        for gk, pk in ((gs, ps), (ge, pe)):
+            add(gk[gi].astype(np.float64), gi, pk[pi].astype(np.float64), pi, True)
+            add(pk[pi].astype(np.float64), pi, gk[gi].astype(np.float64), gi, False)
+    eg, ep = _equal_extent(gs, ge, ps, pe, k)
+    parts_g.append(eg)
+    parts_p.append(ep)
+    g = np.concatenate(parts_g).astype(np.int64)
+    p = np.concatenate(parts_p).astype(np.int64)
+    key = np.unique(g * max(len(ps), 1) + p)
+    return key // max(len(ps), 1), key % max(len(ps), 1)
+
+
+def sparse_assign(rows: np.ndarray, cols: np.ndarray, similarity: np.ndarray, n_rows: int, n_cols: int
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """A one-to-one pairing of maximum summed similarity over the given candidate edges.
+
+    Among pairings of (nearly) equal sum, more pairs and then more exact matches (1.0) win,
+    as in :func:`accord.match.assign.assign`. Every row and column gets a private "unpaired"
+    partner so that a full matching always exists; a row-partner and a column-partner may
+    pair (at a cost that makes pairing neutral) only where their items could pair, so the
+    graph stays as sparse as the candidates.
+
+    Returns the paired (row, column) indices with a positive similarity, by row.
+    """
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+    keep = similarity > 0
+    r, c, s = rows[keep], cols[keep], similarity[keep].astype(np.float64)
+    if not len(r):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    scale = float(s.max())
+    tie = 1e-7 * scale * (1.0 + (s >= 1.0) * 0.5)
+    # weights are positive: with S the largest similarity, a candidate pair costs 2S - s - tie,
+    # an unpaired item 1.5S, the mirror edge between the two partners of a pair S; so a
+    # pairing's cost is a constant minus the summed similarity (and the tie bonus)
+    n = n_rows + n_cols
+    real = 2.0 * scale - s - tie
+    rr = np.concatenate([r, np.arange(n_rows), n_rows + np.arange(n_cols), n_rows + c])
+    cc = np.concatenate([c, n_cols + np.arange(n_rows), np.arange(n_cols), n_cols + r])
+    ww = np.concatenate([real, np.full(n_rows, 1.5 * scale), np.full(n_cols, 1.5 * scale), np.full(len(r), scale)])
+    graph = coo_matrix((ww, (rr, cc)), shape=(n, n)).tocsr()
+    graph.sum_duplicates()
+    match = min_weight_full_bipartite_matching(graph)[1]
+    paired_rows = np.flatnonzero(match[:n_rows] < n_cols)
+    return paired_rows.astype(np.int64), match[paired_rows].astype(np.int64)
