@@ -280,6 +280,13 @@ class Pairer:
             if s > 0 and (keep_clash or s >= 1.0):
                 self._record(i, j, s, rt, ht, gold, pred, ctx, out)
             return
+        # canonical order: the rows and columns sorted by content, and the matrix turned by the
+        # content of the two sides, so that among tied assignments the one chosen depends neither
+        # on the order of the annotations in the files nor on which side is gold
+        gkeys = [_content_key(gold[i], out.gold_label[i]) for i in bg.tolist()]
+        pkeys = [_content_key(pred[j], out.pred_label[j]) for j in bp.tolist()]
+        bg = bg[sorted(range(len(bg)), key=gkeys.__getitem__)]
+        bp = bp[sorted(range(len(bp)), key=pkeys.__getitem__)]
         m = np.zeros((len(bg), len(bp)))
         toks: dict[tuple[int, int], tuple[tuple[str, ...], tuple[str, ...]]] = {}
         for x, i in enumerate(bg.tolist()):
@@ -288,7 +295,10 @@ class Pairer:
                 if s > 0 and (keep_clash or s >= 1.0):
                     m[x, y] = s
                     toks[(x, y)] = (rt, ht)
-        rows, cols = assign(m)
+        if sorted(gkeys) > sorted(pkeys):
+            cols, rows = assign(m.T)
+        else:
+            rows, cols = assign(m)
         for x, y in zip(rows.tolist(), cols.tolist()):
             rt, ht = toks[(x, y)]
             self._record(int(bg[x]), int(bp[y]), float(m[x, y]), rt, ht, gold, pred, ctx, out)
@@ -334,6 +344,22 @@ class Pairer:
         out.pred_status[j] = status
         out.pairs.append(Pair(i, j, s, rt if status == CLASH else (), ht if status == CLASH else ()))
         ctx.paired[(id(gold[i]), id(pred[j]))] = s
+
+
+def _content_value(value: object) -> object:
+    if isinstance(value, Annotation):
+        return ("@", value.label, -1 if value.start is None else value.start, -1 if value.end is None else value.end)
+    if isinstance(value, frozenset):
+        return ("set", tuple(sorted(repr(_content_value(v)) for v in value)))
+    if isinstance(value, tuple):
+        return ("list", tuple(repr(_content_value(v)) for v in value))
+    return (type(value).__name__, repr(value))
+
+
+def _content_key(ann: Annotation, label: str) -> tuple:
+    """A sort key of an annotation by content (scoring label, span, attributes), not by position in its file."""
+    span = (ann.start, ann.end) if ann.start is not None else (implied_span(ann) or (-1, -1))
+    return (label, span, ann.label, repr(sorted((k, _content_value(v)) for k, v in ann.attributes.items())))
 
 
 def make_similarity(profile: str | None, task: Task | None, attributes: Sequence[str] = ()) -> Similarity:
