@@ -34,6 +34,19 @@ def token_documents(draw: Any, max_docs: int = 3, max_tokens: int = 14, overlapp
 
 
 @st.composite
+def token_pairs(draw: Any, max_docs: int = 3) -> tuple[list[dict], list[dict]]:
+    """Gold and predicted token documents over the same tokens (different spans)."""
+    gold = draw(token_documents(max_docs=max_docs))
+    other = draw(token_documents(max_docs=len(gold)))
+    pred = []
+    for g, o in zip(gold, other + gold[len(other):]):
+        n = len(g["tokens"])
+        anns = [a for a in o["annotations"] if a["end"] <= n]
+        pred.append({"id": g["id"], "tokens": g["tokens"], "annotations": anns})
+    return gold, pred
+
+
+@st.composite
 def text_documents(draw: Any, max_docs: int = 3, relations: bool = True) -> list[dict]:
     """Character-offset documents with attributes, zero-length spans and relations pointing to spans."""
     docs = []

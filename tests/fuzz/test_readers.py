@@ -186,8 +186,8 @@ TASK = """<task><annotation_set_descriptors><annotation_set_descriptor name='con
 <annotation label='PER'/><annotation label='LOC'/><annotation label='ORG'/><annotation label='MISC'/>
 <annotation label='REL' span='no'/>
 <attribute name='kind' of_annotation='PER,LOC,ORG,MISC'><choice>a</choice><choice>b</choice></attribute>
-<attribute name='arg1' of_annotation='REL' type='annotation'/>
-<attribute name='arg2' of_annotation='REL' type='annotation'/>
+<attribute name='arg1' of_annotation='REL' type='annotation'><label_restriction label='PER'/><label_restriction label='LOC'/><label_restriction label='ORG'/><label_restriction label='MISC'/></attribute>
+<attribute name='arg2' of_annotation='REL' type='annotation'><label_restriction label='PER'/><label_restriction label='LOC'/><label_restriction label='ORG'/><label_restriction label='MISC'/></attribute>
 </annotation_set_descriptor></annotation_set_descriptors>
 <similarity_profile><stratum true_labels='PER,LOC,ORG,MISC'/><stratum true_labels='REL'/>
 <tag_profile true_labels='PER,LOC,ORG,MISC'><dimension name='_label' weight='.1'/><dimension name='_span' weight='.9'/>
@@ -198,9 +198,11 @@ TASK = """<task><annotation_set_descriptors><annotation_set_descriptor name='con
 def test_task_file(docs, data):
     with tempfile.TemporaryDirectory() as d:
         t, g = Path(d, "task.xml"), Path(d, "g.jsonl")
-        t.write_bytes(data.draw(corrupt_bytes(TASK.encode())) if data.draw(st.booleans()) else TASK.encode())
+        corrupted = data.draw(st.booleans())
+        t.write_bytes(data.draw(corrupt_bytes(TASK.encode())) if corrupted else TASK.encode())
         g.write_text(jsonl_text(docs), encoding="utf-8")
-        run(["score", str(g), str(g), "--task", str(t)])
+        result = run(["score", str(g), str(g), "--task", str(t)])
+        assert corrupted or result.status == 0, result.stderr
 
 
 @given(st.data())

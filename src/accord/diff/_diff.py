@@ -59,7 +59,7 @@ def _spanned(anns: Iterable[Annotation], side: str, doc_id: str | None) -> list[
     for a in anns:
         if a.start is None:
             raise PairingError(f"document {doc_id!r}: {side} annotation {a.label!r} has no span; the Annotation Diff "
-                               "compares spanned annotations")
+                               "compares spanned annotations (choose spanned types with --type)")
         out.append(a)
     return out
 
@@ -128,6 +128,10 @@ def annotation_diff(key: Document | Iterable[Annotation], response: Document | I
     if isinstance(response, Document):
         doc_id = doc_id or response.id
         response = response.annotations
+    if types is not None:
+        chosen = set(types)
+        key = [a for a in key if a.label in chosen]
+        response = [a for a in response if a.label in chosen]
     keys = _spanned(key, "key", doc_id)
     resps = _spanned(response, "response", doc_id)
     wanted = sorted({a.label for a in keys} | {a.label for a in resps}) if types is None else list(types)
@@ -216,8 +220,8 @@ def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None =
     texts: dict[str, str | None] = {}
     for doc_id, k, r in pairs:
         texts[doc_id] = k.text if k is not None and k.text is not None else (r.text if r is not None else None)
-        diffs[doc_id] = annotation_diff(k.annotations if k is not None else (),
-                                        r.annotations if r is not None else (), types=types, features=features,
+        diffs[doc_id] = annotation_diff(k if k is not None else Document(doc_id),
+                                        r if r is not None else Document(doc_id), types=types, features=features,
                                         pairing=pairing, compare_as_strings=compare_as_strings)
         if bdm is not None:
             for t, b in bdm_credit(diffs[doc_id], bdm, features).items():

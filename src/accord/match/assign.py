@@ -19,7 +19,7 @@ TIE_TOLERANCE = 1e-9
 """Summed similarities closer than this (times the number of pairs) count as a tie in 1:1 assignment."""
 
 
-def _tie_breaker(sim: np.ndarray) -> np.ndarray:
+def _tie_breaker(sim: np.ndarray, prefer: np.ndarray | None = None) -> np.ndarray:
     """A bonus far below any real difference that settles ties the same way whichever side is rows.
 
     Among assignments with (nearly) the same summed similarity the one with more pairs wins,
@@ -28,10 +28,14 @@ def _tie_breaker(sim: np.ndarray) -> np.ndarray:
     corresponding pairs, which Kuhn-Munkres alone does not guarantee.
     """
     n = min(sim.shape) + 1
-    return TIE_TOLERANCE * ((sim > 0) + (sim >= 1.0) / n)
+    bonus = (sim >= 1.0).astype(float)
+    if prefer is not None:
+        bonus = (bonus + (prefer & (sim > 0))) / 2
+    return TIE_TOLERANCE * ((sim > 0) + bonus / n)
 
 
-def assign(similarity: np.ndarray, constraint: str = "1:1") -> tuple[np.ndarray, np.ndarray]:
+def assign(similarity: np.ndarray, constraint: str = "1:1", prefer: np.ndarray | None = None
+           ) -> tuple[np.ndarray, np.ndarray]:
     """Pair the rows (gold items) and columns (predicted items) of a similarity matrix.
 
     Parameters
@@ -41,7 +45,9 @@ def assign(similarity: np.ndarray, constraint: str = "1:1") -> tuple[np.ndarray,
     constraint : {"1:1", "N:1", "1:N", "N:N"}
         ``1:1``: each item in at most one pair, total similarity maximal
         (Kuhn-Munkres, :func:`scipy.optimize.linear_sum_assignment`); among tied
-        assignments, more pairs and then more exact matches win (:func:`_tie_breaker`).
+        assignments, more pairs and then more exact matches win (:func:`_tie_breaker`), and
+        among those the pairs marked in ``prefer`` (a boolean matrix of the same shape; the
+        engine marks items of equal content).
         ``N:1``: several gold items may share one predicted item; each gold item takes
         its most similar predicted item.
         ``1:N``: the mirror image; each predicted item takes its most similar gold item.
@@ -61,7 +67,7 @@ def assign(similarity: np.ndarray, constraint: str = "1:1") -> tuple[np.ndarray,
     if constraint == "1:1":
         from scipy.optimize import linear_sum_assignment  # imported here: scipy.optimize is slow to import
 
-        rows, cols = linear_sum_assignment(sim + _tie_breaker(sim), maximize=True)
+        rows, cols = linear_sum_assignment(sim + _tie_breaker(sim, prefer), maximize=True)
     elif constraint == "N:1":
         rows = np.arange(sim.shape[0])
         cols = sim.argmax(axis=1)

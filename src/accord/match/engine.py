@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import PairingError, ProfileError
-from ..model import Annotation, Document
+from ..model import Annotation, Document, is_aggregate
 from ..schema import Task
 from .assign import assign
 from .blocks import exact_pairs, overlap_blocks
@@ -222,6 +222,15 @@ class Pairer:
         psel = [pred[i] for i in pi.tolist()]
         gkey: list[object] = [out.gold_label[i] for i in gi.tolist()]
         pkey: list[object] = [out.pred_label[i] for i in pi.tolist()]
+        # annotations pointed to by others carry how they are pointed to, so that of two equal spans the one a
+        # relation points to pairs with its counterpart on the other side, whatever their order in the files
+        for keys, anns, side in ((gkey, gsel, out.gold), (pkey, psel, out.pred)):
+            incoming = _incoming(side)
+            if incoming:
+                for k, a in enumerate(anns):
+                    sig = incoming.get(id(a))
+                    if sig is not None:
+                        keys[k] = (keys[k], sig)
         if names:
             for keys, anns, is_gold in ((gkey, gsel, True), (pkey, psel, False)):
                 for k, a in enumerate(anns):
@@ -283,10 +292,12 @@ class Pairer:
         # canonical order: the rows and columns sorted by content, and the matrix turned by the
         # content of the two sides, so that among tied assignments the one chosen depends neither
         # on the order of the annotations in the files nor on which side is gold
-        gkeys = [_content_key(gold[i], out.gold_label[i]) for i in bg.tolist()]
-        pkeys = [_content_key(pred[j], out.pred_label[j]) for j in bp.tolist()]
-        bg = bg[sorted(range(len(bg)), key=gkeys.__getitem__)]
-        bp = bp[sorted(range(len(bp)), key=pkeys.__getitem__)]
+        g_in, p_in = _incoming(gold), _incoming(pred)
+        gkeys = [_content_key(gold[i], out.gold_label[i], g_in) for i in bg.tolist()]
+        pkeys = [_content_key(pred[j], out.pred_label[j], p_in) for j in bp.tolist()]
+        order_g = sorted(range(len(bg)), key=gkeys.__getitem__)
+        order_p = sorted(range(len(bp)), key=pkeys.__getitem__)
+        bg, bp = bg[order_g], bp[order_p]
         m = np.zeros((len(bg), len(bp)))
         toks: dict[tuple[int, int], tuple[tuple[str, ...], tuple[str, ...]]] = {}
         for x, i in enumerate(bg.tolist()):
@@ -295,10 +306,13 @@ class Pairer:
                 if s > 0 and (keep_clash or s >= 1.0):
                     m[x, y] = s
                     toks[(x, y)] = (rt, ht)
+        gk = [gkeys[k] for k in order_g]
+        pk = [pkeys[k] for k in order_p]
+        same = np.array([[a == b for b in pk] for a in gk], dtype=bool)
         if sorted(gkeys) > sorted(pkeys):
-            cols, rows = assign(m.T)
+            cols, rows = assign(m.T, prefer=same.T)
         else:
-            rows, cols = assign(m)
+            rows, cols = assign(m, prefer=same)
         for x, y in zip(rows.tolist(), cols.tolist()):
             rt, ht = toks[(x, y)]
             self._record(int(bg[x]), int(bp[y]), float(m[x, y]), rt, ht, gold, pred, ctx, out)
@@ -356,10 +370,25 @@ def _content_value(value: object) -> object:
     return (type(value).__name__, repr(value))
 
 
-def _content_key(ann: Annotation, label: str) -> tuple:
-    """A sort key of an annotation by content (scoring label, span, attributes), not by position in its file."""
+def _content_key(ann: Annotation, label: str, incoming: dict[int, tuple] | None = None) -> tuple:
+    """A sort key of an annotation by content (scoring label, span, attributes, how others point to it), not by
+    its position in its file."""
     span = (ann.start, ann.end) if ann.start is not None else (implied_span(ann) or (-1, -1))
-    return (label, span, ann.label, repr(sorted((k, _content_value(v)) for k, v in ann.attributes.items())))
+    return (label, span, ann.label, repr(sorted((k, _content_value(v)) for k, v in ann.attributes.items())),
+            (incoming or {}).get(id(ann), ()))
+
+
+def _incoming(anns: list[Annotation]) -> dict[int, tuple]:
+    """For each annotation another one points to: the sorted (label, attribute) of the pointers."""
+    out: dict[int, list] = {}
+    for a in anns:
+        if a.start is None or a.attributes:
+            for name, value in a.attributes.items():
+                targets = [value] if isinstance(value, Annotation) else (
+                    [v for v in value if isinstance(v, Annotation)] if is_aggregate(value) else [])
+                for t in targets:
+                    out.setdefault(id(t), []).append((a.label, name))
+    return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
 def make_similarity(profile: str | None, task: Task | None, attributes: Sequence[str] = ()) -> Similarity:

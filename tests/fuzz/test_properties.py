@@ -1,0 +1,241 @@
+"""Properties every comparison must have, on generated corpora.
+
+- score(x, x) is perfect, in every mode;
+- swapping gold and prediction swaps precision and recall, missing and spurious, the two clash counts
+  (for symmetric similarities: strict, lenient, and MAT profiles whose labels declare the same attributes;
+  MAT's remainder dimension reads the reference label's attributes, so it is asymmetric by definition);
+- permuting documents and annotations changes nothing;
+- nothing is lost: gold = number of gold items = match + gold_clash + missing, and the same for predictions;
+- every rate lies in [0, 1], no JSON holds NaN, no count exceeds its total;
+- two runs under different ``PYTHONHASHSEED`` give byte-identical JSON;
+- HTML pages escape what they show.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import accord
+from accord.clueval import evaluate_spans
+from accord.diff import diff_corpora
+from accord.formats.jsonl import document_from_json
+from accord.model import Corpus
+from accord.schema import parse_task
+from accord.semeval import semeval_schemas
+
+from .harness import FULL, PROFILE, run
+from .strategies import jsonl_text, text_documents, token_documents, token_pairs
+from .test_readers import TASK
+
+settings.load_profile(PROFILE)
+
+TASK_SPEC = parse_task(TASK)
+OUTCOMES = ("match", "gold_clash", "pred_clash", "missing", "spurious")
+
+
+def corpus(docs: list[dict], name: str = "c") -> Corpus:
+    return Corpus([document_from_json(d) for d in docs], name=name)
+
+
+def shuffled(docs: list[dict], seed: int) -> list[dict]:
+    """The same documents in another order, each with its annotations in another order (ids kept)."""
+    rng = random.Random(seed)
+    out = [dict(d, annotations=rng.sample(d["annotations"], len(d["annotations"]))) for d in docs]
+    rng.shuffle(out)
+    return out
+
+
+def counts(report: accord.Report) -> dict:
+    rows = {"<all>": report.totals, **{f"L:{k}": v for k, v in report.by_label.items()},
+            **{f"D:{k}": v for k, v in report.by_document.items()}}
+    return {k: tuple(getattr(c, f) for f in OUTCOMES) for k, c in rows.items()}
+
+
+def swap(c: dict) -> dict:
+    return {k: (m, pc, gc, s, mi) for k, (m, gc, pc, mi, s) in c.items()}
+
+
+def n_items(docs: list[dict]) -> int:
+    return sum(len(d["annotations"]) for d in docs)
+
+
+def check_blocks(obj: object) -> None:
+    """Every count block of a JSON output: the identities, rates in [0, 1], counts within totals."""
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            if {"gold", "pred", "match", "missing", "spurious"} <= set(x):
+                assert x["gold"] == x["match"] + x["gold_clash"] + x["missing"]
+                assert x["pred"] == x["match"] + x["pred_clash"] + x["spurious"]
+                assert min(x[f] for f in OUTCOMES) >= 0 and x["match"] <= min(x["gold"], x["pred"])
+            for k in ("precision", "recall", "f1", "f"):
+                v = x.get(k)
+                if isinstance(v, float):
+                    assert 0.0 <= v <= 1.0, (k, v, x)
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+        elif isinstance(x, float):
+            assert math.isfinite(x)
+
+
+def strict_json(text: str) -> object:
+    def refuse(name: str) -> None:
+        raise AssertionError(f"{name} in JSON output")
+    return json.loads(text, parse_constant=refuse)
+
+
+# --------------------------------------------------------------------------- identity
+@given(text_documents())
+def test_self_score_is_perfect_for_every_profile(docs):
+    c = corpus(docs)
+    for kwargs in ({"profile": "strict"}, {"profile": "lenient"}, {"profile": "mat"},
+                   {"task": TASK_SPEC}, {"task": TASK_SPEC, "profile": "strict"}):
+        r = accord.score(c, c, **kwargs)
+        t = r.totals
+        assert t.match == t.gold == t.pred == n_items(docs), (kwargs, t)
+        assert r.f1 == 1.0 or n_items(docs) == 0
+
+
+@given(token_documents())
+def test_self_score_is_perfect_in_span_modes(docs):
+    c = corpus(docs)
+    ev = evaluate_spans(c, c)
+    for level in (1, 2, 3, 4):
+        for labelled in (True, False):
+            k = ev.counts(level, labelled)
+            assert k.gold_hits == k.gold == k.pred_hits == k.pred == n_items(docs)
+    sem = semeval_schemas(c, c)
+    for schema in ("strict", "exact", "partial", "type"):
+        s = sem.counts(schema)
+        assert s.correct == s.possible == s.actual == n_items(docs)
+
+
+@given(text_documents(relations=False))
+def test_self_diff_is_all_correct(docs):
+    c = corpus(docs)
+    for pairing in ("gate", "optimal"):
+        k = diff_corpora(c, c, pairing=pairing, features=None).counts()
+        spanned = sum(1 for d in docs for a in d["annotations"] if "start" in a)
+        assert k.correct == k.keys == k.responses == spanned and not (k.partial or k.missing or k.spurious)
+
+
+# ------------------------------------------------------------------------------- swap
+@given(text_documents(), text_documents())
+def test_swapping_sides_swaps_the_counts(gold_docs, pred_docs):
+    for d in pred_docs:
+        d["id"] = d["id"]   # same ids d0, d1...: documents on one side only are scored against nothing
+    g, p = corpus(gold_docs), corpus(pred_docs)
+    for kwargs in ({"profile": "strict"}, {"profile": "lenient"}, {"task": TASK_SPEC}):
+        a = accord.score(g, p, allow_missing="empty", **kwargs)
+        b = accord.score(p, g, allow_missing="empty", **kwargs)
+        assert counts(a) == swap(counts(b)), kwargs
+        assert math.isclose(a.precision, b.recall) and math.isclose(a.recall, b.precision)
+        assert a.totals.gold == n_items(gold_docs) and a.totals.pred == n_items(pred_docs)
+
+
+# ------------------------------------------------------------------------ permutation
+@given(text_documents(), text_documents(), st.integers(0, 2**16))
+def test_permuting_documents_and_annotations_changes_nothing(gold_docs, pred_docs, seed):
+    g, p = corpus(gold_docs), corpus(pred_docs)
+    g2, p2 = corpus(shuffled(gold_docs, seed)), corpus(shuffled(pred_docs, seed + 1))
+    for kwargs in ({"profile": "strict"}, {"profile": "lenient"}, {"profile": "mat"}, {"task": TASK_SPEC}):
+        assert counts(accord.score(g, p, allow_missing="empty", **kwargs)) == \
+            counts(accord.score(g2, p2, allow_missing="empty", **kwargs)), kwargs
+    spanned = sorted({a["label"] for d in gold_docs + pred_docs for a in d["annotations"] if "start" in a})
+    if spanned:
+        a = diff_corpora(g, p, pairing="optimal", allow_missing="empty", types=spanned).counts()
+        b = diff_corpora(g2, p2, pairing="optimal", allow_missing="empty", types=spanned).counts()
+        assert a == b
+
+
+@given(token_pairs(), st.integers(0, 2**16))
+def test_permutation_in_span_modes(pair, seed):
+    gold_docs, pred_docs = pair
+    g, p = corpus(gold_docs), corpus(pred_docs)
+    g2, p2 = corpus(shuffled(gold_docs, seed)), corpus(shuffled(pred_docs, seed + 1))
+    for schema in ("strict", "exact", "partial", "type"):
+        assert semeval_schemas(g, p, allow_missing="empty").counts(schema) == \
+            semeval_schemas(g2, p2, allow_missing="empty").counts(schema)
+    a, b = evaluate_spans(g, p, allow_missing="empty"), evaluate_spans(g2, p2, allow_missing="empty")
+    assert [a.counts(lv, True) for lv in (1, 2, 3, 4)] == [b.counts(lv, True) for lv in (1, 2, 3, 4)]
+
+
+# ---------------------------------------------------------------- JSON of every command
+@given(text_documents(), text_documents())
+def test_json_outputs_keep_the_identities_and_bounds(gold_docs, pred_docs):
+    with tempfile.TemporaryDirectory() as d:
+        g, p = Path(d, "g.jsonl"), Path(d, "p.jsonl")
+        g.write_text(jsonl_text(gold_docs), encoding="utf-8")
+        p.write_text(jsonl_text(pred_docs), encoding="utf-8")
+        for argv in (["score", str(g), str(p), "--allow-missing", "empty", "--profile", "mat"],
+                     ["score", str(g), str(p), "--allow-missing", "empty", "--zero-division", "nan"],
+                     ["qa", str(g), str(p), "--allow-missing", "empty"],
+                     ["agree", str(g), str(p)]):
+            r = run(argv + ["--output", "json"])
+            if r.status == 0:
+                check_blocks(strict_json(r.stdout))
+
+
+@given(token_pairs())
+def test_span_mode_json_is_bounded(pair):
+    gold_docs, pred_docs = pair
+    with tempfile.TemporaryDirectory() as d:
+        g, p = Path(d, "g.jsonl"), Path(d, "p.jsonl")
+        g.write_text(jsonl_text(gold_docs), encoding="utf-8")
+        p.write_text(jsonl_text(pred_docs), encoding="utf-8")
+        for mode in ("clueval", "semeval"):
+            r = run(["score", str(g), str(p), "--allow-missing", "empty", "--match", mode, "--output", "json"])
+            assert r.status == 0, r.stderr
+            check_blocks(strict_json(r.stdout))
+
+
+@settings(max_examples=40 if FULL else 3)
+@given(text_documents())
+def test_json_is_identical_under_two_hash_seeds(docs):
+    with tempfile.TemporaryDirectory() as d:
+        g = Path(d, "g.jsonl")
+        g.write_text(jsonl_text(docs), encoding="utf-8")
+        outs = []
+        for seed in ("1", "2"):
+            env = dict(os.environ, PYTHONHASHSEED=seed)
+            outs.append(subprocess.run([sys.executable, "-m", "accord.cli", "score", str(g), str(g), "--profile",
+                                        "mat", "--output", "json"], env=env, capture_output=True, check=True).stdout)
+        assert outs[0] == outs[1]
+
+
+# ------------------------------------------------------------------------------- HTML
+PAYLOAD = "<img src=x onerror=alert(1)>"
+
+
+@given(token_documents(max_docs=1), st.booleans())
+def test_html_pages_escape_what_they_show(docs, in_label):
+    for d in docs:
+        if in_label:
+            for a in d["annotations"]:
+                a["label"] = PAYLOAD
+        else:
+            d["tokens"][0] = PAYLOAD
+    pred = [dict(d, annotations=d["annotations"][1:]) for d in docs]
+    with tempfile.TemporaryDirectory() as tmp:
+        g, p = Path(tmp, "g.jsonl"), Path(tmp, "p.jsonl")
+        g.write_text(jsonl_text(docs), encoding="utf-8")
+        p.write_text(jsonl_text(pred), encoding="utf-8")
+        pages = [Path(tmp, "errors.html"), Path(tmp, "diff.html"), Path(tmp, "matrix.html")]
+        run(["errors", str(g), str(p), "--html", str(pages[0])])
+        run(["diff", str(g), str(p), "--html", str(pages[1])])
+        run(["agree", str(g), str(p), "--html", str(pages[2])])
+        for page in pages:
+            if page.exists():
+                assert PAYLOAD not in page.read_text(encoding="utf-8"), page.name
