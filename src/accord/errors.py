@@ -19,7 +19,9 @@ __all__ = [
     "OptionError",
     "RatingsError",
     "OntologyError",
+    "AccordWarning",
     "AgreementWarning",
+    "PileWarning",
     "RepairWarning",
 ]
 
@@ -82,12 +84,16 @@ class OntologyError(AccordError):
     """An ontology or taxonomy cannot be used for the BDM (a cycle, an unknown concept)."""
 
 
-class AgreementWarning(UserWarning):
+class AccordWarning(UserWarning):
+    """Root of accord's warnings: the result stands, but something the user should know happened."""
+
+
+class AgreementWarning(AccordWarning):
     """An agreement coefficient met a degenerate case (no shared items, one category) and
     returned the value its documentation defines for it."""
 
 
-class RepairWarning(UserWarning):
+class RepairWarning(AccordWarning):
     """Invalid tag transitions were repaired (``--repair conlleval``) or their chunks dropped
     (``--repair discard``) while a column was read.
 
@@ -104,3 +110,8 @@ class RepairWarning(UserWarning):
     def to_dict(self) -> dict:
         return {"file": None if self.path is None else str(self.path), "method": self.method, "count": self.count,
                 "first": [dict(x) for x in self.first]}
+
+
+class PileWarning(AccordWarning):
+    """A block of overlapping spans was too large to compare every pair; it was paired over
+    nearest-neighbour candidates (:mod:`accord.match.sparse`)."""

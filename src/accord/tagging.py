@@ -330,13 +330,13 @@ def warn_repairs(chunks: Chunks, tags: Sequence[str], sentence_start: np.ndarray
     n = len(chunks.invalid)
     path = where.path if where is not None else None
     done = ("read as conlleval does (a chunk starts there)" if repair == "conlleval"
-            else f"their {chunks.discarded} chunk(s) discarded")
+            else f"discarded with their {chunks.discarded} chunk(s)")
     places = ", ".join(f"{'line ' + str(x['line']) if x['line'] is not None else 'tag'} {x['tag']!r} after "
                        f"{repr(x['previous']) if x['previous'] is not None else 'a sentence start'}" for x in first)
     more = f" and {n - len(first)} more" if n > len(first) else ""
     warnings.warn(RepairWarning(
         f"{path + ': ' if isinstance(path, str) else (str(path) + ': ' if path is not None else '')}{n} invalid "
-        f"{canonical_scheme(scheme)} transition(s) {done}: {places}{more} (--repair error refuses them)",
+        f"{canonical_scheme(scheme)} transition(s), {done}: {places}{more} (--repair error refuses them)",
         path=path, method=repair, count=n, first=tuple(first)), stacklevel=2)
 
 

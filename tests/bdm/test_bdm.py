@@ -171,3 +171,32 @@ def test_bad_taxonomies(tmp_path):
     q.write_text("<rdf:RDF", encoding="utf-8")
     with pytest.raises(FormatError, match="not a readable RDF/OWL document"):
         read_ontology(q)
+
+
+def test_xml_entities_are_never_expanded(tmp_path):
+    import time
+
+    # "billion laughs": 10 levels of 10 references (10^10 characters if expanded)
+    lol = "".join(f'<!ENTITY l{k} "{f"&l{k - 1};" * 10}">' if k else '<!ENTITY l0 "lol">' for k in range(10))
+    bomb = tmp_path / "bomb.owl"
+    bomb.write_text(f'<?xml version="1.0"?><!DOCTYPE rdf:RDF [{lol}]>' + OWL.split("?>", 1)[1]
+                    .replace('xml:base="http://example.org/onto"', 'xml:base="http://example.org/onto" a="&l9;"'),
+                    encoding="utf-8")
+    began = time.perf_counter()
+    with pytest.raises(FormatError, match="bomb.owl.*entit"):
+        read_ontology(bomb)
+    assert time.perf_counter() - began < 2
+    external = tmp_path / "ext.owl"
+    external.write_text('<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY e SYSTEM "file:///etc/passwd">]>'
+                        + OWL.split("?>", 1)[1], encoding="utf-8")
+    with pytest.raises(FormatError, match="ext.owl.*entit"):
+        read_ontology(external)
+
+
+def test_plain_entities_as_protege_writes_them(tmp_path, taxonomy):
+    text = OWL.split("?>", 1)[1].replace('"http://www.w3.org/2002/07/owl#"', '"&owl;"', 1)
+    p = tmp_path / "protege.owl"
+    p.write_text('<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY owl "http://www.w3.org/2002/07/owl#">]>' + text,
+                 encoding="utf-8")
+    onto = read_ontology(p)
+    assert sorted(onto.concepts) == sorted(taxonomy.concepts)

@@ -172,3 +172,14 @@ def test_mat_json_reads_the_documented_example(tmp_path):
     f.write_text('{"signal": "x", "version": 3, "asets": []}')
     with pytest.raises(FormatError, match="version 3"):
         read(f)
+
+
+def test_conll_comment_lines_are_skipped_and_kept(tmp_path):
+    p = tmp_path / "c.conll"
+    p.write_text("# sent_id = 1\n# text = John ran\nJohn B-PER\nran O\n\n"
+                 "# id 7f domain=en\n#hashtag B-MISC\nis O\n", encoding="utf-8")
+    corpus = read(p, "conll")
+    (doc,) = corpus.documents
+    assert doc.tokens == ("John", "ran", "#hashtag", "is")
+    assert [(a.label, a.start, a.end) for a in doc.annotations] == [("PER", 0, 1), ("MISC", 2, 3)]
+    assert doc.metadata["comments"] == ((0, "# sent_id = 1"), (0, "# text = John ran"), (2, "# id 7f domain=en"))

@@ -107,3 +107,33 @@ def test_bad_graphs():
         smatch("(a / dog", "(a / dog)")
     with pytest.raises(FormatError, match="no concept"):
         smatch("(a :ARG0 (b / cat))", "(a / dog)")
+
+
+def test_deep_graph_is_refused_not_recursed(tmp_path):
+    from accord.cli import main
+    from accord.structured.amr import MAX_DEPTH
+
+    deep = "(a / x" + "".join(f" :ARG0 (v{k} / x" for k in range(5000)) + ")" * 5001
+    p = tmp_path / "deep.amr"
+    p.write_text(deep + "\n", encoding="utf-8")
+    assert main(["smatch", str(p), str(p)]) == 2
+    # nesting up to the bound is read (a chain of MAX_DEPTH nodes; its exact Smatch is slow, so only read here)
+    shallow = "(a / x" + "".join(f" :ARG0 (v{k} / x{k}" for k in range(MAX_DEPTH - 1)) + ")" * MAX_DEPTH
+    assert len(amr_triples(shallow)) == 2 * MAX_DEPTH
+
+
+def test_empty_file_and_one_line_errors(tmp_path, capsys):
+    from accord.cli import main
+
+    empty = tmp_path / "empty.amr"
+    empty.write_text("# ::id 1\n\n", encoding="utf-8")
+    good = tmp_path / "good.amr"
+    good.write_text("(a / dog)\n", encoding="utf-8")
+    assert main(["smatch", str(empty), str(good)]) == 2
+    err = capsys.readouterr().err
+    assert "no PENMAN graph" in err and "empty.amr" in err and len(err.strip().splitlines()) == 1
+    broken = tmp_path / "broken.amr"
+    broken.write_text("(a / dog\n   :ARG0 (b / cat)\n", encoding="utf-8")
+    assert main(["smatch", str(broken), str(good)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "broken.amr" in err and "line" in err

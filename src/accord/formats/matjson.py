@@ -86,6 +86,10 @@ def read_mat_json(path: str | Path, *, encoding: str | None = None, **_ignored: 
             start = end = None
             if has_span:
                 start, end = row[0], row[1]
+                for m, offset in enumerate((start, end)):
+                    if not INTEGER.accepts(offset):
+                        raise FormatError(f"{where}[{m}]: expected an integer character offset, got "
+                                          f"{json_type(offset)}", path=p)
                 if not (INTEGER.accepts(start) and INTEGER.accepts(end) and 0 <= start <= end <= len(signal)):
                     raise FormatError(f"{where}: span [{start!r}, {end!r}) does not lie in the signal "
                                       f"({len(signal)} characters)", path=p)

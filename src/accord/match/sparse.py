@@ -10,24 +10,28 @@ and across labels) and with the spans of exactly the same extent, then finds the
 one-to-one pairing over those candidates with
 :func:`scipy.sparse.csgraph.min_weight_full_bipartite_matching`. This is the documented
 bound: the pairing is optimal over the candidate graph, which holds every pair of equal
-extent and the closest spans, and a :class:`PileWarning` says where it was applied.
+extent and the closest spans, for similarities rounded to :data:`QUANTUM` levels (the
+counts keep each pair's exact similarity), and a :class:`PileWarning` says where it was
+applied.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DENSE_LIMIT", "NEIGHBOURS", "PileWarning", "near_candidates", "sparse_assign", "warn_pile"]
+from ..errors import PileWarning
+
+__all__ = ["DENSE_LIMIT", "NEIGHBOURS", "QUANTUM", "PileWarning", "near_candidates", "sparse_assign", "warn_pile"]
 
 DENSE_LIMIT = 250_000
 """Blocks with more gold x predicted pairs than this are paired over a sparse candidate graph."""
 
-NEIGHBOURS = 8
+NEIGHBOURS = 4
 """How many nearest spans of the other side (before and after, in start and in end order) a span is compared with."""
 
-
-class PileWarning(UserWarning):
-    """A block was too large to compare every pair; it was paired over nearest-neighbour candidates."""
+QUANTUM = 4096
+"""Similarities in a pile are paired on a grid of ``1/QUANTUM`` of the largest (the pairs keep their exact
+similarity in the counts)."""
 
 
 def warn_pile(where: str, n_gold: int, n_pred: int) -> None:
@@ -107,15 +111,15 @@ def near_candidates(gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarr
     return key // max(len(ps), 1), key % max(len(ps), 1)
 
 
-def sparse_assign(rows: np.ndarray, cols: np.ndarray, similarity: np.ndarray, n_rows: int, n_cols: int
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def sparse_assign(rows: np.ndarray, cols: np.ndarray, similarity: np.ndarray, n_rows: int, n_cols: int,
+                  *, integer_weights: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """A one-to-one pairing of maximum summed similarity over the given candidate edges.
 
-    Among pairings of (nearly) equal sum, more pairs and then more exact matches (1.0) win,
-    as in :func:`accord.match.assign.assign`. Every row and column gets a private "unpaired"
-    partner so that a full matching always exists; a row-partner and a column-partner may
-    pair (at a cost that makes pairing neutral) only where their items could pair, so the
-    graph stays as sparse as the candidates.
+    Similarities are rounded to :data:`QUANTUM` levels of the largest (the assignment is
+    several times slower on arbitrary floats); among pairings of equal rounded sum, more
+    pairs and then more exact matches (1.0) win, as in :func:`accord.match.assign.assign`.
+    With ``integer_weights`` the weights are non-negative integers (below 2**50) that already
+    encode every priority (SemEval's lexicographic weights) and are used as they are.
 
     Returns the paired (row, column) indices with a positive similarity, by row.
     """
@@ -127,16 +131,24 @@ def sparse_assign(rows: np.ndarray, cols: np.ndarray, similarity: np.ndarray, n_
     if not len(r):
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty
-    scale = float(s.max())
-    tie = 1e-7 * scale * (1.0 + (s >= 1.0) * 0.5)
-    # weights are positive: with S the largest similarity, a candidate pair costs 2S - s - tie,
-    # an unpaired item 1.5S, the mirror edge between the two partners of a pair S; so a
-    # pairing's cost is a constant minus the summed similarity (and the tie bonus)
+    if integer_weights:
+        if not (np.all(s == np.rint(s)) and s.max() < 2.0 ** 50):
+            raise ValueError("integer_weights: the weights must be integers below 2**50")
+        value = s
+    else:
+        # each rounded unit is worth more than all tie bonuses together: a pair adds 1, an exact match 1 more
+        bonus_room = 2.0 * (min(n_rows, n_cols) + 1)
+        units = np.maximum(np.rint(s / s.max() * QUANTUM), 1.0)
+        value = units * bonus_room + 1.0 + (s >= 1.0)
+    big = float(value.max() + 1.0)
+    # weights are positive: with B above every value, a candidate pair costs 2B - value, an unpaired
+    # item 1.5B, the mirror edge between the two partners of a pair B; so a pairing's cost is a
+    # constant minus its summed value
     n = n_rows + n_cols
-    real = 2.0 * scale - s - tie
     rr = np.concatenate([r, np.arange(n_rows), n_rows + np.arange(n_cols), n_rows + c])
     cc = np.concatenate([c, n_cols + np.arange(n_rows), np.arange(n_cols), n_cols + r])
-    ww = np.concatenate([real, np.full(n_rows, 1.5 * scale), np.full(n_cols, 1.5 * scale), np.full(len(r), scale)])
+    ww = np.concatenate([2.0 * big - value, np.full(n_rows, 1.5 * big), np.full(n_cols, 1.5 * big),
+                         np.full(len(r), big)])
     graph = coo_matrix((ww, (rr, cc)), shape=(n, n)).tocsr()
     graph.sum_duplicates()
     match = min_weight_full_bipartite_matching(graph)[1]

@@ -206,6 +206,10 @@ def _outcomes(gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe
     return go, po
 
 
+PILE_CLOSENESS = 256
+"""In a pile, the closeness of two spans is rounded to 1/256 before the sparse assignment."""
+
+
 def _pile_pairs(bg: np.ndarray, bp: np.ndarray, gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray,
                 pe: np.ndarray, pl: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """A block too large for a full matrix: the same weights on nearest-neighbour candidates, paired by a
@@ -219,13 +223,17 @@ def _pile_pairs(bg: np.ndarray, bp: np.ndarray, gs: np.ndarray, ge: np.ndarray, 
     closeness = np.where(overlaps, over / np.maximum(union, 1), 0.0)
     same_bounds = (gs[g] == ps[p]) & (ge[g] == pe[p])
     same_label = gl[g] == pl[p]
-    big = float(min(len(bg), len(bp)) + 1)
+    # the dense weights' priorities in integers: correct pairs first, then overlapping pairs, then the
+    # closeness rounded to 1/PILE_CLOSENESS (exact integers keep the order the dense floats give)
+    n = float(min(len(bg), len(bp)) + 1)
+    per_pair = n * PILE_CLOSENESS
+    per_correct = n * (per_pair + PILE_CLOSENESS)
     out = {}
     for schema in SCHEMAS:
         correct = {"strict": same_bounds & same_label, "exact": same_bounds, "partial": same_bounds,
                    "type": same_label}[schema] & overlaps
-        weight = np.where(overlaps, 1.0 + big * correct + closeness / (2 * big), 0.0)
-        rows, cols = sparse_assign(cg, cp, weight, len(bg), len(bp))
+        weight = np.where(overlaps, per_pair + per_correct * correct + np.rint(closeness * PILE_CLOSENESS), 0.0)
+        rows, cols = sparse_assign(cg, cp, weight, len(bg), len(bp), integer_weights=True)
         out[schema] = (bg[rows], bp[cols])
     return out
 
