@@ -241,3 +241,22 @@ def test_invariant_to_rater_order_item_order_and_relabelling(table, rnd):
 def test_statistics_add_up_over_documents(t1, t2):
     both = A.agreement_stats(t1) + A.agreement_stats(t2)
     _same(_all(both), _all(t1 + t2))
+
+
+def test_fleiss_kappa_below_minus_one_with_missing_ratings_is_irrcacs_value_and_warns():
+    # one item rated A and B by two raters, nine items rated once (A): the single ratings shift the
+    # category proportions (pi_A = 9.5/10) but no pair on them, so P_o = 0 and P_e = 0.905:
+    # kappa = (0 - 0.905) / (1 - 0.905) = -9.526..., the value irrCAC computes (the formula allows it
+    # once items rated by one rater enter the proportions; with complete data it is at least -1/(m-1))
+    import pandas as pd
+    from irrCAC.raw import CAC
+
+    t = np.full((10, 2), np.nan)
+    t[0] = [0.0, 1.0]
+    t[1:, 0] = 0.0
+    pe = 0.95 ** 2 + 0.05 ** 2
+    with pytest.warns(AgreementWarning, match="below -1: 9 of 10 item"):
+        value = A.fleiss_kappa(t)
+    assert value == pytest.approx((0 - pe) / (1 - pe))
+    expected = CAC(pd.DataFrame(t), digits=12).fleiss()["est"]["coefficient_value"]
+    assert value == pytest.approx(expected, abs=1e-9)

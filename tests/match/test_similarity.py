@@ -228,3 +228,34 @@ def test_validation_errors_name_document_and_rule():
         t.validate(Corpus([Document("d", (A("REL", attributes={"x": "1"}),))]))
     with pytest.raises(Exception, match="spanless|span=\"no\""):
         t.validate(Corpus([Document("d", (A("REL", 0, 2),))]))
+
+
+@pytest.mark.parametrize("weights, message", [
+    (("-1", "2"), "weight '-1'; weights are finite and not negative"),
+    (("nan", "1"), "weight 'nan'"),
+    (("inf", "1"), "weight 'inf'"),
+    (("0", "0"), "total weight of 0"),
+    (("x", "1"), "needs a numeric weight"),
+])
+def test_profile_weights_are_validated(weights, message):
+    with pytest.raises(SchemaError, match=message):
+        task(PER_ORG, "<similarity_profile><tag_profile true_labels='PERSON'>"
+                      f"<dimension name='_label' weight='{weights[0]}'/>"
+                      f"<dimension name='_span' weight='{weights[1]}'/></tag_profile></similarity_profile>")
+
+
+def test_similarity_stays_within_one_for_valid_weights():
+    # 0.1 label + 0.9 span: a different label with the same span scores 0.9 (was 1.25 with weight -1 accepted)
+    t = task(PER_ORG, "<similarity_profile><tag_profile true_labels='PERSON,ORGANIZATION'>"
+                      "<dimension name='_label' weight='.1'/><dimension name='_span' weight='.9'/>"
+                      "</tag_profile></similarity_profile>")
+    assert similarity(t, A("PERSON", 0, 4), A("ORGANIZATION", 0, 4)) == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize("attr, value", [("true_residue", "1.5"), ("true_residue", "-0.1"),
+                                         ("overlap_match_lower_bound", "2")])
+def test_dimension_bounds_are_validated(attr, value):
+    with pytest.raises(SchemaError, match=attr):
+        task(PER_ORG, "<similarity_profile><tag_profile true_labels='PERSON'>"
+                      f"<dimension name='_span' weight='1' method='overlap' {attr}='{value}'/>"
+                      "</tag_profile></similarity_profile>")

@@ -94,3 +94,19 @@ def test_hierarchical_types_by_hand():
         S.ancestor_f1({"a": "b", "b": "a"})("a", "a")
     with pytest.raises(OptionError):
         S.level_type_similarity(0)
+
+
+def test_ceaf_rme_recall_never_exceeds_one():
+    # N:1: three predicted singleton mentions fall in one gold entity of two mentions; both gold
+    # mentions were found, one twice. The paper's sum gives 3 / 2; each gold entity's credit is
+    # capped at its own score (2), so recall is 2 / 2 and the numerators stay within their totals.
+    gold = [{"role": "perp", "entity": [(0, 1), (5, 5)]}, {"role": "victim", "entity": [(8, 9)]}]
+    pred = [{"role": "perp", "entity": [(0, 1)]}, {"role": "perp", "entity": [(5, 5)]},
+            {"role": "perp", "entity": [(5, 5)]}]
+    for metric in (S.ceaf_rme_phi3(), S.ceaf_rme_subset()):
+        r = metric(pred, gold).to_dict()
+        assert r["gold_match"] <= r["gold_total"] and r["match"] <= r["pred_total"]
+        assert 0.0 <= r["recall"] <= 1.0 and 0.0 <= r["precision"] <= 1.0
+    r = S.ceaf_rme_phi3()(pred, gold).to_dict()
+    assert (r["match"], r["pred_total"], r["gold_match"], r["gold_total"]) == (3, 3, 2, 3)
+    assert r["recall"] == pytest.approx(2 / 3)

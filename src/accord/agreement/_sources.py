@@ -28,7 +28,7 @@ def read_ratings_table(path: str | Path, *, items: str | None = None, raters: st
     Long form when ``raters`` and ``labels`` name columns (``items`` too): one row per
     (item, rater, label). Wide form otherwise: one row per item, one column per rater,
     ``items`` naming an id column to leave out (``""``: there is none, every column is a
-    rater). An empty cell is a missing rating. Without ``items``, a first column that looks
+    rater). An empty cell is a missing rating; every row has as many cells as the header. Without ``items``, a first column that looks
     like item ids (named ``id``, ``item``... or a distinct value on every one of five or more
     rows) is an error asking for ``--items``: counted as a rater it would change every value.
     """
@@ -50,6 +50,10 @@ def read_ratings_table(path: str | Path, *, items: str | None = None, raters: st
         if None in r:
             raise FormatError(f"{len(header) + len(r[None])} cells, but the header has {len(header)} columns",
                               path=p, line=reader.line_num)
+        short = sum(v is None for v in r.values())
+        if short:
+            raise FormatError(f"{len(header) - short} cells, but the header has {len(header)} columns (write an empty "
+                              "cell for a missing rating)", path=p, line=reader.line_num)
         rows.append({k: (None if v == "" else v) for k, v in r.items()})
     if long:
         if not (items and raters and labels):

@@ -88,6 +88,8 @@ def read_gate_sets(path: str | Path) -> tuple[Document, dict[str, tuple[Annotati
         raise FormatError(f"not well-formed XML ({exc})", path=p) from None
     except DefusedXmlException as exc:
         raise FormatError(f"refused unsafe XML ({type(exc).__name__})", path=p) from None
+    except (LookupError, UnicodeError, ValueError) as exc:   # an encoding the XML declaration names
+        raise FormatError(f"cannot decode the XML: {exc}", path=p) from None
     if _local(root.tag) != "GateDocument":
         raise FormatError(f"expected a <GateDocument> root element, found <{_local(root.tag)}>", path=p)
     text_parts: list[str] = []
