@@ -200,3 +200,25 @@ def test_pile_self_score_pairs_every_span_with_itself():
     with pytest.warns(PileWarning):
         t = accord.score(c, c, profile="lenient").totals
     assert t.match == t.gold == t.pred == 800
+
+
+def test_equal_spans_told_apart_by_the_other_arguments_of_their_relations():
+    # found by the fuzz suite: four equal zero-length PER spans per side; which gold span pairs with which
+    # predicted one decides the relations' outcome, so it must follow the relations (their other argument),
+    # not the order of the annotations in the files
+    text = "<"
+
+    def side(rel_args):
+        t = [A("PER", 0, 0, id="T0"), A("PER", 0, 1, id="T1"), A("PER", 0, 0, id="T2"), A("PER", 0, 0, id="T3"),
+             A("PER", 0, 0, id="T4")]
+        rels = [A("REL", arg1=t[a], arg2=t[b], id=f"R{k}") for k, (a, b) in enumerate(rel_args)]
+        return t, rels
+
+    g_spans, g_rels = side([(0, 0), (0, 1)])
+    p_spans, p_rels = side([(0, 2), (1, 3)])
+    results = set()
+    for order in itertools.permutations(range(5)):
+        g = Corpus([Document("d", text=text, annotations=[g_spans[i] for i in order] + g_rels)])
+        p = Corpus([Document("d", text=text, annotations=[p_spans[i] for i in reversed(order)] + p_rels)])
+        results.add(tuple(sorted(outcome(accord.score(g, p, profile="mat")).items())))
+    assert len(results) == 1

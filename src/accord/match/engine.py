@@ -61,6 +61,14 @@ class DocumentAlignment:
     pairs: list[Pair] = field(default_factory=list)
     gold_status: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
     pred_status: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+    pointers: dict[str, dict[int, tuple]] = field(default_factory=dict, repr=False, compare=False)
+    """How each annotation is pointed to, by side (:func:`_incoming`, computed once per document)."""
+
+    def incoming(self, side: str) -> dict[int, tuple]:
+        """:func:`_incoming` of the gold or the predicted annotations, computed once."""
+        if side not in self.pointers:
+            self.pointers[side] = _incoming(self.gold if side == "gold" else self.pred)
+        return self.pointers[side]
 
 
 class Pairer:
@@ -224,8 +232,8 @@ class Pairer:
         pkey: list[object] = [out.pred_label[i] for i in pi.tolist()]
         # annotations pointed to by others carry how they are pointed to, so that of two equal spans the one a
         # relation points to pairs with its counterpart on the other side, whatever their order in the files
-        for keys, anns, side in ((gkey, gsel, out.gold), (pkey, psel, out.pred)):
-            incoming = _incoming(side)
+        for keys, anns, side in ((gkey, gsel, "gold"), (pkey, psel, "pred")):
+            incoming = out.incoming(side)
             if incoming:
                 for k, a in enumerate(anns):
                     sig = incoming.get(id(a))
@@ -292,7 +300,7 @@ class Pairer:
         # canonical order: the rows and columns sorted by content, and the matrix turned by the
         # content of the two sides, so that among tied assignments the one chosen depends neither
         # on the order of the annotations in the files nor on which side is gold
-        g_in, p_in = _incoming(gold), _incoming(pred)
+        g_in, p_in = out.incoming("gold"), out.incoming("pred")
         gkeys = [_content_key(gold[i], out.gold_label[i], g_in) for i in bg.tolist()]
         pkeys = [_content_key(pred[j], out.pred_label[j], p_in) for j in bp.tolist()]
         order_g = sorted(range(len(bg)), key=gkeys.__getitem__)
@@ -379,15 +387,23 @@ def _content_key(ann: Annotation, label: str, incoming: dict[int, tuple] | None 
 
 
 def _incoming(anns: list[Annotation]) -> dict[int, tuple]:
-    """For each annotation another one points to: the sorted (label, attribute) of the pointers."""
+    """For each annotation another one points to: how it is pointed to, sorted.
+
+    Each pointer is described by the pointing annotation's label, the attribute, and the
+    content of all its attributes (other arguments by label and span), so that two equal
+    spans that relations with different other arguments point to are told apart.
+    """
     out: dict[int, list] = {}
     for a in anns:
-        if a.start is None or a.attributes:
+        if a.attributes:
+            pointer_content: str | None = None
             for name, value in a.attributes.items():
                 targets = [value] if isinstance(value, Annotation) else (
                     [v for v in value if isinstance(v, Annotation)] if is_aggregate(value) else [])
+                if targets and pointer_content is None:
+                    pointer_content = repr(sorted((k, _content_value(v)) for k, v in a.attributes.items()))
                 for t in targets:
-                    out.setdefault(id(t), []).append((a.label, name))
+                    out.setdefault(id(t), []).append((a.label, name, pointer_content))
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
