@@ -19,7 +19,7 @@ from accord.formats.jsonl import document_from_json
 from accord.model import Corpus
 
 from .harness import PROFILE, run
-from .strategies import conll_text, corrupt_bytes, jsonl_text, text_documents, token_documents, token_pairs
+from .strategies import conll_text, corrupt_bytes, jsonl_text, token_documents, token_pairs
 
 settings.load_profile(PROFILE)
 

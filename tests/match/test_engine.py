@@ -222,3 +222,15 @@ def test_equal_spans_told_apart_by_the_other_arguments_of_their_relations():
         p = Corpus([Document("d", text=text, annotations=[p_spans[i] for i in reversed(order)] + p_rels)])
         results.add(tuple(sorted(outcome(accord.score(g, p, profile="mat")).items())))
     assert len(results) == 1
+
+
+def test_strict_match_does_not_depend_on_relations_pointing_to_the_span():
+    # gold: PER 0-4 with a relation pointing to it; prediction: the same span, no relation. The span matches
+    # (the relation is missing), whatever points to it
+    g = Document("d", text="John ran", annotations=[A("PER", 0, 4, id="T1")])
+    g = Document("d", text="John ran", annotations=[g.annotations[0], A("REL", arg1=g.annotations[0], id="R1")])
+    p = Document("d", text="John ran", annotations=[A("PER", 0, 4, id="T1"), A("PER", 0, 4, id="T2")])
+    for profile in ("strict", "lenient", "mat"):
+        r = accord.score(Corpus([g]), Corpus([p]), profile=profile)
+        assert (r.by_label["PER"].match, r.by_label["PER"].spurious) == (1, 1), profile
+        assert (r.by_label["REL"].missing, r.totals.gold, r.totals.pred) == (1, 2, 2), profile

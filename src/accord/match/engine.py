@@ -230,15 +230,6 @@ class Pairer:
         psel = [pred[i] for i in pi.tolist()]
         gkey: list[object] = [out.gold_label[i] for i in gi.tolist()]
         pkey: list[object] = [out.pred_label[i] for i in pi.tolist()]
-        # annotations pointed to by others carry how they are pointed to, so that of two equal spans the one a
-        # relation points to pairs with its counterpart on the other side, whatever their order in the files
-        for keys, anns, side in ((gkey, gsel, "gold"), (pkey, psel, "pred")):
-            incoming = out.incoming(side)
-            if incoming:
-                for k, a in enumerate(anns):
-                    sig = incoming.get(id(a))
-                    if sig is not None:
-                        keys[k] = (keys[k], sig)
         if names:
             for keys, anns, is_gold in ((gkey, gsel, True), (pkey, psel, False)):
                 for k, a in enumerate(anns):
@@ -248,12 +239,29 @@ class Pairer:
                     keys[k] = (keys[k], vals)
         codes = {key: c for c, key in enumerate(set(gkey) | set(pkey))}
         n = len(gsel) + len(psel)
-        keys = np.empty((n, 3), dtype=np.int64)
+        keys = np.empty((n, 4), dtype=np.int64)
         both = gsel + psel
         keys[:, 0] = np.fromiter(map(_START, both), np.int64, n)
         keys[:, 1] = np.fromiter(map(_END, both), np.int64, n)
         keys[:, 2] = np.fromiter(map(codes.__getitem__, gkey + pkey), np.int64, n)
-        mg, mp = exact_pairs(keys[: len(gsel)], keys[len(gsel):])
+        # how relations point to each annotation: of equal spans, those pointed to alike pair first, then the
+        # rest in the order of their pointers (not of the files)
+        g_in, p_in = out.incoming("gold"), out.incoming("pred")
+        if g_in or p_in:
+            sigs = [g_in.get(id(a), ()) for a in gsel] + [p_in.get(id(a), ()) for a in psel]
+            rank = {sig: r for r, sig in enumerate(sorted(set(sigs)))}
+            keys[:, 3] = np.fromiter(map(rank.__getitem__, sigs), np.int64, n)
+            ng = len(gsel)
+            mg, mp = exact_pairs(keys[:ng], keys[ng:])
+            rest_g = np.setdiff1d(np.arange(ng), mg)
+            rest_p = np.setdiff1d(np.arange(len(psel)), mp)
+            rest_g = rest_g[np.argsort(keys[rest_g, 3], kind="stable")]
+            rest_p = rest_p[np.argsort(keys[ng + rest_p, 3], kind="stable")]
+            mg2, mp2 = exact_pairs(keys[rest_g, :3], keys[ng + rest_p, :3])
+            mg = np.concatenate([mg, rest_g[mg2]])
+            mp = np.concatenate([mp, rest_p[mp2]])
+        else:
+            mg, mp = exact_pairs(keys[: len(gsel), :3], keys[len(gsel):, :3])
         g_idx, p_idx = gi[mg], pi[mp]
         out.gold_status[g_idx] = MATCH
         out.pred_status[p_idx] = MATCH
