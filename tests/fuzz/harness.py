@@ -25,7 +25,7 @@ FULL = os.environ.get("ACCORD_FULL") == "1"
 TIME_LIMIT = 20 if FULL else 30
 """Seconds one command may take on a generated input (the inputs are small: a hang, not slowness)."""
 
-settings.register_profile("accord-ci", max_examples=60, deadline=None, derandomize=True,
+settings.register_profile("accord-ci", max_examples=200, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                                  HealthCheck.filter_too_much])
 settings.register_profile("accord-full", max_examples=700, deadline=None,
