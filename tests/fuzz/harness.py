@@ -5,7 +5,7 @@ naming what was wrong), within :data:`TIME_LIMIT` seconds. Exit status 3 (a defe
 at the top), any exception escaping ``main``, a message of several lines and a run over
 the time limit are failures: they are what this suite searches for.
 
-``ACCORD_FULL=1`` raises the number of generated inputs (see ``conftest.py``).
+``ACCORD_FULL=1`` raises the number of generated inputs (the ``accord-full`` profile below: 700 per test).
 """
 
 from __future__ import annotations

@@ -30,6 +30,13 @@ def _corpus(docs: list[dict]) -> Corpus:
     return Corpus([document_from_json(d) for d in docs])
 
 
+def _write_pair(folder: Path, gold_docs: list[dict], pred_docs: list[dict]) -> tuple[Path, Path]:
+    g, p = folder / "g.jsonl", folder / "p.jsonl"
+    g.write_text(jsonl_text(gold_docs), encoding="utf-8")
+    p.write_text(jsonl_text(pred_docs), encoding="utf-8")
+    return g, p
+
+
 def _sample(kind: str, docs: list[dict], folder: Path) -> Path:
     """A valid file of one format holding ``docs`` (token documents)."""
     if kind == "conll":
@@ -90,9 +97,7 @@ def test_spans_table(docs, data):
 def test_decisions_file(pair, data):
     gold_docs, pred_docs = pair
     with tempfile.TemporaryDirectory() as d:
-        g, p = Path(d, "g.jsonl"), Path(d, "p.jsonl")
-        g.write_text(jsonl_text(gold_docs), encoding="utf-8")
-        p.write_text(jsonl_text(pred_docs), encoding="utf-8")
+        g, p = _write_pair(Path(d), gold_docs, pred_docs)
         rows = ["document,type,key_start,key_end,response_start,response_end,choice"]
         for doc in gold_docs:
             for a in doc["annotations"]:
@@ -107,9 +112,7 @@ def test_decisions_file(pair, data):
 def test_bdm_file(pair, data):
     gold_docs, pred_docs = pair
     with tempfile.TemporaryDirectory() as d:
-        g, p = Path(d, "g.jsonl"), Path(d, "p.jsonl")
-        g.write_text(jsonl_text(gold_docs), encoding="utf-8")
-        p.write_text(jsonl_text(pred_docs), encoding="utf-8")
+        g, p = _write_pair(Path(d), gold_docs, pred_docs)
         taxonomy = Path(d, "t.tsv")
         taxonomy.write_text("Entity\tThing\nPER\tEntity\nLOC\tEntity\nORG\tEntity\nMISC\tThing\n", encoding="utf-8")
         bdm = Path(d, "bdm.txt")
@@ -123,9 +126,7 @@ def test_bdm_file(pair, data):
 def test_every_command_on_valid_pairs(pair, output):
     gold_docs, pred_docs = pair
     with tempfile.TemporaryDirectory() as d:
-        g, p = Path(d, "g.jsonl"), Path(d, "p.jsonl")
-        g.write_text(jsonl_text(gold_docs), encoding="utf-8")
-        p.write_text(jsonl_text(pred_docs), encoding="utf-8")
+        g, p = _write_pair(Path(d), gold_docs, pred_docs)
         out = Path(d, "out")
         commands = [
             ["score", str(g), str(p), "--output", output, "--details", str(out) + ".csv"],
