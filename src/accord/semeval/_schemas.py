@@ -207,7 +207,8 @@ def _outcomes(gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe
 
 
 PILE_CLOSENESS = 256
-"""In a pile, the closeness of two spans is rounded to 1/256 before the sparse assignment."""
+"""In a pile, the closeness of two spans is rounded to 1/256 (coarser beyond a million spans) before the sparse
+assignment."""
 
 
 def _pile_pairs(bg: np.ndarray, bp: np.ndarray, gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray,
@@ -226,13 +227,14 @@ def _pile_pairs(bg: np.ndarray, bp: np.ndarray, gs: np.ndarray, ge: np.ndarray, 
     # the dense weights' priorities in integers: correct pairs first, then overlapping pairs, then the
     # closeness rounded to 1/PILE_CLOSENESS (exact integers keep the order the dense floats give)
     n = float(min(len(bg), len(bp)) + 1)
-    per_pair = n * PILE_CLOSENESS
-    per_correct = n * (per_pair + PILE_CLOSENESS)
+    grid = float(max(1, min(PILE_CLOSENESS, int(2.0 ** 48 / (n * n)))))   # the integers stay below 2**50
+    per_pair = n * grid
+    per_correct = n * (per_pair + grid)
     out = {}
     for schema in SCHEMAS:
         correct = {"strict": same_bounds & same_label, "exact": same_bounds, "partial": same_bounds,
                    "type": same_label}[schema] & overlaps
-        weight = np.where(overlaps, per_pair + per_correct * correct + np.rint(closeness * PILE_CLOSENESS), 0.0)
+        weight = np.where(overlaps, per_pair + per_correct * correct + np.rint(closeness * grid), 0.0)
         rows, cols = sparse_assign(cg, cp, weight, len(bg), len(bp), integer_weights=True)
         out[schema] = (bg[rows], bp[cols])
     return out
