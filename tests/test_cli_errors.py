@@ -193,3 +193,28 @@ class _returns_two:
 
     def __exit__(self, *exc):
         return False
+
+
+# ------------------------------------------------------------------ version, -m, standard output
+def test_version_and_python_dash_m(tmp_path):
+    import subprocess
+    import sys
+
+    import accord
+
+    run = subprocess.run([sys.executable, "-m", "accord", "--version"], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip() == f"accord {accord.__version__}"
+    g = conll(tmp_path, "g.conll", "John B-PER\n")
+    run = subprocess.run([sys.executable, "-m", "accord", "score", g, g, "--output", "json"], capture_output=True,
+                         text=True)
+    assert run.returncode == 0 and json.loads(run.stdout)["totals"]["match"] == 1
+
+
+def test_dash_o_dash_is_standard_output(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    g = conll(tmp_path, "g.conll", "John B-PER\n")
+    assert main(["score", g, g, "--output", "json", "-o", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["totals"]["gold"] == 1
+    assert not (tmp_path / "-").exists()
+    assert main(["adjudicate", g, g, "-o", "-"]) == 2
+    assert "-o -" in one_error(capsys)

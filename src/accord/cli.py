@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``accord`` command."""
     parser = argparse.ArgumentParser(prog="accord", description="Compare annotations: a system against gold, "
                                      "or annotators against each other.")
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"accord {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sc = sub.add_parser("score", help="score predicted annotations against gold annotations",
                         description="Score PRED against GOLD (files or directories paired by document name).")
@@ -1000,6 +1003,10 @@ def _one_line(message: str) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if getattr(args, "out", None) == "-":   # -o - is standard output
+        if args.command in ("adjudicate", "merge"):
+            raise OptionError(f"-o -: accord {args.command} writes a corpus to a file; give a file name")
+        args.out = None
     if args.command == "score":
         return _score(args)
     if args.command == "coref":
