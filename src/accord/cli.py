@@ -1007,28 +1007,12 @@ def _run(args: argparse.Namespace) -> int:
         if args.command in ("adjudicate", "merge"):
             raise OptionError(f"-o -: accord {args.command} writes a corpus to a file; give a file name")
         args.out = None
-    if args.command == "score":
-        return _score(args)
-    if args.command == "coref":
-        return _coref(args)
-    if args.command == "smatch":
-        return _smatch(args)
-    if args.command == "structured":
-        return _structured(args)
-    if args.command == "agree":
-        return _agree(args)
-    if args.command in ("diff", "qa"):
-        return _diff(args)
-    if args.command == "bdm":
-        return _bdm(args)
-    if args.command == "errors":
-        return _errors(args)
-    if args.command == "merge":
-        return _merge(args)
-    if args.command == "benchmark":
-        return _benchmark(args)
-    if args.command == "adjudicate":
-        return _adjudicate(args)
+    commands: dict[str, Callable[[argparse.Namespace], int]] = {
+        "score": _score, "coref": _coref, "smatch": _smatch, "structured": _structured, "agree": _agree,
+        "diff": _diff, "qa": _diff, "bdm": _bdm, "errors": _errors, "merge": _merge, "benchmark": _benchmark,
+        "adjudicate": _adjudicate}
+    if args.command in commands:
+        return commands[args.command](args)
     raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
 
 

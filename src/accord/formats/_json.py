@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,23 +30,17 @@ MAX_DEPTH = 200
 """Deepest nesting of arrays and objects accepted in any JSON input."""
 
 
+_JSON_TYPES: tuple[tuple[type, str], ...] = (
+    (bool, "a boolean"), (int, "an integer"), (float, "a number"), (str, "a string"), (list, "an array"),
+    (dict, "an object"))
+"""Python types of parsed JSON and their names, ``bool`` before ``int`` (a bool is an int in Python)."""
+
+
 def json_type(value: Any) -> str:
     """The JSON name of a parsed value's type, with an article: ``an array``, ``a string``..."""
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+    return next((name for t, name in _JSON_TYPES if isinstance(value, t)), type(value).__name__)
 
 
 class Shape:
@@ -63,35 +57,30 @@ class Shape:
 @dataclass(frozen=True)
 class _Scalar(Shape):
     name: str
+    test: Callable[[Any], bool]
 
     def describe(self) -> str:
         return self.name
 
     def accepts(self, value: Any) -> bool:
-        n = self.name
-        if n == "a string":
-            return isinstance(value, str)
-        if n == "an integer":
-            return isinstance(value, int) and not isinstance(value, bool)
-        if n == "a number":
-            return (isinstance(value, (int, float)) and not isinstance(value, bool)
-                    and math.isfinite(value))
-        if n == "a boolean":
-            return isinstance(value, bool)
-        if n == "null":
-            return value is None
-        if n == "a string, number or boolean":
-            return isinstance(value, (str, bool)) or (isinstance(value, (int, float)) and math.isfinite(value))
-        return True  # anything
+        return self.test(value)
 
 
-STRING = _Scalar("a string")
-INTEGER = _Scalar("an integer")
-NUMBER = _Scalar("a number")
-BOOLEAN = _Scalar("a boolean")
-NULL = _Scalar("null")
-SCALAR = _Scalar("a string, number or boolean")
-ANY = _Scalar("any value")
+def _is_integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+STRING = _Scalar("a string", lambda v: isinstance(v, str))
+INTEGER = _Scalar("an integer", _is_integer)
+NUMBER = _Scalar("a number", _is_number)
+BOOLEAN = _Scalar("a boolean", lambda v: isinstance(v, bool))
+NULL = _Scalar("null", lambda v: v is None)
+SCALAR = _Scalar("a string, number or boolean", lambda v: isinstance(v, (str, bool)) or _is_number(v))
+ANY = _Scalar("any value", lambda v: True)
 
 
 @dataclass(frozen=True)

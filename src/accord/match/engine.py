@@ -322,9 +322,11 @@ class Pairer:
                 if s > 0 and (keep_clash or s >= 1.0):
                     m[x, y] = s
                     toks[(x, y)] = (rt, ht)
-        gk = [gkeys[k] for k in order_g]
-        pk = [pkeys[k] for k in order_p]
-        same = np.array([[a == b for b in pk] for a in gk], dtype=bool)
+        # equal content keys, compared as integer codes (an outer comparison, not a loop over pairs)
+        codes: dict[tuple, int] = {}
+        gc = np.array([codes.setdefault(gkeys[k], len(codes)) for k in order_g], dtype=np.int64)
+        pc = np.array([codes.setdefault(pkeys[k], len(codes)) for k in order_p], dtype=np.int64)
+        same = gc[:, None] == pc[None, :]
         if sorted(gkeys) > sorted(pkeys):
             cols, rows = assign(m.T, prefer=same.T)
         else:
