@@ -18,9 +18,16 @@ from .report import Report
 from .schema import Task, load_task
 from .tally import ScoreRows, tally
 
-__all__ = ["score", "pair_documents", "read_sides", "ALLOW_MISSING"]
+__all__ = ["score", "pair_documents", "read_sides", "source_name", "ALLOW_MISSING"]
 
 ALLOW_MISSING = ("empty", "skip")
+
+
+def source_name(obj: Any, column: int | str | None = None) -> str:
+    """How the JSON names an input: its path (with ``#column`` for a column of a file), or ``<corpus>`` for a
+    corpus given in Python."""
+    name = "<corpus>" if isinstance(obj, Corpus) else str(obj)
+    return name if column is None else f"{name}#{column}"
 
 
 def _corpus(obj: Any, fmt: str | None, options: dict[str, Any]) -> Corpus:
@@ -274,8 +281,13 @@ def score(
     options = {"profile": similarity.name, "beta": beta, "zero_division": zero_division,
                "attributes": list(attributes), "ignore": list(ignore),
                "equivalence_classes": {k: list(v) for k, v in (equivalence_classes or {}).items()},
-               "allow_missing": allow_missing}
-    report = Report(counts, alignments, beta=beta, zero_division=zero_division, options=options)
+               "allow_missing": allow_missing, "task": task.source if task is not None else None,
+               "score_profile": score_profile}
+    options.update({k: read_options[k] for k in ("scheme", "repair") if k in read_options})
+    inputs = {"gold": {"sources": [source_name(gold, gold_column)], "documents": len(gold_c)},
+              "pred": {"sources": [source_name(gold if pred is None else pred, pred_column)],
+                       "documents": len(pred_c)}}
+    report = Report(counts, alignments, beta=beta, zero_division=zero_division, options=options, inputs=inputs)
     report.repairs = repairs
     if confusability is not None and confusability not in units:
         raise OptionError(f"the confusability matrix is built in one of the scored units ({', '.join(units) or 'none'}"

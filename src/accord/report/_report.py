@@ -1,59 +1,112 @@
-"""The :class:`Report` object returned by :func:`accord.score`."""
+"""The :class:`Report` object returned by :func:`accord.score` (the pairs mode)."""
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from typing import Any
 
+import numpy as np
+
 from ..match.engine import DocumentAlignment
-from ..tally import Counts, Tally
+from ..result import ALL, Block, CountTable, Measure, PairsKind, Result, UnitsKind
+from ..tally import Tally
 
-__all__ = ["Report"]
+__all__ = ["Report", "pairs_table"]
 
 
-class Report:
-    """Counts and rates of one comparison.
+def pairs_table(tally: Tally) -> CountTable:
+    """The count table of a tally: every document's total, label, aggregation and decomposition rows."""
+    kinds: dict[str, tuple[str, ...]] = {}
+    for label, subs in tally.decompositions.items():
+        for sub in subs:
+            kinds[f"{label}|{sub}"] = ("decomposition", label, sub)
+    for name in tally.aggregations:
+        kinds[name] = ("aggregation", name)
+    for label in tally.labels:
+        kinds[label] = ("label", label)
+    cells = []
+    for doc, rows in tally.docs.items():
+        cells.append((doc, ALL, tally.doc_totals[doc]))
+        cells.extend((doc, kinds[key], arr) for key, arr in rows.items())
+    return CountTable.build(PairsKind.fields, cells, list(tally.docs))
+
+
+def units_table(scores: Any) -> CountTable:
+    """The count table of one unit (:class:`accord.units.UnitScores`): counts in units per label, and each
+    document's test size on every row (MAT's accuracies of a label divide by the whole test size)."""
+    labels = scores.labels
+    cells = []
+    for doc, rows in scores.by_document.items():
+        test = scores.test_units.get(doc, 0)
+        total = np.zeros(5, dtype=np.int64)
+        for lbl in labels:
+            counts = np.asarray(rows.get(lbl, [0] * 5), dtype=np.int64)
+            total += counts
+            cells.append((doc, ("label", lbl), [*counts, test]))
+        cells.append((doc, ALL, [*total, test]))
+    return CountTable.build(UnitsKind.fields, cells, list(scores.by_document))
+
+
+class Report(Result):
+    """Counts and rates of one comparison in the pairs mode (``accord score``).
 
     Attributes
     ----------
-    totals : Counts
-        All labels over all documents.
-    by_label : dict of str to Counts
-    by_document : dict of str to Counts
-    by_document_label : dict of str to dict of str to Counts
-    aggregations : dict of str to Counts
+    totals : Block
+        All labels over all documents: ``gold, pred, match, gold_clash, pred_clash, missing,
+        spurious, precision, recall, f1`` (also as attributes: ``report.totals.match``).
+    by_label, by_document : dict of str to Block
+    by_document_label : dict of str to dict of str to Block
+    aggregations : dict of str to Block
         Score-profile aggregation rows.
-    decompositions : dict of str to dict of str to Counts
-        ``label -> subset -> counts`` for attribute and partition decompositions.
+    decompositions : dict of str to dict of str to Block
+        ``label -> subset -> block`` for attribute and partition decompositions.
     alignments : list of DocumentAlignment
         Every item and its outcome, for details and error analysis.
     units : dict of str to UnitScores
         Token, pseudo-token and character scores, when asked for (:mod:`accord.units`).
+    repairs : list of dict
+        Invalid tag transitions repaired while reading (one entry per file; see RepairWarning).
     """
 
     def __init__(self, tally: Tally, alignments: list[DocumentAlignment], *, beta: float = 1.0,
-                 zero_division: str = "zero", options: dict[str, Any] | None = None):
-        self.tally = tally
+                 zero_division: str = "zero", options: dict[str, Any] | None = None,
+                 inputs: dict[str, Any] | None = None):
+        kind = PairsKind(beta, zero_division)
+        super().__init__("score", "pairs", {"pairs": Measure(kind, pairs_table(tally))}, nested=False,
+                         options=options, inputs=inputs)
+        self.tally: Tally | None = tally
         self.alignments = alignments
-        self.beta = beta
-        self.zero_division = zero_division
-        self.options = dict(options or {})
+        self.beta, self.zero_division = beta, zero_division
         self.repairs: list[dict[str, Any]] = []
-        """Invalid tag transitions repaired while reading (one entry per file; see RepairWarning)."""
-        labels = sorted(tally.labels)
-        self.totals = tally.total()
-        self.by_label = {lbl: tally.counts(lbl) for lbl in labels}
-        self.by_document = {doc: tally.total(doc) for doc in tally.docs}
-        self.by_document_label = {doc: {lbl: Counts.from_array(arr) for lbl, arr in sorted(rows.items())
-                                        if lbl in tally.labels}
-                                  for doc, rows in tally.docs.items()}
-        self.aggregations = {name: tally.counts(name) for name in tally.aggregations}
-        self.decompositions = {lbl: {sub: tally.counts(f"{lbl}|{sub}") for sub in sorted(subs)}
-                               for lbl, subs in sorted(tally.decompositions.items())}
         self.units: dict[str, Any] = {}
 
-    def rates(self, counts: Counts) -> tuple[float, float, float]:
-        """Precision, recall and F-beta of a count block under this report's options."""
+    def _merged_into(self, out: Result, other: Result) -> None:
+        assert isinstance(out, Report) and isinstance(other, Report)
+        out.tally = None
+        out.alignments = self.alignments + other.alignments
+        out.beta, out.zero_division = self.beta, self.zero_division
+        out.repairs = self.repairs + other.repairs
+        out.units = {u: _merge_units(s, other.units[u]) for u, s in self.units.items()}
+
+    @property
+    def by_document_label(self) -> dict[str, dict[str, Block]]:
+        return self.main.by_document_label()
+
+    @property
+    def aggregations(self) -> dict[str, Block]:
+        return self.main.groups().get("aggregations", {})
+
+    @property
+    def decompositions(self) -> dict[str, dict[str, Block]]:
+        return self.main.groups().get("decompositions", {})
+
+    def rates(self, counts: Any) -> tuple[float, float, float]:
+        """Precision, recall and F-beta of a block (NaN where undefined) under this report's options."""
+        if isinstance(counts, dict):
+            return tuple(math.nan if counts[k] is None else counts[k]  # type: ignore[return-value]
+                         for k in ("precision", "recall", "f1"))
         return counts.rates(self.beta, self.zero_division)
 
     @property
@@ -69,52 +122,56 @@ class Report:
         """F-beta of the totals (F1 unless ``beta`` was set)."""
         return self.rates(self.totals)[2]
 
-    def macro(self) -> dict[str, float | None]:
-        """Unweighted means over labels of precision, recall and F (NaN rates are skipped)."""
-        if not self.by_label:
-            return {"precision": None, "recall": None, "f1": None}
-        cols = list(zip(*(self.rates(c) for c in self.by_label.values())))
-        out: dict[str, float | None] = {}
-        for name, values in zip(("precision", "recall", "f1"), cols):
-            vals = [v for v in values if not math.isnan(v)]
-            out[name] = sum(vals) / len(vals) if vals else None
-        return out
-
-    def block(self, counts: Counts) -> dict[str, Any]:
-        """The JSON count block of ``counts``."""
+    def block(self, counts: Any) -> dict[str, Any]:
+        """The JSON count block of a :class:`~accord.tally.Counts` or a block."""
+        if isinstance(counts, dict):
+            return counts
         return counts.to_dict(self.beta, self.zero_division)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON contract (see the README, "Output")."""
-        b = self.block
-        return {
-            "totals": b(self.totals),
-            "macro": self.macro(),
-            "by_label": {k: b(v) for k, v in self.by_label.items()},
-            "by_document": {k: b(v) for k, v in self.by_document.items()},
-            "by_document_label": {d: {k: b(v) for k, v in rows.items()} for d, rows in self.by_document_label.items()},
-            "aggregations": {k: b(v) for k, v in self.aggregations.items()},
-            "decompositions": {lbl: {s: b(c) for s, c in subs.items()} for lbl, subs in self.decompositions.items()},
-            "options": self.options,
-            "repairs": self.repairs,
-        } | ({"units": self._units_dict()} if self.units else {})
+    def unit_measures(self) -> dict[str, Measure]:
+        """The scored units as measures (skipped units left out)."""
+        kind = UnitsKind(self.beta, self.zero_division)
+        return {u: Measure(kind, units_table(s)) for u, s in self.units.items() if not s.skipped}
 
-    def _units_dict(self) -> dict[str, Any]:
-        from .units_report import units_dict
-        return units_dict(self.units, self.beta, self.zero_division)
+    def extras_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"repairs": self.repairs}
+        if self.units:
+            from .units_report import confusability_rows
+
+            measures = self.unit_measures()
+            units: dict[str, Any] = {}
+            for unit, scores in self.units.items():
+                if scores.skipped:
+                    units[unit] = {"skipped": scores.skipped}
+                    continue
+                block = measures[unit].to_dict()
+                if scores.confusability is not None:
+                    block["confusability"] = [{"pred": p, "gold": g, "count": n}
+                                              for (p, g), n in sorted(confusability_rows(scores)[2].items())]
+                elif scores.confusability_note:
+                    block["confusability_skipped"] = scores.confusability_note
+                units[unit] = block
+            out["units"] = units
+        return out
 
     def to_frame(self) -> Any:
-        """The label rows and the total as a pandas DataFrame (needs ``pandas``)."""
-        try:
-            import pandas as pd
-        except ImportError:  # pragma: no cover - depends on the environment
-            from ..errors import OptionError
-            raise OptionError("Report.to_frame needs pandas: pip install 'accord[pandas]'") from None
-        rows = [{"label": k, **self.block(v)} for k, v in self.by_label.items()]
-        rows.append({"label": "ALL", **self.block(self.totals)})
-        return pd.DataFrame(rows).set_index("label")
+        """A tidy pandas frame (see :meth:`accord.result.Result.to_frame`)."""
+        return super().to_frame()
 
-    def __repr__(self) -> str:
-        p, r, f = self.rates(self.totals)
-        return (f"<Report {len(self.by_document)} documents: gold {self.totals.gold}, pred {self.totals.pred}, "
-                f"match {self.totals.match}; P={p:.4f} R={r:.4f} F={f:.4f}>")
+
+def _merge_units(a: Any, b: Any) -> Any:
+    from ..units import UnitScores
+
+    out = UnitScores(a.unit)
+    out.skipped = a.skipped or b.skipped
+    if out.skipped:
+        out.confusability = None
+        return out
+    out.by_document = {**a.by_document, **b.by_document}
+    out.test_units = {**a.test_units, **b.test_units}
+    if a.confusability is not None and b.confusability is not None:
+        out.confusability = Counter(a.confusability) + Counter(b.confusability)
+    else:
+        out.confusability = None
+        out.confusability_note = a.confusability_note or b.confusability_note
+    return out

@@ -1,0 +1,387 @@
+"""Measure kinds: which counts a measure keeps, and its rates as functions of them.
+
+Every kind computes its rates from a count array ``v`` of shape ``(..., len(fields))`` in one
+vectorised pass, so a total, a label, a document or (for resampling) thousands of weighted
+sums of documents are all the same call. The formulas are each reference tool's; a division
+by zero gives the value the kind's tool gives (``zero_division`` where the user chooses).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import OptionError
+
+__all__ = ["Kind", "PairsKind", "UnitsKind", "ClueKind", "SemEvalKind", "CorefKind", "SmatchKind", "RecordsKind",
+           "BetterKind", "GateKind", "ratio", "f_beta"]
+
+_FILL = {"zero": 0.0, "one": 1.0, "nan": np.nan}
+
+
+def ratio(num: np.ndarray, den: np.ndarray, fill: float | np.ndarray) -> np.ndarray:
+    """``num / den`` elementwise, ``fill`` where ``den == 0`` (a scalar or an array of num's shape)."""
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    out = np.empty(np.broadcast(num, den).shape)
+    out[...] = fill
+    np.divide(num, den, out=out, where=den != 0)
+    return out
+
+
+def f_beta(p: np.ndarray, r: np.ndarray, beta: float = 1.0) -> np.ndarray:
+    """``(1 + β²) P R / (β² P + R)``; 0 where ``β² P + R = 0``; NaN where P or R is NaN."""
+    b2 = beta * beta
+    den = b2 * p + r
+    out = ratio((1 + b2) * p * r, den, 0.0)
+    return np.where(np.isnan(den), np.nan, out)
+
+
+def _zero_division(value: str) -> float:
+    try:
+        return _FILL[value]
+    except KeyError:
+        raise OptionError(f"unknown zero_division {value!r}; expected zero, one or nan") from None
+
+
+class Kind:
+    """A measure's counts and rates.
+
+    Attributes
+    ----------
+    name : str
+        The kind's name in the JSON contract (``"kind"`` of each measure).
+    fields : tuple of str
+        The stored, additive counts.
+    integer : frozenset of str
+        The fields that are whole numbers (written as JSON integers).
+    """
+
+    name = ""
+    fields: tuple[str, ...] = ()
+    integer: frozenset[str] = frozenset()
+    rate_names: tuple[str, ...] = ("precision", "recall", "f1")
+    presence: int | None = None
+    """How many leading fields tell whether a row counts anything (``None``: all of them)."""
+
+    def derived(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        """Counts computed from the stored ones (``gold``, ``pred``, ...), written before them."""
+        return {}
+
+    def rates(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        """Every rate of the counts ``v`` (last axis: :attr:`fields`)."""
+        raise NotImplementedError
+
+    def options(self) -> dict[str, Any]:
+        """The parameters that change this kind's numbers (recorded with the result)."""
+        return {}
+
+    def col(self, v: np.ndarray, name: str) -> np.ndarray:
+        return v[..., self.fields.index(name)]
+
+    def blocks(self, v: np.ndarray) -> list[dict[str, Any]]:
+        """One JSON block per row of ``v`` (shape ``(n, fields)``): counts, then rates."""
+        v = np.asarray(v)
+        if len(v) == 0:
+            return []
+        columns: dict[str, list] = {}
+        derived = self.derived(v)
+        for name, arr in derived.items():
+            columns[name] = arr.astype(np.int64).tolist() if name in self.integer else arr.tolist()
+        for k, name in enumerate(self.fields):
+            if name not in columns:
+                arr = v[:, k]
+                columns[name] = arr.astype(np.int64).tolist() if name in self.integer else arr.astype(
+                    np.float64).tolist()
+        for name, arr in self.rates(v).items():
+            columns[name] = [None if x != x else x for x in arr.tolist()]
+        names = list(columns)
+        return [dict(zip(names, cells)) for cells in zip(*columns.values())]
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options().items())
+        return f"{type(self).__name__}({opts})"
+
+
+class _PRF(Kind):
+    """Precision ``match / pred``, recall ``match / gold``, F-beta; ``zero_division`` for empty sides."""
+
+    def __init__(self, beta: float = 1.0, zero_division: str = "zero"):
+        if not beta >= 0:
+            raise OptionError(f"--beta must be a number >= 0; got {beta}")
+        self.beta, self.zero_division, self._fill = beta, zero_division, _zero_division(zero_division)
+
+    def options(self) -> dict[str, Any]:
+        return {"beta": self.beta, "zero_division": self.zero_division}
+
+    def _prf(self, p_num: np.ndarray, pred: np.ndarray, r_num: np.ndarray, gold: np.ndarray) -> dict[str, np.ndarray]:
+        p = ratio(p_num, pred, self._fill)
+        r = ratio(r_num, gold, self._fill)
+        return {"precision": p, "recall": r, "f1": f_beta(p, r, self.beta)}
+
+
+class PairsKind(_PRF):
+    """One-to-one pairing outcomes (MAT, conlleval, seqeval): every gold item a match, a clash or
+    missing, every predicted item a match, a clash or spurious.
+
+    .. math:: gold = match + gold\\_clash + missing,\\quad pred = match + pred\\_clash + spurious,
+              \\quad P = match / pred,\\quad R = match / gold
+    """
+
+    name = "pairs"
+    fields = ("match", "gold_clash", "pred_clash", "missing", "spurious")
+    integer = frozenset(fields + ("gold", "pred"))
+
+    def derived(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        c = v.T
+        return {"gold": (c[0] + c[1] + c[3]).T, "pred": (c[0] + c[2] + c[4]).T}
+
+    def rates(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        d = self.derived(v)
+        m = v[..., 0]
+        return self._prf(m, d["pred"], m, d["gold"])
+
+
+class UnitsKind(PairsKind):
+    """MAT's token, pseudo-token and character scores: the pairs counts in units, and the test size.
+
+    .. math:: acc_{sensitive} = (T - missing - spurious - gold\\_clash) / T,\\quad
+              acc_{blind} = (T - missing - spurious) / T
+
+    with ``T`` the test units (1.0 when ``T = 0``, as MAT); the error rates are ``1 - acc``.
+    """
+
+    name = "units"
+    fields = PairsKind.fields + ("test_units",)
+    integer = frozenset(fields + ("gold", "pred"))
+    presence = 5
+    rate_names = ("precision", "recall", "f1", "tag_sensitive_accuracy", "tag_sensitive_error_rate",
+                  "tag_blind_accuracy", "tag_blind_error_rate")
+
+    def derived(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        return {**super().derived(v), "test_units": v[..., 5]}
+
+    def rates(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        out = super().rates(v)
+        t = v[..., 5].astype(np.float64)
+        sensitive = ratio(t - v[..., 3] - v[..., 4] - v[..., 1], t, 1.0)
+        blind = ratio(t - v[..., 3] - v[..., 4], t, 1.0)
+        return {**out, "tag_sensitive_accuracy": sensitive, "tag_sensitive_error_rate": 1 - sensitive,
+                "tag_blind_accuracy": blind, "tag_blind_error_rate": 1 - blind}
+
+
+class ClueKind(_PRF):
+    """CLUEval at one leniency level: each side's spans and its hits, classified separately.
+
+    .. math:: P = pred\\_hits / pred,\\quad R = gold\\_hits / gold
+    """
+
+    name = "clueval"
+    fields = ("gold", "pred", "gold_hits", "pred_hits")
+    integer = frozenset(fields + ("false_negatives", "false_positives"))
+
+    def blocks(self, v: np.ndarray) -> list[dict[str, Any]]:
+        out = super().blocks(v)
+        for b in out:     # the false negatives and positives after the hits
+            b["false_negatives"] = b.pop("false_negatives")
+            b["false_positives"] = b.pop("false_positives")
+            for r in self.rate_names:
+                b[r] = b.pop(r)
+        return out
+
+    def derived(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        return {"false_negatives": v[..., 0] - v[..., 2], "false_positives": v[..., 1] - v[..., 3]}
+
+    def rates(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        return self._prf(v[..., 3], v[..., 1], v[..., 2], v[..., 0])
+
+
+class SemEvalKind(_PRF):
+    """A SemEval-2013 schema (nervaluate's counts): COR, INC, PAR, MIS of gold spans, their predicted
+    counterparts and SPU.
+
+    .. math:: gold = COR + INC + PAR + MIS,\\quad pred = COR + INC + PAR + SPU,\\quad
+              P = (COR + h\\,PAR) / pred,\\quad R = (COR + h\\,PAR) / gold
+
+    with ``h = 1/2`` in the partial and type schemas, 0 in strict and exact.
+    """
+
+    name = "semeval"
+    fields = ("correct", "incorrect", "partial", "missed", "correct_act", "incorrect_act", "partial_act", "spurious")
+    integer = frozenset(fields + ("gold", "pred"))
+
+    def __init__(self, half_credit: bool, beta: float = 1.0, zero_division: str = "zero"):
+        super().__init__(beta, zero_division)
+        self.half_credit = half_credit
+
+    def derived(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        return {"gold": v[..., 0] + v[..., 1] + v[..., 2] + v[..., 3],
+                "pred": v[..., 4] + v[..., 5] + v[..., 6] + v[..., 7]}
+
+    def rates(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        half = 0.5 if self.half_credit else 0.0
+        d = self.derived(v)
+        return self._prf(v[..., 4] + half * v[..., 6], d["pred"], v[..., 0] + half * v[..., 2], d["gold"])
+
+
+def _f1(p: np.ndarray, r: np.ndarray) -> np.ndarray:
+    return ratio(2 * p * r, p + r, 0.0)
+
+
+class CorefKind(Kind):
+    """A coreference metric of the CoNLL-2012 scorer: recall and precision as numerator over denominator
+    (0 when the denominator is 0), F1 their harmonic mean; ``gold`` and ``pred`` count mentions.
+
+    BLANC adds the non-coreference-link counts and averages the two parts:
+
+    .. math:: R = (R_c + R_n) / 2,\\quad P = (P_c + P_n) / 2,\\quad F = (F_c + F_n) / 2
+
+    using one part alone when the key has no links of the other kind (Recasens and Hovy 2011, as the
+    reference scorer).
+    """
+
+    name = "coref"
+    base = ("gold", "pred", "recall_num", "recall_den", "precision_num", "precision_den")
+    integer = frozenset(("gold", "pred"))
+
+    def __init__(self, blanc: bool = False):
+        self.blanc = blanc
+        self.fields = self.base + (("noncoref_recall_num", "noncoref_recall_den", "noncoref_precision_num",
+                                    "noncoref_precision_den") if blanc else ())
+        self.name = "blanc" if blanc else "coref"
+
+    def rates(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        r = ratio(v[..., 2], v[..., 3], 0.0)
+        p = ratio(v[..., 4], v[..., 5], 0.0)
+        f = _f1(p, r)
+        if not self.blanc:
+            return {"precision": p, "recall": r, "f1": f}
+        rn = ratio(v[..., 6], v[..., 7], 0.0)
+        pn = ratio(v[..., 8], v[..., 9], 0.0)
+        fn = _f1(pn, rn)
+        key_coref, key_non = v[..., 3] != 0, v[..., 7] != 0
+        both = key_coref & key_non
+
+        def pick(c: np.ndarray, n: np.ndarray) -> np.ndarray:
+            return np.where(both, (c + n) / 2, np.where(key_coref, c, np.where(key_non, n, 0.0)))
+        return {"precision": pick(p, pn), "recall": pick(r, rn), "f1": pick(f, fn)}
+
+
+class SmatchKind(Kind):
+    """Smatch: matched triples under the best variable mapping.
+
+    .. math:: P = match / pred,\\quad R = match / gold,\\quad F = 2PR / (P + R)
+
+    all 0 when either side has no triples (smatch's convention).
+    """
+
+    name = "smatch"
+    fields = ("match", "gold", "pred")
+    integer = frozenset(fields)
+
+    def rates(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        m, g, t = v[..., 0], v[..., 1], v[..., 2]
+        either = (g == 0) | (t == 0)
+        p = np.where(either, 0.0, ratio(m, t, 0.0))
+        r = np.where(either, 0.0, ratio(m, g, 0.0))
+        return {"precision": p, "recall": r, "f1": _f1(p, r)}
+
+
+def _match_rates(m: np.ndarray, gm: np.ndarray, pt: np.ndarray, gt: np.ndarray) -> dict[str, np.ndarray]:
+    """A normalized matching metric's rates (:class:`accord.structured.MatchScore`)."""
+    empty = np.where((pt == 0) & (gt == 0), 1.0, 0.0)
+    p = ratio(m, pt, empty)
+    r = ratio(gm, gt, empty)
+    f = np.where(gm == m, ratio(m, (pt + gt) / 2, empty), _f1(p, r))
+    return {"precision": p, "recall": r, "f1": f}
+
+
+class RecordsKind(Kind):
+    """A structured metric (relations, events, entities, templates): records and similarity sums.
+
+    .. math:: P = match / pred\\_total,\\quad R = gold\\_match / gold\\_total,\\quad
+              F = 2\\,match / (pred\\_total + gold\\_total)\\ \\text{when}\\ gold\\_match = match
+
+    ``match`` is ``Σ(P, R)`` under the metric's matching, ``pred_total = Σ(P, P)``, ``gold_total =
+    Σ(R, R)``; ``gold`` and ``pred`` count records. Rates are 1 when both totals are 0.
+    """
+
+    name = "records"
+    fields = ("gold", "pred", "match", "gold_match", "pred_total", "gold_total")
+    integer = frozenset(("gold", "pred"))
+
+    def rates(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        return _match_rates(v[..., 2], v[..., 3], v[..., 4], v[..., 5])
+
+
+class BetterKind(RecordsKind):
+    """BETTER's granular score: the filler metric (the counts of :class:`RecordsKind`) times the F1 of
+    template types (``type_*`` counts).
+
+    .. math:: score = F1_{type} \\times F1_{filler}
+    """
+
+    name = "better"
+    fields = RecordsKind.fields + ("type_match", "type_gold_match", "type_pred_total", "type_gold_total")
+    rate_names = ("precision", "recall", "f1", "type_f1", "score")
+
+    def rates(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        filler = super().rates(v)
+        t = _match_rates(v[..., 6], v[..., 7], v[..., 8], v[..., 9])
+        return {**filler, "type_f1": t["f1"], "score": t["f1"] * filler["f1"]}
+
+
+class GateKind(Kind):
+    """GATE's Annotation Diff measures over correct (c), partial (p), missing (m), spurious (s) and the
+    BDM credit (B); ``gold = c + p + m`` keys, ``pred = c + p + s`` responses.
+
+    .. math:: strict: P = c / pred,\\ R = c / gold;\\quad lenient: (c + p);\\quad
+              average: (c + p/2),\\ F = (F_{strict} + F_{lenient}) / 2
+
+    BDM measures divide ``B + c`` (``+ p`` lenient) by ``c + s`` and ``c + m``; 1.0 for an empty
+    denominator (GATE's ``AnnotationDiffer`` and ``OntologyMeasures``).
+    """
+
+    name = "gate"
+    fields = ("correct", "partial", "missing", "spurious", "bdm")
+    integer = frozenset(("gold", "pred", "correct", "partial", "missing", "spurious"))
+
+    def __init__(self, measure: str = "strict", beta: float = 1.0):
+        from ..diff._counts import parse_measure
+
+        self.measure, self.beta = parse_measure(measure), beta
+
+    def options(self) -> dict[str, Any]:
+        return {"measure": self.measure, "beta": self.beta}
+
+    def derived(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        c, p, m, s = v[..., 0], v[..., 1], v[..., 2], v[..., 3]
+        return {"gold": c + p + m, "pred": c + p + s}
+
+    def blocks(self, v: np.ndarray) -> list[dict[str, Any]]:
+        out = super().blocks(v)
+        if not self.measure.endswith("-bdm"):
+            for b in out:
+                del b["bdm"]
+        return out
+
+    def _pr(self, v: np.ndarray, measure: str) -> tuple[np.ndarray, np.ndarray]:
+        c, p, m, s, bdm = (v[..., k].astype(np.float64) for k in range(5))
+        if measure.endswith("-bdm"):
+            credit = bdm + c + (p if measure == "lenient-bdm" else 0.0)
+            return ratio(credit, c + s, 1.0), ratio(credit, c + m, 1.0)
+        credit = {"strict": c, "lenient": c + p, "average": c + p / 2}[measure]
+        return ratio(credit, c + p + s, 1.0), ratio(credit, c + p + m, 1.0)
+
+    def rates(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        if self.measure.startswith("average"):
+            suffix = self.measure[len("average"):]
+            (ps, rs), (pl, rl) = self._pr(v, "strict" + suffix), self._pr(v, "lenient" + suffix)
+            f = (f_beta(ps, rs, self.beta) + f_beta(pl, rl, self.beta)) / 2
+            if suffix:
+                return {"precision": (ps + pl) / 2, "recall": (rs + rl) / 2, "f1": f}
+            p, r = self._pr(v, "average")
+            return {"precision": p, "recall": r, "f1": f}
+        p, r = self._pr(v, self.measure)
+        return {"precision": p, "recall": r, "f1": f_beta(p, r, self.beta)}

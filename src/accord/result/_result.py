@@ -1,0 +1,304 @@
+"""The result of every command: measures over count tables, views of them, one JSON contract."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import OptionError, TallyError
+from ._kinds import Kind
+from ._table import ALL, CountTable, Row
+
+__all__ = ["SCHEMA_VERSION", "Block", "Measure", "Result", "merge_inputs"]
+
+SCHEMA_VERSION = "1.0"
+"""The version of the JSON contract (``accord/result/contract.schema.json``)."""
+
+
+class Block(dict):
+    """One row's counts and rates, as in the JSON (``block["f1"]``), also as attributes (``block.f1``)."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def rates(self) -> tuple[Any, Any, Any]:
+        """``(precision, recall, f1)`` (``None`` where undefined)."""
+        return self["precision"], self["recall"], self["f1"]
+
+
+def _sum_documents(values: np.ndarray) -> np.ndarray:
+    """Sum over documents (axis 0) in the order numpy sums a 1-d array (pairwise), so that a float
+    total is bit-identical to the sum of each count's column."""
+    if values.dtype.kind in "iu" or len(values) < 2:
+        return values.sum(axis=0)
+    return np.ascontiguousarray(np.moveaxis(values, 0, -1)).sum(axis=-1)
+
+
+@dataclass(frozen=True, eq=False)
+class Measure:
+    """A kind of measure over a count table: everything a measure reports is computed from ``table``."""
+
+    kind: Kind
+    table: CountTable
+
+    def counts(self, row: Row = ALL, document: str | None = None) -> np.ndarray:
+        """The counts of a row (zeros when absent), summed over documents or of one document."""
+        t = self.table
+        if row not in t.rows:
+            return np.zeros(len(t.fields), dtype=t.values.dtype)
+        r = t.rows.index(row)
+        if document is None:
+            return _sum_documents(t.values[:, r])
+        return t.values[t.documents.index(document), r]
+
+    def block(self, row: Row = ALL, document: str | None = None) -> Block:
+        return Block(self.kind.blocks(self.counts(row, document)[None, :])[0])
+
+    def _blocks(self, values: np.ndarray, keys: list) -> dict:
+        return {k: Block(b) for k, b in zip(keys, self.kind.blocks(values))}
+
+    def totals(self) -> Block:
+        return self.block(ALL)
+
+    def by_label(self) -> dict[str, Block]:
+        t = self.table
+        idx = t.group("label")
+        return self._blocks(_sum_documents(t.values[:, idx]), [t.rows[k][1] for k in idx])
+
+    def by_document(self) -> dict[str, Block]:
+        t = self.table
+        if ALL not in t.rows:
+            return {}
+        return self._blocks(t.values[:, t.rows.index(ALL)], list(t.documents))
+
+    def by_document_label(self) -> dict[str, dict[str, Block]]:
+        """Each document's label rows that count something."""
+        t = self.table
+        idx = t.group("label")
+        out: dict[str, dict[str, Block]] = {}
+        if not idx:
+            return {d: {} for d in t.documents}
+        cells = t.values[:, idx]
+        nonzero = cells[..., :self.kind.presence].any(axis=2)
+        blocks = iter(self.kind.blocks(cells[nonzero]))
+        for d, doc in enumerate(t.documents):
+            out[doc] = {t.rows[idx[k]][1]: Block(next(blocks)) for k in np.flatnonzero(nonzero[d])}
+        return out
+
+    def groups(self) -> dict[str, Any]:
+        """Rows of the other groups, by group: ``aggregations: {NAME: BLOCK}``, ``decompositions:
+        {LABEL: {SUBSET: BLOCK}}``, ..."""
+        t = self.table
+        out: dict[str, Any] = {}
+        others = [k for k, row in enumerate(t.rows) if row[0] not in ("all", "label")]
+        blocks = self.kind.blocks(_sum_documents(t.values[:, others])) if others else []
+        for k, b in zip(others, blocks):
+            row = t.rows[k]
+            node = out.setdefault(row[0] + "s", {})
+            for part in row[1:-1]:
+                node = node.setdefault(part, {})
+            node[row[-1]] = Block(b)
+        return out
+
+    def macro(self, over: str = "label") -> dict[str, float | None]:
+        """The unweighted mean of each rate over the labels (``over="label"``) or the documents, undefined
+        (NaN) rates left out; ``None`` without any."""
+        t = self.table
+        if over == "label":
+            idx = t.group("label")
+            values = _sum_documents(t.values[:, idx]) if idx else np.zeros((0, len(t.fields)))
+        else:
+            values = t.values[:, t.rows.index(ALL)] if ALL in t.rows else np.zeros((0, len(t.fields)))
+        out: dict[str, float | None] = {}
+        rates = self.kind.rates(values) if len(values) else {}
+        for name in self.kind.rate_names:
+            kept = [x for x in rates[name].tolist() if x == x] if rates else []
+            out[name] = sum(kept) / len(kept) if kept else None
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The measure's part of the JSON contract."""
+        return {"kind": self.kind.name, "totals": self.totals(), "macro": self.macro("label"),
+                "macro_by_document": self.macro("document"), "by_label": self.by_label(),
+                "by_document": self.by_document(), "by_document_label": self.by_document_label(), **self.groups()}
+
+    def __add__(self, other: "Measure") -> "Measure":
+        if type(self.kind) is not type(other.kind) or self.kind.options() != other.kind.options():
+            raise TallyError(f"cannot merge measures {self.kind!r} and {other.kind!r}")
+        return Measure(self.kind, self.table + other.table)
+
+
+def merge_inputs(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any]:
+    """Inputs of two merged results: each side's sources united (in order), its documents added."""
+    out: dict[str, Any] = {}
+    for side in dict.fromkeys(list(a) + list(b)):
+        x, y = a.get(side, {"sources": [], "documents": 0}), b.get(side, {"sources": [], "documents": 0})
+        out[side] = {"sources": list(dict.fromkeys(list(x["sources"]) + list(y["sources"]))),
+                     "documents": x["documents"] + y["documents"]}
+    return out
+
+
+class Result:
+    """What every command returns: named measures over per-document count tables.
+
+    Every figure is computed from the count tables alone, so two results over disjoint documents
+    merge by addition (``a + b`` or :meth:`merge`) into exactly the result of scoring them together.
+
+    Attributes
+    ----------
+    command : str
+        ``score``, ``coref``, ``smatch``, ``structured``, ``agree``, ``diff``, ``qa``, ``benchmark``.
+    mode : str
+        What produced the numbers: the pairing mode or profile (``pairs``, ``clueval``, ``semeval``,
+        ``gate``, ...), or the command's name.
+    measures : dict of str to Measure
+        The first is the main measure: :attr:`totals`, :attr:`by_label` and :attr:`by_document` show it.
+    nested : bool
+        Whether the JSON nests the measures under ``measures`` (commands with several measures) or
+        writes the single measure at the top level.
+    options : dict
+        Every option that changes a number.
+    inputs : dict
+        ``{side: {"sources": [...], "documents": n}}``.
+    """
+
+    def __init__(self, command: str, mode: str, measures: Mapping[str, Measure], *, nested: bool,
+                 options: Mapping[str, Any] | None = None, inputs: Mapping[str, Any] | None = None,
+                 extras: Mapping[str, Any] | None = None):
+        if not measures:
+            raise TallyError("a result needs at least one measure")
+        if not nested and len(measures) != 1:
+            raise TallyError("a result that does not nest its measures has exactly one")
+        self.command, self.mode, self.nested = command, mode, nested
+        self.measures: dict[str, Measure] = dict(measures)
+        self.options: dict[str, Any] = dict(options or {})
+        self.inputs: dict[str, Any] = dict(inputs or {})
+        self.extras: dict[str, Any] = dict(extras or {})
+
+    # -- views of the main measure
+    @property
+    def main(self) -> Measure:
+        return next(iter(self.measures.values()))
+
+    @property
+    def totals(self) -> Block:
+        """The main measure's totals."""
+        return self.main.totals()
+
+    @property
+    def by_label(self) -> dict[str, Block]:
+        return self.main.by_label()
+
+    @property
+    def by_document(self) -> dict[str, Block]:
+        return self.main.by_document()
+
+    @property
+    def documents(self) -> tuple[str, ...]:
+        return self.main.table.documents
+
+    def macro(self) -> dict[str, float | None]:
+        return self.main.macro("label")
+
+    # -- JSON
+    def header(self) -> dict[str, Any]:
+        return {"schema_version": SCHEMA_VERSION, "command": self.command, "mode": self.mode,
+                "options": self.options, "inputs": self.inputs}
+
+    def extras_dict(self) -> dict[str, Any]:
+        """Mode-specific additions after the measures (computed from the tables or merged with them)."""
+        return dict(self.extras)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Exactly the JSON output (see the README, "Output: one JSON contract")."""
+        out = self.header()
+        if self.nested:
+            out["measures"] = {name: m.to_dict() for name, m in self.measures.items()}
+        else:
+            out.update(self.main.to_dict())
+        out.update(self.extras_dict())
+        return out
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from ..report.serialize import json_text
+
+        return json_text(self.to_dict(), indent=indent)
+
+    def to_frame(self) -> Any:
+        """A tidy pandas frame: one row per document (``<all>`` for the totals) x row x measure, with the
+        counts and rates as columns (needs pandas)."""
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - depends on the environment
+            raise OptionError("to_frame needs pandas: pip install 'accord[pandas]'") from None
+        records = []
+        for name, m in self.measures.items():
+            t = m.table
+            scopes = [("<all>", _sum_documents(t.values))] + [(d, t.values[k]) for k, d in enumerate(t.documents)]
+            for doc, cells in scopes:
+                for row, block in zip(t.rows, m.kind.blocks(cells)):
+                    records.append({"measure": name, "document": doc, "group": row[0],
+                                    "row": "/".join(row[1:]) or "<all>", **block})
+        return pd.DataFrame.from_records(records)
+
+    # -- merging
+    def merge(self, other: "Result") -> "Result":
+        """The result of both results' documents (which must be disjoint, under the same options)."""
+        if not isinstance(other, Result) or type(other) is not type(self):
+            raise TallyError(f"cannot merge a {type(self).__name__} with {type(other).__name__}")
+        if (other.command, other.mode, list(other.measures)) != (self.command, self.mode, list(self.measures)):
+            raise TallyError(f"cannot merge results of {self.command} ({self.mode}: {', '.join(self.measures)}) "
+                             f"and {other.command} ({other.mode}: {', '.join(other.measures)})")
+        if other.options != self.options:
+            diff = sorted(k for k in set(self.options) | set(other.options)
+                          if self.options.get(k) != other.options.get(k))
+            raise TallyError(f"cannot merge results computed with different options ({', '.join(diff)})")
+        merged = {name: m + other.measures[name] for name, m in self.measures.items()}
+        out = type(self).__new__(type(self))
+        Result.__init__(out, self.command, self.mode, merged, nested=self.nested, options=self.options,
+                        inputs=merge_inputs(self.inputs, other.inputs), extras=self.merge_extras(other))
+        self._merged_into(out, other)
+        return out
+
+    def __add__(self, other: "Result") -> "Result":
+        if not isinstance(other, Result):
+            return NotImplemented
+        return self.merge(other)
+
+    def merge_extras(self, other: "Result") -> dict[str, Any]:
+        """Extras of the merged result: lists concatenate, numbers and nested counts add up."""
+        return {k: _merge_value(self.extras.get(k), other.extras.get(k)) for k in dict.fromkeys(
+            list(self.extras) + list(other.extras))}
+
+    def _merged_into(self, out: "Result", other: "Result") -> None:
+        """Subclasses set their own attributes of a merged result here."""
+
+    def __repr__(self) -> str:
+        t = self.totals
+        rates = " ".join(f"{k[0].upper()}={t[k]:.4f}" if isinstance(t.get(k), float) else f"{k[0].upper()}=—"
+                         for k in ("precision", "recall", "f1") if k in t)
+        return (f"<{type(self).__name__} {self.command} ({self.mode}) {len(self.documents)} documents, "
+                f"{'measures ' + ', '.join(self.measures) if self.nested else 'one measure'}: "
+                f"{next(iter(self.measures))} {rates}>")
+
+
+def _merge_value(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if isinstance(a, list) and isinstance(b, list):
+        return a + b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return {k: _merge_value(a.get(k), b.get(k)) for k in dict.fromkeys(list(a) + list(b))}
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return a + b
+    if a == b:
+        return a
+    raise TallyError(f"cannot merge the values {a!r} and {b!r}")
