@@ -35,11 +35,12 @@ def test_structured_relations_micro_over_documents(tmp_path, capsys):
                  "--details", str(details)]) == 0
     out = json.loads(capsys.readouterr().out)
     # strict: a has 1 of 2 (the type differs), b 1 of 1 gold, 1 of 2 predicted; c nothing -> 2 / 4 / 3
-    strict = out["metrics"]["relation"]
+    strict = out["measures"]["relation"]["totals"]
     assert (strict["match"], strict["pred_total"], strict["gold_total"]) == (2, 4, 3)
     assert strict["precision"] == 0.5 and strict["recall"] == pytest.approx(2 / 3)
-    assert out["metrics"]["relation-boundaries"]["match"] == 3
-    assert out["by_document"]["c"]["relation"]["f1"] == 1.0  # empty on both sides
+    assert out["measures"]["relation-boundaries"]["totals"]["match"] == 3
+    assert out["measures"]["relation"]["by_document"]["c"]["f1"] == 1.0  # empty on both sides
+    assert (strict["gold"], strict["pred"]) == (3, 4)  # records
     rows = [json.loads(line) for line in details.read_text().splitlines()]
     assert len(rows) == 2 + 3
     assert rows[0] == {"document": "a", "metric": "relation", "pred_index": 0, "gold_index": 0, "similarity": 1.0,
@@ -55,11 +56,11 @@ def test_structured_templates_and_options(tmp_path, capsys):
     key, resp = _jsonl(tmp_path / "k.jsonl", gold), _jsonl(tmp_path / "r.jsonl", pred)
     (tmp_path / "h.json").write_text('{"dynamite": "bomb"}')
     assert main(["structured", key, resp, "--metric", "muc4,better", "--output", "json"]) == 0
-    out = json.loads(capsys.readouterr().out)["metrics"]
+    out = {m: v["totals"] for m, v in json.loads(capsys.readouterr().out)["measures"].items()}
     assert out["muc4"]["match"] == 1.0  # "the" is shared; dynamite is not bomb without a hierarchy
     assert main(["structured", key, resp, "--metric", "muc4,better", "--output", "json", "--premodifiers", "the",
                  "--hierarchy", str(tmp_path / "h.json")]) == 0
-    out = json.loads(capsys.readouterr().out)["metrics"]
+    out = {m: v["totals"] for m, v in json.loads(capsys.readouterr().out)["measures"].items()}
     assert out["muc4"]["match"] == 0.5
     assert out["better"]["type_f1"] == 1.0 and out["better"]["score"] == pytest.approx(0.25)
     assert main(["structured", key, resp, "--metric", "better"]) == 0
@@ -116,7 +117,7 @@ def test_agree_wide_table(tmp_path, capsys):
     (tmp_path / "r.csv").write_text(WIDE)
     assert main(["agree", str(tmp_path / "r.csv"), "--items", "item", "--output", "json"]) == 0
     captured = capsys.readouterr()
-    out = json.loads(captured.out)
+    out = json.loads(captured.out)["totals"]
     assert out["raters"] == ["ann1", "ann2", "ann3"] and out["items"] == 5
     # ann1~ann2 rated items 1-4 both, agreeing on 1, 3, 4
     pairs = {tuple(p["raters"]): p["value"] for p in out["coefficients"]["observed_agreement"]["pairs"]}
@@ -160,6 +161,8 @@ def test_agree_annotation_sets_pair_by_span(tmp_path, capsys):
         paths.append(str(p))
     assert main(["agree", *paths, "--type", "Mention", "--feature", "class", "--output", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
+    by_document = out["by_document"]
+    out = out["totals"]
     # d1 items: [0,1) PER PER PER; [3,5) ORG LOC ORG; [8,9) LOC Non-cat ''; [10,11) Non-cat LOC Non-cat
     # d2 items: [0,2) PER PER ORG.  a1~a2 agree on 2 of 5 items
     pairs = {tuple(p["raters"]): p["value"] for p in out["coefficients"]["observed_agreement"]["pairs"]}
@@ -167,7 +170,7 @@ def test_agree_annotation_sets_pair_by_span(tmp_path, capsys):
     # a1~a3: [0,1), [3,5) and [10,11), which both left unmarked (a2 marked it): Non-cat on both sides
     assert pairs[(paths[0], paths[2])] == pytest.approx(3 / 5)
     assert set(out["categories"]) == {"", "LOC", "Non-cat", "ORG", "PER"}
-    assert set(out["by_document"]) == {"d1", "d2"} and out["by_document"]["d2"]["items"] == 1
+    assert set(by_document) == {"d1", "d2"} and by_document["d2"]["items"] == 1
 
 
 def test_agree_bad_input(tmp_path, capsys):
@@ -192,10 +195,11 @@ def test_diff_gate_documents_json_details_and_html(tmp_path, capsys):
                  "--details", str(details), "--html", str(page)]) == 0
     out = json.loads(capsys.readouterr().out)
     # the IAA plugin's pair counts for Os, beijing-opera.xml, ann1 against ann2: c=2 p=1 m=2 s=0
-    os_ = out["by_type"]["Os"]
-    assert [os_[k] for k in ("correct", "partial", "missing", "spurious")] == [2, 1, 2, 0]
+    os_ = {m: v["by_label"]["Os"] for m, v in out["measures"].items()}
+    assert [os_["strict"][k] for k in ("correct", "partial", "missing", "spurious")] == [2, 1, 2, 0]
+    assert (os_["strict"]["gold"], os_["strict"]["pred"]) == (5, 3)   # keys, responses
     assert os_["strict"]["precision"] == pytest.approx(2 / 3) and os_["lenient"]["recall"] == pytest.approx(3 / 5)
-    assert out["totals"]["average"]["f"] == pytest.approx((os_["strict"]["f"] + os_["lenient"]["f"]) / 2)
+    assert out["measures"]["average"]["totals"]["f1"] == pytest.approx((os_["strict"]["f1"] + os_["lenient"]["f1"]) / 2)
     assert out["options"]["pairing"] == "gate"
     rows = list(csv.DictReader(details.open(encoding="utf-8")))
     assert sorted(r["outcome"] for r in rows) == ["correct", "correct", "missing", "missing", "partial"]
@@ -215,15 +219,15 @@ def test_qa_tables_by_type_and_document(tmp_path, capsys):
     assert main(["qa", str(a), str(b), "--key-set", "ann1", "--response-set", "ann3", "--type", "Os,sent",
                  "--measures", "strict,lenient", "--output", "csv"]) == 0
     rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
-    cells = {(r["document"], r["type"]): r for r in rows if r["scope"] == "cell"}
+    cells = {(r["document"], r["row"]): r for r in rows if r["group"] == "label" and r["measure"] == "lenient"}
     # IAA plugin pair counts, Os, ann1 against ann3: doc0 c=2 p=2 m=1 s=0, doc1 c=1 p=2 m=1 s=1
     assert [cells["beijing-opera", "Os"][k] for k in ("correct", "partial", "missing", "spurious")] == \
         ["2", "2", "1", "0"]
     assert [cells["beijing-opera-2", "Os"][k] for k in ("correct", "partial", "missing", "spurious")] == \
         ["1", "2", "1", "1"]
-    total_os = next(r for r in rows if r["scope"] == "type" and r["type"] == "Os")
+    total_os = next(r for r in rows if r["document"] == "<all>" and r["row"] == "Os" and r["measure"] == "lenient")
     assert [total_os[k] for k in ("correct", "partial", "missing", "spurious")] == ["3", "4", "2", "1"]
-    assert float(total_os["lenient_precision"]) == pytest.approx(7 / 8)
+    assert float(total_os["precision"]) == pytest.approx(7 / 8)
     assert main(["qa", str(a), str(b), "--key-set", "ann1", "--response-set", "ann3"]) == 0
     text = capsys.readouterr().out
     assert "Macro summary" in text and "by document" in text and "beijing-opera-2" in text
@@ -245,6 +249,8 @@ def test_agree_gate_conventions_and_matrix(tmp_path, capsys):
     base = ["agree", str(a), "--sets", "ann1,ann2,ann3", "--type", "sent", "--feature", "Op"]
     assert main(base + ["--convention", "iaa", "--output", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
+    assert out["mode"] == "iaa" and out["command"] == "agree"
+    out = {**out["totals"], "span_agreement": out["span_agreement"]}
     # GATE's IAA plugin test: ceil(1000x) of the mean over pairs then documents = 847 / 761 / 759
     import math
     assert [math.ceil(1000 * out["coefficients"][n]["mean"]) for n in
@@ -302,17 +308,17 @@ def test_bdm_command_and_bdm_measures(tmp_path, capsys):
                for x in lines)
     assert main(["qa", str(key), str(resp), "--bdm", str(out), "--output", "json"]) == 0
     qa = json.loads(capsys.readouterr().out)
-    person = qa["by_type"]["Person"]
+    person = {m: v["by_label"]["Person"] for m, v in qa["measures"].items()}
     # Person: c 0, m 1, s 0, credit 6/11 from the Politician response: P = (B + c)/(c + s) = 1.0 (0/0),
     # R = (B + c)/(c + m) = 6/11
-    assert person["bdm"] == pytest.approx(6 / 11)
+    assert person["strict-bdm"]["bdm"] == pytest.approx(6 / 11) and "bdm" not in person["strict"]
     assert person["strict-bdm"]["recall"] == pytest.approx(6 / 11, abs=1e-6)
     assert person["strict-bdm"]["precision"] == 1.0
-    assert qa["totals"]["strict"]["recall"] == pytest.approx(1 / 3)
-    assert qa["totals"]["strict-bdm"]["recall"] == pytest.approx((1 + 6 / 11) / 3, abs=1e-6)
+    assert qa["measures"]["strict"]["totals"]["recall"] == pytest.approx(1 / 3)
+    assert qa["measures"]["strict-bdm"]["totals"]["recall"] == pytest.approx((1 + 6 / 11) / 3, abs=1e-6)
     # the same through accord score: --bdm implies the gate profile
     assert main(["score", str(key), str(resp), "--bdm", str(out), "--output", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["totals"] == qa["totals"]
+    assert json.loads(capsys.readouterr().out)["measures"] == qa["measures"]
     assert main(["score", str(key), str(resp), "--profile", "gate"]) == 0
     assert "Micro summary" in capsys.readouterr().out
     assert main(["qa", str(key), str(resp), "--measures", "strict-bdm"]) == 2
@@ -335,14 +341,17 @@ def test_score_match_clueval_json_and_csv(tmp_path, capsys):
                  "--leniency", "tiling", "--unlabelled", "--output", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     # gold New York City is tiled by New + York City; Bob is an exact match with another label
-    assert (out["leniency"], out["mode"]) == (3, "unlabelled")
-    assert out["total"]["gold_hits"] == 2 and out["total"]["pred_hits"] == 3
-    assert out["levels"]["1"]["labelled"]["total"]["gold_hits"] == 0
-    assert out["classes"]["gold"]["total"]["tiling"] == 1 and out["classes"]["pred"]["total"]["superset"] == 2
+    assert (out["options"]["leniency"], out["options"]["labelled"]) == (3, False)
+    first = next(iter(out["measures"]))
+    assert first == "tiling-unlabelled"
+    assert out["measures"][first]["totals"]["gold_hits"] == 2 and out["measures"][first]["totals"]["pred_hits"] == 3
+    assert out["measures"]["exact"]["totals"]["gold_hits"] == 0
+    assert out["classes"]["gold"]["totals"]["tiling"] == 1 and out["classes"]["pred"]["totals"]["superset"] == 2
     assert main(["score", str(path), "--gold-column", "2", "--pred-column", "3", "--match", "clueval",
                  "--output", "csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    total = [r for r in rows if r["level"] == "2" and r["mode"] == "unlabelled" and r["scope"] == "total"][0]
+    total = [r for r in rows if r["measure"] == "superset-unlabelled" and r["document"] == "<all>"
+             and r["group"] == "all"][0]
     assert (total["gold_hits"], total["pred_hits"]) == ("1", "3")
     assert main(["score", str(path), "--gold-column", "gold", "--pred-column", "pred", "--match", "clueval",
                  "--profile", "lenient"]) == 2
@@ -353,7 +362,7 @@ def test_score_match_semeval_json(tmp_path, capsys):
     path = _two_column_vrt(tmp_path)
     assert main(["score", str(path), "--gold-column", "gold", "--pred-column", "pred", "--match", "semeval",
                  "--output", "json"]) == 0
-    out = json.loads(capsys.readouterr().out)["schemas"]
+    out = {m: {"total": v["totals"]} for m, v in json.loads(capsys.readouterr().out)["measures"].items()}
     # blocks: {NYC | New, York City} -> one pair, boundaries differ; {Bob PER | Bob ORG} same boundaries
     assert out["strict"]["total"]["correct"] == 0 and out["strict"]["total"]["incorrect"] == 2
     assert out["exact"]["total"]["correct"] == 1 and out["partial"]["total"]["partial"] == 1

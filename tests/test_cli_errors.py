@@ -120,7 +120,7 @@ def test_agree_type_list_is_several_types(capsys):
     # items: every span of an Os or sent annotation in either set; the category is the label
     _, sets = read_gate_sets(GATE)
     spans = {(a.start, a.end) for s in ("ann1", "ann2") for a in sets[s] if a.label in ("Os", "sent")}
-    assert out["items"] == len(spans)
+    assert out["totals"]["items"] == len(spans)
     assert main(["agree", str(GATE), "--sets", "ann1,ann2", "--type", "Os,snt"]) == 2
     assert "did you mean 'sent'" in one_error(capsys)
 
@@ -163,8 +163,8 @@ def test_qa_json_has_no_nan_for_a_type_absent_from_a_document(tmp_path, capsys):
         out = no_nan(capsys.readouterr().out)
         if command == "qa":
             # GATE's AnnotationDiffer: an empty cell (LOC in d1) has P = R = F = 1 (notes/gate-evaluation.md)
-            empty = out["by_document_type"]["d1"]["LOC"]
-            assert empty["keys"] == empty["responses"] == 0 and empty["strict"]["f"] == 1.0
+            empty = out["measures"]["strict"]["by_document_label"]["d1"]["LOC"]
+            assert empty["gold"] == empty["pred"] == 0 and empty["f1"] == 1.0
 
 
 def test_score_zero_division_nan_is_null(tmp_path, capsys):

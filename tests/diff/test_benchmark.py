@@ -62,19 +62,19 @@ def test_every_output_format(tmp_path, capsys):
     details = tmp_path / "changes.csv"
     assert main(["benchmark", *paths, "--output", "json", "--details", str(details)]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["measure"] == "average"
+    assert out["options"]["measure"] == "average" and out["command"] == "benchmark"
     assert [(c["document"], c["type"], c["side"], c["start"], c["end"], c["before"], c["after"], c["direction"])
-            for c in out["changes"]] == EXPECTED_CHANGES
-    assert [c["text"] for c in out["changes"]] == ["Bob", "in", "Paris", "Paris", "Jane"]
-    assert out["rows"][-1]["after"]["f"] == 0.75
+            for c in out["changed"]] == EXPECTED_CHANGES
+    assert [c["text"] for c in out["changed"]] == ["Bob", "in", "Paris", "Paris", "Jane"]
+    assert out["measures"]["after"]["totals"]["f1"] == 0.75 and out["measures"]["before"]["totals"]["f1"] == 0.625
+    assert out["changes"]["totals"] == {"fixed": 3, "broken": 2}
     rows = list(csv.DictReader(details.read_text(encoding="utf-8").splitlines()))
     assert [(r["document"], r["direction"]) for r in rows] == [(c[0], c[7]) for c in EXPECTED_CHANGES]
     assert main(["benchmark", *paths, "--output", "csv", "--measure", "strict"]) == 0
     table = list(csv.DictReader(capsys.readouterr().out.splitlines()))
-    total = table[-1]
+    total = {r["measure"]: r for r in table if r["document"] == "<all>" and r["group"] == "all"}
     # strict: before c=2 of 4 keys and 4 responses: P = R = 0.5; after 3 of 4: 0.75
-    assert (total["document"], float(total["precision_before"]), float(total["recall_after"])) == ("<all>", 0.5, 0.75)
-    assert (total["fixed"], total["broken"]) == ("3", "2")
+    assert (float(total["before"]["precision"]), float(total["after"]["recall"])) == (0.5, 0.75)
     assert main(["benchmark", *paths]) == 0
     shown = capsys.readouterr().out
     assert "0.6250 → 0.7500" in shown and "annotations that changed" in shown and shown.count("broken") >= 2

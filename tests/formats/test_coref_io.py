@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 
 import pytest
@@ -75,12 +76,15 @@ def test_coref_command_matches_the_api(tmp_path, capsys):
     assert main(["coref", str(tmp_path / "k.conll"), str(tmp_path / "r.conll"), "--output", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     for metric, exp in case["expected"].items():
-        assert out["metrics"][metric]["f1"] == pytest.approx(exp["f1"], abs=1e-4)
+        assert out["measures"][metric]["totals"]["f1"] == pytest.approx(exp["f1"], abs=1e-4)
     api = coref_scores({"d": case["key_clusters"]}, {"d": case["response_clusters"]})
     assert out["conll_f1"] == pytest.approx((api["muc"].f1 + api["bcub"].f1 + api["ceafe"].f1) / 3)
     assert main(["coref", str(tmp_path / "k.conll"), str(tmp_path / "r.conll"), "--output", "csv"]) == 0
-    rows = capsys.readouterr().out.splitlines()
-    assert rows[0].startswith("document,metric,recall,precision,f1") and len(rows) == 1 + 2 * 6
+    rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
+    # each metric: the corpus and the one document
+    assert [(r["measure"], r["document"]) for r in rows] == [(m, d) for m in ("muc", "bcub", "ceafm", "ceafe", "blanc",
+                                                                            "lea") for d in ("<all>", "d")]
+    assert float(rows[0]["f1"]) == pytest.approx(case["expected"]["muc"]["f1"], abs=1e-4)
 
 
 def test_smatch_command(tmp_path, capsys):
@@ -89,7 +93,8 @@ def test_smatch_command(tmp_path, capsys):
     assert main(["smatch", str(tmp_path / "g.amr"), str(tmp_path / "p.amr"), "--output", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     # pair 1: want, TOP, ARG0 of 4 each; pair 2: dog, TOP of 2 each -> 5 of 6
-    assert out["metrics"]["smatch"]["match"] == 5 and out["metrics"]["smatch"]["f1"] == pytest.approx(5 / 6)
+    assert out["totals"]["match"] == 5 and out["totals"]["f1"] == pytest.approx(5 / 6)
+    assert (out["totals"]["gold"], out["totals"]["pred"]) == (6, 6) and list(out["by_document"]) == ["1", "2"]
     (tmp_path / "one.amr").write_text("(a / dog)\n")
     assert main(["smatch", str(tmp_path / "g.amr"), str(tmp_path / "one.amr")]) == 2
     assert "pair in order" in capsys.readouterr().err

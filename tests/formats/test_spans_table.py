@@ -94,6 +94,6 @@ def test_written_table_reads_back_and_scores_against_the_vrt(tmp_path, vrt, caps
     assert main(["score", str(vrt), str(pred), "--columns", "ner", "--pred-format", "spans", "--spans-vrt",
                  str(vrt), "--match", "clueval", "--output", "json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["levels"]["1"]["labelled"]["total"]["gold_hits"] == 1
-    assert result["levels"]["2"]["labelled"]["total"]["gold_hits"] == 1
-    assert result["levels"]["2"]["labelled"]["total"]["pred_hits"] == 2
+    assert result["measures"]["exact"]["totals"]["gold_hits"] == 1
+    assert result["measures"]["superset"]["totals"]["gold_hits"] == 1
+    assert result["measures"]["superset"]["totals"]["pred_hits"] == 2

@@ -1,5 +1,6 @@
 """MAT's token, pseudo-token and character scoring: the cases of the MAT notes (section 5B), hand counts."""
 
+import csv
 import json
 
 import pytest
@@ -123,6 +124,6 @@ def test_cli_units_in_json_and_csv(tmp_path, capsys):
     assert cells[("ORG", "LOCATION")] == 2 and cells[("null", "null")] == 8
     assert main(["score", str(tmp_path / "g.jsonl"), str(tmp_path / "p.jsonl"), "--profile", "mat",
                  "--by-character", "--output", "csv"]) == 0
-    rows = [line.split(",") for line in capsys.readouterr().out.splitlines()]
-    char_all = [r for r in rows if r[1] == "character" and r[0] == "<all>" and r[2] == "<all>"][0]
-    assert char_all[6] == "0" and char_all[7:9] == ["15", "15"]     # match, gold_clash, pred_clash
+    rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
+    char_all = [r for r in rows if r["measure"] == "character" and r["document"] == "<all>" and r["row"] == "<all>"][0]
+    assert [char_all[k] for k in ("match", "gold_clash", "pred_clash")] == ["0", "15", "15"]

@@ -154,9 +154,9 @@ class Report(Result):
             out["units"] = units
         return out
 
-    def to_frame(self) -> Any:
-        """A tidy pandas frame (see :meth:`accord.result.Result.to_frame`)."""
-        return super().to_frame()
+    def csv_measures(self) -> dict[str, Measure]:
+        """The pairs measure, then each scored unit (``token``, ``pseudo-token``, ``character``)."""
+        return {**self.measures, **self.unit_measures()}
 
 
 def _merge_units(a: Any, b: Any) -> Any:

@@ -57,29 +57,23 @@ def _arrow(before: float, after: float) -> str:
 
 def render_benchmark(bench: Benchmark, measure: str, beta: float, console: Any = None) -> None:
     """The before → after table (green better, red worse), then the changed annotations."""
-    from rich.console import Console
-    from rich.table import Table
+    from .table import TableConsole, new_table, print_table
 
-    if console is None:
-        console = Console()
-        if not console.is_terminal:   # piped: do not squeeze the columns into 80 characters
-            console = Console(width=max(console.width, 160))
-    t = Table(title=f"{measure} measure, before → after", show_edge=False, header_style="bold")
-    for name in ("Document", "Type", "Precision", "Recall", f"F{beta:g}", "Fixed", "Broken"):
-        t.add_column(name, justify="left" if name in ("Document", "Type") else "right", no_wrap=True)
+    console = console or TableConsole()
+    t = new_table(f"{measure} measure, before → after", ["Document", "Type", "Precision", "Recall", f"F{beta:g}",
+                                                          "Fixed", "Broken"], first=2)
     rows = bench.rows(measure, beta)
     for i, r in enumerate(rows):
         if i == len(rows) - 1:
             t.add_section()
         t.add_row(r["document"], r["type"], *(_arrow(r["before"][k], r["after"][k]) for k in _FIGURES),
                   str(r["fixed"]), str(r["broken"]), style="bold" if i == len(rows) - 1 else None)
-    console.print(t)
+    print_table(console, t)
     if bench.changes:
-        c = Table(title="annotations that changed", show_edge=False, header_style="bold")
-        for name in ("Document", "Type", "Side", "Span", "Text", "Before", "After", ""):
-            c.add_column(name, no_wrap=name != "Text")
+        c = new_table("annotations that changed", ["Document", "Type", "Side", "Span", "Text", "Before", "After",
+                                                   ""], first=8)
         for r in change_rows(bench):
             colour = "green" if r["direction"] == "fixed" else "red"
             c.add_row(r["document"], r["type"], r["side"], f"{r['start']}-{r['end']}", r["text"] or "",
                       r["before"], r["after"], f"[{colour}]{r['direction']}[/{colour}]")
-        console.print(c)
+        print_table(console, c)

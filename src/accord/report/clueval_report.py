@@ -8,7 +8,6 @@ from typing import Any
 
 from .serialize import json_text
 from ..clueval import CLASS_NAMES, LEVELS, ClueEvaluation
-from .table import percent
 
 __all__ = ["clueval_dict", "clueval_json", "clueval_csv", "render_clueval", "CLUEVAL_CSV_COLUMNS"]
 
@@ -67,48 +66,16 @@ def clueval_csv(ev: ClueEvaluation) -> str:
 
 
 
-def render_clueval(ev: ClueEvaluation, level: int, labelled: bool, console: Any = None) -> None:
-    """Three tables: the chosen level by label, all levels side by side, the coverage classes."""
-    from rich.console import Console
-    from rich.table import Table
+def render_clueval(result: Any, console: Any = None) -> None:
+    """Every level (the chosen one first, in bold), the chosen level by label, the coverage classes."""
+    from .result_table import render_result
+    from .table import TableConsole, new_table, print_table
 
-    console = console or Console()
-    f_name = "F1" if ev.beta == 1 else f"F{ev.beta:g}"
-    title = f"leniency {level} ({LEVELS[level - 1]}), {_mode(labelled)}"
-    t = Table(title=title, show_edge=False, header_style="bold")
-    for col in ("label", "gold", "pred", "R hits", "P hits", "FN", "FP", "P %", "R %", f"{f_name} %"):
-        t.add_column(col, justify="left" if col == "label" else "right", no_wrap=True)
-
-    def add(table: Table, name: str, c: Any, style: str | None = None) -> None:
-        p, r, f = c.rates(ev.beta, ev.zero_division)
-        table.add_row(name, *map(str, (c.gold, c.pred, c.gold_hits, c.pred_hits, c.missed, c.unsupported)),
-                      percent(p), percent(r), percent(f), style=style)
-
-    for name, c in ev.counts(level, labelled, "label").items():
-        add(t, name, c)
-    t.add_section()
-    add(t, "ALL", ev.counts(level, labelled), "bold")
-    console.print(t)
-
-    lv = Table(title="all levels, labelled (lab) and unlabelled (unl), %", show_edge=False, header_style="bold")
-    lv.add_column("level", no_wrap=True)
-    for mode in ("lab", "unl"):
-        for col in ("P", "R", f_name):
-            lv.add_column(f"{mode} {col}", justify="right", no_wrap=True)
-    for lvl in range(1, 5):
-        cells = []
-        for lab in (True, False):
-            cells.extend(percent(x) for x in ev.counts(lvl, lab).rates(ev.beta, ev.zero_division))
-        lv.add_row(f"{lvl} {LEVELS[lvl - 1]}", *cells, style="bold" if lvl == level else None)
-    console.print(lv)
-
-    ct = Table(title="coverage classes (recall: gold spans; precision: predicted spans)", show_edge=False,
-               header_style="bold")
-    ct.add_column("side", no_wrap=True)
-    for name in CLASS_NAMES:
-        ct.add_column(name, justify="right", no_wrap=True)
-    ct.add_column("total", justify="right", no_wrap=True)
+    console = console or TableConsole()
+    render_result(result, console)
+    ct = new_table("coverage classes (recall: gold spans; precision: predicted spans)",
+                   ["side", *CLASS_NAMES, "total"])
     for side, label in (("gold", "gold"), ("pred", "predicted")):
-        counts = ev.class_counts(side)
+        counts = result.class_counts(side)
         ct.add_row(label, *(str(counts[k]) for k in CLASS_NAMES), str(sum(counts.values())))
-    console.print(ct)
+    print_table(console, ct)

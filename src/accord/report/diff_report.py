@@ -9,6 +9,7 @@ from typing import Any
 
 from ..diff import CorpusDiff, DiffCounts
 from ..diff._qa import QATable, qa_table
+from .table import print_table
 
 __all__ = ["render_qa", "qa_csv", "diff_html", "SYMBOLS"]
 
@@ -29,23 +30,15 @@ def _f4(x: float) -> str:
 
 def render_qa(table: QATable, console: Any = None) -> None:
     """One Corpus QA table on the terminal: counts, P/R/F per measure, macro and micro rows."""
-    from rich.console import Console
-    from rich.table import Table
+    from .table import TableConsole, new_table
 
-    if console is None:
-        console = Console()
-        if not console.is_terminal:   # piped: do not squeeze the columns into 80 characters
-            console = Console(width=max(console.width, 200))
-    t = Table(title=f"by {table.by} (A = key, B = response)", show_edge=False, header_style="bold")
-    t.add_column(table.by.capitalize(), no_wrap=True)
+    console = console or TableConsole()
     bdm = _has_bdm(table.measures)
-    for name in ("Match", "Only A", "Only B", "Overlap") + (("BDM",) if bdm else ()):
-        t.add_column(name, justify="right", no_wrap=True)
+    columns = [table.by.capitalize(), "Match", "Only A", "Only B", "Overlap"] + (["BDM"] if bdm else [])
     for m in table.measures:
         s = _SHORT[m]
-        t.add_column(f"P.{s}", justify="right", no_wrap=True)
-        t.add_column(f"R.{s}", justify="right", no_wrap=True)
-        t.add_column(f"F{table.beta:g}.{s}", justify="right", no_wrap=True)
+        columns += [f"P.{s}", f"R.{s}", f"F{table.beta:g}.{s}"]
+    t = new_table(f"by {table.by} (A = key, B = response)", columns)
 
     def measures(c: DiffCounts) -> list[str]:
         out = [f"{c.bdm:.3f}"] if bdm else []
@@ -63,7 +56,7 @@ def render_qa(table: QATable, console: Any = None) -> None:
     c = table.micro
     t.add_row("Micro summary", str(c.correct), str(c.missing), str(c.spurious), str(c.partial), *measures(c),
               style="bold")
-    console.print(t)
+    print_table(console, t)
 
 
 def qa_csv(diff: CorpusDiff, measures: tuple[str, ...], beta: float) -> str:

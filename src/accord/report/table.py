@@ -6,7 +6,117 @@ from typing import Any
 
 from ._report import Report
 
-__all__ = ["render_table", "percent"]
+__all__ = ["render_table", "percent", "new_table", "print_table", "TableConsole"]
+
+
+def _console_class() -> type:
+    from rich.console import Console
+
+    class _TableConsole(Console):
+        """A console that remembers the caption its tables carry (the inputs, mode and documents)."""
+
+        def __init__(self, *args: Any, caption: str | None = None, **kwargs: Any):
+            super().__init__(*args, **kwargs)
+            self.table_caption = caption
+    return _TableConsole
+
+
+def TableConsole(*args: Any, caption: str | None = None, **kwargs: Any) -> Any:  # noqa: N802 - a class factory
+    """A rich console whose tables are captioned with ``caption`` (rich imported on first use)."""
+    return _console_class()(*args, caption=caption, **kwargs)
+
+
+def new_table(title: str | None, columns: list[str], *, first: int = 1) -> Any:
+    """A table under accord's one policy: the first ``first`` columns hold names (they wrap), every other
+    column holds numbers, right-aligned and never cut."""
+    from rich.table import Table
+
+    table = Table(title=title, show_edge=False, header_style="bold")
+    for k, name in enumerate(columns):
+        if k < first:
+            table.add_column(name, overflow="fold")
+        else:
+            table.add_column(name, justify="right", no_wrap=True, overflow="ignore")
+    return table
+
+
+NAME_MIN = 10
+"""Name columns wrap down to this width (or their longest word, if shorter) before a table stacks."""
+
+
+def _cell_len(cell: Any) -> int:
+    from rich.text import Text
+
+    if isinstance(cell, str):
+        return Text.from_markup(cell).cell_len
+    return cell.cell_len if isinstance(cell, Text) else len(str(cell))
+
+
+def _needed(table: Any, keep: list[int]) -> int:
+    """The width ``keep``'s columns need with every number whole (name columns wrapped to NAME_MIN)."""
+    total = 0
+    for k in keep:
+        c = table.columns[k]
+        cells = [c.header, *c._cells]
+        if c.no_wrap:
+            total += max(_cell_len(x) for x in cells)
+        else:
+            words = [len(w) for x in cells for w in str(getattr(x, "plain", x)).split()] or [1]
+            total += min(max(words), NAME_MIN)
+    return total + 3 * len(keep)
+
+
+def print_table(console: Any, table: Any) -> None:
+    """Print a table whole: with the console's caption, and, when its numbers do not fit the width,
+    stacked: the name columns repeated with as many number columns as fit, then the next ones.
+
+    Number columns never wrap or shorten (each gets its widest cell as its minimum width); name
+    columns wrap.
+    """
+    caption = getattr(console, "table_caption", None)
+    for c in table.columns:
+        if c.no_wrap:
+            c.min_width = max(_cell_len(x) for x in [c.header, *c._cells])
+    width = console.width
+    everything = list(range(len(table.columns)))
+    if _needed(table, everything) <= width:
+        console.print(table)
+        _caption(console, caption)
+        return
+    names = [k for k, c in enumerate(table.columns) if not c.no_wrap]
+    numbers = [k for k in everything if k not in names]
+    groups: list[list[int]] = [[]]
+    for k in numbers:
+        if groups[-1] and _needed(table, names + groups[-1] + [k]) > width:
+            groups.append([k])
+        else:
+            groups[-1].append(k)
+    for g, group in enumerate(groups):
+        console.print(_sub_table(table, names + group, first_part=g == 0, last_part=g == len(groups) - 1))
+    _caption(console, caption)
+
+
+def _caption(console: Any, caption: str | None) -> None:
+    """The caption under a table (wrapped at the console's width)."""
+    if caption:
+        from rich.text import Text
+
+        console.print(Text(caption, style="dim"))
+
+
+def _sub_table(table: Any, keep: list[int], first_part: bool = True, last_part: bool = True) -> Any:
+    from rich.table import Table
+
+    sub = Table(title=table.title if first_part else None, caption=table.caption if last_part else None,
+                caption_justify=table.caption_justify, show_edge=table.show_edge, header_style=table.header_style)
+    for k in keep:
+        c = table.columns[k]
+        sub.add_column(c.header, justify=c.justify, no_wrap=c.no_wrap, overflow=c.overflow, style=c.style,
+                       min_width=c.min_width)
+    cells = [list(table.columns[k]._cells) for k in keep]
+    for r, row in enumerate(table.rows):
+        sub.add_row(*(col[r] for col in cells), style=row.style, end_section=row.end_section)
+    return sub
 
 
 def percent(x: float | None) -> str:
@@ -19,17 +129,11 @@ def render_table(report: Report, console: Any = None, title: str | None = None) 
 
     Rates are percentages with two decimals, as conlleval and seqscore print them.
     """
-    from rich.console import Console
-    from rich.table import Table
-
-    console = console or Console()
+    console = console or TableConsole()
     f_name = "F1" if report.beta == 1 else f"F{report.beta:g}"
-    table = Table(title=title, show_edge=False, header_style="bold")
     clashes = report.totals.gold_clash or report.totals.pred_clash
     columns = ["gold", "pred", "match"] + (["g.clash", "p.clash"] if clashes else []) + ["missing", "spurious"]
-    table.add_column("label", no_wrap=True)
-    for col in columns + ["P %", "R %", f"{f_name} %"]:
-        table.add_column(col, justify="right", no_wrap=True)
+    table = new_table(title, ["label"] + columns + ["P %", "R %", f"{f_name} %"])
 
     def add(name: str, counts: Any, style: str | None = None) -> None:
         p, r, f = report.rates(counts)
@@ -48,7 +152,7 @@ def render_table(report: Report, console: Any = None, title: str | None = None) 
     macro = report.macro()
     table.add_row("macro", *([""] * len(columns)), percent(macro["precision"]), percent(macro["recall"]),
                   percent(macro["f1"]), style="dim")
-    console.print(table)
+    print_table(console, table)
     if report.units:
         from .units_report import render_units
         render_units(report.units, report.beta, report.zero_division, console)

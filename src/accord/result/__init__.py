@@ -6,7 +6,8 @@
 from ._kinds import (BetterKind, ClueKind, CorefKind, GateKind, Kind, PairsKind, RecordsKind, SemEvalKind,
                      SmatchKind, UnitsKind)
 from ._result import SCHEMA_VERSION, Block, Measure, Result
-from ._table import ALL, CountTable, Row
+from ._table import ALL, CountTable, Row, document_table, label_table
 
 __all__ = ["ALL", "SCHEMA_VERSION", "Block", "BetterKind", "ClueKind", "CorefKind", "CountTable", "GateKind", "Kind",
-           "Measure", "PairsKind", "RecordsKind", "Result", "Row", "SemEvalKind", "SmatchKind", "UnitsKind"]
+           "Measure", "PairsKind", "RecordsKind", "Result", "Row", "SemEvalKind", "SmatchKind", "UnitsKind",
+           "document_table", "label_table"]

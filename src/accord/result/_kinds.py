@@ -64,6 +64,10 @@ class Kind:
     rate_names: tuple[str, ...] = ("precision", "recall", "f1")
     presence: int | None = None
     """How many leading fields tell whether a row counts anything (``None``: all of them)."""
+    every_cell = False
+    """Whether a document lists every row, even one that counts nothing (GATE's empty cells score 1.0)."""
+    columns: tuple[tuple[str, str], ...] = ()
+    """The counts a terminal table shows: ``(header, block key)``."""
 
     def derived(self, v: np.ndarray) -> dict[str, np.ndarray]:
         """Counts computed from the stored ones (``gold``, ``pred``, ...), written before them."""
@@ -129,6 +133,8 @@ class PairsKind(_PRF):
               \\quad P = match / pred,\\quad R = match / gold
     """
 
+    columns = (("gold", "gold"), ("pred", "pred"), ("match", "match"), ("g.clash", "gold_clash"),
+               ("p.clash", "pred_clash"), ("missing", "missing"), ("spurious", "spurious"))
     name = "pairs"
     fields = ("match", "gold_clash", "pred_clash", "missing", "spurious")
     integer = frozenset(fields + ("gold", "pred"))
@@ -177,6 +183,8 @@ class ClueKind(_PRF):
     .. math:: P = pred\\_hits / pred,\\quad R = gold\\_hits / gold
     """
 
+    columns = (("gold", "gold"), ("pred", "pred"), ("R hits", "gold_hits"), ("P hits", "pred_hits"),
+               ("FN", "false_negatives"), ("FP", "false_positives"))
     name = "clueval"
     fields = ("gold", "pred", "gold_hits", "pred_hits")
     integer = frozenset(fields + ("false_negatives", "false_positives"))
@@ -207,6 +215,8 @@ class SemEvalKind(_PRF):
     with ``h = 1/2`` in the partial and type schemas, 0 in strict and exact.
     """
 
+    columns = (("COR", "correct"), ("INC", "incorrect"), ("PAR", "partial"), ("MIS", "missed"), ("SPU", "spurious"),
+               ("gold", "gold"), ("pred", "pred"))
     name = "semeval"
     fields = ("correct", "incorrect", "partial", "missed", "correct_act", "incorrect_act", "partial_act", "spurious")
     integer = frozenset(fields + ("gold", "pred"))
@@ -241,6 +251,8 @@ class CorefKind(Kind):
     reference scorer).
     """
 
+    columns = (("key m.", "gold"), ("resp. m.", "pred"), ("R num", "recall_num"), ("R den", "recall_den"),
+               ("P num", "precision_num"), ("P den", "precision_den"))
     name = "coref"
     base = ("gold", "pred", "recall_num", "recall_den", "precision_num", "precision_den")
     integer = frozenset(("gold", "pred"))
@@ -276,6 +288,7 @@ class SmatchKind(Kind):
     all 0 when either side has no triples (smatch's convention).
     """
 
+    columns = (("match", "match"), ("gold", "gold"), ("pred", "pred"))
     name = "smatch"
     fields = ("match", "gold", "pred")
     integer = frozenset(fields)
@@ -307,6 +320,8 @@ class RecordsKind(Kind):
     Σ(R, R)``; ``gold`` and ``pred`` count records. Rates are 1 when both totals are 0.
     """
 
+    columns = (("gold", "gold"), ("pred", "pred"), ("match", "match"), ("pred total", "pred_total"),
+               ("gold total", "gold_total"))
     name = "records"
     fields = ("gold", "pred", "match", "gold_match", "pred_total", "gold_total")
     integer = frozenset(("gold", "pred"))
@@ -343,7 +358,10 @@ class GateKind(Kind):
     denominator (GATE's ``AnnotationDiffer`` and ``OntologyMeasures``).
     """
 
+    columns = (("key", "gold"), ("response", "pred"), ("correct", "correct"), ("partial", "partial"),
+               ("missing", "missing"), ("spurious", "spurious"))
     name = "gate"
+    every_cell = True
     fields = ("correct", "partial", "missing", "spurious", "bdm")
     integer = frozenset(("gold", "pred", "correct", "partial", "missing", "spurious"))
 

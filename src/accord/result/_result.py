@@ -85,7 +85,7 @@ class Measure:
         if not idx:
             return {d: {} for d in t.documents}
         cells = t.values[:, idx]
-        nonzero = cells[..., :self.kind.presence].any(axis=2)
+        nonzero = cells[..., :self.kind.presence].any(axis=2) | self.kind.every_cell
         blocks = iter(self.kind.blocks(cells[nonzero]))
         for d, doc in enumerate(t.documents):
             out[doc] = {t.rows[idx[k]][1]: Block(next(blocks)) for k in np.flatnonzero(nonzero[d])}
@@ -247,6 +247,39 @@ class Result:
                                     "row": "/".join(row[1:]) or "<all>", **block})
         return pd.DataFrame.from_records(records)
 
+    def csv_measures(self) -> dict[str, Measure]:
+        """The measures the CSV lists (subclasses add their own, e.g. MAT's units)."""
+        return self.measures
+
+    def to_csv(self) -> str:
+        """One CSV row per measure x scope (``<all>`` or a document) x row: the columns ``measure, document,
+        group, row, subset`` and then every count and rate of the measures' blocks. A document's rows that
+        count nothing are left out (its total row is always there)."""
+        import csv
+        import io
+
+        records: list[dict[str, Any]] = []
+        for name, m in self.csv_measures().items():
+            t = m.table
+            presence = m.kind.presence
+            scopes = [("<all>", _sum_documents(t.values), None)] + [
+                (d, t.values[k], t.values[k][:, :presence].any(axis=1) | m.kind.every_cell)
+                for k, d in enumerate(t.documents)]
+            for doc, cells, keep in scopes:
+                rows = list(range(len(t.rows))) if keep is None else [
+                    r for r in range(len(t.rows)) if keep[r] or t.rows[r] == ALL]
+                for r, block in zip(rows, m.kind.blocks(cells[rows])):
+                    row = t.rows[r]
+                    records.append({"measure": name, "document": doc, "group": row[0],
+                                    "row": "<all>" if row == ALL else row[1],
+                                    "subset": "/".join(row[2:]), **block})
+        columns = list(dict.fromkeys(k for rec in records for k in rec))
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n", restval="")
+        w.writeheader()
+        w.writerows({k: "" if v is None else v for k, v in rec.items()} for rec in records)
+        return buf.getvalue()
+
     # -- merging
     def merge(self, other: "Result") -> "Result":
         """The result of both results' documents (which must be disjoint, under the same options)."""
@@ -283,9 +316,9 @@ class Result:
         t = self.totals
         rates = " ".join(f"{k[0].upper()}={t[k]:.4f}" if isinstance(t.get(k), float) else f"{k[0].upper()}=—"
                          for k in ("precision", "recall", "f1") if k in t)
+        names = ", ".join(self.measures) if len(self.measures) <= 4 else f"{len(self.measures)} measures"
         return (f"<{type(self).__name__} {self.command} ({self.mode}) {len(self.documents)} documents, "
-                f"{'measures ' + ', '.join(self.measures) if self.nested else 'one measure'}: "
-                f"{next(iter(self.measures))} {rates}>")
+                f"{'measures ' + names if self.nested else 'one measure'}: {next(iter(self.measures))} {rates}>")
 
 
 def _merge_value(a: Any, b: Any) -> Any:

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import TallyError
 
-__all__ = ["ALL", "Row", "CountTable"]
+__all__ = ["ALL", "Row", "CountTable", "label_table", "document_table", "row_order"]
 
 Row = tuple[str, ...]
 """A row key: ``("all",)`` (every item), ``("label", L)``, ``("aggregation", NAME)``,
@@ -122,3 +122,34 @@ def row_order(row: Row) -> tuple:
     """The canonical order of rows: the total, labels, aggregations, decompositions, then other groups;
     by name inside a group."""
     return (_GROUP_ORDER.get(row[0], len(_GROUP_ORDER)), row[0], row[1:])
+
+
+def label_table(fields: Sequence[str], documents: Sequence[str], labels: Sequence[str],
+                columns: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray | None]],
+                dtype: type = np.int64) -> CountTable:
+    """A table of the total and label rows from item codes, by counting.
+
+    ``columns[f] = (doc, label, weight)`` gives, for count ``fields[f]``, the document and label code of
+    each counted item (and its weight, or ``None`` for 1); label codes index ``labels``. The total row is
+    the sum of the label rows, labels are ordered by name.
+    """
+    n_doc, n_lab = len(documents), len(labels)
+    order = sorted(range(n_lab), key=lambda k: labels[k])
+    position = np.empty(n_lab, dtype=np.int64)
+    position[order] = np.arange(n_lab)
+    values = np.zeros((n_doc, 1 + n_lab, len(fields)), dtype=dtype)
+    for f, (doc, label, weight) in enumerate(columns):
+        if n_lab == 0 or len(doc) == 0:
+            continue
+        cells = np.bincount(np.asarray(doc, dtype=np.int64) * n_lab + position[np.asarray(label, dtype=np.int64)],
+                            weights=weight, minlength=n_doc * n_lab)
+        values[:, 1:, f] = cells.reshape(n_doc, n_lab).astype(dtype)
+    values[:, 0] = values[:, 1:].sum(axis=1)
+    rows = (ALL,) + tuple(("label", labels[k]) for k in order)
+    return CountTable(tuple(fields), tuple(documents), rows, values)
+
+
+def document_table(fields: Sequence[str], documents: Sequence[str], values: np.ndarray) -> CountTable:
+    """A table with one total row per document: ``values`` of shape ``(documents, fields)``."""
+    values = np.asarray(values)
+    return CountTable(tuple(fields), tuple(documents), (ALL,), values.reshape(len(documents), 1, len(fields)))

@@ -162,7 +162,9 @@ def smatch_corpus(tests: Iterable[Any], golds: Iterable[Any]) -> SmatchScore:
     tests, golds = list(tests), list(golds)
     if len(tests) != len(golds):
         raise OptionError(f"{len(tests)} test graphs but {len(golds)} gold graphs; they pair in order")
-    scores = tuple(smatch(t, g) for t, g in zip(tests, golds))
+    from .._progress import track
+
+    scores = tuple(smatch(t, g) for t, g in track(zip(tests, golds), "Smatch pairs", len(tests)))
     return SmatchScore(sum(s.match for s in scores), sum(s.test_triples for s in scores),
                        sum(s.gold_triples for s in scores), by_pair=scores)
 

@@ -1,0 +1,135 @@
+"""Agreement as a result of the one JSON contract: additive statistics per document, coefficients
+computed from them."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import TallyError
+from ..result._result import SCHEMA_VERSION, merge_inputs
+from ._stats import AgreementStats
+from ._summary import summarize, summary_rows
+
+__all__ = ["AgreementResult"]
+
+
+class AgreementResult:
+    """``accord agree``: the coefficients of the whole input (``totals``) and of each document.
+
+    With items from ratings tables or annotation sets (``mode`` ``ratings`` or ``annotation-sets``)
+    each document keeps its additive statistics (:class:`~accord.agreement._stats.AgreementStats`):
+    the totals are computed from their sum, and results over disjoint documents merge by
+    addition. GATE's conventions (``iaa``, ``corpus-qa``) average coefficients over pairs and
+    documents; their summaries are kept as GATE computes them and do not merge.
+    """
+
+    command = "agree"
+
+    def __init__(self, mode: str, *, stats: Mapping[str, AgreementStats] | None = None,
+                 summary: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None,
+                 inputs: Mapping[str, Any] | None = None, extras: Mapping[str, Any] | None = None):
+        if (stats is None) == (summary is None):
+            raise TallyError("an agreement result holds either per-document statistics or a GATE summary")
+        self.mode = mode
+        self.stats = dict(stats) if stats is not None else None
+        self.summary = dict(summary) if summary is not None else None
+        self.options = dict(options or {})
+        self.inputs = dict(inputs or {})
+        self.extras = dict(extras or {})
+        self.warnings: list[str] = []
+        if self.stats is not None:
+            if not self.stats:
+                raise TallyError("the annotation sets hold no documents")
+            total = None
+            for st in self.stats.values():
+                total = st if total is None else total + st
+            self._totals, self.warnings = summarize(total, level=self.options.get("level", "nominal"))
+            self._by_document = {d: summarize(st, level=self.options.get("level", "nominal"))[0]
+                                 for d, st in self.stats.items()}
+
+    @property
+    def documents(self) -> tuple[str, ...]:
+        return tuple(self.stats if self.stats is not None else self.summary.get("by_document", {}))  # type: ignore[union-attr]
+
+    @property
+    def totals(self) -> dict[str, Any]:
+        if self.summary is not None:
+            return {k: v for k, v in self.summary.items() if k not in ("by_document", "by_type", "span_agreement",
+                                                                       "all_way")}
+        return self._totals
+
+    @property
+    def by_document(self) -> dict[str, Any]:
+        if self.summary is not None:
+            return dict(self.summary.get("by_document", {}))
+        return self._by_document if len(self._by_document) > 1 or self.mode != "ratings" else {}
+
+    @property
+    def by_label(self) -> dict[str, Any]:
+        """GATE conventions over several types: each type's summary."""
+        return dict(self.summary.get("by_type", {})) if self.summary is not None else {}
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"schema_version": SCHEMA_VERSION, "command": self.command, "mode": self.mode,
+               "options": self.options, "inputs": self.inputs, "totals": self.totals,
+               "by_label": self.by_label, "by_document": self.by_document}
+        if self.summary is not None and "all_way" in self.summary:
+            out["all_way"] = self.summary["all_way"]
+        out.update(self.extras)
+        return out
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from ..report.serialize import json_text
+
+        return json_text(self.to_dict(), indent=indent)
+
+    def to_csv(self) -> str:
+        """Rows ``scope, coefficient, raters, value``: the whole input as ``<all>``, then each document."""
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=["scope", "coefficient", "raters", "value"], lineterminator="\n")
+        w.writeheader()
+        if self.summary is None:
+            w.writerows(summary_rows("<all>", self.totals))
+            for d, sm in self.by_document.items():
+                w.writerows(summary_rows(d, sm))
+            return buf.getvalue()
+        for scope, coefs in [("<all>", self.summary["coefficients"])] + list(self.summary["by_document"].items()):
+            for name, v in coefs.items():
+                w.writerow({"scope": scope, "coefficient": name, "raters": "all (mean of pairs)", "value": v["mean"]})
+                for p in v["pairs"]:
+                    w.writerow({"scope": scope, "coefficient": name, "raters": " | ".join(p["raters"]),
+                                "value": p["value"]})
+        for name in ("observed_agreement", "davies_fleiss_kappa", "siegel_castellan_kappa"):
+            if "all_way" in self.summary:
+                w.writerow({"scope": "<all>", "coefficient": name, "raters": "all (all-way)",
+                            "value": self.summary["all_way"][name]})
+        return buf.getvalue()
+
+    def merge(self, other: "AgreementResult") -> "AgreementResult":
+        """Agreement over both results' documents (disjoint, same raters and options)."""
+        if self.stats is None or other.stats is None:
+            raise TallyError(f"results of GATE's {self.options.get('convention', 'iaa')} convention do not merge: "
+                             "GATE averages their coefficients over pairs and documents")
+        if self.extras or other.extras:
+            raise TallyError("results with span_agreement do not merge; score the span agreement together")
+        if (self.mode, self.options) != (other.mode, other.options):
+            raise TallyError("cannot merge agreement results of different modes or options")
+        both = set(self.stats) & set(other.stats)
+        if both:
+            raise TallyError(f"cannot merge results that both hold document {sorted(both)[0]!r}")
+        return AgreementResult(self.mode, stats={**self.stats, **other.stats}, options=self.options,
+                               inputs=merge_inputs(self.inputs, other.inputs))
+
+    def __add__(self, other: "AgreementResult") -> "AgreementResult":
+        return self.merge(other)
+
+    def __repr__(self) -> str:
+        coef = self.totals.get("coefficients", {})
+        alpha = coef.get("krippendorff_alpha")
+        value = alpha.get("mean") if isinstance(alpha, dict) else alpha
+        return (f"<AgreementResult {self.mode} {len(self.documents)} documents, raters "
+                f"{', '.join(map(str, self.totals.get('raters', [])))}: alpha="
+                f"{'—' if value is None else f'{value:.4f}'}>")

@@ -1,0 +1,140 @@
+"""Options shared by the commands, declared once so that their names and help texts cannot diverge."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+__all__ = ["Parser", "csv_list", "beta_value", "equivalence", "add_output", "add_rates", "add_allow_missing",
+           "add_sides_format", "add_tagging", "add_columns", "add_key_response", "add_diff_pairing",
+           "add_common"]
+
+
+def csv_list(value: str) -> list[str]:
+    """A comma-separated list (empty items dropped)."""
+    return [v for v in value.split(",") if v]
+
+
+def beta_value(value: str) -> float:
+    try:
+        beta = float(value)
+    except ValueError:
+        beta = float("nan")
+    if not 0 <= beta < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {value!r}")
+    return beta
+
+
+def equivalence(value: str) -> tuple[str, list[str]]:
+    name, sep, members = value.partition("=")
+    if not sep or not name or not members:
+        raise argparse.ArgumentTypeError(f"expected NAME=LABEL,LABEL; got {value!r}")
+    return name, [m for m in members.split(",") if m]
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose description may be computed when help is shown (``lazy_description``),
+    so that building the parser imports nothing a command does not need."""
+
+    def __init__(self, *args: object, lazy_description: Callable[[], str] | None = None, **kwargs: object):
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._lazy_description = lazy_description
+
+    def format_help(self) -> str:
+        if self._lazy_description is not None:
+            self.description, self._lazy_description = self._lazy_description(), None
+        return super().format_help()
+
+
+def add_output(p: argparse.ArgumentParser, details: str | None = None) -> None:
+    """``--output``, ``-o``/``--out`` and, when the command has them, ``--details``."""
+    g = p.add_argument_group("output")
+    g.add_argument("--output", choices=("table", "json", "csv"),
+                   help="output format (default: by the extension of -o, .json or .csv, else table)")
+    g.add_argument("-o", "--out", help="write the output to this file ('-': standard output)")
+    if details is not None:
+        g.add_argument("--details", help=f"write {details} to this file (CSV, or JSON lines for .jsonl)")
+
+
+def add_rates(p: argparse.ArgumentParser, zero_division: bool = True) -> None:
+    """``--beta`` and ``--zero-division``."""
+    p.add_argument("--beta", type=beta_value, default=1.0, help="F-beta weight (default 1); reported as f1")
+    if zero_division:
+        p.add_argument("--zero-division", choices=("zero", "one", "nan"), default="zero",
+                       help="rate for an empty denominator: 0 (default), 1 (MAT) or NaN (null in JSON)")
+
+
+def add_allow_missing(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--allow-missing", choices=("empty", "skip"),
+                   help="documents found on one side only: score them against nothing (empty) or leave them out "
+                   "(skip); by default they are an error")
+
+
+def add_sides_format(p: argparse.ArgumentParser) -> None:
+    """``--format`` of both sides and ``--gold-format``/``--pred-format``."""
+    from ..formats._registry import names
+
+    p.add_argument("--format", help=f"format of both sides: {', '.join(names())}; sniffed by default")
+    p.add_argument("--gold-format", help="format of the gold side")
+    p.add_argument("--pred-format", help="format of the predicted side")
+
+
+def add_tagging(p: argparse.ArgumentParser) -> None:
+    """Tag scheme, repair and tag column of column files."""
+    p.add_argument("--scheme", default="IOB2", help="tag scheme of column files: IOB1, IOB2 (BIO), IOE1, IOE2, "
+                   "IOBES (BIOES), BILOU, IO (default IOB2)")
+    p.add_argument("--repair", default="conlleval", choices=("conlleval", "discard", "error"),
+                   help="invalid tag sequences: read as conlleval does (default, as seqscore), discard their chunks, "
+                   "or stop with an error")
+    p.add_argument("--tag-column", type=int, default=-1,
+                   help="0-based index of the tag column in column files (default: the last)")
+
+
+def add_columns(p: argparse.ArgumentParser) -> None:
+    """Options that choose the columns of VRT and CoNLL files."""
+    p.add_argument("--columns", help="VRT: the BIO column, by name or 1-based number (CoNLL: like --tag-column); "
+                   "the same for both sides (sides in other formats ignore it)")
+    p.add_argument("--gold-column", help="the gold side's tag column (VRT: name or 1-based number; CoNLL: "
+                   "0-based, as --tag-column)")
+    p.add_argument("--pred-column", help="the predicted side's tag column (same numbering)")
+    p.add_argument("--positional-attributes", type=csv_list, metavar="NAMES",
+                   help="VRT: names of the columns, comma-separated, for files without a "
+                   "'#vrt positional-attributes' comment")
+    p.add_argument("--word-column", default="1", help="VRT: the token text column (default 1)")
+    p.add_argument("--token-id-column", help="VRT: a column of token ids, checked to be equal on both sides")
+    p.add_argument("--spans-vrt", metavar="FILE", help="spans tables (--format spans, or --gold-format/"
+                   "--pred-format spans): the VRT file that gives their documents and tokens")
+
+
+def add_key_response(p: argparse.ArgumentParser) -> None:
+    """KEY and RESPONSE (GATE's names for gold and predicted), their format and annotation sets."""
+    p.add_argument("key", help="key (gold) file or directory (A); '-' for standard input")
+    p.add_argument("response", help="response (predicted) file or directory (B)")
+    p.add_argument("--format", help="format of both sides (sniffed by default)")
+    p.add_argument("--key-set", "--gold-set", dest="key_set",
+                   help="GATE XML: the key's annotation set (default: the default set)")
+    p.add_argument("--response-set", "--pred-set", dest="response_set",
+                   help="GATE XML: the response's annotation set (default: the default set)")
+
+
+def add_diff_pairing(p: argparse.ArgumentParser) -> None:
+    """The Annotation Diff's options: types, significant features, value comparison, pairing."""
+    p.add_argument("--types", "--type", dest="type", type=csv_list,
+                   help="annotation types to compare (comma-separated; default all)")
+    p.add_argument("--features", "--feature", dest="features", default="",
+                   help="significant features, comma-separated; 'all' for every key feature (GATE's API default); "
+                   "none by default (GATE's diff window)")
+    p.add_argument("--compare-as-strings", action="store_true",
+                   help="compare feature values as strings (by default values of different types never match)")
+    p.add_argument("--pairing", choices=("gate", "optimal"), default="gate",
+                   help="gate (default): GATE's greedy pairing, GATE's exact counts; optimal: the maximum-value "
+                   "one-to-one pairing, independent of annotation order")
+
+
+def add_common(p: argparse.ArgumentParser) -> None:
+    """Options of every command: ``--encoding`` and ``--quiet``."""
+    p.add_argument("--encoding", default="utf-8",
+                   help="text encoding of the input files (default utf-8; a byte-order mark is always accepted; "
+                   "GATE XML follows its own declaration)")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress display and no summary line on standard error (warnings are still shown)")

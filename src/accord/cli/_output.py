@@ -1,0 +1,70 @@
+"""Writing a command's output: the format from ``--output`` or ``-o``'s extension, files or standard
+output, terminal tables with a caption."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["output_format", "write_text", "render", "emit", "info", "caption"]
+
+_BY_EXTENSION = {".json": "json", ".csv": "csv"}
+
+
+def output_format(args: argparse.Namespace) -> str:
+    """``--output`` when given, else ``json`` or ``csv`` by the extension of ``-o``, else ``table``."""
+    if getattr(args, "output", None):
+        return args.output
+    out = getattr(args, "out", None)
+    return _BY_EXTENSION.get(Path(out).suffix.lower(), "table") if out else "table"
+
+
+def write_text(args: argparse.Namespace, text: str) -> None:
+    """Write JSON or CSV output to ``-o FILE`` or standard output, ending with a newline."""
+    text = text if text.endswith("\n") else text + "\n"
+    if getattr(args, "out", None):
+        Path(args.out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+def caption(result: Any) -> str:
+    """What a table shows: the inputs, the mode and profile, the number of documents."""
+    sides = [", ".join(v["sources"]) for v in result.inputs.values()]
+    profile = result.options.get("profile")
+    mode = result.mode + (f", profile {profile}" if profile else "")
+    n = len(result.documents)
+    return f"{' vs '.join(sides)} · {mode} · {n} document{'s' if n != 1 else ''}"
+
+
+def render(args: argparse.Namespace, draw: Callable[[Any], None], text: str | None = None) -> None:
+    """Draw rich tables on standard output or into ``-o FILE`` (120 columns), every table captioned
+    with ``text``."""
+    from ..report.table import TableConsole
+
+    if getattr(args, "out", None):
+        with open(args.out, "w", encoding="utf-8") as fh:
+            draw(TableConsole(file=fh, width=120, caption=text))
+    else:
+        draw(TableConsole(caption=text))
+
+
+def emit(args: argparse.Namespace, result: Any, draw: Callable[[Any], None]) -> int:
+    """A result as JSON, CSV, or the command's tables."""
+    fmt = output_format(args)
+    if fmt == "json":
+        write_text(args, result.to_json())
+    elif fmt == "csv":
+        write_text(args, result.to_csv())
+    else:
+        render(args, draw, caption(result))
+    return 0
+
+
+def info(args: argparse.Namespace, message: str) -> None:
+    """A summary line on standard error, unless ``--quiet``."""
+    if not getattr(args, "quiet", False):
+        print(f"accord: {message}", file=sys.stderr)

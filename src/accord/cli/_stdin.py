@@ -1,0 +1,43 @@
+"""``-`` as an input: standard input, spooled to a temporary file that the readers (and the format
+sniffer) read as any other."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from ..errors import OptionError
+
+__all__ = ["INPUTS", "standard_input"]
+
+INPUTS = ("gold", "pred", "key", "response", "before", "after", "input", "ontology")
+"""The positional input arguments of the commands (``agree`` takes a list, ``inputs``)."""
+
+
+@contextmanager
+def standard_input(args: argparse.Namespace) -> Iterator[None]:
+    """Replace an input given as ``-`` by a temporary copy of standard input for the command's run."""
+    places = [(name, None) for name in INPUTS if getattr(args, name, None) == "-"]
+    places += [("inputs", k) for k, v in enumerate(getattr(args, "inputs", None) or []) if v == "-"]
+    if not places:
+        yield
+        return
+    if len(places) > 1:
+        raise OptionError("standard input ('-') can be only one of the inputs")
+    data = sys.stdin.buffer.read()
+    fd, path = tempfile.mkstemp(prefix="accord-stdin-")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        name, k = places[0]
+        if k is None:
+            setattr(args, name, path)
+        else:
+            args.inputs[k] = path
+        yield
+    finally:
+        os.unlink(path)

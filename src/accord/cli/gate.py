@@ -1,0 +1,210 @@
+"""GATE's tools: ``accord diff``, ``qa``, ``benchmark``, ``adjudicate`` and ``bdm``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ..errors import OptionError
+from ._inputs import features_option, sides_inputs
+from ._options import add_allow_missing, add_diff_pairing, add_key_response, add_output, add_rates, csv_list
+from ._output import emit, info, write_text
+
+__all__ = ["register", "COMMANDS", "run_qa"]
+
+
+def _diff_options(p: argparse.ArgumentParser, by: str) -> None:
+    add_key_response(p)
+    add_diff_pairing(p)
+    p.add_argument("--measures", "--measure", dest="measures", type=csv_list,
+                   help="comma-separated strict, lenient, average, strict-bdm, lenient-bdm, average-bdm (default "
+                   "strict, lenient, average; with --bdm strict, lenient, strict-bdm, lenient-bdm)")
+    p.add_argument("--bdm", help="a BDM score file (accord bdm, or GATE's): credit missing keys with the BDM of a "
+                   "coextensive spurious response of a close concept (types, or the --features values)")
+    add_rates(p, zero_division=False)
+    p.add_argument("--by", type=csv_list, default=by.split(","), help=f"tables: type, document (default {by})")
+    add_allow_missing(p)
+    add_output(p, "one row per diff line")
+    p.add_argument("--html", help="write the diff view (summary tables, annotations side by side) to this HTML file")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    df = sub.add_parser("diff", help="GATE's Annotation Diff: correct, partial, missing, spurious; strict, lenient "
+                        "and average measures", description="Compare RESPONSE with KEY type by type as GATE's "
+                        "Annotation Diff does (files or directories; GATE XML, brat, MAT JSON, JSON lines, columns).")
+    _diff_options(df, "type")
+    qa = sub.add_parser("qa", help="GATE's Corpus QA: Annotation Diff tables by type and by document with micro "
+                        "and macro rows", description="Corpus QA: KEY (A) against RESPONSE (B) over a corpus, one "
+                        "table per --by, each with a macro summary (mean of the rows) and a micro summary (summed "
+                        "counts).")
+    _diff_options(qa, "type,document")
+    bm = sub.add_parser("benchmark", help="GATE's Corpus Benchmark: two responses against one key, what improved "
+                        "and what regressed", description="Diff BEFORE and AFTER against KEY (files or "
+                        "directories) and show, per document and type, the figures before and after and the "
+                        "annotations that became right (fixed) or wrong (broken).")
+    bm.add_argument("key", help="key file or directory")
+    bm.add_argument("before", help="the old response (file or directory)")
+    bm.add_argument("after", help="the new response (file or directory)")
+    bm.add_argument("--format", help="format of all three (sniffed by default)")
+    bm.add_argument("--key-set", help="GATE XML: the key's annotation set")
+    bm.add_argument("--before-set", help="GATE XML: the old response's annotation set")
+    bm.add_argument("--after-set", help="GATE XML: the new response's annotation set")
+    add_diff_pairing(bm)
+    bm.add_argument("--measure", default="average", help="strict, lenient or average (default, as GATE's tool)")
+    add_rates(bm, zero_division=False)
+    add_allow_missing(bm)
+    add_output(bm, "one row per changed annotation")
+    ad = sub.add_parser("adjudicate", help="build a gold set from an Annotation Diff: keep key or response "
+                        "annotations by rule or from a decisions file", description="Diff RESPONSE against KEY and "
+                        "keep, row by row, the key's annotation, the response's, both or neither: --rest for every "
+                        "row, then each --take rule in order, then the rows of --decisions (the file the HTML diff "
+                        "page of accord diff --html saves).")
+    add_key_response(ad)
+    ad.add_argument("-o", "--out", required=True, help="the adjudicated corpus (format by extension or "
+                    "--out-format)")
+    ad.add_argument("--out-format", help="format of the output (default: by the extension of --out)")
+    ad.add_argument("--set-name", help="GATE XML output: the annotation set to write the annotations in")
+    add_diff_pairing(ad)
+    ad.add_argument("--take", action="append", metavar="RULE",
+                    help="matches (the key side of correct rows; the default), key:TYPE or response:TYPE "
+                    "(that side of every row of the type); repeat to apply several in order")
+    ad.add_argument("--decisions", help="a decisions CSV (saved from the HTML diff page); overrides the rules")
+    ad.add_argument("--rest", choices=("none", "key", "response", "both"), default="none",
+                    help="what rows no rule or decision covers keep (default none)")
+    add_allow_missing(ad)
+    bd = sub.add_parser("bdm", help="the BDM of every pair of concepts of an ontology, as GATE's BDM score file",
+                        description="Compute the balanced distance metric (Maynard et al. 2006) of every pair of "
+                        "concepts of ONTOLOGY (OWL/RDF read with rdflib, or a taxonomy file of 'concept<TAB>"
+                        "superclass' lines) and write GATE's BDM score file.")
+    bd.add_argument("ontology", help="OWL/RDF file (.owl, .rdf, .ttl, ...) or taxonomy file (.tsv, .txt)")
+    bd.add_argument("--format", help="taxonomy, or an rdflib parser name (xml, turtle, nt, ...); by extension "
+                    "by default")
+    bd.add_argument("-o", "--out", help="write the BDM file here instead of standard output")
+    bd.add_argument("--pairs", choices=("unordered", "ordered"), default="unordered",
+                    help="each pair once (default; the BDM is symmetric) or every ordered pair")
+
+
+def run_qa(args: argparse.Namespace) -> int:
+    """``accord diff`` and ``accord qa`` (and ``score --profile gate``)."""
+    from ..diff import diff_corpora, parse_measure
+    from ..diff._qa import qa_table
+    from ..diff._result import diff_result
+    from ..formats import read
+    from ..report.details import write_rows
+    from ..report.diff_report import diff_html, render_qa
+
+    bdm = None
+    if args.bdm:
+        from ..bdm import read_bdm_file
+
+        bdm = read_bdm_file(args.bdm)
+    names = args.measures or (["strict", "lenient", "strict-bdm", "lenient-bdm"] if bdm is not None
+                              else ["strict", "lenient", "average"])
+    measures = tuple(dict.fromkeys(parse_measure(m) for m in names))
+    if bdm is None and any(m.endswith("-bdm") for m in measures):
+        raise OptionError("the BDM measures need --bdm FILE (a BDM score file; see accord bdm)")
+    features = features_option(args.features)
+    key = read(args.key, format=args.format, annotation_set=args.key_set)
+    resp = read(args.response, format=args.format, annotation_set=args.response_set)
+    cd = diff_corpora(key, resp, types=args.type or None, features=features, pairing=args.pairing,
+                      compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing, bdm=bdm)
+    tables = [qa_table(cd, by, measures, args.beta) for by in args.by]
+    if args.html:
+        Path(args.html).write_text(diff_html(cd, measures, args.beta, title=f"{args.key} vs {args.response}"),
+                                   encoding="utf-8")
+    if args.details:
+        rows = []
+        for d, types in cd.diffs.items():
+            text = cd.texts.get(d)
+            for t, td in types.items():
+                for r in td.rows:
+                    row = {"document": d, "type": t, "outcome": r.outcome}
+                    for side, a in (("key", r.key), ("response", r.response)):
+                        row[f"{side}_start"] = a.start if a is not None else None
+                        row[f"{side}_end"] = a.end if a is not None else None
+                        row[f"{side}_text"] = text[a.start:a.end] if a is not None and text is not None else None
+                        row[f"{side}_features"] = (json.dumps(dict(a.attributes), ensure_ascii=False, default=str)
+                                                   if a is not None else None)
+                    rows.append(row)
+        write_rows(rows, args.details, columns=list(rows[0]) if rows else ["document", "type", "outcome"])
+    result = diff_result(cd, measures, args.beta, command=args.command,
+                         options={"types": list(cd.types), "allow_missing": args.allow_missing},
+                         inputs=sides_inputs({"gold": (args.key, len(key)), "pred": (args.response, len(resp))}))
+
+    def draw(console: object) -> None:
+        for table in tables:
+            render_qa(table, console)
+    return emit(args, result, draw)
+
+
+def run_benchmark(args: argparse.Namespace) -> int:
+    from ..diff import parse_measure
+    from ..diff._benchmark import benchmark
+    from ..diff._result import benchmark_result
+    from ..formats import read
+    from ..report.benchmark_report import change_rows, render_benchmark
+    from ..report.details import write_rows
+
+    measure = parse_measure(args.measure)
+    if measure.endswith("-bdm"):
+        raise OptionError("accord benchmark compares strict, lenient or average figures")
+    features = features_option(args.features)
+    key = read(args.key, format=args.format, annotation_set=args.key_set)
+    before = read(args.before, format=args.format, annotation_set=args.before_set)
+    after = read(args.after, format=args.format, annotation_set=args.after_set)
+    bench = benchmark(key, before, after, types=args.type or None, features=features, pairing=args.pairing,
+                      compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing)
+    changed = change_rows(bench)
+    if args.details:
+        write_rows(changed, args.details, columns=["document", "type", "side", "start", "end", "text", "features",
+                                                   "before", "after", "direction"])
+    result = benchmark_result(bench, measure, args.beta, changed, options={"allow_missing": args.allow_missing},
+                              inputs=sides_inputs({"gold": (args.key, len(key)), "before": (args.before, len(before)),
+                                                   "after": (args.after, len(after))}))
+    return emit(args, result, lambda console: render_benchmark(bench, measure, args.beta, console))
+
+
+def run_adjudicate(args: argparse.Namespace) -> int:
+    from ..adjudicate import adjudicate, read_decisions
+    from ..diff import diff_corpora
+    from ..formats import read, write
+    from ..formats._registry import by_extension
+    from ..model import Corpus
+
+    features = features_option(args.features)
+    key = read(args.key, format=args.format, annotation_set=args.key_set)
+    resp = read(args.response, format=args.format, annotation_set=args.response_set)
+    cd = diff_corpora(key, resp, types=args.type or None, features=features, pairing=args.pairing,
+                      compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing)
+    decisions = read_decisions(args.decisions) if args.decisions else None
+    result = adjudicate(cd, rules=args.take or ["matches"], decisions=decisions, rest=args.rest)
+    # documents keep the key's metadata and tokens where it has them
+    docs = [key[d.id]._replace(annotations=d.annotations) if d.id in key else d for d in result.corpus.documents]
+    fmt = args.out_format or by_extension(args.out)
+    options = {"annotation_set": args.set_name} if args.set_name else {}
+    if options and fmt != "gate":
+        raise OptionError("--set-name applies to GATE XML output")
+    write(Corpus(docs), args.out, fmt, **options)
+    n = sum(len(d.annotations) for d in docs)
+    by = result.decided_by
+    info(args, f"{n} annotations in {len(docs)} document(s) written to {args.out}; rows decided by the "
+               f"decisions file {by['decisions']}, by rules {by['rules']}, by --rest {by['rest']}")
+    return 0
+
+
+def run_bdm(args: argparse.Namespace) -> int:
+    from ..bdm import bdm_scores, read_hierarchy
+    from ..bdm._file import format_bdm_file
+
+    taxonomy = read_hierarchy(args.ontology, format=args.format)
+    text = format_bdm_file(bdm_scores(taxonomy, pairs=args.pairs))
+    write_text(args, text)
+    if args.out:
+        info(args, f"{text.count(chr(10)) - 1} concept pairs of {len(taxonomy.concepts)} concepts written to "
+                   f"{args.out}")
+    return 0
+
+
+COMMANDS = {"diff": run_qa, "qa": run_qa, "benchmark": run_benchmark, "adjudicate": run_adjudicate,
+            "bdm": run_bdm}

@@ -1,0 +1,171 @@
+"""``accord score``: PRED against GOLD in the pairs, clueval, semeval and gate modes."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import OptionError
+from ._inputs import read_span_sides, sides_inputs, vrt_options
+from ._options import add_allow_missing, add_columns, add_output, add_rates, add_sides_format, add_tagging, \
+    csv_list, equivalence
+from ._output import emit
+
+__all__ = ["register", "COMMANDS"]
+
+
+def _formats_epilog() -> str:
+    from ..formats._registry import _FORMATS
+
+    return "registered formats:\n" + "\n".join(
+        f"  {f.name:<10} {', '.join(f.extensions) or '(by --format)'}" for f in _FORMATS.values())
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    sc = sub.add_parser("score", help="score predicted annotations against gold annotations",
+                        description="Score PRED against GOLD (files or directories paired by document name).",
+                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_formats_epilog())
+    sc.add_argument("gold", help="gold file or directory ('-': standard input)")
+    sc.add_argument("pred", nargs="?", help="predicted file or directory (leave out with --gold-column and "
+                    "--pred-column: both sides are columns of GOLD)")
+    io = sc.add_argument_group("input")
+    add_sides_format(io)
+    add_tagging(io)
+    add_columns(io)
+    add_allow_missing(io)
+    io.add_argument("--discontinuous", choices=("error", "merge"), default="error",
+                    help="brat: refuse discontinuous spans (error, default) or use their covering extent (merge)")
+    io.add_argument("--gold-set", "--key-set", dest="gold_set",
+                    help="GATE XML: the gold side's annotation set (default: the default set)")
+    io.add_argument("--pred-set", "--response-set", dest="pred_set",
+                    help="GATE XML: the predicted side's annotation set (default: the default set)")
+    m = sc.add_argument_group("matching")
+    m.add_argument("--task", help="MAT task file: labels, attributes, effective labels, profiles")
+    m.add_argument("--profile", help="strict (default without --task), lenient, mat, gate (GATE's Corpus QA "
+                   "tables, as accord qa), or a similarity profile named in the task (default with --task: the "
+                   "task's default profile)")
+    m.add_argument("--score-profile", help="a score profile named in the task")
+    m.add_argument("--attributes", type=csv_list, default=[],
+                   help="attributes that must be equal for a strict or lenient match (comma-separated)")
+    m.add_argument("--equivalence-class", type=equivalence, action="append", default=[], metavar="NAME=A,B",
+                   help="score labels A and B as NAME (repeatable)")
+    m.add_argument("--ignore", type=csv_list, default=[], help="labels removed before pairing (comma-separated)")
+    m.add_argument("--bdm", help="a BDM score file: score as GATE's Corpus QA with the BDM measures (implies "
+                   "--profile gate)")
+    m.add_argument("--match", choices=("pairs", "clueval", "semeval"), default="pairs",
+                   help="pairs: one-to-one pairing and the profile's similarity (default); clueval: CLUEval's "
+                   "coverage classes, recall and precision per leniency level; semeval: the SemEval-2013 "
+                   "schemas strict, exact, partial and type (as nervaluate, on an optimal pairing)")
+    m.add_argument("--leniency", default="1", help="clueval: the level shown first, 1-4 or exact, superset, "
+                   "tiling, overlap (default 1; JSON and CSV hold all four)")
+    m.add_argument("--unlabelled", action="store_true", help="clueval: ignore labels (default: labelled)")
+    u = sc.add_argument_group("token, pseudo-token and character scores (MAT)")
+    u.add_argument("--by-token", action="store_true", help="also score in tokens (token-unit documents, or the "
+                   "--token-label annotations of documents with text)")
+    u.add_argument("--by-pseudo-token", action="store_true", help="also score in whitespace pseudo-tokens")
+    u.add_argument("--by-character", action="store_true", help="also score in characters")
+    u.add_argument("--confusability", action="store_true", help="the confusability matrix of labels, in tokens "
+                   "(in pseudo-tokens, or characters, when only those are scored; alone it implies --by-token)")
+    u.add_argument("--token-label", default="lex", help="the label of token annotations in documents with text "
+                   "(default lex, as MAT); they are not scored themselves")
+    add_output(sc, "one row per gold or predicted item")
+    add_rates(sc)
+
+
+def _score_gate(args: argparse.Namespace) -> int:
+    """``accord score --profile gate`` (or ``--bdm``): the Corpus QA tables of ``accord qa``."""
+    from .gate import run_qa
+
+    unsupported = [name for name, given in (("--task", args.task), ("--score-profile", args.score_profile),
+                                            ("--equivalence-class", args.equivalence_class),
+                                            ("--ignore", args.ignore)) if given]
+    if unsupported:
+        raise OptionError(f"{', '.join(unsupported)} do not apply to the gate profile (GATE's Annotation Diff)")
+    if args.gold_format != args.pred_format:
+        raise OptionError("the gate profile reads both sides in one --format")
+    qa = argparse.Namespace(
+        command="score", key=args.gold, response=args.pred, format=args.format or args.gold_format,
+        key_set=args.gold_set, response_set=args.pred_set, type=None, features=",".join(args.attributes),
+        compare_as_strings=False, pairing="gate", measures=None, bdm=args.bdm, beta=args.beta,
+        by=["type", "document"], allow_missing=args.allow_missing, output=args.output, out=args.out, html=None,
+        details=args.details, quiet=args.quiet)
+    return run_qa(qa)
+
+
+def _score_spans(args: argparse.Namespace) -> int:
+    """``accord score --match clueval`` (CLUEval's coverage classes and lenient levels) or
+    ``--match semeval`` (the SemEval-2013 schemas)."""
+    from ..clueval import evaluate_spans, leniency_level
+
+    unsupported = [name for name, given in (("--task", args.task), ("--profile", args.profile),
+                                            ("--score-profile", args.score_profile),
+                                            ("--attributes", args.attributes), ("--bdm", args.bdm),
+                                            ("--equivalence-class", args.equivalence_class),
+                                            ("--ignore", args.ignore), ("--details", args.details),
+                                            ("--by-token/--by-pseudo-token/--by-character/--confusability",
+                                             args.by_token or args.by_pseudo_token or args.by_character or
+                                             args.confusability)) if given]
+    if args.match == "semeval" and (args.leniency != "1" or args.unlabelled):
+        unsupported.append("--leniency/--unlabelled")
+    if unsupported:
+        raise OptionError(f"{', '.join(unsupported)} do not apply to --match {args.match}")
+    level = leniency_level(args.leniency)
+    gold, pred = read_span_sides(args, args.gold_format or args.format, args.pred_format or args.format)
+    inputs = sides_inputs({"gold": (_source(args.gold, args.gold_column), len(gold)),
+                           "pred": (_source(args.pred or args.gold, args.pred_column), len(pred))})
+    options = {"allow_missing": args.allow_missing, "scheme": args.scheme, "repair": args.repair}
+    if args.match == "semeval":
+        from ..report.result_table import render_result
+        from ..semeval import semeval_schemas
+        from ..semeval._result import semeval_result
+
+        result = semeval_schemas(gold, pred, allow_missing=args.allow_missing, beta=args.beta,
+                                 zero_division=args.zero_division)
+        res = semeval_result(result, options=options, inputs=inputs)
+        return emit(args, res, lambda console: render_result(res, console))
+    from ..clueval._result import clueval_result
+    from ..report.clueval_report import render_clueval
+
+    ev = evaluate_spans(gold, pred, allow_missing=args.allow_missing, beta=args.beta,
+                        zero_division=args.zero_division)
+    res = clueval_result(ev, level, not args.unlabelled, options=options, inputs=inputs)
+    return emit(args, res, lambda console: render_clueval(res, console))
+
+
+def _source(path: str, column: str | None) -> str:
+    return path if column is None else f"{path}#{column}"
+
+
+def run_score(args: argparse.Namespace) -> int:
+    from .. import scoring
+    from ..report import render_table, write_details
+
+    if args.match in ("clueval", "semeval"):
+        return _score_spans(args)
+    if args.leniency != "1" or args.unlabelled:
+        raise OptionError("--leniency and --unlabelled apply to --match clueval")
+    units = [name for name, on in (("token", args.by_token), ("pseudo-token", args.by_pseudo_token),
+                                   ("character", args.by_character)) if on]
+    if args.confusability and not units:
+        units = ["token"]   # the matrix is counted in tokens, as MAT's
+    if args.profile == "gate" or args.bdm:
+        if args.profile not in (None, "gate"):
+            raise OptionError(f"--bdm scores with the gate profile, not {args.profile!r}")
+        return _score_gate(args)
+    equivalences: dict[str, list[str]] = {}
+    for name, members in args.equivalence_class:
+        equivalences.setdefault(name, []).extend(members)
+    report = scoring.score(
+        args.gold, args.pred, format=args.format, gold_format=args.gold_format, pred_format=args.pred_format,
+        task=args.task, profile=args.profile, score_profile=args.score_profile, attributes=args.attributes,
+        equivalence_classes=equivalences, ignore=args.ignore, beta=args.beta, zero_division=args.zero_division,
+        allow_missing=args.allow_missing, scheme=args.scheme, repair=args.repair, tag_column=args.tag_column,
+        discontinuous=args.discontinuous, units=units, token_label=args.token_label,
+        confusability=(units[0] if units else "token") if args.confusability else None,
+        gold_set=args.gold_set, pred_set=args.pred_set, **vrt_options(args),
+    )
+    if args.details:
+        write_details(report, args.details)
+    return emit(args, report, lambda console: render_table(report, console))
+
+
+COMMANDS = {"score": run_score}

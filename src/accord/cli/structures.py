@@ -1,0 +1,155 @@
+"""``accord coref``, ``accord smatch`` and ``accord structured``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ..errors import OptionError
+from ._inputs import sides_inputs
+from ._options import add_output, csv_list
+from ._output import emit
+
+__all__ = ["register", "COMMANDS"]
+
+
+def _structured_help() -> str:
+    from ..structured.named import NAMED_METRICS
+
+    return ("Score RESPONSE against KEY (JSON lines, one document per line; the record formats are in the README "
+            "and accord.formats.records) with one or more metrics:\n\n"
+            + "\n".join(f"  {n:<20} [{kind}] {d}" for n, (kind, d) in NAMED_METRICS.items()))
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    co = sub.add_parser("coref", help="coreference metrics (MUC, B-cubed, CEAFm, CEAFe, BLANC, LEA) as the "
+                                      "CoNLL-2012 scorer computes them")
+    co.add_argument("key", help="key (gold) file: CoNLL-2012 (#begin document ...) or JSON lines (.jsonl)")
+    co.add_argument("response", help="response file, same formats")
+    co.add_argument("--metrics", "--metric", dest="metrics", type=csv_list,
+                    default=["muc", "bcub", "ceafm", "ceafe", "blanc", "lea"],
+                    help="comma-separated subset of muc,bcub,ceafm,ceafe,blanc,lea (default all)")
+    co.add_argument("--format", choices=("conll2012", "jsonl"), help="input format (default: by extension)")
+    add_output(co, "the CEAF entity alignments (document, metric, key entity, response entity, phi)")
+    sm = sub.add_parser("smatch", help="Smatch between AMR graphs (PENMAN), with the optimal variable mapping")
+    sm.add_argument("gold", help="gold graphs, PENMAN notation, blank-line separated")
+    sm.add_argument("pred", help="predicted graphs, paired with the gold graphs in order")
+    add_output(sm, "the variable mapping of each pair (pair, test variable, gold variable)")
+    st = sub.add_parser("structured", help="relations, events, role-filler entities and templates from JSON lines",
+                        formatter_class=argparse.RawDescriptionHelpFormatter, lazy_description=_structured_help)
+    st.add_argument("key", help="key (gold) records, JSON lines")
+    st.add_argument("response", help="response records, JSON lines")
+    st.add_argument("--metrics", "--metric", dest="metrics", type=csv_list, required=True,
+                    help="comma-separated metric names (see above)")
+    st.add_argument("--inclusive-spans", action="store_true",
+                    help="scirex: spans are inclusive [start, end] (default half-open [start, end))")
+    st.add_argument("--premodifiers", type=csv_list, default=[],
+                    help="muc4, better: words that do not count as a string-fill overlap (comma-separated)")
+    st.add_argument("--hierarchy", help="muc4, better: JSON object mapping a set-fill value to its parent value, "
+                    "for half credit when the response is more specific")
+    add_output(st, "the matched record pairs (document, metric, indices, similarity, both records)")
+
+
+def run_coref(args: argparse.Namespace) -> int:
+    from ..formats.coref import read_coref
+    from ..report.result_table import render_result
+    from ..structured._result import coref_result
+    from ..structured.coref import coref_scores
+
+    key = read_coref(args.key, args.format)
+    resp = read_coref(args.response, args.format)
+    scores = coref_scores(key, resp, metrics=args.metrics)
+    result = coref_result(scores, key, resp, options={"metrics": list(scores), "format": args.format},
+                          inputs=sides_inputs({"gold": (args.key, len(key)), "pred": (args.response, len(resp))}))
+    if args.details:
+        from ..report.details import write_rows
+
+        rows = ({"document": d, "metric": m, "key_entity": k, "response_entity": r, "phi": phi}
+                for m, s in scores.items() for d, k, r, phi in s.alignment)
+        write_rows(rows, args.details, ("document", "metric", "key_entity", "response_entity", "phi"))
+
+    def draw(console: object) -> None:
+        render_result(result, console, by_label=False)
+        value = result.conll_f1()
+        if value is not None:
+            console.print(f"CoNLL F1 (mean of MUC, B-cubed, CEAFe F1): {100 * value:.2f}")  # type: ignore[attr-defined]
+    return emit(args, result, draw)
+
+
+def run_smatch(args: argparse.Namespace) -> int:
+    from ..report.result_table import render_result
+    from ..structured._result import smatch_result
+    from ..structured.amr import read_amr, smatch_corpus
+
+    gold, pred = read_amr(args.gold), read_amr(args.pred)
+    if len(gold) != len(pred):
+        raise OptionError(f"{args.gold} has {len(gold)} graphs but {args.pred} has {len(pred)}; "
+                          "they pair in order")
+    total = smatch_corpus(pred, gold)
+    result = smatch_result(total, inputs=sides_inputs({"gold": (args.gold, len(gold)), "pred": (args.pred, len(pred))}))
+    if args.details:
+        from ..report.details import write_rows
+
+        rows = ({"pair": i + 1, "test_variable": t, "gold_variable": g}
+                for i, s in enumerate(total.by_pair) for t, g in sorted(s.mapping.items()))
+        write_rows(rows, args.details, ("pair", "test_variable", "gold_variable"))
+    return emit(args, result, lambda console: render_result(result, console))
+
+
+def run_structured(args: argparse.Namespace) -> int:
+    from .._names import unknown_message
+    from ..formats.records import read_records
+    from ..report.result_table import render_result
+    from ..structured._result import records_result
+    from ..structured.named import NAMED_METRICS, score_records
+
+    if not args.metrics:
+        raise OptionError(f"--metrics: name one or more of {', '.join(NAMED_METRICS)}")
+    for m in args.metrics:
+        if m not in NAMED_METRICS:
+            raise OptionError(unknown_message(m, NAMED_METRICS, "structured metric", "--metrics", from_input=False))
+    parent = None
+    if args.hierarchy:
+        try:
+            parent = json.loads(Path(args.hierarchy).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise OptionError(f"{args.hierarchy}: not JSON ({exc.msg}, line {exc.lineno})") from None
+        if not isinstance(parent, dict):
+            raise OptionError(f"{args.hierarchy}: expected a JSON object mapping a value to its parent")
+    options = {"inclusive": args.inclusive_spans, "premodifiers": args.premodifiers, "set_parent": parent}
+    loaded: dict[str, tuple[dict, dict]] = {}
+    results = {}
+    for name in dict.fromkeys(args.metrics):
+        kind = NAMED_METRICS[name][0]
+        if kind not in loaded:
+            loaded[kind] = (read_records(args.key, kind), read_records(args.response, kind))
+            held = loaded[kind][0].kinds | loaded[kind][1].kinds
+            if kind not in held:
+                raise OptionError(f"--metrics {name} scores {kind!r} records, and neither {args.key} nor "
+                                  f"{args.response} has any; they hold {', '.join(sorted(held)) or 'no records'}")
+        key, resp = loaded[kind]
+        results[name] = score_records(name, key, resp, **options)
+    first_key, first_resp = next(iter(loaded.values()))
+    result = records_result(results, loaded, {n: NAMED_METRICS[n][0] for n in results},
+                            options={"metrics": list(results), "inclusive_spans": args.inclusive_spans,
+                                     "premodifiers": list(args.premodifiers), "hierarchy": parent},
+                            inputs=sides_inputs({"gold": (args.key, len(first_key)),
+                                                 "pred": (args.response, len(first_resp))}))
+    if args.details:
+        from ..report.details import write_rows
+
+        def rows():
+            for n, r in results.items():
+                key, resp = loaded[NAMED_METRICS[n][0]]
+                for d, s in r.by_document.items():
+                    for i, j, sim in s.pairs:
+                        yield {"document": d, "metric": n, "pred_index": i, "gold_index": j, "similarity": sim,
+                               "pred": resp[d][i], "gold": key[d][j]}
+
+        write_rows(rows(), args.details, ("document", "metric", "pred_index", "gold_index", "similarity", "pred",
+                                          "gold"))
+    return emit(args, result, lambda console: render_result(result, console, by_label=False))
+
+
+COMMANDS = {"coref": run_coref, "smatch": run_smatch, "structured": run_structured}

@@ -1,0 +1,84 @@
+"""CLUEval as a :class:`~accord.result.Result`: one measure per leniency level and mode."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..match.coverage import CLASS_NAMES
+from ..result import ClueKind, CountTable, Measure, Result, label_table
+from ._evaluate import LEVELS, ClueEvaluation, leniency_level
+
+__all__ = ["ClueResult", "clueval_result", "measure_name"]
+
+
+def measure_name(level: int, labelled: bool) -> str:
+    """``exact``, ``superset``, ``tiling``, ``overlap``; ``-unlabelled`` when labels are ignored."""
+    return LEVELS[level - 1] + ("" if labelled else "-unlabelled")
+
+
+class ClueResult(Result):
+    """``accord score --match clueval``: the four leniency levels, labelled and unlabelled (the chosen
+    one first), and the coverage classes of each side (``classes``: counts by document and label)."""
+
+    def __init__(self, measures: Mapping[str, Measure], classes: Mapping[str, CountTable], **kwargs: Any):
+        super().__init__("score", "clueval", measures, nested=True, **kwargs)
+        self.classes = dict(classes)
+
+    def _merged_into(self, out: Result, other: Result) -> None:
+        assert isinstance(out, ClueResult) and isinstance(other, ClueResult)
+        out.classes = {side: t + other.classes[side] for side, t in self.classes.items()}
+
+    def class_counts(self, side: str, label: str | None = None) -> dict[str, int]:
+        """Spans of ``side`` in each coverage class, of one label or all."""
+        t = self.classes[side]
+        row = t.rows.index(("all",) if label is None else ("label", label))
+        return dict(zip(CLASS_NAMES, t.values[:, row].sum(axis=0).tolist()))
+
+    def extras_dict(self) -> dict[str, Any]:
+        classes = {}
+        for side, t in self.classes.items():
+            classes[side] = {"totals": self.class_counts(side),
+                             "by_label": {row[1]: self.class_counts(side, row[1]) for row in t.rows[1:]}}
+        return {"classes": classes}
+
+
+def clueval_result(ev: ClueEvaluation, level: int | str = 1, labelled: bool = True, *,
+                   options: Mapping[str, Any] | None = None, inputs: Mapping[str, Any] | None = None) -> ClueResult:
+    """The result of a CLUEval evaluation: counts of each level by document and label."""
+    level = leniency_level(level)
+    kind = ClueKind(ev.beta, ev.zero_division)
+    docs = [d.id for d in ev.documents]
+    g, p = ev.gold, ev.pred
+    measures = {}
+    order = [(level, labelled)] + [x for x in ev.levels() if x != (level, labelled)]
+    for lvl, lab in order:
+        gh, ph = ev.hits("gold", lvl, lab), ev.hits("pred", lvl, lab)
+        table = label_table(kind.fields, docs, ev.labels, [
+            (g.doc, g.label, None), (p.doc, p.label, None), (g.doc[gh], g.label[gh], None),
+            (p.doc[ph], p.label[ph], None)])
+        measures[measure_name(lvl, lab)] = Measure(kind, table)
+    classes = {}
+    for side, table, cover in (("gold", g, ev.recall_cover), ("pred", p, ev.precision_cover)):
+        columns = [(table.doc[cover.klass == k], table.label[cover.klass == k], None)
+                   for k in range(len(CLASS_NAMES))]
+        classes[side] = label_table(CLASS_NAMES, docs, ev.labels, columns)
+    opts = {"leniency": level, "leniency_name": LEVELS[level - 1], "labelled": labelled, **kind.options(),
+            **(options or {})}
+    result = ClueResult(measures, classes, options=opts, inputs=inputs)
+    _check(result, ev)
+    return result
+
+
+def _check(result: ClueResult, ev: ClueEvaluation) -> None:
+    from ..errors import TallyError
+
+    for name, m in result.measures.items():
+        t = m.counts()
+        if int(t[0]) != len(ev.gold) or int(t[1]) != len(ev.pred) or t[2] > t[0] or t[3] > t[1]:
+            raise TallyError(f"CLUEval {name}: a span was lost or counted twice ({t.tolist()})")
+    for side, n in (("gold", len(ev.gold)), ("pred", len(ev.pred))):
+        if int(np.sum(result.classes[side].values[:, 0])) != n:
+            raise TallyError(f"coverage classes of the {side} side do not add up to its {n} spans")

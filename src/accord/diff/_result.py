@@ -1,0 +1,95 @@
+"""GATE's Annotation Diff, Corpus QA and Corpus Benchmark as :class:`~accord.result.Result` objects."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..result import ALL, CountTable, GateKind, Measure, Result
+from ._diff import CorpusDiff
+
+__all__ = ["diff_table", "diff_result", "BenchmarkResult", "benchmark_result"]
+
+
+def diff_table(diff: CorpusDiff) -> CountTable:
+    """Correct, partial, missing, spurious and BDM credit of every document and type (every type of the
+    comparison has a row, zero where a document has none of it)."""
+    types = sorted(diff.types)
+    docs = list(diff.documents)
+    values = np.zeros((len(docs), 1 + len(types), len(GateKind.fields)), dtype=np.float64)
+    for d, doc in enumerate(docs):
+        for k, t in enumerate(types):
+            c = diff.diffs[doc][t].counts
+            values[d, 1 + k] = (c.correct, c.partial, c.missing, c.spurious, c.bdm)
+    values[:, 0] = values[:, 1:].sum(axis=1)
+    return CountTable(GateKind.fields, tuple(docs), (ALL,) + tuple(("label", t) for t in types), values)
+
+
+def diff_result(diff: CorpusDiff, measures: Sequence[str], beta: float, *, command: str = "qa",
+                options: Mapping[str, Any] | None = None, inputs: Mapping[str, Any] | None = None) -> Result:
+    """One measure per GATE measure (strict, lenient, average and the BDM ones), all over the same counts;
+    labels are annotation types."""
+    table = diff_table(diff)
+    named = {m: Measure(GateKind(m, beta), table) for m in measures}
+    opts = {**diff.options, "measures": list(measures), "beta": beta, **(options or {})}
+    return Result(command, "gate", named, nested=True, options=opts, inputs=inputs)
+
+
+class BenchmarkResult(Result):
+    """``accord benchmark``: the chosen measure before and after, the annotations fixed and broken by
+    document and type (``changes``) and each changed annotation (``changed``)."""
+
+    def __init__(self, measures: Mapping[str, Measure], changes: CountTable, changed: list[dict[str, Any]],
+                 **kwargs: Any):
+        super().__init__("benchmark", "gate", measures, nested=True, **kwargs)
+        self.changes, self.changed = changes, changed
+
+    def _merged_into(self, out: Result, other: Result) -> None:
+        assert isinstance(out, BenchmarkResult) and isinstance(other, BenchmarkResult)
+        out.changes, out.changed = self.changes + other.changes, self.changed + other.changed
+
+    def extras_dict(self) -> dict[str, Any]:
+        t = self.changes
+
+        def block(v: np.ndarray) -> dict[str, int]:
+            return dict(zip(t.fields, map(int, v)))
+        total = t.values.sum(axis=0)
+        return {"changes": {
+            "totals": block(total[0]),
+            "by_label": {row[1]: block(total[k]) for k, row in enumerate(t.rows) if row[0] == "label"},
+            "by_document": {doc: block(t.values[d, 0]) for d, doc in enumerate(t.documents)}},
+            "changed": self.changed}
+
+
+def benchmark_result(bench: Any, measure: str, beta: float, changed: list[dict[str, Any]], *,
+                     options: Mapping[str, Any] | None = None,
+                     inputs: Mapping[str, Any] | None = None) -> BenchmarkResult:
+    """The two diffs of a :class:`~accord.diff._benchmark.Benchmark` under one measure, and its changes."""
+    kind = GateKind(measure, beta)
+    before, after = diff_table(bench.before), diff_table(bench.after)
+    types = sorted(set(bench.before.types) | set(bench.after.types))
+    before, after = _with_rows(before, types), _with_rows(after, types)
+    fixed = Counter((c.document, c.type) for c in bench.changes if c.direction == "fixed")
+    broken = Counter((c.document, c.type) for c in bench.changes if c.direction == "broken")
+    docs = list(before.documents)
+    values = np.zeros((len(docs), 1 + len(types), 2), dtype=np.int64)
+    for d, doc in enumerate(docs):
+        for k, t in enumerate(types):
+            values[d, 1 + k] = (fixed[(doc, t)], broken[(doc, t)])
+    values[:, 0] = values[:, 1:].sum(axis=1)
+    changes = CountTable(("fixed", "broken"), tuple(docs), (ALL,) + tuple(("label", t) for t in types), values)
+    opts = {**bench.before.options, "measure": kind.measure, "beta": beta, **(options or {})}
+    return BenchmarkResult({"before": Measure(kind, before), "after": Measure(kind, after)}, changes, changed,
+                           options=opts, inputs=inputs)
+
+
+def _with_rows(table: CountTable, types: Sequence[str]) -> CountTable:
+    rows = (ALL,) + tuple(("label", t) for t in types)
+    if rows == table.rows:
+        return table
+    values = np.zeros((len(table.documents), len(rows), len(table.fields)), dtype=table.values.dtype)
+    values[:, [rows.index(r) for r in table.rows]] = table.values
+    return CountTable(table.fields, table.documents, rows, values)

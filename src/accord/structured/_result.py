@@ -1,0 +1,87 @@
+"""Coreference, Smatch and the named structured metrics as :class:`~accord.result.Result` objects."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..result import BetterKind, CorefKind, Measure, RecordsKind, Result, SmatchKind, document_table
+
+__all__ = ["CorefResult", "coref_result", "smatch_result", "records_result"]
+
+
+class CorefResult(Result):
+    """``accord coref``: one measure per metric; ``conll_f1`` (the mean of the MUC, B-cubed and CEAFe F1)
+    when the three are scored."""
+
+    def conll_f1(self) -> float | None:
+        if not all(m in self.measures for m in ("muc", "bcub", "ceafe")):
+            return None
+        return (self.measures["muc"].totals().f1 + self.measures["bcub"].totals().f1
+                + self.measures["ceafe"].totals().f1) / 3
+
+    def extras_dict(self) -> dict[str, Any]:
+        value = self.conll_f1()
+        return {} if value is None else {"conll_f1": value}
+
+
+def _mentions(clusters: Mapping[str, Sequence[Sequence[Any]]], documents: Sequence[str]) -> np.ndarray:
+    return np.array([sum(len(e) for e in clusters.get(d, ())) for d in documents], dtype=np.float64)
+
+
+def coref_result(scores: Mapping[str, Any], key: Mapping[str, Any], response: Mapping[str, Any], *,
+                 options: Mapping[str, Any] | None = None, inputs: Mapping[str, Any] | None = None) -> CorefResult:
+    """Counts of every metric by document (:func:`accord.structured.coref.coref_scores`), with the
+    mentions of each side."""
+    documents = list(key)
+    gold, pred = _mentions(key, documents), _mentions(response, documents)
+    measures = {}
+    for metric, score in scores.items():
+        kind = CorefKind(blanc=score.noncoref is not None)
+        rows = []
+        for d in documents:
+            s = score.by_document[d]
+            rows.append([s.recall_num, s.recall_den, s.precision_num, s.precision_den, *(s.noncoref or ())])
+        values = np.column_stack([gold, pred, np.asarray(rows, dtype=np.float64).reshape(len(documents), -1)])
+        measures[metric] = Measure(kind, document_table(kind.fields, documents, values))
+    return CorefResult("coref", "coref", measures, nested=True, options=options, inputs=inputs)
+
+
+def smatch_result(total: Any, *, options: Mapping[str, Any] | None = None,
+                  inputs: Mapping[str, Any] | None = None) -> Result:
+    """Smatch counts of each graph pair (documents ``1``, ``2``, ... in input order)."""
+    kind = SmatchKind()
+    values = np.array([[s.match, s.gold_triples, s.test_triples] for s in total.by_pair], dtype=np.int64)
+    documents = [str(k + 1) for k in range(len(total.by_pair))]
+    table = document_table(kind.fields, documents, values.reshape(len(documents), 3))
+    return Result("smatch", "smatch", {"smatch": Measure(kind, table)}, nested=False, options=options,
+                  inputs=inputs)
+
+
+def records_result(results: Mapping[str, Any], loaded: Mapping[str, tuple[Mapping[str, list], Mapping[str, list]]],
+                   kinds: Mapping[str, str], *, options: Mapping[str, Any] | None = None,
+                   inputs: Mapping[str, Any] | None = None) -> Result:
+    """Counts of every named metric by document: records of each side and the similarity sums
+    (:class:`accord.structured.named.RecordScores`); ``kinds`` names each metric's record kind."""
+    from .templates import BetterScore
+
+    measures = {}
+    for name, r in results.items():
+        key, resp = loaded[kinds[name]]
+        documents = list(r.by_document)
+        rows = []
+        for d in documents:
+            s = r.by_document[d]
+            counts = [len(key.get(d, ())), len(resp.get(d, ()))]
+            if isinstance(s, BetterScore):
+                f, t = s.filler_score, s.type_score
+                rows.append(counts + [f.match, f.gold_match, f.pred_total, f.gold_total,
+                                      t.match, t.gold_match, t.pred_total, t.gold_total])
+            else:
+                rows.append(counts + [s.match, s.gold_match, s.pred_total, s.gold_total])
+        kind = BetterKind() if name == "better" else RecordsKind()
+        values = np.asarray(rows, dtype=np.float64).reshape(len(documents), len(kind.fields))
+        measures[name] = Measure(kind, document_table(kind.fields, documents, values))
+    return Result("structured", "structured", measures, nested=True, options=options, inputs=inputs)
