@@ -101,17 +101,25 @@ class SpanAgreement:
                 for i, k in enumerate(("correct", "partial", "spurious", "missing"))}
 
     def to_dict(self, measure: str = "strict", beta: float = 1.0) -> dict[str, Any]:
-        """JSON form: each pair's micro counts and P/R/F, its per-document F, and the mean over pairs."""
+        """JSON form: each pair's micro counts and rates (the blocks of GATE's measures in the JSON contract), its
+        per-document blocks and its macro F over documents, and the mean over pairs."""
+        from ..result import GateKind
+
+        kind = GateKind(measure, beta)
+
+        def block(c: Any) -> dict[str, Any]:
+            return kind.blocks([[c.correct, c.partial, c.missing, c.spurious, c.bdm]])[0]
+
         pairs = []
         for a, b in self.cells:
-            c = self.counts(a, b)
-            pairs.append({"annotators": [a, b], **c.to_dict((measure,), beta),
-                          "macro_f": self.f(a, b, measure, beta, "macro"),
-                          "by_document": {d: self.counts(a, b, document=d).to_dict((measure,), beta)
-                                          for d in self.cells[(a, b)]}})
+            pairs.append({"annotators": [a, b], **block(self.counts(a, b)),
+                          "macro_f1": self.f(a, b, measure, beta, "macro"),
+                          "by_document": {d: block(self.counts(a, b, document=d)) for d in self.cells[(a, b)]}})
         feature = dict(self.feature) if isinstance(self.feature, Mapping) else self.feature
+        mean = self.mean_over_pairs(measure, beta)
         return {"measure": measure, "beta": beta, "types": list(self.types), "feature": feature,
-                "pairs": pairs, "mean_over_pairs": self.mean_over_pairs(measure, beta)}
+                "pairs": pairs, "mean_over_pairs": {"precision": mean["precision"], "recall": mean["recall"],
+                                                    "f1": mean["f"]}}
 
 
 def _prepared(anns: Sequence[Annotation], types: Sequence[str] | None, feature: str | Mapping[str, str] | None

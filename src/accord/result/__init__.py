@@ -3,6 +3,7 @@
 >>> from accord.result import CountTable, Measure, PairsKind, Result
 """
 
+from ._contract import contract_schema
 from ._kinds import (BetterKind, ClueKind, CorefKind, GateKind, Kind, PairsKind, RecordsKind, SemEvalKind,
                      SmatchKind, UnitsKind)
 from ._result import SCHEMA_VERSION, Block, Measure, Result
@@ -10,4 +11,4 @@ from ._table import ALL, CountTable, Row, document_table, label_table
 
 __all__ = ["ALL", "SCHEMA_VERSION", "Block", "BetterKind", "ClueKind", "CorefKind", "CountTable", "GateKind", "Kind",
            "Measure", "PairsKind", "RecordsKind", "Result", "Row", "SemEvalKind", "SmatchKind", "UnitsKind",
-           "document_table", "label_table"]
+           "contract_schema", "document_table", "label_table"]

@@ -1,0 +1,20 @@
+"""The JSON contract: the shipped JSON Schema of every command's output."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+__all__ = ["contract_schema"]
+
+
+@lru_cache(maxsize=1)
+def _schema_text() -> str:
+    return resources.files("accord.result").joinpath("contract.schema.json").read_text(encoding="utf-8")
+
+
+def contract_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) that every ``--output json`` of accord validates against."""
+    return json.loads(_schema_text())
