@@ -5,14 +5,14 @@
 >>> report.totals.match, report.f1                          # doctest: +SKIP
 """
 
+from ._api import agree, benchmark, coref, diff, qa, smatch, structured
 from .errors import AccordError
 from .formats import read, write
 from .model import Annotation, Corpus, Document, make_annotation
 from .report import Report
+from .result import Result
 from .schema import Task, load_task
 from .scoring import score
-
-__version__ = "0.1.0"
 
 __all__ = [
     "AccordError",
@@ -20,7 +20,15 @@ __all__ = [
     "Corpus",
     "Document",
     "Report",
+    "Result",
     "Task",
+    "agree",
+    "benchmark",
+    "coref",
+    "diff",
+    "qa",
+    "smatch",
+    "structured",
     "load_task",
     "make_annotation",
     "read",
@@ -28,3 +36,15 @@ __all__ = [
     "write",
     "__version__",
 ]
+
+
+def __getattr__(name: str) -> str:
+    """``accord.__version__``, read from the installed package's metadata (written once, in pyproject.toml)."""
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("accord")
+        except PackageNotFoundError:   # pragma: no cover - a source tree that was never installed
+            return "0+unknown"
+    raise AttributeError(f"module 'accord' has no attribute {name!r}")

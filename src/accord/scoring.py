@@ -195,8 +195,11 @@ def score(
     confusability: str | None = None,
     gold_set: str | None = None,
     pred_set: str | None = None,
+    match: str = "pairs",
+    leniency: int | str = 1,
+    labelled: bool = True,
     **read_options: Any,
-) -> Report:
+) -> Any:
     """Compare predicted annotations with gold annotations.
 
     Parameters
@@ -240,13 +243,25 @@ def score(
         Build the confusability matrix in this unit (it must be among ``units``).
     gold_set, pred_set : str, optional
         GATE XML: the annotation set of each side (default: the default set).
+    match : {"pairs", "clueval", "semeval"}
+        ``pairs``: the profile's one-to-one pairing (a :class:`Report`); ``clueval``: CLUEval's leniency
+        levels (a :class:`~accord.clueval._result.ClueResult`, ``leniency`` and ``labelled`` choosing the
+        level shown first); ``semeval``: the SemEval-2013 schemas (a :class:`~accord.result.Result`).
     **read_options
         Passed to the readers (``scheme``, ``repair``, ``tag_column``...).
 
     Returns
     -------
-    Report
+    Report, or the result of the ``match`` mode
     """
+    if match != "pairs":
+        return _score_spans(gold, pred, match, leniency=leniency, labelled=labelled, beta=beta,
+                            zero_division=zero_division, allow_missing=allow_missing, formats=(
+                                gold_format or format, pred_format or format), columns=(gold_column, pred_column),
+                            sets=(gold_set, pred_set), read_options=read_options, unsupported={
+                                "task": task, "profile": profile, "score_profile": score_profile,
+                                "attributes": attributes, "equivalence_classes": equivalence_classes,
+                                "ignore": ignore, "units": units, "confusability": confusability})
     if zero_division not in ZERO_DIVISION:
         raise OptionError(f"zero_division must be one of {', '.join(ZERO_DIVISION)}; got {zero_division!r}")
     if not beta >= 0 or math.isinf(beta):
@@ -297,3 +312,37 @@ def score(
         report.units = score_units(alignments, pairer, units, token_label=token_label, confusability=confusability)
         options.update(units=list(units), token_label=token_label, confusability=confusability)
     return report
+
+
+def _score_spans(gold: Any, pred: Any, match: str, *, leniency: int | str, labelled: bool, beta: float,
+                 zero_division: str, allow_missing: str | None, formats: tuple, columns: tuple, sets: tuple,
+                 read_options: dict[str, Any], unsupported: dict[str, Any]) -> Any:
+    """``score(match="clueval")`` and ``score(match="semeval")``: read both sides, classify or pair spans."""
+    if match not in ("clueval", "semeval"):
+        raise OptionError(f"match must be pairs, clueval or semeval; got {match!r}")
+    given = [name for name, value in unsupported.items() if value]
+    if match == "semeval" and (str(leniency) != "1" or not labelled):
+        given.append("leniency/labelled")
+    if given:
+        raise OptionError(f"{', '.join(given)} do not apply to --match {match}")
+    if zero_division not in ZERO_DIVISION:
+        raise OptionError(f"zero_division must be one of {', '.join(ZERO_DIVISION)}; got {zero_division!r}")
+    gold_c, pred_c = read_sides(gold, pred, formats[0], formats[1], read_options, columns[0], columns[1], *sets)
+    inputs = {"gold": {"sources": [source_name(gold, columns[0])], "documents": len(gold_c)},
+              "pred": {"sources": [source_name(gold if pred is None else pred, columns[1])],
+                       "documents": len(pred_c)}}
+    options = {"allow_missing": allow_missing,
+               **{k: read_options[k] for k in ("scheme", "repair") if k in read_options}}
+    if match == "semeval":
+        from .semeval import semeval_schemas
+        from .semeval._result import semeval_result
+
+        result = semeval_schemas(gold_c, pred_c, allow_missing=allow_missing, beta=beta, zero_division=zero_division)
+        return semeval_result(result, options=options, inputs=inputs)
+    from .clueval import evaluate_spans
+    from .clueval._result import clueval_result
+
+    ev = evaluate_spans(gold_c, pred_c, allow_missing=allow_missing, beta=beta, zero_division=zero_division)
+    out = clueval_result(ev, leniency, labelled, options=options, inputs=inputs)
+    out.source = ev
+    return out

@@ -40,6 +40,8 @@ class AgreementResult:
         self.inputs = dict(inputs or {})
         self.extras = dict(extras or {})
         self.warnings: list[str] = []
+        self.source: Any = None
+        """The span agreement (:class:`~accord.agreement._spans.SpanAgreement`) when computed."""
         if self.stats is not None:
             if not self.stats:
                 raise TallyError("the annotation sets hold no documents")

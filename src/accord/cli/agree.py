@@ -48,100 +48,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_output(ag)
 
 
-def _mean_over_types(by_type: dict[str, dict]) -> dict:
-    """Several types under a GATE convention: each coefficient (mean and pairs) averaged over the types,
-    as GATE's IAA plugin does; each type's own summary under ``by_type``, its documents as ``TYPE / DOC``."""
-    first = next(iter(by_type.values()))
-
-    def mean(values: list) -> float | None:
-        kept = [v for v in values if v is not None]
-        return sum(kept) / len(kept) if kept else None
-
-    coefficients = {}
-    for name, block in first["coefficients"].items():
-        pairs = []
-        for k, pair in enumerate(block["pairs"]):
-            pairs.append({"raters": pair["raters"], "value": mean([s["coefficients"][name]["pairs"][k]["value"]
-                                                                   for s in by_type.values()])})
-        coefficients[name] = {"pairs": pairs, "mean": mean([s["coefficients"][name]["mean"] for s in by_type.values()])}
-    by_document = {f"{t} / {d}": v for t, s in by_type.items() for d, v in s["by_document"].items()}
-    return {"convention": first["convention"], "raters": first["raters"], "types": list(by_type),
-            "coefficients": coefficients, "by_document": by_document, "by_type": by_type}
-
-
-def _gate_summary(args: argparse.Namespace, corpora: list, names: list) -> dict:
-    """``accord agree --convention iaa|corpus-qa``: GATE's pairwise tables and its averaging."""
-    from ..agreement._gate import gate_pair_tables, gate_summary
-    from ..agreement._sources import check_corpus_names
-
-    check_corpus_names(corpora, args.type, args.feature)
-    by_type = {}
-    for t in dict.fromkeys(args.type):
-        by_type[t] = gate_summary(gate_pair_tables(corpora, names, type=t, feature=args.feature,
-                                                   convention=args.convention), args.convention)
-        if args.convention == "iaa" and len(names) > 2:
-            from ..agreement._allway import iaa_allway_kappa
-
-            by_type[t]["all_way"] = iaa_allway_kappa(corpora, names, type=t, feature=args.feature)
-    return next(iter(by_type.values())) if len(by_type) == 1 else _mean_over_types(by_type)
-
-
 def run_agree(args: argparse.Namespace) -> int:
-    from ..agreement._result import AgreementResult
-    from ..agreement._sources import ratings_from_corpora, read_ratings_table
-    from ..agreement._stats import agreement_stats
+    from .. import _api
 
-    options = {"level": args.level}
-    extras = {}
     if len(args.inputs) == 1 and args.sets is None:
         if args.type or args.feature or args.html or args.convention != "accord":
             raise OptionError("--types, --feature, --sets, --convention and --html apply to annotation sets; give "
                               "one INPUT per annotator, or --sets for one GATE XML input")
-        table = read_ratings_table(args.inputs[0], items=args.items, raters=args.raters, labels=args.labels,
-                                   categories=args.categories)
-        options.update(items=args.items, raters=args.raters, labels=args.labels, categories=args.categories)
-        result = AgreementResult("ratings", stats={args.inputs[0]: agreement_stats(table)}, options=options,
-                                 inputs={"ratings": {"sources": [args.inputs[0]], "documents": 1}})
+        inputs = args.inputs[0]
     else:
-        if args.items or args.raters or args.labels:
-            raise OptionError("--items, --raters and --labels apply to one ratings table, not to annotation sets")
-        from ..formats import read
+        inputs = args.inputs[0] if args.sets is not None and len(args.inputs) == 1 else args.inputs
+    span = args.measure if args.html or output_format(args) == "json" else None
+    result = _api.agree(inputs, items=args.items, raters=args.raters, labels=args.labels, categories=args.categories,
+                        level=args.level, types=args.type, feature=args.feature, format=args.format, sets=args.sets,
+                        convention=args.convention, span_measure=span if result_has_sets(args) else None,
+                        pairing=args.pairing)
+    if args.html and result.source is not None:
+        from ..report.agreement_matrix import matrix_html
 
-        if args.sets is not None:
-            if len(args.inputs) != 1:
-                raise OptionError("--sets names the annotation sets of one INPUT (a GATE XML file or directory)")
-            names = args.sets
-            corpora = [read(args.inputs[0], format=args.format, annotation_set=n) for n in names]
-        else:
-            names = args.inputs
-            corpora = [read(path, format=args.format) for path in args.inputs]
-        if len(set(names)) != len(names):
-            raise OptionError("the same annotation set is given twice")
-        inputs = {str(n): {"sources": [args.inputs[0] if args.sets is not None else str(n)], "documents": len(c)}
-                  for n, c in zip(names, corpora)}
-        options.update(types=args.type, feature=args.feature, convention=args.convention)
-        if args.html or output_format(args) == "json":
-            from ..agreement._spans import span_agreement
-
-            spans = span_agreement(corpora, names, types=args.type or None, feature=args.feature,
-                                   pairing=args.pairing)
-            extras["span_agreement"] = spans.to_dict(args.measure)
-            if args.html:
-                from ..report.agreement_matrix import matrix_html
-
-                Path(args.html).write_text(matrix_html(spans, args.measure, title="Agreement of " + ", ".join(names)),
-                                           encoding="utf-8")
-        if args.convention != "accord":
-            if not args.type:
-                raise OptionError(f"--convention {args.convention} needs --types (and --feature for corpus-qa)")
-            result = AgreementResult(args.convention, summary=_gate_summary(args, corpora, names), options=options,
-                                     inputs=inputs, extras=extras)
-        else:
-            tables = ratings_from_corpora(corpora, names, type=args.type, feature=args.feature)
-            if not tables:
-                raise OptionError("the annotation sets hold no documents")
-            result = AgreementResult("annotation-sets", stats={d: agreement_stats(t) for d, t in tables.items()},
-                                     options=options, inputs=inputs, extras=extras)
+        Path(args.html).write_text(matrix_html(result.source, args.measure,
+                                               title="Agreement of " + ", ".join(result.inputs)), encoding="utf-8")
     for message in result.warnings:
         print(f"accord: warning: {message}", file=sys.stderr)
     fmt = output_format(args)
@@ -152,13 +78,17 @@ def run_agree(args: argparse.Namespace) -> int:
     else:
         from ..report.agreement_table import render_agreement, render_gate_agreement
 
-        sides = ", ".join(result.inputs)
-        caption = f"{sides} · {result.mode} · {len(result.documents)} document(s)"
+        caption = f"{', '.join(result.inputs)} · {result.mode} · {len(result.documents)} document(s)"
         if result.summary is not None:
             render(args, lambda console: render_gate_agreement(result.summary, console), caption)
         else:
             render(args, lambda console: render_agreement(result.totals, console), caption)
     return 0
+
+
+def result_has_sets(args: argparse.Namespace) -> bool:
+    """Whether the inputs are annotation sets (several inputs, or --sets)."""
+    return len(args.inputs) > 1 or args.sets is not None
 
 
 COMMANDS = {"agree": run_agree}

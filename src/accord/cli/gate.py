@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from ..errors import OptionError
-from ._inputs import features_option, sides_inputs
+from ._inputs import features_option
 from ._options import add_allow_missing, add_diff_pairing, add_key_response, add_output, add_rates, csv_list
 from ._output import emit, info, write_text
 
@@ -87,28 +87,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_qa(args: argparse.Namespace) -> int:
     """``accord diff`` and ``accord qa`` (and ``score --profile gate``)."""
-    from ..diff import diff_corpora, parse_measure
+    from .. import _api
     from ..diff._qa import qa_table
-    from ..diff._result import diff_result
-    from ..formats import read
     from ..report.details import write_rows
     from ..report.diff_report import diff_html, render_qa
 
-    bdm = None
-    if args.bdm:
-        from ..bdm import read_bdm_file
-
-        bdm = read_bdm_file(args.bdm)
-    names = args.measures or (["strict", "lenient", "strict-bdm", "lenient-bdm"] if bdm is not None
-                              else ["strict", "lenient", "average"])
-    measures = tuple(dict.fromkeys(parse_measure(m) for m in names))
-    if bdm is None and any(m.endswith("-bdm") for m in measures):
-        raise OptionError("the BDM measures need --bdm FILE (a BDM score file; see accord bdm)")
-    features = features_option(args.features)
-    key = read(args.key, format=args.format, annotation_set=args.key_set)
-    resp = read(args.response, format=args.format, annotation_set=args.response_set)
-    cd = diff_corpora(key, resp, types=args.type or None, features=features, pairing=args.pairing,
-                      compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing, bdm=bdm)
+    result = _api.qa(args.key, args.response, measures=args.measures, beta=args.beta, types=args.type,
+                     features=features_option(args.features), pairing=args.pairing,
+                     compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing, bdm=args.bdm,
+                     format=args.format, key_set=args.key_set, response_set=args.response_set,
+                     command=args.command)
+    cd, measures = result.source, tuple(result.measures)
     tables = [qa_table(cd, by, measures, args.beta) for by in args.by]
     if args.html:
         Path(args.html).write_text(diff_html(cd, measures, args.beta, title=f"{args.key} vs {args.response}"),
@@ -128,9 +117,6 @@ def run_qa(args: argparse.Namespace) -> int:
                                                    if a is not None else None)
                     rows.append(row)
         write_rows(rows, args.details, columns=list(rows[0]) if rows else ["document", "type", "outcome"])
-    result = diff_result(cd, measures, args.beta, command=args.command,
-                         options={"types": list(cd.types), "allow_missing": args.allow_missing},
-                         inputs=sides_inputs({"gold": (args.key, len(key)), "pred": (args.response, len(resp))}))
 
     def draw(console: object) -> None:
         for table in tables:
@@ -139,30 +125,20 @@ def run_qa(args: argparse.Namespace) -> int:
 
 
 def run_benchmark(args: argparse.Namespace) -> int:
-    from ..diff import parse_measure
-    from ..diff._benchmark import benchmark
-    from ..diff._result import benchmark_result
-    from ..formats import read
-    from ..report.benchmark_report import change_rows, render_benchmark
+    from .. import _api
+    from ..report.benchmark_report import render_benchmark
     from ..report.details import write_rows
 
-    measure = parse_measure(args.measure)
-    if measure.endswith("-bdm"):
-        raise OptionError("accord benchmark compares strict, lenient or average figures")
-    features = features_option(args.features)
-    key = read(args.key, format=args.format, annotation_set=args.key_set)
-    before = read(args.before, format=args.format, annotation_set=args.before_set)
-    after = read(args.after, format=args.format, annotation_set=args.after_set)
-    bench = benchmark(key, before, after, types=args.type or None, features=features, pairing=args.pairing,
-                      compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing)
-    changed = change_rows(bench)
+    result = _api.benchmark(args.key, args.before, args.after, measure=args.measure, beta=args.beta,
+                            types=args.type, features=features_option(args.features), pairing=args.pairing,
+                            compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing,
+                            format=args.format, key_set=args.key_set, before_set=args.before_set,
+                            after_set=args.after_set)
     if args.details:
-        write_rows(changed, args.details, columns=["document", "type", "side", "start", "end", "text", "features",
-                                                   "before", "after", "direction"])
-    result = benchmark_result(bench, measure, args.beta, changed, options={"allow_missing": args.allow_missing},
-                              inputs=sides_inputs({"gold": (args.key, len(key)), "before": (args.before, len(before)),
-                                                   "after": (args.after, len(after))}))
-    return emit(args, result, lambda console: render_benchmark(bench, measure, args.beta, console))
+        write_rows(result.changed, args.details, columns=["document", "type", "side", "start", "end", "text",
+                                                          "features", "before", "after", "direction"])
+    measure = result.options["measure"]
+    return emit(args, result, lambda console: render_benchmark(result.source, measure, args.beta, console))
 
 
 def run_adjudicate(args: argparse.Namespace) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import OptionError
-from ._inputs import read_span_sides, sides_inputs, vrt_options
+from ._inputs import vrt_options
 from ._options import add_allow_missing, add_columns, add_output, add_rates, add_sides_format, add_tagging, \
     csv_list, equivalence
 from ._output import emit
@@ -94,7 +94,7 @@ def _score_gate(args: argparse.Namespace) -> int:
 def _score_spans(args: argparse.Namespace) -> int:
     """``accord score --match clueval`` (CLUEval's coverage classes and lenient levels) or
     ``--match semeval`` (the SemEval-2013 schemas)."""
-    from ..clueval import evaluate_spans, leniency_level
+    from ..clueval import leniency_level
 
     unsupported = [name for name, given in (("--task", args.task), ("--profile", args.profile),
                                             ("--score-profile", args.score_profile),
@@ -108,31 +108,22 @@ def _score_spans(args: argparse.Namespace) -> int:
         unsupported.append("--leniency/--unlabelled")
     if unsupported:
         raise OptionError(f"{', '.join(unsupported)} do not apply to --match {args.match}")
-    level = leniency_level(args.leniency)
-    gold, pred = read_span_sides(args, args.gold_format or args.format, args.pred_format or args.format)
-    inputs = sides_inputs({"gold": (_source(args.gold, args.gold_column), len(gold)),
-                           "pred": (_source(args.pred or args.gold, args.pred_column), len(pred))})
-    options = {"allow_missing": args.allow_missing, "scheme": args.scheme, "repair": args.repair}
+    from .. import scoring
+
+    options = vrt_options(args)
+    result = scoring.score(args.gold, args.pred, format=args.format, gold_format=args.gold_format,
+                           pred_format=args.pred_format, beta=args.beta, zero_division=args.zero_division,
+                           allow_missing=args.allow_missing, scheme=args.scheme, repair=args.repair,
+                           tag_column=args.tag_column, gold_set=args.gold_set, pred_set=args.pred_set,
+                           match=args.match, leniency=leniency_level(args.leniency), labelled=not args.unlabelled,
+                           **options)
     if args.match == "semeval":
         from ..report.result_table import render_result
-        from ..semeval import semeval_schemas
-        from ..semeval._result import semeval_result
 
-        result = semeval_schemas(gold, pred, allow_missing=args.allow_missing, beta=args.beta,
-                                 zero_division=args.zero_division)
-        res = semeval_result(result, options=options, inputs=inputs)
-        return emit(args, res, lambda console: render_result(res, console))
-    from ..clueval._result import clueval_result
+        return emit(args, result, lambda console: render_result(result, console))
     from ..report.clueval_report import render_clueval
 
-    ev = evaluate_spans(gold, pred, allow_missing=args.allow_missing, beta=args.beta,
-                        zero_division=args.zero_division)
-    res = clueval_result(ev, level, not args.unlabelled, options=options, inputs=inputs)
-    return emit(args, res, lambda console: render_clueval(res, console))
-
-
-def _source(path: str, column: str | None) -> str:
-    return path if column is None else f"{path}#{column}"
+    return emit(args, result, lambda console: render_clueval(result, console))
 
 
 def run_score(args: argparse.Namespace) -> int:

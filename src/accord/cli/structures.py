@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 from ..errors import OptionError
-from ._inputs import sides_inputs
 from ._options import add_output, csv_list
 from ._output import emit
 
@@ -52,21 +51,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_coref(args: argparse.Namespace) -> int:
-    from ..formats.coref import read_coref
+    from .. import _api
     from ..report.result_table import render_result
-    from ..structured._result import coref_result
-    from ..structured.coref import coref_scores
 
-    key = read_coref(args.key, args.format)
-    resp = read_coref(args.response, args.format)
-    scores = coref_scores(key, resp, metrics=args.metrics)
-    result = coref_result(scores, key, resp, options={"metrics": list(scores), "format": args.format},
-                          inputs=sides_inputs({"gold": (args.key, len(key)), "pred": (args.response, len(resp))}))
+    result = _api.coref(args.key, args.response, metrics=args.metrics, format=args.format)
     if args.details:
         from ..report.details import write_rows
 
         rows = ({"document": d, "metric": m, "key_entity": k, "response_entity": r, "phi": phi}
-                for m, s in scores.items() for d, k, r, phi in s.alignment)
+                for m, s in result.source.items() for d, k, r, phi in s.alignment)
         write_rows(rows, args.details, ("document", "metric", "key_entity", "response_entity", "phi"))
 
     def draw(console: object) -> None:
@@ -78,37 +71,24 @@ def run_coref(args: argparse.Namespace) -> int:
 
 
 def run_smatch(args: argparse.Namespace) -> int:
+    from .. import _api
     from ..report.result_table import render_result
-    from ..structured._result import smatch_result
-    from ..structured.amr import read_amr, smatch_corpus
 
-    gold, pred = read_amr(args.gold), read_amr(args.pred)
-    if len(gold) != len(pred):
-        raise OptionError(f"{args.gold} has {len(gold)} graphs but {args.pred} has {len(pred)}; "
-                          "they pair in order")
-    total = smatch_corpus(pred, gold)
-    result = smatch_result(total, inputs=sides_inputs({"gold": (args.gold, len(gold)), "pred": (args.pred, len(pred))}))
+    result = _api.smatch(args.gold, args.pred)
     if args.details:
         from ..report.details import write_rows
 
         rows = ({"pair": i + 1, "test_variable": t, "gold_variable": g}
-                for i, s in enumerate(total.by_pair) for t, g in sorted(s.mapping.items()))
+                for i, s in enumerate(result.source.by_pair) for t, g in sorted(s.mapping.items()))
         write_rows(rows, args.details, ("pair", "test_variable", "gold_variable"))
     return emit(args, result, lambda console: render_result(result, console))
 
 
 def run_structured(args: argparse.Namespace) -> int:
-    from .._names import unknown_message
-    from ..formats.records import read_records
+    from .. import _api
     from ..report.result_table import render_result
-    from ..structured._result import records_result
-    from ..structured.named import NAMED_METRICS, score_records
+    from ..structured.named import NAMED_METRICS
 
-    if not args.metrics:
-        raise OptionError(f"--metrics: name one or more of {', '.join(NAMED_METRICS)}")
-    for m in args.metrics:
-        if m not in NAMED_METRICS:
-            raise OptionError(unknown_message(m, NAMED_METRICS, "structured metric", "--metrics", from_input=False))
     parent = None
     if args.hierarchy:
         try:
@@ -117,27 +97,12 @@ def run_structured(args: argparse.Namespace) -> int:
             raise OptionError(f"{args.hierarchy}: not JSON ({exc.msg}, line {exc.lineno})") from None
         if not isinstance(parent, dict):
             raise OptionError(f"{args.hierarchy}: expected a JSON object mapping a value to its parent")
-    options = {"inclusive": args.inclusive_spans, "premodifiers": args.premodifiers, "set_parent": parent}
-    loaded: dict[str, tuple[dict, dict]] = {}
-    results = {}
-    for name in dict.fromkeys(args.metrics):
-        kind = NAMED_METRICS[name][0]
-        if kind not in loaded:
-            loaded[kind] = (read_records(args.key, kind), read_records(args.response, kind))
-            held = loaded[kind][0].kinds | loaded[kind][1].kinds
-            if kind not in held:
-                raise OptionError(f"--metrics {name} scores {kind!r} records, and neither {args.key} nor "
-                                  f"{args.response} has any; they hold {', '.join(sorted(held)) or 'no records'}")
-        key, resp = loaded[kind]
-        results[name] = score_records(name, key, resp, **options)
-    first_key, first_resp = next(iter(loaded.values()))
-    result = records_result(results, loaded, {n: NAMED_METRICS[n][0] for n in results},
-                            options={"metrics": list(results), "inclusive_spans": args.inclusive_spans,
-                                     "premodifiers": list(args.premodifiers), "hierarchy": parent},
-                            inputs=sides_inputs({"gold": (args.key, len(first_key)),
-                                                 "pred": (args.response, len(first_resp))}))
+    result = _api.structured(args.key, args.response, args.metrics, inclusive_spans=args.inclusive_spans,
+                             premodifiers=args.premodifiers, hierarchy=parent)
     if args.details:
         from ..report.details import write_rows
+
+        results, loaded = result.source
 
         def rows():
             for n, r in results.items():

@@ -180,6 +180,9 @@ class Result:
         self.options: dict[str, Any] = dict(options or {})
         self.inputs: dict[str, Any] = dict(inputs or {})
         self.extras: dict[str, Any] = dict(extras or {})
+        self.source: Any = None
+        """The mode's own objects the result was computed from (alignments, diffs, scores), for details
+        files and inspection; ``None`` after a merge."""
 
     # -- views of the main measure
     @property

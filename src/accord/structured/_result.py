@@ -49,12 +49,12 @@ def coref_result(scores: Mapping[str, Any], key: Mapping[str, Any], response: Ma
     return CorefResult("coref", "coref", measures, nested=True, options=options, inputs=inputs)
 
 
-def smatch_result(total: Any, *, options: Mapping[str, Any] | None = None,
+def smatch_result(total: Any, *, documents: Sequence[str] | None = None, options: Mapping[str, Any] | None = None,
                   inputs: Mapping[str, Any] | None = None) -> Result:
-    """Smatch counts of each graph pair (documents ``1``, ``2``, ... in input order)."""
+    """Smatch counts of each graph pair (documents: ``documents``, or ``1``, ``2``, ... in input order)."""
     kind = SmatchKind()
     values = np.array([[s.match, s.gold_triples, s.test_triples] for s in total.by_pair], dtype=np.int64)
-    documents = [str(k + 1) for k in range(len(total.by_pair))]
+    documents = list(documents) if documents is not None else [str(k + 1) for k in range(len(total.by_pair))]
     table = document_table(kind.fields, documents, values.reshape(len(documents), 3))
     return Result("smatch", "smatch", {"smatch": Measure(kind, table)}, nested=False, options=options,
                   inputs=inputs)

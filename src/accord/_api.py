@@ -1,0 +1,287 @@
+"""The commands as Python functions: each returns a result of the one result model."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .errors import OptionError
+
+__all__ = ["coref", "smatch", "structured", "diff", "qa", "benchmark", "agree"]
+
+PathLike = str | os.PathLike
+
+
+def _is_path(obj: Any) -> bool:
+    return isinstance(obj, (str, os.PathLike))
+
+
+def _inputs(**sides: tuple[Any, int]) -> dict[str, Any]:
+    return {side: {"sources": [str(src) if _is_path(src) else f"<{type(src).__name__}>"], "documents": n}
+            for side, (src, n) in sides.items()}
+
+
+def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, Any], *,
+          metrics: Sequence[str] = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"),
+          format: str | None = None) -> Any:
+    """The CoNLL-2012 coreference metrics (``accord coref``).
+
+    Parameters
+    ----------
+    key, response : path or mapping
+        CoNLL-2012 or JSON-lines files, or ``{document: [entity, ...]}`` with each entity a list of
+        inclusive ``(start, end)`` token spans.
+    metrics : sequence of str
+        Any of ``muc``, ``bcub``, ``ceafm``, ``ceafe``, ``blanc``, ``lea``.
+
+    Returns
+    -------
+    CorefResult
+        One measure per metric; ``conll_f1`` when MUC, B-cubed and CEAFe are scored.
+    """
+    from .formats.coref import read_coref
+    from .structured._result import coref_result
+    from .structured.coref import coref_scores
+
+    k = read_coref(key, format) if _is_path(key) else dict(key)   # type: ignore[arg-type]
+    r = read_coref(response, format) if _is_path(response) else dict(response)   # type: ignore[arg-type]
+    scores = coref_scores(k, r, metrics=metrics)
+    result = coref_result(scores, k, r, options={"metrics": list(scores)},
+                          inputs=_inputs(gold=(key, len(k)), pred=(response, len(r))))
+    result.source = scores
+    return result
+
+
+def smatch(gold: PathLike | Sequence[Any], pred: PathLike | Sequence[Any]) -> Any:
+    """Smatch between graphs paired in order (``accord smatch``).
+
+    ``gold`` and ``pred`` are PENMAN files or sequences of graphs (PENMAN strings, ``penman.Tree`` or
+    ``penman.Graph``). Documents are the gold graphs' ``::id`` when every one has a distinct id, else
+    their positions ``1``, ``2``, ...
+    """
+    from .structured._result import smatch_result
+    from .structured.amr import read_amr, smatch_corpus
+
+    g = read_amr(gold) if _is_path(gold) else list(gold)   # type: ignore[arg-type]
+    p = read_amr(pred) if _is_path(pred) else list(pred)   # type: ignore[arg-type]
+    if len(g) != len(p):
+        raise OptionError(f"{gold if _is_path(gold) else 'gold'} has {len(g)} graphs but "
+                          f"{pred if _is_path(pred) else 'pred'} has {len(p)}; they pair in order")
+    total = smatch_corpus(p, g)
+    ids = [getattr(x, "metadata", {}).get("id") for x in g]
+    documents = ids if all(ids) and len(set(ids)) == len(ids) else None
+    result = smatch_result(total, documents=documents, inputs=_inputs(gold=(gold, len(g)), pred=(pred, len(p))))
+    result.source = total
+    return result
+
+
+def structured(key: PathLike, response: PathLike, metrics: Sequence[str], *, inclusive_spans: bool = False,
+               premodifiers: Sequence[str] = (), hierarchy: Mapping[str, str] | None = None) -> Any:
+    """Named structured metrics over JSON-lines records (``accord structured``).
+
+    Parameters
+    ----------
+    key, response : path
+        JSON lines, one document per line (record formats: :mod:`accord.formats.records`).
+    metrics : sequence of str
+        Names of :data:`accord.structured.named.NAMED_METRICS`.
+    inclusive_spans, premodifiers, hierarchy
+        SciREX's inclusive spans; MUC-4 and BETTER's premodifiers and set-fill hierarchy.
+    """
+    from ._names import unknown_message
+    from .formats.records import read_records
+    from .structured._result import records_result
+    from .structured.named import NAMED_METRICS, score_records
+
+    metrics = list(dict.fromkeys(metrics))
+    if not metrics:
+        raise OptionError(f"--metrics: name one or more of {', '.join(NAMED_METRICS)}")
+    for m in metrics:
+        if m not in NAMED_METRICS:
+            raise OptionError(unknown_message(m, NAMED_METRICS, "structured metric", "--metrics", from_input=False))
+    options = {"inclusive": inclusive_spans, "premodifiers": list(premodifiers),
+               "set_parent": dict(hierarchy) if hierarchy is not None else None}
+    loaded: dict[str, tuple[Any, Any]] = {}
+    results = {}
+    for name in metrics:
+        kind = NAMED_METRICS[name][0]
+        if kind not in loaded:
+            loaded[kind] = (read_records(key, kind), read_records(response, kind))
+            held = loaded[kind][0].kinds | loaded[kind][1].kinds
+            if kind not in held:
+                raise OptionError(f"--metrics {name} scores {kind!r} records, and neither {key} nor "
+                                  f"{response} has any; they hold {', '.join(sorted(held)) or 'no records'}")
+        k, r = loaded[kind]
+        results[name] = score_records(name, k, r, **options)
+    first_key, first_resp = next(iter(loaded.values()))
+    result = records_result(results, loaded, {n: NAMED_METRICS[n][0] for n in results},
+                            options={"metrics": metrics, "inclusive_spans": inclusive_spans,
+                                     "premodifiers": list(premodifiers), "hierarchy": options["set_parent"]},
+                            inputs=_inputs(gold=(key, len(first_key)), pred=(response, len(first_resp))))
+    result.source = (results, loaded)
+    return result
+
+
+def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str] | None = None, beta: float = 1.0,
+       types: Sequence[str] | None = None, features: Sequence[str] | None = (), pairing: str = "gate",
+       compare_as_strings: bool = False, allow_missing: str | None = None, bdm: PathLike | Any = None,
+       format: str | None = None, key_set: str | None = None, response_set: str | None = None,
+       command: str = "qa") -> Any:
+    """GATE's Corpus QA (``accord qa``; ``accord diff`` with ``command="diff"``).
+
+    Parameters
+    ----------
+    key, response : path or Corpus
+    measures : sequence of str, optional
+        Of ``strict``, ``lenient``, ``average`` and the ``-bdm`` ones (default: strict, lenient, average;
+        with ``bdm``: strict, lenient, strict-bdm, lenient-bdm).
+    types, features, pairing, compare_as_strings, allow_missing
+        As :func:`accord.diff.diff_corpora`.
+    bdm : path or BdmTable, optional
+        A BDM score file, for the BDM measures.
+
+    Returns
+    -------
+    Result
+        One measure per GATE measure over the same counts; labels are annotation types.
+    """
+    from .diff import diff_corpora, parse_measure
+    from .diff._result import diff_result
+    from .formats import read
+    from .model import Corpus
+
+    table = None
+    if bdm is not None:
+        from .bdm import read_bdm_file
+
+        table = read_bdm_file(bdm) if _is_path(bdm) else bdm
+    names = measures or (["strict", "lenient", "strict-bdm", "lenient-bdm"] if table is not None
+                         else ["strict", "lenient", "average"])
+    chosen = tuple(dict.fromkeys(parse_measure(m) for m in names))
+    if table is None and any(m.endswith("-bdm") for m in chosen):
+        raise OptionError("the BDM measures need --bdm FILE (a BDM score file; see accord bdm)")
+    k = key if isinstance(key, Corpus) else read(key, format=format, annotation_set=key_set)
+    r = response if isinstance(response, Corpus) else read(response, format=format, annotation_set=response_set)
+    cd = diff_corpora(k, r, types=types or None, features=features, pairing=pairing,
+                      compare_as_strings=compare_as_strings, allow_missing=allow_missing, bdm=table)
+    result = diff_result(cd, chosen, beta, command=command,
+                         options={"types": list(cd.types), "allow_missing": allow_missing},
+                         inputs=_inputs(gold=(key, len(k)), pred=(response, len(r))))
+    result.source = cd
+    return result
+
+
+def diff(key: PathLike | Any, response: PathLike | Any, **options: Any) -> Any:
+    """GATE's Annotation Diff (``accord diff``): :func:`qa` with ``command="diff"``."""
+    return qa(key, response, command="diff", **options)
+
+
+def benchmark(key: PathLike | Any, before: PathLike | Any, after: PathLike | Any, *, measure: str = "average",
+              beta: float = 1.0, types: Sequence[str] | None = None, features: Sequence[str] | None = (),
+              pairing: str = "gate", compare_as_strings: bool = False, allow_missing: str | None = None,
+              format: str | None = None, key_set: str | None = None, before_set: str | None = None,
+              after_set: str | None = None) -> Any:
+    """GATE's Corpus Benchmark (``accord benchmark``): one measure before and after, and what changed."""
+    from .diff import parse_measure
+    from .diff._benchmark import benchmark as run
+    from .diff._result import benchmark_result
+    from .formats import read
+    from .model import Corpus
+    from .report.benchmark_report import change_rows
+
+    chosen = parse_measure(measure)
+    if chosen.endswith("-bdm"):
+        raise OptionError("accord benchmark compares strict, lenient or average figures")
+
+    def load(obj: Any, aset: str | None) -> Corpus:
+        return obj if isinstance(obj, Corpus) else read(obj, format=format, annotation_set=aset)
+    k, b, a = load(key, key_set), load(before, before_set), load(after, after_set)
+    bench = run(k, b, a, types=types or None, features=features, pairing=pairing,
+                compare_as_strings=compare_as_strings, allow_missing=allow_missing)
+    result = benchmark_result(bench, chosen, beta, change_rows(bench), options={"allow_missing": allow_missing},
+                              inputs=_inputs(gold=(key, len(k)), before=(before, len(b)), after=(after, len(a))))
+    result.source = bench
+    return result
+
+
+def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = None, raters: str | None = None,
+          labels: str | None = None, categories: Sequence[str] | None = None, level: str = "nominal",
+          types: Sequence[str] | None = None, feature: str | None = None, format: str | None = None,
+          sets: Sequence[str] | None = None, convention: str = "accord", span_measure: str | None = None,
+          pairing: str = "gate") -> Any:
+    """Agreement between annotators (``accord agree``).
+
+    Parameters
+    ----------
+    inputs : path or sequence
+        A path: a ratings table (CSV/TSV, wide or long with ``items``, ``raters``, ``labels``), or, with
+        ``sets``, a GATE XML file or directory holding one annotation set per annotator. A sequence: one
+        annotation set per annotator (paths or corpora).
+    types, feature, convention
+        Annotation sets: the labels whose spans are the items, the attribute holding the category, and
+        ``accord``, GATE's ``iaa`` or ``corpus-qa`` convention.
+    span_measure : {"strict", "lenient", "average"}, optional
+        Also compute the pairwise span agreement (F of Annotation Diffs) under this measure.
+
+    Returns
+    -------
+    AgreementResult
+    """
+    from .agreement._result import AgreementResult
+    from .agreement._sources import ratings_from_corpora, read_ratings_table
+    from .agreement._stats import agreement_stats
+
+    options: dict[str, Any] = {"level": level}
+    if _is_path(inputs) and sets is None:
+        path = inputs
+        if types or feature or convention != "accord":
+            raise OptionError("--types, --feature, --sets, --convention and --html apply to annotation sets; give "
+                              "one INPUT per annotator, or --sets for one GATE XML input")
+        table = read_ratings_table(path, items=items, raters=raters, labels=labels, categories=categories)
+        options.update(items=items, raters=raters, labels=labels,
+                       categories=list(categories) if categories else None)
+        return AgreementResult("ratings", stats={str(path): agreement_stats(table)}, options=options,
+                               inputs={"ratings": {"sources": [str(path)], "documents": 1}})
+    if items or raters or labels:
+        raise OptionError("--items, --raters and --labels apply to one ratings table, not to annotation sets")
+    from .formats import read
+    from .model import Corpus
+
+    inputs = [inputs] if _is_path(inputs) else list(inputs)   # type: ignore[arg-type, list-item]
+    if sets is not None:
+        if len(inputs) != 1:
+            raise OptionError("--sets names the annotation sets of one INPUT (a GATE XML file or directory)")
+        names = list(sets)
+        corpora = [read(inputs[0], format=format, annotation_set=n) for n in names]
+        sources = [str(inputs[0])] * len(names)
+    else:
+        names = [str(x) if _is_path(x) else (x.name or f"annotator {k + 1}") for k, x in enumerate(inputs)]
+        corpora = [x if isinstance(x, Corpus) else read(x, format=format) for x in inputs]
+        sources = [str(x) if _is_path(x) else "<Corpus>" for x in inputs]
+    if len(set(names)) != len(names):
+        raise OptionError("the same annotation set is given twice")
+    where = {n: {"sources": [s], "documents": len(c)} for n, s, c in zip(names, sources, corpora)}
+    options.update(types=list(types) if types else None, feature=feature, convention=convention)
+    extras: dict[str, Any] = {}
+    spans = None
+    if span_measure is not None:
+        from .agreement._spans import span_agreement
+
+        spans = span_agreement(corpora, names, types=types or None, feature=feature, pairing=pairing)
+        extras["span_agreement"] = spans.to_dict(span_measure)
+    if convention != "accord":
+        if not types:
+            raise OptionError(f"--convention {convention} needs --types (and --feature for corpus-qa)")
+        from .agreement._gate_summary import gate_summary_of
+
+        result = AgreementResult(convention, summary=gate_summary_of(corpora, names, list(types), feature, convention),
+                                 options=options, inputs=where, extras=extras)
+    else:
+        tables = ratings_from_corpora(corpora, names, type=types, feature=feature)
+        if not tables:
+            raise OptionError("the annotation sets hold no documents")
+        result = AgreementResult("annotation-sets", stats={d: agreement_stats(t) for d, t in tables.items()},
+                                 options=options, inputs=where, extras=extras)
+    result.source = spans
+    return result
