@@ -5,7 +5,7 @@
 >>> report.totals.match, report.f1                          # doctest: +SKIP
 """
 
-from ._api import agree, benchmark, coref, diff, qa, smatch, structured
+from ._api import agree, benchmark, coref, gate_diff, qa, smatch, structured_metrics
 from .errors import AccordError
 from .formats import read, write
 from .model import Annotation, Corpus, Document, make_annotation
@@ -25,10 +25,10 @@ __all__ = [
     "agree",
     "benchmark",
     "coref",
-    "diff",
+    "gate_diff",
     "qa",
     "smatch",
-    "structured",
+    "structured_metrics",
     "load_task",
     "make_annotation",
     "read",

@@ -8,7 +8,7 @@ from typing import Any
 
 from .errors import OptionError
 
-__all__ = ["coref", "smatch", "structured", "diff", "qa", "benchmark", "agree"]
+__all__ = ["coref", "smatch", "structured_metrics", "gate_diff", "qa", "benchmark", "agree"]
 
 PathLike = str | os.PathLike
 
@@ -76,7 +76,7 @@ def smatch(gold: PathLike | Sequence[Any], pred: PathLike | Sequence[Any]) -> An
     return result
 
 
-def structured(key: PathLike, response: PathLike, metrics: Sequence[str], *, inclusive_spans: bool = False,
+def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str], *, inclusive_spans: bool = False,
                premodifiers: Sequence[str] = (), hierarchy: Mapping[str, str] | None = None) -> Any:
     """Named structured metrics over JSON-lines records (``accord structured``).
 
@@ -172,8 +172,8 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
     return result
 
 
-def diff(key: PathLike | Any, response: PathLike | Any, **options: Any) -> Any:
-    """GATE's Annotation Diff (``accord diff``): :func:`qa` with ``command="diff"``."""
+def gate_diff(key: PathLike | Any, response: PathLike | Any, **options: Any) -> Any:
+    """GATE's Annotation Diff over a corpus (``accord diff``): :func:`qa` with ``command="diff"``."""
     return qa(key, response, command="diff", **options)
 
 

@@ -97,7 +97,7 @@ def run_structured(args: argparse.Namespace) -> int:
             raise OptionError(f"{args.hierarchy}: not JSON ({exc.msg}, line {exc.lineno})") from None
         if not isinstance(parent, dict):
             raise OptionError(f"{args.hierarchy}: expected a JSON object mapping a value to its parent")
-    result = _api.structured(args.key, args.response, args.metrics, inclusive_spans=args.inclusive_spans,
+    result = _api.structured_metrics(args.key, args.response, args.metrics, inclusive_spans=args.inclusive_spans,
                              premodifiers=args.premodifiers, hierarchy=parent)
     if args.details:
         from ..report.details import write_rows
