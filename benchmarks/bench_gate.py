@@ -72,7 +72,7 @@ def bench_coefficients(args: argparse.Namespace) -> None:
 
 def bench_diff(args: argparse.Namespace) -> None:
     from accord.diff import diff_corpora
-    from accord.diff._qa import qa_summary
+    from accord.diff._result import diff_result
     from accord.model import Corpus, Document, make_annotation as A
 
     rng = np.random.default_rng(5)
@@ -102,7 +102,7 @@ def bench_diff(args: argparse.Namespace) -> None:
         cd, t = timed(diff_corpora, k, r, features=["class"], pairing=pairing)
         c = cd.counts()
         print(f"  {pairing:8s} pairing  {t:6.3f} s   c={c.correct} p={c.partial} m={c.missing} s={c.spurious}")
-    _, t = timed(qa_summary, cd)
+    _, t = timed(lambda c: diff_result(c, ("strict", "lenient", "average"), 1.0).to_dict(), cd)
     print(f"  Corpus QA tables (by type, by document, every cell, JSON form)  {t:6.3f} s")
 
 

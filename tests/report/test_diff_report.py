@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from accord.diff import diff_corpora
-from accord.diff._qa import qa_summary, qa_table
+from accord.diff._qa import qa_table
+from accord.diff._result import diff_result
 from accord.model import Corpus, Document, make_annotation as A
-from accord.report.diff_report import diff_html, qa_csv, render_qa
+from accord.report.diff_report import diff_html, render_qa
 
 from ..conftest import headless_dom
 
@@ -48,18 +49,20 @@ def test_qa_rows_micro_and_macro_by_hand():
     assert docs["d3"].keys == docs["d3"].responses == 0
     # d3 has nothing on either side: it scores 1.0 and counts in the macro mean, as in Corpus QA
     assert by_doc.macro["strict"][2] == pytest.approx((docs["d1"].f() + 0.0 + 1.0) / 3)
-    summary = qa_summary(cd, ("average",))
-    assert summary["totals"]["correct"] == 1 and summary["by_document_type"]["d2"]["PER"]["missing"] == 1
-    assert summary["macro_by_type"]["average"]["f"] == pytest.approx(qa_table(cd, "type", ("average",)).macro[
-        "average"][2])
+    summary = diff_result(cd, ("average",), 1.0).to_dict()["measures"]["average"]
+    assert summary["totals"]["correct"] == 1 and summary["by_document_label"]["d2"]["PER"]["missing"] == 1
+    assert summary["macro"]["f1"] == qa_table(cd, "type", ("average",)).macro["average"][2]
+    assert summary["macro_by_document"]["f1"] == qa_table(cd, "document", ("average",)).macro["average"][2]
 
 
 def test_csv_and_terminal_table():
     key, resp = corpus_pair()
     cd = diff_corpora(key, resp)
-    rows = list(csv.DictReader(io.StringIO(qa_csv(cd, ("strict",), 1.0))))
-    assert rows[0]["scope"] == "total" and rows[0]["keys"] == "4"
-    assert {r["scope"] for r in rows} == {"total", "type", "document", "cell"}
+    rows = list(csv.DictReader(io.StringIO(diff_result(cd, ("strict",), 1.0).to_csv())))
+    assert (rows[0]["document"], rows[0]["group"], rows[0]["gold"]) == ("<all>", "all", "4")
+    # every document lists every type (GATE's empty cells score 1.0)
+    assert {(r["document"], r["row"]) for r in rows if r["group"] == "label"} == {
+        (d, t) for d in ("<all>", "d1", "d2", "d3") for t in ("LOC", "PER")}
     from rich.console import Console
 
     console = Console(file=io.StringIO(), width=200)

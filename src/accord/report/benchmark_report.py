@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import Any
 
 from ..diff._benchmark import Benchmark
-from .serialize import json_text
 
-__all__ = ["render_benchmark", "benchmark_csv", "benchmark_json", "change_rows"]
+__all__ = ["render_benchmark", "change_rows"]
 
 _FIGURES = ("precision", "recall", "f")
 
@@ -26,24 +23,6 @@ def change_rows(bench: Benchmark) -> list[dict[str, Any]]:
                     "features": json.dumps(dict(a.attributes), ensure_ascii=False, default=str),
                     "before": c.before, "after": c.after, "direction": c.direction})
     return out
-
-
-def benchmark_json(bench: Benchmark, measure: str, beta: float) -> str:
-    return json_text({"measure": measure, "beta": beta, "rows": bench.rows(measure, beta),
-                       "changes": change_rows(bench)}, indent=2)
-
-
-def benchmark_csv(bench: Benchmark, measure: str, beta: float) -> str:
-    """One row per (document, type) and the total: counts and figures before and after."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    counts = ("correct", "partial", "missing", "spurious")
-    w.writerow(["document", "type", *(f"{k}_{s}" for s in ("before", "after") for k in counts + _FIGURES),
-                "fixed", "broken"])
-    for r in bench.rows(measure, beta):
-        w.writerow([r["document"], r["type"], *(r[s][k] for s in ("before", "after") for k in counts + _FIGURES),
-                    r["fixed"], r["broken"]])
-    return buf.getvalue()
 
 
 def _arrow(before: float, after: float) -> str:

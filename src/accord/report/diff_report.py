@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable
 from typing import Any
 
@@ -11,7 +9,7 @@ from ..diff import CorpusDiff, DiffCounts
 from ..diff._qa import QATable, qa_table
 from .table import print_table
 
-__all__ = ["render_qa", "qa_csv", "diff_html", "SYMBOLS"]
+__all__ = ["render_qa", "diff_html", "SYMBOLS"]
 
 SYMBOLS = {"correct": "=", "partial": "~", "mismatch": "<>", "wrong": "?", "missing": "-?", "spurious": "?-"}
 """GATE's diff-view symbols for the row outcomes."""
@@ -57,37 +55,6 @@ def render_qa(table: QATable, console: Any = None) -> None:
     t.add_row("Micro summary", str(c.correct), str(c.missing), str(c.spurious), str(c.partial), *measures(c),
               style="bold")
     print_table(console, t)
-
-
-def qa_csv(diff: CorpusDiff, measures: tuple[str, ...], beta: float) -> str:
-    """One CSV row per type, per document, per (document, type) cell and the micro total."""
-    buf = io.StringIO()
-    cols = ["scope", "document", "type", "correct", "partial", "missing", "spurious", "keys", "responses"]
-    bdm = _has_bdm(measures)
-    if bdm:
-        cols.append("bdm")
-    for m in measures:
-        cols += [f"{m}_precision", f"{m}_recall", f"{m}_f"]
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(cols)
-
-    def row(scope: str, doc: str, typ: str, c: DiffCounts) -> list[Any]:
-        out: list[Any] = [scope, doc, typ, c.correct, c.partial, c.missing, c.spurious, c.keys, c.responses]
-        if bdm:
-            out.append(c.bdm)
-        for m in measures:
-            out += [c.precision(m), c.recall(m), c.f(m, beta)]
-        return out
-
-    w.writerow(row("total", "<all>", "<all>", diff.counts()))
-    for name, c in qa_table(diff, "type", measures, beta).rows:
-        w.writerow(row("type", "<all>", name, c))
-    for name, c in qa_table(diff, "document", measures, beta).rows:
-        w.writerow(row("document", name, "<all>", c))
-    for d, types in diff.diffs.items():
-        for t, td in types.items():
-            w.writerow(row("cell", d, t, td.counts))
-    return buf.getvalue()
 
 
 def _features(attrs: Any) -> str:

@@ -155,4 +155,4 @@ def render_table(report: Report, console: Any = None, title: str | None = None) 
     print_table(console, table)
     if report.units:
         from .units_report import render_units
-        render_units(report.units, report.beta, report.zero_division, console)
+        render_units(report, console)
