@@ -19,15 +19,11 @@ def _fmt(v: Any) -> str:
 
 def render_agreement(summary: Mapping[str, Any], console: Any = None) -> None:
     """Coefficients (pairwise ones as their mean, each pair beside it), then specific agreement per category."""
-    from rich.console import Console
-    from rich.table import Table
+    from .table import TableConsole, new_table, print_table
 
-    console = console or Console()
+    console = console or TableConsole()
     title = (f"{len(summary['raters'])} raters, {summary['items']} items, {len(summary['categories'])} categories")
-    table = Table(title=title, show_edge=False, header_style="bold")
-    table.add_column("coefficient", no_wrap=True)
-    table.add_column("value", justify="right")
-    table.add_column("pairs")
+    table = new_table(title, ["coefficient", "value", "pairs"], text=(2,))
     for name, v in summary["coefficients"].items():
         label = _NAMES.get(name, name)
         if name == "krippendorff_alpha":
@@ -37,30 +33,22 @@ def render_agreement(summary: Mapping[str, Any], console: Any = None) -> None:
             table.add_row(label, _fmt(v["mean"]), pairs)
         else:
             table.add_row(label, _fmt(v), "")
-    console.print(table)
-    spec = Table(title="specific agreement (mean over pairs)", show_edge=False, header_style="bold")
-    spec.add_column("category")
-    spec.add_column("positive", justify="right")
-    spec.add_column("negative", justify="right")
+    print_table(console, table)
+    spec = new_table("specific agreement (mean over pairs)", ["category", "positive", "negative"])
     pos, neg = summary["specific_agreement"]["positive"], summary["specific_agreement"]["negative"]
     pos, neg = pos.get("mean", pos), neg.get("mean", neg)
     for cat in summary["categories"]:
         spec.add_row(repr(cat) if cat == "" else cat, _fmt(pos.get(cat)), _fmt(neg.get(cat)))
-    console.print(spec)
+    print_table(console, spec)
 
 
 def render_gate_agreement(summary: Mapping[str, Any], console: Any = None) -> None:
     """GATE-convention coefficients: the mean over pairs, each pair beside it, then per document."""
-    from rich.console import Console
-    from rich.table import Table
+    from .table import TableConsole, new_table, print_table
 
-    console = console or Console()
-    table = Table(title=f"GATE {summary['convention']} convention, {len(summary['raters'])} raters",
-                  show_edge=False, header_style="bold")
-    table.add_column("scope", no_wrap=True)
-    table.add_column("coefficient", no_wrap=True)
-    table.add_column("mean of pairs", justify="right")
-    table.add_column("pairs")
+    console = console or TableConsole()
+    table = new_table(f"GATE {summary['convention']} convention, {len(summary['raters'])} raters",
+                      ["scope", "coefficient", "mean of pairs", "pairs"], first=2, text=(3,))
     scopes = [("corpus", summary["coefficients"])] + list(summary["by_document"].items())
     for n, (scope, coefs) in enumerate(scopes):
         if n == 1:
@@ -68,14 +56,12 @@ def render_gate_agreement(summary: Mapping[str, Any], console: Any = None) -> No
         for name, v in coefs.items():
             pairs = ", ".join(f"{p['raters'][0]}~{p['raters'][1]} {_fmt(p['value'])}" for p in v["pairs"])
             table.add_row(scope, _NAMES.get(name, name), _fmt(v["mean"]), pairs)
-    console.print(table)
+    print_table(console, table)
     if "all_way" in summary:
         aw = summary["all_way"]
-        allway = Table(title=f"all-way, over {aw['instances']} instances of the first annotator", show_edge=False,
-                       header_style="bold")
-        allway.add_column("coefficient", no_wrap=True)
-        allway.add_column("value", justify="right")
+        allway = new_table(f"all-way, over {aw['instances']} instances of the first annotator",
+                           ["coefficient", "value"])
         for name in ("observed_agreement", "davies_fleiss_kappa", "siegel_castellan_kappa"):
             allway.add_row(_NAMES.get(name, name) + (" (all agree)" if name == "observed_agreement" else ""),
                            _fmt(aw[name]))
-        console.print(allway)
+        print_table(console, allway)

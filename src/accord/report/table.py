@@ -26,14 +26,14 @@ def TableConsole(*args: Any, caption: str | None = None, **kwargs: Any) -> Any: 
     return _console_class()(*args, caption=caption, **kwargs)
 
 
-def new_table(title: str | None, columns: list[str], *, first: int = 1) -> Any:
-    """A table under accord's one policy: the first ``first`` columns hold names (they wrap), every other
-    column holds numbers, right-aligned and never cut."""
+def new_table(title: str | None, columns: list[str], *, first: int = 1, text: tuple[int, ...] = ()) -> Any:
+    """A table under accord's one policy: the first ``first`` columns (and those in ``text``) hold names or
+    text (they wrap), every other column holds numbers, right-aligned and never cut."""
     from rich.table import Table
 
     table = Table(title=title, show_edge=False, header_style="bold")
     for k, name in enumerate(columns):
-        if k < first:
+        if k < first or k in text:
             table.add_column(name, overflow="fold")
         else:
             table.add_column(name, justify="right", no_wrap=True, overflow="ignore")

@@ -1,0 +1,81 @@
+"""One vocabulary of options: shared declarations, plural names with their old spelling as aliases,
+--version from the package metadata, the garbage collector left as found."""
+
+from __future__ import annotations
+
+import gc
+import json
+from importlib.metadata import version
+
+import pytest
+
+from accord.cli import build_parser, main
+
+from ..result.commands import CONLL_GOLD, GATE
+
+
+def _options(command: str) -> dict[str, object]:
+    sub = next(a for a in build_parser()._actions if a.dest == "command").choices[command]
+    return {o: a for a in sub._actions for o in a.option_strings}
+
+
+def test_shared_options_have_one_help_text():
+    texts: dict[str, set[str]] = {}
+    for command in ("score", "errors", "coref", "smatch", "structured", "agree", "diff", "qa", "benchmark"):
+        for option, action in _options(command).items():
+            if option in ("--beta", "--allow-missing", "--scheme", "--repair", "--encoding", "--quiet", "--output",
+                          "-o", "--zero-division", "--format", "--gold-format", "--columns", "--spans-vrt"):
+                texts.setdefault(option, set()).add(action.help)
+    for command in ("diff", "qa", "benchmark", "adjudicate"):
+        for option, action in _options(command).items():
+            if option in ("--pairing", "--features", "--types", "--compare-as-strings", "--key-set"):
+                texts.setdefault(option, set()).add(action.help)
+    varying = {k: v for k, v in texts.items() if len(v) > 1 and k != "--format" and k != "-o"}
+    assert not varying, varying
+    assert len(texts["--beta"]) == 1 and len(texts["--allow-missing"]) == 1
+
+
+def test_plural_names_with_the_old_spelling_as_alias():
+    for command, plural, singular in (("structured", "--metrics", "--metric"), ("coref", "--metrics", "--metric"),
+                                      ("diff", "--measures", "--measure"), ("qa", "--features", "--feature"),
+                                      ("diff", "--types", "--type"), ("agree", "--types", "--type"),
+                                      ("score", "--gold-set", "--key-set")):
+        options = _options(command)
+        assert options[plural] is options[singular], (command, plural)
+
+
+def test_version_comes_from_the_package_metadata(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0 and capsys.readouterr().out.strip() == f"accord {version('accord')}"
+
+
+def test_score_help_lists_every_registered_format(capsys):
+    from accord.formats._registry import names
+
+    with pytest.raises(SystemExit):
+        main(["score", "-h"])
+    text = capsys.readouterr().out
+    assert "registered formats" in text and all(name in text for name in names())
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_garbage_collector_is_left_as_found(enabled, capsys, recwarn):
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        assert main(["score", CONLL_GOLD, CONLL_GOLD, "--output", "json"]) == 0
+        assert gc.isenabled() is enabled
+        assert main(["score", "missing.conll", CONLL_GOLD]) == 2
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    capsys.readouterr()
+
+
+def test_gold_and_pred_in_json_key_and_response_in_gate_tables(capsys):
+    assert main(["diff", GATE, GATE, "--key-set", "ann1", "--response-set", "ann2", "--output", "json"]) == 0
+    block = json.loads(capsys.readouterr().out)["measures"]["strict"]["totals"]
+    assert {"gold", "pred", "f1"} <= set(block) and not {"keys", "responses", "f"} & set(block)
+    assert main(["diff", GATE, GATE, "--key-set", "ann1", "--response-set", "ann2"]) == 0
+    assert "A = key, B = response" in capsys.readouterr().out
