@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._names import check_names
+from ._progress import track
 from .errors import OptionError, PairingError, RepairWarning
 from .formats import read, sniff
 from .match.engine import DocumentAlignment, Pairer, make_similarity
@@ -290,7 +291,8 @@ def score(
         ignore = list(ignore) + [token_label]   # token annotations are the unit, not something to score
     pairer = Pairer(similarity, task, equivalences, ignore)
     alignments: list[DocumentAlignment] = [pairer.align(doc_id, g, p)
-                                           for doc_id, g, p in pair_documents(gold_c, pred_c, allow_missing)]
+                                           for doc_id, g, p in track(pair_documents(gold_c, pred_c, allow_missing),
+                                                                     "pairing documents")]
     rows = ScoreRows.from_spec(task.score_profile(score_profile) if task is not None else None)
     counts = tally(alignments, task=task, rows=rows)
     options = {"profile": similarity.name, "beta": beta, "zero_division": zero_division,

@@ -130,8 +130,10 @@ def _read(p: Path, fmt: Format, options: dict[str, Any]) -> Corpus:
         files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix.lower() in fmt.extensions)
         if not files:
             raise FormatError(f"no {fmt.name} files ({', '.join(fmt.extensions)}) in this directory", path=p)
+        from .._progress import track
+
         docs = []
-        for f in files:
+        for f in track(files, f"reading {p.name}"):
             sub = fmt.read(f, **options)
             for doc in sub.documents:
                 doc_id = f.stem if len(sub) == 1 else f"{f.stem}:{doc.id}"
