@@ -119,6 +119,10 @@ class ClueEvaluation:
     def __post_init__(self) -> None:
         self._by_id = {d.id: d for d in self.documents}
 
+    def __repr__(self) -> str:
+        return (f"<ClueEvaluation {len(self.documents)} documents, {len(self.gold)} gold and {len(self.pred)} "
+                f"predicted spans, {len(self.labels)} labels>")
+
     def document(self, doc_id: str) -> DocumentPair:
         """The document pair with this id."""
         return self._by_id[doc_id]

@@ -121,6 +121,10 @@ class SemEvalResult:
     beta: float = 1.0
     zero_division: str = "zero"
 
+    def __repr__(self) -> str:
+        return (f"<SemEvalResult {len(self.documents)} documents, {len(self.gold_label)} gold and "
+                f"{len(self.pred_label)} predicted spans, {len(self.labels)} labels>")
+
     def counts(self, schema: str, by: str | None = None) -> Any:
         """A :class:`SchemaCounts` overall, or a dict of them by ``"label"`` or ``"document"``."""
         if schema not in SCHEMAS:

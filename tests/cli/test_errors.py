@@ -14,7 +14,7 @@ import accord.cli
 from accord.cli import main
 from accord.formats.gate import read_gate_sets
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 GATE = DATA / "gate" / "beijing-opera.xml"
 
 

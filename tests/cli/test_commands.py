@@ -185,7 +185,7 @@ def test_agree_bad_input(tmp_path, capsys):
     assert "every annotation set needs the same documents" in capsys.readouterr().err
 
 
-GATE = __import__("pathlib").Path(__file__).parent / "data" / "gate"
+GATE = __import__("pathlib").Path(__file__).parents[1] / "data" / "gate"
 
 
 def test_diff_gate_documents_json_details_and_html(tmp_path, capsys):

@@ -1,0 +1,57 @@
+"""The Result object: views, tidy frame, short repr, count tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import accord
+from accord.model import Corpus, Document, make_annotation as A
+from accord.result import ALL, CountTable, PairsKind, label_table
+from accord.errors import TallyError
+
+
+def corpora():
+    g = Corpus([Document("a", (A("PER", 0, 2), A("LOC", 3, 4)), "x" * 10),
+                Document("b", (A("PER", 0, 2),), "x" * 10)])
+    p = Corpus([Document("a", (A("PER", 0, 2), A("ORG", 3, 4)), "x" * 10),
+                Document("b", (), "x" * 10)])
+    return g, p
+
+
+def test_views_blocks_and_hand_counts():
+    r = accord.score(*corpora())
+    # a: PER matched, LOC missing, ORG spurious; b: PER missing -> 1 match of 3 gold and 2 predicted
+    assert (r.totals.match, r.totals.gold, r.totals.pred) == (1, 3, 2) and r.totals["f1"] == pytest.approx(0.4)
+    assert r.by_label["PER"].recall == 0.5 and r.by_label["ORG"].spurious == 1
+    assert r.by_document["b"].missing == 1 and r.by_document_label["b"] == {"PER": r.by_document_label["b"]["PER"]}
+    assert set(r.by_document_label["a"]) == {"PER", "LOC", "ORG"}
+    assert r.main.table.values.shape == (2, 4, 5)     # documents x (total + 3 labels) x counts
+    assert r.macro()["precision"] == pytest.approx((1.0 + 0.0 + 0.0) / 3)
+
+
+def test_tidy_frame_and_short_repr():
+    pytest.importorskip("pandas")
+    for result in (accord.score(*corpora()), accord.score(*corpora(), match="clueval"),
+                   accord.score(*corpora(), match="semeval")):
+        frame = result.to_frame()
+        tables = [m.table for m in result.measures.values()]
+        assert len(frame) == sum((len(t.documents) + 1) * len(t.rows) for t in tables)
+        assert {"measure", "document", "group", "row", "precision", "recall", "f1"} <= set(frame.columns)
+        text = repr(result)
+        assert len(text) < 200 and result.mode in text and "array" not in text
+    assert "array" not in repr(accord.score(*corpora(), match="clueval").source)
+
+
+def test_count_tables_add_and_refuse_overlaps():
+    t1 = label_table(PairsKind.fields, ["a"], ["X"], [(np.array([0]), np.array([0]), None)] + [
+        (np.zeros(0, int), np.zeros(0, int), None)] * 4)
+    t2 = label_table(PairsKind.fields, ["b"], ["Y"], [(np.array([0, 0]), np.array([0, 0]), None)] + [
+        (np.zeros(0, int), np.zeros(0, int), None)] * 4)
+    both = t1 + t2
+    assert both.rows == (ALL, ("label", "X"), ("label", "Y"))
+    assert both.values[:, 0, 0].tolist() == [1, 2] and both.values[0, 2].sum() == 0
+    with pytest.raises(TallyError, match="both hold document 'a'"):
+        t1 + t1
+    with pytest.raises(TallyError, match="shape"):
+        CountTable(("match",), ("a",), (ALL,), np.zeros((2, 1, 1)))
