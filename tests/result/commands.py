@@ -6,20 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..test_scoring import TASK  # one task file for the scoring and contract tests
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 CONLL_GOLD = str(DATA / "conll03" / "gold.conll")
 CONLL_PRED = str(DATA / "conll03" / "xlm_flert.conll")
 GATE = str(DATA / "gate" / "beijing-opera.xml")
-
-TASK = """<task><annotation_set_descriptors><annotation_set_descriptor name='content'>
-<annotation label='PERSON'/><annotation label='LOCATION'/><annotation label='GPE'/>
-<attribute name='nomtype' of_annotation='PERSON,LOCATION,GPE'><choice>NAM</choice><choice>NOM</choice></attribute>
-</annotation_set_descriptor></annotation_set_descriptors>
-<score_profile>
-  <aggregation name='places' true_labels='LOCATION,GPE'/>
-  <attr_decomposition attrs='nomtype' true_labels='PERSON'/>
-</score_profile>
-</task>"""
 
 SIGNAL = "We visited the United States of America last year with our United friends."
 

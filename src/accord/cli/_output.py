@@ -33,7 +33,10 @@ def write_text(args: argparse.Namespace, text: str) -> None:
 
 def caption(result: Any) -> str:
     """What a table shows: the inputs, the mode and profile, the number of documents."""
-    sides = [", ".join(v["sources"]) for v in result.inputs.values()]
+    if result.command == "agree":   # annotators by name
+        sides = [", ".join(result.inputs)] if result.mode != "ratings" else list(result.inputs["ratings"]["sources"])
+    else:
+        sides = [", ".join(v["sources"]) for v in result.inputs.values()]
     profile = result.options.get("profile")
     mode = result.mode + (f", profile {profile}" if profile else "")
     n = len(result.documents)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..errors import OptionError
 from ._options import add_output, csv_list
-from ._output import output_format, render, write_text
+from ._output import emit, output_format
 
 __all__ = ["register", "COMMANDS"]
 
@@ -70,20 +70,11 @@ def run_agree(args: argparse.Namespace) -> int:
                                                title="Agreement of " + ", ".join(result.inputs)), encoding="utf-8")
     for message in result.warnings:
         print(f"accord: warning: {message}", file=sys.stderr)
-    fmt = output_format(args)
-    if fmt == "json":
-        write_text(args, result.to_json())
-    elif fmt == "csv":
-        write_text(args, result.to_csv())
-    else:
-        from ..report.agreement_table import render_agreement, render_gate_agreement
+    from ..report.agreement_table import render_agreement, render_gate_agreement
 
-        caption = f"{', '.join(result.inputs)} · {result.mode} · {len(result.documents)} document(s)"
-        if result.summary is not None:
-            render(args, lambda console: render_gate_agreement(result.summary, console), caption)
-        else:
-            render(args, lambda console: render_agreement(result.totals, console), caption)
-    return 0
+    if result.summary is not None:
+        return emit(args, result, lambda console: render_gate_agreement(result.summary, console))
+    return emit(args, result, lambda console: render_agreement(result.totals, console))
 
 
 def result_has_sets(args: argparse.Namespace) -> bool:
