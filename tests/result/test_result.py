@@ -55,3 +55,14 @@ def test_count_tables_add_and_refuse_overlaps():
         t1 + t1
     with pytest.raises(TallyError, match="shape"):
         CountTable(("match",), ("a",), (ALL,), np.zeros((2, 1, 1)))
+
+
+def test_agreement_result_frame_and_repr(tmp_path):
+    pytest.importorskip("pandas")
+    (tmp_path / "r.csv").write_text("r1,r2\na,a\nb,b\na,b\n", encoding="utf-8")
+    result = accord.agree(tmp_path / "r.csv")
+    frame = result.to_frame()
+    kappa = frame[(frame.coefficient == "cohen_kappa") & (frame.scope == "<all>")]["value"].item()
+    # observed 2/3; expected (2/3)(1/3) + (1/3)(2/3) = 4/9 -> (2/3 - 4/9) / (1 - 4/9) = 0.4
+    assert kappa == pytest.approx(0.4)
+    assert "ratings" in repr(result) and len(repr(result)) < 200

@@ -110,6 +110,19 @@ class AgreementResult:
                             "value": self.summary["all_way"][name]})
         return buf.getvalue()
 
+    def to_frame(self) -> Any:
+        """A tidy pandas frame: one row per scope (``<all>`` or a document) x coefficient x raters (needs pandas)."""
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - depends on the environment
+            from ..errors import OptionError
+
+            raise OptionError("to_frame needs pandas: pip install 'accord[pandas]'") from None
+        rows = list(csv.DictReader(io.StringIO(self.to_csv())))
+        frame = pd.DataFrame.from_records(rows, columns=["scope", "coefficient", "raters", "value"])
+        frame["value"] = pd.to_numeric(frame["value"])
+        return frame
+
     def merge(self, other: "AgreementResult") -> "AgreementResult":
         """Agreement over both results' documents (disjoint, same raters and options)."""
         if self.stats is None or other.stats is None:
