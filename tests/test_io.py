@@ -9,6 +9,7 @@ import pytest
 from accord._io import read_text, text_encoding
 from accord.cli import main
 from accord.errors import AccordError, FormatError, OptionError
+from tests.result.contract import checked
 
 
 def test_bom_is_dropped_and_line_endings_kept(tmp_path):
@@ -91,7 +92,7 @@ def test_encoding_option_reads_latin1_conll(tmp_path, capsys):
     gold = tmp_path / "g.conll"
     gold.write_bytes("Müller B-PER\nlief O\n".encode("latin-1"))
     assert main(["score", str(gold), str(gold), "--encoding", "latin-1", "--output", "json"]) == 0
-    result = json.loads(capsys.readouterr().out)
+    result = checked(capsys.readouterr().out)
     assert result["totals"]["match"] == 1 and result["totals"]["f1"] == 1.0
     assert main(["score", str(gold), str(gold), "--encoding", "klingon"]) == 2
     assert "--encoding: unknown text encoding" in capsys.readouterr().err
@@ -104,5 +105,5 @@ def test_bom_conll_against_plain_conll(tmp_path, capsys):
     gold.write_text(body, encoding="utf-8")
     pred.write_bytes(b"\xef\xbb\xbf" + body.encode("utf-8"))
     assert main(["score", str(gold), str(pred), "--output", "json"]) == 0
-    totals = json.loads(capsys.readouterr().out)["totals"]
+    totals = checked(capsys.readouterr().out)["totals"]
     assert (totals["match"], totals["missing"], totals["spurious"]) == (2, 0, 0)

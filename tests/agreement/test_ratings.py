@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from accord.cli import main
+from tests.result.contract import checked
 
 WIDE = "id,r1,r2\n1,a,a\n2,a,b\n3,b,b\n4,b,b\n5,a,a\n6,c,c\n"
 
@@ -23,7 +23,7 @@ def test_an_id_column_is_not_taken_for_a_rater(tmp_path, capsys):
     assert status == 2 and "r.csv:1: the first column 'id'" in out.err and "--items id" in out.err
     status, out = _agree(tmp_path, capsys, WIDE, "--items", "id", "--output", "json")
     assert status == 0
-    result = json.loads(out.out)["totals"]
+    result = checked(out.out)["totals"]
     from sklearn.metrics import cohen_kappa_score
     r1, r2 = list("aabbac"), list("abbbac")
     assert result["raters"] == ["r1", "r2"] and result["items"] == 6
@@ -35,7 +35,7 @@ def test_unique_first_column_without_an_id_name_is_refused_too(tmp_path, capsys)
     status, out = _agree(tmp_path, capsys, text)
     assert status == 2 and "--items" in out.err
     status, out = _agree(tmp_path, capsys, text, "--items", "", "--output", "json")
-    assert status == 0 and json.loads(out.out)["totals"]["raters"] == ["code", "r1", "r2"]
+    assert status == 0 and checked(out.out)["totals"]["raters"] == ["code", "r1", "r2"]
 
 
 def test_ragged_rows_and_unknown_categories_name_the_place(tmp_path, capsys):

@@ -11,6 +11,7 @@ import pytest
 
 from accord.cli import main
 from accord.formats.coref import write_coref_conll
+from tests.result.contract import checked
 
 
 def _jsonl(path, *objs):
@@ -33,7 +34,7 @@ def test_structured_relations_micro_over_documents(tmp_path, capsys):
     details = tmp_path / "pairs.jsonl"
     assert main(["structured", key, resp, "--metric", "relation,relation-boundaries", "--output", "json",
                  "--details", str(details)]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = checked(capsys.readouterr().out)
     # strict: a has 1 of 2 (the type differs), b 1 of 1 gold, 1 of 2 predicted; c nothing -> 2 / 4 / 3
     strict = out["measures"]["relation"]["totals"]
     assert (strict["match"], strict["pred_total"], strict["gold_total"]) == (2, 4, 3)
@@ -56,11 +57,11 @@ def test_structured_templates_and_options(tmp_path, capsys):
     key, resp = _jsonl(tmp_path / "k.jsonl", gold), _jsonl(tmp_path / "r.jsonl", pred)
     (tmp_path / "h.json").write_text('{"dynamite": "bomb"}')
     assert main(["structured", key, resp, "--metric", "muc4,better", "--output", "json"]) == 0
-    out = {m: v["totals"] for m, v in json.loads(capsys.readouterr().out)["measures"].items()}
+    out = {m: v["totals"] for m, v in checked(capsys.readouterr().out)["measures"].items()}
     assert out["muc4"]["match"] == 1.0  # "the" is shared; dynamite is not bomb without a hierarchy
     assert main(["structured", key, resp, "--metric", "muc4,better", "--output", "json", "--premodifiers", "the",
                  "--hierarchy", str(tmp_path / "h.json")]) == 0
-    out = {m: v["totals"] for m, v in json.loads(capsys.readouterr().out)["measures"].items()}
+    out = {m: v["totals"] for m, v in checked(capsys.readouterr().out)["measures"].items()}
     assert out["muc4"]["match"] == 0.5
     assert out["better"]["type_f1"] == 1.0 and out["better"]["score"] == pytest.approx(0.25)
     assert main(["structured", key, resp, "--metric", "better"]) == 0
@@ -117,7 +118,7 @@ def test_agree_wide_table(tmp_path, capsys):
     (tmp_path / "r.csv").write_text(WIDE)
     assert main(["agree", str(tmp_path / "r.csv"), "--items", "item", "--output", "json"]) == 0
     captured = capsys.readouterr()
-    out = json.loads(captured.out)["totals"]
+    out = checked(captured.out)["totals"]
     assert out["raters"] == ["ann1", "ann2", "ann3"] and out["items"] == 5
     # ann1~ann2 rated items 1-4 both, agreeing on 1, 3, 4
     pairs = {tuple(p["raters"]): p["value"] for p in out["coefficients"]["observed_agreement"]["pairs"]}
@@ -160,7 +161,7 @@ def test_agree_annotation_sets_pair_by_span(tmp_path, capsys):
         p.write_text("".join(json.dumps(_ann_doc(d, spans)) + "\n" for d, spans in docs))
         paths.append(str(p))
     assert main(["agree", *paths, "--type", "Mention", "--feature", "class", "--output", "json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = checked(capsys.readouterr().out)
     by_document = out["by_document"]
     out = out["totals"]
     # d1 items: [0,1) PER PER PER; [3,5) ORG LOC ORG; [8,9) LOC Non-cat ''; [10,11) Non-cat LOC Non-cat
@@ -193,7 +194,7 @@ def test_diff_gate_documents_json_details_and_html(tmp_path, capsys):
     details, page = tmp_path / "rows.csv", tmp_path / "diff.html"
     assert main(["diff", doc, doc, "--key-set", "ann1", "--response-set", "ann2", "--type", "Os", "--output", "json",
                  "--details", str(details), "--html", str(page)]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = checked(capsys.readouterr().out)
     # the IAA plugin's pair counts for Os, beijing-opera.xml, ann1 against ann2: c=2 p=1 m=2 s=0
     os_ = {m: v["by_label"]["Os"] for m, v in out["measures"].items()}
     assert [os_["strict"][k] for k in ("correct", "partial", "missing", "spurious")] == [2, 1, 2, 0]
@@ -248,7 +249,7 @@ def test_agree_gate_conventions_and_matrix(tmp_path, capsys):
         (a / name).write_bytes((GATE / name).read_bytes())
     base = ["agree", str(a), "--sets", "ann1,ann2,ann3", "--type", "sent", "--feature", "Op"]
     assert main(base + ["--convention", "iaa", "--output", "json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = checked(capsys.readouterr().out)
     assert out["mode"] == "iaa" and out["command"] == "agree"
     out = {**out["totals"], "span_agreement": out["span_agreement"]}
     # GATE's IAA plugin test: ceil(1000x) of the mean over pairs then documents = 847 / 761 / 759
@@ -271,7 +272,7 @@ def test_agree_iaa_convention_reports_all_way(capsys):
     doc = str(GATE / "beijing-opera.xml")
     base = ["agree", doc, "--sets", "ann1,ann2,ann3", "--type", "Os", "--convention", "iaa"]
     assert main(base + ["--output", "json"]) == 0
-    aw = json.loads(capsys.readouterr().out)["all_way"]
+    aw = checked(capsys.readouterr().out)["all_way"]
     # GATE's TestIaa case 2 (Os, no feature): all-way Po 0.6, Davies & Fleiss 0, S&C 0.18 (ceil x100: 61/0/19)
     assert (aw["instances"], aw["observed_agreement"], aw["davies_fleiss_kappa"]) == (5, 0.6, 0.0)
     assert math.ceil(100 * aw["siegel_castellan_kappa"]) == 19
@@ -307,7 +308,7 @@ def test_bdm_command_and_bdm_measures(tmp_path, capsys):
     assert any(x.startswith("key=Person, response=Politician, bdm=0.54545456, msca=Person, cp=1, dpk=0, dpr=1, ")
                for x in lines)
     assert main(["qa", str(key), str(resp), "--bdm", str(out), "--output", "json"]) == 0
-    qa = json.loads(capsys.readouterr().out)
+    qa = checked(capsys.readouterr().out)
     person = {m: v["by_label"]["Person"] for m, v in qa["measures"].items()}
     # Person: c 0, m 1, s 0, credit 6/11 from the Politician response: P = (B + c)/(c + s) = 1.0 (0/0),
     # R = (B + c)/(c + m) = 6/11
@@ -318,7 +319,7 @@ def test_bdm_command_and_bdm_measures(tmp_path, capsys):
     assert qa["measures"]["strict-bdm"]["totals"]["recall"] == pytest.approx((1 + 6 / 11) / 3, abs=1e-6)
     # the same through accord score: --bdm implies the gate profile
     assert main(["score", str(key), str(resp), "--bdm", str(out), "--output", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["measures"] == qa["measures"]
+    assert checked(capsys.readouterr().out)["measures"] == qa["measures"]
     assert main(["score", str(key), str(resp), "--profile", "gate"]) == 0
     assert "Micro summary" in capsys.readouterr().out
     assert main(["qa", str(key), str(resp), "--measures", "strict-bdm"]) == 2
@@ -339,7 +340,7 @@ def test_score_match_clueval_json_and_csv(tmp_path, capsys):
     path = _two_column_vrt(tmp_path)
     assert main(["score", str(path), "--gold-column", "gold", "--pred-column", "pred", "--match", "clueval",
                  "--leniency", "tiling", "--unlabelled", "--output", "json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = checked(capsys.readouterr().out)
     # gold New York City is tiled by New + York City; Bob is an exact match with another label
     assert (out["options"]["leniency"], out["options"]["labelled"]) == (3, False)
     first = next(iter(out["measures"]))
@@ -362,7 +363,7 @@ def test_score_match_semeval_json(tmp_path, capsys):
     path = _two_column_vrt(tmp_path)
     assert main(["score", str(path), "--gold-column", "gold", "--pred-column", "pred", "--match", "semeval",
                  "--output", "json"]) == 0
-    out = {m: {"total": v["totals"]} for m, v in json.loads(capsys.readouterr().out)["measures"].items()}
+    out = {m: {"total": v["totals"]} for m, v in checked(capsys.readouterr().out)["measures"].items()}
     # blocks: {NYC | New, York City} -> one pair, boundaries differ; {Bob PER | Bob ORG} same boundaries
     assert out["strict"]["total"]["correct"] == 0 and out["strict"]["total"]["incorrect"] == 2
     assert out["exact"]["total"]["correct"] == 1 and out["partial"]["total"]["partial"] == 1

@@ -13,6 +13,7 @@ import pytest
 import accord.cli
 from accord.cli import main
 from accord.formats.gate import read_gate_sets
+from tests.result.contract import checked
 
 DATA = Path(__file__).parents[1] / "data"
 GATE = DATA / "gate" / "beijing-opera.xml"
@@ -207,7 +208,7 @@ def test_dash_o_dash_is_standard_output(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     g = conll(tmp_path, "g.conll", "John B-PER\n")
     assert main(["score", g, g, "--output", "json", "-o", "-"]) == 0
-    assert json.loads(capsys.readouterr().out)["totals"]["gold"] == 1
+    assert checked(capsys.readouterr().out)["totals"]["gold"] == 1
     assert not (tmp_path / "-").exists()
     assert main(["adjudicate", g, g, "-o", "-"]) == 2
     assert "-o -" in one_error(capsys)

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import gc
-import json
 from importlib.metadata import version
 
 import pytest
 
 from accord.cli import build_parser, main
+from tests.result.contract import checked
 
 from ..result.commands import CONLL_GOLD, GATE
 
@@ -75,7 +75,7 @@ def test_the_garbage_collector_is_left_as_found(enabled, capsys, recwarn):
 
 def test_gold_and_pred_in_json_key_and_response_in_gate_tables(capsys):
     assert main(["diff", GATE, GATE, "--key-set", "ann1", "--response-set", "ann2", "--output", "json"]) == 0
-    block = json.loads(capsys.readouterr().out)["measures"]["strict"]["totals"]
+    block = checked(capsys.readouterr().out)["measures"]["strict"]["totals"]
     assert {"gold", "pred", "f1"} <= set(block) and not {"keys", "responses", "f"} & set(block)
     assert main(["diff", GATE, GATE, "--key-set", "ann1", "--response-set", "ann2"]) == 0
     assert "A = key, B = response" in capsys.readouterr().out

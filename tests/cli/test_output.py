@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from accord.cli import main
+from tests.result.contract import checked
 
 from ..result.commands import CONLL_GOLD, CONLL_PRED, command_lines, write_inputs
 
@@ -41,7 +42,7 @@ def test_tables_never_cut_a_number(name, width, inputs, capsys, monkeypatch, rec
     assert "…" not in text and text.strip()
     assert max(len(line) for line in text.splitlines()) <= width
     assert main([*argv, "--output", "json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = checked(capsys.readouterr().out)
     # every corpus-level rate the JSON has is printed whole (P, R, F as percentages with two decimals)
     if out["command"] != "agree":
         blocks = [m["totals"] for m in out["measures"].values()] if "measures" in out else [out["totals"]]
@@ -62,7 +63,7 @@ def test_gate_tables_show_whole_fractions(monkeypatch, capsys):
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert main([*argv, "--output", "json"]) == 0
-    strict = json.loads(capsys.readouterr().out)["measures"]["strict"]["totals"]
+    strict = checked(capsys.readouterr().out)["measures"]["strict"]["totals"]
     assert f"{strict['precision']:.4f}" in text and f"{strict['recall']:.4f}" in text
 
 

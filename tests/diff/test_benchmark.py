@@ -8,6 +8,7 @@ import pytest
 from accord.cli import main
 from accord.diff._benchmark import benchmark
 from accord.model import Corpus, Document, make_annotation as A
+from tests.result.contract import checked
 
 TEXT1, TEXT2 = "Ann met Bob in Paris.", "Jane left."
 KEY = [("d1", TEXT1, [("PER", 0, 3), ("PER", 8, 11), ("LOC", 15, 20)]), ("d2", TEXT2, [("PER", 0, 4)])]
@@ -61,7 +62,7 @@ def test_every_output_format(tmp_path, capsys):
     paths = [write(s, tmp_path / f"{n}.jsonl") for n, s in (("key", KEY), ("before", BEFORE), ("after", AFTER))]
     details = tmp_path / "changes.csv"
     assert main(["benchmark", *paths, "--output", "json", "--details", str(details)]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = checked(capsys.readouterr().out)
     assert out["options"]["measure"] == "average" and out["command"] == "benchmark"
     assert [(c["document"], c["type"], c["side"], c["start"], c["end"], c["before"], c["after"], c["direction"])
             for c in out["changed"]] == EXPECTED_CHANGES

@@ -11,6 +11,7 @@ from accord.cli import main
 from accord.errors import FormatError
 from accord.formats.coref import read_coref, read_coref_conll, read_coref_jsonl, write_coref_conll, write_coref_jsonl
 from accord.structured import coref_scores
+from tests.result.contract import checked
 
 from ..conftest import DATA
 
@@ -74,7 +75,7 @@ def test_coref_command_matches_the_api(tmp_path, capsys):
     write_coref_conll({"d": case["key_clusters"]}, tmp_path / "k.conll")
     write_coref_conll({"d": case["response_clusters"]}, tmp_path / "r.conll")
     assert main(["coref", str(tmp_path / "k.conll"), str(tmp_path / "r.conll"), "--output", "json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = checked(capsys.readouterr().out)
     for metric, exp in case["expected"].items():
         assert out["measures"][metric]["totals"]["f1"] == pytest.approx(exp["f1"], abs=1e-4)
     api = coref_scores({"d": case["key_clusters"]}, {"d": case["response_clusters"]})
@@ -91,7 +92,7 @@ def test_smatch_command(tmp_path, capsys):
     (tmp_path / "g.amr").write_text("# ::id 1\n(w / want-01 :ARG0 (b / boy))\n\n(a / dog)\n")
     (tmp_path / "p.amr").write_text("(w / want-01 :ARG0 (b / girl))\n\n(a / dog)\n")
     assert main(["smatch", str(tmp_path / "g.amr"), str(tmp_path / "p.amr"), "--output", "json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = checked(capsys.readouterr().out)
     # pair 1: want, TOP, ARG0 of 4 each; pair 2: dog, TOP of 2 each -> 5 of 6
     assert out["totals"]["match"] == 5 and out["totals"]["f1"] == pytest.approx(5 / 6)
     assert (out["totals"]["gold"], out["totals"]["pred"]) == (6, 6) and list(out["by_document"]) == ["1", "2"]

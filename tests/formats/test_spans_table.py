@@ -1,6 +1,5 @@
 """Spans tables over a VRT file: corpus positions, checks against the tokens, scoring against VRT gold."""
 
-import json
 
 import pytest
 
@@ -8,6 +7,7 @@ from accord.cli import main
 from accord.errors import FormatError, OptionError
 from accord.formats import read, write
 from accord.formats.spans_table import read_spans_table
+from tests.result.contract import checked
 
 VRT = """<!-- #vrt positional-attributes: word id ner -->
 <text id="t1">
@@ -93,7 +93,7 @@ def test_written_table_reads_back_and_scores_against_the_vrt(tmp_path, vrt, caps
     pred = table(tmp_path, "document\tstart\tend\tlabel\nt1\t0\t0\tPER\nt2\t4\t4\tLOC\n")
     assert main(["score", str(vrt), str(pred), "--columns", "ner", "--pred-format", "spans", "--spans-vrt",
                  str(vrt), "--match", "clueval", "--output", "json"]) == 0
-    result = json.loads(capsys.readouterr().out)
+    result = checked(capsys.readouterr().out)
     assert result["measures"]["exact"]["totals"]["gold_hits"] == 1
     assert result["measures"]["superset"]["totals"]["gold_hits"] == 1
     assert result["measures"]["superset"]["totals"]["pred_hits"] == 2

@@ -8,6 +8,7 @@ import pytest
 from accord.cli import main
 from accord.model import Corpus, Document, make_annotation
 from accord.scoring import score
+from tests.result.contract import checked
 
 SIGNAL = "The future President in our United States of America has announced his resignation."
 
@@ -117,7 +118,7 @@ def test_cli_units_in_json_and_csv(tmp_path, capsys):
     write(tmp_path / "p.jsonl", [("PERSON", "our United"), ("ORG", "States of America")])
     assert main(["score", str(tmp_path / "g.jsonl"), str(tmp_path / "p.jsonl"), "--profile", "mat",
                  "--confusability", "--output", "json"]) == 0    # alone it scores tokens
-    out = json.loads(capsys.readouterr().out)
+    out = checked(capsys.readouterr().out)
     # the lex annotations are the unit, not scored at the tag level
     assert set(out["by_label"]) == {"LOCATION", "ORG", "PERSON"}
     cells = {(c["pred"], c["gold"]): c["count"] for c in out["units"]["token"]["confusability"]}
