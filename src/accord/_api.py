@@ -263,25 +263,26 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         raise OptionError("the same annotation set is given twice")
     where = {n: {"sources": [s], "documents": len(c)} for n, s, c in zip(names, sources, corpora)}
     options.update(types=list(types) if types else None, feature=feature, convention=convention)
-    extras: dict[str, Any] = {}
-    spans = None
+    spans = span = None
     if span_measure is not None:
+        from .agreement._result import SpanPart
         from .agreement._spans import span_agreement
 
         spans = span_agreement(corpora, names, types=types or None, feature=feature, pairing=pairing)
-        extras["span_agreement"] = spans.to_dict(span_measure)
+        span = SpanPart(spans.measures(span_measure), span_measure, 1.0, spans.types, spans.feature)
+        options.update(span_measure=span_measure, pairing=pairing)
     if convention != "accord":
         if not types:
             raise OptionError(f"--convention {convention} needs --types (and --feature for corpus-qa)")
         from .agreement._gate_summary import gate_summary_of
 
         result = AgreementResult(convention, summary=gate_summary_of(corpora, names, list(types), feature, convention),
-                                 options=options, inputs=where, extras=extras)
+                                 options=options, inputs=where, span=span)
     else:
         tables = ratings_from_corpora(corpora, names, type=types, feature=feature)
         if not tables:
             raise OptionError("the annotation sets hold no documents")
         result = AgreementResult("annotation-sets", stats={d: agreement_stats(t) for d, t in tables.items()},
-                                 options=options, inputs=where, extras=extras)
+                                 options=options, inputs=where, span=span)
     result.source = spans
     return result

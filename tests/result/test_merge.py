@@ -129,10 +129,17 @@ def test_agreement_over_annotation_sets():
     def sets(name):
         return Corpus([accord.read(f, annotation_set=name).documents[0] for f in GATE_FILES], name=name)
     annotators = [sets(n) for n in ("ann1", "ann2", "ann3")]
-    whole = accord.agree(annotators, types=["Os", "sent"])
+    options = {"types": ["Os", "sent"], "span_measure": "average"}
+    whole = accord.agree(annotators, **options)
     halves = [[Corpus([c.documents[k]], name=c.name) for c in annotators] for k in (0, 1)]
-    merged = accord.agree(halves[0], types=["Os", "sent"]) + accord.agree(halves[1], types=["Os", "sent"])
+    merged = accord.agree(halves[0], **options) + accord.agree(halves[1], **options)
     assert merged.to_json() == whole.to_json() and merged.to_csv() == whole.to_csv()
+    pairs = whole.to_dict()["span_agreement"]["pairs"]
+    assert [p["annotators"] for p in pairs] == [["ann1", "ann2"], ["ann1", "ann3"], ["ann2", "ann3"]]
+    # each pair's macro over documents is the mean of its documents' F (GATE's IAA macro F)
+    for p in pairs:
+        per_doc = [b["f1"] for b in p["by_document"].values()]
+        assert p["macro_by_document"]["f1"] == sum(per_doc) / len(per_doc)
     with pytest.raises(TallyError, match="GATE averages"):
         gate = accord.agree(halves[0], types=["sent"], feature="Op", convention="iaa")
         gate + gate

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import TallyError
@@ -13,7 +14,31 @@ from ..result._result import SCHEMA_VERSION, merge_inputs
 from ._stats import AgreementStats
 from ._summary import summarize, summary_rows
 
-__all__ = ["AgreementResult"]
+__all__ = ["AgreementResult", "SpanPart"]
+
+
+@dataclass(frozen=True)
+class SpanPart:
+    """The span agreement of a result: each annotator pair's Annotation Diff counts as a measure."""
+
+    measures: Mapping[tuple[str, str], Any]
+    measure: str
+    beta: float
+    types: tuple[str, ...]
+    feature: Any
+
+    def to_dict(self) -> dict[str, Any]:
+        from ._spans import span_agreement_dict
+
+        return span_agreement_dict(self.measures, self.measure, self.beta, self.types, self.feature)
+
+    def __add__(self, other: "SpanPart") -> "SpanPart":
+        if set(self.measures) != set(other.measures) or (self.measure, self.beta) != (other.measure, other.beta):
+            raise TallyError("cannot merge span agreements of different annotators or measures")
+        return SpanPart({p: m + other.measures[p] for p, m in self.measures.items()}, self.measure, self.beta,
+                        self.types if set(self.types) == set(other.types) else tuple(sorted(set(self.types) |
+                                                                                               set(other.types))),
+                        self.feature)
 
 
 class AgreementResult:
@@ -30,7 +55,7 @@ class AgreementResult:
 
     def __init__(self, mode: str, *, stats: Mapping[str, AgreementStats] | None = None,
                  summary: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None,
-                 inputs: Mapping[str, Any] | None = None, extras: Mapping[str, Any] | None = None):
+                 inputs: Mapping[str, Any] | None = None, span: SpanPart | None = None):
         if (stats is None) == (summary is None):
             raise TallyError("an agreement result holds either per-document statistics or a GATE summary")
         self.mode = mode
@@ -38,7 +63,7 @@ class AgreementResult:
         self.summary = dict(summary) if summary is not None else None
         self.options = dict(options or {})
         self.inputs = dict(inputs or {})
-        self.extras = dict(extras or {})
+        self.span = span
         self.warnings: list[str] = []
         self.source: Any = None
         """The span agreement (:class:`~accord.agreement._spans.SpanAgreement`) when computed."""
@@ -80,7 +105,8 @@ class AgreementResult:
                "by_label": self.by_label, "by_document": self.by_document}
         if self.summary is not None and "all_way" in self.summary:
             out["all_way"] = self.summary["all_way"]
-        out.update(self.extras)
+        if self.span is not None:
+            out["span_agreement"] = self.span.to_dict()
         return out
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -128,15 +154,16 @@ class AgreementResult:
         if self.stats is None or other.stats is None:
             raise TallyError(f"results of GATE's {self.options.get('convention', 'iaa')} convention do not merge: "
                              "GATE averages their coefficients over pairs and documents")
-        if self.extras or other.extras:
-            raise TallyError("results with span_agreement do not merge; score the span agreement together")
+        if (self.span is None) != (other.span is None):
+            raise TallyError("cannot merge a result with span agreement and one without")
         if (self.mode, self.options) != (other.mode, other.options):
             raise TallyError("cannot merge agreement results of different modes or options")
         both = set(self.stats) & set(other.stats)
         if both:
             raise TallyError(f"cannot merge results that both hold document {sorted(both)[0]!r}")
         return AgreementResult(self.mode, stats={**self.stats, **other.stats}, options=self.options,
-                               inputs=merge_inputs(self.inputs, other.inputs))
+                               inputs=merge_inputs(self.inputs, other.inputs),
+                               span=None if self.span is None else self.span + other.span)  # type: ignore[operator]
 
     def __add__(self, other: "AgreementResult") -> "AgreementResult":
         return self.merge(other)

@@ -100,26 +100,43 @@ class SpanAgreement:
         return {k: sum(x[i] for x in per_type) / len(per_type)
                 for i, k in enumerate(("correct", "partial", "spurious", "missing"))}
 
-    def to_dict(self, measure: str = "strict", beta: float = 1.0) -> dict[str, Any]:
-        """JSON form: each pair's micro counts and rates (the blocks of GATE's measures in the JSON contract), its
-        per-document blocks and its macro F over documents, and the mean over pairs."""
-        from ..result import GateKind
+    def measures(self, measure: str = "strict", beta: float = 1.0) -> dict[tuple[str, str], Any]:
+        """Each pair's counts as a measure of the result model (GATE's ``measure``): documents x types."""
+        import numpy as np
+
+        from ..result import ALL, CountTable, GateKind, Measure
 
         kind = GateKind(measure, beta)
+        rows = (ALL,) + tuple(("label", t) for t in sorted(self.types))
+        out = {}
+        for pair, cells in self.cells.items():
+            docs = list(cells)
+            values = np.zeros((len(docs), len(rows), len(kind.fields)), dtype=np.float64)
+            for d, doc in enumerate(docs):
+                for k, (_, t) in enumerate(rows[1:], start=1):
+                    c = cells[doc].get(t)
+                    if c is not None:
+                        values[d, k] = (c.correct, c.partial, c.missing, c.spurious, c.bdm)
+            values[:, 0] = values[:, 1:].sum(axis=1)
+            out[pair] = Measure(kind, CountTable(kind.fields, tuple(docs), rows, values))
+        return out
 
-        def block(c: Any) -> dict[str, Any]:
-            return kind.blocks([[c.correct, c.partial, c.missing, c.spurious, c.bdm]])[0]
+    def to_dict(self, measure: str = "strict", beta: float = 1.0) -> dict[str, Any]:
+        """JSON form (see :func:`span_agreement_dict`)."""
+        return span_agreement_dict(self.measures(measure, beta), measure, beta, self.types, self.feature)
 
-        pairs = []
-        for a, b in self.cells:
-            pairs.append({"annotators": [a, b], **block(self.counts(a, b)),
-                          "macro_f1": self.f(a, b, measure, beta, "macro"),
-                          "by_document": {d: block(self.counts(a, b, document=d)) for d in self.cells[(a, b)]}})
-        feature = dict(self.feature) if isinstance(self.feature, Mapping) else self.feature
-        mean = self.mean_over_pairs(measure, beta)
-        return {"measure": measure, "beta": beta, "types": list(self.types), "feature": feature,
-                "pairs": pairs, "mean_over_pairs": {"precision": mean["precision"], "recall": mean["recall"],
-                                                    "f1": mean["f"]}}
+
+def span_agreement_dict(measures: Mapping[tuple[str, str], Any], measure: str, beta: float, types: Sequence[str],
+                        feature: Any) -> dict[str, Any]:
+    """The JSON form of a span agreement: each pair a measure of the contract (its totals the micro counts and
+    rates, ``macro_by_document`` the mean over its documents), and the mean of the pairs' totals."""
+    pairs = [{"annotators": list(pair), **m.to_dict()} for pair, m in measures.items()]
+    totals = [p["totals"] for p in pairs]
+    n = len(totals)
+    mean = {k: sum(t[k] for t in totals) / n if n else None for k in ("precision", "recall", "f1")}
+    feature = dict(feature) if isinstance(feature, Mapping) else feature
+    return {"measure": measure, "beta": beta, "types": list(types), "feature": feature, "pairs": pairs,
+            "mean_over_pairs": mean}
 
 
 def _prepared(anns: Sequence[Annotation], types: Sequence[str] | None, feature: str | Mapping[str, str] | None
