@@ -8,6 +8,7 @@
 - nothing is lost: gold = number of gold items = match + gold_clash + missing, and the same for predictions;
 - every rate lies in [0, 1], no JSON holds NaN, no count exceeds its total;
 - two runs under different ``PYTHONHASHSEED`` give byte-identical JSON;
+- results over two disjoint sets of documents merge into exactly the result of scoring them together;
 - HTML pages escape what they show.
 """
 
@@ -206,6 +207,46 @@ def test_permutation_in_span_modes(pair, seed):
             semeval_schemas(g2, p2, allow_missing="empty").counts(schema)
     a, b = evaluate_spans(g, p, allow_missing="empty"), evaluate_spans(g2, p2, allow_missing="empty")
     assert [a.counts(lv, True) for lv in (1, 2, 3, 4)] == [b.counts(lv, True) for lv in (1, 2, 3, 4)]
+
+
+# ------------------------------------------------------------------------ merging
+def _split(docs: list[dict], cut: int) -> tuple[list[dict], list[dict]]:
+    return docs[:cut], docs[cut:]
+
+
+@given(text_documents(), text_documents(), st.integers(0, 3))
+def test_split_scores_merge_into_the_whole(gold_docs, pred_docs, cut):
+    cut = min(cut, len(gold_docs))   # a half may be empty: a result without documents merges too
+    ids = {d["id"] for d in gold_docs}
+    pred_docs = [d for d in pred_docs if d["id"] in ids]
+    g1, g2 = _split(gold_docs, cut)
+    p1 = [d for d in pred_docs if d["id"] in {x["id"] for x in g1}]
+    p2 = [d for d in pred_docs if d["id"] in {x["id"] for x in g2}]
+    modes = ({"profile": "strict"}, {"profile": "lenient"}, {"profile": "mat"}, {"task": TASK_SPEC},
+             {"profile": "mat", "units": ("character",)})
+    for kwargs in modes:
+        whole = accord.score(corpus(gold_docs), corpus(pred_docs), allow_missing="empty", **kwargs)
+        parts = [accord.score(corpus(g), corpus(p), allow_missing="empty", **kwargs) for g, p in ((g1, p1), (g2, p2))]
+        assert (parts[0] + parts[1]).to_json() == whole.to_json(), kwargs
+    def labels(docs: list[dict]) -> set[str]:
+        return {a["label"] for d in docs for a in d["annotations"] if "start" in a}
+    # GATE's measures over the same types on both halves (a type named but absent is refused)
+    spanned = sorted(labels(gold_docs + pred_docs))
+    if spanned and labels(g1 + p1) == labels(g2 + p2) == set(spanned) and len(g1) != 1 and len(g2) != 1:
+        whole = accord.qa(corpus(gold_docs), corpus(pred_docs), allow_missing="empty", types=spanned)
+        parts = [accord.qa(corpus(g), corpus(p), allow_missing="empty", types=spanned) for g, p in ((g1, p1), (g2, p2))]
+        assert (parts[0] + parts[1]).to_json() == whole.to_json()
+
+
+@given(token_pairs(), st.integers(0, 3))
+def test_split_span_modes_merge_into_the_whole(pair, cut):
+    gold_docs, pred_docs = pair
+    cut = min(cut, len(gold_docs))
+    for match in ("clueval", "semeval"):
+        whole = accord.score(corpus(gold_docs), corpus(pred_docs), match=match)
+        parts = [accord.score(corpus(g), corpus(p), match=match)
+                 for g, p in zip(_split(gold_docs, cut), _split(pred_docs, cut))]
+        assert (parts[0] + parts[1]).to_json() == whole.to_json(), match
 
 
 # ---------------------------------------------------------------- JSON of every command
