@@ -17,6 +17,7 @@ __all__ = [
     "ProfileError",
     "TallyError",
     "OptionError",
+    "MergeError",
     "RatingsError",
     "OntologyError",
     "AccordWarning",
@@ -74,6 +75,11 @@ class TallyError(AccordError):
 
 class OptionError(AccordError):
     """An option value or a combination of options is not accepted."""
+
+
+class MergeError(AccordError):
+    """Two results cannot be merged: they share a document, or were computed by different commands, modes or
+    options (merging adds results over disjoint documents)."""
 
 
 class RatingsError(AccordError):

@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 import accord
-from accord.errors import TallyError
+from accord.errors import MergeError
 from accord.model import Corpus
 
 from .commands import CONLL_GOLD, CONLL_PRED, DATA, write_inputs
@@ -140,7 +140,7 @@ def test_agreement_over_annotation_sets():
     for p in pairs:
         per_doc = [b["f1"] for b in p["by_document"].values()]
         assert p["macro_by_document"]["f1"] == sum(per_doc) / len(per_doc)
-    with pytest.raises(TallyError, match="GATE averages"):
+    with pytest.raises(MergeError, match="GATE averages"):
         gate = accord.agree(halves[0], types=["sent"], feature="Op", convention="iaa")
         gate + gate
 
@@ -149,9 +149,9 @@ def test_merge_refuses_what_does_not_add_up(conll):
     gold, pred = conll
     (g1, g2), (p1, p2) = _halves(gold, 100), _halves(pred, 100)
     first = accord.score(g1, p1)
-    with pytest.raises(TallyError, match="both hold document"):
+    with pytest.raises(MergeError, match="both hold document"):
         first + first
-    with pytest.raises(TallyError, match="different options"):
+    with pytest.raises(MergeError, match="different options"):
         first + accord.score(g2, p2, profile="lenient")
-    with pytest.raises(TallyError, match="cannot merge"):
+    with pytest.raises(MergeError, match="cannot merge"):
         first + accord.score(g2, p2, match="semeval")

@@ -8,7 +8,7 @@ import pytest
 import accord
 from accord.model import Corpus, Document, make_annotation as A
 from accord.result import ALL, CountTable, PairsKind, label_table
-from accord.errors import TallyError
+from accord.errors import MergeError, TallyError
 
 
 def corpora():
@@ -51,7 +51,7 @@ def test_count_tables_add_and_refuse_overlaps():
     both = t1 + t2
     assert both.rows == (ALL, ("label", "X"), ("label", "Y"))
     assert both.values[:, 0, 0].tolist() == [1, 2] and both.values[0, 2].sum() == 0
-    with pytest.raises(TallyError, match="both hold document 'a'"):
+    with pytest.raises(MergeError, match="both hold document 'a'"):
         t1 + t1
     with pytest.raises(TallyError, match="shape"):
         CountTable(("match",), ("a",), (ALL,), np.zeros((2, 1, 1)))

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import TallyError
+from ..errors import MergeError, OptionError, TallyError
 from ..result._result import SCHEMA_VERSION, merge_inputs
 from ._stats import AgreementStats
 from ._summary import summarize, summary_rows
@@ -34,7 +34,7 @@ class SpanPart:
 
     def __add__(self, other: "SpanPart") -> "SpanPart":
         if set(self.measures) != set(other.measures) or (self.measure, self.beta) != (other.measure, other.beta):
-            raise TallyError("cannot merge span agreements of different annotators or measures")
+            raise MergeError("cannot merge span agreements of different annotators or measures")
         return SpanPart({p: m + other.measures[p] for p, m in self.measures.items()}, self.measure, self.beta,
                         self.types if set(self.types) == set(other.types) else tuple(sorted(set(self.types) |
                                                                                                set(other.types))),
@@ -69,7 +69,7 @@ class AgreementResult:
         """The span agreement (:class:`~accord.agreement._spans.SpanAgreement`) when computed."""
         if self.stats is not None:
             if not self.stats:
-                raise TallyError("the annotation sets hold no documents")
+                raise OptionError("the annotation sets hold no documents")
             total = None
             for st in self.stats.values():
                 total = st if total is None else total + st
@@ -152,15 +152,15 @@ class AgreementResult:
     def merge(self, other: "AgreementResult") -> "AgreementResult":
         """Agreement over both results' documents (disjoint, same raters and options)."""
         if self.stats is None or other.stats is None:
-            raise TallyError(f"results of GATE's {self.options.get('convention', 'iaa')} convention do not merge: "
+            raise MergeError(f"results of GATE's {self.options.get('convention', 'iaa')} convention do not merge: "
                              "GATE averages their coefficients over pairs and documents")
         if (self.span is None) != (other.span is None):
-            raise TallyError("cannot merge a result with span agreement and one without")
+            raise MergeError("cannot merge a result with span agreement and one without")
         if (self.mode, self.options) != (other.mode, other.options):
-            raise TallyError("cannot merge agreement results of different modes or options")
+            raise MergeError("cannot merge agreement results of different modes or options")
         both = set(self.stats) & set(other.stats)
         if both:
-            raise TallyError(f"cannot merge results that both hold document {sorted(both)[0]!r}")
+            raise MergeError(f"cannot merge results that both hold document {sorted(both)[0]!r}")
         return AgreementResult(self.mode, stats={**self.stats, **other.stats}, options=self.options,
                                inputs=merge_inputs(self.inputs, other.inputs),
                                span=None if self.span is None else self.span + other.span)  # type: ignore[operator]

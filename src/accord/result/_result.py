@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError, TallyError
+from ..errors import MergeError, OptionError, TallyError
 from ._kinds import Kind
 from ._table import ALL, CountTable, Row
 
@@ -130,7 +130,7 @@ class Measure:
 
     def __add__(self, other: "Measure") -> "Measure":
         if type(self.kind) is not type(other.kind) or self.kind.options() != other.kind.options():
-            raise TallyError(f"cannot merge measures {self.kind!r} and {other.kind!r}")
+            raise MergeError(f"cannot merge measures {self.kind!r} and {other.kind!r}")
         return Measure(self.kind, self.table + other.table)
 
 
@@ -169,8 +169,7 @@ class Result:
     """
 
     def __init__(self, command: str, mode: str, measures: Mapping[str, Measure], *, nested: bool,
-                 options: Mapping[str, Any] | None = None, inputs: Mapping[str, Any] | None = None,
-                 extras: Mapping[str, Any] | None = None):
+                 options: Mapping[str, Any] | None = None, inputs: Mapping[str, Any] | None = None):
         if not measures:
             raise TallyError("a result needs at least one measure")
         if not nested and len(measures) != 1:
@@ -179,7 +178,6 @@ class Result:
         self.measures: dict[str, Measure] = dict(measures)
         self.options: dict[str, Any] = dict(options or {})
         self.inputs: dict[str, Any] = dict(inputs or {})
-        self.extras: dict[str, Any] = dict(extras or {})
         self.source: Any = None
         """The mode's own objects the result was computed from (alignments, diffs, scores), for details
         files and inspection; ``None`` after a merge."""
@@ -215,8 +213,9 @@ class Result:
                 "options": self.options, "inputs": self.inputs}
 
     def extras_dict(self) -> dict[str, Any]:
-        """Mode-specific additions after the measures (computed from the tables or merged with them)."""
-        return dict(self.extras)
+        """Mode-specific keys after the measures; subclasses compute them from their own additive tables
+        (and merge those in :meth:`_merged_into`)."""
+        return {}
 
     def to_dict(self) -> dict[str, Any]:
         """Exactly the JSON output (see the README, "Output: one JSON contract")."""
@@ -287,18 +286,18 @@ class Result:
     def merge(self, other: "Result") -> "Result":
         """The result of both results' documents (which must be disjoint, under the same options)."""
         if not isinstance(other, Result) or type(other) is not type(self):
-            raise TallyError(f"cannot merge a {type(self).__name__} with {type(other).__name__}")
+            raise MergeError(f"cannot merge a {type(self).__name__} with {type(other).__name__}")
         if (other.command, other.mode, list(other.measures)) != (self.command, self.mode, list(self.measures)):
-            raise TallyError(f"cannot merge results of {self.command} ({self.mode}: {', '.join(self.measures)}) "
+            raise MergeError(f"cannot merge results of {self.command} ({self.mode}: {', '.join(self.measures)}) "
                              f"and {other.command} ({other.mode}: {', '.join(other.measures)})")
         if other.options != self.options:
             diff = sorted(k for k in set(self.options) | set(other.options)
                           if self.options.get(k) != other.options.get(k))
-            raise TallyError(f"cannot merge results computed with different options ({', '.join(diff)})")
+            raise MergeError(f"cannot merge results computed with different options ({', '.join(diff)})")
         merged = {name: m + other.measures[name] for name, m in self.measures.items()}
         out = type(self).__new__(type(self))
         Result.__init__(out, self.command, self.mode, merged, nested=self.nested, options=self.options,
-                        inputs=merge_inputs(self.inputs, other.inputs), extras=self.merge_extras(other))
+                        inputs=merge_inputs(self.inputs, other.inputs))
         self._merged_into(out, other)
         return out
 
@@ -306,11 +305,6 @@ class Result:
         if not isinstance(other, Result):
             return NotImplemented
         return self.merge(other)
-
-    def merge_extras(self, other: "Result") -> dict[str, Any]:
-        """Extras of the merged result: lists concatenate, numbers and nested counts add up."""
-        return {k: _merge_value(self.extras.get(k), other.extras.get(k)) for k in dict.fromkeys(
-            list(self.extras) + list(other.extras))}
 
     def _merged_into(self, out: "Result", other: "Result") -> None:
         """Subclasses set their own attributes of a merged result here."""
@@ -322,19 +316,3 @@ class Result:
         names = ", ".join(self.measures) if len(self.measures) <= 4 else f"{len(self.measures)} measures"
         return (f"<{type(self).__name__} {self.command} ({self.mode}) {len(self.documents)} documents, "
                 f"{'measures ' + names if self.nested else 'one measure'}: {next(iter(self.measures))} {rates}>")
-
-
-def _merge_value(a: Any, b: Any) -> Any:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    if isinstance(a, list) and isinstance(b, list):
-        return a + b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return {k: _merge_value(a.get(k), b.get(k)) for k in dict.fromkeys(list(a) + list(b))}
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
-        return a + b
-    if a == b:
-        return a
-    raise TallyError(f"cannot merge the values {a!r} and {b!r}")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import TallyError
+from ..errors import MergeError, TallyError
 
 __all__ = ["ALL", "Row", "CountTable", "label_table", "document_table", "row_order"]
 
@@ -95,16 +95,16 @@ class CountTable:
 
         Raises
         ------
-        TallyError
+        MergeError
             If the fields differ or a document is in both tables.
         """
         if not isinstance(other, CountTable):
             return NotImplemented
         if other.fields != self.fields:
-            raise TallyError(f"cannot add count tables of fields {self.fields} and {other.fields}")
+            raise MergeError(f"cannot add count tables of fields {self.fields} and {other.fields}")
         both = set(self.documents) & set(other.documents)
         if both:
-            raise TallyError(f"cannot merge results that both hold document {sorted(both)[0]!r}: merge adds up "
+            raise MergeError(f"cannot merge results that both hold document {sorted(both)[0]!r}: merge adds up "
                              "results over disjoint documents")
         rows = tuple(sorted(set(self.rows) | set(other.rows), key=row_order))
         dtype = np.result_type(self.values.dtype, other.values.dtype)
