@@ -119,7 +119,7 @@ def add_key_response(p: argparse.ArgumentParser) -> None:
 
 def add_diff_pairing(p: argparse.ArgumentParser) -> None:
     """The Annotation Diff's options: types, significant features, value comparison, pairing."""
-    p.add_argument("--types", "--type", dest="type", type=csv_list,
+    p.add_argument("--types", "--type", dest="type", type=csv_list, metavar="TYPES",
                    help="annotation types to compare (comma-separated; default all)")
     p.add_argument("--features", "--feature", dest="features", default="",
                    help="significant features, comma-separated; 'all' for every key feature (GATE's API default); "

@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     ag.add_argument("--items", help="ratings table: the item column (wide: an id column to leave out)")
     ag.add_argument("--raters", help="long ratings table: the rater column")
     ag.add_argument("--labels", help="long ratings table: the label column")
-    ag.add_argument("--types", "--type", dest="type", type=csv_list,
+    ag.add_argument("--types", "--type", dest="type", type=csv_list, metavar="TYPES",
                     help="annotation sets: the annotation labels whose spans are the items, comma-separated (several "
                     "types: the label is the category unless --feature; the GATE conventions average over types, as "
                     "GATE's IAA plugin)")
