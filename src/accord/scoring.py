@@ -269,15 +269,8 @@ def score(
         raise OptionError(f"--beta must be a number >= 0; got {beta}")
     if isinstance(task, (str, os.PathLike)):
         task = load_task(task)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        gold_c, pred_c = read_sides(gold, pred, gold_format or format, pred_format or format, read_options,
-                                    gold_column, pred_column, gold_set, pred_set)
-    repairs = []
-    for w in caught:   # passed on to the caller, and the repairs kept for the report
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-        if isinstance(w.message, RepairWarning):
-            repairs.append(w.message.to_dict())
+    gold_c, pred_c, repairs = _read_with_repairs(gold, pred, gold_format or format, pred_format or format,
+                                                 read_options, gold_column, pred_column, gold_set, pred_set)
     if task is not None and validate:
         task.validate(gold_c)
         task.validate(pred_c)
@@ -316,6 +309,23 @@ def score(
     return report
 
 
+def _read_with_repairs(gold: Any, pred: Any, gold_format: str | None, pred_format: str | None,
+                       read_options: dict[str, Any], gold_column: int | str | None, pred_column: int | str | None,
+                       gold_set: str | None, pred_set: str | None) -> tuple[Corpus, Corpus, list[dict[str, Any]]]:
+    """Both sides (:func:`read_sides`), and the repairs of invalid tag sequences their readers warned about (the
+    warnings are passed on to the caller)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gold_c, pred_c = read_sides(gold, pred, gold_format, pred_format, read_options, gold_column, pred_column,
+                                    gold_set, pred_set)
+    repairs = []
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        if isinstance(w.message, RepairWarning):
+            repairs.append(w.message.to_dict())
+    return gold_c, pred_c, repairs
+
+
 def _score_spans(gold: Any, pred: Any, match: str, *, leniency: int | str, labelled: bool, beta: float,
                  zero_division: str, allow_missing: str | None, formats: tuple, columns: tuple, sets: tuple,
                  read_options: dict[str, Any], unsupported: dict[str, Any]) -> Any:
@@ -329,7 +339,8 @@ def _score_spans(gold: Any, pred: Any, match: str, *, leniency: int | str, label
         raise OptionError(f"{', '.join(given)} do not apply to --match {match}")
     if zero_division not in ZERO_DIVISION:
         raise OptionError(f"zero_division must be one of {', '.join(ZERO_DIVISION)}; got {zero_division!r}")
-    gold_c, pred_c = read_sides(gold, pred, formats[0], formats[1], read_options, columns[0], columns[1], *sets)
+    gold_c, pred_c, repairs = _read_with_repairs(gold, pred, formats[0], formats[1], read_options, columns[0],
+                                                 columns[1], *sets)
     inputs = {"gold": {"sources": [source_name(gold, columns[0])], "documents": len(gold_c)},
               "pred": {"sources": [source_name(gold if pred is None else pred, columns[1])],
                        "documents": len(pred_c)}}
@@ -340,11 +351,13 @@ def _score_spans(gold: Any, pred: Any, match: str, *, leniency: int | str, label
         from .semeval._result import semeval_result
 
         result = semeval_schemas(gold_c, pred_c, allow_missing=allow_missing, beta=beta, zero_division=zero_division)
-        return semeval_result(result, options=options, inputs=inputs)
+        out = semeval_result(result, options=options, inputs=inputs)
+        out.repairs, out.source = repairs, result
+        return out
     from .clueval import evaluate_spans
     from .clueval._result import clueval_result
 
     ev = evaluate_spans(gold_c, pred_c, allow_missing=allow_missing, beta=beta, zero_division=zero_division)
     out = clueval_result(ev, leniency, labelled, options=options, inputs=inputs)
-    out.source = ev
+    out.repairs, out.source = repairs, ev
     return out

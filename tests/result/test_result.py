@@ -66,3 +66,13 @@ def test_agreement_result_frame_and_repr(tmp_path):
     # observed 2/3; expected (2/3)(1/3) + (1/3)(2/3) = 4/9 -> (2/3 - 4/9) / (1 - 4/9) = 0.4
     assert kappa == pytest.approx(0.4)
     assert "ratings" in repr(result) and len(repr(result)) < 200
+
+
+@pytest.mark.parametrize("match", ["pairs", "clueval", "semeval"])
+def test_every_score_mode_reports_the_repairs(match, recwarn):
+    from ..result.commands import CONLL_GOLD, CONLL_PRED
+
+    result = accord.score(CONLL_GOLD, CONLL_PRED, match=match)
+    # seqscore lists 23 invalid transitions in this file (tests/data/conll03/xlm_flert.seqscore.txt)
+    assert [r["count"] for r in result.to_dict()["repairs"]] == [23]
+    assert any("23 invalid IOB2" in str(w.message) for w in recwarn)

@@ -66,8 +66,6 @@ class Report(Result):
         Every item and its outcome, for details and error analysis.
     units : dict of str to UnitScores
         Token, pseudo-token and character scores, when asked for (:mod:`accord.units`).
-    repairs : list of dict
-        Invalid tag transitions repaired while reading (one entry per file; see RepairWarning).
     """
 
     def __init__(self, tally: Tally, alignments: list[DocumentAlignment], *, beta: float = 1.0,
@@ -79,7 +77,6 @@ class Report(Result):
         self.tally: Tally | None = tally
         self.alignments = alignments
         self.beta, self.zero_division = beta, zero_division
-        self.repairs: list[dict[str, Any]] = []
         self.units: dict[str, Any] = {}
 
     def _merged_into(self, out: Result, other: Result) -> None:
@@ -87,7 +84,6 @@ class Report(Result):
         out.tally = None
         out.alignments = self.alignments + other.alignments
         out.beta, out.zero_division = self.beta, self.zero_division
-        out.repairs = self.repairs + other.repairs
         out.units = {u: _merge_units(s, other.units[u]) for u, s in self.units.items()}
 
     @property
@@ -134,7 +130,7 @@ class Report(Result):
         return {u: Measure(kind, units_table(s)) for u, s in self.units.items() if not s.skipped}
 
     def extras_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"repairs": self.repairs}
+        out: dict[str, Any] = {}
         if self.units:
             from .units_report import confusability_rows
 

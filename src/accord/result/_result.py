@@ -181,6 +181,9 @@ class Result:
         self.source: Any = None
         """The mode's own objects the result was computed from (alignments, diffs, scores), for details
         files and inspection; ``None`` after a merge."""
+        self.repairs: list[dict[str, Any]] = []
+        """Invalid tag transitions repaired while reading (one entry per file; see RepairWarning); written as
+        ``repairs`` by every ``score`` mode."""
 
     # -- views of the main measure
     @property
@@ -224,6 +227,8 @@ class Result:
             out["measures"] = {name: m.to_dict() for name, m in self.measures.items()}
         else:
             out.update(self.main.to_dict())
+        if self.command == "score":
+            out["repairs"] = self.repairs
         out.update(self.extras_dict())
         return out
 
@@ -298,6 +303,7 @@ class Result:
         out = type(self).__new__(type(self))
         Result.__init__(out, self.command, self.mode, merged, nested=self.nested, options=self.options,
                         inputs=merge_inputs(self.inputs, other.inputs))
+        out.repairs = self.repairs + other.repairs
         self._merged_into(out, other)
         return out
 
