@@ -22,6 +22,7 @@ __all__ = [
     "OntologyError",
     "AccordWarning",
     "AgreementWarning",
+    "StatisticsWarning",
     "PileWarning",
     "RepairWarning",
 ]
@@ -97,6 +98,11 @@ class AccordWarning(UserWarning):
 class AgreementWarning(AccordWarning):
     """An agreement coefficient met a degenerate case (no shared items, one category) and
     returned the value its documentation defines for it."""
+
+
+class StatisticsWarning(AccordWarning):
+    """A resampling statistic met a degenerate case (an interval undefined for a constant bootstrap
+    distribution) and reported ``null`` for it."""
 
 
 class RepairWarning(AccordWarning):

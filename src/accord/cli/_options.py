@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 __all__ = ["Parser", "csv_list", "beta_value", "equivalence", "add_output", "add_rates", "add_allow_missing",
            "add_sides_format", "add_tagging", "add_columns", "add_key_response", "add_diff_pairing",
-           "add_common"]
+           "add_common", "add_statistics"]
 
 
 def csv_list(value: str) -> list[str]:
@@ -129,6 +129,21 @@ def add_diff_pairing(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pairing", choices=("gate", "optimal"), default="gate",
                    help="gate (default): GATE's greedy pairing, GATE's exact counts; optimal: the maximum-value "
                    "one-to-one pairing, independent of annotation order")
+
+
+def add_statistics(p: argparse.ArgumentParser) -> None:
+    """Bootstrap confidence intervals: ``--bootstrap``, ``--seed``, ``--confidence``, ``--ci-method``,
+    ``--confidence-data``."""
+    g = p.add_argument_group("confidence intervals (resampling documents)")
+    g.add_argument("--bootstrap", type=int, metavar="N",
+                   help="add confidence intervals of every rate from N bootstrap resamples of the documents")
+    g.add_argument("--seed", type=int, help="seed of the resampling (the same seed gives the same output)")
+    g.add_argument("--confidence", type=float, default=0.95, help="confidence level of the intervals (default 0.95)")
+    g.add_argument("--ci-method", choices=("percentile", "bca"), default="percentile",
+                   help="percentile (default) or bca (bias-corrected and accelerated, as scipy.stats.bootstrap)")
+    g.add_argument("--confidence-data", action="store_true",
+                   help="also the mean, variance and standard deviation of the resampled values (MAT's "
+                   "--compute_confidence_data)")
 
 
 def add_common(p: argparse.ArgumentParser) -> None:

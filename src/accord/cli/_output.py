@@ -40,7 +40,12 @@ def caption(result: Any) -> str:
     profile = result.options.get("profile")
     mode = result.mode + (f", profile {profile}" if profile else "")
     n = len(result.documents)
-    return f"{' vs '.join(sides)} · {mode} · {n} document{'s' if n != 1 else ''}"
+    text = f"{' vs '.join(sides)} · {mode} · {n} document{'s' if n != 1 else ''}"
+    if getattr(result, "ci", None) is not None:
+        o = result.options
+        text += (f" · {100 * o['confidence']:g} % intervals ({o['ci_method']}, {o['bootstrap']} resamples of the "
+                 f"documents, seed {o['seed']})")
+    return text
 
 
 def render(args: argparse.Namespace, draw: Callable[[Any], None], text: str | None = None) -> None:
@@ -56,7 +61,15 @@ def render(args: argparse.Namespace, draw: Callable[[Any], None], text: str | No
 
 
 def emit(args: argparse.Namespace, result: Any, draw: Callable[[Any], None]) -> int:
-    """A result as JSON, CSV, or the command's tables."""
+    """A result as JSON, CSV, or the command's tables (with confidence intervals when ``--bootstrap`` is set)."""
+    if getattr(args, "bootstrap", None) is not None:
+        result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method,
+                         summary=args.confidence_data)
+    elif any(getattr(args, name, None) not in (None, False, default) for name, default in (
+            ("seed", None), ("confidence", 0.95), ("ci_method", "percentile"), ("confidence_data", False))):
+        from ..errors import OptionError
+
+        raise OptionError("--seed, --confidence, --ci-method and --confidence-data apply with --bootstrap N")
     fmt = output_format(args)
     if fmt == "json":
         write_text(args, result.to_json())

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from ..errors import OptionError
 from ._inputs import features_option
-from ._options import add_allow_missing, add_diff_pairing, add_key_response, add_output, add_rates, csv_list
+from ._options import (add_allow_missing, add_diff_pairing, add_key_response, add_output, add_rates, add_statistics,
+                       csv_list)
 from ._output import emit, info, write_text
 
 __all__ = ["register", "COMMANDS", "run_qa"]
@@ -26,6 +27,7 @@ def _diff_options(p: argparse.ArgumentParser, by: str) -> None:
     p.add_argument("--by", type=csv_list, default=by.split(","), help=f"tables: type, document (default {by})")
     add_allow_missing(p)
     add_output(p, "one row per diff line")
+    add_statistics(p)
     p.add_argument("--html", help="write the diff view (summary tables, annotations side by side) to this HTML file")
 
 
@@ -55,6 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_rates(bm, zero_division=False)
     add_allow_missing(bm)
     add_output(bm, "one row per changed annotation")
+    add_statistics(bm)
     ad = sub.add_parser("adjudicate", help="build a gold set from an Annotation Diff: keep key or response "
                         "annotations by rule or from a decisions file", description="Diff RESPONSE against KEY and "
                         "keep, row by row, the key's annotation, the response's, both or neither: --rest for every "

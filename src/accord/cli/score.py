@@ -6,8 +6,8 @@ import argparse
 
 from ..errors import OptionError
 from ._inputs import vrt_options
-from ._options import add_allow_missing, add_columns, add_output, add_rates, add_sides_format, add_tagging, \
-    csv_list, equivalence
+from ._options import (add_allow_missing, add_columns, add_output, add_rates, add_sides_format, add_statistics,
+                       add_tagging, csv_list, equivalence)
 from ._output import emit
 
 __all__ = ["register", "COMMANDS"]
@@ -68,6 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     u.add_argument("--token-label", default="lex", help="the label of token annotations in documents with text "
                    "(default lex, as MAT); they are not scored themselves")
     add_output(sc, "one row per gold or predicted item")
+    add_statistics(sc)
     add_rates(sc)
 
 
@@ -87,7 +88,8 @@ def _score_gate(args: argparse.Namespace) -> int:
         key_set=args.gold_set, response_set=args.pred_set, type=None, features=",".join(args.attributes),
         compare_as_strings=False, pairing="gate", measures=None, bdm=args.bdm, beta=args.beta,
         by=["type", "document"], allow_missing=args.allow_missing, output=args.output, out=args.out, html=None,
-        details=args.details, quiet=args.quiet)
+        details=args.details, quiet=args.quiet, bootstrap=args.bootstrap, seed=args.seed,
+        confidence=args.confidence, ci_method=args.ci_method, confidence_data=args.confidence_data)
     return run_qa(qa)
 
 

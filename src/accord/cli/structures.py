@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from ..errors import OptionError
-from ._options import add_output, csv_list
+from ._options import add_output, add_statistics, csv_list
 from ._output import emit
 
 __all__ = ["register", "COMMANDS"]
@@ -31,10 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="comma-separated subset of muc,bcub,ceafm,ceafe,blanc,lea (default all)")
     co.add_argument("--format", choices=("conll2012", "jsonl"), help="input format (default: by extension)")
     add_output(co, "the CEAF entity alignments (document, metric, key entity, response entity, phi)")
+    add_statistics(co)
     sm = sub.add_parser("smatch", help="Smatch between AMR graphs (PENMAN), with the optimal variable mapping")
     sm.add_argument("gold", help="gold graphs, PENMAN notation, blank-line separated")
     sm.add_argument("pred", help="predicted graphs, paired with the gold graphs in order")
     add_output(sm, "the variable mapping of each pair (pair, test variable, gold variable)")
+    add_statistics(sm)
     st = sub.add_parser("structured", help="relations, events, role-filler entities and templates from JSON lines",
                         formatter_class=argparse.RawDescriptionHelpFormatter, lazy_description=_structured_help)
     st.add_argument("key", help="key (gold) records, JSON lines")
@@ -48,6 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     st.add_argument("--hierarchy", help="muc4, better: JSON object mapping a set-fill value to its parent value, "
                     "for half credit when the response is more specific")
     add_output(st, "the matched record pairs (document, metric, indices, similarity, both records)")
+    add_statistics(st)
 
 
 def run_coref(args: argparse.Namespace) -> int:

@@ -135,12 +135,13 @@ class Report(Result):
             from .units_report import confusability_rows
 
             measures = self.unit_measures()
+            ci = self.ci or {}
             units: dict[str, Any] = {}
             for unit, scores in self.units.items():
                 if scores.skipped:
                     units[unit] = {"skipped": scores.skipped}
                     continue
-                block = measures[unit].to_dict()
+                block = measures[unit].to_dict(ci.get(unit))
                 if scores.confusability is not None:
                     block["confusability"] = [{"pred": p, "gold": g, "count": n}
                                               for (p, g), n in sorted(confusability_rows(scores)[2].items())]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .table import TableConsole, new_table, percent, print_table
+from .table import RATES, TableConsole, new_table, percent, print_table, row_interval
 
 __all__ = ["render_result", "count_text"]
 
@@ -31,10 +31,11 @@ def _columns(kind: Any, blocks: list[dict[str, Any]]) -> list[tuple[str, str]]:
     return out
 
 
-def _rows(table: Any, columns: list[tuple[str, str]], rows: list[tuple[str, dict[str, Any], str | None]]) -> None:
+def _rows(table: Any, columns: list[tuple[str, str]], rows: list[tuple[str, dict[str, Any], str | None]],
+          intervals: Any = lambda name, rate: None) -> None:
     for name, block, style in rows:
-        table.add_row(name, *(count_text(block[k]) for _, k in columns), percent(block.get("precision")),
-                      percent(block.get("recall")), percent(block.get("f1")), style=style)
+        table.add_row(name, *(count_text(block[k]) for _, k in columns),
+                      *(percent(block.get(k), intervals(name, k)) for k in RATES), style=style)
 
 
 def render_result(result: Any, console: Any = None, *, by_label: bool = True) -> None:
@@ -49,7 +50,8 @@ def render_result(result: Any, console: Any = None, *, by_label: bool = True) ->
         table = new_table(f"{result.command} ({result.mode}): every measure",
                           ["measure"] + [h for h, _ in columns] + ["P %", "R %", f"{f} %"])
         _rows(table, columns, [(name, b, "bold" if k == 0 else None)
-                               for k, (name, b) in enumerate(zip(result.measures, blocks))])
+                               for k, (name, b) in enumerate(zip(result.measures, blocks))],
+              lambda name, rate: row_interval(result, name, ("all",), rate))
         print_table(console, table)
     labels = main.by_label() if by_label else {}
     if labels or not result.nested:
@@ -58,11 +60,15 @@ def render_result(result: Any, console: Any = None, *, by_label: bool = True) ->
         title = f"{main_name}, by label" if result.nested else f"{result.command} ({result.mode}), by label"
         table = new_table(title, ["label"] + [h for h, _ in columns] + ["P %", "R %", f"{f} %"])
         rows: list[tuple[str, dict[str, Any], str | None]] = [(k, b, None) for k, b in labels.items()]
-        _rows(table, columns, rows)
+
+        def intervals(name: str, rate: str) -> Any:
+            return row_interval(result, main_name, ("all",) if name == "ALL" else ("label", name), rate)
+        _rows(table, columns, rows, intervals)
         table.add_section()
-        _rows(table, columns, [("ALL", total, "bold")])
+        _rows(table, columns, [("ALL", total, "bold")], intervals)
         if labels:
             macro = main.macro()
-            table.add_row("macro", *([""] * len(columns)), percent(macro["precision"]), percent(macro["recall"]),
-                          percent(macro["f1"]), style="dim")
+            table.add_row("macro", *([""] * len(columns)),
+                          *(percent(macro[k], row_interval(result, main_name, ("macro",), k)) for k in RATES),
+                          style="dim")
         print_table(console, table)

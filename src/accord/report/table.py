@@ -6,7 +6,9 @@ from typing import Any
 
 from ._report import Report
 
-__all__ = ["render_table", "percent", "new_table", "print_table", "TableConsole"]
+__all__ = ["render_table", "percent", "row_interval", "new_table", "print_table", "TableConsole", "RATES"]
+
+RATES = ("precision", "recall", "f1")
 
 
 def _console_class() -> type:
@@ -119,9 +121,23 @@ def _sub_table(table: Any, keep: list[int], first_part: bool = True, last_part: 
     return sub
 
 
-def percent(x: float | None) -> str:
-    """A rate as a percentage with two decimals (conlleval's and seqscore's way), ``—`` when undefined."""
-    return "—" if x is None or x != x else f"{100 * x:.2f}"
+def percent(x: float | None, interval: list | None = None) -> str:
+    """A rate as a percentage with two decimals (conlleval's and seqscore's way), ``—`` when undefined;
+    with a confidence interval, ``93.69 [93.1, 94.2]``."""
+    text = "—" if x is None or x != x else f"{100 * x:.2f}"
+    if interval is not None and interval[0] is not None and interval[1] is not None:
+        text += f" [{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]"
+    return text
+
+
+def row_interval(result: Any, measure: str, row: tuple, rate: str) -> list | None:
+    """The confidence interval of ``rate`` in ``row`` of a measure of ``result`` (None without intervals)."""
+    ci = (getattr(result, "ci", None) or {}).get(measure)
+    if ci is None:
+        return None
+    if row == ("macro",):
+        return ci["macro"].get(rate)
+    return ci["rows"].get(row, {}).get(rate)
 
 
 def render_table(report: Report, console: Any = None, title: str | None = None) -> None:
@@ -135,23 +151,24 @@ def render_table(report: Report, console: Any = None, title: str | None = None) 
     columns = ["gold", "pred", "match"] + (["g.clash", "p.clash"] if clashes else []) + ["missing", "spurious"]
     table = new_table(title, ["label"] + columns + ["P %", "R %", f"{f_name} %"])
 
-    def add(name: str, counts: Any, style: str | None = None) -> None:
+    def add(name: str, counts: Any, row: tuple, style: str | None = None) -> None:
         p, r, f = report.rates(counts)
         cells = [counts.gold, counts.pred, counts.match] + (
             [counts.gold_clash, counts.pred_clash] if clashes else []) + [counts.missing, counts.spurious]
-        table.add_row(name, *map(str, cells), percent(p), percent(r), percent(f), style=style)
+        rates = [percent(x, row_interval(report, "pairs", row, k)) for x, k in zip((p, r, f), RATES)]
+        table.add_row(name, *map(str, cells), *rates, style=style)
 
     for lbl, counts in report.by_label.items():
-        add(lbl, counts)
+        add(lbl, counts, ("label", lbl))
         for sub, c in report.decompositions.get(lbl, {}).items():
-            add(f"  {lbl} [{sub}]", c, "dim")
+            add(f"  {lbl} [{sub}]", c, ("decomposition", lbl, sub), "dim")
     for name, c in report.aggregations.items():
-        add(f"{name} (aggregate)", c, "italic")
+        add(f"{name} (aggregate)", c, ("aggregation", name), "italic")
     table.add_section()
-    add("ALL", report.totals, "bold")
+    add("ALL", report.totals, ("all",), "bold")
     macro = report.macro()
-    table.add_row("macro", *([""] * len(columns)), percent(macro["precision"]), percent(macro["recall"]),
-                  percent(macro["f1"]), style="dim")
+    table.add_row("macro", *([""] * len(columns)), *(percent(macro[k], row_interval(report, "pairs", ("macro",), k))
+                                                     for k in RATES), style="dim")
     print_table(console, table)
     if report.units:
         from .units_report import render_units

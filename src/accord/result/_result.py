@@ -122,16 +122,40 @@ class Measure:
             out[name] = sum(kept) / len(kept) if kept else None
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        """The measure's part of the JSON contract."""
-        return {"kind": self.kind.name, "totals": self.totals(), "macro": self.macro("label"),
-                "macro_by_document": self.macro("document"), "by_label": self.by_label(),
-                "by_document": self.by_document(), "by_document_label": self.by_document_label(), **self.groups()}
+    def to_dict(self, ci: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The measure's part of the JSON contract; with ``ci`` (from :func:`accord.stats.confidence_intervals`)
+        the total, label and group blocks and the macro means carry their intervals."""
+        out = {"kind": self.kind.name, "totals": self.totals(), "macro": self.macro("label"),
+               "macro_by_document": self.macro("document"), "by_label": self.by_label(),
+               "by_document": self.by_document(), "by_document_label": self.by_document_label(), **self.groups()}
+        if ci is not None:
+            for row, intervals in ci["rows"].items():
+                block = _row_block(out, row)
+                if block is not None:
+                    block["ci"] = intervals
+                    if "resampled" in ci:
+                        block["resampled"] = ci["resampled"][row]
+            out["macro"] = {**out["macro"], "ci": ci["macro"]}
+        return out
 
     def __add__(self, other: "Measure") -> "Measure":
         if type(self.kind) is not type(other.kind) or self.kind.options() != other.kind.options():
             raise MergeError(f"cannot merge measures {self.kind!r} and {other.kind!r}")
         return Measure(self.kind, self.table + other.table)
+
+
+def _row_block(out: dict[str, Any], row: Row) -> dict[str, Any] | None:
+    """The block of ``row`` in a measure's JSON (None for a row it does not show)."""
+    if row == ALL:
+        return out["totals"]
+    if row[0] == "label":
+        return out["by_label"].get(row[1])
+    node = out.get(row[0] + "s")
+    for part in row[1:]:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(part)
+    return node
 
 
 def merge_inputs(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any]:
@@ -181,6 +205,8 @@ class Result:
         self.source: Any = None
         """The mode's own objects the result was computed from (alignments, diffs, scores), for details
         files and inspection; ``None`` after a merge."""
+        self.ci: dict[str, Any] | None = None
+        """Confidence intervals by measure (see :meth:`bootstrap`), or None."""
         self.repairs: list[dict[str, Any]] = []
         """Invalid tag transitions repaired while reading (one entry per file; see RepairWarning); written as
         ``repairs`` by every ``score`` mode."""
@@ -223,10 +249,11 @@ class Result:
     def to_dict(self) -> dict[str, Any]:
         """Exactly the JSON output (see the README, "Output: one JSON contract")."""
         out = self.header()
+        ci = self.ci or {}
         if self.nested:
-            out["measures"] = {name: m.to_dict() for name, m in self.measures.items()}
+            out["measures"] = {name: m.to_dict(ci.get(name)) for name, m in self.measures.items()}
         else:
-            out.update(self.main.to_dict())
+            out.update(self.main.to_dict(ci.get(next(iter(self.measures)))))
         if self.command == "score":
             out["repairs"] = self.repairs
         out.update(self.extras_dict())
@@ -287,6 +314,23 @@ class Result:
         w.writerows({k: "" if v is None else v for k, v in rec.items()} for rec in records)
         return buf.getvalue()
 
+    # -- statistics
+    def bootstrap(self, n_resamples: int, seed: int | None = None, confidence: float = 0.95,
+                  method: str = "percentile", summary: bool = False) -> "Result":
+        """Add confidence intervals of every rate (totals, labels, groups, macro means) by resampling the
+        documents ``n_resamples`` times (see :mod:`accord.stats`); returns the result itself.
+
+        ``seed`` makes the intervals reproducible; ``method`` is ``percentile`` or ``bca``; ``summary`` adds
+        the mean, variance and standard deviation of the resampled values (MAT's confidence data).
+        """
+        from ..stats import BootstrapOptions, confidence_intervals
+
+        options = BootstrapOptions(n_resamples, seed, confidence, method)
+        self.ci = confidence_intervals(self.csv_measures(), self.documents, options, summary=summary)
+        self.options.update(options.to_dict())
+        self.options["confidence_data"] = summary
+        return self
+
     # -- merging
     def merge(self, other: "Result") -> "Result":
         """The result of both results' documents (which must be disjoint, under the same options)."""
@@ -295,6 +339,9 @@ class Result:
         if (other.command, other.mode, list(other.measures)) != (self.command, self.mode, list(self.measures)):
             raise MergeError(f"cannot merge results of {self.command} ({self.mode}: {', '.join(self.measures)}) "
                              f"and {other.command} ({other.mode}: {', '.join(other.measures)})")
+        if self.ci is not None or other.ci is not None:
+            raise MergeError("cannot merge results with confidence intervals (they do not add up); merge, then "
+                             "bootstrap the merged result")
         if other.options != self.options:
             diff = sorted(k for k in set(self.options) | set(other.options)
                           if self.options.get(k) != other.options.get(k))

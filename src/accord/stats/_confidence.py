@@ -1,0 +1,107 @@
+"""Confidence intervals for every rate of a result, by resampling its documents."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+from ._bootstrap import BootstrapOptions, intervals, resampled_sums
+
+__all__ = ["confidence_intervals"]
+
+
+def _aligned(table: Any, documents: tuple[str, ...]) -> np.ndarray:
+    """A measure's values as ``(documents, rows * fields)`` in the result's document order (zeros for a
+    document the measure does not hold)."""
+    flat = table.values.reshape(len(table.documents), -1).astype(np.float64)
+    if table.documents == documents:
+        return flat
+    out = np.zeros((len(documents), flat.shape[1]))
+    where = {d: k for k, d in enumerate(documents)}
+    for k, d in enumerate(table.documents):
+        out[where[d]] = flat[k]
+    return out
+
+
+def _macro(rates: np.ndarray) -> np.ndarray:
+    """The mean over the last axis of each rate, undefined (NaN) rates left out (NaN when none is left)."""
+    with np.errstate(invalid="ignore"):
+        kept = ~np.isnan(rates)
+        total = np.where(kept, rates, 0.0).sum(axis=-1)
+        count = kept.sum(axis=-1)
+        return np.where(count > 0, total / np.maximum(count, 1), np.nan)
+
+
+def confidence_intervals(measures: dict[str, Any], documents: tuple[str, ...], options: BootstrapOptions,
+                         summary: bool = False) -> dict[str, dict[str, Any]]:
+    """Intervals of every rate of every row (total, labels, groups) and of the macro means, per measure.
+
+    All measures are resampled with the same draws (one weight matrix for all), so their intervals come
+    from the same resampled corpora. Returns ``{measure: {"rows": {row: {rate: [lo, hi]}}, "macro":
+    {rate: [lo, hi]}}}``, with ``"resampled": {row: {rate: {"mean", "variance", "std"}}}`` when ``summary``
+    (MAT's ``--compute_confidence_data``: the mean, variance and standard deviation of the resampled values).
+    """
+    parts = {name: _aligned(m.table, documents) for name, m in measures.items()}
+    big = np.concatenate(list(parts.values()), axis=1) if parts else np.zeros((len(documents), 0))
+    rng = np.random.default_rng(options.seed)
+    sums = resampled_sums(big, options.n_resamples, rng)
+    out: dict[str, dict[str, Any]] = {}
+    offset = 0
+    for name, m in measures.items():
+        t, kind = m.table, m.kind
+        r, f = len(t.rows), len(t.fields)
+        width = r * f
+        values = parts[name].reshape(len(documents), r, f)
+        total = values.sum(axis=0)
+        resampled = sums[:, offset:offset + width].reshape(-1, r, f)
+        offset += width
+        rates_b = kind.rates(resampled)            # rate -> (B, rows)
+        rates_hat = kind.rates(total)               # rate -> (rows,)
+        labels = [k for k, row in enumerate(t.rows) if row[0] == "label"]
+
+        def jackknife(values: np.ndarray = values, total: np.ndarray = total, kind: Any = kind,
+                      labels: list[int] = labels) -> dict[str, np.ndarray]:
+            left_out = kind.rates(total[None] - values)        # rate -> (documents, rows)
+            return {rate: np.concatenate([v.T, _macro(v[:, labels])[None]], axis=0) for rate, v in left_out.items()}
+
+        cache: dict[str, Any] = {}
+
+        def rate_jackknife(rate: str) -> np.ndarray:
+            if "all" not in cache:
+                cache["all"] = jackknife()
+            return cache["all"][rate]
+
+        rows: dict[Any, dict[str, list]] = {row: {} for row in t.rows}
+        macro: dict[str, list] = {}
+        resampled_summary: dict[Any, dict[str, dict[str, float]]] = {row: {} for row in t.rows}
+        for rate in kind.rate_names:
+            # the rows' statistics, then the macro mean over labels, as one block of statistics
+            stat_b = np.concatenate([rates_b[rate].T, _macro(rates_b[rate][:, labels])[None]], axis=0)
+            stat_hat = np.concatenate([rates_hat[rate], _macro(rates_hat[rate][labels])[None]])
+            lo, hi = intervals(stat_b, stat_hat, options.confidence, options.method,
+                               lambda rate=rate: rate_jackknife(rate))
+            for k, row in enumerate(t.rows):
+                rows[row][rate] = [_num(lo[k]), _num(hi[k])]
+                if summary:
+                    resampled_summary[row][rate] = _moments(stat_b[k])
+            macro[rate] = [_num(lo[-1]), _num(hi[-1])] if labels else [None, None]
+        out[name] = {"rows": rows, "macro": macro}
+        if summary:
+            out[name]["resampled"] = resampled_summary
+    return out
+
+
+def _num(x: float) -> float | None:
+    return None if x != x else float(x)
+
+
+def _moments(values: np.ndarray) -> dict[str, float | None]:
+    if np.isnan(values).any():
+        return {"mean": None, "variance": None, "std": None}
+    variance = float(np.var(values, ddof=1))
+    return {"mean": float(values.mean()), "variance": variance, "std": float(np.sqrt(variance))}
+
+
+

@@ -1,0 +1,147 @@
+"""Bootstrap confidence intervals: equal to scipy.stats.bootstrap on the same resamples, reproducible, and
+covering the true value as often as they claim."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import accord
+from accord.cli import main
+from accord.errors import MergeError, OptionError
+from accord.result import ALL, CountTable, Measure, PairsKind, Result
+from accord.stats import CHUNK, BootstrapOptions
+from tests.result.contract import checked
+
+from ..result.commands import CONLL_GOLD, CONLL_PRED
+
+
+@pytest.fixture(scope="module")
+def report():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return accord.score(CONLL_GOLD, CONLL_PRED)
+
+
+def _scipy_interval(values: np.ndarray, rate: str, n: int, seed: int, method: str, confidence: float = 0.95):
+    """scipy.stats.bootstrap over the documents, the statistic computed from the drawn documents' counts."""
+    kind = PairsKind()
+
+    def statistic(index, axis=-1):
+        return kind.rates(values[np.asarray(index)].sum(axis=-2))[rate]
+    res = stats.bootstrap((np.arange(len(values)),), statistic, n_resamples=n, batch=CHUNK, vectorized=True,
+                          random_state=np.random.default_rng(seed), method=method, confidence_level=confidence)
+    return res.confidence_interval.low, res.confidence_interval.high, res.bootstrap_distribution
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+@pytest.mark.parametrize("rate", ["precision", "recall", "f1"])
+def test_intervals_equal_scipy_bootstrap_on_the_same_resamples(report, method, rate):
+    values = report.main.table.values[:, report.main.table.rows.index(ALL)]   # documents x counts
+    n, seed = 1000, 7
+    lo, hi, distribution = _scipy_interval(values, rate, n, seed, method, confidence=0.9)
+    ours = accord.score(CONLL_GOLD, CONLL_PRED).bootstrap(n, seed=seed, confidence=0.9, method=method,
+                                                             summary=True)
+    ci = ours.to_dict()["totals"]["ci"][rate]
+    assert ci == pytest.approx([lo, hi], abs=1e-12)
+    moments = ours.to_dict()["totals"]["resampled"][rate]
+    assert moments["mean"] == pytest.approx(distribution.mean(), abs=1e-12)
+    assert moments["std"] == pytest.approx(distribution.std(ddof=1), abs=1e-12)
+
+
+def test_label_rows_and_macro_match_scipy(report):
+    table = report.main.table
+    per = table.rows.index(("label", "PER"))
+    lo, hi, _ = _scipy_interval(table.values[:, per], "f1", 500, 3, "percentile")
+    ours = accord.score(CONLL_GOLD, CONLL_PRED).bootstrap(500, seed=3).to_dict()
+    assert ours["by_label"]["PER"]["ci"]["f1"] == pytest.approx([lo, hi], abs=1e-12)
+    labels = [k for k, row in enumerate(table.rows) if row[0] == "label"]
+    kind = PairsKind()
+
+    def macro(index, axis=-1):
+        sums = table.values[np.asarray(index)][..., labels, :].sum(axis=-3)
+        return kind.rates(sums)["f1"].mean(axis=-1)
+    res = stats.bootstrap((np.arange(len(table.documents)),), macro, n_resamples=500, batch=CHUNK, vectorized=True,
+                          random_state=np.random.default_rng(3), method="percentile")
+    assert ours["macro"]["ci"]["f1"] == pytest.approx([res.confidence_interval.low, res.confidence_interval.high],
+                                                     abs=1e-12)
+
+
+def test_same_seed_same_bytes_and_the_estimate_inside(tmp_path, capsys, recwarn):
+    argv = ["score", CONLL_GOLD, CONLL_PRED, "--bootstrap", "300", "--seed", "11", "--output", "json"]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert main(argv) == 0
+    assert capsys.readouterr().out == first
+    assert main(argv[:-4] + ["--bootstrap", "300", "--seed", "12", "--output", "json"]) == 0
+    assert capsys.readouterr().out != first
+    out = checked(first)
+    assert out["options"]["bootstrap"] == 300 and out["options"]["seed"] == 11
+    for block in [out["totals"], *out["by_label"].values()]:
+        for rate in ("precision", "recall", "f1"):
+            lo, hi = block["ci"][rate]
+            assert lo <= block[rate] <= hi
+    assert "ci" not in next(iter(out["by_document"].values()))   # documents are the units resampled
+
+
+@pytest.mark.parametrize("argv", [
+    ["score", CONLL_GOLD, CONLL_PRED, "--match", "clueval"],
+    ["score", CONLL_GOLD, CONLL_PRED, "--match", "semeval", "--ci-method", "bca"],
+])
+def test_every_measure_gets_intervals(argv, capsys, recwarn):
+    assert main([*argv, "--bootstrap", "50", "--seed", "1", "--output", "json"]) == 0
+    out = checked(capsys.readouterr().out)
+    assert all("ci" in m["totals"] and "ci" in m["macro"] for m in out["measures"].values())
+
+
+def test_options_without_bootstrap_are_refused(capsys):
+    assert main(["score", CONLL_GOLD, CONLL_GOLD, "--seed", "3"]) == 2
+    assert "apply with --bootstrap" in capsys.readouterr().err
+    with pytest.raises(OptionError, match="--bootstrap"):
+        BootstrapOptions(1)
+    with pytest.raises(OptionError, match="--confidence"):
+        BootstrapOptions(100, confidence=1.5)
+
+
+def test_merging_refuses_intervals(report):
+    gold, pred = accord.read(CONLL_GOLD), accord.read(CONLL_PRED)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = accord.score(accord.Corpus(gold.documents[:10]), accord.Corpus(pred.documents[:10])).bootstrap(20)
+        b = accord.score(accord.Corpus(gold.documents[10:]), accord.Corpus(pred.documents[10:]))
+    with pytest.raises(MergeError, match="confidence intervals"):
+        a + b
+
+
+def _synthetic(rng: np.random.Generator, documents: int, rate: float) -> Result:
+    """Documents of 5 to 30 gold items, each found with probability ``rate`` (no spurious items): the true
+    recall is ``rate``."""
+    gold = rng.integers(5, 31, documents)
+    found = rng.binomial(gold, rate)
+    values = np.zeros((documents, 1, 5), dtype=np.int64)
+    values[:, 0, 0] = found
+    values[:, 0, 3] = gold - found
+    table = CountTable(PairsKind.fields, tuple(f"d{k}" for k in range(documents)), (ALL,), values)
+    return Result("score", "pairs", {"pairs": Measure(PairsKind(), table)}, nested=False)
+
+
+def test_coverage_of_the_true_rate():
+    rng = np.random.default_rng(2024)
+    covered = 0
+    for k in range(400):
+        result = _synthetic(rng, 60, 0.7).bootstrap(400, seed=k)
+        lo, hi = result.to_dict()["totals"]["ci"]["recall"]
+        covered += lo <= 0.7 <= hi
+    assert 0.93 <= covered / 400 <= 0.97, covered
+
+
+def test_undefined_rates_give_null_intervals(tmp_path, capsys):
+    g = tmp_path / "g.jsonl"
+    g.write_text(json.dumps({"id": "d", "tokens": ["a"], "annotations": []}) + "\n", encoding="utf-8")
+    assert main(["score", str(g), str(g), "--zero-division", "nan", "--bootstrap", "20", "--output", "json"]) == 0
+    out = checked(capsys.readouterr().out)
+    assert out["totals"]["ci"]["f1"] == [None, None]
