@@ -13,6 +13,7 @@ from .report import Report
 from .result import Result
 from .schema import Task, load_task
 from .scoring import score
+from .stats import compare
 
 __all__ = [
     "AccordError",
@@ -24,6 +25,7 @@ __all__ = [
     "Task",
     "agree",
     "benchmark",
+    "compare",
     "coref",
     "gate_diff",
     "qa",

@@ -65,7 +65,7 @@ def emit(args: argparse.Namespace, result: Any, draw: Callable[[Any], None]) -> 
     if getattr(args, "bootstrap", None) is not None:
         result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method,
                          summary=args.confidence_data)
-    elif any(getattr(args, name, None) not in (None, False, default) for name, default in (
+    elif hasattr(args, "bootstrap") and any(getattr(args, name, None) not in (None, False, default) for name, default in (
             ("seed", None), ("confidence", 0.95), ("ci_method", "percentile"), ("confidence_data", False))):
         from ..errors import OptionError
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import OptionError
 from ._inputs import vrt_options
@@ -27,6 +29,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     sc.add_argument("gold", help="gold file or directory ('-': standard input)")
     sc.add_argument("pred", nargs="?", help="predicted file or directory (leave out with --gold-column and "
                     "--pred-column: both sides are columns of GOLD)")
+    add_score_options(sc)
+    add_output(sc, "one row per gold or predicted item")
+    add_statistics(sc)
+    add_rates(sc)
+
+
+def add_score_options(sc: argparse.ArgumentParser) -> None:
+    """The input, matching and unit options of ``score`` (shared with ``compare``)."""
     io = sc.add_argument_group("input")
     add_sides_format(io)
     add_tagging(io)
@@ -67,9 +77,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(in pseudo-tokens, or characters, when only those are scored; alone it implies --by-token)")
     u.add_argument("--token-label", default="lex", help="the label of token annotations in documents with text "
                    "(default lex, as MAT); they are not scored themselves")
-    add_output(sc, "one row per gold or predicted item")
-    add_statistics(sc)
-    add_rates(sc)
 
 
 def _score_gate(args: argparse.Namespace) -> int:
@@ -93,11 +100,7 @@ def _score_gate(args: argparse.Namespace) -> int:
     return run_qa(qa)
 
 
-def _score_spans(args: argparse.Namespace) -> int:
-    """``accord score --match clueval`` (CLUEval's coverage classes and lenient levels) or
-    ``--match semeval`` (the SemEval-2013 schemas)."""
-    from ..clueval import leniency_level
-
+def _check_span_options(args: argparse.Namespace) -> None:
     unsupported = [name for name, given in (("--task", args.task), ("--profile", args.profile),
                                             ("--score-profile", args.score_profile),
                                             ("--attributes", args.attributes), ("--bdm", args.bdm),
@@ -110,45 +113,42 @@ def _score_spans(args: argparse.Namespace) -> int:
         unsupported.append("--leniency/--unlabelled")
     if unsupported:
         raise OptionError(f"{', '.join(unsupported)} do not apply to --match {args.match}")
+
+
+def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Callable[[Any], None]]:
+    """The result of scoring ``pred`` against ``args.gold`` in the pairs, clueval or semeval mode, and how to draw
+    its tables (``accord score`` and ``accord compare``)."""
     from .. import scoring
-
-    options = vrt_options(args)
-    result = scoring.score(args.gold, args.pred, format=args.format, gold_format=args.gold_format,
-                           pred_format=args.pred_format, beta=args.beta, zero_division=args.zero_division,
-                           allow_missing=args.allow_missing, scheme=args.scheme, repair=args.repair,
-                           tag_column=args.tag_column, gold_set=args.gold_set, pred_set=args.pred_set,
-                           match=args.match, leniency=leniency_level(args.leniency), labelled=not args.unlabelled,
-                           **options)
-    if args.match == "semeval":
-        from ..report.result_table import render_result
-
-        return emit(args, result, lambda console: render_result(result, console))
-    from ..report.clueval_report import render_clueval
-
-    return emit(args, result, lambda console: render_clueval(result, console))
-
-
-def run_score(args: argparse.Namespace) -> int:
-    from .. import scoring
-    from ..report import render_table, write_details
+    from ..clueval import leniency_level
 
     if args.match in ("clueval", "semeval"):
-        return _score_spans(args)
+        _check_span_options(args)
+        result = scoring.score(args.gold, pred, format=args.format, gold_format=args.gold_format,
+                               pred_format=args.pred_format, beta=args.beta, zero_division=args.zero_division,
+                               allow_missing=args.allow_missing, scheme=args.scheme, repair=args.repair,
+                               tag_column=args.tag_column, gold_set=args.gold_set, pred_set=args.pred_set,
+                               match=args.match, leniency=leniency_level(args.leniency), labelled=not args.unlabelled,
+                               **vrt_options(args))
+        if args.match == "semeval":
+            from ..report.result_table import render_result
+
+            return result, lambda console: render_result(result, console)
+        from ..report.clueval_report import render_clueval
+
+        return result, lambda console: render_clueval(result, console)
+    from ..report import render_table
+
     if args.leniency != "1" or args.unlabelled:
         raise OptionError("--leniency and --unlabelled apply to --match clueval")
     units = [name for name, on in (("token", args.by_token), ("pseudo-token", args.by_pseudo_token),
                                    ("character", args.by_character)) if on]
     if args.confusability and not units:
         units = ["token"]   # the matrix is counted in tokens, as MAT's
-    if args.profile == "gate" or args.bdm:
-        if args.profile not in (None, "gate"):
-            raise OptionError(f"--bdm scores with the gate profile, not {args.profile!r}")
-        return _score_gate(args)
     equivalences: dict[str, list[str]] = {}
     for name, members in args.equivalence_class:
         equivalences.setdefault(name, []).extend(members)
     report = scoring.score(
-        args.gold, args.pred, format=args.format, gold_format=args.gold_format, pred_format=args.pred_format,
+        args.gold, pred, format=args.format, gold_format=args.gold_format, pred_format=args.pred_format,
         task=args.task, profile=args.profile, score_profile=args.score_profile, attributes=args.attributes,
         equivalence_classes=equivalences, ignore=args.ignore, beta=args.beta, zero_division=args.zero_division,
         allow_missing=args.allow_missing, scheme=args.scheme, repair=args.repair, tag_column=args.tag_column,
@@ -156,9 +156,20 @@ def run_score(args: argparse.Namespace) -> int:
         confusability=(units[0] if units else "token") if args.confusability else None,
         gold_set=args.gold_set, pred_set=args.pred_set, **vrt_options(args),
     )
+    return report, lambda console: render_table(report, console)
+
+
+def run_score(args: argparse.Namespace) -> int:
+    from ..report import write_details
+
+    if args.match == "pairs" and (args.profile == "gate" or args.bdm):
+        if args.profile not in (None, "gate"):
+            raise OptionError(f"--bdm scores with the gate profile, not {args.profile!r}")
+        return _score_gate(args)
+    result, draw = score_result(args, args.pred)
     if args.details:
-        write_details(report, args.details)
-    return emit(args, report, lambda console: render_table(report, console))
+        write_details(result, args.details)
+    return emit(args, result, draw)
 
 
 COMMANDS = {"score": run_score}

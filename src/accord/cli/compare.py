@@ -1,0 +1,90 @@
+"""``accord compare``: two or more systems against one gold standard, with paired significance tests."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..errors import OptionError
+from ._options import add_output, add_rates, csv_list
+from ._output import emit
+
+__all__ = ["register", "COMMANDS"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from .score import _formats_epilog, add_score_options
+
+    cp = sub.add_parser("compare", help="compare systems against one gold standard: differences and paired "
+                        "significance tests", formatter_class=argparse.RawDescriptionHelpFormatter,
+                        description="Score every PRED against GOLD (as accord score, with its options) and test, for "
+                        "every two systems, whether their rates differ: paired approximate randomization (default) or "
+                        "paired bootstrap over documents, p-values adjusted by Holm's method.",
+                        epilog=_formats_epilog())
+    cp.add_argument("gold", help="gold file or directory")
+    cp.add_argument("preds", nargs="+", metavar="PRED", help="the systems' files or directories (two or more)")
+    add_score_options(cp)
+    t = cp.add_argument_group("significance")
+    t.add_argument("--test", choices=("permutation", "bootstrap"), default="permutation",
+                   help="permutation (approximate randomization, default) or bootstrap (paired)")
+    t.add_argument("--samples", type=int, default=10_000, help="random swaps or resamples (default 10000)")
+    t.add_argument("--seed", type=int, help="seed of the sampling (the same seed gives the same output)")
+    t.add_argument("--alpha", type=float, default=0.05, help="level of the Holm-adjusted p-values (default 0.05)")
+    t.add_argument("--rates", type=csv_list, default=["f1"], help="rates compared, comma-separated (default f1)")
+    t.add_argument("--no-labels", action="store_true", help="compare the totals only, not each label")
+    add_output(cp)
+    add_rates(cp)
+
+
+def _names(paths: list[str]) -> list[str]:
+    """Short unique names for the systems: file names, made unique with their parents where needed."""
+    names = [Path(p).stem or p for p in paths]
+    if len(set(names)) < len(names):
+        names = [str(Path(p)) for p in paths]
+    if len(set(names)) < len(names):
+        raise OptionError("a system is given twice")
+    return names
+
+
+def render_comparison(result: Any, console: Any) -> None:
+    from ..report.table import RATES, TableConsole, new_table, percent, print_table
+
+    console = console or TableConsole()
+    systems = new_table("systems (every measure's totals)", ["system", "measure", "P %", "R %", "F %"], first=2)
+    for name, r in result.systems.items():
+        for m, measure in r.measures.items():
+            block = measure.totals()
+            systems.add_row(name, m, *(percent(block[k]) for k in RATES))
+    print_table(console, systems)
+    marks = new_table(f"differences (b - a, points) with {result.options['test']} p-values, Holm-adjusted; "
+                      f"* p < {result.options['alpha']:g}, ** p < {result.options['alpha'] / 5:g}",
+                      ["a", "b", "measure", "label", "rate", "a %", "b %", "b - a", "p", "p adj.", ""], first=5)
+    for c in result.comparisons:
+        mark = "" if not c.significant else ("**" if c.p_adjusted < result.options["alpha"] / 5 else "*")
+        diff = "—" if c.difference is None else f"{100 * c.difference:+.2f}"
+        p = "—" if c.p_value is None else f"{c.p_value:.4f}"
+        padj = "—" if c.p_adjusted is None else f"{c.p_adjusted:.4f}"
+        marks.add_row(c.a, c.b, c.measure, c.label or "ALL", c.rate, percent(c.a_value), percent(c.b_value), diff, p,
+                      padj, mark, style="bold" if c.significant else None)
+    print_table(console, marks)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from ..stats import compare
+    from .score import score_result
+
+    if len(args.preds) < 2:
+        raise OptionError("compare needs two or more systems (PRED files or directories)")
+    if args.match == "pairs" and (args.profile == "gate" or args.bdm):
+        raise OptionError("accord compare scores in the pairs, clueval and semeval modes; compare GATE's measures "
+                          "with accord.compare on accord.qa results in Python")
+    args.details = None
+    names = _names(args.preds)
+    results = {name: score_result(args, path)[0] for name, path in zip(names, args.preds)}
+    result = compare(results, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
+                     alpha=args.alpha, labels=not args.no_labels)
+    return emit(args, result, lambda console: render_comparison(result, console))
+
+
+COMMANDS = {"compare": run_compare}

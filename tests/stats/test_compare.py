@@ -1,0 +1,104 @@
+"""Paired significance tests between systems: checked against scipy.stats.permutation_test, Holm's method as
+statsmodels computes it, and the cases whose answer is known."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import accord
+from accord.cli import main
+from accord.errors import OptionError
+from accord.result import ALL, CountTable, Measure, PairsKind, Result
+from accord.stats import compare, holm
+from tests.result.contract import checked
+
+from ..result.commands import CONLL_GOLD, CONLL_PRED
+
+
+def _result(values: np.ndarray) -> Result:
+    documents = tuple(f"d{k}" for k in range(len(values)))
+    table = CountTable(PairsKind.fields, documents, (ALL,), values.reshape(len(values), 1, 5))
+    return Result("score", "pairs", {"pairs": Measure(PairsKind(), table)}, nested=False)
+
+
+def _system(rng: np.random.Generator, gold: np.ndarray, rate: float) -> np.ndarray:
+    found = rng.binomial(gold, rate)
+    spurious = rng.binomial(gold, 1 - rate)
+    return np.stack([found, np.zeros_like(gold), np.zeros_like(gold), gold - found, spurious], axis=1)
+
+
+def test_permutation_p_value_agrees_with_scipy():
+    rng = np.random.default_rng(5)
+    gold = rng.integers(3, 12, 12)
+    a, b = _system(rng, gold, 0.75), _system(rng, gold, 0.6)
+    ours = compare({"a": _result(a), "b": _result(b)}, samples=20_000, seed=1, rates=("f1",))
+    p_ours = ours.comparisons[0].p_value
+    stacked = np.concatenate([a, b])
+    kind = PairsKind()
+
+    def f1_difference(x, y, axis=-1):
+        return kind.rates(stacked[np.asarray(y)].sum(axis=-2))["f1"] - kind.rates(stacked[np.asarray(x)].sum(axis=-2))["f1"]
+    n = len(gold)
+    # 12 documents: scipy enumerates all 4096 swaps exactly
+    exact = stats.permutation_test((np.arange(n), np.arange(n) + n), f1_difference, permutation_type="samples",
+                                   vectorized=True, n_resamples=np.inf, alternative="two-sided")
+    assert p_ours == pytest.approx(exact.pvalue, abs=0.015)
+    assert ours.comparisons[0].difference == pytest.approx(exact.statistic, abs=1e-15)
+
+
+def test_a_system_against_itself_differs_by_nothing(capsys, recwarn):
+    for test in ("permutation", "bootstrap"):
+        assert main(["compare", CONLL_GOLD, CONLL_PRED, CONLL_PRED, "--test", test, "--samples", "300", "--seed", "2",
+                     "--output", "json"]) == 2   # the same file twice is the same system
+        assert "given twice" in capsys.readouterr().err
+    r = accord.score(CONLL_GOLD, CONLL_PRED)
+    for test in ("permutation", "bootstrap"):
+        out = compare({"a": r, "b": r}, test=test, samples=300, seed=2)
+        assert all(c.difference == 0 and c.p_value == 1 and not c.significant for c in out.comparisons)
+
+
+def test_holm_equals_statsmodels():
+    from statsmodels.stats.multitest import multipletests
+
+    ps = [0.01, 0.04, 0.03, 0.005, 0.5, 0.2]
+    assert holm(ps) == pytest.approx(list(multipletests(ps, method="holm")[1]))
+    assert holm([0.2, None, 0.01]) == pytest.approx([0.2, None, 0.02])
+
+
+@pytest.mark.parametrize("test", ["permutation", "bootstrap"])
+def test_a_perturbed_system_is_significantly_worse(tmp_path, capsys, recwarn, test):
+    import random
+
+    rnd = random.Random(3)
+    lines = []
+    for line in open(CONLL_PRED, encoding="utf-8").read().split("\n"):
+        cols = line.split()
+        if len(cols) >= 2 and cols[-1] != "O" and rnd.random() < 0.08:
+            cols[-1] = "O"
+            line = " ".join(cols)
+        lines.append(line)
+    worse = tmp_path / "worse.conll"
+    worse.write_text("\n".join(lines), encoding="utf-8")
+    args = ["compare", CONLL_GOLD, CONLL_PRED, str(worse), "--test", test, "--samples", "1000", "--seed", "4"]
+    assert main([*args, "--output", "json"]) == 0
+    out = checked(capsys.readouterr().out)
+    total = next(c for c in out["comparisons"] if c["label"] is None)
+    assert total["difference"] < 0 and total["p_value"] < 0.01 and total["significant"]
+    assert set(out["systems"]) == {"xlm_flert", "worse"}
+    # same seed, same bytes; the table marks the significant rows
+    assert main([*args, "--output", "json"]) == 0
+    assert checked(capsys.readouterr().out) == out
+    assert main(args) == 0
+    assert "**" in capsys.readouterr().out
+
+
+def test_systems_must_cover_the_same_documents():
+    gold = accord.read(CONLL_GOLD)
+    r1 = accord.score(gold, gold)
+    r2 = accord.score(accord.Corpus(gold.documents[:5]), accord.Corpus(gold.documents[:5]))
+    with pytest.raises(OptionError, match="same documents"):
+        compare({"a": r1, "b": r2})
+    with pytest.raises(OptionError, match="not scored like"):
+        compare({"a": r1, "b": accord.score(gold, gold, profile="lenient")})
