@@ -138,8 +138,8 @@ def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: i
     first = results[names[0]]
     for name in names[1:]:
         r = results[name]
-        if (r.command, r.mode, list(r.measures), r.options) != (first.command, first.mode, list(first.measures),
-                                                                first.options):
+        if (r.command, r.mode, list(r.measures), _scoring(r.options)) != (
+                first.command, first.mode, list(first.measures), _scoring(first.options)):
             raise OptionError(f"system {name!r} was not scored like {names[0]!r} (command, mode, measures, options "
                               "must be the same)")
         if set(r.documents) != set(first.documents):
@@ -218,6 +218,14 @@ def _pair(first: Any, a: str, b: str, va: dict[str, np.ndarray], vb: dict[str, n
                 out.append(Comparison(a, b, name, None if row == ALL else row[1], rate, _num(x), _num(y),
                                       _num(diff), p, None, test, False))
     return out
+
+
+_STATISTICS = frozenset({"bootstrap", "seed", "confidence", "ci_method", "confidence_data"})
+
+
+def _scoring(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options that decide the counts (a result's bootstrap options do not)."""
+    return {k: v for k, v in options.items() if k not in _STATISTICS}
 
 
 def _num(x: float) -> float | None:
