@@ -242,7 +242,8 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         options.update(items=items, raters=raters, labels=labels,
                        categories=list(categories) if categories else None)
         return AgreementResult("ratings", stats={str(path): agreement_stats(table)}, options=options,
-                               inputs={"ratings": {"sources": [str(path)], "documents": 1}})
+                               inputs={"ratings": {"sources": [str(path)], "documents": 1}},
+                               ratings={str(path): table})
     if items or raters or labels:
         raise OptionError("--items, --raters and --labels apply to one ratings table, not to annotation sets")
     from .formats import read
@@ -283,6 +284,6 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         if not tables:
             raise OptionError("the annotation sets hold no documents")
         result = AgreementResult("annotation-sets", stats={d: agreement_stats(t) for d, t in tables.items()},
-                                 options=options, inputs=where, span=span)
+                                 options=options, inputs=where, span=span, ratings=tables)
     result.source = spans
     return result

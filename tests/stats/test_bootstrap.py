@@ -145,3 +145,19 @@ def test_undefined_rates_give_null_intervals(tmp_path, capsys):
     assert main(["score", str(g), str(g), "--zero-division", "nan", "--bootstrap", "20", "--output", "json"]) == 0
     out = checked(capsys.readouterr().out)
     assert out["totals"]["ci"]["f1"] == [None, None]
+
+
+def test_agreement_intervals_resample_items(tmp_path, capsys, recwarn):
+    # 40 items rated by two raters who agree on 30: the observed agreement 0.75 lies in its interval, which
+    # equals the percentile interval of the same statistic over the same item resamples
+    rows = ["r1,r2"] + [f"{'ab'[k % 2]},{'ab'[k % 2]}" for k in range(30)] + ["a,b" for _ in range(10)]
+    (tmp_path / "r.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert main(["agree", str(tmp_path / "r.csv"), "--bootstrap", "400", "--seed", "5", "--output", "json"]) == 0
+    out = checked(capsys.readouterr().out)
+    lo, hi = out["totals"]["ci"]["observed_agreement"]
+    assert lo < 0.75 < hi and out["options"]["bootstrap"] == 400
+    agree = np.array([1.0] * 30 + [0.0] * 10)
+    rng = np.random.default_rng(5)
+    means = [agree[rng.integers(0, 40, 40)].mean() for _ in range(400)]
+    assert [lo, hi] == pytest.approx(list(np.percentile(means, [2.5, 97.5])), abs=1e-12)
+    assert main(["agree", str(tmp_path / "r.csv"), "--bootstrap", "40", "--ci-method", "bca"]) == 2

@@ -55,7 +55,8 @@ class AgreementResult:
 
     def __init__(self, mode: str, *, stats: Mapping[str, AgreementStats] | None = None,
                  summary: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None,
-                 inputs: Mapping[str, Any] | None = None, span: SpanPart | None = None):
+                 inputs: Mapping[str, Any] | None = None, span: SpanPart | None = None,
+                 ratings: Mapping[str, Any] | None = None):
         if (stats is None) == (summary is None):
             raise TallyError("an agreement result holds either per-document statistics or a GATE summary")
         self.mode = mode
@@ -64,6 +65,9 @@ class AgreementResult:
         self.options = dict(options or {})
         self.inputs = dict(inputs or {})
         self.span = span
+        self.ratings = dict(ratings or {})
+        """The items (ratings tables) behind ``stats``, by document: the units the bootstrap resamples."""
+        self.ci: dict[str, Any] | None = None
         self.warnings: list[str] = []
         self.source: Any = None
         """The span agreement (:class:`~accord.agreement._spans.SpanAgreement`) when computed."""
@@ -88,6 +92,59 @@ class AgreementResult:
                                                                        "all_way")}
         return self._totals
 
+    def bootstrap(self, n_resamples: int, seed: int | None = None, confidence: float = 0.95,
+                  method: str = "percentile", summary: bool = False) -> "AgreementResult":
+        """Percentile intervals of every coefficient (the mean over pairs for the pairwise ones) from
+        ``n_resamples`` resamples of the **items** (every document's items pooled); returns the result itself."""
+        import warnings
+
+        import numpy as np
+
+        from ..errors import OptionError
+        from ..stats import BootstrapOptions, intervals
+        from ._ratings import MISSING, Ratings
+        from ._stats import agreement_stats
+        from ._summary import summarize
+
+        options = BootstrapOptions(n_resamples, seed, confidence, method)
+        if self.summary is not None or not self.ratings:
+            raise OptionError("--bootstrap applies to ratings tables and annotation sets under the accord convention "
+                              "(GATE's conventions average over pairs and documents)")
+        if method != "percentile" or summary:
+            raise OptionError("agreement intervals use the percentile method (--ci-method percentile, no "
+                              "--confidence-data)")
+        tables = list(self.ratings.values())
+        categories = tuple(dict.fromkeys(c for t in tables for c in t.categories))
+        parts = []
+        for t in tables:
+            remap = np.array([categories.index(c) for c in t.categories] + [MISSING], dtype=np.int64)
+            parts.append(remap[t.codes])      # MISSING (-1) indexes the appended MISSING
+        codes = np.concatenate(parts) if parts else np.zeros((0, len(tables[0].raters)), dtype=np.int64)
+        raters = tables[0].raters
+        level = self.options.get("level", "nominal")
+        names = list(self._totals["coefficients"])
+
+        def values(c: np.ndarray) -> list[float]:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                coefficients = summarize(agreement_stats(Ratings(c, categories, raters)), level=level)[0][
+                    "coefficients"]
+            out = []
+            for n in names:
+                v = coefficients[n]
+                v = v["mean"] if isinstance(v, dict) else v
+                out.append(np.nan if v is None else float(v))
+            return out
+        rng = np.random.default_rng(seed)
+        n = len(codes)
+        resampled = np.array([values(codes[rng.integers(0, n, n)]) for _ in range(n_resamples)]).T
+        estimate = np.array(values(codes))
+        lo, hi = intervals(resampled, estimate, confidence, "percentile")
+        self.ci = {name: [None if a != a else float(a), None if b != b else float(b)]
+                   for name, a, b in zip(names, lo, hi)}
+        self.options.update(options.to_dict())
+        return self
+
     @property
     def by_document(self) -> dict[str, Any]:
         if self.summary is not None:
@@ -100,8 +157,9 @@ class AgreementResult:
         return dict(self.summary.get("by_type", {})) if self.summary is not None else {}
 
     def to_dict(self) -> dict[str, Any]:
+        totals = self.totals if self.ci is None else {**self.totals, "ci": self.ci}
         out = {"schema_version": SCHEMA_VERSION, "command": self.command, "mode": self.mode,
-               "options": self.options, "inputs": self.inputs, "totals": self.totals,
+               "options": self.options, "inputs": self.inputs, "totals": totals,
                "by_label": self.by_label, "by_document": self.by_document}
         if self.summary is not None and "all_way" in self.summary:
             out["all_way"] = self.summary["all_way"]
@@ -154,6 +212,8 @@ class AgreementResult:
         if self.stats is None or other.stats is None:
             raise MergeError(f"results of GATE's {self.options.get('convention', 'iaa')} convention do not merge: "
                              "GATE averages their coefficients over pairs and documents")
+        if self.ci is not None or other.ci is not None:
+            raise MergeError("cannot merge results with confidence intervals; merge, then bootstrap")
         if (self.span is None) != (other.span is None):
             raise MergeError("cannot merge a result with span agreement and one without")
         if (self.mode, self.options) != (other.mode, other.options):
@@ -162,7 +222,7 @@ class AgreementResult:
         if both:
             raise MergeError(f"cannot merge results that both hold document {sorted(both)[0]!r}")
         return AgreementResult(self.mode, stats={**self.stats, **other.stats}, options=self.options,
-                               inputs=merge_inputs(self.inputs, other.inputs),
+                               inputs=merge_inputs(self.inputs, other.inputs), ratings={**self.ratings, **other.ratings},
                                span=None if self.span is None else self.span + other.span)  # type: ignore[operator]
 
     def __add__(self, other: "AgreementResult") -> "AgreementResult":

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import OptionError
-from ._options import add_output, csv_list
+from ._options import add_output, add_statistics, csv_list
 from ._output import emit, output_format
 
 __all__ = ["register", "COMMANDS"]
@@ -46,6 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     ag.add_argument("--pairing", choices=("gate", "optimal"), default="gate",
                     help="annotation sets: the Annotation Diff pairing of the span agreement (default gate)")
     add_output(ag)
+    add_statistics(ag)
 
 
 def run_agree(args: argparse.Namespace) -> int:
@@ -74,7 +75,7 @@ def run_agree(args: argparse.Namespace) -> int:
 
     if result.summary is not None:
         return emit(args, result, lambda console: render_gate_agreement(result.summary, console))
-    return emit(args, result, lambda console: render_agreement(result.totals, console))
+    return emit(args, result, lambda console: render_agreement(result.to_dict()["totals"], console))
 
 
 def result_has_sets(args: argparse.Namespace) -> bool:

@@ -24,15 +24,24 @@ def render_agreement(summary: Mapping[str, Any], console: Any = None) -> None:
     console = console or TableConsole()
     title = (f"{len(summary['raters'])} raters, {summary['items']} items, {len(summary['categories'])} categories")
     table = new_table(title, ["coefficient", "value", "pairs"], text=(2,))
+    ci = summary.get("ci") or {}
+
+    def value(name: str, v: Any) -> str:
+        interval = ci.get(name)
+        text = _fmt(v)
+        if interval is not None and None not in interval:
+            text += f" [{interval[0]:.3f}, {interval[1]:.3f}]"
+        return text
+
     for name, v in summary["coefficients"].items():
         label = _NAMES.get(name, name)
         if name == "krippendorff_alpha":
             label += f" ({summary['krippendorff_level']})"
         if isinstance(v, dict):
             pairs = ", ".join(f"{p['raters'][0]}~{p['raters'][1]} {_fmt(p['value'])}" for p in v["pairs"])
-            table.add_row(label, _fmt(v["mean"]), pairs)
+            table.add_row(label, value(name, v["mean"]), pairs)
         else:
-            table.add_row(label, _fmt(v), "")
+            table.add_row(label, value(name, v), "")
     print_table(console, table)
     spec = new_table("specific agreement (mean over pairs)", ["category", "positive", "negative"])
     pos, neg = summary["specific_agreement"]["positive"], summary["specific_agreement"]["negative"]
