@@ -25,19 +25,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     cp.add_argument("gold", help="gold file or directory")
     cp.add_argument("preds", nargs="+", metavar="PRED", help="the systems' files or directories (two or more)")
     add_score_options(cp)
-    t = cp.add_argument_group("significance")
-    t.add_argument("--test", choices=("permutation", "bootstrap"), default="permutation",
-                   help="permutation (approximate randomization, default) or bootstrap (paired)")
-    t.add_argument("--samples", type=int, default=10_000, help="random swaps or resamples (default 10000)")
-    t.add_argument("--seed", type=int, help="seed of the sampling (the same seed gives the same output)")
-    t.add_argument("--alpha", type=float, default=0.05, help="level of the Holm-adjusted p-values (default 0.05)")
-    t.add_argument("--rates", type=csv_list, default=["f1"], help="rates compared, comma-separated (default f1)")
-    t.add_argument("--no-labels", action="store_true", help="compare the totals only, not each label")
+    add_test_options(cp)
+    cp.add_argument("--seed", type=int, help="seed of the sampling (the same seed gives the same output)")
     add_output(cp)
     add_rates(cp)
 
 
-def _names(paths: list[str]) -> list[str]:
+def add_test_options(p: argparse.ArgumentParser) -> None:
+    """The paired test's options (``compare`` and ``report``)."""
+    t = p.add_argument_group("significance")
+    t.add_argument("--test", choices=("permutation", "bootstrap"), default="permutation",
+                   help="permutation (approximate randomization, default) or bootstrap (paired)")
+    t.add_argument("--samples", type=int, default=10_000, help="random swaps or resamples (default 10000)")
+    t.add_argument("--alpha", type=float, default=0.05, help="level of the Holm-adjusted p-values (default 0.05)")
+    t.add_argument("--rates", type=csv_list, default=["f1"], help="rates compared, comma-separated (default f1)")
+    t.add_argument("--no-labels", action="store_true", help="compare the totals only, not each label")
+
+
+def names_of(paths: list[str]) -> list[str]:
     """Short unique names for the systems: file names, made unique with their parents where needed."""
     names = [Path(p).stem or p for p in paths]
     if len(set(names)) < len(names):
@@ -80,7 +85,7 @@ def run_compare(args: argparse.Namespace) -> int:
         raise OptionError("accord compare scores in the pairs, clueval and semeval modes; compare GATE's measures "
                           "with accord.compare on accord.qa results in Python")
     args.details = None
-    names = _names(args.preds)
+    names = names_of(args.preds)
     results = {name: score_result(args, path)[0] for name, path in zip(names, args.preds)}
     result = compare(results, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
                      alpha=args.alpha, labels=not args.no_labels)

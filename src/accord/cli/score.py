@@ -31,6 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "--pred-column: both sides are columns of GOLD)")
     add_score_options(sc)
     add_output(sc, "one row per gold or predicted item")
+    sc.add_argument_group("output").add_argument(
+        "--html", help="also write the one-page HTML report of this result (as accord report) to this file")
     add_statistics(sc)
     add_rates(sc)
 
@@ -94,7 +96,7 @@ def _score_gate(args: argparse.Namespace) -> int:
         command="score", key=args.gold, response=args.pred, format=args.format or args.gold_format,
         key_set=args.gold_set, response_set=args.pred_set, type=None, features=",".join(args.attributes),
         compare_as_strings=False, pairing="gate", measures=None, bdm=args.bdm, beta=args.beta,
-        by=["type", "document"], allow_missing=args.allow_missing, output=args.output, out=args.out, html=None,
+        by=["type", "document"], allow_missing=args.allow_missing, output=args.output, out=args.out, html=args.html,
         details=args.details, quiet=args.quiet, bootstrap=args.bootstrap, seed=args.seed,
         confidence=args.confidence, ci_method=args.ci_method, confidence_data=args.confidence_data)
     return run_qa(qa)
@@ -169,7 +171,15 @@ def run_score(args: argparse.Namespace) -> int:
     result, draw = score_result(args, args.pred)
     if args.details:
         write_details(result, args.details)
-    return emit(args, result, draw)
+    status = emit(args, result, draw)
+    if args.html:
+        from pathlib import Path
+
+        from .report import write_report
+
+        write_report(args.html, {Path(args.pred or args.gold).stem: result},
+                     title=f"{Path(args.gold).name}: {Path(args.pred or args.gold).name}")
+    return status
 
 
 COMMANDS = {"score": run_score}

@@ -1,0 +1,71 @@
+"""``accord report``: one self-contained HTML page for one or more systems against one gold standard."""
+
+from __future__ import annotations
+
+import argparse
+
+from pathlib import Path
+
+from ..errors import OptionError
+from ._options import add_rates
+from ._output import info
+
+__all__ = ["register", "COMMANDS", "write_report"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from .compare import add_test_options
+    from .score import _formats_epilog, add_score_options
+
+    rp = sub.add_parser("report", help="one HTML page: every system's scores with intervals, labels, documents "
+                        "and, with several systems, their comparison", formatter_class=argparse.RawDescriptionHelpFormatter,
+                        description="Score every PRED against GOLD (as accord score, with its options), bootstrap "
+                        "their intervals, compare them (as accord compare) and write one self-contained HTML page.",
+                        epilog=_formats_epilog())
+    rp.add_argument("gold", help="gold file or directory")
+    rp.add_argument("preds", nargs="+", metavar="PRED", help="the systems' files or directories")
+    add_score_options(rp)
+    add_test_options(rp)
+    s = rp.add_argument_group("intervals")
+    s.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                   help="bootstrap resamples of the documents for the intervals (default 1000; 0: none)")
+    s.add_argument("--seed", type=int, default=0, help="seed of the resampling and the tests (default 0)")
+    s.add_argument("--confidence", type=float, default=0.95, help="confidence level of the intervals (default 0.95)")
+    s.add_argument("--ci-method", choices=("percentile", "bca"), default="percentile", help="interval method")
+    rp.add_argument("-o", "--out", required=True, help="the HTML file to write")
+    add_rates(rp)
+
+
+def write_report(path: str, systems: dict, comparison: object = None, title: str | None = None) -> None:
+    from ..report.html_report import report_html
+
+    Path(path).write_text(report_html(systems, comparison, title=title or "accord report"), encoding="utf-8")
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from ..stats import compare
+    from .compare import names_of
+    from .score import score_result
+
+    if args.match == "pairs" and (args.profile == "gate" or args.bdm):
+        raise OptionError("accord report scores in the pairs, clueval and semeval modes")
+    if args.out == "-" or args.out is None:
+        raise OptionError("accord report writes an HTML file: give -o FILE.html")
+    args.details = None
+    names = names_of(args.preds)
+    systems = {name: score_result(args, path)[0] for name, path in zip(names, args.preds)}
+    comparison = None
+    if len(systems) > 1:
+        comparison = compare(systems, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
+                             alpha=args.alpha, labels=not args.no_labels)
+    if args.bootstrap:
+        for result in systems.values():
+            result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method)
+    write_report(args.out, systems, comparison, title=f"{Path(args.gold).name}: {', '.join(names)}")
+    info(args, f"report of {len(systems)} system(s) on {len(next(iter(systems.values())).documents)} documents "
+               f"written to {args.out}")
+    return 0
+
+
+COMMANDS = {"report": run_report}
+
