@@ -15,7 +15,7 @@ import pytest
 from accord.cli import main
 from tests.result.contract import checked
 
-from ..result.commands import CONLL_GOLD, CONLL_PRED, command_lines, write_inputs
+from ..result.commands import CONLL_GOLD, CONLL_PRED, INPUT_NAMES, command_lines, command_names, write_inputs
 
 
 @pytest.fixture(scope="module")
@@ -23,9 +23,7 @@ def inputs(tmp_path_factory):
     return write_inputs(tmp_path_factory.mktemp("tables"))
 
 
-NAMES = list(command_lines({k: "" for k in ("mat_gold", "mat_pred", "task", "units_gold", "units_pred", "empty",
-                                            "coref_key", "coref_resp", "amr_gold", "amr_pred", "rel_key", "rel_resp",
-                                            "tpl_key", "tpl_resp", "ratings")}))
+NAMES = command_names()
 
 
 def _percents(block: dict) -> list[str]:
@@ -57,9 +55,7 @@ def test_tables_never_cut_a_number(name, width, inputs, capsys, monkeypatch, rec
 
 def test_gate_tables_show_whole_fractions(monkeypatch, capsys):
     monkeypatch.setenv("COLUMNS", "60")
-    argv = ["qa", *command_lines({k: "" for k in ("mat_gold", "mat_pred", "task", "units_gold", "units_pred",
-                                                  "empty", "coref_key", "coref_resp", "amr_gold", "amr_pred",
-                                                  "rel_key", "rel_resp", "tpl_key", "tpl_resp", "ratings")})["qa"][1:]]
+    argv = command_lines({k: "" for k in INPUT_NAMES})["qa"]
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert main([*argv, "--output", "json"]) == 0

@@ -8,6 +8,8 @@
 - nothing is lost: gold = number of gold items = match + gold_clash + missing, and the same for predictions;
 - every rate lies in [0, 1], no JSON holds NaN, no count exceeds its total;
 - two runs under different ``PYTHONHASHSEED`` give byte-identical JSON;
+- bootstrap intervals lie in [0, 1] around nothing undefined, the same seed gives the same bytes, and a system
+  compared with itself differs by 0 with p = 1;
 - results over two disjoint sets of documents merge into exactly the result of scoring them together;
 - HTML pages escape what they show.
 """
@@ -249,6 +251,24 @@ def test_split_span_modes_merge_into_the_whole(pair, cut):
         assert (parts[0] + parts[1]).to_json() == whole.to_json(), match
 
 
+# ------------------------------------------------------------------------ statistics
+@given(text_documents(), text_documents(), st.integers(0, 2**16))
+def test_intervals_hold_the_estimate_and_a_system_ties_with_itself(gold_docs, pred_docs, seed):
+    g, p = corpus(gold_docs), corpus(pred_docs)
+    result = accord.score(g, p, allow_missing="empty", profile="lenient").bootstrap(40, seed=seed)
+    out = result.to_dict()
+    for block in [out["totals"], *out["by_label"].values()]:
+        for rate in ("precision", "recall", "f1"):
+            lo, hi = block["ci"][rate]
+            assert lo is not None and 0.0 <= lo <= hi <= 1.0
+    assert result.to_json() == accord.score(g, p, allow_missing="empty", profile="lenient").bootstrap(
+        40, seed=seed).to_json()
+    for test in ("permutation", "bootstrap"):
+        tied = accord.compare({"a": result, "b": result}, test=test, samples=30, seed=seed)
+        assert all(c.difference == 0 and c.p_value == 1 and not c.significant for c in tied.comparisons)
+        check_blocks(strict_json(tied.to_json()))
+
+
 # ---------------------------------------------------------------- JSON of every command
 @given(text_documents(), text_documents())
 def test_json_outputs_keep_the_identities_and_bounds(gold_docs, pred_docs):
@@ -259,7 +279,11 @@ def test_json_outputs_keep_the_identities_and_bounds(gold_docs, pred_docs):
         for argv in (["score", str(g), str(p), "--allow-missing", "empty", "--profile", "mat"],
                      ["score", str(g), str(p), "--allow-missing", "empty", "--zero-division", "nan"],
                      ["qa", str(g), str(p), "--allow-missing", "empty"],
-                     ["agree", str(g), str(p)]):
+                     ["agree", str(g), str(p)],
+                     ["score", str(g), str(p), "--allow-missing", "empty", "--bootstrap", "30", "--seed", "1",
+                      "--ci-method", "bca"],
+                     ["compare", str(g), str(p), str(g), "--allow-missing", "empty", "--samples", "30", "--seed", "1",
+                      "--test", "bootstrap"]):
             r = run(argv + ["--output", "json"])
             if r.status == 0:
                 check_blocks(strict_json(r.stdout))
@@ -309,10 +333,11 @@ def test_html_pages_escape_what_they_show(docs, in_label):
         g, p = Path(tmp, "g.jsonl"), Path(tmp, "p.jsonl")
         g.write_text(jsonl_text(docs), encoding="utf-8")
         p.write_text(jsonl_text(pred), encoding="utf-8")
-        pages = [Path(tmp, "errors.html"), Path(tmp, "diff.html"), Path(tmp, "matrix.html")]
+        pages = [Path(tmp, "errors.html"), Path(tmp, "diff.html"), Path(tmp, "matrix.html"), Path(tmp, "report.html")]
         run(["errors", str(g), str(p), "--html", str(pages[0])])
         run(["diff", str(g), str(p), "--html", str(pages[1])])
         run(["agree", str(g), str(p), "--html", str(pages[2])])
+        run(["report", str(g), str(p), str(g), "--samples", "20", "--bootstrap", "20", "-o", str(pages[3])])
         for page in pages:
             if page.exists():
                 assert PAYLOAD not in page.read_text(encoding="utf-8"), page.name

@@ -2,32 +2,17 @@
 
 from __future__ import annotations
 
-import random
 import re
 
 from accord.cli import main
 
 from ..conftest import headless_dom
-from ..result.commands import CONLL_GOLD, CONLL_PRED
-
-
-def _worse(tmp_path):
-    rnd = random.Random(3)
-    lines = []
-    for line in open(CONLL_PRED, encoding="utf-8").read().split("\n"):
-        cols = line.split()
-        if len(cols) >= 2 and cols[-1] != "O" and rnd.random() < 0.08:
-            cols[-1] = "O"
-            line = " ".join(cols)
-        lines.append(line)
-    path = tmp_path / "worse.conll"
-    path.write_text("\n".join(lines), encoding="utf-8")
-    return str(path)
+from ..result.commands import CONLL_GOLD, CONLL_PRED, worse_copy
 
 
 def test_report_of_two_systems_in_a_browser(tmp_path, capsys, recwarn):
     page = tmp_path / "report.html"
-    assert main(["report", CONLL_GOLD, CONLL_PRED, _worse(tmp_path), "--samples", "500", "--bootstrap", "200",
+    assert main(["report", CONLL_GOLD, CONLL_PRED, worse_copy(tmp_path), "--samples", "500", "--bootstrap", "200",
                  "-o", str(page)]) == 0
     assert "written to" in capsys.readouterr().err
     html = page.read_text(encoding="utf-8")

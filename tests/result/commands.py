@@ -68,6 +68,34 @@ def write_inputs(tmp: Path) -> dict[str, str]:
     return p
 
 
+def worse_copy(directory: Path, rate: float = 0.08, seed: int = 3) -> str:
+    """A copy of the CoNLL-2003 system with a share ``rate`` of its entity tags turned into ``O``: a system that is
+    worse by construction, for the comparison tests."""
+    import random
+
+    rnd = random.Random(seed)
+    lines = []
+    for line in open(CONLL_PRED, encoding="utf-8").read().split("\n"):
+        cols = line.split()
+        if len(cols) >= 2 and cols[-1] != "O" and rnd.random() < rate:
+            cols[-1] = "O"
+            line = " ".join(cols)
+        lines.append(line)
+    path = directory / "worse.conll"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return str(path)
+
+
+INPUT_NAMES = ("mat_gold", "mat_pred", "task", "units_gold", "units_pred", "empty", "coref_key", "coref_resp",
+               "amr_gold", "amr_pred", "rel_key", "rel_resp", "tpl_key", "tpl_resp", "ratings")
+"""The inputs :func:`write_inputs` writes."""
+
+
+def command_names() -> list[str]:
+    """The names of :func:`command_lines` (for parametrizing tests before the inputs exist)."""
+    return list(command_lines({k: "" for k in INPUT_NAMES}))
+
+
 def command_lines(p: dict[str, str]) -> dict[str, list[str]]:
     """Every command and mode, as argument lists without an output option."""
     gold_pred = [CONLL_GOLD, CONLL_PRED]

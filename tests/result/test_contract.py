@@ -11,7 +11,7 @@ import pytest
 from accord.cli import main
 from accord.result import SCHEMA_VERSION, contract_schema
 
-from .commands import command_lines, write_inputs
+from .commands import command_lines, command_names, write_inputs
 
 
 @pytest.fixture(scope="module")
@@ -30,9 +30,7 @@ def _no_nan(obj):
     return json.loads(obj, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
 
 
-@pytest.mark.parametrize("name", list(command_lines({k: "" for k in (
-    "mat_gold", "mat_pred", "task", "units_gold", "units_pred", "empty", "coref_key", "coref_resp", "amr_gold",
-    "amr_pred", "rel_key", "rel_resp", "tpl_key", "tpl_resp", "ratings")})))
+@pytest.mark.parametrize("name", command_names())
 def test_every_command_validates(name, inputs, validator, capsys, recwarn):
     argv = command_lines(inputs)[name]
     assert main([*argv, "--output", "json"]) == 0, capsys.readouterr().err

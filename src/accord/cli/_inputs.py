@@ -8,7 +8,7 @@ from typing import Any
 from ..errors import OptionError
 from ._options import csv_list
 
-__all__ = ["vrt_options", "read_span_sides", "sides_inputs", "features_option"]
+__all__ = ["vrt_options", "read_span_sides", "features_option"]
 
 
 def vrt_options(args: argparse.Namespace) -> dict:
@@ -39,11 +39,6 @@ def read_span_sides(args: argparse.Namespace, gold_format: str | None, pred_form
     options.update(scheme=args.scheme, repair=args.repair, tag_column=args.tag_column)
     return read_sides(args.gold, args.pred, gold_format, pred_format, options, gold_column, pred_column,
                       getattr(args, "gold_set", None), getattr(args, "pred_set", None))
-
-
-def sides_inputs(names: dict[str, tuple[str, int]]) -> dict[str, Any]:
-    """The ``inputs`` of a result: ``{side: (source, documents)}``."""
-    return {side: {"sources": [str(source)], "documents": n} for side, (source, n) in names.items()}
 
 
 def features_option(value: str) -> tuple[str, ...] | None:

@@ -73,15 +73,6 @@ class CountTable:
     def is_integer(self) -> bool:
         return self.values.dtype.kind in "iu"
 
-    def row_index(self, row: Row) -> int:
-        try:
-            return self.rows.index(row)
-        except ValueError:
-            raise KeyError(row) from None
-
-    def has_row(self, row: Row) -> bool:
-        return row in self.rows
-
     def group(self, name: str) -> list[int]:
         """Indices of the rows of one group (``"label"``, ``"aggregation"``, ...), in table order."""
         return [k for k, row in enumerate(self.rows) if row[0] == name]

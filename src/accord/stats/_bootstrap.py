@@ -94,12 +94,14 @@ def intervals(resampled: np.ndarray, estimate: np.ndarray, confidence: float, me
         qs = (np.full(s, 100 * alpha), np.full(s, 100 * (1 - alpha)))
     else:
         qs = _bca_percentiles(resampled, np.asarray(estimate, dtype=np.float64), alpha, jackknife)
-    for k in range(s):
-        row = resampled[k]
-        if np.isnan(row).any() or np.isnan(qs[0][k]) or np.isnan(qs[1][k]):
-            continue
-        lo[k] = np.percentile(row, qs[0][k])
-        hi[k] = np.percentile(row, qs[1][k])
+    usable = ~(np.isnan(resampled).any(axis=1) | np.isnan(qs[0]) | np.isnan(qs[1]))
+    if method == "percentile" and usable.any():   # one pair of percentiles for every statistic
+        bounds = np.percentile(resampled[usable], [qs[0][0], qs[1][0]], axis=1)
+        lo[usable], hi[usable] = bounds[0], bounds[1]
+    else:
+        for k in np.flatnonzero(usable):
+            lo[k] = np.percentile(resampled[k], qs[0][k])
+            hi[k] = np.percentile(resampled[k], qs[1][k])
     return lo, hi
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import OptionError
-from ..result._table import ALL
+from ..result._table import ALL, row_order
 from ._bootstrap import CHUNK
 
 __all__ = ["TESTS", "Comparison", "ComparisonResult", "compare", "holm"]
@@ -60,12 +60,16 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
     return out
 
 
-def _aligned_values(result: Any, documents: tuple[str, ...]) -> dict[str, np.ndarray]:
+def _aligned_values(result: Any, documents: tuple[str, ...], rows: Mapping[str, tuple]) -> dict[str, np.ndarray]:
+    """Each measure's counts in the given document order and rows (zeros for a row the system never counts: a
+    label only another system predicted)."""
     out = {}
     for name, m in result.measures.items():
         t = m.table
-        order = [t.documents.index(d) for d in documents]
-        out[name] = t.values[order].astype(np.float64)
+        where = {d: k for k, d in enumerate(t.documents)}
+        values = np.zeros((len(documents), len(rows[name]), len(t.fields)))
+        values[:, [rows[name].index(r) for r in t.rows]] = t.values[[where[d] for d in documents]]
+        out[name] = values
     return out
 
 
@@ -147,7 +151,9 @@ def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: i
             raise OptionError(f"systems {names[0]!r} and {name!r} do not cover the same documents (e.g. {extra[0]!r}); "
                               "a paired test needs every system on every document")
     documents = first.documents
-    values = {name: _aligned_values(results[name], documents) for name in names}
+    rows = {m: tuple(sorted({r for name in names for r in results[name].measures[m].table.rows}, key=row_order))
+            for m in first.measures}
+    values = {name: _aligned_values(results[name], documents, rows) for name in names}
     unknown = [r for r in rates if any(r not in m.kind.rate_names for m in first.measures.values())]
     if unknown:
         raise OptionError(f"--rates: {unknown[0]!r} is not a rate of every measure; they have "
@@ -156,7 +162,7 @@ def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: i
     raw: list[Comparison] = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
-            raw.extend(_pair(first, a, b, values[a], values[b], test, samples, rng, rates, labels))
+            raw.extend(_pair(first, rows, a, b, values[a], values[b], test, samples, rng, rates, labels))
     adjusted = holm([c.p_value for c in raw])
     comparisons = [Comparison(**{**asdict(c), "p_adjusted": p, "significant": p is not None and p < alpha})
                    for c, p in zip(raw, adjusted)]
@@ -168,7 +174,7 @@ def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: i
     return ComparisonResult(results, comparisons, options, inputs)
 
 
-def _pair(first: Any, a: str, b: str, va: dict[str, np.ndarray], vb: dict[str, np.ndarray], test: str,
+def _pair(first: Any, all_rows: Mapping[str, tuple], a: str, b: str, va: dict[str, np.ndarray], vb: dict[str, np.ndarray], test: str,
           samples: int, rng: np.random.Generator, rates: Sequence[str], labels: bool) -> list[Comparison]:
     names = list(va)
     shapes = {n: va[n].shape[1:] for n in names}
@@ -202,21 +208,21 @@ def _pair(first: Any, a: str, b: str, va: dict[str, np.ndarray], vb: dict[str, n
         offset += width
         ra, rb = m.kind.rates(tot_a[sl].reshape(r, f)), m.kind.rates(tot_b[sl].reshape(r, f))
         sa, sb = m.kind.rates(sims_a[:, sl].reshape(-1, r, f)), m.kind.rates(sims_b[:, sl].reshape(-1, r, f))
-        rows = [k for k, row in enumerate(m.table.rows) if row == ALL or (labels and row[0] == "label")]
+        table_rows = all_rows[name]
+        rows = [k for k, row in enumerate(table_rows) if row == ALL or (labels and row[0] == "label")]
         for rate in rates:
-            for k in rows:
-                row = m.table.rows[k]
-                x, y = float(ra[rate][k]), float(rb[rate][k])
-                diff = y - x
-                null = sb[rate][:, k] - sa[rate][:, k]
-                if diff != diff or np.isnan(null).any():
-                    p = None
-                elif test == "permutation":
-                    p = float((1 + np.count_nonzero(np.abs(null) >= abs(diff) - 1e-12)) / (1 + samples))
-                else:
-                    p = float((1 + np.count_nonzero(np.abs(null - diff) >= abs(diff) - 1e-12)) / (1 + samples))
-                out.append(Comparison(a, b, name, None if row == ALL else row[1], rate, _num(x), _num(y),
-                                      _num(diff), p, None, test, False))
+            x, y = ra[rate][rows], rb[rate][rows]
+            diff = y - x
+            null = sb[rate][:, rows] - sa[rate][:, rows]          # (samples, rows)
+            extreme = np.abs(null) if test == "permutation" else np.abs(null - diff)
+            counts = np.count_nonzero(extreme >= np.abs(diff) - 1e-12, axis=0)
+            undefined = np.isnan(diff) | np.isnan(null).any(axis=0)
+            p_values = np.where(undefined, np.nan, (1 + counts) / (1 + samples))
+            for j, k in enumerate(rows):
+                row = table_rows[k]
+                out.append(Comparison(a, b, name, None if row == ALL else row[1], rate, _num(float(x[j])),
+                                      _num(float(y[j])), _num(float(diff[j])), _num(float(p_values[j])), None, test,
+                                      False))
     return out
 
 
