@@ -26,20 +26,54 @@ def read_conll_sentences(path: Path) -> list[list[str]]:
     return sents
 
 
-def headless_dom(page: Path) -> tuple[str, list[str]]:
-    """Open a local HTML page in headless Chromium: the DOM after its scripts ran, and the
-    console errors it logged. Skips the test where Chromium is not installed (``.ci/run``
-    installs Debian's ``chromium`` package)."""
+ARTEFACTS = Path(__file__).resolve().parents[1] / "build" / "test-artefacts"
+"""Where page tests leave their screenshots (not committed; CI keeps the folder as an artefact). The environment
+variable ACCORD_TEST_ARTEFACTS moves it."""
+
+
+def artefact_path(name: str) -> Path:
+    """A path for a test's artefact (a screenshot), its folder created."""
+    import os
+
+    folder = Path(os.environ.get("ACCORD_TEST_ARTEFACTS", ARTEFACTS))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / name
+
+
+def _chromium() -> str:
     import shutil
-    import subprocess
 
     exe = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     if exe is None:
         pytest.skip("headless Chromium is not installed (Debian package 'chromium'; .ci/run installs it)")
-    run = subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                          "--enable-logging=stderr", "--v=0", "--dump-dom", page.resolve().as_uri()],
+    return exe
+
+
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking")
+
+
+def headless_dom(page: Path, fragment: str = "") -> tuple[str, list[str]]:
+    """Open a local HTML page (with ``#fragment``) in headless Chromium: the DOM after its scripts ran, and the
+    console errors it logged, a request the page's Content-Security-Policy blocked among them (accord's pages
+    allow none). Skips the test where Chromium is not installed (``.ci/run`` installs Debian's ``chromium``)."""
+    import subprocess
+
+    url = page.resolve().as_uri() + (f"#{fragment}" if fragment else "")
+    run = subprocess.run([_chromium(), *CHROMIUM_FLAGS, "--enable-logging=stderr", "--v=0", "--dump-dom", url],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     errors = [line for line in run.stderr.splitlines() if ":CONSOLE" in line and
-              ("Uncaught" in line or "Error" in line)]
+              any(word in line for word in ("Uncaught", "Error", "Content Security Policy", "Refused"))]
     return run.stdout, errors
+
+
+def screenshot(page: Path, name: str, fragment: str = "", size: str = "1280,1600") -> Path:
+    """A PNG of the page as headless Chromium draws it, saved under the test artefacts (see ARTEFACTS)."""
+    import subprocess
+
+    out = artefact_path(name)
+    url = page.resolve().as_uri() + (f"#{fragment}" if fragment else "")
+    run = subprocess.run([_chromium(), *CHROMIUM_FLAGS, "--hide-scrollbars", f"--window-size={size}",
+                          f"--screenshot={out}", url], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and out.exists(), run.stderr[-2000:]
+    return out

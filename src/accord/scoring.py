@@ -298,7 +298,7 @@ def score(
               "pred": {"sources": [source_name(gold if pred is None else pred, pred_column)],
                        "documents": len(pred_c)}}
     report = Report(counts, alignments, beta=beta, zero_division=zero_division, options=options, inputs=inputs)
-    report.repairs = repairs
+    report.repairs, report.corpora = repairs, (gold_c, pred_c)
     if confusability is not None and confusability not in units:
         raise OptionError(f"the confusability matrix is built in one of the scored units ({', '.join(units) or 'none'}"
                           f"), not in {confusability!r}")
@@ -352,12 +352,12 @@ def _score_spans(gold: Any, pred: Any, match: str, *, leniency: int | str, label
 
         result = semeval_schemas(gold_c, pred_c, allow_missing=allow_missing, beta=beta, zero_division=zero_division)
         out = semeval_result(result, options=options, inputs=inputs)
-        out.repairs, out.source = repairs, result
+        out.repairs, out.source, out.corpora = repairs, result, (gold_c, pred_c)
         return out
     from .clueval import evaluate_spans
     from .clueval._result import clueval_result
 
     ev = evaluate_spans(gold_c, pred_c, allow_missing=allow_missing, beta=beta, zero_division=zero_division)
     out = clueval_result(ev, leniency, labelled, options=options, inputs=inputs)
-    out.repairs, out.source = repairs, ev
+    out.repairs, out.source, out.corpora = repairs, ev, (gold_c, pred_c)
     return out

@@ -43,24 +43,63 @@ def test_tsv_and_csv_mark_the_context_with_emoji():
     assert same == table
 
 
-def test_html_page_loads_in_chromium_with_one_row_per_error_and_escaped_text(tmp_path):
+def rows_of(dom):
+    return re.findall(r'<tr class="eb-row (FN|FP)">(.*?)</tr>', dom, re.S)
+
+
+def test_html_page_draws_every_error_with_both_sides_and_escaped_text(tmp_path):
     ev, rows = evaluation()
     page = tmp_path / "errors.html"
     page.write_text(errors_html(ev, rows), encoding="utf-8")
     source = page.read_text()
-    assert "<b>New</b>" not in source and "&lt;b&gt;New&lt;/b&gt;" in source
-    assert "<i>X</i>" not in source
+    # the user's text is never markup: escaped in the embedded data and in what the script draws
+    assert "<b>New</b>" not in source and "<i>X</i>" not in source
     dom, console_errors = headless_dom(page)
     assert console_errors == []
+    drawn = rows_of(dom)
     # FN: the tiled LOC, the ORG with a wrong label, Bob; FP: New, York (each inside the LOC), the X label
-    assert len(re.findall(r'<tr class="error (?:FN|FP)"', dom)) == len(rows) == 6
-    # the script ran: the counter shows every row
-    assert re.search(r'<span id="shown">6</span>', dom)
-    # highlighted spans carry their labels in tooltips
-    # (older DOM serializers leave < unescaped inside attribute values: it is text there, not markup)
-    assert 'title="gold: LOC; predicted: LOC"' in dom
-    assert re.search(r'title="predicted: (&lt;|<)i(&gt;|>)X(&lt;|<)/i(&gt;|>); gold: ORG"', dom)
-    assert "<i>X</i></span>" not in dom and 'title="predicted: &lt;i&gt;X&lt;/i&gt;; gold: ORG"' in source
+    assert [kind for kind, _ in drawn] == [r.kind for r in rows] and len(drawn) == 6
+    assert "errors 1\u20136 of 6 matching" in dom
+    tiled = drawn[0][1]
+    # the gold line boxes the problem span (the LOC over New York City), the predicted line both LOC spans
+    gold_line, pred_line = re.findall(r'<span class="eb-text">(.*?)</span></div>', tiled)
+    assert re.search(r'<span class="eb-span eb-problem" title="LOC">&lt;b&gt;New&lt;/b&gt; York City<sup>LOC</sup>',
+                     gold_line)
+    assert pred_line.count('class="eb-span"') == 3 and "eb-problem" not in pred_line    # New, York, the X span
+    assert "&lt;i&gt;X&lt;/i&gt;</sup>" in pred_line
+
+
+def test_filters_from_the_address_change_the_rows_drawn(tmp_path):
+    ev, rows = evaluation()
+    page = tmp_path / "errors.html"
+    page.write_text(errors_html(ev, rows), encoding="utf-8")
+    for fragment, expected in (("kind=FP", ["FP"] * 3), ("kind=FN&label=ORG", ["FN"]), ("class=tiling", ["FN"]),
+                               ("label=%3Ci%3EX%3C%2Fi%3E", ["FP"]), ("label=NOPE", [])):
+        dom, console_errors = headless_dom(page, fragment)
+        assert console_errors == []
+        assert [kind for kind, _ in rows_of(dom)] == expected, fragment
+    dom, _ = headless_dom(page, "label=NOPE")
+    assert "no error matches (of 6)" in dom
+
+
+def test_pages_of_rows_and_character_documents(tmp_path):
+    text = "Ann met Bob in Rome. " * 40
+    gold = Corpus([Document("c", tuple(make_annotation("PER", k * 21, k * 21 + 3) for k in range(40)), text=text)])
+    pred = Corpus([Document("c", (), text=text)])
+    ev = evaluate_spans(gold, pred)
+    rows = error_table(ev, "gold")
+    page = tmp_path / "chars.html"
+    page.write_text(errors_html(ev, rows, page_size=50), encoding="utf-8")
+    dom, console_errors = headless_dom(page, "size=50&page=1")
+    assert console_errors == [] and len(rows_of(dom)) == 40
+    first = rows_of(dom)[0][1]
+    # characters joined as they are in the text, the problem span boxed
+    assert '<span class="eb-span eb-problem" title="PER">Ann<sup>PER</sup></span> met Bob in Rome.' in first
+    small = tmp_path / "small.html"
+    small.write_text(errors_html(ev, rows, page_size=50), encoding="utf-8")
+    # 40 rows, 50 per page: one page; with a document filter that matches nothing, none
+    dom, _ = headless_dom(small, "document=zzz")
+    assert rows_of(dom) == []
 
 
 def test_accord_errors_command(tmp_path, capsys):

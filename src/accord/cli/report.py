@@ -36,10 +36,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_rates(rp)
 
 
-def write_report(path: str, systems: dict, comparison: object = None, title: str | None = None) -> None:
+def write_report(path: str, systems: dict, comparison: object = None, title: str | None = None,
+                 args: argparse.Namespace | None = None) -> None:
+    """The page of ``systems``; its errors at the leniency of ``args`` (``--match clueval``) or exact."""
+    from ..clueval import leniency_level
     from ..report.html_report import report_html
 
-    Path(path).write_text(report_html(systems, comparison, title=title or "accord report"), encoding="utf-8")
+    level, labelled = 1, True
+    if args is not None and getattr(args, "match", None) == "clueval":
+        level, labelled = leniency_level(args.leniency), not args.unlabelled
+    Path(path).write_text(report_html(systems, comparison, title=title or "accord report", level=level,
+                                      labelled=labelled), encoding="utf-8")
 
 
 def run_report(args: argparse.Namespace) -> int:
@@ -61,7 +68,7 @@ def run_report(args: argparse.Namespace) -> int:
     if args.bootstrap:
         for result in systems.values():
             result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method)
-    write_report(args.out, systems, comparison, title=f"{Path(args.gold).name}: {', '.join(names)}")
+    write_report(args.out, systems, comparison, title=f"{Path(args.gold).name}: {', '.join(names)}", args=args)
     info(args, f"report of {len(systems)} system(s) on {len(next(iter(systems.values())).documents)} documents "
                f"written to {args.out}")
     return 0

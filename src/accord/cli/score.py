@@ -178,7 +178,7 @@ def run_score(args: argparse.Namespace) -> int:
         from .report import write_report
 
         write_report(args.html, {Path(args.pred or args.gold).stem: result},
-                     title=f"{Path(args.gold).name}: {Path(args.pred or args.gold).name}")
+                     title=f"{Path(args.gold).name}: {Path(args.pred or args.gold).name}", args=args)
     return status
 
 

@@ -1,4 +1,4 @@
-"""Renderings of CLUEval error tables: TSV/CSV for spreadsheets, a self-contained HTML page.
+"""Renderings of CLUEval error tables: TSV/CSV for spreadsheets, a self-contained HTML page (the error browser).
 
 In the spreadsheet files the context column marks the problem span with 🟨 before its
 first and after its last token, and every span of the other side with 🟦 the same way, so
@@ -109,20 +109,17 @@ def _segments(ev: ClueEvaluation, row: ErrorRow, side_names: tuple[str, str]) ->
 
 
 def errors_html(ev: ClueEvaluation, rows: Sequence[ErrorRow], *, title: str = "CLUEval errors",
-                level: int = 1, labelled: bool = True) -> str:
-    """A self-contained page: one row per error with its sentence, filters by kind, class and label."""
+                level: int = 1, labelled: bool = True, system: str = "predicted", page_size: int = 100) -> str:
+    """A self-contained page: the error browser (:mod:`accord.report.error_browser`) over ``rows``, drawn a page
+    at a time from the data embedded in the page, with filters by kind, class, label and document."""
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     from ..clueval import LEVELS
+    from .error_browser import embedded_json, error_browser_data
 
+    data = error_browser_data({system: ev}, level=level, labelled=labelled, rows={system: rows})
     env = Environment(loader=PackageLoader("accord.report", "templates"), autoescape=select_autoescape(["html"]))
-    items = []
-    for n, r in enumerate(rows, 1):
-        names = ("gold", "predicted") if r.kind == "FN" else ("predicted", "gold")
-        items.append({"n": n, "row": r, "segments": _segments(ev, r, names), "other_side": names[1]})
-    kinds = sorted({r.kind for r in rows})
-    classes = sorted({r.klass for r in rows})
-    labels = sorted({r.label for r in rows} | {o.label for r in rows for o in r.others})
     return env.get_template("errors.html").render(
-        title=title, items=items, kinds=kinds, classes=classes, labels=labels,
+        title=title, browser={"data": data, "json": embedded_json(data), "page_size": page_size},
+        counts={k: sum(r.kind == k for r in rows) for k in ("FN", "FP")},
         level=level, level_name=LEVELS[level - 1], mode="labelled" if labelled else "unlabelled")

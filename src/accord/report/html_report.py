@@ -1,9 +1,12 @@
 """One self-contained HTML page for one or more systems scored against the same gold standard.
 
 The page holds a summary (P, R, F of every system and measure, with confidence intervals when the results were
-bootstrapped, and the inputs and options), each system's labels and documents (sortable tables with bars) and,
-with two or more systems, the paired comparisons with their significance marks. Everything is inline (CSS, JS);
-the page makes no network request.
+bootstrapped, and the inputs and options), the counts of every measure, each system's labels and documents
+(sortable tables with bars) and its span confusion matrix (gold label against predicted label of overlapping
+spans, :func:`accord.clueval.span_confusion`), the error browser over every system's errors
+(:mod:`accord.report.error_browser`) and, with two or more systems, the paired comparisons with their
+significance marks and the errors each system fixes or breaks against the first. Everything is inline (CSS, JS,
+data); the page's Content-Security-Policy forbids every network request.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from typing import Any
 
 from .agreement_matrix import cell_colour
 
-__all__ = ["report_html"]
+__all__ = ["report_html", "span_views"]
+
+RATE_KEYS = ("precision", "recall", "f1")
 
 
 def _rate(block: Mapping[str, Any], key: str) -> dict[str, Any]:
@@ -29,25 +34,79 @@ def _rows(blocks: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
              "rates": [_rate(b, k) for k in ("precision", "recall", "f1")]} for name, b in blocks.items()]
 
 
-def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str = "accord report") -> str:
+def _heat(count: int, row_total: int, diagonal: bool) -> str:
+    """A confusion cell's background: its share of the gold row, green on the diagonal, red elsewhere."""
+    if not count or not row_total:
+        return "transparent"
+    share = count / row_total
+    return f"rgba(0,150,0,{0.15 + 0.6 * share:.3f})" if diagonal else f"rgba(190,0,0,{0.12 + 0.7 * share:.3f})"
+
+
+def _confusion_view(confusion: Any) -> dict[str, Any]:
+    names = list(confusion.labels) + ["none"]
+    rows = []
+    for i, (gold, counts) in enumerate(zip(names, confusion.counts.tolist())):
+        total = sum(counts)
+        rows.append({"gold": gold, "total": total, "cells": [
+            {"count": n, "pred": pred, "colour": _heat(n, total, i == j and gold != "none")}
+            for j, (pred, n) in enumerate(zip(names, counts))]})
+    return {"labels": names, "rows": rows, "column_totals": confusion.counts.sum(axis=0).tolist()}
+
+
+def span_views(systems: Mapping[str, Any], level: int = 1, labelled: bool = True) -> dict[str, Any]:
+    """The span views of the page: each system's CLUEval evaluation (its own for ``--match clueval``, else one of
+    its corpora at ``level``), confusion matrix, error rows, the browser's data and the changes against the first
+    system. ``note`` says why they are missing when they cannot be built (merged results, overlapping spans)."""
+    from ..clueval import evaluate_spans, span_confusion
+    from ..errors import AccordError
+    from .error_browser import error_browser_data, error_changes, error_rows
+
+    evaluations = {}
+    for name, result in systems.items():
+        if result.mode == "clueval" and result.source is not None:
+            evaluations[name] = result.source
+            continue
+        if result.corpora is None:
+            return {"note": f"{name}: the result holds no corpora (a merged result, or not from accord score); "
+                            "the error browser and the confusion matrix need them"}
+        try:
+            evaluations[name] = evaluate_spans(*result.corpora, allow_missing=result.options.get("allow_missing"))
+        except AccordError as e:
+            return {"note": f"{name}: {e}. The error browser and the confusion matrix need spans that do not "
+                            "overlap within a side."}
+    rows = {name: error_rows(ev, level, labelled) for name, ev in evaluations.items()}
+    data = error_browser_data(evaluations, level=level, labelled=labelled, rows=rows)
+    return {"note": None, "confusions": {name: _confusion_view(span_confusion(ev)) for name, ev in evaluations.items()},
+            "browser": data, "changes": error_changes(rows)}
+
+
+def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str = "accord report", *,
+                level: int = 1, labelled: bool = True, page_size: int = 100) -> str:
     """The page of ``systems`` (name -> Result, all over the same documents) and their ``comparison``
-    (:class:`accord.stats.ComparisonResult`, or None)."""
+    (:class:`accord.stats.ComparisonResult`, or None). ``level`` and ``labelled`` choose the errors shown (CLUEval's
+    leniency levels; the default, exact and labelled, are the strict errors of the pairs mode)."""
     from jinja2 import Environment, PackageLoader, select_autoescape
+
+    from .error_browser import embedded_json
 
     sections = []
     summary = []
+    counts = []
     for name, result in systems.items():
         data = result.to_dict()
         measures = data["measures"] if "measures" in data else {next(iter(result.measures)): data}
         for measure, m in measures.items():
             summary.append({"system": name, "measure": measure, "gold": m["totals"].get("gold"),
                             "pred": m["totals"].get("pred"),
-                            "rates": [_rate(m["totals"], k) for k in ("precision", "recall", "f1")]})
+                            "rates": [_rate(m["totals"], k) for k in RATE_KEYS]})
+            counts.append({"system": name, "measure": measure,
+                           "counts": {k: v for k, v in m["totals"].items()
+                                      if k not in RATE_KEYS and k not in ("ci", "gold", "pred")}})
         main_name, main = next(iter(measures.items()))
         sections.append({"system": name, "measure": main_name, "labels": _rows(main["by_label"]),
-                         "macro": [_rate(main["macro"], k) for k in ("precision", "recall", "f1")],
+                         "macro": [_rate(main["macro"], k) for k in RATE_KEYS],
                          "documents": _rows(main["by_document"]), "inputs": data["inputs"],
-                         "options": data["options"]})
+                         "options": data["options"], "classes": data.get("classes")})
     comparisons = []
     if comparison is not None:
         for c in comparison.comparisons:
@@ -60,7 +119,16 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
                                 "p": "—" if c.p_value is None else f"{c.p_value:.4f}",
                                 "p_adjusted": "—" if c.p_adjusted is None else f"{c.p_adjusted:.4f}",
                                 "mark": mark, "significant": c.significant})
+    views = span_views(systems, level, labelled)
+    browser = None
+    if views["note"] is None:
+        browser = {"data": views["browser"], "json": embedded_json(views["browser"]), "page_size": page_size}
+        for s in sections:
+            s["confusion"] = views["confusions"][s["system"]]
+    count_keys = list(dict.fromkeys(k for c in counts for k in c["counts"]))
     env = Environment(loader=PackageLoader("accord.report", "templates"), autoescape=select_autoescape(["html"]))
     return env.get_template("report.html").render(
-        title=title, summary=summary, sections=sections, comparisons=comparisons,
-        comparison_options=comparison.options if comparison is not None else None)
+        title=title, summary=summary, sections=sections, comparisons=comparisons, counts=counts,
+        count_keys=count_keys, comparison_options=comparison.options if comparison is not None else None,
+        browser=browser, span_note=views["note"], changes=views.get("changes") or [],
+        first_system=next(iter(systems)))

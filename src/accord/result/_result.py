@@ -205,6 +205,9 @@ class Result:
         self.source: Any = None
         """The mode's own objects the result was computed from (alignments, diffs, scores), for details
         files and inspection; ``None`` after a merge."""
+        self.corpora: tuple[Any, Any] | None = None
+        """The gold and predicted corpora as read (span modes of ``score``), for the report's error browser
+        and confusion matrix; ``None`` after a merge."""
         self.ci: dict[str, Any] | None = None
         """Confidence intervals by measure (see :meth:`bootstrap`), or None."""
         self.repairs: list[dict[str, Any]] = []
