@@ -59,7 +59,9 @@ def headless_dom(page: Path, fragment: str = "") -> tuple[str, list[str]]:
     import subprocess
 
     url = page.resolve().as_uri() + (f"#{fragment}" if fragment else "")
-    run = subprocess.run([_chromium(), *CHROMIUM_FLAGS, "--enable-logging=stderr", "--v=0", "--dump-dom", url],
+    # the virtual time budget lets the page's asynchronous work (inflating compressed data) finish before the dump
+    run = subprocess.run([_chromium(), *CHROMIUM_FLAGS, "--enable-logging=stderr", "--v=0",
+                          "--virtual-time-budget=10000", "--dump-dom", url],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     errors = [line for line in run.stderr.splitlines() if ":CONSOLE" in line and
@@ -74,6 +76,7 @@ def screenshot(page: Path, name: str, fragment: str = "", size: str = "1280,1600
     out = artefact_path(name)
     url = page.resolve().as_uri() + (f"#{fragment}" if fragment else "")
     run = subprocess.run([_chromium(), *CHROMIUM_FLAGS, "--hide-scrollbars", f"--window-size={size}",
+                          "--virtual-time-budget=10000",
                           f"--screenshot={out}", url], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and out.exists(), run.stderr[-2000:]
     return out

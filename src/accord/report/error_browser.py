@@ -43,7 +43,12 @@ from ..clueval import ClueEvaluation
 from ..clueval._errors import ErrorRow, error_table
 from ..match.coverage import CLASS_NAMES
 
-__all__ = ["ERROR_CLASSES", "ErrorChanges", "error_browser_data", "error_changes", "error_rows", "embedded_json"]
+__all__ = ["ERROR_CLASSES", "ErrorChanges", "error_browser_data", "error_changes", "error_rows", "embedded_data",
+           "embedded_json", "COMPRESS_OVER"]
+
+COMPRESS_OVER = 1_000_000
+"""Embedded data longer than this (characters of JSON) is stored gzip-compressed in base64 (about a third of the
+size); the page inflates it with the browser's ``DecompressionStream``."""
 
 MAX_COMPARED_SYSTEMS = 52
 """Systems the browser's fixed-by masks can tell apart (exact integers in JavaScript)."""
@@ -211,6 +216,19 @@ def error_browser_data(evaluations: Mapping[str, ClueEvaluation], *, level: int 
     out["context_gold"] = gold
     out.update({f"row_{k}": v for k, v in columns.items()})
     return out
+
+
+def embedded_data(data: Any, compress_over: int = COMPRESS_OVER) -> tuple[str, str]:
+    """``(encoding, text)`` of ``data`` for a ``<script type="application/json">`` element: ``("json", JSON)``, or
+    ``("gzip+base64", ...)`` when the JSON is longer than ``compress_over`` (deterministic: no time stamp in the
+    gzip header, so the same data gives the same page)."""
+    import base64
+    import gzip
+
+    text = embedded_json(data)
+    if len(text) <= compress_over:
+        return "json", text
+    return "gzip+base64", base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode()
 
 
 def embedded_json(data: Any) -> str:

@@ -115,11 +115,12 @@ def errors_html(ev: ClueEvaluation, rows: Sequence[ErrorRow], *, title: str = "C
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     from ..clueval import LEVELS
-    from .error_browser import embedded_json, error_browser_data
+    from .error_browser import embedded_data, error_browser_data
 
     data = error_browser_data({system: ev}, level=level, labelled=labelled, rows={system: rows})
     env = Environment(loader=PackageLoader("accord.report", "templates"), autoescape=select_autoescape(["html"]))
     return env.get_template("errors.html").render(
-        title=title, browser={"data": data, "json": embedded_json(data), "page_size": page_size},
+        title=title, browser={"data": data, **dict(zip(("encoding", "json"), embedded_data(data))),
+                              "page_size": page_size},
         counts={k: sum(r.kind == k for r in rows) for k in ("FN", "FP")},
         level=level, level_name=LEVELS[level - 1], mode="labelled" if labelled else "unlabelled")

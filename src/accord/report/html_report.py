@@ -34,6 +34,22 @@ def _rows(blocks: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
              "rates": [_rate(b, k) for k in ("precision", "recall", "f1")]} for name, b in blocks.items()]
 
 
+def _documents_json(blocks: Mapping[str, Mapping[str, Any]]) -> str:
+    """The per-document rows of a lazy table: ``[name, gold, pred, P, R, F, P_lo, P_hi, R_lo, R_hi, F_lo, F_hi]``
+    (rates rounded to 6 decimals, ``null`` where undefined or without intervals)."""
+    from .error_browser import embedded_json
+
+    def r(v: Any) -> Any:
+        return None if v is None or v != v else round(float(v), 6)
+
+    rows = []
+    for name, b in blocks.items():
+        ci = b.get("ci") or {}
+        rows.append([name, b.get("gold"), b.get("pred"), *(r(b.get(k)) for k in RATE_KEYS),
+                     *(r(x) for k in RATE_KEYS for x in (ci.get(k) or (None, None)))])
+    return embedded_json(rows)
+
+
 def _heat(count: int, row_total: int, diagonal: bool) -> str:
     """A confusion cell's background: its share of the gold row, green on the diagonal, red elsewhere."""
     if not count or not row_total:
@@ -87,7 +103,7 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
     leniency levels; the default, exact and labelled, are the strict errors of the pairs mode)."""
     from jinja2 import Environment, PackageLoader, select_autoescape
 
-    from .error_browser import embedded_json
+    from .error_browser import embedded_data
 
     sections = []
     summary = []
@@ -105,7 +121,8 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
         main_name, main = next(iter(measures.items()))
         sections.append({"system": name, "measure": main_name, "labels": _rows(main["by_label"]),
                          "macro": [_rate(main["macro"], k) for k in RATE_KEYS],
-                         "documents": _rows(main["by_document"]), "inputs": data["inputs"],
+                         "documents": len(main["by_document"]),
+                         "documents_json": _documents_json(main["by_document"]), "inputs": data["inputs"],
                          "options": data["options"], "classes": data.get("classes")})
     comparisons = []
     if comparison is not None:
@@ -122,7 +139,8 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
     views = span_views(systems, level, labelled)
     browser = None
     if views["note"] is None:
-        browser = {"data": views["browser"], "json": embedded_json(views["browser"]), "page_size": page_size}
+        encoding, text = embedded_data(views["browser"])
+        browser = {"data": views["browser"], "json": text, "encoding": encoding, "page_size": page_size}
         for s in sections:
             s["confusion"] = views["confusions"][s["system"]]
     count_keys = list(dict.fromkeys(k for c in counts for k in c["counts"]))
