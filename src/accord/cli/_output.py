@@ -43,8 +43,9 @@ def caption(result: Any) -> str:
     text = f"{' vs '.join(sides)} · {mode} · {n} document{'s' if n != 1 else ''}"
     if getattr(result, "ci", None) is not None:
         o = result.options
+        units = "items" if result.command == "agree" else "documents"
         text += (f" · {100 * o['confidence']:g} % intervals ({o['ci_method']}, {o['bootstrap']} resamples of the "
-                 f"documents, seed {o['seed']})")
+                 f"{units}, seed {o['seed']})")
     return text
 
 

@@ -40,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "plugin: per-pair tables of coextensive pairs, Non-cat for a missing feature, mean over pairs "
                     "then documents) or corpus-qa (GATE's Corpus QA: coextensive one-to-one pairs, tables summed "
                     "over documents)")
-    ag.add_argument("--html", help="annotation sets: write the annotator matrix of pairwise F to this HTML file")
+    ag.add_argument("--html", help="write the page of the coefficients (with their intervals under --bootstrap) "
+                    "and, for annotation sets, the annotator matrix of pairwise F to this HTML file")
     ag.add_argument("--measure", choices=("strict", "lenient", "average"), default="strict",
                     help="annotation sets: the F of the matrix and of span_agreement in JSON (default strict)")
     ag.add_argument("--pairing", choices=("gate", "optimal"), default="gate",
@@ -53,8 +54,8 @@ def run_agree(args: argparse.Namespace) -> int:
     from .. import _api
 
     if len(args.inputs) == 1 and args.sets is None:
-        if args.type or args.feature or args.html or args.convention != "accord":
-            raise OptionError("--types, --feature, --sets, --convention and --html apply to annotation sets; give "
+        if args.type or args.feature or args.convention != "accord":
+            raise OptionError("--types, --feature, --sets and --convention apply to annotation sets; give "
                               "one INPUT per annotator, or --sets for one GATE XML input")
         inputs = args.inputs[0]
     else:
@@ -64,18 +65,20 @@ def run_agree(args: argparse.Namespace) -> int:
                         level=args.level, types=args.type, feature=args.feature, format=args.format, sets=args.sets,
                         convention=args.convention, span_measure=span if result_has_sets(args) else None,
                         pairing=args.pairing)
-    if args.html and result.source is not None:
-        from ..report.agreement_matrix import matrix_html
-
-        Path(args.html).write_text(matrix_html(result.source, args.measure,
-                                               title="Agreement of " + ", ".join(result.inputs)), encoding="utf-8")
     for message in result.warnings:
         print(f"accord: warning: {message}", file=sys.stderr)
     from ..report.agreement_table import render_agreement, render_gate_agreement
 
     if result.summary is not None:
-        return emit(args, result, lambda console: render_gate_agreement(result.summary, console))
-    return emit(args, result, lambda console: render_agreement(result.to_dict()["totals"], console))
+        status = emit(args, result, lambda console: render_gate_agreement(result.summary, console))
+    else:
+        status = emit(args, result, lambda console: render_agreement(result.to_dict()["totals"], console))
+    if args.html:    # after emit: with the intervals of --bootstrap
+        from ..report.agreement_page import agreement_html
+
+        Path(args.html).write_text(agreement_html(result, args.measure,
+                                                  title="Agreement of " + ", ".join(result.inputs)), encoding="utf-8")
+    return status
 
 
 def result_has_sets(args: argparse.Namespace) -> bool:

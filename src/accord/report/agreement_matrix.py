@@ -7,7 +7,7 @@ from typing import Any
 
 from ..agreement._spans import SpanAgreement
 
-__all__ = ["matrix_html", "cell_colour"]
+__all__ = ["matrix_html", "matrix_context", "cell_colour"]
 
 
 def cell_colour(value: float | None) -> str:
@@ -24,13 +24,10 @@ def _anchor(a: str, b: str) -> str:
     return "pair-" + "".join(c if c.isalnum() else "_" for c in f"{a}--{b}")
 
 
-def matrix_html(sa: SpanAgreement, measure: str = "strict", beta: float = 1.0,
-                title: str = "Annotator agreement") -> str:
-    """Each cell: the pair's F (micro over documents and types; macro, the mean over documents,
-    beside it), linking to the pair's per-document and per-type counts; an average column per
+def matrix_context(sa: SpanAgreement, measure: str = "strict", beta: float = 1.0) -> dict[str, Any]:
+    """What ``_matrix.html`` draws: each cell the pair's F (micro over documents and types; macro, the mean over
+    documents, beside it), linking to the pair's per-document and per-type counts; an average column per
     annotator (mean of its cells) and the mean over pairs."""
-    from jinja2 import Environment, PackageLoader, select_autoescape
-
     names = list(sa.annotators)
     grid: list[list[dict[str, Any] | None]] = []
     averages = []
@@ -56,8 +53,15 @@ def matrix_html(sa: SpanAgreement, measure: str = "strict", beta: float = 1.0,
             docs.append({"document": d, "total": sa.counts(a, b, document=d),
                          "types": [(t, c) for t, c in by_type.items() if c.keys or c.responses]})
         details.append({"a": a, "b": b, "anchor": _anchor(a, b), "total": sa.counts(a, b), "documents": docs})
+    return {"names": names, "grid": list(zip(names, grid, averages)), "details": details, "measure": measure,
+            "beta": beta, "mean": sa.mean_over_pairs(measure, beta), "types": sa.types,
+            "feature": sa.to_dict(measure, beta)["feature"], "colour": cell_colour}
+
+
+def matrix_html(sa: SpanAgreement, measure: str = "strict", beta: float = 1.0,
+                title: str = "Annotator agreement") -> str:
+    """The annotator matrix (:func:`matrix_context`) as a page of its own."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
     env = Environment(loader=PackageLoader("accord.report", "templates"), autoescape=select_autoescape(["html"]))
-    env.globals["colour"] = cell_colour
-    return env.get_template("matrix.html").render(
-        title=title, names=names, grid=zip(names, grid, averages), details=details, measure=measure, beta=beta,
-        mean=sa.mean_over_pairs(measure, beta), types=sa.types, feature=sa.to_dict(measure, beta)["feature"])
+    return env.get_template("matrix.html").render(title=title, **matrix_context(sa, measure, beta))

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["render_agreement", "render_gate_agreement"]
+__all__ = ["COEFFICIENT_NAMES", "render_agreement", "render_gate_agreement"]
 
-_NAMES = {"observed_agreement": "observed agreement", "cohen_kappa": "Cohen's kappa", "scott_pi": "Scott's pi",
+COEFFICIENT_NAMES = {"observed_agreement": "observed agreement", "cohen_kappa": "Cohen's kappa", "scott_pi": "Scott's pi",
           "fleiss_kappa": "Fleiss' kappa", "davies_fleiss_kappa": "Davies & Fleiss kappa",
           "krippendorff_alpha": "Krippendorff's alpha", "bennett_s": "Bennett's S", "gwet_ac1": "Gwet's AC1",
           "siegel_castellan_kappa": "Siegel & Castellan kappa (m raters)"}
@@ -34,7 +34,7 @@ def render_agreement(summary: Mapping[str, Any], console: Any = None) -> None:
         return text
 
     for name, v in summary["coefficients"].items():
-        label = _NAMES.get(name, name)
+        label = COEFFICIENT_NAMES.get(name, name)
         if name == "krippendorff_alpha":
             label += f" ({summary['krippendorff_level']})"
         if isinstance(v, dict):
@@ -64,13 +64,13 @@ def render_gate_agreement(summary: Mapping[str, Any], console: Any = None) -> No
             table.add_section()
         for name, v in coefs.items():
             pairs = ", ".join(f"{p['raters'][0]}~{p['raters'][1]} {_fmt(p['value'])}" for p in v["pairs"])
-            table.add_row(scope, _NAMES.get(name, name), _fmt(v["mean"]), pairs)
+            table.add_row(scope, COEFFICIENT_NAMES.get(name, name), _fmt(v["mean"]), pairs)
     print_table(console, table)
     if "all_way" in summary:
         aw = summary["all_way"]
         allway = new_table(f"all-way, over {aw['instances']} instances of the first annotator",
                            ["coefficient", "value"])
         for name in ("observed_agreement", "davies_fleiss_kappa", "siegel_castellan_kappa"):
-            allway.add_row(_NAMES.get(name, name) + (" (all agree)" if name == "observed_agreement" else ""),
+            allway.add_row(COEFFICIENT_NAMES.get(name, name) + (" (all agree)" if name == "observed_agreement" else ""),
                            _fmt(aw[name]))
         print_table(console, allway)
