@@ -160,4 +160,28 @@ def test_agreement_intervals_resample_items(tmp_path, capsys, recwarn):
     rng = np.random.default_rng(5)
     means = [agree[rng.integers(0, 40, 40)].mean() for _ in range(400)]
     assert [lo, hi] == pytest.approx(list(np.percentile(means, [2.5, 97.5])), abs=1e-12)
-    assert main(["agree", str(tmp_path / "r.csv"), "--bootstrap", "40", "--ci-method", "bca"]) == 2
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_agreement_intervals_equal_scipy_bootstrap(tmp_path, capsys, recwarn, method):
+    """Cohen's kappa of two raters over 60 items: accord's interval equals scipy.stats.bootstrap's on the same item
+    resamples (BCa with its jackknife over the items), the statistic written here from the kappa formula."""
+    rng = np.random.default_rng(11)
+    r1 = rng.choice(list("abc"), 60, p=[0.5, 0.3, 0.2])
+    r2 = np.where(rng.random(60) < 0.7, r1, rng.choice(list("abc"), 60))
+    (tmp_path / "r.csv").write_text("r1,r2\n" + "".join(f"{x},{y}\n" for x, y in zip(r1, r2)), encoding="utf-8")
+    assert main(["agree", str(tmp_path / "r.csv"), "--bootstrap", "300", "--seed", "8", "--ci-method", method,
+                 "--output", "json"]) == 0
+    out = checked(capsys.readouterr().out)
+
+    def kappa(index):
+        a, b = r1[index], r2[index]
+        observed = np.mean(a == b)
+        expected = sum(np.mean(a == c) * np.mean(b == c) for c in "abc")
+        return (observed - expected) / (1 - expected)
+    res = stats.bootstrap((np.arange(60),), kappa, vectorized=False, n_resamples=300, batch=1,
+                          method="BCa" if method == "bca" else "percentile", random_state=np.random.default_rng(8))
+    assert out["totals"]["coefficients"]["cohen_kappa"] == pytest.approx(kappa(np.arange(60)), abs=1e-12)
+    assert out["totals"]["ci"]["cohen_kappa"] == pytest.approx(
+        [res.confidence_interval.low, res.confidence_interval.high], abs=1e-12)
+    assert out["options"]["ci_method"] == method

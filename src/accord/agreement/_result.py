@@ -94,8 +94,10 @@ class AgreementResult:
 
     def bootstrap(self, n_resamples: int, seed: int | None = None, confidence: float = 0.95,
                   method: str = "percentile", summary: bool = False) -> "AgreementResult":
-        """Percentile intervals of every coefficient (the mean over pairs for the pairwise ones) from
-        ``n_resamples`` resamples of the **items** (every document's items pooled); returns the result itself."""
+        """Percentile or BCa intervals of every coefficient (the mean over pairs for the pairwise ones) from
+        ``n_resamples`` resamples of the **items** (every document's items pooled), drawn as
+        ``scipy.stats.bootstrap`` draws them with ``batch=1`` (BCa: its jackknife over the items, ``n`` more
+        evaluations); returns the result itself."""
         import warnings
 
         import numpy as np
@@ -110,9 +112,8 @@ class AgreementResult:
         if self.summary is not None or not self.ratings:
             raise OptionError("--bootstrap applies to ratings tables and annotation sets under the accord convention "
                               "(GATE's conventions average over pairs and documents)")
-        if method != "percentile" or summary:
-            raise OptionError("agreement intervals use the percentile method (--ci-method percentile, no "
-                              "--confidence-data)")
+        if summary:
+            raise OptionError("--confidence-data applies to counted measures, not to agreement coefficients")
         tables = list(self.ratings.values())
         categories = tuple(dict.fromkeys(c for t in tables for c in t.categories))
         parts = []
@@ -137,9 +138,19 @@ class AgreementResult:
             return out
         rng = np.random.default_rng(seed)
         n = len(codes)
-        resampled = np.array([values(codes[rng.integers(0, n, n)]) for _ in range(n_resamples)]).T
+        # one resample at a time, drawn as scipy.stats.bootstrap draws them with batch=1
+        resampled = np.array([values(codes[rng.integers(0, n, (1, n))[0]]) for _ in range(n_resamples)]).T
         estimate = np.array(values(codes))
-        lo, hi = intervals(resampled, estimate, confidence, "percentile")
+
+        def jackknife() -> np.ndarray:   # BCa: every coefficient with each item left out in turn
+            keep = np.ones(n, dtype=bool)
+            out = []
+            for i in range(n):
+                keep[i] = False
+                out.append(values(codes[keep]))
+                keep[i] = True
+            return np.array(out).T
+        lo, hi = intervals(resampled, estimate, confidence, method, jackknife)
         self.ci = {name: [None if a != a else float(a), None if b != b else float(b)]
                    for name, a, b in zip(names, lo, hi)}
         self.options.update(options.to_dict())

@@ -15,6 +15,7 @@ __all__ = ["register", "COMMANDS"]
 
 def register(sub: argparse._SubParsersAction) -> None:
     from .score import _formats_epilog, add_score_options
+    from .structures import add_record_options
 
     cp = sub.add_parser("compare", help="compare systems against one gold standard: differences and paired "
                         "significance tests", formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -22,9 +23,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "every two systems, whether their rates differ: paired approximate randomization (default) or "
                         "paired bootstrap over documents, p-values adjusted by Holm's method.",
                         epilog=_formats_epilog())
-    cp.add_argument("gold", help="gold file or directory")
+    cp.add_argument("gold", help="gold file or directory (the key of --structures)")
     cp.add_argument("preds", nargs="+", metavar="PRED", help="the systems' files or directories (two or more)")
     add_score_options(cp)
+    st = cp.add_argument_group("coreference, Smatch and structured records")
+    st.add_argument("--structures", choices=("coref", "smatch", "structured"),
+                    help="compare the results of accord coref, smatch or structured (the key, then the responses; "
+                    "documents, or graphs by ::id, the same in every response) instead of accord score's")
+    st.add_argument("--metrics", "--metric", dest="metrics", type=csv_list,
+                    help="coref: the metrics (default all); structured: the metric names (required)")
+    add_record_options(st)
     add_test_options(cp)
     cp.add_argument("--seed", type=int, help="seed of the sampling (the same seed gives the same output)")
     add_output(cp)
@@ -86,10 +94,51 @@ def run_compare(args: argparse.Namespace) -> int:
                           "with accord.compare on accord.qa results in Python")
     args.details = None
     names = names_of(args.preds)
-    results = {name: score_result(args, path)[0] for name, path in zip(names, args.preds)}
+    if args.structures:
+        results = {name: _structure_result(args, path) for name, path in zip(names, args.preds)}
+    else:
+        if args.metrics or args.inclusive_spans or args.premodifiers or args.hierarchy:
+            raise OptionError("--metrics, --inclusive-spans, --premodifiers and --hierarchy apply with --structures")
+        results = {name: score_result(args, path)[0] for name, path in zip(names, args.preds)}
     result = compare(results, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
                      alpha=args.alpha, labels=not args.no_labels)
     return emit(args, result, lambda console: render_comparison(result, console))
+
+
+_STRUCTURE_OPTIONS = {"command", "gold", "preds", "format", "structures", "metrics", "inclusive_spans", "premodifiers",
+                      "hierarchy", "test", "samples", "alpha", "rates", "no_labels", "seed", "output", "out",
+                      "encoding", "quiet"}
+"""The options of ``compare --structures``; every other option of ``compare`` belongs to accord score's modes."""
+
+
+def _structure_result(args: argparse.Namespace, response: str) -> Any:
+    """One response's result of ``accord coref``, ``smatch`` or ``structured`` against ``args.gold``."""
+    from .. import _api
+    from .structures import COREF_METRICS, structured_result
+
+    from . import build_parser
+
+    defaults = vars(build_parser().parse_args(["compare", args.gold, *args.preds]))
+    given = sorted(f"--{k.replace('_', '-')}" for k, default in defaults.items()
+                   if k not in _STRUCTURE_OPTIONS and getattr(args, k, default) != default)
+    if given:
+        raise OptionError(f"{', '.join(given)} apply to accord score's modes, not to --structures {args.structures}")
+    if args.structures != "structured" and (args.inclusive_spans or args.premodifiers or args.hierarchy):
+        raise OptionError("--inclusive-spans, --premodifiers and --hierarchy apply to --structures structured")
+    if args.structures == "coref":
+        return _api.coref(args.gold, response, metrics=args.metrics or list(COREF_METRICS),
+                          format=args.format if args.format in (None, "conll2012", "jsonl") else _bad_format(args))
+    if args.metrics and args.structures == "smatch":
+        raise OptionError("--metrics does not apply to --structures smatch (one measure: Smatch)")
+    if args.structures == "smatch":
+        return _api.smatch(args.gold, response)
+    if not args.metrics:
+        raise OptionError("--structures structured needs --metrics (see accord structured -h)")
+    return structured_result(args, args.gold, response)
+
+
+def _bad_format(args: argparse.Namespace) -> None:
+    raise OptionError(f"--format {args.format}: coreference files are conll2012 or jsonl")
 
 
 COMMANDS = {"compare": run_compare}

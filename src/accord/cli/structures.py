@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from ..errors import OptionError
 from ._options import add_output, add_statistics, csv_list
 from ._output import emit
 
-__all__ = ["register", "COMMANDS"]
+__all__ = ["register", "COMMANDS", "COREF_METRICS", "add_record_options", "structured_result"]
 
 
 def _structured_help() -> str:
@@ -21,13 +22,25 @@ def _structured_help() -> str:
             + "\n".join(f"  {n:<20} [{kind}] {d}" for n, (kind, d) in NAMED_METRICS.items()))
 
 
+COREF_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+
+
+def add_record_options(p: Any) -> None:
+    """The options of reading structured records (``structured`` and ``compare --structures structured``)."""
+    p.add_argument("--inclusive-spans", action="store_true",
+                   help="scirex: spans are inclusive [start, end] (default half-open [start, end))")
+    p.add_argument("--premodifiers", type=csv_list, default=[],
+                   help="muc4, better: words that do not count as a string-fill overlap (comma-separated)")
+    p.add_argument("--hierarchy", help="muc4, better: JSON object mapping a set-fill value to its parent value, "
+                   "for half credit when the response is more specific")
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     co = sub.add_parser("coref", help="coreference metrics (MUC, B-cubed, CEAFm, CEAFe, BLANC, LEA) as the "
                                       "CoNLL-2012 scorer computes them")
     co.add_argument("key", help="key (gold) file: CoNLL-2012 (#begin document ...) or JSON lines (.jsonl)")
     co.add_argument("response", help="response file, same formats")
-    co.add_argument("--metrics", "--metric", dest="metrics", type=csv_list,
-                    default=["muc", "bcub", "ceafm", "ceafe", "blanc", "lea"],
+    co.add_argument("--metrics", "--metric", dest="metrics", type=csv_list, default=list(COREF_METRICS),
                     help="comma-separated subset of muc,bcub,ceafm,ceafe,blanc,lea (default all)")
     co.add_argument("--format", choices=("conll2012", "jsonl"), help="input format (default: by extension)")
     add_output(co, "the CEAF entity alignments (document, metric, key entity, response entity, phi)")
@@ -43,12 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     st.add_argument("response", help="response records, JSON lines")
     st.add_argument("--metrics", "--metric", dest="metrics", type=csv_list, required=True,
                     help="comma-separated metric names (see above)")
-    st.add_argument("--inclusive-spans", action="store_true",
-                    help="scirex: spans are inclusive [start, end] (default half-open [start, end))")
-    st.add_argument("--premodifiers", type=csv_list, default=[],
-                    help="muc4, better: words that do not count as a string-fill overlap (comma-separated)")
-    st.add_argument("--hierarchy", help="muc4, better: JSON object mapping a set-fill value to its parent value, "
-                    "for half credit when the response is more specific")
+    add_record_options(st)
     add_output(st, "the matched record pairs (document, metric, indices, similarity, both records)")
     add_statistics(st)
 
@@ -87,10 +95,9 @@ def run_smatch(args: argparse.Namespace) -> int:
     return emit(args, result, lambda console: render_result(result, console))
 
 
-def run_structured(args: argparse.Namespace) -> int:
+def structured_result(args: argparse.Namespace, key: str, response: str) -> Any:
+    """``accord structured``'s result for one response (shared with ``accord compare --structures``)."""
     from .. import _api
-    from ..report.result_table import render_result
-    from ..structured.named import NAMED_METRICS
 
     parent = None
     if args.hierarchy:
@@ -100,8 +107,15 @@ def run_structured(args: argparse.Namespace) -> int:
             raise OptionError(f"{args.hierarchy}: not JSON ({exc.msg}, line {exc.lineno})") from None
         if not isinstance(parent, dict):
             raise OptionError(f"{args.hierarchy}: expected a JSON object mapping a value to its parent")
-    result = _api.structured_metrics(args.key, args.response, args.metrics, inclusive_spans=args.inclusive_spans,
-                             premodifiers=args.premodifiers, hierarchy=parent)
+    return _api.structured_metrics(key, response, args.metrics, inclusive_spans=args.inclusive_spans,
+                                   premodifiers=args.premodifiers, hierarchy=parent)
+
+
+def run_structured(args: argparse.Namespace) -> int:
+    from ..report.result_table import render_result
+    from ..structured.named import NAMED_METRICS
+
+    result = structured_result(args, args.key, args.response)
     if args.details:
         from ..report.details import write_rows
 
