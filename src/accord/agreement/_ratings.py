@@ -84,7 +84,13 @@ def _encode_numeric(columns: list[np.ndarray], raters: Sequence[Hashable], categ
     floats = any(c.dtype.kind == "f" for c in columns)
     arr = np.column_stack(columns).astype(np.float64 if floats else np.int64)
     missing = np.isnan(arr) if floats else np.zeros(arr.shape, dtype=bool)
-    values = np.unique(arr[~missing])
+    rated = arr if not missing.any() else arr[~missing]
+    small = _small_integers(rated)
+    if small is not None:    # integer codes in a short range (the usual case): counted, not sorted
+        lo, offsets, present = small
+        values = (np.flatnonzero(present) + lo).astype(arr.dtype)
+    else:
+        values = np.unique(rated)    # (flattened)
     found = values.tolist()
     if categories is None:
         cats = tuple(found)
@@ -99,9 +105,30 @@ def _encode_numeric(columns: list[np.ndarray], raters: Sequence[Hashable], categ
     index = {c: k for k, c in enumerate(cats)}
     lookup = np.array([index[v] for v in found], dtype=np.int64)
     codes = np.full(arr.shape, MISSING, dtype=np.int64)
-    if len(found):
+    if len(found) and small is not None:
+        rank = np.cumsum(present) - 1                 # value - lo -> its index among the values present
+        coded = lookup[rank[offsets]]
+        if missing.any():
+            codes[~missing] = coded
+        else:
+            codes = coded.reshape(arr.shape)
+    elif len(found):
         codes[~missing] = lookup[np.searchsorted(values, arr[~missing])]
     return Ratings(codes, cats, tuple(raters))
+
+
+def _small_integers(values: np.ndarray) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """For integer-valued ratings within a range not much wider than their number: the lowest value, each value's
+    offset from it and which offsets occur; None otherwise (then the values are sorted)."""
+    if values.size == 0:
+        return None
+    lo, hi = values.min(), values.max()
+    if not (hi - lo < 4 * values.size + 1024) or not np.isfinite(lo) or not np.isfinite(hi):
+        return None
+    offsets = (values - lo).astype(np.int64)
+    if values.dtype.kind == "f" and not np.array_equal(offsets + lo, values):
+        return None
+    return int(lo), offsets.ravel(), np.bincount(offsets.ravel()) > 0
 
 
 def _encode(columns: list[Any], raters: Sequence[Hashable], categories: Sequence[Hashable] | None,

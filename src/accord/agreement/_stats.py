@@ -79,7 +79,17 @@ class AgreementStats:
 
 
 def agreement_stats(r: Ratings) -> AgreementStats:
-    """Compute the statistics of a table, in a few array passes."""
+    """Compute the statistics of a table, in a few array passes (two raters who rated every item: from their
+    contingency table alone, :func:`_two_complete_raters`)."""
+    k, m = len(r.categories), r.n_raters
+    codes = r.codes
+    if m == 2 and len(codes) and not (codes == MISSING).any():
+        return _two_complete_raters(r)
+    return _any_raters(r)
+
+
+def _any_raters(r: Ratings) -> AgreementStats:
+    """The statistics of any table: the pair tables, then the item counts ``n`` in a few passes."""
     k, m = len(r.categories), r.n_raters
     codes = r.codes
     n = r.counts().astype(np.float64)
@@ -103,3 +113,22 @@ def agreement_stats(r: Ratings) -> AgreementStats:
         rater_counts[j] = np.bincount(codes[full, j], minlength=k)
     return AgreementStats(r.categories, r.raters, pairs, pa_sum, int(two.sum()), pi_sum, int(one.sum()),
                           coincidence, int(full.sum()), float((n[full] ** 2).sum()), rater_counts)
+
+
+def _two_complete_raters(r: Ratings) -> AgreementStats:
+    """The statistics of two raters who rated every item, from one ``bincount`` of the code pairs.
+
+    With ``t`` their contingency table over ``N`` items, every item has ``r_i = 2`` and ``n[i] = e_a + e_b``:
+    ``pa_sum = trace(t)`` (an item contributes 1 when both agree), ``pi_sum = (row sums + column sums) / 2``,
+    ``coincidence = t + tᵀ`` (an agreeing item adds 2 to its diagonal cell, a disagreeing one 1 to both
+    off-diagonal cells), ``y2 = 2N + 2 trace(t)`` (4 or 2 per item) and the raters' counts are the margins.
+    """
+    k = len(r.categories)
+    codes = r.codes
+    t = np.bincount(codes[:, 0] * k + codes[:, 1], minlength=k * k).reshape(k, k)
+    n_items = len(codes)
+    agree = int(np.trace(t))
+    rows, cols = t.sum(axis=1), t.sum(axis=0)
+    return AgreementStats(r.categories, r.raters, {(0, 1): t}, float(agree), n_items,
+                          (rows + cols).astype(np.float64) / 2, n_items, (t + t.T).astype(np.float64), n_items,
+                          float(2 * n_items + 2 * agree), np.stack([rows, cols]).astype(np.int64))
