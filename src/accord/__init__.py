@@ -5,15 +5,27 @@
 >>> report.totals.match, report.f1                          # doctest: +SKIP
 """
 
-from ._api import agree, benchmark, coref, gate_diff, qa, smatch, structured_metrics
-from .errors import AccordError
-from .formats import read, write
-from .model import Annotation, Corpus, Document, make_annotation
-from .report import Report
-from .result import Result
-from .schema import Task, load_task
-from .scoring import score
-from .stats import compare
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): ``import accord`` loads no numpy
+    from ._api import agree, benchmark, coref, gate_diff, qa, smatch, structured_metrics
+    from .errors import AccordError
+    from .formats import read, write
+    from .model import Annotation, Corpus, Document, make_annotation
+    from .report import Report
+    from .result import Result
+    from .schema import Task, load_task
+    from .scoring import score
+    from .stats import compare
+
+_LAZY = {
+    "agree": "._api", "benchmark": "._api", "coref": "._api", "gate_diff": "._api", "qa": "._api",
+    "smatch": "._api", "structured_metrics": "._api", "AccordError": ".errors", "read": ".formats",
+    "write": ".formats", "Annotation": ".model", "Corpus": ".model", "Document": ".model",
+    "make_annotation": ".model", "Report": ".report", "Result": ".result", "Task": ".schema",
+    "load_task": ".schema", "score": ".scoring", "compare": ".stats",
+}
 
 __all__ = [
     "AccordError",
@@ -40,8 +52,13 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> str:
-    """``accord.__version__``, read from the installed package's metadata (written once, in pyproject.toml)."""
+def __getattr__(name: str) -> Any:
+    """The public names, imported from their modules on first use, and ``accord.__version__``, read from the
+    installed package's metadata (written once, in pyproject.toml)."""
+    if name in _LAZY:
+        value = getattr(import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
     if name == "__version__":
         from importlib.metadata import PackageNotFoundError, version
 
@@ -50,3 +67,7 @@ def __getattr__(name: str) -> str:
         except PackageNotFoundError:   # pragma: no cover - a source tree that was never installed
             return "0+unknown"
     raise AttributeError(f"module 'accord' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

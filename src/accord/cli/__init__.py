@@ -21,17 +21,26 @@ _MODULES = (score, compare, report, structures, agree, gate, spans)
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``accord`` command."""
-    from .. import __version__
-
     parser = argparse.ArgumentParser(prog="accord", description="Compare annotations: a system against gold, "
                                      "or annotators against each other.")
-    parser.add_argument("--version", action="version", version=f"accord {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show accord's version and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for module in _MODULES:
         module.register(sub)
     for command in sub.choices.values():
         add_common(command)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed package's version, read (from its metadata) only when asked for."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from .. import __version__
+
+        print(f"accord {__version__}")     # on standard output, as argparse's own version action
+        parser.exit()
 
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_BUG = 0, 2, 3

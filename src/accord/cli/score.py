@@ -16,10 +16,10 @@ __all__ = ["register", "COMMANDS"]
 
 
 def _formats_epilog() -> str:
-    from ..formats._registry import _FORMATS
+    from ..formats._registry import format_table
 
     return "registered formats:\n" + "\n".join(
-        f"  {f.name:<10} {', '.join(f.extensions) or '(by --format)'}" for f in _FORMATS.values())
+        f"  {name:<10} {', '.join(exts) or '(by --format)'}" for name, exts in format_table())
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -13,7 +13,6 @@ spans      CSV/TSV spans over a VRT file's tokens (:mod:`accord.formats.spans_ta
 ========== ===========================================================================
 """
 
-from . import brat, conll, gate, jsonl, matjson, spans_table, vrt  # noqa: F401  (registers)
-from ._registry import Format, get, names, read, register, sniff, write
+from ._registry import Format, get, names, read, register, sniff, write   # the format modules load on first use
 
 __all__ = ["Format", "get", "names", "read", "register", "sniff", "write"]

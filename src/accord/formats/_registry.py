@@ -11,7 +11,8 @@ from typing import Any
 from ..errors import FormatError, OptionError
 from ..model import Corpus
 
-__all__ = ["Format", "register", "get", "names", "sniff", "by_extension", "read", "write", "file_head"]
+__all__ = ["Format", "register", "get", "names", "sniff", "by_extension", "read", "write", "file_head",
+           "format_table", "BUILTIN_FORMATS"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,47 @@ class Format:
 
 _FORMATS: dict[str, Format] = {}
 
+BUILTIN_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "brat": ("brat", (".ann",)),
+    "conll": ("conll", (".conll", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".tsv", ".txt", ".col")),
+    "gate": ("gate", (".xml",)),
+    "jsonl": ("jsonl", (".jsonl",)),
+    "mat-json": ("matjson", (".json",)),
+    "vrt": ("vrt", (".vrt",)),
+    "spans": ("spans_table", ()),
+}
+"""accord's own formats: name -> (module of ``accord.formats``, extensions). A module registers its format when it
+is imported, on first use (:func:`_load`), so that ``accord --help`` imports no reader; the tests check that this
+table says what the modules register."""
+
+_loaded = False
+
+
+def _load() -> None:
+    """Import every built-in format module (once), in the order that sniffing tries them."""
+    global _loaded
+    if not _loaded:
+        from importlib import import_module
+
+        for module in dict.fromkeys(m for m, _ in BUILTIN_FORMATS.values()):
+            import_module(f"{__package__}.{module}")
+        _loaded = True
+
+
+def _ordered() -> list[Format]:
+    """The registered formats, the built-in ones first in the table's order (sniffing tries them in this order,
+    whichever module happened to be imported first)."""
+    _load()
+    first = [_FORMATS[name] for name in BUILTIN_FORMATS if name in _FORMATS]
+    return first + [f for name, f in _FORMATS.items() if name not in BUILTIN_FORMATS]
+
+
+def format_table() -> list[tuple[str, tuple[str, ...]]]:
+    """``(name, extensions)`` of every format, without importing a reader."""
+    table = {name: exts for name, (_, exts) in BUILTIN_FORMATS.items()}
+    table.update({f.name: f.extensions for f in _FORMATS.values()})
+    return list(table.items())
+
 
 def file_head(path: str | os.PathLike, size: int = 4096) -> str | None:
     """The first ``size`` characters of a file for sniffing (undecodable bytes replaced), or ``None``
@@ -51,12 +93,13 @@ def register(fmt: Format) -> Format:
 
 
 def names() -> list[str]:
-    """The registered format names."""
-    return sorted(_FORMATS)
+    """The format names (built-in and registered)."""
+    return sorted(set(BUILTIN_FORMATS) | set(_FORMATS))
 
 
 def get(name: str) -> Format:
     """The format called ``name``."""
+    _load()
     try:
         return _FORMATS[name]
     except KeyError:
@@ -65,13 +108,14 @@ def get(name: str) -> Format:
 
 def sniff(path: str | os.PathLike) -> Format:
     """Guess the format of a file or directory from its extensions and first bytes."""
+    formats = _ordered()
     p = Path(path)
     if p.is_dir():
         exts = {f.suffix.lower() for f in p.iterdir() if f.is_file()}
-        for fmt in _FORMATS.values():
+        for fmt in formats:
             if fmt.name == "brat" and ".ann" in exts:
                 return fmt
-        candidates = [fmt for fmt in _FORMATS.values() if exts & set(fmt.extensions)]
+        candidates = [fmt for fmt in formats if exts & set(fmt.extensions)]
         if len(candidates) == 1:
             return candidates[0]
         raise FormatError(
@@ -80,14 +124,14 @@ def sniff(path: str | os.PathLike) -> Format:
     if not p.exists():
         raise FormatError("no such file or directory", path=p)
     ext = p.suffix.lower()
-    matches = [fmt for fmt in _FORMATS.values() if ext in fmt.extensions]
+    matches = [fmt for fmt in formats if ext in fmt.extensions]
     if len(matches) == 1:
         # one format claims the extension: its reader gives the precise error if the content is wrong
         return matches[0]
     confirmed = [fmt for fmt in matches if fmt.sniff is None or fmt.sniff(p)]
     if len(confirmed) == 1:
         return confirmed[0]
-    sniffed = [fmt for fmt in _FORMATS.values() if fmt.sniff is not None and fmt.sniff(p)]
+    sniffed = [fmt for fmt in formats if fmt.sniff is not None and fmt.sniff(p)]
     if len(sniffed) == 1:
         return sniffed[0]
     raise FormatError(
@@ -97,8 +141,9 @@ def sniff(path: str | os.PathLike) -> Format:
 
 def by_extension(path: str | os.PathLike) -> str:
     """The one format whose extensions include the file's (for choosing how to write it)."""
+    formats = _ordered()
     ext = Path(path).suffix.lower()
-    matches = sorted(fmt.name for fmt in _FORMATS.values() if ext in fmt.extensions)
+    matches = sorted(fmt.name for fmt in formats if ext in fmt.extensions)
     if len(matches) != 1:
         raise OptionError(f"cannot tell the output format from the extension {ext or 'none'!r} of {path} "
                           f"({'formats ' + ', '.join(matches) + ' share it' if matches else 'no format uses it'}); "
