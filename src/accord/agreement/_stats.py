@@ -81,9 +81,8 @@ class AgreementStats:
 def agreement_stats(r: Ratings) -> AgreementStats:
     """Compute the statistics of a table, in a few array passes (two raters who rated every item: from their
     contingency table alone, :func:`_two_complete_raters`)."""
-    k, m = len(r.categories), r.n_raters
     codes = r.codes
-    if m == 2 and len(codes) and not (codes == MISSING).any():
+    if r.n_raters == 2 and len(codes) and not (codes == MISSING).any():
         return _two_complete_raters(r)
     return _any_raters(r)
 
