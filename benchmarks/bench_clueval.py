@@ -27,6 +27,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -100,6 +101,7 @@ def main() -> None:
     p.add_argument("--tokens", type=int, default=300_000)
     p.add_argument("--one-doc-peer-tokens", type=int, default=20_000)
     args = p.parse_args()
+    print_versions('nervaluate')
 
     from nervaluate import Evaluator
 

@@ -18,6 +18,7 @@ import argparse
 import time
 
 import numpy as np
+from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def timed(fn, *args, repeat: int = 1, **kwargs):
@@ -127,6 +128,7 @@ def main() -> None:
     p.add_argument("--annotations", type=int, default=100_000)
     p.add_argument("--concepts", type=int, default=400)
     args = p.parse_args()
+    print_versions('scikit-learn', 'statsmodels', 'krippendorff')
     bench_coefficients(args)
     bench_diff(args)
     bench_bdm(args)

@@ -17,6 +17,7 @@ import time
 import accord
 from accord.model import Corpus, Document, make_annotation
 from accord.schema import parse_task
+from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 TASK = """<task><annotation_set_descriptors><annotation_set_descriptor name='content'>
 <annotation label='PER'/><annotation label='LOC'/><annotation label='ORG'/>
@@ -82,6 +83,7 @@ def main() -> None:
     ap.add_argument("--annotations", type=int, default=1_000_000)
     ap.add_argument("--docs-size", type=int, default=200)
     args = ap.parse_args()
+    print_versions()
     import gc
     gc.disable()
     task = parse_task(TASK)

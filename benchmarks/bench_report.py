@@ -24,6 +24,7 @@ import tempfile
 import time
 import warnings
 from pathlib import Path
+from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "conll03"
@@ -86,6 +87,7 @@ def main() -> None:
     p.add_argument("--tokens", type=int, default=1_400_000)
     p.add_argument("--repeat", type=int, default=3)
     args = p.parse_args()
+    print_versions()
     warnings.simplefilter("ignore")
     sys.path.insert(0, str(ROOT / "src"))
     import accord

@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _versions import print_versions  # (benchmarks/ is on sys.path when run as a script)
+
 TYPES = ["PER", "LOC", "ORG", "MISC"]
 
 SEQEVAL_SCRIPT = r"""
@@ -92,6 +94,7 @@ def main() -> None:
     ap.add_argument("--tokens", type=int, default=300_000)
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
+    print_versions('seqeval', 'seqscore', 'nervaluate')
     import warnings
 
     from seqeval.metrics import classification_report as theirs

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_HELP_S = 0.1
@@ -47,6 +48,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--repeat", type=int, default=7)
     args = p.parse_args()
+    print_versions()
     py = sys.executable
     gold = str(ROOT / "tests" / "data" / "conll03" / "gold.conll")
     pred = str(ROOT / "tests" / "data" / "conll03" / "xlm_flert.conll")

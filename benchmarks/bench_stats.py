@@ -30,6 +30,7 @@ from bench_seqeval import generate, median_time, write_conll  # noqa: E402
 import accord  # noqa: E402
 from accord.result import ALL, Measure, PairsKind, Result, label_table  # noqa: E402
 from accord.stats import CHUNK  # noqa: E402
+from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def scipy_f1(values: np.ndarray, n: int, seed: int) -> tuple[float, float]:
@@ -125,6 +126,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    print_versions()
     corpus_part(args)
     generated_part(args)
 

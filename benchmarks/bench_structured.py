@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
-
+from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def gen_doc(rng: random.Random, n: int) -> tuple[list, list]:
@@ -142,6 +142,7 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=1000)
     ap.add_argument("--nodes", type=int, default=40)
     args = ap.parse_args()
+    print_versions('metametric', 'smatch')
     bench_coref(args)
     bench_smatch(args)
 
