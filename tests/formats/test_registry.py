@@ -26,3 +26,14 @@ def test_import_and_help_load_no_reader_and_no_numpy():
     help_text = subprocess.run([sys.executable, "-m", "accord", "score", "--help"], capture_output=True, text=True,
                                timeout=60).stdout
     assert "conll      .conll, .conll03" in help_text and "spans      (by --format)" in help_text
+
+
+def test_a_file_whose_extension_one_format_claims_loads_only_that_reader():
+    from ..conftest import DATA
+
+    code = ("import sys, warnings; warnings.simplefilter('ignore'); import accord; "
+            f"accord.read({str(DATA / 'conll03' / 'gold.conll')!r}); "
+            "print(','.join(m for m in ('accord.formats.gate', 'accord.formats.vrt', 'accord.formats.brat', "
+            "'xml.sax.saxutils') if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.strip() == "", run.stderr

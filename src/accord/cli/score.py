@@ -121,9 +121,10 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
     """The result of scoring ``pred`` against ``args.gold`` in the pairs, clueval or semeval mode, and how to draw
     its tables (``accord score`` and ``accord compare``)."""
     from .. import scoring
-    from ..clueval import leniency_level
 
     if args.match in ("clueval", "semeval"):
+        from ..clueval import leniency_level
+
         _check_span_options(args)
         result = scoring.score(args.gold, pred, format=args.format, gold_format=args.gold_format,
                                pred_format=args.pred_format, beta=args.beta, zero_division=args.zero_division,

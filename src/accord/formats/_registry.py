@@ -98,8 +98,13 @@ def names() -> list[str]:
 
 
 def get(name: str) -> Format:
-    """The format called ``name``."""
-    _load()
+    """The format called ``name`` (a built-in one is loaded on first use)."""
+    if name not in _FORMATS and name in BUILTIN_FORMATS:
+        from importlib import import_module
+
+        import_module(f"{__package__}.{BUILTIN_FORMATS[name][0]}")
+    if name not in _FORMATS:
+        _load()
     try:
         return _FORMATS[name]
     except KeyError:
@@ -108,8 +113,13 @@ def get(name: str) -> Format:
 
 def sniff(path: str | os.PathLike) -> Format:
     """Guess the format of a file or directory from its extensions and first bytes."""
-    formats = _ordered()
     p = Path(path)
+    claimed = [name for name, ext in format_table() if p.suffix.lower() in ext]
+    if len(claimed) == 1 and p.is_file():
+        # one format claims the extension: only its reader is loaded, and it gives the precise error if the
+        # content is wrong
+        return get(claimed[0])
+    formats = _ordered()
     if p.is_dir():
         exts = {f.suffix.lower() for f in p.iterdir() if f.is_file()}
         for fmt in formats:
@@ -126,7 +136,6 @@ def sniff(path: str | os.PathLike) -> Format:
     ext = p.suffix.lower()
     matches = [fmt for fmt in formats if ext in fmt.extensions]
     if len(matches) == 1:
-        # one format claims the extension: its reader gives the precise error if the content is wrong
         return matches[0]
     confirmed = [fmt for fmt in matches if fmt.sniff is None or fmt.sniff(p)]
     if len(confirmed) == 1:
