@@ -17,6 +17,7 @@ import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from defusedxml import ElementTree as ET
@@ -127,6 +128,16 @@ def _parse_value(text: str, typ: str, where: str) -> Any:
     return text
 
 
+
+_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "string": lambda x: isinstance(x, str),
+    "int": lambda x: isinstance(x, int) and not isinstance(x, bool),
+    "float": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
+    "boolean": lambda x: isinstance(x, bool),
+    "annotation": lambda x: isinstance(x, Annotation),
+}
+"""Whether a value is of an attribute type (a ``bool`` is no ``int``)."""
+
 class Task:
     """A parsed task: labels, attributes, effective labels and profiles.
 
@@ -223,20 +234,21 @@ class Task:
                 self._validate(doc, ann, corpus.name)
 
     def _validate(self, doc: Document, ann: Annotation, source: str | None) -> None:
-        where = f"{source + ': ' if source else ''}document {doc.id!r}, annotation {ann!r}"
+        def where() -> str:   # the message's place, written only when there is an error
+            return f"{source + ': ' if source else ''}document {doc.id!r}, annotation {ann!r}"
         spec = self.labels.get(ann.label)
         if spec is None:
-            raise ValidationError(f"{where}: label {ann.label!r} is not declared in the task "
+            raise ValidationError(f"{where()}: label {ann.label!r} is not declared in the task "
                                   f"(declared: {', '.join(sorted(self.labels))})")
         if spec.spanned and ann.start is None:
-            raise ValidationError(f"{where}: label {ann.label!r} is spanned, but the annotation has no span")
+            raise ValidationError(f"{where()}: label {ann.label!r} is spanned, but the annotation has no span")
         if not spec.spanned and ann.start is not None:
-            raise ValidationError(f"{where}: label {ann.label!r} is declared span=\"no\", but the annotation has a span")
+            raise ValidationError(f"{where()}: label {ann.label!r} is declared span=\"no\", but the annotation has a span")
         for name, value in ann.attributes.items():
             attr = spec.attributes.get(name)
             if attr is None:
                 if spec.all_attributes_known:
-                    raise ValidationError(f"{where}: attribute {name!r} is not declared for {ann.label!r}, "
+                    raise ValidationError(f"{where()}: attribute {name!r} is not declared for {ann.label!r}, "
                                           "which is locked (all_attributes_known=\"yes\")")
                 continue
             if value is None:
@@ -244,36 +256,30 @@ class Task:
             values: Any
             if attr.aggregation == "set":
                 if not isinstance(value, frozenset):
-                    raise ValidationError(f"{where}: attribute {name!r} is a set; got {value!r}")
+                    raise ValidationError(f"{where()}: attribute {name!r} is a set; got {value!r}")
                 values = value
             elif attr.aggregation == "list":
                 if not is_aggregate(value) or isinstance(value, frozenset):
-                    raise ValidationError(f"{where}: attribute {name!r} is a list; got {value!r}")
+                    raise ValidationError(f"{where()}: attribute {name!r} is a list; got {value!r}")
                 values = value
             else:
                 if is_aggregate(value):
-                    raise ValidationError(f"{where}: attribute {name!r} takes a single value; got {value!r}")
+                    raise ValidationError(f"{where()}: attribute {name!r} takes a single value; got {value!r}")
                 values = (value,)
             for v in values:
                 self._check_value(where, attr, v)
 
-    def _check_value(self, where: str, attr: AttributeSpec, v: Any) -> None:
-        ok = {
-            "string": lambda x: isinstance(x, str),
-            "int": lambda x: isinstance(x, int) and not isinstance(x, bool),
-            "float": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
-            "boolean": lambda x: isinstance(x, bool),
-            "annotation": lambda x: isinstance(x, Annotation),
-        }[attr.type](v)
+    def _check_value(self, where: Callable[[], str], attr: AttributeSpec, v: Any) -> None:
+        ok = _TYPE_CHECKS[attr.type](v)
         if not ok:
-            raise ValidationError(f"{where}: attribute {attr.name!r} has type {attr.type}; got {v!r}")
+            raise ValidationError(f"{where()}: attribute {attr.name!r} has type {attr.type}; got {v!r}")
         if attr.choices and v not in attr.choices:
-            raise ValidationError(f"{where}: attribute {attr.name!r} must be one of "
+            raise ValidationError(f"{where()}: attribute {attr.name!r} must be one of "
                                   f"{', '.join(map(repr, attr.choices))}; got {v!r}")
         if attr.range is not None:
             lo, hi = attr.range
             if (lo is not None and v < lo) or (hi is not None and v > hi):
-                raise ValidationError(f"{where}: attribute {attr.name!r} must lie in [{lo}, {hi}]; got {v!r}")
+                raise ValidationError(f"{where()}: attribute {attr.name!r} must lie in [{lo}, {hi}]; got {v!r}")
         if attr.type == "annotation":
             for label, conditions in attr.label_restrictions:
                 if label in self.effective:
@@ -284,7 +290,7 @@ class Task:
                     return
             allowed = ", ".join(lbl + ("" if not c else "[" + ",".join(f"{k}={val}" for k, val in c) + "]")
                                 for lbl, c in attr.label_restrictions)
-            raise ValidationError(f"{where}: attribute {attr.name!r} must point to {allowed}; "
+            raise ValidationError(f"{where()}: attribute {attr.name!r} must point to {allowed}; "
                                   f"it points to {v!r}")
 
 

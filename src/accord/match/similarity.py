@@ -261,6 +261,7 @@ class ProfileSimilarity(Similarity):
         self._profile_of: dict[str, int] = {}
         self._unpaired: dict[str, _Entry] = {}
         self._default_cache: dict[tuple[int, bool], _Entry] = {}
+        self._remainder_cache: dict[tuple[frozenset, str, bool], list[str]] = {}
         for k, tp in enumerate(self.spec.tag_profiles):
             entry = self._compile(tp.dimensions, tp)
             for lbl in tp.labels:
@@ -481,13 +482,16 @@ class ProfileSimilarity(Similarity):
 
     def _remainder_names(self, ann: Annotation, entry: _Entry, annotation_typed: bool) -> list[str]:
         declared = entry.declared.get(ann.label, frozenset())
-        if self.task is not None:
-            spec = self.task.labels.get(ann.label)
-            if spec is None:
-                return []
-            return [n for n, a in spec.attributes.items()
-                    if n not in declared and n != spec.effective_attribute
+        if self.task is not None:    # the task's attributes of the label: the same for every annotation of it
+            key = (declared, ann.label, annotation_typed)
+            names = self._remainder_cache.get(key)
+            if names is None:
+                spec = self.task.labels.get(ann.label)
+                names = [] if spec is None else [
+                    n for n, a in spec.attributes.items() if n not in declared and n != spec.effective_attribute
                     and (a.type == "annotation") == annotation_typed]
+                self._remainder_cache[key] = names
+            return names
         names = []
         for n, v in ann.attributes.items():
             if n in declared:
