@@ -262,6 +262,7 @@ class ProfileSimilarity(Similarity):
         self._unpaired: dict[str, _Entry] = {}
         self._default_cache: dict[tuple[int, bool], _Entry] = {}
         self._remainder_cache: dict[tuple[frozenset, str, bool], list[str]] = {}
+        self._compared_cache: dict[tuple[frozenset, str, str], list[str]] = {}
         for k, tp in enumerate(self.spec.tag_profiles):
             entry = self._compile(tp.dimensions, tp)
             for lbl in tp.labels:
@@ -506,14 +507,20 @@ class ProfileSimilarity(Similarity):
         names = self._remainder_names(r, entry, False)
         if not names:
             return None
+        if self.task is not None:   # the names both labels declare alike: fixed by the pair of labels
+            key = (entry.declared.get(r.label, frozenset()), r.label, h.label)
+            compared = self._compared_cache.get(key)
+            if compared is None:
+                compared = []
+                for n in names:
+                    ra, ha = self.task.attribute(r.label, n), self.task.attribute(h.label, n)
+                    if ha is not None and ra is not None and (ra.type, ra.aggregation) == (ha.type, ha.aggregation):
+                        compared.append(n)
+                self._compared_cache[key] = compared
+        else:
+            compared = [n for n in names if n in h.attributes]
         total = 0.0
-        for n in names:
-            if self.task is not None:
-                ra, ha = self.task.attribute(r.label, n), self.task.attribute(h.label, n)
-                if ha is None or ra is None or (ra.type, ra.aggregation) != (ha.type, ha.aggregation):
-                    continue
-            elif n not in h.attributes:
-                continue
+        for n in compared:
             total += _equality(ctx.value(r, n, True), ctx.value(h, n, False))
         return total / len(names)
 
