@@ -200,8 +200,8 @@ class Pairer:
             self._pair_blocks(gold, pred, gi, pi, gs, ge, ps, pe, ctx, out)
             return
         # spanless: implied spans where there are any, blocks by true label otherwise
-        gsp = [implied_span(gold[i]) for i in gi]
-        psp = [implied_span(pred[i]) for i in pi]
+        gsp = [ctx.implied(gold[i]) for i in gi]
+        psp = [ctx.implied(pred[i]) for i in pi]
         g_with = np.array([s is not None for s in gsp], dtype=bool)
         p_with = np.array([s is not None for s in psp], dtype=bool)
         if g_with.any() and p_with.any():

@@ -80,6 +80,17 @@ class Context:
     paired: dict[tuple[int, int], float] = field(default_factory=dict)
     gold_doc: Any = None
     pred_doc: Any = None
+    spans: dict[int, tuple[int, int] | None] = field(default_factory=dict)
+    """Implied spans computed so far, ``id(annotation) -> span`` (the context lives as long as its documents)."""
+
+    def implied(self, ann: Annotation) -> tuple[int, int] | None:
+        """:func:`implied_span` of ``ann``, computed once per annotation."""
+        if ann.start is not None:
+            return ann.start, ann.end
+        key = id(ann)
+        if key not in self.spans:
+            self.spans[key] = implied_span(ann)
+        return self.spans[key]
 
     def value(self, ann: Annotation, name: str, gold: bool) -> Any:
         if self.task is None:
@@ -392,8 +403,8 @@ class ProfileSimilarity(Similarity):
         return a if a[0] <= b[0] else b
 
     def _compute(self, r: Annotation, h: Annotation, entry: _Entry, dead: float, ctx: Context) -> Result:
-        rspan = implied_span(r)
-        hspan = implied_span(h)
+        rspan = ctx.implied(r)
+        hspan = ctx.implied(h)
         if rspan is not None and hspan is not None and (rspan[1] <= hspan[0] or rspan[0] >= hspan[1]):
             if not (rspan[0] == rspan[1] == hspan[0] == hspan[1]):
                 return 0.0, ("overlap",), ("overlap",)
