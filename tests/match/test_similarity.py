@@ -2,6 +2,8 @@
 (../shared/notes/mat-scorer.md, section 5A), computed by hand in the comments."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from accord.errors import PairingError, ProfileError, SchemaError
 from accord.match.engine import Pairer
@@ -259,3 +261,19 @@ def test_dimension_bounds_are_validated(attr, value):
         task(PER_ORG, "<similarity_profile><tag_profile true_labels='PERSON'>"
                       f"<dimension name='_span' weight='1' method='overlap' {attr}='{value}'/>"
                       "</tag_profile></similarity_profile>")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 2), st.integers(1, 2), st.data())
+def test_closed_form_assignment_totals_equal_assign(n_rows, n_cols, data):
+    """The remainder's small matrices skip the solver: the total equals the one of the pairs ``assign`` chooses."""
+    import numpy as np
+
+    from accord.match.assign import assign
+    from accord.match.similarity import _assigned_total
+
+    cells = st.one_of(st.sampled_from([0.0, 0.5, 1.0, 1 / 3, 2 / 3]), st.floats(0, 1))
+    m = np.array(data.draw(st.lists(cells, min_size=n_rows * n_cols, max_size=n_rows * n_cols))).reshape(
+        n_rows, n_cols)
+    rows, cols = assign(m)
+    assert _assigned_total(m) == float(m[rows, cols].sum())

@@ -39,7 +39,7 @@ import numpy as np
 from ..errors import PairingError, ProfileError
 from ..model import Annotation, is_aggregate
 from ..schema import DimensionSpec, SimilarityProfileSpec, TagProfileSpec, Task
-from .assign import assign
+from .assign import _tie_breaker, assign
 
 __all__ = [
     "Context",
@@ -274,6 +274,7 @@ class ProfileSimilarity(Similarity):
         self._default_cache: dict[tuple[int, bool], _Entry] = {}
         self._remainder_cache: dict[tuple[frozenset, str, bool], list[str]] = {}
         self._compared_cache: dict[tuple[frozenset, str, str], list[str]] = {}
+        self._routes: dict[tuple[str, str, bool, bool], tuple[tuple[_Entry, float], ...]] = {}
         for k, tp in enumerate(self.spec.tag_profiles):
             entry = self._compile(tp.dimensions, tp)
             for lbl in tp.labels:
@@ -385,22 +386,36 @@ class ProfileSimilarity(Similarity):
 
     # -- scoring ---------------------------------------------------------------------
     def __call__(self, r: Annotation, h: Annotation, ctx: Context) -> Result:
+        key = (r.label, h.label, r.start is None, h.start is None)
+        route = self._routes.get(key)
+        if route is None:
+            route = self._routes[key] = self._route(r, h)
+        if not route:
+            return 0.0, ("tagclash",), ("tagclash",)
+        if len(route) == 1:
+            return self._compute(r, h, route[0][0], route[0][1], ctx)
+        (er, dead_r), (eh, dead_h) = route
+        a = self._compute(r, h, er, dead_r, ctx)
+        b = self._compute(r, h, eh, dead_h, ctx)
+        return a if a[0] <= b[0] else b
+
+    def _route(self, r: Annotation, h: Annotation) -> tuple[tuple[_Entry, float], ...]:
+        """How a pair of two labels is scored, the same for every pair of them: by one entry (and its dead
+        weight), by the worse of two (the unpaired entries of two profiles), or not at all (a tag clash: empty)."""
         lr, lh = r.label, h.label
         kr, kh = self._profile_of.get(lr), self._profile_of.get(lh)
         if kr is not None and kr == kh:
-            return self._compute(r, h, self._entry[lr], 0.0, ctx)
+            return ((self._entry[lr], 0.0),)
         r_spanned, h_spanned = r.start is not None, h.start is not None
         if self.task is not None:
             r_spanned, h_spanned = self.task.is_spanned(lr), self.task.is_spanned(lh)
         if r_spanned != h_spanned or self.stratum_of(lr) != self.stratum_of(lh):
-            return 0.0, ("tagclash",), ("tagclash",)
+            return ()
         if kr is None and kh is None:
-            return self._compute(r, h, self._default_entry(lr, r_spanned), 0.0, ctx)
+            return ((self._default_entry(lr, r_spanned), 0.0),)
         er = self._unpaired[lr] if kr is not None else self._default_entry(lr, r_spanned)
         eh = self._unpaired[lh] if kh is not None else self._default_entry(lh, h_spanned)
-        a = self._compute(r, h, er, er.dead_weight if kr is not None else 0.0, ctx)
-        b = self._compute(r, h, eh, eh.dead_weight if kh is not None else 0.0, ctx)
-        return a if a[0] <= b[0] else b
+        return ((er, er.dead_weight if kr is not None else 0.0), (eh, eh.dead_weight if kh is not None else 0.0))
 
     def _compute(self, r: Annotation, h: Annotation, entry: _Entry, dead: float, ctx: Context) -> Result:
         rspan = ctx.implied(r)
@@ -539,7 +554,7 @@ class ProfileSimilarity(Similarity):
         rnames = self._remainder_names(r, entry, True)
         if not rnames:
             return None
-        hnames = self._remainder_names(h, _Entry([], 0.0, entry.declared), True)
+        hnames = self._remainder_names(h, entry, True)
         groups_r: dict[str | None, list[Any]] = {}
         groups_h: dict[str | None, list[Any]] = {}
         for names, ann, groups in ((rnames, r, groups_r), (hnames, h, groups_h)):
@@ -562,9 +577,28 @@ class ProfileSimilarity(Similarity):
             for i, a in enumerate(rvals):
                 for j, b in enumerate(hvals):
                     m[i, j] = _annotation_value(a, b, ctx, [])
-            rows, cols = assign(m)
-            total += float(m[rows, cols].sum())
+            total += _assigned_total(m)
         return total / max(r_count, h_count)
+
+
+def _assigned_total(m: np.ndarray) -> float:
+    """The summed similarity of the pairs :func:`~accord.match.assign.assign` chooses in ``m``.
+
+    Matrices of at most two rows and two columns (an annotation attribute or two on each side, the usual case)
+    are decided in closed form on the objective ``assign`` maximises (the similarities plus its tie-breaking
+    bonus): the larger cell of one row or column, the larger diagonal of a 2 x 2 matrix. Larger ones go through
+    ``assign``."""
+    if m.size == 0:
+        return 0.0
+    if m.shape[0] <= 2 and m.shape[1] <= 2:
+        objective = m + _tie_breaker(m)
+        if m.shape[0] == 1 or m.shape[1] == 1:
+            return float(m.flat[int(np.argmax(objective))])
+        if objective[0, 0] + objective[1, 1] >= objective[0, 1] + objective[1, 0]:
+            return float(m[0, 0] + m[1, 1])
+        return float(m[0, 1] + m[1, 0])
+    rows, cols = assign(m)
+    return float(m[rows, cols].sum())
 
 
 def implied_span(ann: Annotation) -> tuple[int, int] | None:
