@@ -137,3 +137,38 @@ def test_empty_file_and_one_line_errors(tmp_path, capsys):
     assert main(["smatch", str(broken), str(good)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "broken.amr" in err and "line" in err
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_greedy_mapping_is_taken_only_when_it_is_optimal(seed, monkeypatch):
+    """The fast path (a greedy mapping that reaches an upper bound) gives the integer program's match, and its
+    pairs keep the mapping one-to-one and every item in at most one pair."""
+    from accord.structured import _latent
+    from accord.structured.amr import _FIELDS
+
+    rng = random.Random(500 + seed)
+    gold = _random_amr(rng, rng.randint(3, 14))
+    # a test graph close to the gold one (the fast path's usual case) or unrelated
+    test = gold.replace("boy", "girl", 1) if seed % 2 else _random_amr(rng, rng.randint(3, 14))
+    t = sorted(amr_triples(test), key=repr)
+    g = sorted(amr_triples(gold), key=repr)
+    fast = _latent.latent_match(t, g, _FIELDS)
+    monkeypatch.setattr(_latent, "_greedy_if_optimal", lambda cand, signature: None)
+    exact = _latent.latent_match(t, g, _FIELDS)
+    assert fast.score == exact.score
+    assert len({i for i, _, _ in fast.pairs}) == len(fast.pairs) == len({j for _, j, _ in fast.pairs})
+    assert len(set(fast.mapping.values())) == len(fast.mapping)
+    for i, j, _ in fast.pairs:      # a pair's items are equal under the mapping
+        a, b = t[i], g[j]
+        assert all((fast.mapping.get(x.name) == y.name) if isinstance(x, Var) else x == y for x, y in zip(a, b))
+
+
+def test_identical_graphs_take_the_fast_path(monkeypatch):
+    from accord.structured import _latent
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the integer program ran")
+    monkeypatch.setattr(_latent, "_solve", refuse)
+    g = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"
+    s = smatch(g, g)
+    assert (s.match, s.test_triples, s.f1) == (s.gold_triples, s.gold_triples, 1.0)

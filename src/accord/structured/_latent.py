@@ -124,7 +124,63 @@ def latent_match(pred: Sequence[Sequence[Any]], gold: Sequence[Sequence[Any]], f
     # instance or attribute triple) is worth its score whenever that pair is mapped, so its
     # score goes onto the y variable and no x variable is needed.
     implied = all(fields[k] is exact for k in plain) and _unique(pred) and _unique(gold)
+    if implied:
+        quick = _greedy_if_optimal(cand, [_signature(a, fields) for a in pred])
+        if quick is not None:
+            return quick
     return _solve(cand, constraint, fold=implied)
+
+
+def _greedy_if_optimal(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]],
+                       signature: Sequence[tuple[Any, ...]]) -> LatentResult | None:
+    """A greedy variable mapping, returned only when it provably scores the optimum: else None (then the ILP).
+
+    Holds where the item constraint is implied (exact plain fields, no repeated item; see :func:`latent_match`).
+    The bound: items pair only within their signature (the fields but the variables; ``signature[i]`` of
+    predicted item ``i``), a predicted item with at most one reference item and back, so the score is at most
+    ``Σ_signature min(Σ_i max score of i, Σ_j max score of j)``; and an item's score shared out over the variable
+    pairs it needs, each variable brings at most its best partner's share. The greedy mapping takes
+    variable pairs by the score they unlock (their own items, then the items needing two pairs), keeping the
+    mapping one-to-one; when its score reaches the bound no mapping scores more, and no integer program runs.
+    """
+    best_i: dict[int, float] = {}
+    best_j: dict[int, float] = {}
+    gain: dict[tuple[Any, Any], float] = {}
+    for i, j, score, need in cand:
+        best_i[i] = max(best_i.get(i, 0.0), score)
+        best_j[j] = max(best_j.get(j, 0.0), score)
+        for vp in need:
+            gain[vp] = gain.get(vp, 0.0) + (score if len(need) == 1 else score / len(need))
+    per_pred: dict[Any, float] = {}
+    per_gold: dict[Any, float] = {}
+    gold_bucket = {j: signature[i] for i, j, _, _ in cand}
+    for i, v in best_i.items():
+        per_pred[signature[i]] = per_pred.get(signature[i], 0.0) + v
+    for j, v in best_j.items():
+        per_gold[gold_bucket[j]] = per_gold.get(gold_bucket[j], 0.0) + v
+    bound = sum(min(v, per_gold.get(key, 0.0)) for key, v in per_pred.items())
+    # a second bound: an item's score is shared out over the variable pairs it needs, and a variable maps to
+    # one variable, so each variable brings at most its best partner's share (items needing none count whole)
+    free = sum(score for _, _, score, need in cand if not need)
+    best_a: dict[Any, float] = {}
+    best_b: dict[Any, float] = {}
+    for (va, vb), g in gain.items():
+        best_a[va] = max(best_a.get(va, 0.0), g)
+        best_b[vb] = max(best_b.get(vb, 0.0), g)
+    bound = min(bound, free + min(sum(best_a.values()), sum(best_b.values())))
+    mapped_a: dict[Any, Any] = {}
+    mapped_b: set[Any] = set()
+    for (va, vb), _ in sorted(gain.items(), key=lambda kv: (-kv[1], repr(kv[0]))):
+        if va not in mapped_a and vb not in mapped_b:
+            mapped_a[va] = vb
+            mapped_b.add(vb)
+    chosen = [t for t in cand if all(mapped_a.get(va) == vb for va, vb in t[3])]
+    score = sum(t[2] for t in chosen)
+    if score < bound - 1e-9:
+        return None
+    pairs = sorted((i, j, s) for i, j, s, _ in chosen)
+    used = {vp for _, _, _, need in chosen for vp in need}
+    return LatentResult(float(score), pairs, {va.name: vb.name for va, vb in used})
 
 
 def _unique(items: Sequence[Sequence[Any]]) -> bool:
