@@ -95,6 +95,7 @@ def run_compare(args: argparse.Namespace) -> int:
     args.details = None
     names = names_of(args.preds)
     if args.structures:
+        _check_structure_options(args)
         results = {name: _structure_result(args, path) for name, path in zip(names, args.preds)}
     else:
         if args.metrics or args.inclusive_spans or args.premodifiers or args.hierarchy:
@@ -111,11 +112,8 @@ _STRUCTURE_OPTIONS = {"command", "gold", "preds", "format", "structures", "metri
 """The options of ``compare --structures``; every other option of ``compare`` belongs to accord score's modes."""
 
 
-def _structure_result(args: argparse.Namespace, response: str) -> Any:
-    """One response's result of ``accord coref``, ``smatch`` or ``structured`` against ``args.gold``."""
-    from .. import _api
-    from .structures import COREF_METRICS, structured_result
-
+def _check_structure_options(args: argparse.Namespace) -> None:
+    """Refuse, with ``--structures``, every option that belongs to accord score's modes or to another structure."""
     from . import build_parser
 
     defaults = vars(build_parser().parse_args(["compare", args.gold, *args.preds]))
@@ -125,20 +123,24 @@ def _structure_result(args: argparse.Namespace, response: str) -> Any:
         raise OptionError(f"{', '.join(given)} apply to accord score's modes, not to --structures {args.structures}")
     if args.structures != "structured" and (args.inclusive_spans or args.premodifiers or args.hierarchy):
         raise OptionError("--inclusive-spans, --premodifiers and --hierarchy apply to --structures structured")
+    if args.structures == "coref" and args.format not in (None, "conll2012", "jsonl"):
+        raise OptionError(f"--format {args.format}: coreference files are conll2012 or jsonl")
+    if args.structures == "smatch" and (args.metrics or args.format):
+        raise OptionError("--metrics and --format do not apply to --structures smatch (PENMAN graphs, one measure)")
+    if args.structures == "structured" and not args.metrics:
+        raise OptionError("--structures structured needs --metrics (see accord structured -h)")
+
+
+def _structure_result(args: argparse.Namespace, response: str) -> Any:
+    """One response's result of ``accord coref``, ``smatch`` or ``structured`` against ``args.gold``."""
+    from .. import _api
+    from .structures import COREF_METRICS, structured_result
+
     if args.structures == "coref":
-        return _api.coref(args.gold, response, metrics=args.metrics or list(COREF_METRICS),
-                          format=args.format if args.format in (None, "conll2012", "jsonl") else _bad_format(args))
-    if args.metrics and args.structures == "smatch":
-        raise OptionError("--metrics does not apply to --structures smatch (one measure: Smatch)")
+        return _api.coref(args.gold, response, metrics=args.metrics or list(COREF_METRICS), format=args.format)
     if args.structures == "smatch":
         return _api.smatch(args.gold, response)
-    if not args.metrics:
-        raise OptionError("--structures structured needs --metrics (see accord structured -h)")
     return structured_result(args, args.gold, response)
-
-
-def _bad_format(args: argparse.Namespace) -> None:
-    raise OptionError(f"--format {args.format}: coreference files are conll2012 or jsonl")
 
 
 COMMANDS = {"compare": run_compare}
