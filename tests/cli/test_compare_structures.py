@@ -100,6 +100,7 @@ def test_smatch_and_structured_records(tmp_path, capsys):
     (["--profile", "lenient"], "--profile apply to accord score's modes"),
     (["--beta", "2"], "--beta apply"),
     (["--hierarchy", "h.json"], "apply to --structures structured"),
+    (["--format", "conll"], "coreference files are conll2012 or jsonl"),
 ])
 def test_options_of_other_modes_are_refused(tmp_path, capsys, extra, message):
     key, a, b = coref_files(tmp_path, 3)

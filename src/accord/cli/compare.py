@@ -129,6 +129,8 @@ def _check_structure_options(args: argparse.Namespace) -> None:
         raise OptionError("--metrics and --format do not apply to --structures smatch (PENMAN graphs, one measure)")
     if args.structures == "structured" and not args.metrics:
         raise OptionError("--structures structured needs --metrics (see accord structured -h)")
+    if args.structures == "structured" and args.format:
+        raise OptionError("--format does not apply to --structures structured (records are JSON lines)")
 
 
 def _structure_result(args: argparse.Namespace, response: str) -> Any:
