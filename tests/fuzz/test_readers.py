@@ -20,6 +20,7 @@ from accord.formats import write
 from accord.formats.jsonl import document_from_json
 from accord.model import Corpus
 
+from ..result.contract import checked
 from .harness import PROFILE, run
 from .strategies import conll_text, corrupt_bytes, corrupt_json, dumps, jsonl_text, text_documents, token_documents
 
@@ -145,6 +146,10 @@ def test_coref(data):
         k.write_bytes(text)
         r.write_bytes(data.draw(corrupt_bytes(text)))
         run(["coref", str(k), str(r), "--output", "json"])
+        compared = run(["compare", str(k), str(k), str(r), "--structures", "coref", "--samples", "20", "--seed",
+                        "1", "--output", "json"])
+        if compared.status == 0:
+            checked(compared.stdout)
 
 
 @given(st.data())
@@ -163,6 +168,10 @@ def test_structured_records(data):
         r.write_text(dumps(bad) + "\n")
         for metric in ("relation", "relation-boundaries", "ceaf-ree", "ceaf-rme-phi3", "ceaf-rme-subset", "uas"):
             run(["structured", str(k), str(r), "--metric", metric, "--output", "json"])
+        compared = run(["compare", str(k), str(k), str(r), "--structures", "structured", "--metrics", "relation",
+                        "--samples", "20", "--seed", "1", "--output", "json"])
+        if compared.status == 0:
+            checked(compared.stdout)
 
 
 @given(st.data())
@@ -180,6 +189,10 @@ def test_penman(data):
         g.write_bytes(text)
         p.write_bytes(data.draw(corrupt_bytes(text)))
         run(["smatch", str(g), str(p)])
+        compared = run(["compare", str(g), str(g), str(p), "--structures", "smatch", "--samples", "20", "--seed",
+                        "1", "--output", "json"])
+        if compared.status == 0:
+            checked(compared.stdout)
 
 
 TASK = """<task><annotation_set_descriptors><annotation_set_descriptor name='content'>
@@ -215,6 +228,8 @@ def test_ratings_table(data):
         p = Path(d, "r.csv")
         p.write_bytes(data.draw(corrupt_bytes(text)) if data.draw(st.booleans()) else text)
         run(["agree", str(p), "--items", "item", "--output", "json"])
+        run(["agree", str(p), "--items", "item", "--bootstrap", "20", "--seed", "1", "--ci-method", "bca",
+             "--html", str(Path(d, "agree.html"))])
         run(["agree", str(p)])
 
 

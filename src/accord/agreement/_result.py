@@ -149,7 +149,7 @@ class AgreementResult:
                 keep[i] = False
                 out.append(values(codes[keep]))
                 keep[i] = True
-            return np.array(out).T
+            return np.array(out, dtype=np.float64).reshape(n, len(names)).T
         lo, hi = intervals(resampled, estimate, confidence, method, jackknife)
         self.ci = {name: [None if a != a else float(a), None if b != b else float(b)]
                    for name, a, b in zip(names, lo, hi)}

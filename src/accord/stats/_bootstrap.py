@@ -116,8 +116,10 @@ def _bca_percentiles(resampled: np.ndarray, estimate: np.ndarray, alpha: float,
     z0 = ndtri(share)
     theta_i = np.asarray(jackknife(), dtype=np.float64)
     n = theta_i.shape[1]
-    u = (n - 1) * (theta_i.mean(axis=1, keepdims=True) - theta_i)
     with np.errstate(invalid="ignore", divide="ignore"):
+        # no unit (an empty input): the mean is NaN, the interval undefined, said once below
+        mean = theta_i.sum(axis=1, keepdims=True) / n if n else np.full((len(theta_i), 1), np.nan)
+        u = (n - 1) * (mean - theta_i)
         a_hat = (1 / 6) * ((u ** 3).sum(axis=1) / n ** 3) / ((u ** 2).sum(axis=1) / n ** 2) ** 1.5
         z_alpha = ndtri(alpha)
         num1, num2 = z0 + z_alpha, z0 - z_alpha
