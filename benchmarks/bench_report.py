@@ -14,7 +14,6 @@ Chromium's whole run (start, load, draw, dump). The goals of the report issue: u
 from __future__ import annotations
 
 import argparse
-import random
 import re
 import shutil
 import statistics
@@ -27,26 +26,23 @@ from pathlib import Path
 from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 DATA = ROOT / "tests" / "data" / "conll03"
 SIZE_GOAL = 5_000_000
 DRAW_GOAL_MS = 2000
 
 
 def write_corpus(folder: Path, tokens: int) -> tuple[Path, Path, Path, int]:
-    """Gold, system and worse system files of at least ``tokens`` tokens (the test set repeated)."""
+    """Gold, system and worse system files of at least ``tokens`` tokens (the test set repeated; the worse system
+    is the tests' own, :func:`tests.result.commands.worse_copy`)."""
+    from tests.result.commands import worse_copy
+
     gold = (DATA / "gold.conll").read_text(encoding="utf-8")
-    pred = (DATA / "xlm_flert.conll").read_text(encoding="utf-8")
     per_copy = sum(1 for line in gold.splitlines() if line.strip() and not line.startswith("-DOCSTART-"))
     copies = max(1, -(-tokens // per_copy))
-    rnd = random.Random(3)
-    worse = []
-    for line in pred.split("\n"):
-        cols = line.split()
-        if len(cols) >= 2 and cols[-1] != "O" and rnd.random() < 0.08:
-            line = " ".join(cols[:-1] + ["O"])
-        worse.append(line)
+    worse = Path(worse_copy(folder)).read_text(encoding="utf-8")
     paths = (folder / "gold.conll", folder / "system.conll", folder / "worse.conll")
-    for path, text in zip(paths, (gold, pred, "\n".join(worse))):
+    for path, text in zip(paths, (gold, (DATA / "xlm_flert.conll").read_text(encoding="utf-8"), worse)):
         path.write_text((text.rstrip("\n") + "\n\n") * copies, encoding="utf-8")
     return (*paths, copies * per_copy)
 

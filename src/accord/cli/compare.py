@@ -74,12 +74,11 @@ def render_comparison(result: Any, console: Any) -> None:
                       f"* p < {result.options['alpha']:g}, ** p < {result.options['alpha'] / 5:g}",
                       ["a", "b", "measure", "label", "rate", "a %", "b %", "b - a", "p", "p adj.", ""], first=5)
     for c in result.comparisons:
-        mark = "" if not c.significant else ("**" if c.p_adjusted < result.options["alpha"] / 5 else "*")
         diff = "—" if c.difference is None else f"{100 * c.difference:+.2f}"
         p = "—" if c.p_value is None else f"{c.p_value:.4f}"
         padj = "—" if c.p_adjusted is None else f"{c.p_adjusted:.4f}"
         marks.add_row(c.a, c.b, c.measure, c.label or "ALL", c.rate, percent(c.a_value), percent(c.b_value), diff, p,
-                      padj, mark, style="bold" if c.significant else None)
+                      padj, c.mark(result.options["alpha"]), style="bold" if c.significant else None)
     print_table(console, marks)
 
 

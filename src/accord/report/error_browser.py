@@ -42,6 +42,7 @@ import numpy as np
 from ..clueval import ClueEvaluation
 from ..clueval._errors import ErrorRow, error_table
 from ..match.coverage import CLASS_NAMES
+from .error_report import context_pieces
 
 __all__ = ["ERROR_CLASSES", "ErrorChanges", "error_browser_data", "error_changes", "error_rows", "embedded_data",
            "embedded_json", "COMPRESS_OVER"]
@@ -114,13 +115,14 @@ def error_changes(rows: Mapping[str, Sequence[ErrorRow]]) -> list[ErrorChanges]:
 
 
 def _context_text(doc: Any, a: int, b: int) -> tuple[Any, int]:
-    """The context's pieces as the browser stores them, and whether they are characters."""
-    if doc.tokens is not None and doc.text is None:
-        tokens = doc.tokens[a:b]
-        if any(not t or " " in t for t in tokens):
-            return list(tokens), 0
-        return " ".join(tokens), 0
-    return (doc.text or "")[a:b], 1
+    """The context's pieces as the browser stores them (tokens joined by spaces, a list where a token holds a
+    space or is empty, characters as one string), and whether they are characters."""
+    pieces, tokens = context_pieces(doc, a, b)
+    if not tokens:
+        return pieces, 1
+    if any(not t or " " in t for t in pieces):
+        return list(pieces), 0
+    return " ".join(pieces), 0
 
 
 def _spans_in(table: Any, label_codes: np.ndarray, lo_axis: np.ndarray, hi_axis: np.ndarray) -> list[list[int]]:

@@ -16,7 +16,8 @@ from typing import Any
 from ..clueval import ClueEvaluation
 from ..clueval._errors import ErrorRow
 
-__all__ = ["ERROR_COLUMNS", "PROBLEM_MARK", "OTHER_MARK", "error_dicts", "errors_delimited", "errors_html",
+__all__ = ["ERROR_COLUMNS", "PROBLEM_MARK", "OTHER_MARK", "context_pieces", "error_dicts", "errors_delimited",
+           "errors_html",
            "marked_context"]
 
 PROBLEM_MARK = "\U0001F7E8"   # 🟨 large yellow square
@@ -28,13 +29,17 @@ ERROR_COLUMNS = ("kind", "class", "document", "label", "text", "start", "end", "
                  "note")
 
 
-def _tokens(ev: ClueEvaluation, row: ErrorRow) -> tuple[list[str], bool]:
-    """The context's pieces (tokens, or characters for character-offset documents)."""
-    doc = ev.document(row.document).document
-    a, b = row.context
+def context_pieces(doc: Any, a: int, b: int) -> tuple[Sequence[str], bool]:
+    """The pieces of a document's extent ``[a, b)``: its tokens (True), or its characters as one string for a
+    document whose spans are character offsets (False)."""
     if doc.tokens is not None and doc.text is None:
-        return list(doc.tokens[a:b]), True
-    return list((doc.text or "")[a:b]), False
+        return doc.tokens[a:b], True
+    return (doc.text or "")[a:b], False
+
+
+def _tokens(ev: ClueEvaluation, row: ErrorRow) -> tuple[Sequence[str], bool]:
+    """The pieces of a row's context (:func:`context_pieces`)."""
+    return context_pieces(ev.document(row.document).document, *row.context)
 
 
 def marked_context(ev: ClueEvaluation, row: ErrorRow) -> str:
@@ -79,33 +84,6 @@ def errors_delimited(ev: ClueEvaluation, rows: Sequence[ErrorRow], delimiter: st
     for d in error_dicts(ev, rows):
         w.writerow(d)
     return buf.getvalue()
-
-
-def _segments(ev: ClueEvaluation, row: ErrorRow, side_names: tuple[str, str]) -> list[dict[str, Any]]:
-    """The context cut where the problem span or an other-side span begins or ends."""
-    pieces, tokens = _tokens(ev, row)
-    a = row.context[0]
-    own, theirs = side_names
-    segments: list[dict[str, Any]] = []
-    for k, piece in enumerate(pieces):
-        i = a + k
-        inside = row.start <= i < row.end
-        which = next((n for n, o in enumerate(row.others) if o.start <= i < o.end), None)
-        key = (inside, which)
-        if segments and segments[-1]["key"] == key and not (which is not None and row.others[which].start == i) \
-                and not (inside and row.start == i):
-            segments[-1]["text"] += (" " if tokens else "") + piece
-            continue
-        classes, titles = [], []
-        if inside:
-            classes.append("problem")
-            titles.append(f"{own}: {row.label}")
-        if which is not None:
-            classes.append(f"other other{which % 2}")
-            titles.append(f"{theirs}: {row.others[which].label}")
-        segments.append({"key": key, "text": piece, "classes": " ".join(classes), "title": "; ".join(titles),
-                         "space": bool(tokens and k)})
-    return segments
 
 
 def errors_html(ev: ClueEvaluation, rows: Sequence[ErrorRow], *, title: str = "CLUEval errors",

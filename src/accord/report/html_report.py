@@ -127,15 +127,13 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
     comparisons = []
     if comparison is not None:
         for c in comparison.comparisons:
-            alpha = comparison.options["alpha"]
-            mark = "" if not c.significant else ("**" if c.p_adjusted < alpha / 5 else "*")
             comparisons.append({"a": c.a, "b": c.b, "measure": c.measure, "label": c.label or "ALL", "rate": c.rate,
                                 "a_value": _rate({"v": c.a_value}, "v")["text"],
                                 "b_value": _rate({"v": c.b_value}, "v")["text"],
                                 "difference": "—" if c.difference is None else f"{100 * c.difference:+.2f}",
                                 "p": "—" if c.p_value is None else f"{c.p_value:.4f}",
                                 "p_adjusted": "—" if c.p_adjusted is None else f"{c.p_adjusted:.4f}",
-                                "mark": mark, "significant": c.significant})
+                                "mark": c.mark(comparison.options["alpha"]), "significant": c.significant})
     views = span_views(systems, level, labelled)
     browser = None
     if views["note"] is None:

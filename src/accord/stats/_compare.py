@@ -48,6 +48,12 @@ class Comparison:
     test: str
     significant: bool
 
+    def mark(self, alpha: float) -> str:
+        """``**`` for an adjusted p-value below ``alpha / 5``, ``*`` below ``alpha`` (significant), else empty."""
+        if not self.significant or self.p_adjusted is None:
+            return ""
+        return "**" if self.p_adjusted < alpha / 5 else "*"
+
 
 def holm(p_values: Sequence[float | None]) -> list[float | None]:
     """Holm's step-down adjustment of the defined p-values (``None`` stays ``None``)."""
