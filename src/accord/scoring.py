@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 import os
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from ._names import check_names
@@ -19,7 +21,7 @@ from .report import Report
 from .schema import Task, load_task
 from .tally import ScoreRows, tally
 
-__all__ = ["score", "pair_documents", "read_sides", "source_name", "ALLOW_MISSING"]
+__all__ = ["score", "pair_documents", "read_sides", "reading_once", "source_name", "ALLOW_MISSING"]
 
 ALLOW_MISSING = ("empty", "skip")
 
@@ -31,11 +33,38 @@ def source_name(obj: Any, column: int | str | None = None) -> str:
     return name if column is None else f"{name}#{column}"
 
 
+_SHARED_READS: ContextVar[dict[str, Any] | None] = ContextVar("accord_shared_reads", default=None)
+
+
+@contextmanager
+def reading_once() -> Iterator[None]:
+    """Within the block a file read again with the same format and options is not read again (``compare`` and
+    ``report`` score every system against one gold file): the corpus is shared, its warnings are shown once and its
+    repairs are still reported in every result."""
+    token = _SHARED_READS.set({"corpora": {}, "shown": set()})
+    try:
+        yield
+    finally:
+        _SHARED_READS.reset(token)
+
+
 def _corpus(obj: Any, fmt: str | None, options: dict[str, Any]) -> Corpus:
     if isinstance(obj, Corpus):
         return obj
     if isinstance(obj, (str, os.PathLike)):
-        return read(obj, format=fmt, **options)
+        shared = _SHARED_READS.get()
+        if shared is None:
+            return read(obj, format=fmt, **options)
+        key = (os.path.abspath(obj), fmt, repr(sorted(options.items(), key=lambda kv: kv[0])))
+        if key not in shared["corpora"]:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                corpus = read(obj, format=fmt, **options)
+            shared["corpora"][key] = (corpus, [w.message for w in caught])
+        corpus, messages = shared["corpora"][key]
+        for message in messages:    # to the caller's recorder (_read_with_repairs), at each read
+            warnings.warn(message, stacklevel=2)
+        return corpus
     if isinstance(obj, Document):
         return Corpus([obj])
     raise OptionError(f"expected a path or a Corpus, got {type(obj).__name__}")
@@ -319,8 +348,12 @@ def _read_with_repairs(gold: Any, pred: Any, gold_format: str | None, pred_forma
         gold_c, pred_c = read_sides(gold, pred, gold_format, pred_format, read_options, gold_column, pred_column,
                                     gold_set, pred_set)
     repairs = []
+    shown = (_SHARED_READS.get() or {}).get("shown")
     for w in caught:
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        if shown is None or id(w.message) not in shown:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+            if shown is not None:
+                shown.add(id(w.message))
         if isinstance(w.message, RepairWarning):
             repairs.append(w.message.to_dict())
     return gold_c, pred_c, repairs

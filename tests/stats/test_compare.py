@@ -101,3 +101,20 @@ def test_a_label_only_one_system_predicts_is_compared_too():
     b = Result("score", "pairs", {"pairs": Measure(PairsKind(), cb)}, nested=False)
     out = compare({"a": a, "b": b}, samples=20, seed=1)
     assert [(c.label, c.a_value, c.b_value) for c in out.comparisons] == [(None, 0.0, 0.0), ("PER", 0.0, 0.0)]
+
+
+def test_the_gold_file_is_read_once_for_every_system(tmp_path, capsys, monkeypatch):
+    """compare reads GOLD once: its repair warning is shown once, and every system's result still reports it."""
+    import accord.scoring as scoring
+
+    worse = worse_copy(tmp_path)           # 214 invalid IOB2 transitions: as gold, it warns
+    reads = []
+    real_read = scoring.read
+    monkeypatch.setattr(scoring, "read", lambda path, **kw: reads.append(str(path)) or real_read(path, **kw))
+    assert main(["compare", worse, CONLL_PRED, CONLL_GOLD, "--samples", "50", "--seed", "1", "--output", "json"]) == 0
+    captured = capsys.readouterr()
+    out = checked(captured.out)
+    assert reads.count(worse) == 1 and len(reads) == 3
+    assert captured.err.count(f"{worse}: 214 invalid IOB2 transition(s)") == 1
+    for system in out["systems"].values():
+        assert any(r["file"] == worse and r["count"] == 214 for r in system["repairs"]), system["repairs"]

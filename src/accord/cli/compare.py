@@ -83,6 +83,7 @@ def render_comparison(result: Any, console: Any) -> None:
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    from ..scoring import reading_once
     from ..stats import compare
     from .score import score_result
 
@@ -99,7 +100,8 @@ def run_compare(args: argparse.Namespace) -> int:
     else:
         if args.metrics or args.inclusive_spans or args.premodifiers or args.hierarchy:
             raise OptionError("--metrics, --inclusive-spans, --premodifiers and --hierarchy apply with --structures")
-        results = {name: score_result(args, path)[0] for name, path in zip(names, args.preds)}
+        with reading_once():    # the gold file is read once for every system
+            results = {name: score_result(args, path)[0] for name, path in zip(names, args.preds)}
     result = compare(results, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
                      alpha=args.alpha, labels=not args.no_labels)
     return emit(args, result, lambda console: render_comparison(result, console))

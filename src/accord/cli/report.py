@@ -50,6 +50,7 @@ def write_report(path: str, systems: dict, comparison: object = None, title: str
 
 
 def run_report(args: argparse.Namespace) -> int:
+    from ..scoring import reading_once
     from ..stats import compare
     from .compare import names_of
     from .score import score_result
@@ -60,7 +61,8 @@ def run_report(args: argparse.Namespace) -> int:
         raise OptionError("accord report writes an HTML file: give -o FILE.html")
     args.details = None
     names = names_of(args.preds)
-    systems = {name: score_result(args, path)[0] for name, path in zip(names, args.preds)}
+    with reading_once():    # the gold file is read once for every system
+        systems = {name: score_result(args, path)[0] for name, path in zip(names, args.preds)}
     comparison = None
     if len(systems) > 1:
         comparison = compare(systems, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
