@@ -270,10 +270,10 @@ def test_closed_form_assignment_totals_equal_assign(n_rows, n_cols, data):
     import numpy as np
 
     from accord.match.assign import assign
-    from accord.match.similarity import _assigned_total
+    from accord.match.assign import assigned_total
 
     cells = st.one_of(st.sampled_from([0.0, 0.5, 1.0, 1 / 3, 2 / 3]), st.floats(0, 1))
     m = np.array(data.draw(st.lists(cells, min_size=n_rows * n_cols, max_size=n_rows * n_cols))).reshape(
         n_rows, n_cols)
     rows, cols = assign(m)
-    assert _assigned_total(m) == float(m[rows, cols].sum())
+    assert assigned_total(m) == float(m[rows, cols].sum())

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from ..errors import OptionError
 
-__all__ = ["CONSTRAINTS", "assign"]
+__all__ = ["CONSTRAINTS", "assign", "assigned_total"]
 
 CONSTRAINTS = ("1:1", "N:1", "1:N", "N:N")
 
@@ -82,3 +82,23 @@ def assign(similarity: np.ndarray, constraint: str = "1:1", prefer: np.ndarray |
         raise OptionError(f"unknown matching constraint {constraint!r}; expected one of {', '.join(CONSTRAINTS)}")
     keep = sim[rows, cols] > 0
     return rows[keep].astype(np.int64), cols[keep].astype(np.int64)
+
+
+def assigned_total(m: np.ndarray) -> float:
+    """The summed similarity of the pairs :func:`assign` chooses in ``m`` (1:1).
+
+    Matrices of at most two rows and two columns (an annotation attribute or two on each side, the usual case)
+    are decided in closed form on the objective ``assign`` maximises (the similarities plus its tie-breaking
+    bonus): the larger cell of one row or column, the larger diagonal of a 2 x 2 matrix. Larger ones go through
+    ``assign``."""
+    if m.size == 0:
+        return 0.0
+    if m.shape[0] <= 2 and m.shape[1] <= 2:
+        objective = m + _tie_breaker(m)
+        if m.shape[0] == 1 or m.shape[1] == 1:
+            return float(m.flat[int(np.argmax(objective))])
+        if objective[0, 0] + objective[1, 1] >= objective[0, 1] + objective[1, 0]:
+            return float(m[0, 0] + m[1, 1])
+        return float(m[0, 1] + m[1, 0])
+    rows, cols = assign(m)
+    return float(m[rows, cols].sum())

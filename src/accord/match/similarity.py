@@ -39,7 +39,7 @@ import numpy as np
 from ..errors import PairingError, ProfileError
 from ..model import Annotation, is_aggregate
 from ..schema import DimensionSpec, SimilarityProfileSpec, TagProfileSpec, Task
-from .assign import _tie_breaker, assign
+from .assign import assigned_total
 
 __all__ = [
     "Context",
@@ -156,8 +156,7 @@ def _annotation_set(rs: list[Annotation], hs: list[Annotation], ctx: Context) ->
     for i, a in enumerate(rs):
         for j, b in enumerate(hs):
             m[i, j] = paired.get((id(a), id(b)), 0.0)
-    rows, cols = assign(m)
-    return float(m[rows, cols].sum()) / max(len(rs), len(hs))
+    return assigned_total(m) / max(len(rs), len(hs))
 
 
 def _annotation_value(a: Any, b: Any, ctx: Context, tokens: list[str]) -> float:
@@ -577,28 +576,8 @@ class ProfileSimilarity(Similarity):
             for i, a in enumerate(rvals):
                 for j, b in enumerate(hvals):
                     m[i, j] = _annotation_value(a, b, ctx, [])
-            total += _assigned_total(m)
+            total += assigned_total(m)
         return total / max(r_count, h_count)
-
-
-def _assigned_total(m: np.ndarray) -> float:
-    """The summed similarity of the pairs :func:`~accord.match.assign.assign` chooses in ``m``.
-
-    Matrices of at most two rows and two columns (an annotation attribute or two on each side, the usual case)
-    are decided in closed form on the objective ``assign`` maximises (the similarities plus its tie-breaking
-    bonus): the larger cell of one row or column, the larger diagonal of a 2 x 2 matrix. Larger ones go through
-    ``assign``."""
-    if m.size == 0:
-        return 0.0
-    if m.shape[0] <= 2 and m.shape[1] <= 2:
-        objective = m + _tie_breaker(m)
-        if m.shape[0] == 1 or m.shape[1] == 1:
-            return float(m.flat[int(np.argmax(objective))])
-        if objective[0, 0] + objective[1, 1] >= objective[0, 1] + objective[1, 0]:
-            return float(m[0, 0] + m[1, 1])
-        return float(m[0, 1] + m[1, 0])
-    rows, cols = assign(m)
-    return float(m[rows, cols].sum())
 
 
 def implied_span(ann: Annotation) -> tuple[int, int] | None:
