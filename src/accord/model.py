@@ -132,10 +132,16 @@ def make_annotation(
         raise AccordError(f"annotation {label!r}: give both start and end, or neither")
     if start is not None and (start < 0 or end < start):  # type: ignore[operator]
         raise AccordError(f"annotation {label!r}: invalid span [{start}, {end})")
-    attrs = EMPTY_ATTRIBUTES if not attributes else Attributes(
-        (k, _freeze(v)) for k, v in attributes.items()
-    )
+    if not attributes:
+        return Annotation(label, start, end, EMPTY_ATTRIBUTES, id)
+    attrs = Attributes(attributes)
+    for k, v in attrs.items():
+        if isinstance(v, _MUTABLE) and type(v) is not frozenset:
+            dict.__setitem__(attrs, k, _freeze(v))   # replacing a value of a key being iterated is allowed
     return Annotation(label, start, end, attrs, id)
+
+
+_MUTABLE = (set, frozenset, list)
 
 
 def _freeze(value: Any) -> Any:

@@ -29,12 +29,30 @@ class RawAnnotation:
     line: int | None = None
 
 
-def _refs_in(value: Any) -> list[Ref]:
-    if isinstance(value, Ref):
-        return [value]
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [v for v in value if isinstance(v, Ref)]
-    return []
+def _target_rows(raw: Sequence[RawAnnotation], by_id: dict[str, int], path: object, doc_id: str) -> list[list[int]]:
+    """For each raw annotation, the rows its references point to (an unknown id is an error)."""
+    out: list[list[int]] = []
+    for r in raw:
+        rows: list[int] = []
+        for name, value in r.attributes.items():
+            kind = type(value)
+            if kind is Ref:
+                refs = [value]
+            elif kind in _AGGREGATES:
+                refs = [v for v in value if type(v) is Ref]
+            else:
+                continue
+            for ref in refs:
+                t = by_id.get(ref.id)
+                if t is None:
+                    raise FormatError(f"document {doc_id!r}: attribute {name!r} of {r.id or r.label!r} points to "
+                                      f"unknown annotation id {ref.id!r}", path=path, line=r.line)
+                rows.append(t)
+        out.append(rows)
+    return out
+
+
+_AGGREGATES = (list, tuple, set, frozenset)
 
 
 def build_annotations(raw: Sequence[RawAnnotation], *, path: object, doc_id: str) -> tuple[Annotation, ...]:
@@ -46,12 +64,7 @@ def build_annotations(raw: Sequence[RawAnnotation], *, path: object, doc_id: str
             if r.id in by_id:
                 raise FormatError(f"document {doc_id!r}: annotation id {r.id!r} is used twice", path=path, line=r.line)
             by_id[r.id] = k
-    for r in raw:
-        for name, value in r.attributes.items():
-            for ref in _refs_in(value):
-                if ref.id not in by_id:
-                    raise FormatError(f"document {doc_id!r}: attribute {name!r} of {r.id or r.label!r} points to "
-                                      f"unknown annotation id {ref.id!r}", path=path, line=r.line)
+    targets = _target_rows(raw, by_id, path, doc_id)
     built: list[Annotation | None] = [None] * len(raw)
     state = [0] * len(raw)  # 0 new, 1 waiting for its targets, 2 done
 
@@ -64,38 +77,45 @@ def build_annotations(raw: Sequence[RawAnnotation], *, path: object, doc_id: str
             return frozenset(resolve(v) for v in value)
         return value
 
-    # depth-first over the references with an explicit stack: chains of any length, no recursion
-    for root in range(len(raw)):
+    def make(k: int) -> None:
+        r = raw[k]
+        try:
+            built[k] = make_annotation(r.label, r.start, r.end, {n: resolve(v) for n, v in r.attributes.items()}
+                                       if targets[k] else r.attributes, r.id)
+        except FormatError:
+            raise
+        except ValueError as exc:
+            raise FormatError(f"document {doc_id!r}: {exc}", path=path, line=r.line) from None
+        state[k] = 2
+
+    # annotations that point nowhere first, then the others depth-first over their references with an explicit
+    # stack: chains of any length, no recursion
+    pointing = []
+    for k, rows in enumerate(targets):
+        if rows:
+            pointing.append(k)
+        else:
+            make(k)
+    for root in pointing:
         if state[root] == 2:
             continue
         stack = [root]
         while stack:
             k = stack[-1]
-            r = raw[k]
             if state[k] == 0:
                 state[k] = 1
-                for value in r.attributes.values():
-                    for ref in _refs_in(value):
-                        t = by_id[ref.id]
-                        if state[t] == 1:
-                            cyc = raw[t]
-                            raise FormatError(f"document {doc_id!r}: annotation {cyc.id!r} is part of a reference "
-                                              "cycle; annotations cannot point to themselves, directly or not",
-                                              path=path, line=cyc.line)
-                        if state[t] == 0:
-                            stack.append(t)
+                for t in targets[k]:
+                    if state[t] == 1:
+                        cyc = raw[t]
+                        raise FormatError(f"document {doc_id!r}: annotation {cyc.id!r} is part of a reference "
+                                          "cycle; annotations cannot point to themselves, directly or not",
+                                          path=path, line=cyc.line)
+                    if state[t] == 0:
+                        stack.append(t)
                 continue
             stack.pop()
-            if state[k] == 2:
-                continue
-            try:
-                built[k] = make_annotation(r.label, r.start, r.end,
-                                           {n: resolve(v) for n, v in r.attributes.items()}, r.id)
-            except FormatError:
-                raise
-            except ValueError as exc:
-                raise FormatError(f"document {doc_id!r}: {exc}", path=path, line=r.line) from None
-            state[k] = 2
+            if state[k] != 2:
+                make(k)
     return tuple(built)  # type: ignore[arg-type]
 
 

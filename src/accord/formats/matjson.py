@@ -17,7 +17,7 @@ from typing import Any
 
 from .._io import read_text
 from ..errors import FormatError
-from ..model import Annotation, Attributes, Corpus, Document, is_aggregate
+from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document, is_aggregate
 from ._json import ANY, BOOLEAN, INTEGER, NUMBER, STRING, ListOf, Nullable, Object, OneOf, check, json_type, parse_json
 from ._refs import RawAnnotation, Ref, build_annotations, ref_id, writer_ids
 from ._registry import Format, file_head, register
@@ -40,6 +40,11 @@ _ASET = Object({"type": STRING, "hasSpan": BOOLEAN, "hasID": BOOLEAN, "attrs": L
                 "annots": ListOf(ListOf(ANY))}, required=("type",), name="an annotation set object")
 _DOCUMENT = Object({"signal": STRING, "metadata": Object({}), "version": INTEGER, "asets": ListOf(_ASET)},
                    required=("signal",), name="a MAT JSON document (an object)")
+_OUTLINE = Object({"signal": STRING, "metadata": Object({}), "version": INTEGER,
+                   "asets": ListOf(Object({**_ASET.fields, "annots": ListOf(ANY)}, required=("type",),
+                                          name=_ASET.name))},
+                  required=("signal",), name=_DOCUMENT.name)
+"""The document without its rows, which :func:`_rows_in_bulk` checks a column at a time."""
 _VALUE_SHAPES = {"string": STRING, "int": INTEGER, "float": NUMBER, "boolean": BOOLEAN,
                  "annotation": OneOf((STRING, INTEGER), name="an annotation id (string or integer)")}
 
@@ -53,14 +58,130 @@ def read_mat_json(path: str | Path, *, encoding: str | None = None, **_ignored: 
     """
     p = Path(path)
     obj = parse_json(read_text(p, encoding), path=p)
-    check(obj, _DOCUMENT, path=p)
+    check(obj, _OUTLINE, path=p)
     version = obj.get("version", 1)
     if version not in (1, 2):
         raise FormatError(f"$.version: MAT JSON version {version!r} is not supported (1 or 2)", path=p)
     doc_id = _doc_id(p)
     signal = obj["signal"]
+    annotations = _annotations_in_bulk(obj.get("asets", []), len(signal))
+    if annotations is None:   # values to convert one by one, or a fault to find and name
+        check(obj, _DOCUMENT, path=p)
+        raw = _rows_one_by_one(obj.get("asets", []), signal, p)
+        annotations = build_annotations(raw, path=p, doc_id=doc_id)
+    return Corpus([Document(doc_id, annotations, signal, None, None, Attributes(obj.get("metadata") or {}))],
+                  name=str(p))
+
+
+_DECLARED = {"string": str, "int": int, "boolean": bool}
+"""Attribute types whose JSON values are taken as they are: the Python type each value must have exactly."""
+
+
+def _annotations_in_bulk(asets: list[dict], signal_length: int) -> tuple[Annotation, ...] | None:
+    """The annotations of well-formed annotation sets of single string, integer, boolean or annotation values,
+    checked and built a column at a time, the annotations that point to others after those they point to.
+
+    None for anything else: set, list and float values (converted value by value), references to annotations
+    that point to others themselves, and faults, which the row-by-row reader finds and names."""
+    built: list[Annotation | None] = []
+    by_id: dict[str, Annotation] = {}
+    ids_seen = 0
+    later: list[tuple[int, str, list, list, list, list]] = []   # sets with annotation values: built last
+    for aset in asets:
+        label = aset["type"]
+        has_span = aset.get("hasSpan", True)
+        has_id = aset.get("hasID", False)
+        attrs = []
+        for a in aset.get("attrs", []):
+            if isinstance(a, str):
+                attrs.append((a, "string"))
+                continue
+            typ, agg = a.get("type", "string"), a.get("aggregation")
+            if agg not in (None, "none") or typ not in _DECLARED and typ != "annotation":
+                return None
+            attrs.append((a["name"], typ))
+        rows = aset.get("annots", [])
+        fixed = (2 if has_span else 0) + (1 if has_id else 0)
+        widest = fixed + len(attrs)
+        if not all(type(row) is list and fixed <= len(row) <= widest for row in rows):
+            return None
+        if has_span:
+            starts = [row[0] for row in rows]
+            ends = [row[1] for row in rows]
+            if not (all(type(x) is int for x in starts) and all(type(x) is int for x in ends)
+                    and all(0 <= s <= e <= signal_length for s, e in zip(starts, ends))):
+                return None
+        else:
+            starts = ends = [None] * len(rows)
+        if has_id:
+            ids = [row[fixed - 1] for row in rows]
+            if not all(type(x) is str or type(x) is int for x in ids):
+                return None
+            ids = [x if type(x) is str else str(x) for x in ids]
+        else:
+            ids = [None] * len(rows)
+        columns = []
+        pointing = False
+        for j, (name, typ) in enumerate(attrs, fixed):
+            values = [row[j] if len(row) > j else None for row in rows]
+            if typ == "annotation":
+                if not all(x is None or type(x) is str or type(x) is int for x in values):
+                    return None
+                values = [x if x is None or type(x) is str else str(x) for x in values]
+                pointing = True
+            else:
+                want = _DECLARED[typ]
+                if not all(x is None or type(x) is want for x in values):
+                    return None
+            columns.append((name, typ == "annotation", values))
+        first = len(built)
+        if pointing:
+            later.append((first, label, starts, ends, ids, columns))
+            built.extend([None] * len(rows))
+        else:
+            built.extend(map(Annotation._make, zip([label] * len(rows), starts, ends, _attributes(columns, len(rows)),
+                                                   ids)))
+            if has_id:
+                by_id.update(zip(ids, built[first:]))
+        if has_id:
+            ids_seen += len(rows)
+    for first, label, starts, ends, ids, columns in later:
+        resolved = []
+        for name, is_target, values in columns:
+            if is_target:
+                targets = [None if x is None else by_id.get(x) for x in values]
+                if any(t is None and x is not None for t, x in zip(targets, values)):
+                    return None   # an unknown id, or one of an annotation that points to others
+                values = targets
+            resolved.append((name, is_target, values))
+        built[first:first + len(starts)] = map(Annotation._make, zip([label] * len(starts), starts, ends,
+                                                                     _attributes(resolved, len(starts)), ids))
+    if later and ids_seen:
+        by_id.update((a.id, a) for a in built[later[0][0]:] if a is not None and a.id is not None)
+    if len(by_id) != ids_seen:
+        return None   # an id used twice
+    return tuple(built)  # type: ignore[arg-type]
+
+
+def _attributes(columns: list[tuple[str, bool, list]], n: int) -> list[Attributes]:
+    """The attributes of ``n`` rows from columns of values (None: not set)."""
+    if not columns:
+        return [EMPTY_ATTRIBUTES] * n
+    if len(columns) == 1:
+        name, _, values = columns[0]
+        return [EMPTY_ATTRIBUTES if v is None else Attributes(((name, v),)) for v in values]
+    out = []
+    names = [c[0] for c in columns]
+    for row in zip(*(c[2] for c in columns)):
+        pairs = [(name, v) for name, v in zip(names, row) if v is not None]
+        out.append(Attributes(pairs) if pairs else EMPTY_ATTRIBUTES)
+    return out
+
+
+def _rows_one_by_one(asets: list[dict], signal: str, p: Path) -> list[RawAnnotation]:
+    """The annotations, each row and value checked in turn: the first fault is an error with its JSON path."""
     raw: list[RawAnnotation] = []
-    for n, aset in enumerate(obj.get("asets", [])):
+    for n, aset in enumerate(asets):
         label = aset["type"]
         has_span = aset.get("hasSpan", True)
         has_id = aset.get("hasID", False)
@@ -106,9 +227,7 @@ def read_mat_json(path: str | Path, *, encoding: str | None = None, **_ignored: 
                     continue
                 values[name] = _value(v, typ, agg, f"{where}[{j}]", p)
             raw.append(RawAnnotation(label, start, end, values, ann_id))
-    annotations = build_annotations(raw, path=p, doc_id=doc_id)
-    return Corpus([Document(doc_id, annotations, signal, None, None, Attributes(obj.get("metadata") or {}))],
-                  name=str(p))
+    return raw
 
 
 def _value(v: Any, typ: str, agg: str | None, where: str, p: Path) -> Any:

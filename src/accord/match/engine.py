@@ -25,6 +25,7 @@ from ..model import Annotation, Document, is_aggregate
 from ..schema import Task
 from .assign import assign
 from .blocks import exact_pairs, overlap_blocks
+from .shapes import spanless_block_scores
 from .sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
 from .similarity import Context, LenientSimilarity, ProfileSimilarity, Similarity, StrictSimilarity, implied_span
 
@@ -267,8 +268,8 @@ class Pairer:
         out.pred_status[p_idx] = MATCH
         g_list, p_list = g_idx.tolist(), p_idx.tolist()
         out.pairs.extend(map(Pair, g_list, p_list, repeat(1.0)))
-        ctx.paired.update(zip(zip(map(id, map(gold.__getitem__, g_list)), map(id, map(pred.__getitem__, p_list))),
-                              repeat(1.0)))
+        ctx.add_pairs(zip(zip(map(id, map(gold.__getitem__, g_list)), map(id, map(pred.__getitem__, p_list))),
+                          repeat(1.0)))
         return True
 
     def _pair_blocks(self, gold: list[Annotation], pred: list[Annotation], gi: np.ndarray, pi: np.ndarray,
@@ -314,14 +315,23 @@ class Pairer:
         order_g = sorted(range(len(bg)), key=gkeys.__getitem__)
         order_p = sorted(range(len(bp)), key=pkeys.__getitem__)
         bg, bp = bg[order_g], bp[order_p]
-        m = np.zeros((len(bg), len(bp)))
-        toks: dict[tuple[int, int], tuple[tuple[str, ...], tuple[str, ...]]] = {}
-        for x, i in enumerate(bg.tolist()):
-            for y, j in enumerate(bp.tolist()):
-                s, rt, ht = sim(gold[i], pred[j], ctx)
-                if s > 0 and (keep_clash or s >= 1.0):
-                    m[x, y] = s
-                    toks[(x, y)] = (rt, ht)
+        g_list, p_list = bg.tolist(), bp.tolist()
+        by_shape = spanless_block_scores(sim, [gold[i] for i in g_list], [pred[j] for j in p_list],
+                                         [out.gold_label[i] for i in g_list], [out.pred_label[j] for j in p_list], ctx)
+        if by_shape is not None:
+            m, tokens_of = by_shape
+        else:
+            m = np.zeros((len(bg), len(bp)))
+            toks: dict[tuple[int, int], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+            for x, i in enumerate(g_list):
+                for y, j in enumerate(p_list):
+                    s, rt, ht = sim(gold[i], pred[j], ctx)
+                    if s > 0 and (keep_clash or s >= 1.0):
+                        m[x, y] = s
+                        toks[(x, y)] = (rt, ht)
+
+            def tokens_of(x: int, y: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+                return toks[(x, y)]
         # equal content keys, compared as integer codes (an outer comparison, not a loop over pairs)
         codes: dict[tuple, int] = {}
         gc = np.array([codes.setdefault(gkeys[k], len(codes)) for k in order_g], dtype=np.int64)
@@ -332,8 +342,8 @@ class Pairer:
         else:
             rows, cols = assign(m, prefer=same)
         for x, y in zip(rows.tolist(), cols.tolist()):
-            rt, ht = toks[(x, y)]
-            self._record(int(bg[x]), int(bp[y]), float(m[x, y]), rt, ht, gold, pred, ctx, out)
+            rt, ht = tokens_of(x, y)
+            self._record(g_list[x], p_list[y], float(m[x, y]), rt, ht, gold, pred, ctx, out)
 
     def _pair_pile(self, gold: list[Annotation], pred: list[Annotation], bg: np.ndarray, bp: np.ndarray,
                    ctx: Context, out: DocumentAlignment) -> None:
@@ -375,7 +385,7 @@ class Pairer:
         out.gold_status[i] = status
         out.pred_status[j] = status
         out.pairs.append(Pair(i, j, s, rt if status == CLASH else (), ht if status == CLASH else ()))
-        ctx.paired[(id(gold[i]), id(pred[j]))] = s
+        ctx.add_pairs((((id(gold[i]), id(pred[j])), s),))
 
 
 def _content_value(value: object) -> object:

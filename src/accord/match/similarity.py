@@ -82,6 +82,32 @@ class Context:
     pred_doc: Any = None
     spans: dict[int, tuple[int, int] | None] = field(default_factory=dict)
     """Implied spans computed so far, ``id(annotation) -> span`` (the context lives as long as its documents)."""
+    partners: dict[int, list[int]] = field(default_factory=dict)
+    """``id(gold annotation) -> [id(predicted annotation), ...]`` of ``paired``, kept by :meth:`add_pairs`."""
+    shapes: dict[int, int] = field(default_factory=dict)
+    """Shape codes computed so far (:mod:`accord.match.shapes`), ``id(annotation) -> code``."""
+    shape_codes: dict[tuple, int] = field(default_factory=dict)
+    """Shape -> code, shared by both sides."""
+    indexed: int = 0
+    """How many entries of ``paired`` the partner index holds."""
+
+    def add_pairs(self, pairs: Any) -> None:
+        """Record pairs ``((id(r), id(h)), similarity)`` in ``paired`` and in the partner index."""
+        paired, partners = self.paired, self.partners
+        for key, s in pairs:
+            if key not in paired:
+                partners.setdefault(key[0], []).append(key[1])
+                self.indexed += 1
+            paired[key] = s
+
+    def partner_index(self) -> dict[int, list[int]]:
+        """``partners``, rebuilt first if ``paired`` was written to without :meth:`add_pairs`."""
+        if self.indexed != len(self.paired):
+            self.partners = {}
+            for gid, pid in self.paired:
+                self.partners.setdefault(gid, []).append(pid)
+            self.indexed = len(self.paired)
+        return self.partners
 
     def implied(self, ann: Annotation) -> tuple[int, int] | None:
         """:func:`implied_span` of ``ann``, computed once per annotation."""
@@ -102,10 +128,14 @@ class Similarity:
     """Base of similarities: ``sim(r, h, ctx) -> (score, ref error tokens, hyp error tokens)``.
 
     ``clash`` tells whether a pair scoring below 1.0 is kept as a clash (MAT) or split
-    into a missing and a spurious item (strict and lenient scoring).
+    into a missing and a spurious item (strict and lenient scoring). ``by_shape`` promises
+    that two spanless annotations none of whose targets were paired with each other score
+    what any other two of the same shapes score (:mod:`accord.match.shapes`) whose implied
+    spans overlap alike; the engine then calls the similarity once per shape pair.
     """
 
     clash = True
+    by_shape = False
     name = "similarity"
 
     def __call__(self, r: Annotation, h: Annotation, ctx: Context) -> Result:  # pragma: no cover
@@ -189,6 +219,7 @@ class StrictSimilarity(Similarity):
     """
 
     clash = False
+    by_shape = True
     name = "strict"
 
     def __init__(self, attributes: tuple[str, ...] = ()):
@@ -262,6 +293,7 @@ class ProfileSimilarity(Similarity):
     """
 
     name = "mat"
+    by_shape = True
 
     def __init__(self, spec: SimilarityProfileSpec | None, task: Task | None):
         self.spec = spec or SimilarityProfileSpec(None)

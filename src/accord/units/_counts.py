@@ -195,7 +195,7 @@ def score_units(alignments: Sequence[DocumentAlignment], pairer: Pairer, units: 
     skip = frozenset({token_label})
     for al in alignments:
         ctx = Context(pairer.label, pairer.task, {}, al.gold_doc, al.pred_doc)
-        ctx.paired.update(((id(al.gold[p.gold]), id(al.pred[p.pred])), p.similarity) for p in al.pairs)
+        ctx.add_pairs(((id(al.gold[p.gold]), id(al.pred[p.pred])), p.similarity) for p in al.pairs)
         signal = _Signal(al.gold_doc, al.pred_doc, token_label)
         intervals = scored_intervals(signal.to_chars(al), pairer.similarity, ctx, skip)
         for unit, scores in out.items():

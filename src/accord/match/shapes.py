@@ -1,0 +1,158 @@
+"""Scoring a block of spanless annotations once per pair of shapes, not once per pair.
+
+A relation's implied span reaches over its arguments, so the relations of a document
+overlap one another and fall into one block: every gold relation is compared with every
+predicted one. Most of those pairs point to annotations that were not paired with each
+other in an earlier stratum, and then the similarity cannot tell one such pair from another
+of the same *shapes*: what it reads of each side is its labels, its non-annotation
+attribute values and how many annotation values each attribute holds (an annotation
+value whose target was not paired with the other side's scores 0 whatever the target);
+spans only through whether the implied spans overlap.
+
+:func:`spanless_block_scores` therefore
+
+1. gives each annotation a shape code (scoring label, true label, attribute names with
+   their values, annotation targets replaced by a marker; equal shapes share a code);
+2. finds the *linked* pairs, those where a target of the gold annotation was paired with a
+   target of the predicted one (through the partner index of the context: cost in
+   proportion to the references, not to the pairs);
+3. calls the similarity on every linked pair, and on one representative of each
+   (gold shape, predicted shape, implied spans overlap) combination of the others, and
+   gives the representative's score to its whole combination.
+
+The matrix is the one a call on every pair gives, value for value, so the assignment and
+its tie-breaking do not change. Similarities promise this property with
+:attr:`~accord.match.similarity.Similarity.by_shape`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..model import Annotation, is_aggregate
+from .similarity import Context, Similarity
+
+__all__ = ["shape_of", "spanless_block_scores"]
+
+Tokens = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def _value_shape(value: Any) -> Any:
+    if isinstance(value, Annotation):
+        return _TARGET
+    if isinstance(value, frozenset):
+        targets = sum(1 for v in value if isinstance(v, Annotation))
+        return ("set", targets, frozenset(v for v in value if not isinstance(v, Annotation)))
+    if is_aggregate(value):
+        return ("list", tuple(_value_shape(v) for v in value))
+    return ("v", type(value).__name__, value)
+
+
+_TARGET = ("@",)
+
+
+def shape_of(ann: Annotation, label: str) -> tuple:
+    """What a similarity reads of a spanless annotation besides its targets' pairing: the scoring label, the true
+    label, and the attributes in their order (annotation targets as a marker, sets of them by their count)."""
+    return (label, ann.label, ann.start is None,
+            tuple((name, _value_shape(v)) for name, v in ann.attributes.items()))
+
+
+def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> np.ndarray | None:
+    known, codes = ctx.shapes, ctx.shape_codes
+    out = np.empty(len(anns), dtype=np.int64)
+    for k, (a, lbl) in enumerate(zip(anns, labels)):
+        code = known.get(id(a))
+        if code is None:
+            try:
+                code = codes.setdefault(shape_of(a, lbl), len(codes))
+            except TypeError:   # an unhashable attribute value given through the Python API: no shapes
+                return None
+            known[id(a)] = code
+        out[k] = code
+    return out
+
+
+def _linked(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context) -> np.ndarray:
+    """Pairs (row, column) where a target of the gold annotation was paired with a target of the predicted one."""
+    columns_of: dict[int, list[int]] = {}
+    for y, h in enumerate(pred):
+        for t in h.referenced():
+            columns_of.setdefault(id(t), []).append(y)
+    linked = np.zeros((len(gold), len(pred)), dtype=bool)
+    if not columns_of:
+        return linked
+    partners = ctx.partner_index()
+    for x, r in enumerate(gold):
+        for t in r.referenced():
+            for pid in partners.get(id(t), ()):
+                ys = columns_of.get(pid)
+                if ys:
+                    linked[x, ys] = True
+    return linked
+
+
+def _implied(anns: Sequence[Annotation], ctx: Context) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    spans = [ctx.implied(a) for a in anns]
+    has = np.fromiter((s is not None for s in spans), bool, len(spans))
+    arr = np.array([s if s is not None else (0, 0) for s in spans], dtype=np.int64).reshape(-1, 2)
+    return has, arr[:, 0], arr[:, 1]
+
+
+def _apart(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context) -> np.ndarray:
+    """Pairs whose implied spans both exist and do not overlap (two equal empty spans overlap)."""
+    g_has, gs, ge = _implied(gold, ctx)
+    p_has, ps, pe = _implied(pred, ctx)
+    disjoint = (ge[:, None] <= ps[None, :]) | (gs[:, None] >= pe[None, :])
+    same_point = (gs == ge)[:, None] & (ps == pe)[None, :] & (gs[:, None] == ps[None, :])
+    return g_has[:, None] & p_has[None, :] & disjoint & ~same_point
+
+
+def spanless_block_scores(similarity: Similarity, gold: Sequence[Annotation], pred: Sequence[Annotation],
+                          gold_labels: Sequence[str], pred_labels: Sequence[str], ctx: Context
+                          ) -> tuple[np.ndarray, Callable[[int, int], Tokens]] | None:
+    """The similarity matrix of a block of spanless annotations (zero where a pair is not kept) and the error
+    tokens of any cell, computed by shape as the module says; None when the block cannot be (an annotation with a
+    span, an unhashable value, a similarity that does not promise ``by_shape``)."""
+    if not similarity.by_shape or any(a.start is not None for a in gold) or any(a.start is not None for a in pred):
+        return None
+    g_codes = _codes(gold, gold_labels, ctx)
+    p_codes = _codes(pred, pred_labels, ctx)
+    if g_codes is None or p_codes is None:
+        return None
+    keep_clash = similarity.clash
+    m = np.zeros((len(gold), len(pred)))
+    tokens: dict[tuple[int, int], Tokens] = {}
+    linked = _linked(gold, pred, ctx)
+    for x, y in zip(*np.nonzero(linked)):
+        x, y = int(x), int(y)
+        s, rt, ht = similarity(gold[x], pred[y], ctx)
+        if s > 0 and (keep_clash or s >= 1.0):
+            m[x, y] = s
+            tokens[(x, y)] = (rt, ht)
+    free_x, free_y = np.nonzero(~linked)
+    combo_tokens: list[Tokens] = []
+    combo = np.full(m.shape, -1, dtype=np.int64)
+    if len(free_x):
+        apart = _apart(gold, pred, ctx)[free_x, free_y]
+        width = int(p_codes.max()) + 1
+        key = (g_codes[free_x] * width + p_codes[free_y]) * 2 + apart
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        values = np.zeros(len(first))
+        for u, k in enumerate(first.tolist()):
+            s, rt, ht = similarity(gold[int(free_x[k])], pred[int(free_y[k])], ctx)
+            if s > 0 and (keep_clash or s >= 1.0):
+                values[u] = s
+            combo_tokens.append((rt, ht))
+        inverse = inverse.reshape(-1)
+        m[free_x, free_y] = values[inverse]
+        combo[free_x, free_y] = inverse
+
+    def tokens_of(x: int, y: int) -> Tokens:
+        got = tokens.get((x, y))
+        return got if got is not None else combo_tokens[combo[x, y]]
+
+    return m, tokens_of
