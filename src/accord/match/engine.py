@@ -25,7 +25,7 @@ from ..model import Annotation, Document, is_aggregate
 from ..schema import Task
 from .assign import assign
 from .blocks import exact_pairs, overlap_blocks
-from .shapes import spanless_block_scores
+from .shapes import pair_scores, spanless_block_scores
 from .sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
 from .similarity import Context, LenientSimilarity, ProfileSimilarity, Similarity, StrictSimilarity, implied_span
 
@@ -94,6 +94,8 @@ class Pairer:
         for lbl in self.ignore:
             self.equivalences.pop(lbl, None)
         self._strata = similarity.strata if isinstance(similarity, ProfileSimilarity) else []
+        self._shape_codes: dict[tuple, int] = {}
+        self._by_shape: dict[tuple, tuple] = {}
         if task is not None:
             self._check_strata(task)
 
@@ -143,7 +145,8 @@ class Pairer:
         out.gold_status, out.pred_status = gstat, pstat
         if not gold or not pred:
             return out
-        ctx = Context(self.label, self.task, {}, gold_doc, pred_doc)
+        ctx = Context(self.label, self.task, {}, gold_doc, pred_doc, shape_codes=self._shape_codes,
+                      by_shape=self._by_shape)
         ggroups = self._groups(gold)
         pgroups = self._groups(pred)
         if np.any(ggroups % 2) or np.any(pgroups % 2) or len(self._strata) > 1:
@@ -290,7 +293,23 @@ class Pairer:
         p_hi = np.searchsorted(p_sorted, both, "right")
         gsel = gi[g_order]
         psel = pi[p_order]
+        # blocks of one gold and one predicted item (most of them): scored together, one call per shape
+        single = (g_hi - g_lo == 1) & (p_hi - p_lo == 1)
+        scored: dict[int, tuple[float, tuple[str, ...], tuple[str, ...]]] = {}
+        if single.sum() > 1:
+            sg, sp = gsel[g_lo[single]].tolist(), psel[p_lo[single]].tolist()
+            got = pair_scores(self.similarity, [gold[i] for i in sg], [pred[j] for j in sp],
+                              [out.gold_label[i] for i in sg], [out.pred_label[j] for j in sp], ctx)
+            if got is not None:
+                scored = dict(zip(sg, got))
+        keep_clash = self.similarity.clash
         for a0, a1, b0, b1 in zip(g_lo.tolist(), g_hi.tolist(), p_lo.tolist(), p_hi.tolist()):
+            if a1 - a0 == 1 and b1 - b0 == 1 and scored:
+                i, j = int(gsel[a0]), int(psel[b0])
+                s, rt, ht = scored[i]
+                if s > 0 and (keep_clash or s >= 1.0):
+                    self._record(i, j, s, rt, ht, gold, pred, ctx, out)
+                continue
             self._pair_block(gold, pred, gsel[a0:a1], psel[b0:b1], ctx, out)
 
     def _pair_block(self, gold: list[Annotation], pred: list[Annotation], bg: np.ndarray, bp: np.ndarray,

@@ -35,9 +35,10 @@ import numpy as np
 from ..model import Annotation, is_aggregate
 from .similarity import Context, Similarity
 
-__all__ = ["shape_of", "spanless_block_scores"]
+__all__ = ["shape_of", "spanless_block_scores", "pair_scores"]
 
 Tokens = tuple[tuple[str, ...], tuple[str, ...]]
+Result = tuple[float, tuple[str, ...], tuple[str, ...]]
 
 
 def _value_shape(value: Any) -> Any:
@@ -111,6 +112,81 @@ def _apart(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context)
     return g_has[:, None] & p_has[None, :] & disjoint & ~same_point
 
 
+def _text_defaults(ctx: Context) -> bool:
+    """Whether the task gives an attribute the text of the span as its default (then a value depends on where the
+    annotation is, not on its shape alone)."""
+    task = ctx.task
+    return task is not None and any(a.default_is_text_span for spec in task.labels.values()
+                                    for a in spec.attributes.values())
+
+
+def pair_scores(similarity: Similarity, gold: Sequence[Annotation], pred: Sequence[Annotation],
+                gold_labels: Sequence[str], pred_labels: Sequence[str], ctx: Context) -> list[Result] | None:
+    """``similarity(gold[k], pred[k], ctx)`` for every k, one call per combination of the two shapes and of the
+    geometry of the two spans (the offsets of the starts and of the ends from each other and the gold width,
+    which decide overlap, its ratio and its error tokens; for spanless annotations whether their implied spans
+    are apart), and one call per pair whose targets were paired with each other.
+
+    None when the pairs cannot be scored so (a similarity that does not promise ``by_shape``, spanned and
+    spanless annotations together, a task whose defaults depend on the text, an unhashable value)."""
+    n = len(gold)
+    if not similarity.by_shape or n == 0:
+        return None
+    spanless = gold[0].start is None
+    if any((a.start is None) != spanless for a in gold) or any((a.start is None) != spanless for a in pred):
+        return None
+    if not spanless and _text_defaults(ctx):
+        return None
+    g_codes = _codes(gold, gold_labels, ctx)
+    p_codes = _codes(pred, pred_labels, ctx)
+    if g_codes is None or p_codes is None:
+        return None
+    if spanless:
+        g_has, gs, ge = _implied(gold, ctx)
+        p_has, ps, pe = _implied(pred, ctx)
+        disjoint = (ge <= ps) | (gs >= pe)
+        apart = g_has & p_has & disjoint & ~((gs == ge) & (ps == pe) & (gs == ps))
+        geometry = [apart.astype(np.int64)]
+    else:
+        gs = np.fromiter((a.start for a in gold), np.int64, n)
+        ge = np.fromiter((a.end for a in gold), np.int64, n)
+        ps = np.fromiter((a.start for a in pred), np.int64, n)
+        pe = np.fromiter((a.end for a in pred), np.int64, n)
+        geometry = [gs - ps, ge - pe, ge - gs]
+    linked = _linked_pairs(gold, pred, ctx)
+    known = ctx.by_shape
+    out: list[Result] = []
+    for k, key in enumerate(zip(g_codes.tolist(), p_codes.tolist(), *(g.tolist() for g in geometry))):
+        if k in linked:
+            out.append(similarity(gold[k], pred[k], ctx))
+            continue
+        got = known.get(key)
+        if got is None:
+            got = known[key] = similarity(gold[k], pred[k], ctx)
+        out.append(got)
+    return out
+
+
+def _linked_pairs(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context) -> set[int]:
+    """The k where a target of ``gold[k]`` was paired with a target of ``pred[k]``."""
+    linked: set[int] = set()
+    partners = None
+    for k, (r, h) in enumerate(zip(gold, pred)):
+        if not r.attributes or not h.attributes:
+            continue
+        r_targets = [id(t) for t in r.referenced()]
+        if not r_targets:
+            continue
+        h_targets = {id(t) for t in h.referenced()}
+        if not h_targets:
+            continue
+        if partners is None:
+            partners = ctx.partner_index()
+        if any(pid in h_targets for t in r_targets for pid in partners.get(t, ())):
+            linked.add(k)
+    return linked
+
+
 def spanless_block_scores(similarity: Similarity, gold: Sequence[Annotation], pred: Sequence[Annotation],
                           gold_labels: Sequence[str], pred_labels: Sequence[str], ctx: Context
                           ) -> tuple[np.ndarray, Callable[[int, int], Tokens]] | None:
@@ -142,8 +218,14 @@ def spanless_block_scores(similarity: Similarity, gold: Sequence[Annotation], pr
         key = (g_codes[free_x] * width + p_codes[free_y]) * 2 + apart
         _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
         values = np.zeros(len(first))
+        known = ctx.by_shape
         for u, k in enumerate(first.tolist()):
-            s, rt, ht = similarity(gold[int(free_x[k])], pred[int(free_y[k])], ctx)
+            x, y = int(free_x[k]), int(free_y[k])
+            memo_key = (int(g_codes[x]), int(p_codes[y]), int(apart[k]))
+            got = known.get(memo_key)
+            if got is None:
+                got = known[memo_key] = similarity(gold[x], pred[y], ctx)
+            s, rt, ht = got
             if s > 0 and (keep_clash or s >= 1.0):
                 values[u] = s
             combo_tokens.append((rt, ht))

@@ -87,7 +87,9 @@ class Context:
     shapes: dict[int, int] = field(default_factory=dict)
     """Shape codes computed so far (:mod:`accord.match.shapes`), ``id(annotation) -> code``."""
     shape_codes: dict[tuple, int] = field(default_factory=dict)
-    """Shape -> code, shared by both sides."""
+    """Shape -> code, shared by both sides (and by the documents of one pairer)."""
+    by_shape: dict[tuple, tuple] = field(default_factory=dict)
+    """What the similarity gave pairs of two shapes in a geometry (:mod:`accord.match.shapes`), shared likewise."""
     indexed: int = 0
     """How many entries of ``paired`` the partner index holds."""
 
