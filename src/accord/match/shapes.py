@@ -16,9 +16,11 @@ spans only through whether the implied spans overlap.
 2. finds the *linked* pairs, those where a target of the gold annotation was paired with a
    target of the predicted one (through the partner index of the context: cost in
    proportion to the references, not to the pairs);
-3. calls the similarity on every linked pair, and on one representative of each
-   (gold shape, predicted shape, implied spans overlap) combination of the others, and
-   gives the representative's score to its whole combination.
+3. calls the similarity on one representative of each (gold shape, predicted shape,
+   implied spans overlap) combination of the others, and gives the representative's score
+   to its whole combination; linked pairs are told apart further by the score each pair
+   (gold target, predicted target) received (one call per such combination too), except
+   where a set or list holds targets (one call per pair).
 
 The matrix is the one a call on every pair gives, value for value, so the assignment and
 its tie-breaking do not change. Similarities promise this property with
@@ -158,13 +160,41 @@ def pair_scores(similarity: Similarity, gold: Sequence[Annotation], pred: Sequen
     out: list[Result] = []
     for k, key in enumerate(zip(g_codes.tolist(), p_codes.tolist(), *(g.tolist() for g in geometry))):
         if k in linked:
-            out.append(similarity(gold[k], pred[k], ctx))
+            out.append(_linked_score(similarity, gold[k], pred[k], key, ctx))
             continue
         got = known.get(key)
         if got is None:
             got = known[key] = similarity(gold[k], pred[k], ctx)
         out.append(got)
     return out
+
+
+def _single_targets(ann: Annotation) -> list[Annotation] | None:
+    """The targets of an annotation in the order of its attributes; None when a set or list holds targets."""
+    out = []
+    for v in ann.attributes.values():
+        if isinstance(v, Annotation):
+            out.append(v)
+        elif is_aggregate(v) and any(isinstance(x, Annotation) for x in v):
+            return None
+    return out
+
+
+def _linked_score(similarity: Similarity, r: Annotation, h: Annotation, key: tuple, ctx: Context) -> Result:
+    """The similarity of a linked pair: what it reads of the pairs of earlier strata is the score of each pair
+    (gold target, predicted target), so pairs of the same shapes and geometry whose targets were paired alike
+    score alike. Targets in sets or lists are called pair by pair (the order of a set is not the same twice)."""
+    r_targets, h_targets = _single_targets(r), _single_targets(h)
+    if r_targets is None or h_targets is None:
+        return similarity(r, h, ctx)
+    paired = ctx.paired
+    link = tuple(paired.get((id(a), id(b))) for a in r_targets for b in h_targets)
+    full = (key, link)
+    known = ctx.by_shape
+    got = known.get(full)
+    if got is None:
+        got = known[full] = similarity(r, h, ctx)
+    return got
 
 
 def _linked_pairs(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context) -> set[int]:
@@ -203,9 +233,10 @@ def spanless_block_scores(similarity: Similarity, gold: Sequence[Annotation], pr
     m = np.zeros((len(gold), len(pred)))
     tokens: dict[tuple[int, int], Tokens] = {}
     linked = _linked(gold, pred, ctx)
-    for x, y in zip(*np.nonzero(linked)):
-        x, y = int(x), int(y)
-        s, rt, ht = similarity(gold[x], pred[y], ctx)
+    link_x, link_y = np.nonzero(linked)
+    apart_linked = _apart(gold, pred, ctx)[link_x, link_y].tolist() if len(link_x) else []
+    for x, y, apart_xy in zip(link_x.tolist(), link_y.tolist(), apart_linked):
+        s, rt, ht = _linked_score(similarity, gold[x], pred[y], (int(g_codes[x]), int(p_codes[y]), apart_xy), ctx)
         if s > 0 and (keep_clash or s >= 1.0):
             m[x, y] = s
             tokens[(x, y)] = (rt, ht)
