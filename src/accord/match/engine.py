@@ -65,10 +65,13 @@ class DocumentAlignment:
     pointers: dict[str, dict[int, tuple]] = field(default_factory=dict, repr=False, compare=False)
     """How each annotation is pointed to, by side (:func:`_incoming`, computed once per document)."""
 
+    contents: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
+    """:func:`_attribute_content` of the annotations that needed it, by ``id``."""
+
     def incoming(self, side: str) -> dict[int, tuple]:
         """:func:`_incoming` of the gold or the predicted annotations, computed once."""
         if side not in self.pointers:
-            self.pointers[side] = _incoming(self.gold if side == "gold" else self.pred)
+            self.pointers[side] = _incoming(self.gold if side == "gold" else self.pred, self.contents)
         return self.pointers[side]
 
 
@@ -179,14 +182,22 @@ class Pairer:
         """The processing group of each annotation: 2 * stratum, plus 1 for spanless labels."""
         if self.task is None and not self._strata:
             return np.fromiter(map(is_, map(_START, anns), repeat(None)), dtype=bool, count=len(anns)).astype(np.int64)
-        return np.fromiter((self._group_of_label(a.label, self._spanned(a)) for a in anns), np.int64, len(anns))
+        labels = set(map(_LABEL, anns))
+        if self.task is None or not labels <= self.task.labels.keys():
+            return np.fromiter((self._group_of_label(a.label, self._spanned(a)) for a in anns), np.int64, len(anns))
+        # labels of the task: spannedness is the label's, one group per label
+        by_label = {lbl: self._group_of_label(lbl, self.task.labels[lbl].spanned) for lbl in labels}
+        return np.fromiter(map(by_label.__getitem__, map(_LABEL, anns)), np.int64, len(anns))
 
     def _check_references(self, anns: list[Annotation], groups: np.ndarray, doc_id: str, side: str) -> None:
         index = {id(a): k for k, a in enumerate(anns)}
+        group = groups.tolist()
         for k, a in enumerate(anns):
+            if not a.attributes or all(type(v) in _SCALARS for v in a.attributes.values()):
+                continue
             for t in a.referenced():
                 j = index.get(id(t))
-                if j is not None and groups[j] >= groups[k]:
+                if j is not None and group[j] >= group[k]:
                     raise PairingError(
                         f"document {doc_id!r} ({side}): {a!r} points to {t!r}, which is not paired before it; "
                         "declare the labels in a task with <stratum> elements so that pointed-to labels come first")
@@ -329,8 +340,10 @@ class Pairer:
         # content of the two sides, so that among tied assignments the one chosen depends neither
         # on the order of the annotations in the files nor on which side is gold
         g_in, p_in = out.incoming("gold"), out.incoming("pred")
-        gkeys = [_content_key(gold[i], out.gold_label[i], g_in) for i in bg.tolist()]
-        pkeys = [_content_key(pred[j], out.pred_label[j], p_in) for j in bp.tolist()]
+        gkeys = [_content_key(gold[i], out.gold_label[i], g_in, ctx.implied(gold[i]) or (-1, -1), out.contents)
+                 for i in bg.tolist()]
+        pkeys = [_content_key(pred[j], out.pred_label[j], p_in, ctx.implied(pred[j]) or (-1, -1), out.contents)
+                 for j in bp.tolist()]
         order_g = sorted(range(len(bg)), key=gkeys.__getitem__)
         order_p = sorted(range(len(bp)), key=pkeys.__getitem__)
         bg, bp = bg[order_g], bp[order_p]
@@ -417,15 +430,26 @@ def _content_value(value: object) -> object:
     return (type(value).__name__, repr(value))
 
 
-def _content_key(ann: Annotation, label: str, incoming: dict[int, tuple] | None = None) -> tuple:
+def _attribute_content(ann: Annotation, contents: dict[int, str]) -> str:
+    """The attributes of an annotation by content (targets by label and span), as a string; computed once."""
+    got = contents.get(id(ann))
+    if got is None:
+        got = contents[id(ann)] = repr(sorted((k, _content_value(v)) for k, v in ann.attributes.items())) \
+            if ann.attributes else "[]"
+    return got
+
+
+def _content_key(ann: Annotation, label: str, incoming: dict[int, tuple] | None = None,
+                 span: tuple[int, int] | None = None, contents: dict[int, str] | None = None) -> tuple:
     """A sort key of an annotation by content (scoring label, span, attributes, how others point to it), not by
-    its position in its file."""
-    span = (ann.start, ann.end) if ann.start is not None else (implied_span(ann) or (-1, -1))
-    return (label, span, ann.label, repr(sorted((k, _content_value(v)) for k, v in ann.attributes.items())),
+    its position in its file. ``span`` is its (implied) span when known."""
+    if span is None:
+        span = (ann.start, ann.end) if ann.start is not None else (implied_span(ann) or (-1, -1))
+    return (label, span, ann.label, _attribute_content(ann, {} if contents is None else contents),
             (incoming or {}).get(id(ann), ()))
 
 
-def _incoming(anns: list[Annotation]) -> dict[int, tuple]:
+def _incoming(anns: list[Annotation], contents: dict[int, str] | None = None) -> dict[int, tuple]:
     """For each annotation another one points to: how it is pointed to, sorted.
 
     Each pointer is described by the pointing annotation's label, the attribute, and the
@@ -433,14 +457,21 @@ def _incoming(anns: list[Annotation]) -> dict[int, tuple]:
     spans that relations with different other arguments point to are told apart.
     """
     out: dict[int, list] = {}
+    contents = {} if contents is None else contents
     for a in anns:
         if a.attributes:
             pointer_content: str | None = None
             for name, value in a.attributes.items():
-                targets = [value] if isinstance(value, Annotation) else (
-                    [v for v in value if isinstance(v, Annotation)] if is_aggregate(value) else [])
+                if type(value) in _SCALARS:
+                    continue
+                if isinstance(value, Annotation):
+                    targets = [value]
+                elif is_aggregate(value):
+                    targets = [v for v in value if isinstance(v, Annotation)]
+                else:
+                    continue
                 if targets and pointer_content is None:
-                    pointer_content = repr(sorted((k, _content_value(v)) for k, v in a.attributes.items()))
+                    pointer_content = _attribute_content(a, contents)
                 for t in targets:
                     out.setdefault(id(t), []).append((a.label, name, pointer_content))
     return {k: tuple(sorted(v)) for k, v in out.items()}
@@ -463,6 +494,7 @@ def make_similarity(profile: str | None, task: Task | None, attributes: Sequence
 
 Labeler = Callable[[Annotation], str]
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 _LABEL = itemgetter(0)
 _START = itemgetter(1)
 _END = itemgetter(2)

@@ -64,14 +64,26 @@ def shape_of(ann: Annotation, label: str) -> tuple:
             tuple((name, _value_shape(v)) for name, v in ann.attributes.items()))
 
 
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
+_PLAIN = object()
+"""Marks the key of an annotation whose values are all plain scalars: its attribute items as they are (values
+equal under ``==``, such as ``1`` and ``True``, score alike: the similarities compare values with ``==``)."""
+
+
 def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> np.ndarray | None:
     known, codes = ctx.shapes, ctx.shape_codes
     out = np.empty(len(anns), dtype=np.int64)
     for k, (a, lbl) in enumerate(zip(anns, labels)):
         code = known.get(id(a))
         if code is None:
+            items = tuple(a.attributes.items())
             try:
-                code = codes.setdefault(shape_of(a, lbl), len(codes))
+                plain = (_PLAIN, lbl, a.label, a.start is None, items)
+                code = codes.get(plain)
+                if code is None:
+                    code = codes.setdefault(shape_of(a, lbl), len(codes))
+                    if all(type(v) in _PLAIN_TYPES for _, v in items):
+                        codes[plain] = code
             except TypeError:   # an unhashable attribute value given through the Python API: no shapes
                 return None
             known[id(a)] = code
