@@ -229,9 +229,20 @@ class Task:
         ValidationError
             Naming the document, the annotation and the rule broken.
         """
+        valid: set[tuple] = set()   # annotations of scalar values found valid: label, spannedness, values, types
         for doc in corpus.values():
             for ann in doc.annotations:
+                attrs = ann.attributes
+                kinds = tuple(map(type, attrs.values()))
+                key = (ann.label, ann.start is None, tuple(attrs.items()), kinds)
+                try:
+                    if key in valid:
+                        continue
+                except TypeError:   # an unhashable value, from the Python API
+                    key = None
                 self._validate(doc, ann, corpus.name)
+                if key is not None and _SCALAR_TYPES.issuperset(kinds):
+                    valid.add(key)
 
     def _validate(self, doc: Document, ann: Annotation, source: str | None) -> None:
         def where() -> str:   # the message's place, written only when there is an error
@@ -292,6 +303,9 @@ class Task:
                                 for lbl, c in attr.label_restrictions)
             raise ValidationError(f"{where()}: attribute {attr.name!r} must point to {allowed}; "
                                   f"it points to {v!r}")
+
+
+_SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
 
 
 def _pick(profiles: list, name: str | None, kind: str, source: str) -> Any:

@@ -277,3 +277,17 @@ def test_closed_form_assignment_totals_equal_assign(n_rows, n_cols, data):
         n_rows, n_cols)
     rows, cols = assign(m)
     assert assigned_total(m) == float(m[rows, cols].sum())
+
+
+def test_validation_checks_each_kind_of_annotation_once_but_every_fault():
+    # an int attribute: 1 is valid, True (equal to 1 in Python) is not; a value outside the range after many
+    # valid ones with the same label is still caught, in the document where it is
+    t = task("<annotation label='N'/><attribute name='n' of_annotation='N' type='int'><range from='0' to='5'/></attribute>")
+    good = [Document(f"d{k}", (A("N", 0, 1, {"n": 1}), A("N", 1, 2, {"n": 1}))) for k in range(3)]
+    t.validate(Corpus(good))
+    with pytest.raises(Exception, match=r"d3.*has type int; got True"):
+        t.validate(Corpus(good + [Document("d3", (A("N", 0, 1, {"n": True}),))]))
+    with pytest.raises(Exception, match=r"d4.*must lie in \[0, 5\]; got 6"):
+        t.validate(Corpus(good + [Document("d4", (A("N", 0, 1, {"n": 6}),))]))
+    with pytest.raises(Exception, match=r"d5.*is spanned, but the annotation has no span"):
+        t.validate(Corpus(good + [Document("d5", (A("N", attributes={"n": 1}),))]))
