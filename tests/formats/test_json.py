@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from accord.errors import FormatError
 from accord.formats import read as read_corpus
-from accord.formats._json import (INTEGER, MAX_DEPTH, NUMBER, STRING, ListOf, Nullable, Object, OneOf, check,
-                                  parse_json)
+from accord.formats._json import (INTEGER, MAX_DEPTH, NUMBER, STRING, ListOf, Nullable, Object, OneOf, _exact_depth,
+                                  _nesting_depth, check, parse_json)
 
 
 def test_parse_refuses_nan_and_infinity():
@@ -131,3 +133,32 @@ def test_jsonl_shapes(tmp_path, doc, message):
 def test_jsonl_error_names_line(tmp_path):
     with pytest.raises(FormatError, match=r"d\.jsonl:2: "):
         read_corpus(_jsonl(tmp_path, {"id": "a"}, {"id": "b", "tokens": "John ran"}), "jsonl")
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='[]{}"\\ab,:', max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(alphabet='[]{}"\\a', max_size=3), inner,
+                                                                  max_size=3),
+    max_leaves=60)
+
+
+def _depth_of(value) -> int:
+    if isinstance(value, list):
+        return 1 + max(map(_depth_of, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(_depth_of, value.values()), default=0)
+    return 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON_VALUES, st.integers(0, 300))
+def test_nesting_depth_counts_brackets_outside_strings(value, wrap):
+    # strings full of brackets, quotes and backslashes; wrapped deep enough to pass the cheap bound
+    text = "[" * wrap + json.dumps(value) + "]" * wrap
+    depth = wrap + _depth_of(value)
+    got = _nesting_depth(text)
+    assert _exact_depth(text) == depth
+    if text.count("[") + text.count("{") <= MAX_DEPTH:   # the cheap bound: within the limit, not exact
+        assert depth <= got <= MAX_DEPTH
+    else:
+        assert got == depth

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -230,11 +231,35 @@ def parse_json(text: str, *, path: object = None, line: int | None = None) -> An
         raise FormatError("JSON nested too deeply", path=path, line=line) from None
 
 
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_EMPTY_PAIR = re.compile(r"\[\]|\{\}")
+
+
 def _nesting_depth(text: str) -> int:
-    """The deepest bracket nesting of JSON text, outside strings (a fast upper bound check first)."""
+    """The deepest bracket nesting of JSON text outside strings; when the text has no more opening brackets
+    than :data:`MAX_DEPTH`, their number (a bound within the limit) instead.
+
+    Above that bound, the brackets outside strings are kept, and each pass removes every empty pair (one level
+    of the deepest nesting a pass). Input whose brackets do not balance, or that is nested deeper than the
+    limit, is measured by :func:`_exact_depth`.
+    """
     opens = text.count("[") + text.count("{")
     if opens <= MAX_DEPTH:
         return opens
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    depth = 0
+    while brackets and depth <= MAX_DEPTH:
+        fewer = _EMPTY_PAIR.sub("", brackets)
+        if len(fewer) == len(brackets):
+            break
+        brackets = fewer
+        depth += 1
+    return depth if not brackets else _exact_depth(text)
+
+
+def _exact_depth(text: str) -> int:
+    """The deepest bracket nesting of JSON text outside strings, by a cumulative sum over its characters."""
     import numpy as np
 
     codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
