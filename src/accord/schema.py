@@ -229,20 +229,21 @@ class Task:
         ValidationError
             Naming the document, the annotation and the rule broken.
         """
-        valid: set[tuple] = set()   # annotations of scalar values found valid: label, spannedness, values, types
+        valid: set[tuple] = set()   # kinds of annotation found valid (:func:`_validation_key`)
+        # annotations sharing one (immutable) attributes object, as readers share them between rows of equal
+        # values, validate alike: known by the object's identity, which the corpus keeps alive meanwhile
+        valid_objects: set[tuple[str, bool, int]] = set()
         for doc in corpus.values():
             for ann in doc.annotations:
-                attrs = ann.attributes
-                kinds = tuple(map(type, attrs.values()))
-                key = (ann.label, ann.start is None, tuple(attrs.items()), kinds)
-                try:
-                    if key in valid:
-                        continue
-                except TypeError:   # an unhashable value, from the Python API
-                    key = None
-                self._validate(doc, ann, corpus.name)
-                if key is not None and _SCALAR_TYPES.issuperset(kinds):
-                    valid.add(key)
+                same_object = (ann.label, ann.start is None, id(ann.attributes))
+                if same_object in valid_objects:
+                    continue
+                key = _validation_key(ann)
+                if key is None or key not in valid:
+                    self._validate(doc, ann, corpus.name)
+                    if key is not None:
+                        valid.add(key)
+                valid_objects.add(same_object)
 
     def _validate(self, doc: Document, ann: Annotation, source: str | None) -> None:
         def where() -> str:   # the message's place, written only when there is an error
@@ -306,6 +307,28 @@ class Task:
 
 
 _SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
+def _validation_key(ann: Annotation) -> tuple | None:
+    """What validation reads of an annotation, as a hashable key: its label, whether it has a span, its values
+    with their types, and of each annotation it points to the label and the attribute values (what label
+    restrictions and effective labels read). None for set and list values and unhashable ones (checked each
+    time)."""
+    attrs = ann.attributes
+    kinds = tuple(map(type, attrs.values()))
+    if _SCALAR_TYPES.issuperset(kinds):
+        key: tuple = (ann.label, ann.start is None, tuple(attrs.items()), kinds)
+    elif all(k in _SCALAR_TYPES or k is Annotation for k in kinds):
+        key = (ann.label, ann.start is None, kinds,
+               tuple((n, v.label, tuple(v.attributes.items())) if type(v) is Annotation else (n, v)
+                     for n, v in attrs.items()))
+    else:
+        return None
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def _pick(profiles: list, name: str | None, kind: str, source: str) -> Any:

@@ -164,15 +164,24 @@ def _annotations_in_bulk(asets: list[dict], signal_length: int) -> tuple[Annotat
 
 
 def _attributes(columns: list[tuple[str, bool, list]], n: int) -> list[Attributes]:
-    """The attributes of ``n`` rows from columns of values (None: not set)."""
+    """The attributes of ``n`` rows from columns of values (None: not set).
+
+    Rows of equal scalar values share one (read-only) :class:`Attributes` (a column holds values of one Python
+    type, so values equal under ``==`` are the same value); rows pointing to annotations get their own."""
     if not columns:
         return [EMPTY_ATTRIBUTES] * n
-    if len(columns) == 1:
-        name, _, values = columns[0]
-        return [EMPTY_ATTRIBUTES if v is None else Attributes(((name, v),)) for v in values]
-    out = []
     names = [c[0] for c in columns]
+    shared: dict[tuple, Attributes] = {}
+    pointing = any(is_target for _, is_target, _ in columns)
+    out = []
     for row in zip(*(c[2] for c in columns)):
+        if not pointing:
+            got = shared.get(row)
+            if got is None:
+                pairs = [(name, v) for name, v in zip(names, row) if v is not None]
+                got = shared[row] = Attributes(pairs) if pairs else EMPTY_ATTRIBUTES
+            out.append(got)
+            continue
         pairs = [(name, v) for name, v in zip(names, row) if v is not None]
         out.append(Attributes(pairs) if pairs else EMPTY_ATTRIBUTES)
     return out

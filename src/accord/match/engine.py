@@ -160,6 +160,7 @@ class Pairer:
             pi = np.flatnonzero(pgroups == g)
             if len(gi) and len(pi):
                 self._pair_group(gold, pred, gi, pi, g % 2 == 0, ctx, out)
+        out.contents.clear()    # the canonical order's working memory: not kept with the result
         return out
 
     def _labelled(self, doc: Document | None) -> tuple[list[Annotation], list[str]]:
@@ -192,8 +193,12 @@ class Pairer:
     def _check_references(self, anns: list[Annotation], groups: np.ndarray, doc_id: str, side: str) -> None:
         index = {id(a): k for k, a in enumerate(anns)}
         group = groups.tolist()
+        scalar_only: set[int] = set()   # as in _incoming
         for k, a in enumerate(anns):
-            if not a.attributes or all(type(v) in _SCALARS for v in a.attributes.values()):
+            if not a.attributes or id(a.attributes) in scalar_only:
+                continue
+            if all(type(v) in _SCALARS for v in a.attributes.values()):
+                scalar_only.add(id(a.attributes))
                 continue
             for t in a.referenced():
                 j = index.get(id(t))
@@ -458,8 +463,12 @@ def _incoming(anns: list[Annotation], contents: dict[int, str] | None = None) ->
     """
     out: dict[int, list] = {}
     contents = {} if contents is None else contents
+    scalar_only: set[int] = set()   # attributes objects of scalar values (readers share them between rows)
     for a in anns:
-        if a.attributes:
+        if a.attributes and id(a.attributes) not in scalar_only:
+            if all(type(v) in _SCALARS for v in a.attributes.values()):
+                scalar_only.add(id(a.attributes))
+                continue
             pointer_content: str | None = None
             for name, value in a.attributes.items():
                 if type(value) in _SCALARS:

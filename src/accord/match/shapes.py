@@ -245,8 +245,9 @@ def spanless_block_scores(similarity: Similarity, gold: Sequence[Annotation], pr
     m = np.zeros((len(gold), len(pred)))
     tokens: dict[tuple[int, int], Tokens] = {}
     linked = _linked(gold, pred, ctx)
+    apart_all = _apart(gold, pred, ctx)
     link_x, link_y = np.nonzero(linked)
-    apart_linked = _apart(gold, pred, ctx)[link_x, link_y].tolist() if len(link_x) else []
+    apart_linked = apart_all[link_x, link_y].tolist() if len(link_x) else []
     for x, y, apart_xy in zip(link_x.tolist(), link_y.tolist(), apart_linked):
         s, rt, ht = _linked_score(similarity, gold[x], pred[y], (int(g_codes[x]), int(p_codes[y]), apart_xy), ctx)
         if s > 0 and (keep_clash or s >= 1.0):
@@ -256,7 +257,7 @@ def spanless_block_scores(similarity: Similarity, gold: Sequence[Annotation], pr
     combo_tokens: list[Tokens] = []
     combo = np.full(m.shape, -1, dtype=np.int64)
     if len(free_x):
-        apart = _apart(gold, pred, ctx)[free_x, free_y]
+        apart = apart_all[free_x, free_y]
         width = int(p_codes.max()) + 1
         key = (g_codes[free_x] * width + p_codes[free_y]) * 2 + apart
         _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
