@@ -25,6 +25,7 @@ __all__ = [
     "Document",
     "Corpus",
     "EMPTY_ATTRIBUTES",
+    "SCALAR_TYPES",
     "is_aggregate",
 ]
 
@@ -110,6 +111,10 @@ def _short(value: Any) -> str:
     if is_aggregate(value):
         return "{" + ",".join(sorted(_short(v) for v in value)) + "}"
     return repr(value)
+
+
+SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
+"""The types of attribute values that are neither annotations nor aggregates (checked with ``type(v) in``)."""
 
 
 def is_aggregate(value: Any) -> bool:

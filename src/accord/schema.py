@@ -23,7 +23,7 @@ from typing import Any
 from defusedxml import ElementTree as ET
 
 from .errors import SchemaError, ValidationError
-from .model import Annotation, Corpus, Document, is_aggregate
+from .model import SCALAR_TYPES, Annotation, Corpus, Document, is_aggregate
 
 __all__ = [
     "AttributeSpec",
@@ -306,9 +306,6 @@ class Task:
                                   f"it points to {v!r}")
 
 
-_SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
-
-
 def _validation_key(ann: Annotation) -> tuple | None:
     """What validation reads of an annotation, as a hashable key: its label, whether it has a span, its values
     with their types, and of each annotation it points to the label and the attribute values (what label
@@ -316,9 +313,9 @@ def _validation_key(ann: Annotation) -> tuple | None:
     time)."""
     attrs = ann.attributes
     kinds = tuple(map(type, attrs.values()))
-    if _SCALAR_TYPES.issuperset(kinds):
+    if SCALAR_TYPES.issuperset(kinds):
         key: tuple = (ann.label, ann.start is None, tuple(attrs.items()), kinds)
-    elif all(k in _SCALAR_TYPES or k is Annotation for k in kinds):
+    elif all(k in SCALAR_TYPES or k is Annotation for k in kinds):
         key = (ann.label, ann.start is None, kinds,
                tuple((n, v.label, tuple(v.attributes.items())) if type(v) is Annotation else (n, v)
                      for n, v in attrs.items()))

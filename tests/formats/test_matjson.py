@@ -100,6 +100,7 @@ GOOD = {"signal": "John saw Mary.", "version": 2,
 @pytest.mark.parametrize("change, message", [
     (lambda d: d["asets"][0]["annots"][1].__setitem__(2, "p1"), r"annotation id 'p1' is used twice"),
     (lambda d: d["asets"][1]["annots"][0].__setitem__(1, "p9"), r"points to unknown annotation id 'p9'"),
+    (lambda d: d["asets"][1].update(hasID=True, annots=[["p2", "p1", "p2"]]), r"annotation id 'p2' is used twice"),
     (lambda d: d["asets"][0]["annots"][1].__setitem__(1, 99), r"\$\.asets\[0\]\.annots\[1\]: span \[9, 99\) does "
                                                               r"not lie in the signal \(14 characters\)"),
     (lambda d: d["asets"][0]["annots"][0].__setitem__(0, True), r"\$\.asets\[0\]\.annots\[0\]\[0\]: expected an "

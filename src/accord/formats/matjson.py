@@ -84,8 +84,8 @@ def _annotations_in_bulk(asets: list[dict], signal_length: int) -> tuple[Annotat
     None for anything else: set, list and float values (converted value by value), references to annotations
     that point to others themselves, and faults, which the row-by-row reader finds and names."""
     built: list[Annotation | None] = []
-    by_id: dict[str, Annotation] = {}
-    ids_seen = 0
+    by_id: dict[str, Annotation] = {}   # the annotations that point nowhere: those others may point to here
+    all_ids: list[str] = []
     later: list[tuple[int, str, list, list, list, list]] = []   # sets with annotation values: built last
     for aset in asets:
         label = aset["type"]
@@ -144,7 +144,7 @@ def _annotations_in_bulk(asets: list[dict], signal_length: int) -> tuple[Annotat
             if has_id:
                 by_id.update(zip(ids, built[first:]))
         if has_id:
-            ids_seen += len(rows)
+            all_ids.extend(ids)
     for first, label, starts, ends, ids, columns in later:
         resolved = []
         for name, is_target, values in columns:
@@ -156,9 +156,7 @@ def _annotations_in_bulk(asets: list[dict], signal_length: int) -> tuple[Annotat
             resolved.append((name, is_target, values))
         built[first:first + len(starts)] = map(Annotation._make, zip([label] * len(starts), starts, ends,
                                                                      _attributes(resolved, len(starts)), ids))
-    if later and ids_seen:
-        by_id.update((a.id, a) for a in built[later[0][0]:] if a is not None and a.id is not None)
-    if len(by_id) != ids_seen:
+    if len(set(all_ids)) != len(all_ids):
         return None   # an id used twice
     return tuple(built)  # type: ignore[arg-type]
 

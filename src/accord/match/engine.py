@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import PairingError, ProfileError
-from ..model import Annotation, Document, is_aggregate
+from ..model import SCALAR_TYPES, Annotation, Document, is_aggregate
 from ..schema import Task
 from .assign import assign
 from .blocks import exact_pairs, overlap_blocks
@@ -193,13 +193,7 @@ class Pairer:
     def _check_references(self, anns: list[Annotation], groups: np.ndarray, doc_id: str, side: str) -> None:
         index = {id(a): k for k, a in enumerate(anns)}
         group = groups.tolist()
-        scalar_only: set[int] = set()   # as in _incoming
-        for k, a in enumerate(anns):
-            if not a.attributes or id(a.attributes) in scalar_only:
-                continue
-            if all(type(v) in _SCALARS for v in a.attributes.values()):
-                scalar_only.add(id(a.attributes))
-                continue
+        for k, a in _may_point(anns):
             for t in a.referenced():
                 j = index.get(id(t))
                 if j is not None and group[j] >= group[k]:
@@ -463,27 +457,36 @@ def _incoming(anns: list[Annotation], contents: dict[int, str] | None = None) ->
     """
     out: dict[int, list] = {}
     contents = {} if contents is None else contents
-    scalar_only: set[int] = set()   # attributes objects of scalar values (readers share them between rows)
-    for a in anns:
-        if a.attributes and id(a.attributes) not in scalar_only:
-            if all(type(v) in _SCALARS for v in a.attributes.values()):
-                scalar_only.add(id(a.attributes))
+    for _, a in _may_point(anns):
+        pointer_content: str | None = None
+        for name, value in a.attributes.items():
+            if isinstance(value, Annotation):
+                targets = [value]
+            elif is_aggregate(value):
+                targets = [v for v in value if isinstance(v, Annotation)]
+            else:
                 continue
-            pointer_content: str | None = None
-            for name, value in a.attributes.items():
-                if type(value) in _SCALARS:
-                    continue
-                if isinstance(value, Annotation):
-                    targets = [value]
-                elif is_aggregate(value):
-                    targets = [v for v in value if isinstance(v, Annotation)]
-                else:
-                    continue
-                if targets and pointer_content is None:
-                    pointer_content = _attribute_content(a, contents)
-                for t in targets:
-                    out.setdefault(id(t), []).append((a.label, name, pointer_content))
+            if targets and pointer_content is None:
+                pointer_content = _attribute_content(a, contents)
+            for t in targets:
+                out.setdefault(id(t), []).append((a.label, name, pointer_content))
     return {k: tuple(sorted(v)) for k, v in out.items()}
+
+
+def _may_point(anns: list[Annotation]) -> list[tuple[int, Annotation]]:
+    """The annotations (with their index) that have a value other than a scalar: those that may point to others.
+    An attributes object found to hold scalars only is not looked at again (readers share them between rows)."""
+    scalar_only: set[int] = set()
+    out = []
+    for k, a in enumerate(anns):
+        attrs = a.attributes
+        if not attrs or id(attrs) in scalar_only:
+            continue
+        if SCALAR_TYPES.issuperset(map(type, attrs.values())):
+            scalar_only.add(id(attrs))
+            continue
+        out.append((k, a))
+    return out
 
 
 def make_similarity(profile: str | None, task: Task | None, attributes: Sequence[str] = ()) -> Similarity:
@@ -503,7 +506,6 @@ def make_similarity(profile: str | None, task: Task | None, attributes: Sequence
 
 Labeler = Callable[[Annotation], str]
 
-_SCALARS = frozenset({str, int, float, bool, type(None)})
 _LABEL = itemgetter(0)
 _START = itemgetter(1)
 _END = itemgetter(2)

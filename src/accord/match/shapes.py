@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..model import Annotation, is_aggregate
+from ..model import SCALAR_TYPES, Annotation, is_aggregate
 from .similarity import Context, Similarity
 
 __all__ = ["shape_of", "spanless_block_scores", "pair_scores"]
@@ -64,7 +64,6 @@ def shape_of(ann: Annotation, label: str) -> tuple:
             tuple((name, _value_shape(v)) for name, v in ann.attributes.items()))
 
 
-_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
 _PLAIN = object()
 """Marks the key of an annotation whose values are all plain scalars: its attribute items as they are (values
 equal under ``==``, such as ``1`` and ``True``, score alike: the similarities compare values with ``==``)."""
@@ -82,7 +81,7 @@ def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> n
                 code = codes.get(plain)
                 if code is None:
                     code = codes.setdefault(shape_of(a, lbl), len(codes))
-                    if all(type(v) in _PLAIN_TYPES for _, v in items):
+                    if all(type(v) in SCALAR_TYPES for _, v in items):
                         codes[plain] = code
             except TypeError:   # an unhashable attribute value given through the Python API: no shapes
                 return None
@@ -117,13 +116,17 @@ def _implied(anns: Sequence[Annotation], ctx: Context) -> tuple[np.ndarray, np.n
     return has, arr[:, 0], arr[:, 1]
 
 
-def _apart(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context) -> np.ndarray:
-    """Pairs whose implied spans both exist and do not overlap (two equal empty spans overlap)."""
+def _apart(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context, *, every_pair: bool = True
+           ) -> np.ndarray:
+    """Whether the implied spans of a gold and a predicted annotation both exist and do not overlap (two equal
+    empty spans overlap): for every pair (a matrix), or with ``every_pair=False`` for ``gold[k]``, ``pred[k]``."""
     g_has, gs, ge = _implied(gold, ctx)
     p_has, ps, pe = _implied(pred, ctx)
-    disjoint = (ge[:, None] <= ps[None, :]) | (gs[:, None] >= pe[None, :])
-    same_point = (gs == ge)[:, None] & (ps == pe)[None, :] & (gs[:, None] == ps[None, :])
-    return g_has[:, None] & p_has[None, :] & disjoint & ~same_point
+    if every_pair:
+        g_has, gs, ge = g_has[:, None], gs[:, None], ge[:, None]
+    disjoint = (ge <= ps) | (gs >= pe)
+    same_point = (gs == ge) & (ps == pe) & (gs == ps)
+    return g_has & p_has & disjoint & ~same_point
 
 
 def _text_defaults(ctx: Context) -> bool:
@@ -156,11 +159,7 @@ def pair_scores(similarity: Similarity, gold: Sequence[Annotation], pred: Sequen
     if g_codes is None or p_codes is None:
         return None
     if spanless:
-        g_has, gs, ge = _implied(gold, ctx)
-        p_has, ps, pe = _implied(pred, ctx)
-        disjoint = (ge <= ps) | (gs >= pe)
-        apart = g_has & p_has & disjoint & ~((gs == ge) & (ps == pe) & (gs == ps))
-        geometry = [apart.astype(np.int64)]
+        geometry = [_apart(gold, pred, ctx, every_pair=False).astype(np.int64)]
     else:
         gs = np.fromiter((a.start for a in gold), np.int64, n)
         ge = np.fromiter((a.end for a in gold), np.int64, n)
