@@ -3,8 +3,9 @@
 Run:  python benchmarks/bench_seqeval.py [--tokens 300000] [--repeat 3]
 
 1. In process: ``accord.compat.seqeval.classification_report`` against seqeval's, same tag lists.
-2. Whole commands: ``accord score gold.conll pred.conll --output json`` against a Python script
-   that reads the same files and runs seqeval's ``classification_report``.
+2. Whole commands on the same files: ``accord score gold.conll pred.conll --output json`` against a Python script
+   that reads them and runs seqeval's ``classification_report``, against ``seqscore score`` (conlleval's
+   repair, as accord reads them) and against a script that runs nervaluate's ``Evaluator`` (its strict schema).
 The numbers are checked to agree before any time is printed; times are medians.
 """
 
@@ -23,9 +24,8 @@ from _versions import print_versions  # (benchmarks/ is on sys.path when run as 
 
 TYPES = ["PER", "LOC", "ORG", "MISC"]
 
-SEQEVAL_SCRIPT = r"""
+READ_TAGS = r"""
 import sys
-from seqeval.metrics import classification_report
 def read(path):
     sents, cur = [], []
     for line in open(path, encoding="utf-8"):
@@ -38,8 +38,19 @@ def read(path):
     if cur:
         sents.append(cur)
     return sents
-print(classification_report(read(sys.argv[1]), read(sys.argv[2]), digits=4))
+gold, pred = read(sys.argv[1]), read(sys.argv[2])
 """
+SEQEVAL_SCRIPT = READ_TAGS + r"""
+from seqeval.metrics import classification_report
+print(classification_report(gold, pred, digits=4))
+"""
+NERVALUATE_SCRIPT = READ_TAGS + r"""
+from nervaluate import Evaluator
+tags = sorted({t[2:] for s in gold + pred for t in s if t != "O"})
+strict = Evaluator(gold, pred, tags=tags, loader="list").evaluate()["overall"]["strict"]
+print(strict.correct, strict.possible, strict.actual)
+"""
+SEQSCORE = "import sys; from seqscore.scripts.seqscore import cli; sys.exit(cli())"
 
 
 def generate(tokens: int, seed: int = 13) -> tuple[list[list[str]], list[list[str]]]:
@@ -113,22 +124,39 @@ def main() -> None:
           f"seqeval/accord = {t_theirs / t_ours:.1f}x")
 
     with tempfile.TemporaryDirectory() as tmp:
-        g, p, script = Path(tmp) / "gold.conll", Path(tmp) / "pred.conll", Path(tmp) / "run_seqeval.py"
+        g, p = Path(tmp) / "gold.conll", Path(tmp) / "pred.conll"
         write_conll(g, gold)
         write_conll(p, pred)
-        script.write_text(SEQEVAL_SCRIPT)
-        accord_cmd = [sys.executable, "-m", "accord.cli", "score", str(g), str(p), "--output", "json"]
-        seqeval_cmd = [sys.executable, str(script), str(g), str(p)]
+        (Path(tmp) / "run_seqeval.py").write_text(SEQEVAL_SCRIPT)
+        (Path(tmp) / "run_nervaluate.py").write_text(NERVALUATE_SCRIPT)
         import json
-        out = json.loads(subprocess.run(accord_cmd, check=True, capture_output=True, text=True).stdout)
-        micro = [line.split() for line in subprocess.run(seqeval_cmd, check=True, capture_output=True,
-                                                          text=True).stdout.splitlines() if "micro" in line][0]
-        assert abs(float(micro[4]) - round(out["totals"]["f1"], 4)) < 1e-9, "command numbers differ"
-        t_cmd_ours = median_time(lambda: subprocess.run(accord_cmd, check=True, capture_output=True), args.repeat)
-        t_cmd_theirs = median_time(lambda: subprocess.run(seqeval_cmd, check=True, capture_output=True), args.repeat)
-        print(f"whole command  accord score: {t_cmd_ours:.3f} s, seqeval script {t_cmd_theirs:.3f} s, "
-              f"seqeval/accord = {t_cmd_theirs / t_cmd_ours:.1f}x")
 
+        def output(cmd: list[str]) -> str:
+            return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+        accord_cmd = [sys.executable, "-m", "accord.cli", "score", str(g), str(p), "--output", "json"]
+        totals = json.loads(output(accord_cmd))["totals"]
+        peers = {
+            "seqeval script": [sys.executable, str(Path(tmp) / "run_seqeval.py"), str(g), str(p)],
+            "seqscore score": [sys.executable, "-c", SEQSCORE, "score", "--labels", "BIO", "--repair-method",
+                               "conlleval", "--score-format", "delim", "--full-precision", "-q", "--reference",
+                               str(g), str(p)],
+            "nervaluate script": [sys.executable, str(Path(tmp) / "run_nervaluate.py"), str(g), str(p)],
+        }
+        # the numbers first: each peer's micro F1 or counts equal accord's
+        micro = [line.split() for line in output(peers["seqeval script"]).splitlines() if "micro" in line][0]
+        assert abs(float(micro[4]) - round(totals["f1"], 4)) < 1e-9, "seqeval's numbers differ"
+        row = next(line.split("\t") for line in output(peers["seqscore score"]).splitlines() if line.startswith("ALL"))
+        assert (int(row[4]), int(row[5]), int(row[6])) == (totals["gold"], totals["pred"], totals["match"]), \
+            "seqscore's counts differ"
+        correct, possible, actual = map(int, output(peers["nervaluate script"]).split())
+        assert (correct, possible, actual) == (totals["match"], totals["gold"], totals["pred"]), \
+            "nervaluate's strict counts differ"
+        t_cmd_ours = median_time(lambda: subprocess.run(accord_cmd, check=True, capture_output=True), args.repeat)
+        print(f"whole command  accord score: {t_cmd_ours:.3f} s")
+        for name, cmd in peers.items():
+            t_peer = median_time(lambda: subprocess.run(cmd, check=True, capture_output=True), args.repeat)
+            print(f"               {name:18s} {t_peer:.3f} s, {name.split()[0]}/accord = {t_peer / t_cmd_ours:.1f}x")
 
 if __name__ == "__main__":
     main()
