@@ -14,7 +14,7 @@ annotations with equal fields stay two annotations.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .errors import AccordError
@@ -167,8 +167,10 @@ class Document(NamedTuple):
     annotations : tuple of Annotation
     text : str or None
         The signal; spans are character offsets into it when it is present.
-    tokens : tuple of str or None
-        Token strings; spans are token offsets when ``text`` is absent.
+    tokens : sequence of str or None
+        Token strings; spans are token offsets when ``text`` is absent. A tuple, or, from the
+        column-file readers, a :class:`~accord._text_fields.TextFields` that makes a token's string
+        when it is read and equals the tuple of its strings.
     sentences : tuple of (int, int) or None
         Sentence extents, in the unit of the spans.
     metadata : dict
@@ -178,7 +180,7 @@ class Document(NamedTuple):
     id: str
     annotations: tuple[Annotation, ...] = ()
     text: str | None = None
-    tokens: tuple[str, ...] | None = None
+    tokens: Sequence[str] | None = None
     sentences: tuple[tuple[int, int], ...] | None = None
     metadata: Mapping[str, Any] = EMPTY_ATTRIBUTES
 

@@ -144,8 +144,13 @@ class TagTable:
         self.type_id.append(typ)
         return code
 
-    def intern(self, tags: Sequence[str], *, where: "_Where | None" = None) -> np.ndarray:
-        """Codes of ``tags`` as an int32 array; an unknown prefix raises :class:`SchemeError`."""
+    def intern(self, tags: Sequence[str], *, where: "_Where | None" = None,
+               positions: np.ndarray | None = None) -> np.ndarray:
+        """Codes of ``tags`` as an int32 array; an unknown prefix raises :class:`SchemeError`.
+
+        ``positions``, when ``tags`` are distinct values, maps every place of the column to its value:
+        the error then names the first place of the first faulty value.
+        """
         codes = self.codes
         try:
             return np.fromiter(map(codes.__getitem__, tags), dtype=np.int32, count=len(tags))
@@ -153,7 +158,7 @@ class TagTable:
             pass
         for t in dict.fromkeys(tags):
             if t not in codes and self._add(t) is None:
-                i = tags.index(t)
+                i = tags.index(t) if positions is None else int(np.argmax(positions == tags.index(t)))
                 msg = (f"tag {t!r} is not a {self.scheme} tag (prefixes "
                        f"{', '.join(sorted(self.letters))} or {self.outside!r}); choose the scheme with --scheme")
                 raise SchemeError(msg, **(where.at(i) if where else {}))
@@ -295,15 +300,22 @@ def decode(
 
 
 def decode_column(tags: Sequence[str], sentence_start: np.ndarray, *, scheme: str = "IOB2",
-                  repair: str = "conlleval", path: object = None, lines: np.ndarray | None = None
-                  ) -> tuple[Chunks, list[str]]:
+                  repair: str = "conlleval", path: object = None, lines: np.ndarray | None = None,
+                  factorized: tuple[list[str], np.ndarray] | None = None) -> tuple[Chunks, list[str]]:
     """Decode one column of a file: its tags, the sentence starts, and where each tag is (for errors).
 
-    Returns the chunks and the type names their ``type_id`` indexes.
+    ``factorized`` may give the tags as their distinct strings and the index of each tag among them
+    (then ``tags`` serves the messages only). Returns the chunks and the type names their
+    ``type_id`` indexes.
     """
     table = TagTable(scheme)
     where = _Where(path, lines)
-    prefix, types = table.arrays(table.intern(tags, where=where))
+    if factorized is None:
+        codes = table.intern(tags, where=where)
+    else:
+        distinct, index = factorized
+        codes = table.intern(distinct, where=where, positions=index)[index]
+    prefix, types = table.arrays(codes)
     chunks = decode(prefix, types, sentence_start, scheme=scheme, repair=repair, tags=tags, where=where)
     if len(chunks.invalid):
         warn_repairs(chunks, tags, sentence_start, scheme=scheme, repair=repair, where=where)

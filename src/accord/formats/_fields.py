@@ -1,12 +1,13 @@
-"""Whitespace-separated fields of a whole text, with the line each field is on, by array operations.
+"""Where the whitespace-separated fields of a text are, by array operations and without making a string.
 
-``[line.split() for line in text.splitlines()]`` costs a list and a Python call per line;
-on a 300k-line column file that is most of the reading time. Here the text is viewed as
-an array of code points, line breaks and field starts are found with numpy, and the
-fields themselves come from one ``text.split()``. Line breaks and whitespace are exactly
-those of ``str.splitlines`` and ``str.split`` (tables built from the running Python), so
-the result equals the per-line split, which is also the fallback should the two ever
-disagree.
+``[line.split() for line in text.splitlines()]`` costs a list and a Python call per line and a
+string per field; on a column file of a million tokens that is most of the reading time and
+memory. Here the text is viewed as an array of code points (one byte each when the text is
+ASCII), and line breaks and field boundaries are found with numpy: the result is, for every
+field, its start and end offset in the text, and for every line its first field and its number
+of fields. Strings are made only for the fields a caller asks for (:class:`~accord._text_fields.TextFields`).
+Line breaks and whitespace are exactly those of ``str.splitlines`` and ``str.split`` (tables
+built from the running Python).
 """
 
 from __future__ import annotations
@@ -15,63 +16,89 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["Fields", "split_fields"]
+__all__ = ["Layout", "field_layout", "code_points"]
 
 # every whitespace and line-break code point lies below U+3001; clip larger ones to a False slot
 _LIMIT = 0x3001
 _WHITESPACE = np.array([chr(c).isspace() for c in range(_LIMIT)] + [False], dtype=bool)
 _LINE_BREAK = np.array([len(f"a{chr(c)}a".splitlines()) == 2 for c in range(_LIMIT)] + [False], dtype=bool)
+_CR, _LF = 0x0D, 0x0A
 
 
-class Fields(NamedTuple):
+def code_points(text: str) -> np.ndarray:
+    """The code points of ``text``: uint8 for ASCII text (no copy beyond the encoding), uint32 otherwise."""
+    if text.isascii():
+        return np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+
+
+class Layout(NamedTuple):
     """The fields of a text.
 
-    ``fields[k]`` is on line ``field_line[k]`` (0-based, numbered as ``str.splitlines``);
-    ``widths[i]`` is the number of fields on line ``i`` and ``first[i]`` the index in
-    ``fields`` of that line's first field (meaningful where ``widths[i] > 0``).
+    Field ``k`` is ``text[starts[k]:ends[k]]``; line ``i`` (0-based, numbered as
+    ``str.splitlines``) holds ``widths[i]`` fields, the first of which is field ``first[i]``
+    (meaningful where ``widths[i] > 0``), and begins at character ``line_starts[i]``.
     """
 
-    fields: list[str]
-    field_line: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
     widths: np.ndarray
     first: np.ndarray
+    line_starts: np.ndarray
 
     @property
     def nlines(self) -> int:
         return len(self.widths)
 
+    def line_fields(self, text: str, line: int) -> list[str]:
+        """The fields of one line, as strings."""
+        k = int(self.first[line])
+        return [text[int(s):int(e)] for s, e in zip(self.starts[k:k + int(self.widths[line])],
+                                                    self.ends[k:k + int(self.widths[line])])]
 
-def split_fields(text: str) -> Fields:
-    """Split ``text`` into lines and whitespace-separated fields in one pass of array operations."""
+
+def field_layout(text: str, codes: np.ndarray | None = None) -> Layout:
+    """Find the lines and the whitespace-separated fields of ``text`` (``codes``: its :func:`code_points`)."""
     if not text:
         empty = np.zeros(0, dtype=np.int64)
-        return Fields([], empty, empty, empty)
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    clipped = np.minimum(codes, _LIMIT)
-    space = _WHITESPACE[clipped]
-    brk = _LINE_BREAK[clipped]
+        return Layout(empty, empty, empty, empty, empty)
+    if codes is None:
+        codes = code_points(text)
+    space, brk = _classes(codes)
     ends_with_break = bool(brk[-1])
-    # "\r\n" is one line break
-    brk[1:] &= ~((codes[1:] == 0x0A) & (codes[:-1] == 0x0D))
-    starts = ~space
-    starts[1:] &= space[:-1]
-    start_pos = np.flatnonzero(starts)
-    fields = text.split()
-    if len(fields) != len(start_pos):  # cannot happen with tables from this Python; stay correct anyway
-        return _split_per_line(text)
-    line_of_char = np.cumsum(brk)
-    field_line = line_of_char[start_pos]
+    if "\r\n" in text:   # one line break, not two
+        brk[1:] &= ~((codes[1:] == _LF) & (codes[:-1] == _CR))
+    ink = ~space
+    start_mask = ink.copy()
+    start_mask[1:] &= space[:-1]
+    end_mask = ink
+    end_mask[:-1] &= space[1:]
+    starts = np.flatnonzero(start_mask)
+    ends = np.flatnonzero(end_mask) + 1
+    del start_mask, end_mask, ink, space
+    line_of_char = np.cumsum(brk, dtype=np.int32 if len(codes) < 2**31 else np.int64)
     nlines = int(line_of_char[-1]) + (0 if ends_with_break else 1)
-    widths = np.bincount(field_line, minlength=nlines)
+    widths = np.bincount(line_of_char[starts], minlength=nlines)
+    del line_of_char
     first = np.zeros(nlines, dtype=np.int64)
     np.cumsum(widths[:-1], out=first[1:])
-    return Fields(fields, field_line, widths, first)
+    breaks = np.flatnonzero(brk)
+    after = breaks + 1
+    crlf = after < len(codes)
+    crlf[crlf] = (codes[breaks[crlf]] == _CR) & (codes[after[crlf]] == _LF)
+    after[crlf] += 1
+    line_starts = np.concatenate([np.zeros(1, dtype=np.int64), after])[:nlines]
+    return Layout(starts, ends, widths, first, line_starts)
 
 
-def _split_per_line(text: str) -> Fields:
-    rows = [line.split() for line in text.splitlines()]
-    widths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
-    field_line = np.repeat(np.arange(len(rows)), widths)
-    first = np.zeros(len(rows), dtype=np.int64)
-    np.cumsum(widths[:-1], out=first[1:])
-    return Fields([f for r in rows for f in r], field_line, widths, first)
+def _classes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Whitespace and line-break masks of code points."""
+    if codes.dtype == np.uint8:
+        # ASCII: space, tab, LF and CR by comparisons; the table only when other control characters occur
+        space = codes <= 32
+        common = (codes == 32) | (codes == 10) | (codes == 9) | (codes == 13)
+        if not np.array_equal(space, common):
+            return _WHITESPACE[codes], _LINE_BREAK[codes]
+        return common, (codes == 10) | (codes == 13)
+    clipped = np.minimum(codes, _LIMIT)
+    return _WHITESPACE[clipped], _LINE_BREAK[clipped]

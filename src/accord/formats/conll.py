@@ -15,15 +15,16 @@ from __future__ import annotations
 
 from itertools import repeat
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from .. import tagging
+from .._text_fields import TextFields, factorize_fields
 from .._io import read_text
 from ..errors import FormatError, OptionError
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
-from ._fields import split_fields
+from ._fields import Layout, code_points, field_layout
 from ._registry import Format, file_head, register
 
 __all__ = ["read_conll", "write_conll", "parse_columns"]
@@ -34,12 +35,15 @@ DOCSTART = "-DOCSTART-"
 class _Columns:
     """The raw content of a column file: tokens, one tag column, sentence and document starts."""
 
-    __slots__ = ("tokens", "tags", "lines", "sentence_starts", "doc_starts", "path", "comments")
+    __slots__ = ("tokens", "tags", "lines", "sentence_starts", "doc_starts", "path", "comments", "tag_codes")
 
     def __init__(self, path: object):
-        self.tokens: list[str] = []
-        self.tags: list[str] = []
-        self.lines: np.ndarray = np.zeros(0, dtype=np.int64)
+        empty = np.zeros(0, dtype=np.int64)
+        self.tokens: Sequence[str] = TextFields("", empty, empty)
+        self.tags: Sequence[str] = TextFields("", empty, empty)
+        self.tag_codes: tuple[list[str], np.ndarray] | None = ([], empty)
+        """The distinct tags and the index of every tag among them (computed on the code points)."""
+        self.lines: np.ndarray = empty
         self.sentence_starts: list[int] = []
         self.doc_starts: list[int] = []
         self.path = path
@@ -50,25 +54,25 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
                   token_column: int = 0) -> _Columns:
     """Split a column file into tokens, tags and sentence and document boundaries.
 
-    Works on whole arrays (:func:`._fields.split_fields`), not line by line with branches.
+    Works on whole arrays (:func:`._fields.field_layout`), not line by line with branches; tokens
+    and tags stay offsets into ``text`` (:class:`~accord._text_fields.TextFields`).
     """
     out = _Columns(path)
-    f = split_fields(text)
+    codes = code_points(text)
+    f = field_layout(text, codes)
     nonblank = f.widths > 0
     docstart = np.zeros(f.nlines, dtype=bool)
-    fields = np.empty(len(f.fields), dtype=object)
-    fields[:] = f.fields
     if DOCSTART in text:
-        candidates = np.flatnonzero(nonblank)
-        docstart[candidates[fields[f.first[candidates]] == DOCSTART]] = True
+        docstart[_lines_beginning_with(DOCSTART, f, codes, nonblank)] = True
     comment = np.zeros(f.nlines, dtype=bool)
     if "#" in text:
-        comment_lines = _comment_lines(text, f, nonblank & ~docstart, docstart)
-        comment[comment_lines] = True
+        candidates = np.flatnonzero(nonblank & ~docstart)
+        hashed = candidates[codes[f.line_starts[candidates]] == ord("#")]
+        if len(hashed):
+            comment[_comment_lines(text, f, hashed, nonblank & ~docstart, docstart)] = True
     token_lines = np.flatnonzero(nonblank & ~docstart & ~comment)
     if comment.any():
-        lines_text = text.splitlines()
-        out.comments = [(int(k), lines_text[int(i)]) for i, k in
+        out.comments = [(int(k), _line_text(text, f, int(i))) for i, k in
                         zip(np.flatnonzero(comment), np.searchsorted(token_lines, np.flatnonzero(comment)))]
     if len(token_lines):
         first = int(token_lines[0])
@@ -82,12 +86,14 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
         bad = np.flatnonzero(f.widths[token_lines] != ncols)
         if len(bad):
             i = int(token_lines[bad[0]])
-            row = f.fields[f.first[i]:f.first[i] + f.widths[i]]
             raise FormatError(f"expected {ncols} columns as on the lines above, found {int(f.widths[i])}: "
-                              f"{' '.join(row)!r}", path=path, line=i + 1)
+                              f"{' '.join(f.line_fields(text, i))!r}", path=path, line=i + 1)
         base = f.first[token_lines]
-        out.tokens = fields[base + token_column % ncols].tolist()
-        out.tags = fields[base + tag_column % ncols].tolist()
+        token_at = base + token_column % ncols
+        tag_at = base + tag_column % ncols
+        out.tokens = TextFields(text, f.starts[token_at], f.ends[token_at])
+        out.tags = TextFields(text, f.starts[tag_at], f.ends[tag_at])
+        out.tag_codes = factorize_fields(text, codes, out.tags.starts, out.tags.ends)
         out.lines = token_lines + 1
         gap = np.empty(len(token_lines), dtype=bool)
         gap[0] = True
@@ -99,6 +105,24 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
     return out
 
 
+def _lines_beginning_with(word: str, f: Layout, codes: np.ndarray, candidate: np.ndarray) -> np.ndarray:
+    """The candidate lines whose first field is ``word``."""
+    lines = np.flatnonzero(candidate)
+    at = f.first[lines]
+    starts = f.starts[at]
+    keep = f.ends[at] - starts == len(word)
+    for k, ch in enumerate(word):
+        keep[keep] = codes[starts[keep] + k] == ord(ch)
+    return lines[keep]
+
+
+def _line_text(text: str, f: Layout, line: int) -> str:
+    """Line ``line`` of ``text`` without its line break, as ``str.splitlines`` gives it."""
+    start = int(f.line_starts[line])
+    end = int(f.line_starts[line + 1]) if line + 1 < f.nlines else len(text)
+    return text[start:end].splitlines()[0] if end > start else ""
+
+
 _TAG_PREFIXES = frozenset("BIESLUM")
 
 
@@ -108,25 +132,24 @@ def _tag_like(tag: str) -> bool:
         len(tag) > 2 and tag[1] == "-" and tag[0] in _TAG_PREFIXES)
 
 
-def _comment_lines(text: str, f: object, candidate: np.ndarray, docstart: np.ndarray) -> np.ndarray:
+def _comment_lines(text: str, f: Layout, hashed_lines: np.ndarray, candidate: np.ndarray,
+                   docstart: np.ndarray) -> np.ndarray:
     """Lines that are comments: they begin with ``#``, stand before the first token of a
     sentence (after a blank line, a ``-DOCSTART-`` line, another comment or the start of the
     file), and are not token lines (a different number of fields, or a last field that is no
     tag). So ``# sent_id = 3`` and MultiCoNER's ``# id … domain=en`` are comments, while a
-    token ``#`` or ``#hashtag`` tagged ``O`` at the start of a sentence stays a token."""
-    lines = text.splitlines()
-    widths = f.widths  # type: ignore[attr-defined]
-    hashed = [i for i in np.flatnonzero(candidate).tolist() if lines[i].startswith("#")]
-    if not hashed:
-        return np.zeros(0, dtype=np.int64)
-    hashed_set = set(hashed)
-    others = np.flatnonzero(candidate).tolist()
-    ncols = next((int(widths[i]) for i in others if i not in hashed_set), None)
+    token ``#`` or ``#hashtag`` tagged ``O`` at the start of a sentence stays a token.
+    ``hashed_lines`` are the candidate lines that begin with ``#``."""
+    widths = f.widths
+    hashed = hashed_lines.tolist()
+    others = np.flatnonzero(candidate)
+    plain = others[~np.isin(others, hashed_lines)]
+    ncols = int(widths[plain[0]]) if len(plain) else None
     out = []
     taken: set[int] = set()
     for i in hashed:
         header = i == 0 or widths[i - 1] == 0 or docstart[i - 1] or (i - 1) in taken
-        fields = lines[i].split()
+        fields = f.line_fields(text, i)
         token_like = ncols is not None and len(fields) == ncols and _tag_like(fields[-1])
         if header and not token_like:
             out.append(i)
@@ -189,7 +212,7 @@ def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str) -> Corp
     first = np.zeros(n, dtype=bool)
     first[sent_starts[sent_starts < n]] = True
     chunks, labels = tagging.decode_column(cols.tags, first, scheme=scheme, repair=repair, path=cols.path,
-                                           lines=cols.lines)
+                                           lines=cols.lines, factorized=cols.tag_codes)
 
     doc_starts = np.asarray(cols.doc_starts, dtype=np.int64)
     doc_ends = np.append(doc_starts[1:], n)
@@ -220,7 +243,7 @@ def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str) -> Corp
         if cols.comments:
             meta = Attributes(meta, comments=tuple((k - base, c) for k, c in cols.comments if base <= k < stop
                                                    or (k == stop == n and d == len(doc_starts) - 1)))
-        docs.append(Document(str(d + 1), anns, None, tuple(cols.tokens[base:stop]), sentences, meta))
+        docs.append(Document(str(d + 1), anns, None, cols.tokens[base:stop], sentences, meta))
     return Corpus(docs, name=name)
 
 
