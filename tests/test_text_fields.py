@@ -2,11 +2,13 @@
 the vectorised grouping of equal fields (factorize_fields)."""
 
 import pickle
+from contextlib import contextmanager
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from accord import _text_fields
 from accord._text_fields import TextFields, factorize_fields
 from accord.formats._fields import code_points, field_layout
 
@@ -47,9 +49,21 @@ def test_equals_the_tuple_of_its_strings(a, b):
 def test_factorize_groups_equal_strings_in_order_of_first_occurrence(tags):
     text = "\n".join(f"w {t}" for t in tags)
     f = field_layout(text)
-    distinct, index = factorize_fields(text, code_points(text), f.starts[1::2], f.ends[1::2])
-    assert distinct == list(dict.fromkeys(tags))
-    assert [distinct[i] for i in index.tolist()] == tags
+    for chunk in (1 << 20, 3):   # code books carried from chunk to chunk
+        with _chunks_of(chunk):
+            distinct, index = factorize_fields(text, code_points(text), f.starts[1::2], f.ends[1::2])
+        assert distinct == list(dict.fromkeys(tags))
+        assert [distinct[i] for i in index.tolist()] == tags
+
+
+@contextmanager
+def _chunks_of(size):
+    saved = _text_fields._CHUNK
+    _text_fields._CHUNK = size
+    try:
+        yield
+    finally:
+        _text_fields._CHUNK = saved
 
 
 def test_factorize_many_distinct_values():

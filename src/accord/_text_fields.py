@@ -118,47 +118,91 @@ def factorize_fields(text: str, codes: np.ndarray, starts: np.ndarray, ends: np.
                      ) -> tuple[list[str], np.ndarray]:
     """The distinct strings among ``text[starts[k]:ends[k]]`` and the index of each field's string among them.
 
-    Computed on the code points (``codes``, as :func:`~accord.formats._fields.code_points` gives them):
-    the length and then the characters, a few at a time packed into one integer, refine a grouping of
-    equal fields; no string is made but one per distinct value. The distinct strings come in the order
-    of their first occurrence.
+    Computed on the code points (``codes``, as :func:`~accord.formats._fields.code_points` gives them,
+    one byte or four a character): a field's characters, eight bytes at a time read as one integer,
+    are looked up in small sorted code books (with the length first where a character may be NUL
+    and so look like padding), a million fields at a time; no string is made but one per distinct
+    value. The distinct strings come in the order of their first occurrence.
     """
     n = len(starts)
     if n == 0:
-        return [], np.zeros(0, dtype=np.int64)
-    lens = ends - starts
-    group, _ = _factorize(lens)
-    bits = 8 if codes.dtype == np.uint8 else 21
-    per_word = 64 // bits
-    width = int(lens.max())
-    last = len(codes) - 1
-    for k0 in range(0, width, per_word):
-        word = np.zeros(n, dtype=np.uint64)
-        for k in range(k0, min(k0 + per_word, width)):
-            inside = lens > k
-            char = codes[np.minimum(starts + k, last)].astype(np.uint64)
-            char[~inside] = 0       # lengths are already in the grouping: padding cannot be confused
-            word = (word << np.uint64(bits)) | char
-        word_group, size = _factorize(word)
-        group, _ = _factorize(group * size + word_group)
+        return [], np.zeros(0, dtype=np.int32)
+    size = codes.itemsize
+    per_word = 8 // size
+    raw = codes.view(np.uint8)
+    if len(raw) < 8:
+        raw = np.concatenate([raw, np.zeros(8 - len(raw), dtype=np.uint8)])
+    top = len(raw) - 8
+    # eight bytes from any byte offset up to the last eight: an unaligned view of the buffer, one byte apart
+    words = np.ndarray(shape=(top + 1,), dtype="<u8", buffer=raw, strides=(1,))
+    with_lengths = not codes.all()
+    width = int((ends - starts).max())
+    word_books: list[_CodeBook] = []
+    pair_books: list[_CodeBook] = []
+    group = np.empty(n, dtype=np.int64)
+    for lo in range(0, n, _CHUNK):   # a chunk at a time: the temporaries stay small
+        hi = min(lo + _CHUNK, n)
+        begin = starts[lo:hi].astype(np.int64)
+        lens = ends[lo:hi].astype(np.int64) - begin
+        keys: list[np.ndarray] = [lens] if with_lengths else []
+        for k in range(0, width, per_word):
+            at = (begin + k) * size
+            beyond = np.maximum(at - top, 0)     # near the end: read the last eight bytes and shift
+            word = words[np.minimum(at, top)] >> (np.uint64(8) * beyond.astype(np.uint64))
+            left = lens - k
+            short = left < per_word
+            if short.any():
+                bits = (np.clip(left[short], 0, None) * (8 * size)).astype(np.uint64)
+                word[short] &= np.left_shift(np.uint64(1), bits) - np.uint64(1)
+            keys.append(word.view(np.int64))
+        chunk_group = _book(word_books, 0).encode(keys[0])
+        for j in range(1, len(keys)):   # then the pair (group so far, this word) as one integer
+            word_code = _book(word_books, j).encode(keys[j])
+            chunk_group = _book(pair_books, j).encode((chunk_group << 32) | word_code)
+        group[lo:hi] = chunk_group
     ngroups = int(group.max()) + 1
-    first = np.full(ngroups, n, dtype=np.int64)
-    np.minimum.at(first, group, np.arange(n, dtype=np.int64))
+    if ngroups <= 64:
+        first = np.array([int(np.argmax(group == g)) for g in range(ngroups)], dtype=np.int64)
+    else:
+        first = np.full(ngroups, n, dtype=np.int64)
+        np.minimum.at(first, group, np.arange(n, dtype=np.int64))
     order = np.argsort(first, kind="stable")
-    rank = np.empty(ngroups, dtype=np.int64)
-    rank[order] = np.arange(ngroups)
+    rank = np.empty(ngroups, dtype=np.int32)
+    rank[order] = np.arange(ngroups, dtype=np.int32)
     distinct = [text[int(starts[i]):int(ends[i])] for i in first[order].tolist()]
     return distinct, rank[group]
 
 
-def _factorize(values: np.ndarray) -> tuple[np.ndarray, int]:
-    """Codes 0..k-1 of ``values`` (equal values, equal codes) and k; fast when few values are distinct."""
-    n = len(values)
-    sample = np.unique(values[:: max(1, n // 2048)])
-    index = np.searchsorted(sample, values)
-    np.minimum(index, len(sample) - 1, out=index)
-    found = sample[index] == values
-    if not found.all():
-        sample = np.union1d(sample, values[~found])
-        index = np.searchsorted(sample, values)
-    return index, len(sample)
+_CHUNK = 1 << 20
+
+
+def _book(books: list["_CodeBook"], j: int) -> "_CodeBook":
+    while len(books) <= j:
+        books.append(_CodeBook())
+    return books[j]
+
+
+class _CodeBook:
+    """Codes 0, 1, 2... for int64 keys in the order they are met, kept sorted for lookups."""
+
+    __slots__ = ("keys", "codes")
+
+    def __init__(self) -> None:
+        self.keys = np.zeros(0, dtype=np.int64)
+        self.codes = np.zeros(0, dtype=np.int64)
+
+    def encode(self, values: np.ndarray) -> np.ndarray:
+        index = np.searchsorted(self.keys, values)
+        if len(self.keys):
+            np.minimum(index, len(self.keys) - 1, out=index)
+            found = self.keys[index] == values
+        else:
+            found = np.zeros(len(values), dtype=bool)
+        if not found.all():
+            new = np.unique(values[~found])
+            keys = np.concatenate([self.keys, new])
+            codes = np.concatenate([self.codes, np.arange(len(self.keys), len(keys), dtype=np.int64)])
+            order = np.argsort(keys, kind="stable")
+            self.keys, self.codes = keys[order], codes[order]
+            index = np.searchsorted(self.keys, values)
+        return self.codes[index]

@@ -11,6 +11,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from ._names import check_names
+from ._text_fields import TextFields
 from ._progress import track
 from .errors import OptionError, PairingError, RepairWarning
 from .formats import read, sniff
@@ -152,7 +153,11 @@ def _check_tokens(g: Document, p: Document, gname: str | None, pname: str | None
     if g.tokens is None or p.tokens is None or g.tokens == p.tokens:
         return
     n = min(len(g.tokens), len(p.tokens))
-    i = next((k for k in range(n) if g.tokens[k] != p.tokens[k]), n)
+    if isinstance(g.tokens, TextFields):
+        i = g.tokens.first_difference(p.tokens)
+        i = n if i is None else i
+    else:
+        i = next((k for k in range(n) if g.tokens[k] != p.tokens[k]), n)
     if i == n:
         raise PairingError(f"document {g.id!r}: the gold side has {len(g.tokens)} tokens and the predicted side "
                            f"{len(p.tokens)}; the files must hold the same tokens ({_where(g, gname, i)} / "

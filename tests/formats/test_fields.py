@@ -46,3 +46,19 @@ def test_hand_example():
     assert f.widths.tolist() == [2, 0, 2, 2]
     assert f.line_starts.tolist() == [0, 10, 12, 22]
     assert [text[f.starts[k]:f.ends[k]] for k in f.first[[0, 2]] + 1] == ["B-ORG", "O"]
+
+
+@settings(max_examples=300)
+@given(st.lists(ALPHABET, max_size=80).map("".join))
+def test_small_blocks_join_seamlessly(text):
+    """A long text is examined a block at a time (cut after a line feed): the layout is the same."""
+    from accord.formats import _fields
+
+    saved = _fields.BLOCK
+    _fields.BLOCK = 5
+    try:
+        f = field_layout(text)
+    finally:
+        _fields.BLOCK = saved
+    assert from_layout(text, f) == per_line(text)
+    assert len(f.line_starts) == f.nlines

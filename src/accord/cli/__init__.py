@@ -9,6 +9,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from .._memory import return_large_blocks
 from ..errors import AccordError, OptionError
 from . import agree, compare, gate, report, score, spans, structures
 from ._options import Parser, add_common
@@ -60,6 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # a caller's collector is left as it was found
     collecting = gc.isenabled()
     gc.disable()
+    if argv is None:   # the command's own process (not a caller's): large arrays go back to the system
+        return_large_blocks()
     try:
         with text_encoding(args.encoding), warnings.catch_warnings(), standard_input(args), \
                 progress_enabled(not args.quiet):

@@ -57,6 +57,10 @@ class Layout(NamedTuple):
                                                     self.ends[k:k + int(self.widths[line])])]
 
 
+BLOCK = 1 << 22
+"""Characters examined at a time: the masks of a block are a few bytes a character, whatever the file's size."""
+
+
 def field_layout(text: str, codes: np.ndarray | None = None) -> Layout:
     """Find the lines and the whitespace-separated fields of ``text`` (``codes``: its :func:`code_points`)."""
     if not text:
@@ -64,31 +68,61 @@ def field_layout(text: str, codes: np.ndarray | None = None) -> Layout:
         return Layout(empty, empty, empty, empty, empty)
     if codes is None:
         codes = code_points(text)
+    crlf = _CR in codes and _LF in codes
+    offset_type = np.int32 if len(codes) < 2**31 - 1 else np.int64   # half the memory for files below 2 GB
+    columns: tuple[list[np.ndarray], ...] = ([], [], [], [])
+    lo = 0
+    while lo < len(text):
+        # blocks end just after a line feed, so that no field or line break straddles two of them
+        cut = text.find("\n", lo + BLOCK) if len(text) - lo > BLOCK else -1
+        hi = len(text) if cut < 0 else cut + 1
+        for column, part in zip(columns, _block_layout(codes[lo:hi], lo, crlf)):
+            column.append(part.astype(offset_type))
+        lo = hi
+    # one column at a time, each block's part released once joined: the peak is the result and one column
+    starts, ends, widths, line_starts = (_join(column) for column in columns)
+    first = np.zeros(len(widths), dtype=offset_type)
+    np.cumsum(widths[:-1], out=first[1:])
+    return Layout(starts, ends, widths, first, line_starts)
+
+
+def _join(parts: list[np.ndarray]) -> np.ndarray:
+    joined = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    parts.clear()
+    return joined
+
+
+def _block_layout(codes: np.ndarray, offset: int, crlf: bool
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Field starts and ends, line widths and line starts of one block (offsets into the whole text)."""
     space, brk = _classes(codes)
     ends_with_break = bool(brk[-1])
-    if "\r\n" in text:   # one line break, not two
+    if crlf:   # "\r\n" is one line break
         brk[1:] &= ~((codes[1:] == _LF) & (codes[:-1] == _CR))
     ink = ~space
     start_mask = ink.copy()
     start_mask[1:] &= space[:-1]
     end_mask = ink
     end_mask[:-1] &= space[1:]
+    del space
     starts = np.flatnonzero(start_mask)
+    del start_mask
     ends = np.flatnonzero(end_mask) + 1
-    del start_mask, end_mask, ink, space
-    line_of_char = np.cumsum(brk, dtype=np.int32 if len(codes) < 2**31 else np.int64)
-    nlines = int(line_of_char[-1]) + (0 if ends_with_break else 1)
-    widths = np.bincount(line_of_char[starts], minlength=nlines)
-    del line_of_char
-    first = np.zeros(nlines, dtype=np.int64)
-    np.cumsum(widths[:-1], out=first[1:])
+    del end_mask
     breaks = np.flatnonzero(brk)
+    del brk
+    # fields before each line break: the fields of the lines up to it
+    bounds = [np.zeros(1, dtype=np.int64), np.searchsorted(starts, breaks)]
+    if not ends_with_break:
+        bounds.append(np.array([len(starts)], dtype=np.int64))
+    widths = np.diff(np.concatenate(bounds))
     after = breaks + 1
-    crlf = after < len(codes)
-    crlf[crlf] = (codes[breaks[crlf]] == _CR) & (codes[after[crlf]] == _LF)
-    after[crlf] += 1
-    line_starts = np.concatenate([np.zeros(1, dtype=np.int64), after])[:nlines]
-    return Layout(starts, ends, widths, first, line_starts)
+    if crlf:
+        pair = after < len(codes)
+        pair[pair] = (codes[breaks[pair]] == _CR) & (codes[after[pair]] == _LF)
+        after[pair] += 1
+    line_starts = np.concatenate([np.zeros(1, dtype=np.int64), after])[:len(widths)]
+    return starts + offset, ends + offset, widths, line_starts + offset
 
 
 def _classes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

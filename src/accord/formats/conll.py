@@ -89,12 +89,14 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
             raise FormatError(f"expected {ncols} columns as on the lines above, found {int(f.widths[i])}: "
                               f"{' '.join(f.line_fields(text, i))!r}", path=path, line=i + 1)
         base = f.first[token_lines]
-        token_at = base + token_column % ncols
-        tag_at = base + tag_column % ncols
-        out.tokens = TextFields(text, f.starts[token_at], f.ends[token_at])
-        out.tags = TextFields(text, f.starts[tag_at], f.ends[tag_at])
+        at = base + token_column % ncols
+        out.tokens = TextFields(text, f.starts[at], f.ends[at])
+        at = base + tag_column % ncols
+        out.tags = TextFields(text, f.starts[at], f.ends[at])
+        del f, at, base, nonblank
         out.tag_codes = factorize_fields(text, codes, out.tags.starts, out.tags.ends)
-        out.lines = token_lines + 1
+        out.lines = (token_lines + 1).astype(np.int32 if len(token_lines) and token_lines[-1] < 2**31 - 2
+                                             else np.int64)
         gap = np.empty(len(token_lines), dtype=bool)
         gap[0] = True
         gap[1:] = np.diff(token_lines) > 1
