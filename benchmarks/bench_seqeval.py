@@ -1,12 +1,14 @@
 """accord against seqeval on a generated corpus of noisy NER predictions.
 
-Run:  python benchmarks/bench_seqeval.py [--tokens 300000] [--repeat 3]
+Run:  python benchmarks/bench_seqeval.py [--tokens 300000] [--repeat 5] [--memory-tokens 3000000]
 
 1. In process: ``accord.compat.seqeval.classification_report`` against seqeval's, same tag lists.
 2. Whole commands on the same files: ``accord score gold.conll pred.conll --output json`` against a Python script
    that reads them and runs seqeval's ``classification_report``, against ``seqscore score`` (conlleval's
    repair, as accord reads them) and against a script that runs nervaluate's ``Evaluator`` (its strict schema).
-The numbers are checked to agree before any time is printed; times are medians.
+3. Peak memory of the whole command and of the seqeval script on a larger corpus (``--memory-tokens``; 0 skips it).
+The numbers are checked to agree before any time is printed; times are medians. accord's modules are compiled to
+bytecode first, as installing its wheel does (the peers' come compiled from theirs).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from _versions import print_versions  # (benchmarks/ is on sys.path when run as a script)
+from _process import compile_accord, peak_memory  # (benchmarks/ is on sys.path when run as a script)
+from _versions import print_versions
 
 TYPES = ["PER", "LOC", "ORG", "MISC"]
 
@@ -103,9 +106,11 @@ def median_time(fn, repeat: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tokens", type=int, default=300_000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--memory-tokens", type=int, default=3_000_000)
     args = ap.parse_args()
     print_versions('seqeval', 'seqscore', 'nervaluate')
+    compile_accord()
     import warnings
 
     from seqeval.metrics import classification_report as theirs
@@ -157,6 +162,28 @@ def main() -> None:
         for name, cmd in peers.items():
             t_peer = median_time(lambda: subprocess.run(cmd, check=True, capture_output=True), args.repeat)
             print(f"               {name:18s} {t_peer:.3f} s, {name.split()[0]}/accord = {t_peer / t_cmd_ours:.1f}x")
+        if args.memory_tokens:
+            memory(Path(tmp), args.memory_tokens)
+
+
+def memory(tmp: Path, tokens: int) -> None:
+    """Peak resident memory of the whole command against the seqeval script's, on one larger corpus."""
+    import json
+
+    gold, pred = generate(tokens, seed=29)
+    g, p = tmp / "gold_large.conll", tmp / "pred_large.conll"
+    write_conll(g, gold)
+    write_conll(p, pred)
+    del gold, pred
+    accord_cmd = [sys.executable, "-m", "accord.cli", "score", str(g), str(p), "--output", "json"]
+    seqeval_cmd = [sys.executable, str(tmp / "run_seqeval.py"), str(g), str(p)]
+    f1 = json.loads(subprocess.run(accord_cmd, check=True, capture_output=True, text=True).stdout)["totals"]["f1"]
+    report = subprocess.run(seqeval_cmd, check=True, capture_output=True, text=True).stdout
+    micro = [line.split() for line in report.splitlines() if "micro" in line][0]
+    assert abs(float(micro[4]) - round(f1, 4)) < 1e-9, "seqeval's numbers differ on the larger corpus"
+    ours, theirs = peak_memory(accord_cmd), peak_memory(seqeval_cmd)
+    print(f"peak memory at {tokens:,} tokens: accord score {ours:.0f} MiB, seqeval script {theirs:.0f} MiB, "
+          f"accord/seqeval = {ours / theirs:.2f}")
 
 if __name__ == "__main__":
     main()

@@ -188,6 +188,8 @@ def _check_user_names(gold: Corpus, pred: Corpus, task: Task | None, attributes:
                       equivalences: Mapping[str, str], ignore: Sequence[str]) -> None:
     """Refuse an attribute, an equivalence member or an ignored label that neither side holds
     (nor the task declares): a misspelt name would silently change nothing."""
+    if not (attributes or equivalences or ignore):
+        return
     labels: set[str] = set()
     names: set[str] = set()
     for corpus in (gold, pred):

@@ -6,6 +6,8 @@ import csv
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from accord.cli import main
 from accord.errors import FormatError
@@ -99,3 +101,70 @@ def test_smatch_command(tmp_path, capsys):
     (tmp_path / "one.amr").write_text("(a / dog)\n")
     assert main(["smatch", str(tmp_path / "g.amr"), str(tmp_path / "one.amr")]) == 2
     assert "pair in order" in capsys.readouterr().err
+
+
+def _line_by_line(text):
+    """The chains as a plain line-by-line reading finds them (None where the file is faulty): the reference the
+    array reader is held to."""
+    import re
+
+    docs, doc, entities, open_, token = {}, None, {}, {}, 0
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("#begin document"):
+            if doc is not None or s[15:].strip() in docs:
+                return None
+            doc, entities, open_, token = s[15:].strip(), {}, {}, 0
+        elif s.startswith("#end document"):
+            if doc is None or any(open_.values()):
+                return None
+            docs[doc] = [sorted(ms) for _, ms in sorted(entities.items(), key=lambda kv: int(kv[0]))]
+            doc = None
+        elif s and not s.startswith("#"):
+            if doc is None:
+                return None
+            chain = s.split()[-1]
+            if chain not in ("-", "_"):
+                for part in chain.split("|"):
+                    m = re.fullmatch(r"(\()?(\d+)(\))?", part)
+                    if not m or not (m.group(1) or m.group(3)):
+                        return None
+                    ent = str(int(m.group(2)))
+                    if m.group(1) and m.group(3):
+                        entities.setdefault(ent, []).append((token, token))
+                    elif m.group(1):
+                        open_.setdefault(ent, []).append(token)
+                    elif not open_.get(ent):
+                        return None
+                    else:
+                        entities.setdefault(ent, []).append((open_[ent].pop(), token))
+            token += 1
+    return None if doc is not None else docs
+
+
+_BODY = st.sampled_from(["# a comment", "", "   ", "w -", "w _", "w (1)", "w (1", "w 1)", "w (2|1)", "w (1|(2)",
+                         "w x y (3)", "w (x)", "w 2)", "\tw\t(0)\t", "w (1)|", "w (1", "w 1)", "w -"])
+_NOISE = st.sampled_from(["#begin document d1", "#end document", "w -", "w (1)", ""])
+
+
+@st.composite
+def _files(draw):
+    lines = []
+    for name in draw(st.lists(st.sampled_from(["d1", "d2", "d3", "d4"]), max_size=4)):
+        lines += [f"#begin document {name}", *draw(st.lists(_BODY, max_size=10)), "#end document"]
+    for noise in draw(st.lists(_NOISE, max_size=2)):
+        lines.insert(draw(st.integers(0, len(lines))), noise)
+    return "\n".join(lines)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_files())
+def test_array_reader_equals_a_line_by_line_reading(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("coref") / "f.conll"
+    path.write_text(text, encoding="utf-8")
+    expected = _line_by_line(text)
+    if expected is None:
+        with pytest.raises(FormatError):
+            read_coref_conll(path)
+    else:
+        assert read_coref_conll(path) == expected

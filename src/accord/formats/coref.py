@@ -21,8 +21,11 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
+
 from .._io import read_text
 from ..errors import FormatError
+from ._fields import code_points, field_layout
 from .jsonl import json_lines
 
 __all__ = ["read_coref", "read_coref_conll", "read_coref_jsonl", "write_coref_conll", "write_coref_jsonl"]
@@ -37,15 +40,47 @@ def _text(path: Path) -> str:
 
 
 def read_coref_conll(path: str | Path) -> dict[str, Clusters]:
-    """Read the coreference chains of a CoNLL-2012 file."""
+    """Read the coreference chains of a CoNLL-2012 file.
+
+    Lines are classified with arrays (:func:`._fields.field_layout`); only the ``#`` lines and the
+    token lines whose chain column is not ``-`` or ``_`` are looked at one by one.
+    """
     p = Path(path)
+    text = _text(p)
+    codes = code_points(text)
+    f = field_layout(text, codes)
+    lines = np.flatnonzero(f.widths > 0)
+    head = f.first[lines]
+    hashed = codes[f.starts[head]] == ord("#")
+    marks = lines[hashed]          # '#begin document', '#end document' and other comments
+    token_lines = lines[~hashed]
+    last = head[~hashed] + f.widths[token_lines] - 1
+    chain_start, chain_end = f.starts[last], f.ends[last]
+    plain = (chain_end - chain_start == 1) & ((codes[chain_start] == ord("-")) | (codes[chain_start] == ord("_")))
+    mention = np.flatnonzero(~plain)
+    mark_text = [_line_text(text, f.line_starts, int(i)).strip() for i in marks.tolist()]
+    del f, head, hashed, last, plain, codes
+    # the marks (as -1 - their index) and the token lines with a mention (their index among token lines), in file order
+    events = np.concatenate([-1 - np.arange(len(marks)), mention])
+    events = events[np.argsort(np.concatenate([marks, token_lines[mention]]), kind="stable")]
     docs: dict[str, Clusters] = {}
     doc: str | None = None
+    base = 0    # the document's first token: its index among all token lines
     entities: dict[str, list[tuple[int, int]]] = {}
     open_: dict[str, list[tuple[int, int]]] = {}   # entity -> stack of (start token, line)
-    token = 0
-    for lineno, line in enumerate(_text(p).splitlines(), 1):
-        stripped = line.strip()
+    outside_from = 0    # token lines from here on are outside every document until the next '#begin document'
+    for e in events.tolist():
+        if e >= 0:
+            if doc is not None:
+                _read_chain(text[int(chain_start[e]):int(chain_end[e])], e - base, int(token_lines[e]) + 1,
+                            entities, open_, p)
+            continue
+        m = -1 - e
+        lineno = int(marks[m]) + 1
+        stripped = mark_text[m]
+        index = int(np.searchsorted(token_lines, marks[m]))     # token lines before this mark
+        if doc is None:   # the first fault in the file is the one named
+            _no_tokens_outside(token_lines, outside_from, index, p)
         if stripped.startswith("#begin document"):
             if doc is not None:
                 raise FormatError(f"'#begin document' inside document {doc!r} (no '#end document' before it)",
@@ -53,48 +88,58 @@ def read_coref_conll(path: str | Path) -> dict[str, Clusters]:
             doc = stripped[len("#begin document"):].strip()
             if doc in docs:
                 raise FormatError(f"document {doc!r} appears twice", path=p, line=lineno)
-            entities, open_, token = {}, {}, 0
-            continue
-        if stripped.startswith("#end document"):
+            entities, open_, base = {}, {}, index
+        elif stripped.startswith("#end document"):
             if doc is None:
                 raise FormatError("'#end document' without '#begin document'", path=p, line=lineno)
-            unclosed = [(e, ln) for e, st in open_.items() for _, ln in st]
+            unclosed = [(ent, ln) for ent, st in open_.items() for _, ln in st]
             if unclosed:
-                e, ln = unclosed[0]
-                raise FormatError(f"document {doc!r}: the mention of entity {e} opened on line {ln} never closes",
+                ent, ln = unclosed[0]
+                raise FormatError(f"document {doc!r}: the mention of entity {ent} opened on line {ln} never closes",
                                   path=p, line=lineno)
             docs[doc] = [sorted(ms) for _, ms in sorted(entities.items(), key=lambda kv: int(kv[0]))]
             doc = None
-            continue
-        if not stripped or stripped.startswith("#"):
-            continue
-        if doc is None:
-            raise FormatError("a token line outside '#begin document' ... '#end document'", path=p, line=lineno)
-        chain = stripped.split()[-1]
-        if chain not in ("-", "_"):
-            for part in chain.split("|"):
-                m = _PART.match(part)
-                if not m or not (m.group(1) or m.group(3)):
-                    raise FormatError(f"bad coreference part {part!r} in {chain!r}; expected (N, N) or (N)",
-                                      path=p, line=lineno)
-                ent = str(int(m.group(2)))
-                if m.group(1) and m.group(3):
-                    entities.setdefault(ent, []).append((token, token))
-                elif m.group(1):
-                    open_.setdefault(ent, []).append((token, lineno))
-                else:
-                    stack = open_.get(ent)
-                    if not stack:
-                        raise FormatError(f"entity {ent} closes here but no mention of it is open",
-                                          path=p, line=lineno)
-                    start, _ = stack.pop()
-                    if not stack:
-                        del open_[ent]
-                    entities.setdefault(ent, []).append((start, token))
-        token += 1
+            outside_from = index
     if doc is not None:
         raise FormatError(f"document {doc!r} has no '#end document'", path=p)
+    _no_tokens_outside(token_lines, outside_from, len(token_lines), p)
     return docs
+
+
+def _line_text(text: str, line_starts: np.ndarray, line: int) -> str:
+    start = int(line_starts[line])
+    end = int(line_starts[line + 1]) if line + 1 < len(line_starts) else len(text)
+    return text[start:end].splitlines()[0] if end > start else ""
+
+
+def _no_tokens_outside(token_lines: np.ndarray, lo: int, hi: int, path: Path) -> None:
+    """Refuse a token line between two documents (token lines ``lo`` to ``hi`` lie outside every document)."""
+    if hi > lo:
+        raise FormatError("a token line outside '#begin document' ... '#end document'", path=path,
+                          line=int(token_lines[lo]) + 1)
+
+
+def _read_chain(chain: str, token: int, lineno: int, entities: dict[str, list[tuple[int, int]]],
+                open_: dict[str, list[tuple[int, int]]], path: Path) -> None:
+    """Record the mention parts of one token's chain column (``(N``, ``N)``, ``(N)``, ``|``-separated)."""
+    for part in chain.split("|"):
+        m = _PART.match(part)
+        if not m or not (m.group(1) or m.group(3)):
+            raise FormatError(f"bad coreference part {part!r} in {chain!r}; expected (N, N) or (N)",
+                              path=path, line=lineno)
+        ent = str(int(m.group(2)))
+        if m.group(1) and m.group(3):
+            entities.setdefault(ent, []).append((token, token))
+        elif m.group(1):
+            open_.setdefault(ent, []).append((token, lineno))
+        else:
+            stack = open_.get(ent)
+            if not stack:
+                raise FormatError(f"entity {ent} closes here but no mention of it is open", path=path, line=lineno)
+            start, _ = stack.pop()
+            if not stack:
+                del open_[ent]
+            entities.setdefault(ent, []).append((start, token))
 
 
 def read_coref_jsonl(path: str | Path) -> dict[str, Clusters]:

@@ -281,8 +281,9 @@ class Pairer:
         out.pred_status[p_idx] = MATCH
         g_list, p_list = g_idx.tolist(), p_idx.tolist()
         out.pairs.extend(map(Pair, g_list, p_list, repeat(1.0)))
-        ctx.add_pairs(zip(zip(map(id, map(gold.__getitem__, g_list)), map(id, map(pred.__getitem__, p_list))),
-                          repeat(1.0)))
+        if g_in or p_in:   # pairs are looked up only through annotations that point to others
+            ctx.add_pairs(zip(zip(map(id, map(gold.__getitem__, g_list)), map(id, map(pred.__getitem__, p_list))),
+                              repeat(1.0)))
         return True
 
     def _pair_blocks(self, gold: list[Annotation], pred: list[Annotation], gi: np.ndarray, pi: np.ndarray,
