@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from accord.cli import main
 from accord.errors import FormatError
-from accord.formats.coref import read_coref, read_coref_conll, read_coref_jsonl, write_coref_conll, write_coref_jsonl
+from accord.formats._coref_bulk import chains_in_bulk
+from accord.formats.coref import _lines, read_coref, read_coref_conll, read_coref_jsonl, write_coref_conll, write_coref_jsonl
 from accord.structured import coref_scores
 from tests.result.contract import checked
 
@@ -163,8 +164,22 @@ def test_array_reader_equals_a_line_by_line_reading(tmp_path_factory, text):
     path = tmp_path_factory.mktemp("coref") / "f.conll"
     path.write_text(text, encoding="utf-8")
     expected = _line_by_line(text)
+    bulk = chains_in_bulk(_lines(text))
     if expected is None:
+        assert bulk is None     # a faulty file is left to the line-by-line reading, which names the fault
         with pytest.raises(FormatError):
             read_coref_conll(path)
     else:
         assert read_coref_conll(path) == expected
+        assert bulk is None or bulk == expected
+
+
+def test_bulk_reading_of_nested_and_repeated_mentions():
+    """Brackets of one entity nest (innermost closes first); numbers with leading zeros are one entity; documents
+    without mentions are kept; an entity number recurs in another document as another entity."""
+    text = "\n".join(["#begin document a", "w (1|(2)", "w (01", "w 1)", "w 1)|(3)", "w -", "#end document",
+                     "# between", "#begin document b", "w _", "#end document",
+                     "#begin document c", "w (1)", "w (7", "w 7)", "#end document", ""])
+    expected = {"a": [[(0, 3), (1, 2)], [(0, 0)], [(3, 3)]], "b": [], "c": [[(0, 0)], [(1, 2)]]}
+    assert chains_in_bulk(_lines(text)) == expected
+    assert _line_by_line(text) == expected

@@ -25,6 +25,7 @@ import numpy as np
 
 from .._io import read_text
 from ..errors import FormatError
+from ._coref_bulk import CorefLines, chains_in_bulk
 from ._fields import code_points, field_layout
 from .jsonl import json_lines
 
@@ -42,11 +43,17 @@ def _text(path: Path) -> str:
 def read_coref_conll(path: str | Path) -> dict[str, Clusters]:
     """Read the coreference chains of a CoNLL-2012 file.
 
-    Lines are classified with arrays (:func:`._fields.field_layout`); only the ``#`` lines and the
-    token lines whose chain column is not ``-`` or ``_`` are looked at one by one.
+    Lines are classified with arrays (:func:`._fields.field_layout`) and the chains of a well-formed
+    file parsed and matched with arrays too (:mod:`._coref_bulk`); a file it does not find well formed
+    is read line by line, which names the first fault.
     """
     p = Path(path)
-    text = _text(p)
+    lines = _lines(_text(p))
+    docs = chains_in_bulk(lines)
+    return docs if docs is not None else _read_in_order(lines, p)
+
+
+def _lines(text: str) -> CorefLines:
     codes = code_points(text)
     f = field_layout(text, codes)
     lines = np.flatnonzero(f.widths > 0)
@@ -59,7 +66,13 @@ def read_coref_conll(path: str | Path) -> dict[str, Clusters]:
     plain = (chain_end - chain_start == 1) & ((codes[chain_start] == ord("-")) | (codes[chain_start] == ord("_")))
     mention = np.flatnonzero(~plain)
     mark_text = [_line_text(text, f.line_starts, int(i)).strip() for i in marks.tolist()]
-    del f, head, hashed, last, plain, codes
+    return CorefLines(text, codes, marks, mark_text, token_lines, chain_start, chain_end, mention)
+
+
+def _read_in_order(lines: CorefLines, p: Path) -> dict[str, Clusters]:
+    """The chains read one line after the other: the first fault of the file is the one named."""
+    text, marks, mark_text, token_lines = lines.text, lines.marks, lines.mark_text, lines.token_lines
+    chain_start, chain_end, mention = lines.chain_start, lines.chain_end, lines.mention
     # the marks (as -1 - their index) and the token lines with a mention (their index among token lines), in file order
     events = np.concatenate([-1 - np.arange(len(marks)), mention])
     events = events[np.argsort(np.concatenate([marks, token_lines[mention]]), kind="stable")]

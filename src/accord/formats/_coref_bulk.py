@@ -1,0 +1,154 @@
+"""The chains of a well-formed CoNLL-2012 file, read with arrays.
+
+:func:`chains_in_bulk` parses every chain column of a file at once: the characters of all chains
+are gathered into one array, split into parts at ``|``, each part checked against ``(N``, ``N)``
+or ``(N)`` and its number read; opening and closing parts of one entity in one document are
+matched as brackets are (by nesting depth). It returns ``None`` at the first thing it does not
+find well formed (a fault, or what it leaves to the line-by-line reader: digits other than ASCII,
+numbers of more than 18 digits), and the caller reads the file line by line to name the fault.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["CorefLines", "chains_in_bulk"]
+
+_OPEN, _CLOSE, _BAR, _ZERO, _NINE = (ord(c) for c in "()|09")
+
+
+class CorefLines:
+    """The lines of a CoNLL-2012 file that matter, from its field layout.
+
+    ``marks``: lines whose first field begins with ``#`` (``#begin document``, ``#end document``,
+    comments), with ``mark_text`` their stripped text; ``token_lines``: the other non-blank lines;
+    ``mention``: indices (among ``token_lines``) of those whose last field is not ``-`` or ``_``,
+    ``chain_start``/``chain_end``: where that field is in the text (indexed like ``token_lines``).
+    """
+
+    __slots__ = ("text", "codes", "marks", "mark_text", "token_lines", "chain_start", "chain_end", "mention")
+
+    def __init__(self, text: str, codes: np.ndarray, marks: np.ndarray, mark_text: list[str],
+                 token_lines: np.ndarray, chain_start: np.ndarray, chain_end: np.ndarray, mention: np.ndarray):
+        self.text, self.codes = text, codes
+        self.marks, self.mark_text = marks, mark_text
+        self.token_lines, self.chain_start, self.chain_end, self.mention = token_lines, chain_start, chain_end, mention
+
+
+def _documents(lines: CorefLines) -> list[tuple[str, int, int]] | None:
+    """``(name, first token line, token line after the last)`` of each document, or None if the marks are faulty."""
+    out: list[tuple[str, int, int]] = []
+    names: set[str] = set()
+    current: tuple[str, int] | None = None
+    outside_from = 0
+    for line, stripped in zip(lines.marks.tolist(), lines.mark_text):
+        index = int(np.searchsorted(lines.token_lines, line))
+        if stripped.startswith("#begin document"):
+            name = stripped[len("#begin document"):].strip()
+            if current is not None or name in names or index > outside_from:
+                return None
+            names.add(name)
+            current = (name, index)
+        elif stripped.startswith("#end document"):
+            if current is None:
+                return None
+            out.append((current[0], current[1], index))
+            current, outside_from = None, index
+    if current is not None or len(lines.token_lines) > outside_from:
+        return None
+    return out
+
+
+def chains_in_bulk(lines: CorefLines) -> dict[str, list[list[tuple[int, int]]]] | None:
+    """``{document: [entity, ...]}`` (entities by number, mentions sorted), or None (see the module)."""
+    docs = _documents(lines)
+    if docs is None:
+        return None
+    out: dict[str, list[list[tuple[int, int]]]] = {name: [] for name, _, _ in docs}
+    mention = lines.mention
+    if not len(mention):
+        return out
+    doc_first = np.array([lo for _, lo, _ in docs], dtype=np.int64)
+    doc_of = np.searchsorted(doc_first, mention, side="right") - 1     # every token line lies in a document
+    token = mention - doc_first[doc_of]
+
+    # the characters of every chain, one after the other
+    starts = lines.chain_start[mention].astype(np.int64)
+    lens = lines.chain_end[mention].astype(np.int64) - starts
+    before = np.cumsum(lens) - lens
+    chars = lines.codes[np.arange(int(lens.sum()), dtype=np.int64) + np.repeat(starts - before, lens)]
+    chain_of = np.repeat(np.arange(len(mention)), lens)
+
+    # parts: runs between bars; an empty part (a bar at either end, two bars together) is a fault
+    bar = chars == _BAR
+    first_char = np.zeros(len(chars), dtype=bool)
+    first_char[before] = True
+    last_char = np.zeros(len(chars), dtype=bool)
+    last_char[before + lens - 1] = True
+    part_begin = ~bar & (first_char | np.concatenate([[False], bar[:-1]]))
+    part_end = ~bar & (last_char | np.concatenate([bar[1:], [False]]))
+    if np.count_nonzero(part_begin) != np.count_nonzero(bar) + len(mention):
+        return None
+    begin, end = np.flatnonzero(part_begin), np.flatnonzero(part_end) + 1
+    opens = chars[begin] == _OPEN
+    closes = chars[end - 1] == _CLOSE
+    digit_lo, digit_hi = begin + opens, end - closes
+    width = digit_hi - digit_lo
+    if np.any(width < 1) or np.any(width > 18) or not np.all(opens | closes):
+        return None
+    # the characters between the brackets of every part are ASCII digits (the brackets are at the ends)
+    inside = np.zeros(len(chars) + 1, dtype=np.int64)
+    np.add.at(inside, digit_lo, 1)
+    np.add.at(inside, digit_hi, -1)
+    inside = np.cumsum(inside[:-1]) > 0
+    if not np.all((chars[inside] >= _ZERO) & (chars[inside] <= _NINE)):
+        return None
+    # the numbers: each digit times its power of ten, summed per part
+    where = np.flatnonzero(inside)
+    part_of_char = np.searchsorted(begin, where, side="right") - 1
+    power = (digit_hi[part_of_char] - 1 - where).astype(np.int64)
+    values = (chars[where].astype(np.int64) - _ZERO) * (10 ** power)
+    entity = np.add.reduceat(values, np.searchsorted(where, digit_lo)) if len(where) else np.zeros(0, np.int64)
+
+    chain = chain_of[begin]
+    part_doc, part_token = doc_of[chain], token[chain]
+    kind = np.where(opens & closes, 0, np.where(opens, 1, -1))    # one-token mention, opening, closing
+    # opening and closing parts matched per (document, entity), in file order, by nesting depth
+    order = np.lexsort((np.arange(len(kind)), entity, part_doc))
+    k_doc, k_ent, k_kind, k_tok = part_doc[order], entity[order], kind[order], part_token[order]
+    group_start = np.ones(len(order), dtype=bool)
+    group_start[1:] = (k_doc[1:] != k_doc[:-1]) | (k_ent[1:] != k_ent[:-1])
+    group_id = np.cumsum(group_start) - 1
+    depth = np.cumsum(k_kind)
+    depth_before_group = (depth - k_kind)[group_start]
+    depth -= depth_before_group[group_id]
+    if np.any(depth < 0):
+        return None
+    group_last = np.append(np.flatnonzero(group_start)[1:], len(order)) - 1
+    if np.any(depth[group_last] != 0):
+        return None
+    bracket = k_kind != 0
+    level = np.where(k_kind == 1, depth, depth + 1)[bracket]
+    b_doc, b_ent, b_kind, b_tok = k_doc[bracket], k_ent[bracket], k_kind[bracket], k_tok[bracket]
+    pairing = np.lexsort((np.arange(len(level)), level, b_ent, b_doc))
+    b_kind, b_tok = b_kind[pairing], b_tok[pairing]
+    if np.any(b_kind[0::2] != 1) or np.any(b_kind[1::2] != -1):
+        return None
+    single = k_kind == 0
+    m_doc = np.concatenate([k_doc[single], b_doc[pairing][0::2]])
+    m_ent = np.concatenate([k_ent[single], b_ent[pairing][0::2]])
+    m_start = np.concatenate([k_tok[single], b_tok[0::2]])
+    m_end = np.concatenate([k_tok[single], b_tok[1::2]])
+    final = np.lexsort((m_end, m_start, m_ent, m_doc))
+    m_doc, m_ent = m_doc[final].tolist(), m_ent[final].tolist()
+    spans = list(zip(m_start[final].tolist(), m_end[final].tolist()))
+    names = [name for name, _, _ in docs]
+    current: tuple[int, int] | None = None
+    cluster: list[tuple[int, int]] = []
+    for d, e, span in zip(m_doc, m_ent, spans):
+        if (d, e) != current:
+            cluster = []
+            out[names[d]].append(cluster)
+            current = (d, e)
+        cluster.append(span)
+    return out
