@@ -41,8 +41,8 @@ def _documents(lines: CorefLines) -> list[tuple[str, int, int]] | None:
     names: set[str] = set()
     current: tuple[str, int] | None = None
     outside_from = 0
-    for line, stripped in zip(lines.marks.tolist(), lines.mark_text):
-        index = int(np.searchsorted(lines.token_lines, line))
+    before = np.searchsorted(lines.token_lines, lines.marks).tolist()    # token lines before each mark
+    for index, stripped in zip(before, lines.mark_text):
         if stripped.startswith("#begin document"):
             name = stripped[len("#begin document"):].strip()
             if current is not None or name in names or index > outside_from:
@@ -114,7 +114,7 @@ def chains_in_bulk(lines: CorefLines) -> dict[str, list[list[tuple[int, int]]]] 
     part_doc, part_token = doc_of[chain], token[chain]
     kind = np.where(opens & closes, 0, np.where(opens, 1, -1))    # one-token mention, opening, closing
     # opening and closing parts matched per (document, entity), in file order, by nesting depth
-    order = np.lexsort((np.arange(len(kind)), entity, part_doc))
+    order = _stable_order(part_doc, entity)
     k_doc, k_ent, k_kind, k_tok = part_doc[order], entity[order], kind[order], part_token[order]
     group_start = np.ones(len(order), dtype=bool)
     group_start[1:] = (k_doc[1:] != k_doc[:-1]) | (k_ent[1:] != k_ent[:-1])
@@ -130,7 +130,7 @@ def chains_in_bulk(lines: CorefLines) -> dict[str, list[list[tuple[int, int]]]] 
     bracket = k_kind != 0
     level = np.where(k_kind == 1, depth, depth + 1)[bracket]
     b_doc, b_ent, b_kind, b_tok = k_doc[bracket], k_ent[bracket], k_kind[bracket], k_tok[bracket]
-    pairing = np.lexsort((np.arange(len(level)), level, b_ent, b_doc))
+    pairing = _stable_order(b_doc, b_ent, level)
     b_kind, b_tok = b_kind[pairing], b_tok[pairing]
     if np.any(b_kind[0::2] != 1) or np.any(b_kind[1::2] != -1):
         return None
@@ -139,16 +139,27 @@ def chains_in_bulk(lines: CorefLines) -> dict[str, list[list[tuple[int, int]]]] 
     m_ent = np.concatenate([k_ent[single], b_ent[pairing][0::2]])
     m_start = np.concatenate([k_tok[single], b_tok[0::2]])
     m_end = np.concatenate([k_tok[single], b_tok[1::2]])
-    final = np.lexsort((m_end, m_start, m_ent, m_doc))
-    m_doc, m_ent = m_doc[final].tolist(), m_ent[final].tolist()
+    final = _stable_order(m_doc, m_ent, m_start, m_end)
+    m_doc, m_ent = m_doc[final], m_ent[final]
     spans = list(zip(m_start[final].tolist(), m_end[final].tolist()))
+    # clusters: runs of one (document, entity); each appended to its document's list in order
+    new_cluster = np.ones(len(spans), dtype=bool)
+    new_cluster[1:] = (m_doc[1:] != m_doc[:-1]) | (m_ent[1:] != m_ent[:-1])
+    bounds = np.append(np.flatnonzero(new_cluster), len(spans)).tolist()
     names = [name for name, _, _ in docs]
-    current: tuple[int, int] | None = None
-    cluster: list[tuple[int, int]] = []
-    for d, e, span in zip(m_doc, m_ent, spans):
-        if (d, e) != current:
-            cluster = []
-            out[names[d]].append(cluster)
-            current = (d, e)
-        cluster.append(span)
+    for d, lo, hi in zip(m_doc[new_cluster].tolist(), bounds, bounds[1:]):
+        out[names[d]].append(spans[lo:hi])
     return out
+
+
+def _stable_order(*keys: np.ndarray) -> np.ndarray:
+    """The stable sort order by non-negative integer keys, the first the most significant: one sort of the keys
+    packed into one integer where their ranges fit in 63 bits, else a lexicographic sort."""
+    bits = [max(1, int(k.max()).bit_length()) if len(k) else 1 for k in keys]
+    if sum(bits) > 63:
+        return np.lexsort(keys[::-1])
+    packed = np.zeros(len(keys[0]), dtype=np.int64)
+    for key, width in zip(keys, bits):
+        packed <<= width
+        packed |= key.astype(np.int64)
+    return np.argsort(packed, kind="stable")

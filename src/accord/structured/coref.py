@@ -141,6 +141,34 @@ class _Side:
     """One side's mentions, flattened over the corpus: document, start, end, global entity."""
 
     def __init__(self, docs: list[str], data: Mapping[str, Clusters], side: str):
+        if not self._in_bulk(docs, data):
+            self._one_by_one(docs, data, side)
+        self._dedup()
+
+    def _in_bulk(self, docs: list[str], data: Mapping[str, Clusters]) -> bool:
+        """The mentions as one integer array; False (nothing set) where a mention is not a pair of integers with
+        start <= end, left to :meth:`_one_by_one` to name."""
+        try:
+            per_doc = [data.get(doc_id, ()) for doc_id in docs]
+            clusters = [c for cl in per_doc for c in cl]
+            flat = [m for c in clusters for m in c]
+            spans = np.array(flat) if flat else np.zeros((0, 2), dtype=np.int64)
+        except (TypeError, ValueError):
+            return False
+        if spans.ndim != 2 or spans.shape[1] != 2 or spans.dtype.kind not in "iub" or np.any(spans[:, 1] < spans[:, 0]):
+            return False
+        ndoc = np.fromiter(map(len, per_doc), dtype=np.int64, count=len(per_doc))
+        size = np.fromiter(map(len, clusters), dtype=np.int64, count=len(clusters))
+        self.ent_doc = np.repeat(np.arange(len(docs), dtype=np.int64), ndoc)
+        first_of_doc = np.cumsum(ndoc) - ndoc
+        self.ent_local = np.arange(len(clusters), dtype=np.int64) - np.repeat(first_of_doc, ndoc)
+        self.ent = np.repeat(np.arange(len(clusters), dtype=np.int64), size)
+        self.doc = self.ent_doc[self.ent]
+        self.start = spans[:, 0].astype(np.int64)
+        self.end = spans[:, 1].astype(np.int64)
+        return True
+
+    def _one_by_one(self, docs: list[str], data: Mapping[str, Clusters], side: str) -> None:
         doc, start, end, ent = [], [], [], []
         n_ent = 0
         ent_doc: list[int] = []
@@ -170,7 +198,6 @@ class _Side:
         self.ent = np.asarray(ent, dtype=np.int64)
         self.ent_doc = np.asarray(ent_doc, dtype=np.int64)
         self.ent_local = np.asarray(ent_local, dtype=np.int64)
-        self._dedup()
 
     def _dedup(self) -> None:
         """Keep the first occurrence of each (document, span); renumber non-empty entities."""
@@ -220,11 +247,11 @@ def _ceaf(cells_k: np.ndarray, cells_r: np.ndarray, cell_doc: np.ndarray, phi: n
 
     order = rest[np.argsort(cell_doc[rest], kind="stable")]
     bounds = np.flatnonzero(np.diff(cell_doc[order])) + 1
-    for group in np.split(order, bounds):
-        ks, ki = np.unique(cells_k[group], return_inverse=True)
-        rs, ri = np.unique(cells_r[group], return_inverse=True)
-        ki, ri = ki.reshape(-1), ri.reshape(-1)
-        m = np.zeros((len(ks), len(rs)))
+    # each entity's row (column) in its document's matrix: its rank among the document's entities, by number
+    k_row = _rank_in_document(cells_k[order], cell_doc[order])
+    r_col = _rank_in_document(cells_r[order], cell_doc[order])
+    for group, ki, ri in zip(np.split(order, bounds), np.split(k_row, bounds), np.split(r_col, bounds)):
+        m = np.zeros((int(ki.max()) + 1, int(ri.max()) + 1))
         m[ki, ri] = phi[group]
         rows, cols = linear_sum_assignment(m, maximize=True)
         out[int(cell_doc[group[0]])] += float(m[rows, cols].sum())
@@ -233,6 +260,19 @@ def _ceaf(cells_k: np.ndarray, cells_r: np.ndarray, cell_doc: np.ndarray, phi: n
         picked = cell[rows, cols]
         chosen.append(picked[picked >= 0])
     return out, np.sort(np.concatenate(chosen))
+
+
+def _rank_in_document(entity: np.ndarray, doc: np.ndarray) -> np.ndarray:
+    """For each cell, the rank of its entity among the distinct entities of the cells of its document."""
+    distinct, inverse = np.unique(entity, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    distinct_doc = np.empty(len(distinct), dtype=np.int64)
+    distinct_doc[inverse] = doc
+    by_doc = np.lexsort((distinct, distinct_doc))
+    sorted_doc = distinct_doc[by_doc]
+    rank = np.empty(len(distinct), dtype=np.int64)
+    rank[by_doc] = np.arange(len(distinct)) - np.searchsorted(sorted_doc, sorted_doc, side="left")
+    return rank[inverse]
 
 
 def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], *,
