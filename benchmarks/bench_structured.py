@@ -4,7 +4,10 @@ Run:  python benchmarks/bench_structured.py [--docs 2000] [--mentions 50] [--pai
 
 1. Coreference: 2,000 generated documents of 50 mentions; accord scores all six metrics for
    the corpus; metametric's coreference suite runs on a sample of documents (it is slow)
-   and its MUC, B-cubed and CEAFe must equal accord's on each of them.
+   and its MUC, B-cubed and CEAFe must equal accord's on each of them. Then the whole command
+   ``accord coref key.conll response.conll --output json`` on the same corpus written as
+   CoNLL-2012 files (its CoNLL F1 checked against the in-process scores first). The reference
+   Perl scorer and coval are not on PyPI and are not run here.
 2. Smatch: 1,000 generated AMR pairs (gold graphs of up to 40 nodes, predictions that get
    about 15% of concepts and roles and 10% of nodes wrong, as a parser would); accord's exact
    ILP against smatch 1.0.4 (its default restarts). accord's match count must never be
@@ -14,9 +17,17 @@ Run:  python benchmarks/bench_structured.py [--docs 2000] [--mentions 50] [--pai
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
-from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
+from pathlib import Path
+
+from _process import compile_accord, peak_memory  # (benchmarks/ is on sys.path when run as a script)
+from _versions import print_versions
 
 
 def gen_doc(rng: random.Random, n: int) -> tuple[list, list]:
@@ -66,6 +77,29 @@ def bench_coref(args: argparse.Namespace) -> None:
     print(f"  metametric (muc, b_cubed, ceaf_phi4 only): {per_doc:.3f} s per document on a sample of "
           f"{len(sample)}, about {per_doc * args.docs:.0f} s for the corpus; "
           f"ratio {per_doc * args.docs / t_ours:.0f}x; numbers agree on the sample")
+    bench_coref_command(key, resp, ours, args.repeat)
+
+
+def bench_coref_command(key: dict, resp: dict, ours: dict, repeat: int) -> None:
+    """``accord coref`` as a user runs it, on CoNLL-2012 files of the same corpus."""
+    from accord.formats.coref import write_coref_conll
+
+    with tempfile.TemporaryDirectory() as tmp:
+        k, r = Path(tmp) / "key.conll", Path(tmp) / "response.conll"
+        write_coref_conll(key, k)
+        write_coref_conll(resp, r)
+        cmd = [sys.executable, "-m", "accord.cli", "coref", str(k), str(r), "--output", "json"]
+        got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)["measures"]
+        for metric in ("muc", "bcub", "ceafe", "blanc", "lea"):
+            assert abs(got[metric]["totals"]["f1"] - ours[metric].f1) < 1e-12, metric
+        times = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            subprocess.run(cmd, check=True, capture_output=True)
+            times.append(time.perf_counter() - t)
+        print(f"  whole command accord coref on CoNLL-2012 files ({k.stat().st_size + r.stat().st_size:,} bytes): "
+              f"{statistics.median(times):.3f} s (median of {repeat}), peak memory {peak_memory(cmd):.0f} MiB; "
+              "numbers equal the in-process scores")
 
 
 VOCAB = [f"concept{i}-01" for i in range(60)] + ["person", "thing", "name", "and", "have-org-role-91"] * 4
@@ -141,8 +175,10 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=3, help="documents given to metametric")
     ap.add_argument("--pairs", type=int, default=1000)
     ap.add_argument("--nodes", type=int, default=40)
+    ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
     print_versions('metametric', 'smatch')
+    compile_accord()
     bench_coref(args)
     bench_smatch(args)
 

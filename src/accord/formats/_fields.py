@@ -50,6 +50,12 @@ class Layout(NamedTuple):
     def nlines(self) -> int:
         return len(self.widths)
 
+    def line_text(self, text: str, line: int) -> str:
+        """Line ``line`` of ``text`` without its line break, as ``str.splitlines`` gives it."""
+        start = int(self.line_starts[line])
+        end = int(self.line_starts[line + 1]) if line + 1 < self.nlines else len(text)
+        return text[start:end].splitlines()[0] if end > start else ""
+
     def line_fields(self, text: str, line: int) -> list[str]:
         """The fields of one line, as strings."""
         k = int(self.first[line])

@@ -13,15 +13,16 @@ document; ``Document.sentences`` holds the sentence extents and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import repeat
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from .. import tagging
-from .._text_fields import TextFields, factorize_fields
 from .._io import read_text
+from .._text_fields import TextFields, factorize_fields
 from ..errors import FormatError, OptionError
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
 from ._fields import Layout, code_points, field_layout
@@ -72,7 +73,7 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
             comment[_comment_lines(text, f, hashed, nonblank & ~docstart, docstart)] = True
     token_lines = np.flatnonzero(nonblank & ~docstart & ~comment)
     if comment.any():
-        out.comments = [(int(k), _line_text(text, f, int(i))) for i, k in
+        out.comments = [(int(k), f.line_text(text, int(i))) for i, k in
                         zip(np.flatnonzero(comment), np.searchsorted(token_lines, np.flatnonzero(comment)))]
     if len(token_lines):
         first = int(token_lines[0])
@@ -116,13 +117,6 @@ def _lines_beginning_with(word: str, f: Layout, codes: np.ndarray, candidate: np
     for k, ch in enumerate(word):
         keep[keep] = codes[starts[keep] + k] == ord(ch)
     return lines[keep]
-
-
-def _line_text(text: str, f: Layout, line: int) -> str:
-    """Line ``line`` of ``text`` without its line break, as ``str.splitlines`` gives it."""
-    start = int(f.line_starts[line])
-    end = int(f.line_starts[line + 1]) if line + 1 < f.nlines else len(text)
-    return text[start:end].splitlines()[0] if end > start else ""
 
 
 _TAG_PREFIXES = frozenset("BIESLUM")

@@ -65,7 +65,7 @@ def _lines(text: str) -> CorefLines:
     chain_start, chain_end = f.starts[last], f.ends[last]
     plain = (chain_end - chain_start == 1) & ((codes[chain_start] == ord("-")) | (codes[chain_start] == ord("_")))
     mention = np.flatnonzero(~plain)
-    mark_text = [_line_text(text, f.line_starts, int(i)).strip() for i in marks.tolist()]
+    mark_text = [f.line_text(text, int(i)).strip() for i in marks.tolist()]
     return CorefLines(text, codes, marks, mark_text, token_lines, chain_start, chain_end, mention)
 
 
@@ -117,12 +117,6 @@ def _read_in_order(lines: CorefLines, p: Path) -> dict[str, Clusters]:
         raise FormatError(f"document {doc!r} has no '#end document'", path=p)
     _no_tokens_outside(token_lines, outside_from, len(token_lines), p)
     return docs
-
-
-def _line_text(text: str, line_starts: np.ndarray, line: int) -> str:
-    start = int(line_starts[line])
-    end = int(line_starts[line + 1]) if line + 1 < len(line_starts) else len(text)
-    return text[start:end].splitlines()[0] if end > start else ""
 
 
 def _no_tokens_outside(token_lines: np.ndarray, lo: int, hi: int, path: Path) -> None:
