@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accord import _text_fields
-from accord._text_fields import TextFields, factorize_fields
-from accord.formats._fields import code_points, field_layout
+from accord._text_fields import TextFields, code_points, factorize_fields
+from accord.formats._fields import field_layout
 
 WORDS = st.lists(st.text(st.sampled_from(list("aAb-Ü中\x00") + ["\U0001f600"]), min_size=1, max_size=12),
                  max_size=30)

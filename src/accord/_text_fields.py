@@ -14,13 +14,21 @@ from typing import Any, overload
 
 import numpy as np
 
-__all__ = ["TextFields", "factorize_fields"]
+__all__ = ["TextFields", "factorize_fields", "code_points", "field_chars"]
 
 
-def _code_points(text: str) -> np.ndarray:
+def code_points(text: str) -> np.ndarray:
+    """The code points of ``text``: uint8 for ASCII text (no copy beyond the encoding), uint32 otherwise."""
     if text.isascii():
         return np.frombuffer(text.encode("ascii"), dtype=np.uint8)
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+
+
+def field_chars(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The code points of the fields ``codes[starts[k]:ends[k]]``, one field after the other."""
+    lens = (ends - starts).astype(np.int64)
+    before = np.cumsum(lens) - lens
+    return codes[np.arange(int(lens.sum()), dtype=np.int64) + np.repeat(starts.astype(np.int64) - before, lens)]
 
 
 class TextFields(Sequence[str]):
@@ -75,11 +83,7 @@ class TextFields(Sequence[str]):
         if not len(self.starts):
             return np.zeros(0, dtype=np.uint8)
         lo, hi = int(self.starts.min()), int(self.ends.max())
-        region = _code_points(self.text[lo:hi])
-        lens = self.lengths()
-        before = np.cumsum(lens) - lens
-        index = np.arange(int(lens.sum()), dtype=np.int64) + np.repeat(self.starts - lo - before, lens)
-        return region[index]
+        return field_chars(code_points(self.text[lo:hi]), self.starts - lo, self.ends - lo)
 
     def first_difference(self, other: Sequence[str]) -> int | None:
         """The index of the first string that differs from ``other``'s (``min`` of the lengths when one
@@ -118,7 +122,7 @@ def factorize_fields(text: str, codes: np.ndarray, starts: np.ndarray, ends: np.
                      ) -> tuple[list[str], np.ndarray]:
     """The distinct strings among ``text[starts[k]:ends[k]]`` and the index of each field's string among them.
 
-    Computed on the code points (``codes``, as :func:`~accord.formats._fields.code_points` gives them,
+    Computed on the code points (``codes``, as :func:`code_points` gives them,
     one byte or four a character): a field's characters, eight bytes at a time read as one integer,
     are looked up in small sorted code books (with the length first where a character may be NUL
     and so look like padding), a million fields at a time; no string is made but one per distinct

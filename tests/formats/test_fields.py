@@ -3,7 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accord.formats._fields import code_points, field_layout
+from accord._text_fields import code_points
+from accord.formats._fields import field_layout
 
 # whitespace and line breaks of every kind str.split and str.splitlines know, plus ordinary letters
 ALPHABET = st.sampled_from(list("ab-Ü中") + [" ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f",

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._text_fields import field_chars
+
 __all__ = ["CorefLines", "chains_in_bulk"]
 
 _OPEN, _CLOSE, _BAR, _ZERO, _NINE = (ord(c) for c in "()|09")
@@ -26,12 +28,15 @@ class CorefLines:
     ``chain_start``/``chain_end``: where that field is in the text (indexed like ``token_lines``).
     """
 
-    __slots__ = ("text", "codes", "marks", "mark_text", "token_lines", "chain_start", "chain_end", "mention")
+    __slots__ = ("text", "codes", "marks", "mark_text", "before_mark", "token_lines", "chain_start", "chain_end",
+                 "mention")
 
     def __init__(self, text: str, codes: np.ndarray, marks: np.ndarray, mark_text: list[str],
                  token_lines: np.ndarray, chain_start: np.ndarray, chain_end: np.ndarray, mention: np.ndarray):
         self.text, self.codes = text, codes
         self.marks, self.mark_text = marks, mark_text
+        self.before_mark: list[int] = np.searchsorted(token_lines, marks).tolist()
+        """How many token lines come before each mark."""
         self.token_lines, self.chain_start, self.chain_end, self.mention = token_lines, chain_start, chain_end, mention
 
 
@@ -41,8 +46,7 @@ def _documents(lines: CorefLines) -> list[tuple[str, int, int]] | None:
     names: set[str] = set()
     current: tuple[str, int] | None = None
     outside_from = 0
-    before = np.searchsorted(lines.token_lines, lines.marks).tolist()    # token lines before each mark
-    for index, stripped in zip(before, lines.mark_text):
+    for index, stripped in zip(lines.before_mark, lines.mark_text):
         if stripped.startswith("#begin document"):
             name = stripped[len("#begin document"):].strip()
             if current is not None or name in names or index > outside_from:
@@ -76,7 +80,7 @@ def chains_in_bulk(lines: CorefLines) -> dict[str, list[list[tuple[int, int]]]] 
     starts = lines.chain_start[mention].astype(np.int64)
     lens = lines.chain_end[mention].astype(np.int64) - starts
     before = np.cumsum(lens) - lens
-    chars = lines.codes[np.arange(int(lens.sum()), dtype=np.int64) + np.repeat(starts - before, lens)]
+    chars = field_chars(lines.codes, starts, starts + lens)
     chain_of = np.repeat(np.arange(len(mention)), lens)
 
     # parts: runs between bars; an empty part (a bar at either end, two bars together) is a fault

@@ -16,20 +16,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["Layout", "field_layout", "code_points"]
+from .._text_fields import code_points
+
+__all__ = ["Layout", "field_layout"]
 
 # every whitespace and line-break code point lies below U+3001; clip larger ones to a False slot
 _LIMIT = 0x3001
 _WHITESPACE = np.array([chr(c).isspace() for c in range(_LIMIT)] + [False], dtype=bool)
 _LINE_BREAK = np.array([len(f"a{chr(c)}a".splitlines()) == 2 for c in range(_LIMIT)] + [False], dtype=bool)
 _CR, _LF = 0x0D, 0x0A
-
-
-def code_points(text: str) -> np.ndarray:
-    """The code points of ``text``: uint8 for ASCII text (no copy beyond the encoding), uint32 otherwise."""
-    if text.isascii():
-        return np.frombuffer(text.encode("ascii"), dtype=np.uint8)
-    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
 class Layout(NamedTuple):

@@ -22,10 +22,10 @@ import numpy as np
 
 from .. import tagging
 from .._io import read_text
-from .._text_fields import TextFields, factorize_fields
+from .._text_fields import TextFields, code_points, factorize_fields
 from ..errors import FormatError, OptionError
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
-from ._fields import Layout, code_points, field_layout
+from ._fields import Layout, field_layout
 from ._registry import Format, file_head, register
 
 __all__ = ["read_conll", "write_conll", "parse_columns"]
@@ -42,7 +42,7 @@ class _Columns:
         empty = np.zeros(0, dtype=np.int64)
         self.tokens: Sequence[str] = TextFields("", empty, empty)
         self.tags: Sequence[str] = TextFields("", empty, empty)
-        self.tag_codes: tuple[list[str], np.ndarray] | None = ([], empty)
+        self.tag_codes: tuple[list[str], np.ndarray] = ([], empty)
         """The distinct tags and the index of every tag among them (computed on the code points)."""
         self.lines: np.ndarray = empty
         self.sentence_starts: list[int] = []

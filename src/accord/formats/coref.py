@@ -24,9 +24,10 @@ from pathlib import Path
 import numpy as np
 
 from .._io import read_text
+from .._text_fields import code_points
 from ..errors import FormatError
 from ._coref_bulk import CorefLines, chains_in_bulk
-from ._fields import code_points, field_layout
+from ._fields import field_layout
 from .jsonl import json_lines
 
 __all__ = ["read_coref", "read_coref_conll", "read_coref_jsonl", "write_coref_conll", "write_coref_jsonl"]
@@ -91,7 +92,7 @@ def _read_in_order(lines: CorefLines, p: Path) -> dict[str, Clusters]:
         m = -1 - e
         lineno = int(marks[m]) + 1
         stripped = mark_text[m]
-        index = int(np.searchsorted(token_lines, marks[m]))     # token lines before this mark
+        index = lines.before_mark[m]     # token lines before this mark
         if doc is None:   # the first fault in the file is the one named
             _no_tokens_outside(token_lines, outside_from, index, p)
         if stripped.startswith("#begin document"):
