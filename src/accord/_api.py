@@ -17,6 +17,24 @@ def _is_path(obj: Any) -> bool:
     return isinstance(obj, (str, os.PathLike))
 
 
+def _load(obj: Any, format: str | None, annotation_set: str | None, side: str = "gold") -> Any:
+    """A corpus of one input: a path read in ``format`` (from ``annotation_set`` of GATE XML), a corpus as it is,
+    or a Python object accord reads (:mod:`accord.objects`)."""
+    from .formats import read
+    from .model import Corpus
+
+    if isinstance(obj, Corpus):
+        return obj
+    if _is_path(obj):
+        return read(obj, format=format, annotation_set=annotation_set)
+    if annotation_set is not None:
+        raise OptionError(f"an annotation set names a set of GATE XML files; the {side} side is a "
+                          f"{type(obj).__name__}")
+    from .scoring import _corpus
+
+    return _corpus(obj, format, {}, side)
+
+
 def _inputs(**sides: tuple[Any, int]) -> dict[str, Any]:
     return {side: {"sources": [str(src) if _is_path(src) else f"<{type(src).__name__}>"], "documents": n}
             for side, (src, n) in sides.items()}
@@ -148,8 +166,6 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
     """
     from .diff import diff_corpora, parse_measure
     from .diff._result import diff_result
-    from .formats import read
-    from .model import Corpus
 
     table = None
     if bdm is not None:
@@ -161,8 +177,8 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
     chosen = tuple(dict.fromkeys(parse_measure(m) for m in names))
     if table is None and any(m.endswith("-bdm") for m in chosen):
         raise OptionError("the BDM measures need --bdm FILE (a BDM score file; see accord bdm)")
-    k = key if isinstance(key, Corpus) else read(key, format=format, annotation_set=key_set)
-    r = response if isinstance(response, Corpus) else read(response, format=format, annotation_set=response_set)
+    k = _load(key, format, key_set)
+    r = _load(response, format, response_set, "pred")
     cd = diff_corpora(k, r, types=types or None, features=features, pairing=pairing,
                       compare_as_strings=compare_as_strings, allow_missing=allow_missing, bdm=table)
     result = diff_result(cd, chosen, beta, command=command,
@@ -186,17 +202,14 @@ def benchmark(key: PathLike | Any, before: PathLike | Any, after: PathLike | Any
     from .diff import parse_measure
     from .diff._benchmark import benchmark as run
     from .diff._result import benchmark_result
-    from .formats import read
-    from .model import Corpus
     from .report.benchmark_report import change_rows
 
     chosen = parse_measure(measure)
     if chosen.endswith("-bdm"):
         raise OptionError("accord benchmark compares strict, lenient or average figures")
 
-    def load(obj: Any, aset: str | None) -> Corpus:
-        return obj if isinstance(obj, Corpus) else read(obj, format=format, annotation_set=aset)
-    k, b, a = load(key, key_set), load(before, before_set), load(after, after_set)
+    k = _load(key, format, key_set)
+    b, a = _load(before, format, before_set, "pred"), _load(after, format, after_set, "pred")
     bench = run(k, b, a, types=types or None, features=features, pairing=pairing,
                 compare_as_strings=compare_as_strings, allow_missing=allow_missing)
     result = benchmark_result(bench, chosen, beta, change_rows(bench), options={"allow_missing": allow_missing},

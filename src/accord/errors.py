@@ -111,7 +111,8 @@ class RepairWarning(AccordWarning):
 
     ``path`` is the file, ``method`` the repair, ``count`` the number of invalid tags and
     ``first`` the first few as ``{"line", "tag", "previous"}`` dicts (``previous`` is the tag
-    before, or ``None`` at a sentence start).
+    before, or ``None`` at a sentence start; tags given in Python have no line but a ``"place"``,
+    their sentence and position).
     """
 
     def __init__(self, message: str, *, path: object = None, method: str = "conlleval", count: int = 0,

@@ -28,9 +28,14 @@ ALLOW_MISSING = ("empty", "skip")
 
 
 def source_name(obj: Any, column: int | str | None = None) -> str:
-    """How the JSON names an input: its path (with ``#column`` for a column of a file), or ``<corpus>`` for a
-    corpus given in Python."""
-    name = "<corpus>" if isinstance(obj, Corpus) else str(obj)
+    """How the JSON names an input: its path (with ``#column`` for a column of a file), ``<corpus>`` for a
+    corpus given in Python, ``<list>``, ``<Dataset>``... for another Python object."""
+    if isinstance(obj, Corpus):
+        name = "<corpus>"
+    elif isinstance(obj, (str, os.PathLike)):
+        name = str(obj)
+    else:
+        name = f"<{type(obj).__name__}>"
     return name if column is None else f"{name}#{column}"
 
 
@@ -49,7 +54,9 @@ def reading_once() -> Iterator[None]:
         _SHARED_READS.reset(token)
 
 
-def _corpus(obj: Any, fmt: str | None, options: dict[str, Any]) -> Corpus:
+def _corpus(obj: Any, fmt: str | None, options: dict[str, Any], side: str = "gold") -> Corpus:
+    """The corpus of one input: a path read in ``fmt``, a corpus or document as it is, or a Python object
+    (tag lists, spaCy, Hugging Face, pandas) made into one by :func:`accord.objects.as_corpus`."""
     if isinstance(obj, Corpus):
         return obj
     if isinstance(obj, (str, os.PathLike)):
@@ -68,7 +75,11 @@ def _corpus(obj: Any, fmt: str | None, options: dict[str, Any]) -> Corpus:
         return corpus
     if isinstance(obj, Document):
         return Corpus([obj])
-    raise OptionError(f"expected a path or a Corpus, got {type(obj).__name__}")
+    from .objects import as_corpus
+
+    if fmt is not None:
+        raise OptionError(f"format {fmt!r} names a file format; the {side} side is a {type(obj).__name__}")
+    return as_corpus(obj, side=side, **options)
 
 
 def read_sides(gold: Any, pred: Any, gold_format: str | None, pred_format: str | None,
@@ -77,15 +88,29 @@ def read_sides(gold: Any, pred: Any, gold_format: str | None, pred_format: str |
                pred_set: str | None = None) -> tuple[Corpus, Corpus]:
     """Read the gold and the predicted corpus, each from its own file or from two columns of one file
     (or two annotation sets of GATE XML files: ``gold_set``, ``pred_set``)."""
+    from .objects import label_names_of, object_kind
+
+    if pred is None and object_kind(gold) == "spacy":
+        from .objects._spacy import holds_examples
+
+        if not holds_examples(gold):
+            raise OptionError("give the predicted Docs too; only spaCy Examples hold both sides (reference and "
+                              "predicted)")
+        pred = gold
     if pred is None:
         if gold_column is None or pred_column is None:
             raise OptionError("give the predicted file, or --gold-column and --pred-column to read both sides "
                               "from columns of the gold file")
         pred = gold
         pred_format = pred_format or gold_format
+
+    if object_kind(gold) is not None and "label_names" not in read_options:
+        names = label_names_of(gold, tags_column=read_options.get("tags_column"))
+        if names is not None and object_kind(pred) in ("tags", "datasets"):
+            read_options = {**read_options, "label_names": names}  # integer predictions named by the gold ClassLabel
     sides = []
-    for obj, fmt, column, aset in ((gold, gold_format, gold_column, gold_set),
-                                   (pred, pred_format, pred_column, pred_set)):
+    for side, obj, fmt, column, aset in (("gold", gold, gold_format, gold_column, gold_set),
+                                         ("pred", pred, pred_format, pred_column, pred_set)):
         options = read_options if aset is None else {**read_options, "annotation_set": aset}
         if column is not None:
             if isinstance(obj, (str, os.PathLike)):
@@ -94,7 +119,7 @@ def read_sides(gold: Any, pred: Any, gold_format: str | None, pred_format: str |
                     raise OptionError(f"{obj}: --gold-column and --pred-column choose columns of column files "
                                       f"({', '.join(_COLUMN_FORMATS)}), not of {fmt} files")
             options = {**options, "column": column}
-        sides.append(_corpus(obj, fmt, options))
+        sides.append(_corpus(obj, fmt, options, side))
     return sides[0], sides[1]
 
 
@@ -150,6 +175,11 @@ def _check_tokens(g: Document, p: Document, gname: str | None, pname: str | None
                                f"{len(pids)} ({_where(g, gname, i)} / {_where(p, pname, i)})")
         raise PairingError(f"document {g.id!r}: token id {gids[i]!r} at {_where(g, gname, i)} but {pids[i]!r} at "
                            f"{_where(p, pname, i)}; gold and prediction must hold the same tokens in the same order")
+    if g.text is not None and p.text is not None and g.text != p.text:
+        _text_differs(g, p, gname, pname)
+    bare = (g.tokens is None and g.text is None) or (p.tokens is None and p.text is None)
+    if bare and g.sentences is not None and p.sentences is not None:   # tag lists given in Python
+        _check_sentences(g, p)
     if g.tokens is None or p.tokens is None or g.tokens == p.tokens:
         return
     n = min(len(g.tokens), len(p.tokens))
@@ -164,6 +194,29 @@ def _check_tokens(g: Document, p: Document, gname: str | None, pname: str | None
                            f"{_where(p, pname, i)})")
     raise PairingError(f"document {g.id!r}: token {i} differs: {g.tokens[i]!r} at {_where(g, gname, i)} but "
                        f"{p.tokens[i]!r} at {_where(p, pname, i)}; gold and prediction must hold the same tokens")
+
+
+def _text_differs(g: Document, p: Document, gname: str | None, pname: str | None) -> None:
+    """A paired document whose two sides hold different texts: the first character that differs, in context."""
+    n = min(len(g.text or ""), len(p.text or ""))
+    i = next((k for k in range(n) if g.text[k] != p.text[k]), n)  # type: ignore[index]
+    line = (g.text or "").count("\n", 0, i) + 1
+    raise PairingError(f"document {g.id!r}: the texts differ from character {i} (line {line}): gold "
+                       f"{(g.text or '')[max(0, i - 10):i + 20]!r} ({gname}), predicted "
+                       f"{(p.text or '')[max(0, i - 10):i + 20]!r} ({pname}); offsets of the two sides would not "
+                       "mean the same characters")
+
+
+def _check_sentences(g: Document, p: Document) -> None:
+    """Documents without tokens or text (tag lists given in Python): the same sentences, of the same lengths."""
+    gs, ps = g.sentences or (), p.sentences or ()
+    if len(gs) != len(ps):
+        raise PairingError(f"document {g.id!r}: the gold side has {len(gs)} sentences and the predicted side "
+                           f"{len(ps)}")
+    for k, (a, b) in enumerate(zip(gs, ps)):
+        if a != b:
+            raise PairingError(f"document {g.id!r}: sentence {k + 1} has {a[1] - a[0]} gold tags and "
+                               f"{b[1] - b[0]} predicted tags; both sides must tag the same tokens")
 
 
 def _where(doc: Document, name: str | None, i: int) -> str:
@@ -210,7 +263,7 @@ def _check_user_names(gold: Corpus, pred: Corpus, task: Task | None, attributes:
 
 def score(
     gold: Any,
-    pred: Any,
+    pred: Any = None,
     *,
     format: str | None = None,
     gold_format: str | None = None,
@@ -241,8 +294,13 @@ def score(
 
     Parameters
     ----------
-    gold, pred : path or Corpus
-        Files or directories (read with :func:`accord.read`), or loaded corpora.
+    gold, pred : path, Corpus or Python object
+        Files or directories (read with :func:`accord.read`), loaded corpora, or Python objects
+        (:mod:`accord.objects`): lists of tag lists (seqeval's ``y_true``, ``y_pred``; integer tags with
+        ``label_names=``), spaCy ``Doc``s, ``Example``s or a ``DocBin``, a Hugging Face ``Dataset``, a
+        pandas ``DataFrame`` of spans or of token tags. ``pred`` may be left out for spaCy ``Example``s
+        (their ``reference`` is gold, ``predicted`` the prediction) and with ``gold_column`` and
+        ``pred_column`` (two columns of one file).
     format, gold_format, pred_format : str, optional
         Format names (``conll``, ``brat``, ``mat-json``, ``jsonl``); sniffed when omitted.
     task : Task or path, optional
@@ -285,7 +343,8 @@ def score(
         levels (a :class:`~accord.clueval._result.ClueResult`, ``leniency`` and ``labelled`` choosing the
         level shown first); ``semeval``: the SemEval-2013 schemas (a :class:`~accord.result.Result`).
     **read_options
-        Passed to the readers (``scheme``, ``repair``, ``tag_column``...).
+        Passed to the readers (``scheme``, ``repair``, ``tag_column``...) or to :func:`accord.objects.as_corpus`
+        (``label_names``, ``suffix``, ``spans_key``, ``tokens_column``, ``tags_column``, ``document_column``).
 
     Returns
     -------
@@ -329,7 +388,7 @@ def score(
                "equivalence_classes": {k: list(v) for k, v in (equivalence_classes or {}).items()},
                "allow_missing": allow_missing, "task": task.source if task is not None else None,
                "score_profile": score_profile}
-    options.update({k: read_options[k] for k in ("scheme", "repair") if k in read_options})
+    options.update({k: read_options[k] for k in ("scheme", "repair", "suffix") if read_options.get(k)})
     inputs = {"gold": {"sources": [source_name(gold, gold_column)], "documents": len(gold_c)},
               "pred": {"sources": [source_name(gold if pred is None else pred, pred_column)],
                        "documents": len(pred_c)}}
@@ -385,7 +444,7 @@ def _score_spans(gold: Any, pred: Any, match: str, *, leniency: int | str, label
               "pred": {"sources": [source_name(gold if pred is None else pred, columns[1])],
                        "documents": len(pred_c)}}
     options = {"allow_missing": allow_missing,
-               **{k: read_options[k] for k in ("scheme", "repair") if k in read_options}}
+               **{k: read_options[k] for k in ("scheme", "repair", "suffix") if read_options.get(k)}}
     if match == "semeval":
         from .semeval import semeval_schemas
         from .semeval._result import semeval_result

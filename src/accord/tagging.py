@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -301,15 +302,17 @@ def decode(
 
 def decode_column(tags: Sequence[str], sentence_start: np.ndarray, *, scheme: str = "IOB2",
                   repair: str = "conlleval", path: object = None, lines: np.ndarray | None = None,
-                  factorized: tuple[list[str], np.ndarray] | None = None) -> tuple[Chunks, list[str]]:
+                  factorized: tuple[list[str], np.ndarray] | None = None, suffix: bool = False,
+                  where: Any = None) -> tuple[Chunks, list[str]]:
     """Decode one column of a file: its tags, the sentence starts, and where each tag is (for errors).
 
     ``factorized`` may give the tags as their distinct strings and the index of each tag among them
-    (then ``tags`` serves the messages only). Returns the chunks and the type names their
-    ``type_id`` indexes.
+    (then ``tags`` serves the messages only). ``suffix``: the prefix letter comes last (``PER-B``).
+    ``where`` (an object with ``path`` and ``at(i)``) names positions in messages instead of ``path``
+    and ``lines``. Returns the chunks and the type names their ``type_id`` indexes.
     """
-    table = TagTable(scheme)
-    where = _Where(path, lines)
+    table = TagTable(scheme, suffix=suffix)
+    where = where if where is not None else _Where(path, lines)
     if factorized is None:
         codes = table.intern(tags, where=where)
     else:
@@ -338,18 +341,30 @@ def warn_repairs(chunks: Chunks, tags: Sequence[str], sentence_start: np.ndarray
     for i in chunks.invalid[:REPAIRS_SHOWN].tolist():
         at = where.at(i) if where is not None else {"line": None}
         previous = None if i == 0 or sentence_start[i] else tags[i - 1]
-        first.append({"line": at["line"], "tag": tags[i], "previous": previous})
+        position = getattr(where, "position", None)   # tags given in Python: sentence and position
+        first.append({"line": at["line"], "tag": tags[i], "previous": previous,
+                      "place": position(i) if position is not None else None})
     n = len(chunks.invalid)
     path = where.path if where is not None else None
     done = ("read as conlleval does (a chunk starts there)" if repair == "conlleval"
             else f"discarded with their {chunks.discarded} chunk(s)")
-    places = ", ".join(f"{'line ' + str(x['line']) if x['line'] is not None else 'tag'} {x['tag']!r} after "
+    places = ", ".join(f"{_place(x)} {x['tag']!r} after "
                        f"{repr(x['previous']) if x['previous'] is not None else 'a sentence start'}" for x in first)
     more = f" and {n - len(first)} more" if n > len(first) else ""
+    for x in first:
+        if x["place"] is None:
+            del x["place"]
     warnings.warn(RepairWarning(
         f"{path + ': ' if isinstance(path, str) else (str(path) + ': ' if path is not None else '')}{n} invalid "
         f"{canonical_scheme(scheme)} transition(s), {done}: {places}{more} (--repair error refuses them)",
         path=path, method=repair, count=n, first=tuple(first)), stacklevel=2)
+
+
+def _place(x: dict) -> str:
+    """How a repair warning names a tag's place: its line, or its sentence and position (tags given in Python)."""
+    if x["line"] is not None:
+        return f"line {x['line']}"
+    return f"{x['place']}: tag" if x.get("place") else "tag"
 
 
 def flatten(sentences: Sequence[Sequence[str]]) -> tuple[list[str], np.ndarray, np.ndarray]:

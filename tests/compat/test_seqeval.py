@@ -114,3 +114,58 @@ def test_unknown_prefix_is_a_clear_error():
 def test_inconsistent_lengths():
     with pytest.raises(ValueError, match="inconsistent"):
         ours.f1_score([["B-PER", "O"]], [["B-PER"]])
+
+
+SEQEVAL_LABELING = pytest.importorskip("seqeval.metrics.sequence_labeling")
+ANY_PREFIX = st.sampled_from(["O", "B-PER", "I-PER", "E-PER", "S-PER", "B-LOC", "I-LOC", "E-LOC", "S-LOC", "B", "I"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(ANY_PREFIX, max_size=8), max_size=5), st.booleans())
+def test_get_entities_equals_seqeval(sentences, nested):
+    seq = sentences if nested else [t for s in sentences for t in s]
+    assert ours.get_entities(seq) == SEQEVAL_LABELING.get_entities(seq)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["O", "PER-B", "PER-I", "LOC-E", "LOC-S"]), max_size=8), max_size=5))
+def test_get_entities_with_suffix_equals_seqeval(sentences):
+    assert ours.get_entities(sentences, suffix=True) == SEQEVAL_LABELING.get_entities(sentences, suffix=True)
+
+
+def test_get_entities_documented_example():
+    # seqeval's docstring: ['B-PER', 'I-PER', 'O', 'B-LOC'] -> [('PER', 0, 1), ('LOC', 3, 3)]
+    assert ours.get_entities(["B-PER", "I-PER", "O", "B-LOC"]) == [("PER", 0, 1), ("LOC", 3, 3)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(pairs("BIO"))
+def test_performance_measure_equals_seqeval(pair):
+    y_true, y_pred = pair
+    assert ours.performance_measure(y_true, y_pred) == seqeval_metrics.performance_measure(y_true, y_pred)
+
+
+def test_performance_measure_hand_count():
+    # seqeval's documented example, counted by hand: 3 equal non-O tags, 3 wrong non-O predictions,
+    # 1 gold non-O predicted O, 4 both O
+    y_true = [["O", "O", "O", "B-MISC", "I-MISC", "O", "B-ORG"], ["B-PER", "I-PER", "O", "B-PER"]]
+    y_pred = [["O", "O", "B-MISC", "I-MISC", "I-MISC", "O", "O"], ["B-PER", "I-PER", "O", "B-MISC"]]
+    assert ours.performance_measure(y_true, y_pred) == {"TP": 3, "FP": 3, "FN": 1, "TN": 4}
+
+
+def test_compute_as_hugging_face_evaluate():
+    # the "partial match" example of the seqeval metric card (Hugging Face), checked by hand: MISC predicted
+    # one token early (0 of 1), PER exact (1 of 1); 8 of 10 tags equal
+    predictions = [["O", "O", "B-MISC", "I-MISC", "I-MISC", "I-MISC", "O"], ["B-PER", "I-PER", "O"]]
+    references = [["O", "O", "O", "B-MISC", "I-MISC", "I-MISC", "O"], ["B-PER", "I-PER", "O"]]
+    assert ours.compute(predictions=predictions, references=references) == {
+        "MISC": {"precision": 0.0, "recall": 0.0, "f1": 0.0, "number": 1},
+        "PER": {"precision": 1.0, "recall": 1.0, "f1": 1.0, "number": 1},
+        "overall_precision": 0.5, "overall_recall": 0.5, "overall_f1": 0.5, "overall_accuracy": 0.8}
+
+
+def test_bare_prefix_type_is_underscore_as_in_seqeval():
+    y_true, y_pred = [["B", "I", "O", "B-PER"]], [["B", "O", "O", "B-PER"]]
+    ours_report = ours.classification_report(y_true, y_pred, output_dict=True, zero_division=0)
+    theirs = seqeval_metrics.classification_report(y_true, y_pred, output_dict=True, zero_division=0)
+    assert ours_report == theirs

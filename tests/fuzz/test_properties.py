@@ -37,7 +37,7 @@ from accord.schema import parse_task
 from accord.semeval import semeval_schemas
 
 from .harness import FULL, PROFILE, run
-from .strategies import jsonl_text, text_documents, token_documents, token_pairs
+from .strategies import jsonl_text, share_texts, text_documents, token_documents, token_pairs
 from .test_readers import TASK
 
 settings.load_profile(PROFILE)
@@ -170,6 +170,7 @@ def test_self_diff_is_all_correct(docs):
 # ------------------------------------------------------------------------------- swap
 @given(text_documents(), text_documents())
 def test_swapping_sides_swaps_the_counts(gold_docs, pred_docs):
+    share_texts(gold_docs, pred_docs)
     for d in pred_docs:
         d["id"] = d["id"]   # same ids d0, d1...: documents on one side only are scored against nothing
     g, p = corpus(gold_docs), corpus(pred_docs)
@@ -184,6 +185,7 @@ def test_swapping_sides_swaps_the_counts(gold_docs, pred_docs):
 # ------------------------------------------------------------------------ permutation
 @given(text_documents(), text_documents(), st.integers(0, 2**16))
 def test_permuting_documents_and_annotations_changes_nothing(gold_docs, pred_docs, seed):
+    share_texts(gold_docs, pred_docs)
     g, p = corpus(gold_docs), corpus(pred_docs)
     g2, p2 = corpus(shuffled(gold_docs, seed)), corpus(shuffled(pred_docs, seed + 1))
     kinds = ({"profile": "strict"}, {"profile": "lenient"}, {"profile": "mat"}, {"task": TASK_SPEC})
@@ -218,6 +220,7 @@ def _split(docs: list[dict], cut: int) -> tuple[list[dict], list[dict]]:
 
 @given(text_documents(), text_documents(), st.integers(0, 3))
 def test_split_scores_merge_into_the_whole(gold_docs, pred_docs, cut):
+    share_texts(gold_docs, pred_docs)
     cut = min(cut, len(gold_docs))   # a half may be empty: a result without documents merges too
     ids = {d["id"] for d in gold_docs}
     pred_docs = [d for d in pred_docs if d["id"] in ids]
@@ -254,6 +257,7 @@ def test_split_span_modes_merge_into_the_whole(pair, cut):
 # ------------------------------------------------------------------------ statistics
 @given(text_documents(), text_documents(), st.integers(0, 2**16))
 def test_intervals_hold_the_estimate_and_a_system_ties_with_itself(gold_docs, pred_docs, seed):
+    share_texts(gold_docs, pred_docs)
     g, p = corpus(gold_docs), corpus(pred_docs)
     result = accord.score(g, p, allow_missing="empty", profile="lenient").bootstrap(40, seed=seed)
     out = result.to_dict()
@@ -272,6 +276,7 @@ def test_intervals_hold_the_estimate_and_a_system_ties_with_itself(gold_docs, pr
 # ---------------------------------------------------------------- JSON of every command
 @given(text_documents(), text_documents())
 def test_json_outputs_keep_the_identities_and_bounds(gold_docs, pred_docs):
+    share_texts(gold_docs, pred_docs)
     with tempfile.TemporaryDirectory() as d:
         g, p = Path(d, "g.jsonl"), Path(d, "p.jsonl")
         g.write_text(jsonl_text(gold_docs), encoding="utf-8")

@@ -86,6 +86,8 @@ def add_tagging(p: argparse.ArgumentParser) -> None:
     p.add_argument("--repair", default="conlleval", choices=("conlleval", "discard", "error"),
                    help="invalid tag sequences: read as conlleval does (default, as seqscore), discard their chunks, "
                    "or stop with an error")
+    p.add_argument("--suffix", action="store_true", help="the scheme's letter ends the tag (PER-B, PER-I), as "
+                   "seqeval's suffix=True")
     p.add_argument("--tag-column", type=int, default=-1,
                    help="0-based index of the tag column in column files (default: the last)")
 

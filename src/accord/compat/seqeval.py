@@ -37,6 +37,9 @@ from ..errors import OptionError
 from ..match.blocks import exact_pairs
 
 __all__ = [
+    "compute",
+    "get_entities",
+    "performance_measure",
     "f1_score",
     "precision_score",
     "recall_score",
@@ -109,7 +112,7 @@ def _counts(y_true: Any, y_pred: Any, *, suffix: bool, scheme: str | None
     t = _Entities(y_true, table, scheme)
     p = _Entities(y_pred, table, scheme)
     present = np.union1d(t.type_id, p.type_id).astype(np.int64)
-    names = [table.types[k] for k in present.tolist()]
+    names = [table.types[k] or "_" for k in present.tolist()]   # a bare B/I/E/S tag: seqeval's type "_"
     order = np.argsort(np.array(names, dtype=object), kind="stable") if names else np.zeros(0, dtype=np.int64)
     present = present[order]
     names = [names[k] for k in order.tolist()]
@@ -270,3 +273,74 @@ def classification_report(y_true: Any, y_pred: Any, *, digits: int = 2, suffix: 
     lines = ["" if row is None else fmt.format(*row, width=width, digits=digits) for row in rows]
     lines.append("")
     return head + "\n\n" + "\n".join(lines)
+
+
+def _nested(seq: Any) -> bool:
+    return any(isinstance(s, list) for s in seq)
+
+
+def get_entities(seq: Sequence[Any], suffix: bool = False) -> list[tuple[str, int, int]]:
+    """The chunks of a tag list as ``(type, first, last)`` with an inclusive last position, as seqeval's.
+
+    A list of tag lists is read as seqeval reads it: the sentences one after another with one ``O``
+    between them, positions counted over that sequence. Chunks follow conlleval's rules (any ``B I E S``
+    prefix; a bare ``B`` has the type ``_``). A tag of another prefix raises
+    :class:`~accord.errors.SchemeError` where seqeval warns and guesses.
+
+    >>> get_entities(["B-PER", "I-PER", "O", "B-LOC"])
+    [('PER', 0, 1), ('LOC', 3, 3)]
+    """
+    sentences = list(seq) if _nested(seq) else [list(seq)]
+    table = tagging.TagTable("conlleval", suffix=suffix)
+    flat, offsets, first = tagging.flatten(sentences)
+    prefix, types = table.arrays(table.intern(flat))
+    chunks = tagging.decode(prefix, types, first, scheme="conlleval", repair="conlleval", tags=flat)
+    sentence = np.searchsorted(offsets, chunks.start, side="right") - 1
+    start = (chunks.start + sentence).tolist()   # one O between sentences, as seqeval joins them
+    last = (chunks.end - 1 + sentence).tolist()
+    names = [table.types[t] or "_" for t in chunks.type_id.tolist()]
+    return list(zip(names, start, last))
+
+
+def performance_measure(y_true: Sequence[Any], y_pred: Sequence[Any]) -> dict[str, int]:
+    """Token counts as seqeval's ``performance_measure``: ``TP`` equal tags not both ``O``, ``FP`` a predicted tag
+    other than ``O`` that differs from gold, ``FN`` a gold tag other than ``O`` predicted ``O``, ``TN`` both ``O``.
+
+    These are tag counts, not entity counts (an entity of three tokens counts three times).
+    """
+    if _nested(y_true):
+        _check_lengths(y_true, y_pred)
+        y_true = [t for s in y_true for t in s]
+        y_pred = [t for s in y_pred for t in s]
+    elif len(y_true) != len(y_pred):
+        raise ValueError(f"Found input variables with inconsistent numbers of samples: {len(y_true)}, {len(y_pred)}")
+    gold = np.asarray(y_true, dtype=object)
+    pred = np.asarray(y_pred, dtype=object)
+    same = gold == pred
+    gold_o, pred_o = gold == "O", pred == "O"
+    return {"TP": int((same & ~(gold_o & pred_o)).sum()), "FP": int((~same & ~pred_o).sum()),
+            "FN": int((~gold_o & pred_o).sum()), "TN": int((gold_o & pred_o).sum())}
+
+
+def compute(predictions: Any, references: Any, suffix: bool = False, scheme: Any = None, mode: str | None = None,
+            sample_weight: Any = None, zero_division: Any = "warn") -> dict[str, Any]:
+    """The dictionary of Hugging Face ``evaluate``'s seqeval metric, without downloading it.
+
+    ``evaluate.load("seqeval").compute(predictions=..., references=...)`` becomes
+    ``accord.compat.seqeval.compute(predictions=..., references=...)``: per type ``precision``,
+    ``recall``, ``f1`` and ``number`` (the gold count), then ``overall_precision``,
+    ``overall_recall``, ``overall_f1`` (micro averages over chunks) and ``overall_accuracy`` (tags).
+    """
+    report = classification_report(references, predictions, suffix=suffix, output_dict=True, scheme=scheme,
+                                   mode=mode, sample_weight=sample_weight, zero_division=zero_division)
+    assert isinstance(report, dict)   # output_dict=True
+    overall = report.pop("micro avg")
+    report.pop("macro avg")
+    report.pop("weighted avg")
+    out: dict[str, Any] = {name: {"precision": row["precision"], "recall": row["recall"], "f1": row["f1-score"],
+                                  "number": row["support"]} for name, row in report.items()}
+    out["overall_precision"] = overall["precision"]
+    out["overall_recall"] = overall["recall"]
+    out["overall_f1"] = overall["f1-score"]
+    out["overall_accuracy"] = accuracy_score(references, predictions)
+    return out

@@ -10,6 +10,7 @@ jsonl      accord's JSON lines, one document per line (:mod:`accord.formats.json
 gate       GATE XML documents, one annotation set at a time (:mod:`accord.formats.gate`)
 vrt        CWB vertical text, BIO columns chosen by name (:mod:`accord.formats.vrt`)
 spans      CSV/TSV spans over a VRT file's tokens (:mod:`accord.formats.spans_table`)
+spacy      spaCy DocBin training files, ``.spacy`` (:mod:`accord.formats.spacy_docbin`; needs spaCy)
 ========== ===========================================================================
 """
 

@@ -42,6 +42,7 @@ BUILTIN_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
     "mat-json": ("matjson", (".json",)),
     "vrt": ("vrt", (".vrt",)),
     "spans": ("spans_table", ()),
+    "spacy": ("spacy_docbin", (".spacy",)),
 }
 """accord's own formats: name -> (module of ``accord.formats``, extensions). A module registers its format when it
 is imported, on first use (:func:`_load`), so that ``accord --help`` imports no reader; the tests check that this

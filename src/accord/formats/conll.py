@@ -155,7 +155,8 @@ def _comment_lines(text: str, f: Layout, hashed_lines: np.ndarray, candidate: np
 
 def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
                repair: str = "conlleval", encoding: str | None = None, text: str | None = None,
-               column: int | str | None = None, columns: Any = None, **_ignored: Any) -> Corpus:
+               column: int | str | None = None, columns: Any = None, suffix: bool = False,
+               **_ignored: Any) -> Corpus:
     """Read a CoNLL-style column file.
 
     Parameters
@@ -168,6 +169,8 @@ def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
         Tag scheme, see :mod:`accord.tagging`.
     repair : {"conlleval", "discard", "error"}
         How invalid tag sequences are read.
+    suffix : bool
+        The scheme's letter ends the tag (``PER-B``), as seqeval's ``suffix=True``.
     column : int or str, optional
         Overrides ``tag_column`` (same numbering): how ``--gold-column`` and
         ``--pred-column`` pick two tag columns of one file.
@@ -194,21 +197,21 @@ def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
     if text is None:
         text = read_text(p, encoding)
     cols = parse_columns(text, tag_column=tag_column, path=p)
-    return build_corpus(cols, scheme=scheme, repair=repair, name=str(p))
+    return build_corpus(cols, scheme=scheme, repair=repair, name=str(p), suffix=suffix)
 
 
 def _new_annotation(fields: tuple) -> Annotation:
     return tuple.__new__(Annotation, fields)
 
 
-def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str) -> Corpus:
+def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str, suffix: bool = False) -> Corpus:
     """Decode the tags of parsed columns into documents with span annotations."""
     n = len(cols.tokens)
     sent_starts = np.asarray(cols.sentence_starts, dtype=np.int64)
     first = np.zeros(n, dtype=bool)
     first[sent_starts[sent_starts < n]] = True
     chunks, labels = tagging.decode_column(cols.tags, first, scheme=scheme, repair=repair, path=cols.path,
-                                           lines=cols.lines, factorized=cols.tag_codes)
+                                           lines=cols.lines, factorized=cols.tag_codes, suffix=suffix)
 
     doc_starts = np.asarray(cols.doc_starts, dtype=np.int64)
     doc_ends = np.append(doc_starts[1:], n)

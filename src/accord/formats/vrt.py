@@ -250,7 +250,7 @@ def _sentence_first(vrt: VrtFile) -> np.ndarray:
 def read_vrt_layers(path: str | Path, columns: Sequence[int | str] | None = None, *,
                     positional_attributes: Sequence[str] | None = None, word_column: int | str = 1,
                     token_id_column: int | str | None = None, scheme: str = "IOB2", repair: str = "conlleval",
-                    text: str | None = None, vrt: VrtFile | None = None) -> dict[str, Corpus]:
+                    text: str | None = None, vrt: VrtFile | None = None, suffix: bool = False) -> dict[str, Corpus]:
     """Read a VRT file into one corpus per BIO column.
 
     Parameters
@@ -265,6 +265,8 @@ def read_vrt_layers(path: str | Path, columns: Sequence[int | str] | None = None
         The token text (default the first column) and, optionally, token ids.
     scheme, repair : str
         How the tags are decoded (see :mod:`accord.tagging`).
+    suffix : bool
+        The scheme's letter ends the tag (``PER-B``).
 
     Returns
     -------
@@ -285,7 +287,7 @@ def read_vrt_layers(path: str | Path, columns: Sequence[int | str] | None = None
             raise OptionError(f"{p}: column {spec!r} is the word column, not a BIO column")
         name = vrt.names[k] if vrt.names else str(k + 1)
         chunks, labels = tagging.decode_column(vrt.values(k), first, scheme=scheme, repair=repair, path=vrt.path,
-                                               lines=vrt.lines)
+                                               lines=vrt.lines, suffix=suffix)
         out[name] = _documents(vrt, chunks, labels, words, token_ids, str(p))
     return out
 
@@ -381,7 +383,8 @@ def read_vrt(path: str | Path, *, columns: Sequence[int | str] | int | str | Non
     return next(iter(layers.values()))
 
 
-_LAYER_OPTIONS = ("positional_attributes", "word_column", "token_id_column", "scheme", "repair", "text", "vrt")
+_LAYER_OPTIONS = ("positional_attributes", "word_column", "token_id_column", "scheme", "repair", "text", "vrt",
+                  "suffix")
 
 
 def write_vrt(corpus: Corpus | Mapping[str, Corpus], path: str | Path, *, scheme: str = "IOB2",
