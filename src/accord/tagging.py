@@ -313,16 +313,63 @@ def decode_column(tags: Sequence[str], sentence_start: np.ndarray, *, scheme: st
     """
     table = TagTable(scheme, suffix=suffix)
     where = where if where is not None else _Where(path, lines)
+    if table.scheme == "IOB2" and repair == "conlleval" and _has_end_or_single(
+            factorized[0] if factorized is not None else dict.fromkeys(tags), table):
+        table = TagTable("conlleval", suffix=suffix)   # E- and S- tags, read as conlleval reads them
     if factorized is None:
         codes = table.intern(tags, where=where)
     else:
         distinct, index = factorized
         codes = table.intern(distinct, where=where, positions=index)[index]
     prefix, types = table.arrays(codes)
+    if table.scheme == "conlleval" and canonical_scheme(scheme) == "IOB2":
+        chunks = decode(prefix, types, sentence_start, scheme="conlleval", repair=repair, tags=tags, where=where)
+        _warn_conlleval_reading(prefix, tags, sentence_start, where)
+        return chunks, table.types
     chunks = decode(prefix, types, sentence_start, scheme=scheme, repair=repair, tags=tags, where=where)
     if len(chunks.invalid):
         warn_repairs(chunks, tags, sentence_start, scheme=scheme, repair=repair, where=where)
     return chunks, table.types
+
+
+def _has_end_or_single(distinct: Any, table: TagTable) -> bool:
+    """Whether some distinct tag has an ``E`` or ``S`` letter and a separator (``E-PER``, ``PER-S``) or is the
+    bare letter (``EVENT`` is not one: it stays an error under IOB2)."""
+    for tag in distinct:
+        if len(tag) == 1:
+            if tag in ("E", "S"):
+                return True
+        elif table.suffix:
+            if tag[-1] in ("E", "S") and tag[-2] in ("-", "_"):
+                return True
+        elif tag[0] in ("E", "S") and tag[1] in ("-", "_"):
+            return True
+    return False
+
+
+def _warn_conlleval_reading(prefix: np.ndarray, tags: Sequence[str], sentence_start: np.ndarray,
+                            where: Any) -> None:
+    """Say that IOB2 tags with ``E`` or ``S`` letters were read with conlleval's chunk rules (which accept every
+    ``B I E S`` tag), as a :class:`~accord.errors.RepairWarning` listing the first of them."""
+    import warnings
+
+    from .errors import RepairWarning
+
+    places = np.flatnonzero((prefix == E) | (prefix == S))
+    first = []
+    for i in places[:REPAIRS_SHOWN].tolist():
+        at = where.at(i)
+        position = getattr(where, "position", None)
+        first.append({"line": at["line"], "tag": tags[i], "previous": None if sentence_start[i] else tags[i - 1],
+                      **({"place": position(i)} if position is not None else {})})
+    shown = ", ".join(f"{_place({'place': None, **x})} {x['tag']!r}" for x in first)
+    more = f" and {len(places) - len(first)} more" if len(places) > len(first) else ""
+    path = where.path
+    warnings.warn(RepairWarning(
+        f"{str(path) + ': ' if path is not None else ''}{len(places)} tag(s) with E- or S- letters, which IOB2 does "
+        f"not have: the column was read with conlleval's chunk rules (B I E S): {shown}{more} (--scheme IOBES reads "
+        "them as IOBES, --repair error refuses them)", path=path, method="conlleval", count=len(places),
+        first=tuple(first)), stacklevel=3)
 
 
 REPAIRS_SHOWN = 5
