@@ -42,7 +42,7 @@ def _inputs(**sides: tuple[Any, int]) -> dict[str, Any]:
 
 def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, Any], *,
           metrics: Sequence[str] = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"),
-          format: str | None = None) -> Any:
+          format: str | None = None, allow_missing: str | None = None) -> Any:
     """The CoNLL-2012 coreference metrics (``accord coref``).
 
     Parameters
@@ -52,6 +52,9 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
         inclusive ``(start, end)`` token spans.
     metrics : sequence of str
         Any of ``muc``, ``bcub``, ``ceafm``, ``ceafe``, ``blanc``, ``lea``.
+    allow_missing : {None, "empty", "skip"}
+        A document on one side only: an error (``None``), scored against no entities (``"empty"``: the
+        reference scorer's reading of a key document the response lacks), or left out (``"skip"``).
 
     Returns
     -------
@@ -64,11 +67,41 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
 
     k = read_coref(key, format) if _is_path(key) else dict(key)   # type: ignore[arg-type]
     r = read_coref(response, format) if _is_path(response) else dict(response)   # type: ignore[arg-type]
+    k, r = _pair_coref_documents(k, r, allow_missing, key, response)
     scores = coref_scores(k, r, metrics=metrics)
-    result = coref_result(scores, k, r, options={"metrics": list(scores)},
+    result = coref_result(scores, k, r, options={"metrics": list(scores), "allow_missing": allow_missing},
                           inputs=_inputs(gold=(key, len(k)), pred=(response, len(r))))
     result.source = scores
     return result
+
+
+def _pair_coref_documents(k: dict[str, Any], r: dict[str, Any], allow_missing: str | None, key: Any,
+                          response: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Key and response documents with the same ids, as ``allow_missing`` says (see :func:`coref`)."""
+    from .errors import PairingError
+    from .scoring import ALLOW_MISSING
+
+    if allow_missing not in (None,) + ALLOW_MISSING:
+        raise OptionError(f"--allow-missing must be one of {', '.join(ALLOW_MISSING)}; got {allow_missing!r}")
+    only_key = [d for d in k if d not in r]
+    only_response = [d for d in r if d not in k]
+    if not (only_key or only_response):
+        return k, r
+    if allow_missing is None:
+        def show(ids: list[str]) -> str:
+            return ", ".join(map(repr, ids[:5])) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+        parts = []
+        if only_key:
+            parts.append(f"{len(only_key)} document(s) only in the key ({key if _is_path(key) else 'key'}): "
+                         f"{show(only_key)}")
+        if only_response:
+            parts.append(f"{len(only_response)} document(s) only in the response "
+                         f"({response if _is_path(response) else 'response'}): {show(only_response)}")
+        raise PairingError("; ".join(parts) + ". Use --allow-missing empty (scored against no entities, as the "
+                           "reference scorer reads a key document the response lacks) or --allow-missing skip")
+    if allow_missing == "skip":
+        return ({d: v for d, v in k.items() if d in r}, {d: v for d, v in r.items() if d in k})
+    return ({**k, **{d: [] for d in only_response}}, {**r, **{d: [] for d in only_key}})
 
 
 def smatch(gold: PathLike | Sequence[Any], pred: PathLike | Sequence[Any]) -> Any:

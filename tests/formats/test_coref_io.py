@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import accord
 from accord.cli import main
 from accord.errors import FormatError
 from accord.formats._coref_bulk import chains_in_bulk
@@ -52,7 +53,7 @@ def test_chain_column_by_hand(tmp_path):
 @pytest.mark.parametrize("body,message", [
     ("#begin document d\nx\t(0\n#end document\n", "opened on line 2 never closes"),
     ("#begin document d\nx\t0)\n#end document\n", "no mention of it is open"),
-    ("#begin document d\nx\t(a)\n#end document\n", "bad coreference part"),
+    ("#begin document d\nx\t(a)\n#end document\n", "bad coreference chain"),
     ("x\t(0)\n", "outside"),
     ("#begin document d\nx\t(0)\n", "no '#end document'"),
 ])
@@ -126,24 +127,31 @@ def _line_by_line(text):
                 return None
             chain = s.split()[-1]
             if chain not in ("-", "_"):
-                for part in chain.split("|"):
-                    m = re.fullmatch(r"(\()?(\d+)(\))?", part)
-                    if not m or not (m.group(1) or m.group(3)):
+                parts = []
+                for piece in chain.split("|"):
+                    found = re.findall(r"\((\d+)\)|\((\d+)|(\d+)\)", piece)
+                    if not piece or "".join(f"({a})" if a else f"({b}" if b else f"{c})" for a, b, c in found) != piece:
                         return None
-                    ent = str(int(m.group(2)))
-                    if m.group(1) and m.group(3):
-                        entities.setdefault(ent, []).append((token, token))
-                    elif m.group(1):
-                        open_.setdefault(ent, []).append(token)
-                    elif not open_.get(ent):
-                        return None
-                    else:
+                    parts += found
+                # the reference scorer's order within a token: one-token mentions, openings, closings
+                for single, _, _ in parts:
+                    if single:
+                        entities.setdefault(str(int(single)), []).append((token, token))
+                for _, opening, _ in parts:
+                    if opening:
+                        open_.setdefault(str(int(opening)), []).append(token)
+                for _, _, closing in parts:
+                    if closing:
+                        ent = str(int(closing))
+                        if not open_.get(ent):
+                            return None
                         entities.setdefault(ent, []).append((open_[ent].pop(), token))
             token += 1
     return None if doc is not None else docs
 
 
 _BODY = st.sampled_from(["# a comment", "", "   ", "w -", "w _", "w (1)", "w (1", "w 1)", "w (2|1)", "w (1|(2)",
+                         "w (1(2", "w 2)1)", "w 1)|(1", "w (1)1)", "w 1)(1", "w ((1", "w (1)(2)",
                          "w x y (3)", "w (x)", "w 2)", "\tw\t(0)\t", "w (1)|", "w (1", "w 1)", "w -"])
 _NOISE = st.sampled_from(["#begin document d1", "#end document", "w -", "w (1)", ""])
 
@@ -183,3 +191,67 @@ def test_bulk_reading_of_nested_and_repeated_mentions():
     expected = {"a": [[(0, 3), (1, 2)], [(0, 0)], [(3, 3)]], "b": [], "c": [[(0, 0)], [(1, 2)]]}
     assert chains_in_bulk(_lines(text)) == expected
     assert _line_by_line(text) == expected
+
+
+REFERENCE_CASES = json.loads((DATA / "coref" / "reference_cases.json").read_text())["cases"]
+
+
+def _reference_style_file(path, tokens, clusters, closings_first):
+    """A CoNLL-2012 file as the reference scorer's test suite writes its cases: one document, the chain column
+    last, a token's parts written together without '|' (``(1(3``, ``1)3)``), closings written before openings
+    when ``closings_first`` (the reference scorer reads a token's openings first, whatever the order)."""
+    singles, opens, closes = ({k: [] for k in range(len(tokens))} for _ in range(3))
+    for ent, mentions in enumerate(clusters):
+        for start, end in mentions:
+            if start == end:
+                singles[start].append(f"({ent})")
+            else:
+                opens[start].append(f"({ent}")
+                closes[end].append(f"{ent})")
+    lines = ["#begin document (test); part 000"]
+    for k, word in enumerate(tokens):
+        parts = singles[k] + (closes[k] + opens[k] if closings_first else opens[k] + closes[k])
+        lines.append(f"test\t0\t{k}\t{word}\t{''.join(parts) or '-'}")
+    path.write_text("\n".join(lines + ["#end document", ""]), encoding="utf-8")
+
+
+@pytest.mark.parametrize("case", REFERENCE_CASES, ids=[c["id"] for c in REFERENCE_CASES])
+def test_reference_suite_cases_read_from_files(tmp_path, case):
+    """Every case of the reference scorer's test suite, as files in its style (TC-A-7/8/9 repeat a mention:
+    ``(1(1``, ``(1(3``), reads back to its clusters and scores the suite's expected values."""
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    _reference_style_file(key, case["tokens"], case["key_clusters"], closings_first=False)
+    _reference_style_file(response, case["tokens"], case["response_clusters"], closings_first=True)
+    read = read_coref_conll(response)["(test); part 000"]
+    assert [sorted(map(tuple, c)) for c in case["response_clusters"] if c] == read
+    result = accord.coref(key, response)
+    for metric, exp in case["expected"].items():
+        got = result.source[metric]
+        assert abs(got.recall - exp["recall"]) + abs(got.precision - exp["precision"]) + abs(got.f1 - exp["f1"]) < 1e-4
+
+
+def test_openings_before_closings_within_a_token():
+    """``1)|(1`` on one token: the reference scorer opens first, so the closing ends the mention just opened
+    (a one-token mention) and the earlier one stays open (hand count)."""
+    text = "#begin document d\nw (1\nw 1)|(1\nw 1)\n#end document\n"
+    assert _line_by_line(text) == {"d": [[(0, 2), (1, 1)]]}
+    assert chains_in_bulk(_lines(text)) == {"d": [[(0, 2), (1, 1)]]}
+
+
+def test_allow_missing(tmp_path, capsys):
+    key = {"a": [[(0, 0), (2, 2)]], "b": [[(0, 0), (1, 1)]]}
+    response = {"a": [[(0, 0), (2, 2)]], "c": [[(5, 5), (6, 6)]]}
+    k, r = tmp_path / "key.conll", tmp_path / "response.conll"
+    write_coref_conll(key, k)
+    write_coref_conll(response, r)
+    assert main(["coref", str(k), str(r)]) == 2
+    err = capsys.readouterr().err
+    assert "1 document(s) only in the key" in err and "'b'" in err and "'c'" in err and "--allow-missing" in err
+    # empty: b's link is missed, c's link is spurious; MUC by hand: 1 of 2 key links, 1 of 2 response links
+    muc = accord.coref(k, r, allow_missing="empty").source["muc"]
+    assert (muc.recall_num, muc.recall_den, muc.precision_num, muc.precision_den) == (1, 2, 1, 2)
+    # skip: only a is scored
+    muc = accord.coref(k, r, allow_missing="skip").source["muc"]
+    assert (muc.recall_num, muc.recall_den, muc.precision_num, muc.precision_den) == (1, 1, 1, 1)
+    assert main(["coref", str(k), str(r), "--allow-missing", "skip", "--output", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["options"]["allow_missing"] == "skip"

@@ -140,7 +140,8 @@ def _structure_result(args: argparse.Namespace, response: str) -> Any:
     from .structures import COREF_METRICS, structured_result
 
     if args.structures == "coref":
-        return _api.coref(args.gold, response, metrics=args.metrics or list(COREF_METRICS), format=args.format)
+        return _api.coref(args.gold, response, metrics=args.metrics or list(COREF_METRICS), format=args.format,
+                          allow_missing=args.allow_missing)
     if args.structures == "smatch":
         return _api.smatch(args.gold, response)
     return structured_result(args, args.gold, response)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import OptionError
-from ._options import add_output, add_statistics, csv_list
+from ._options import add_allow_missing, add_output, add_statistics, csv_list
 from ._output import emit
 
 __all__ = ["register", "COMMANDS", "COREF_METRICS", "add_record_options", "structured_result"]
@@ -43,6 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     co.add_argument("--metrics", "--metric", dest="metrics", type=csv_list, default=list(COREF_METRICS),
                     help="comma-separated subset of muc,bcub,ceafm,ceafe,blanc,lea (default all)")
     co.add_argument("--format", choices=("conll2012", "jsonl"), help="input format (default: by extension)")
+    add_allow_missing(co)
     add_output(co, "the CEAF entity alignments (document, metric, key entity, response entity, phi)")
     add_statistics(co)
     sm = sub.add_parser("smatch", help="Smatch between AMR graphs (PENMAN), with the optimal variable mapping")
@@ -65,7 +66,8 @@ def run_coref(args: argparse.Namespace) -> int:
     from .. import _api
     from ..report.result_table import render_result
 
-    result = _api.coref(args.key, args.response, metrics=args.metrics, format=args.format)
+    result = _api.coref(args.key, args.response, metrics=args.metrics, format=args.format,
+                        allow_missing=args.allow_missing)
     if args.details:
         from ..report.details import write_rows
 

@@ -3,7 +3,8 @@
 :func:`chains_in_bulk` parses every chain column of a file at once: the characters of all chains
 are gathered into one array, split into parts at ``|``, each part checked against ``(N``, ``N)``
 or ``(N)`` and its number read; opening and closing parts of one entity in one document are
-matched as brackets are (by nesting depth). It returns ``None`` at the first thing it does not
+matched as brackets are (by nesting depth), a token's openings before its closings as the
+reference scorer (v8.01) reads them. It returns ``None`` at the first thing it does not
 find well formed (a fault, or what it leaves to the line-by-line reader: digits other than ASCII,
 numbers of more than 18 digits), and the caller reads the file line by line to name the fault.
 """
@@ -117,8 +118,10 @@ def chains_in_bulk(lines: CorefLines) -> dict[str, list[list[tuple[int, int]]]] 
     chain = chain_of[begin]
     part_doc, part_token = doc_of[chain], token[chain]
     kind = np.where(opens & closes, 0, np.where(opens, 1, -1))    # one-token mention, opening, closing
-    # opening and closing parts matched per (document, entity), in file order, by nesting depth
-    order = _stable_order(part_doc, entity)
+    # opening and closing parts matched per (document, entity), in file order, by nesting depth; within one token
+    # the openings come before the closings, as the reference scorer reads them ("1)|(1" closes the mention it opens)
+    rank = np.where(kind == -1, 2, kind)
+    order = _stable_order(part_doc, entity, part_token, rank)
     k_doc, k_ent, k_kind, k_tok = part_doc[order], entity[order], kind[order], part_token[order]
     group_start = np.ones(len(order), dtype=bool)
     group_start[1:] = (k_doc[1:] != k_doc[:-1]) | (k_ent[1:] != k_ent[:-1])

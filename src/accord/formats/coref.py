@@ -7,9 +7,11 @@ inclusive ``(start, end)`` token spans, the input of
 **CoNLL-2012** (the shared task's ``*_conll`` files): a document runs from
 ``#begin document NAME`` to ``#end document``; its id is ``NAME`` as written (for OntoNotes
 ``(path); part 000``). Each non-blank line is a token; the last column holds the chains:
-``-`` or ``_`` for none, else ``|``-separated parts ``(N`` (a mention of entity N starts),
-``N)`` (it ends) and ``(N)`` (a one-token mention). Tokens are numbered from 0 within the
-document, across sentences. Nested mentions of one entity close innermost first.
+``-`` or ``_`` for none, else parts ``(N`` (a mention of entity N starts), ``N)`` (it ends) and
+``(N)`` (a one-token mention), separated by ``|`` or written together (``(1(3``) as the reference
+scorer (v8.01) accepts them. Tokens are numbered from 0 within the document, across sentences.
+Nested mentions of one entity close innermost first; within one token, as the reference scorer
+reads it, one-token mentions come first, then openings, then closings, whatever the written order.
 
 **JSON lines**: one document per line, ``{"id": "doc1", "clusters": [[[0, 1], [5, 5]], ...]}``
 (``doc_key`` is accepted for ``id``, as the SpanBERT/AllenNLP tools write it).
@@ -34,7 +36,7 @@ __all__ = ["read_coref", "read_coref_conll", "read_coref_jsonl", "write_coref_co
 
 Clusters = list[list[tuple[int, int]]]
 
-_PART = re.compile(r"^(\()?(\d+)(\))?$")
+_PIECE = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 
 
 def _text(path: Path) -> str:
@@ -127,27 +129,53 @@ def _no_tokens_outside(token_lines: np.ndarray, lo: int, hi: int, path: Path) ->
                           line=int(token_lines[lo]) + 1)
 
 
+def _chain_parts(chain: str) -> list[tuple[int, str]] | None:
+    """The parts of a chain column as ``(kind, entity)`` (0 one-token mention, 1 opening, -1 closing): ``|``
+    between parts, or none (``(1(3``, ``1)3)``: the reference scorer reads those too); None if malformed."""
+    parts: list[tuple[int, str]] = []
+    for piece in chain.split("|"):
+        at = 0
+        if not piece:
+            return None
+        while at < len(piece):
+            m = _PIECE.match(piece, at)
+            if m is None:
+                return None
+            single, opening, closing = m.groups()
+            parts.append((0, single) if single is not None else (1, opening) if opening is not None else (-1, closing))
+            at = m.end()
+    return parts
+
+
 def _read_chain(chain: str, token: int, lineno: int, entities: dict[str, list[tuple[int, int]]],
                 open_: dict[str, list[tuple[int, int]]], path: Path) -> None:
-    """Record the mention parts of one token's chain column (``(N``, ``N)``, ``(N)``, ``|``-separated)."""
-    for part in chain.split("|"):
-        m = _PART.match(part)
-        if not m or not (m.group(1) or m.group(3)):
-            raise FormatError(f"bad coreference part {part!r} in {chain!r}; expected (N, N) or (N)",
-                              path=path, line=lineno)
-        ent = str(int(m.group(2)))
-        if m.group(1) and m.group(3):
-            entities.setdefault(ent, []).append((token, token))
-        elif m.group(1):
-            open_.setdefault(ent, []).append((token, lineno))
-        else:
-            stack = open_.get(ent)
-            if not stack:
-                raise FormatError(f"entity {ent} closes here but no mention of it is open", path=path, line=lineno)
-            start, _ = stack.pop()
-            if not stack:
-                del open_[ent]
-            entities.setdefault(ent, []).append((start, token))
+    """Record the mention parts of one token's chain column.
+
+    As the reference scorer (v8.01) reads a token: its one-token mentions, then its openings, then its
+    closings (each closing the entity's latest open mention), whatever their written order.
+    """
+    parts = _chain_parts(chain)
+    if parts is None:
+        raise FormatError(f"bad coreference chain {chain!r}; expected parts (N, N) or (N), separated by '|' or "
+                          "written together", path=path, line=lineno)
+    for kind in (0, 1, -1):
+        for k, number in parts:
+            if k != kind:
+                continue
+            ent = str(int(number))
+            if kind == 0:
+                entities.setdefault(ent, []).append((token, token))
+            elif kind == 1:
+                open_.setdefault(ent, []).append((token, lineno))
+            else:
+                stack = open_.get(ent)
+                if not stack:
+                    raise FormatError(f"entity {ent} closes here but no mention of it is open", path=path,
+                                      line=lineno)
+                start, _ = stack.pop()
+                if not stack:
+                    del open_[ent]
+                entities.setdefault(ent, []).append((start, token))
 
 
 def read_coref_jsonl(path: str | Path) -> dict[str, Clusters]:
