@@ -242,3 +242,25 @@ def test_taxonomy(data):
         p = Path(d, "t.tsv")
         p.write_bytes(data.draw(corrupt_bytes(text)))
         run(["bdm", str(p)])
+
+
+@given(token_documents(), st.data())
+def test_conllu(docs, data):
+    corpus = _corpus(docs)
+    with tempfile.TemporaryDirectory() as d:
+        g, p = Path(d, "g.conllu"), Path(d, "p.conllu")
+        write(corpus, g, "conllu")
+        p.write_bytes(data.draw(corrupt_bytes(g.read_bytes())))
+        for extra in ([], ["--columns", "NER"], ["--repair", "discard"], ["--output", "json"]):
+            run(["score", str(g), str(p), *extra])
+
+
+@given(token_documents(), st.data())
+def test_spacy_docbin(docs, data):
+    corpus = _corpus(docs)
+    with tempfile.TemporaryDirectory() as d:
+        g, p = Path(d, "g.spacy"), Path(d, "p.spacy")
+        write(corpus, g, "spacy")
+        p.write_bytes(data.draw(corrupt_bytes(g.read_bytes())))
+        run(["score", str(g), str(p)])
+        run(["score", str(p), str(g), "--output", "json"])

@@ -11,6 +11,7 @@ gate       GATE XML documents, one annotation set at a time (:mod:`accord.format
 vrt        CWB vertical text, BIO columns chosen by name (:mod:`accord.formats.vrt`)
 spans      CSV/TSV spans over a VRT file's tokens (:mod:`accord.formats.spans_table`)
 spacy      spaCy DocBin training files, ``.spacy`` (:mod:`accord.formats.spacy_docbin`; needs spaCy)
+conllu     CoNLL-U (Plus): entity tags from a column or a MISC key (:mod:`accord.formats.conllu`; needs conllu)
 ========== ===========================================================================
 """
 

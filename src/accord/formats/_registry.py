@@ -43,6 +43,7 @@ BUILTIN_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
     "vrt": ("vrt", (".vrt",)),
     "spans": ("spans_table", ()),
     "spacy": ("spacy_docbin", (".spacy",)),
+    "conllu": ("conllu", (".conllu",)),
 }
 """accord's own formats: name -> (module of ``accord.formats``, extensions). A module registers its format when it
 is imported, on first use (:func:`_load`), so that ``accord --help`` imports no reader; the tests check that this
