@@ -104,10 +104,14 @@ class TagTable:
         Tags put the prefix last (``PER-B``), as seqeval's ``suffix=True``.
     outside : str
         The outside tag.
+    shown_as : str, optional
+        The scheme's name in error messages (the user's scheme when another reading was chosen for it).
     """
 
-    def __init__(self, scheme: str = "IOB2", *, suffix: bool = False, outside: str = "O"):
+    def __init__(self, scheme: str = "IOB2", *, suffix: bool = False, outside: str = "O",
+                 shown_as: str | None = None):
         self.scheme = scheme if scheme == "conlleval" else canonical_scheme(scheme)
+        self.shown_as = shown_as or self.scheme
         self.letters = _LETTERS[self.scheme]
         self.suffix = suffix
         self.outside = outside
@@ -160,7 +164,7 @@ class TagTable:
         for t in dict.fromkeys(tags):
             if t not in codes and self._add(t) is None:
                 i = tags.index(t) if positions is None else int(np.argmax(positions == tags.index(t)))
-                msg = (f"tag {t!r} is not a {self.scheme} tag (prefixes "
+                msg = (f"tag {t!r} is not a {self.shown_as} tag (prefixes "
                        f"{', '.join(sorted(self.letters))} or {self.outside!r}); choose the scheme with --scheme")
                 raise SchemeError(msg, **(where.at(i) if where else {}))
         return np.fromiter(map(codes.__getitem__, tags), dtype=np.int32, count=len(tags))
@@ -315,7 +319,7 @@ def decode_column(tags: Sequence[str], sentence_start: np.ndarray, *, scheme: st
     where = where if where is not None else _Where(path, lines)
     if table.scheme == "IOB2" and repair == "conlleval" and _has_end_or_single(
             factorized[0] if factorized is not None else dict.fromkeys(tags), table):
-        table = TagTable("conlleval", suffix=suffix)   # E- and S- tags, read as conlleval reads them
+        table = TagTable("conlleval", suffix=suffix, shown_as="IOB2")   # E- and S- tags, as conlleval reads them
     if factorized is None:
         codes = table.intern(tags, where=where)
     else:

@@ -113,9 +113,12 @@ def test_conll_bad_inputs(tmp_path):
     f.write_text("a O\nb B-PER extra\n")
     with pytest.raises(FormatError, match=r"x\.conll:2: expected 2 columns"):
         read(f)
-    f.write_text("a O\nb S-PER\n")
-    with pytest.raises(SchemeError, match=r"x\.conll:2: tag 'S-PER' is not a IOB2 tag"):
+    f.write_text("a O\nb S-PER\nc X-PER\n")
+    with pytest.raises(SchemeError, match=r"x\.conll:3: tag 'X-PER' is not a IOB2 tag"):
         read(f)
+    f.write_text("a O\nb S-PER\n")     # read as conlleval reads it, with a warning (tests/test_tagging.py)
+    with pytest.raises(SchemeError, match=r"x\.conll:2: tag 'S-PER' is not a IOB2 tag"):
+        read(f, repair="error")
     g = tmp_path / "g.conll"
     g.write_text("a O\nb B-PER\n")
     p = tmp_path / "p.conll"

@@ -264,3 +264,25 @@ def test_spacy_docbin(docs, data):
         p.write_bytes(data.draw(corrupt_bytes(g.read_bytes())))
         run(["score", str(g), str(p)])
         run(["score", str(p), str(g), "--output", "json"])
+
+
+def _spans_and_relations(docs: list[dict]) -> list[dict]:
+    """The documents without span attributes (what Label Studio and doccano exports hold)."""
+    for d in docs:
+        for a in d["annotations"]:
+            if "start" in a:
+                a.pop("attributes", None)
+    return docs
+
+
+@given(text_documents(), st.data(), st.sampled_from([("label-studio", "json"), ("doccano", "jsonl")]))
+def test_annotation_tool_exports(docs, data, fmt):
+    name, ext = fmt
+    corpus = _corpus(_spans_and_relations(docs))
+    with tempfile.TemporaryDirectory() as d:
+        g, p = Path(d, f"g.{ext}"), Path(d, f"p.{ext}")
+        write(corpus, g, name)
+        p.write_bytes(data.draw(corrupt_bytes(g.read_bytes())))
+        run(["score", str(g), str(p), "--format", name])
+        run(["score", str(g), str(p)])
+        run(["diff", str(g), str(p), "--format", name])

@@ -114,9 +114,11 @@ def add_key_response(p: argparse.ArgumentParser) -> None:
     p.add_argument("response", help="response (predicted) file or directory (B)")
     p.add_argument("--format", help="format of both sides (sniffed by default)")
     p.add_argument("--key-set", "--gold-set", dest="key_set",
-                   help="GATE XML: the key's annotation set (default: the default set)")
+                   help="GATE XML: the key's annotation set (default: the default set); Label Studio: annotations, "
+                   "annotations:N, predictions or predictions:N")
     p.add_argument("--response-set", "--pred-set", dest="response_set",
-                   help="GATE XML: the response's annotation set (default: the default set)")
+                   help="GATE XML: the response's annotation set (default: the default set); Label Studio: as "
+                   "--key-set")
 
 
 def add_diff_pairing(p: argparse.ArgumentParser) -> None:

@@ -49,7 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     bm.add_argument("before", help="the old response (file or directory)")
     bm.add_argument("after", help="the new response (file or directory)")
     bm.add_argument("--format", help="format of all three (sniffed by default)")
-    bm.add_argument("--key-set", help="GATE XML: the key's annotation set (default: the default set)")
+    bm.add_argument("--key-set", help="GATE XML: the key's annotation set (default: the default set); Label Studio: "
+                    "annotations, annotations:N, predictions or predictions:N")
     bm.add_argument("--before-set", help="GATE XML: the old response's annotation set")
     bm.add_argument("--after-set", help="GATE XML: the new response's annotation set")
     add_diff_pairing(bm)

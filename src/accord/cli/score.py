@@ -47,9 +47,11 @@ def add_score_options(sc: argparse.ArgumentParser) -> None:
     io.add_argument("--discontinuous", choices=("error", "merge"), default="error",
                     help="brat: refuse discontinuous spans (error, default) or use their covering extent (merge)")
     io.add_argument("--gold-set", "--key-set", dest="gold_set",
-                    help="GATE XML: the gold side's annotation set (default: the default set)")
+                    help="GATE XML: the gold side's annotation set (default: the default set); Label Studio: "
+                    "annotations (default), annotations:N, predictions or predictions:N")
     io.add_argument("--pred-set", "--response-set", dest="pred_set",
-                    help="GATE XML: the predicted side's annotation set (default: the default set)")
+                    help="GATE XML: the predicted side's annotation set (default: the default set); Label Studio: "
+                    "as --gold-set")
     m = sc.add_argument_group("matching")
     m.add_argument("--task", help="MAT task file: labels, attributes, effective labels, profiles")
     m.add_argument("--profile", help="strict (default without --task), lenient, mat, gate (GATE's Corpus QA "

@@ -12,6 +12,8 @@ vrt        CWB vertical text, BIO columns chosen by name (:mod:`accord.formats.v
 spans      CSV/TSV spans over a VRT file's tokens (:mod:`accord.formats.spans_table`)
 spacy      spaCy DocBin training files, ``.spacy`` (:mod:`accord.formats.spacy_docbin`; needs spaCy)
 conllu     CoNLL-U (Plus): entity tags from a column or a MISC key (:mod:`accord.formats.conllu`; needs conllu)
+label-studio  Label Studio's JSON export of text tasks (:mod:`accord.formats.label_studio`)
+doccano    doccano's JSON-lines export (:mod:`accord.formats.doccano`)
 ========== ===========================================================================
 """
 

@@ -44,6 +44,8 @@ BUILTIN_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
     "spans": ("spans_table", ()),
     "spacy": ("spacy_docbin", (".spacy",)),
     "conllu": ("conllu", (".conllu",)),
+    "label-studio": ("label_studio", (".json",)),
+    "doccano": ("doccano", (".jsonl",)),
 }
 """accord's own formats: name -> (module of ``accord.formats``, extensions). A module registers its format when it
 is imported, on first use (:func:`_load`), so that ``accord --help`` imports no reader; the tests check that this
