@@ -1,0 +1,147 @@
+"""Converting a corpus for a format that counts in another unit (``accord convert``).
+
+Column formats (CoNLL, CoNLL-U, VRT) hold tokens and their spans count tokens; text formats (brat, MAT JSON,
+GATE XML, Label Studio, doccano) hold a text and their spans count characters. :func:`for_format` makes a
+corpus fit the format it is written to:
+
+* to tokens, from a text: the text's whitespace-separated words are the tokens, each non-blank line a
+  sentence (or the document's sentences when it has them); a span must begin and end on word boundaries;
+* to a text, from tokens: the tokens joined by one space, sentences by a new line; spans are the characters
+  of their tokens.
+
+What the target cannot hold is an :class:`~accord.errors.FormatError` naming the document and annotation,
+never a silent drop: spanless annotations (relations), attributes and overlapping spans for the column
+formats (tags); an annotation a format's writer cannot carry is refused by that writer.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from typing import Any
+
+from .errors import FormatError
+from .model import Corpus, Document
+
+__all__ = ["for_format", "TOKEN_FORMATS", "TEXT_FORMATS"]
+
+TOKEN_FORMATS = ("conll", "conllu", "vrt")
+"""Formats whose spans count tokens (and hold them as tags: no relation, attribute or overlap)."""
+TEXT_FORMATS = ("brat", "mat-json", "gate", "label-studio", "doccano")
+"""Formats whose spans count characters of a text."""
+
+_WORD = re.compile(r"\S+")
+
+
+def for_format(corpus: Corpus, format: str) -> Corpus:
+    """``corpus`` in the unit ``format`` counts in (see the module docstring); other formats take it as it is."""
+    if format in TOKEN_FORMATS:
+        return Corpus([_as_tags(_to_tokens(d)) for d in corpus.documents], name=corpus.name)
+    if format in TEXT_FORMATS:
+        return Corpus([_to_text(d) for d in corpus.documents], name=corpus.name)
+    return corpus
+
+
+def _to_tokens(doc: Document) -> Document:
+    if doc.text is None:
+        if doc.tokens is None:
+            raise FormatError(f"document {doc.id!r} has neither text nor tokens", path=None)
+        return doc
+    words = [(m.start(), m.end()) for m in _WORD.finditer(doc.text)]
+    starts = [a for a, _ in words]
+    ends = [b for _, b in words]
+    anns = []
+    for a in doc.annotations:
+        if a.start is None:
+            anns.append(a)
+            continue
+        first = bisect_left(starts, a.start)
+        last = bisect_left(ends, a.end)
+        if first >= len(words) or starts[first] != a.start or last >= len(words) or ends[last] != a.end:
+            raise FormatError(f"document {doc.id!r}: {a.label} [{a.start}, {a.end}) "
+                              f"{doc.text[a.start:a.end]!r} does not begin and end on word boundaries (words are "
+                              "separated by whitespace)", path=None)
+        anns.append(a._replace(start=first, end=last + 1))
+    extents = doc.sentences
+    if extents:
+        cuts = sorted({bisect_left(starts, s) for s, _ in extents} | {len(words)})
+    else:
+        line_starts = [m.start() for m in re.finditer(r"^", doc.text, flags=re.M)]
+        cuts = sorted({bisect_left(starts, s) for s in line_starts} | {len(words)})
+    cuts = [c for c in cuts if c <= len(words)]
+    sentences = tuple((a, b) for a, b in zip([0] + cuts, cuts) if b > a) if words else ()
+    tokens = tuple(doc.text[a:b] for a, b in words)
+    return Document(doc.id, tuple(anns), None, tokens, sentences, doc.metadata)
+
+
+def _as_tags(doc: Document) -> Document:
+    """Refuse what tags cannot say: spanless annotations, attributes, overlapping spans."""
+    spans = []
+    for a in doc.annotations:
+        if a.start is None:
+            raise FormatError(f"document {doc.id!r}: {a.label!r} has no span; tags hold spans only (convert to a "
+                              "text format, or jsonl, to keep relations)", path=None)
+        if a.attributes:
+            raise FormatError(f"document {doc.id!r}: {a.label} [{a.start}, {a.end}) has attributes "
+                              f"({', '.join(a.attributes)}); tags hold labels only", path=None)
+        spans.append((a.start, a.end, a.label))
+    spans.sort()
+    for (s1, e1, l1), (s2, e2, l2) in zip(spans, spans[1:]):
+        if s2 < e1:
+            raise FormatError(f"document {doc.id!r}: {l1} [{s1}, {e1}) and {l2} [{s2}, {e2}) overlap; tags cannot "
+                              "hold overlapping spans", path=None)
+    return doc
+
+
+def _to_text(doc: Document) -> Document:
+    if doc.text is not None:
+        return doc
+    if doc.tokens is None:
+        raise FormatError(f"document {doc.id!r} has neither text nor tokens", path=None)
+    tokens = [str(t) for t in doc.tokens]
+    breaks = {a for a, _ in (doc.sentences or ())}
+    pieces, starts, ends, at = [], [], [], 0
+    for k, token in enumerate(tokens):
+        if k:
+            sep = "\n" if k in breaks else " "
+            pieces.append(sep)
+            at += 1
+        starts.append(at)
+        pieces.append(token)
+        at += len(token)
+        ends.append(at)
+    text = "".join(pieces)
+    mapping = {}
+    anns = []
+    for a in doc.annotations:
+        if a.start is None:
+            anns.append(a)
+            continue
+        start = starts[a.start] if a.start < len(starts) else len(text)
+        end = ends[a.end - 1] if a.end > a.start else start
+        new = a._replace(start=start, end=end)
+        mapping[id(a)] = new
+        anns.append(new)
+    if any(a.start is None for a in anns):
+        anns = [_repoint(a, mapping) if a.start is None else a for a in anns]
+    sentences = None
+    if doc.sentences:
+        sentences = tuple((starts[a] if a < len(starts) else len(text), ends[b - 1] if b > a else len(text))
+                          for a, b in doc.sentences)
+    return Document(doc.id, tuple(anns), text, None, sentences, doc.metadata)
+
+
+def _repoint(a: Any, mapping: dict[int, Any]) -> Any:
+    """A spanless annotation whose annotation-valued attributes point to the re-spanned annotations."""
+    from .model import Annotation, make_annotation
+
+    def swap(v: Any) -> Any:
+        if isinstance(v, Annotation):
+            return mapping.get(id(v), v)
+        if isinstance(v, frozenset):
+            return frozenset(swap(x) for x in v)
+        if isinstance(v, tuple):
+            return tuple(swap(x) for x in v)
+        return v
+
+    return make_annotation(a.label, None, None, {k: swap(v) for k, v in a.attributes.items()}, a.id)
