@@ -196,6 +196,9 @@ def write_conllu(corpus: Corpus, path: str | Path, *, scheme: str = "IOB2", misc
             if a.start is None:
                 raise FormatError(f"document {doc.id!r}: {a.label!r} has no span; CoNLL-U tags hold spans only",
                                   path=path)
+            if a.attributes:
+                raise FormatError(f"document {doc.id!r}: {a.label!r} has attributes ({', '.join(a.attributes)}); "
+                                  "CoNLL-U tags hold labels only", path=path)
             spans.append((a.label, a.start, a.end))
         try:
             tags = tagging.encode(spans, len(doc.tokens), scheme)

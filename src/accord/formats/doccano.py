@@ -17,6 +17,7 @@ from typing import Any
 from ..errors import FormatError
 from ..model import Attributes, Corpus, Document
 from ._refs import RawAnnotation, Ref, build_annotations
+from ._span_relations import check_spans_and_relations, relation_ends
 from ._registry import Format, file_head, register
 from .jsonl import json_lines
 
@@ -99,24 +100,13 @@ def write_doccano(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
     text; a spanless annotation must point to two spans through ``from``/``to`` (or ``arg1``/``arg2``)."""
     lines = []
     for doc in corpus.documents:
-        if doc.text is None:
-            raise FormatError(f"document {doc.id!r} has no text; doccano documents hold text", path=path)
-        for a in doc.annotations:
-            kept = ("from", "to", "arg1", "arg2") if a.start is None else ()
-            extra = [k for k in a.attributes if k not in kept]
-            if extra:
-                raise FormatError(f"document {doc.id!r}: {a.label!r} has attributes doccano cannot hold "
-                                  f"({', '.join(extra)})", path=path)
-        ids = {id(a): k for k, a in enumerate(doc.annotations) if a.start is not None}
+        ids = check_spans_and_relations(doc, path, "doccano")
         entities = [{"id": ids[id(a)], "start_offset": a.start, "end_offset": a.end, "label": a.label}
                     for a in doc.annotations if a.start is not None]
         relations = []
         for a in doc.annotations:
             if a.start is None:
-                ends = [a.get("from"), a.get("to")] if a.get("from") is not None else [a.get("arg1"), a.get("arg2")]
-                if not all(id(e) in ids for e in ends):
-                    raise FormatError(f"document {doc.id!r}: {a.label!r} is not a relation between two spans",
-                                      path=path)
+                ends = relation_ends(a)
                 relations.append({"from_id": ids[id(ends[0])], "to_id": ids[id(ends[1])], "type": a.label})
         lines.append(json.dumps({"id": doc.id, "text": doc.text, "entities": entities, "relations": relations},
                                 ensure_ascii=False))

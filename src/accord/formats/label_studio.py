@@ -31,6 +31,7 @@ from ..errors import AccordWarning, FormatError, OptionError
 from ..model import Attributes, Corpus, Document
 from ._json import parse_json
 from ._refs import RawAnnotation, Ref, build_annotations
+from ._span_relations import check_spans_and_relations, relation_ends
 from ._registry import Format, file_head, register
 
 __all__ = ["read_label_studio", "write_label_studio", "utf16_offsets"]
@@ -202,29 +203,19 @@ def write_label_studio(corpus: Corpus, path: str | Path, *, annotation_set: str 
     if kind not in ("annotations", "predictions"):
         raise OptionError(f"write to annotations or predictions, not {annotation_set!r}")
     tasks = []
-    for n, doc in enumerate(corpus.documents):
-        if doc.text is None:
-            raise FormatError(f"document {doc.id!r} has no text; Label Studio tasks hold text", path=path)
-        for a in doc.annotations:
-            kept = ("from", "to", "arg1", "arg2") if a.start is None else ()
-            extra = [k for k in a.attributes if k not in kept]
-            if extra:
-                raise FormatError(f"document {doc.id!r}: {a.label!r} has attributes Label Studio cannot hold "
-                                  f"({', '.join(extra)})", path=path)
-        ids = {id(a): f"r{k}" for k, a in enumerate(doc.annotations) if a.start is not None}
+    for doc in corpus.documents:
+        numbers = check_spans_and_relations(doc, path, "Label Studio")
         results: list[dict[str, Any]] = []
         for a in doc.annotations:
             if a.start is not None:
-                results.append({"id": ids[id(a)], "from_name": "label", "to_name": "text", "type": "labels",
+                results.append({"id": f"r{numbers[id(a)]}", "from_name": "label", "to_name": "text",
+                                "type": "labels",
                                 "value": {"start": _to_utf16(doc.text, a.start), "end": _to_utf16(doc.text, a.end),
                                           "text": doc.text[a.start:a.end], "labels": [a.label]}})
-                continue
-            ends = [a.get(x) for x in ("from", "to")] if a.get("from") is not None else [a.get("arg1"), a.get("arg2")]
-            if not all(id(e) in ids for e in ends):
-                raise FormatError(f"document {doc.id!r}: {a.label!r} is not a relation between two spans "
-                                  "(from/to or arg1/arg2)", path=path)
-            results.append({"from_id": ids[id(ends[0])], "to_id": ids[id(ends[1])], "type": "relation",
-                            "direction": "right", "labels": [a.label]})
+            else:
+                ends = relation_ends(a)
+                results.append({"from_id": f"r{numbers[id(ends[0])]}", "to_id": f"r{numbers[id(ends[1])]}",
+                                "type": "relation", "direction": "right", "labels": [a.label]})
         task_id: Any = int(doc.id) if doc.id.isdigit() else doc.id
         tasks.append({"id": task_id, "data": {"text": doc.text}, kind: [{"result": results}]})
     Path(path).write_text(json.dumps(tasks, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -49,7 +49,7 @@ def write_docbin(corpus: Corpus, path: str | Path, *, spans_key: str | None = No
                  **_ignored: Any) -> None:
     """Write ``corpus`` as a ``.spacy`` file: spans as ``doc.ents`` (or ``doc.spans[spans_key]``)."""
     spacy = _spacy()
-    from spacy.tokens import Doc, DocBin
+    from spacy.tokens import Doc, DocBin, Span
 
     nlp = spacy.blank(lang)
     out = DocBin(store_user_data=True)
@@ -65,15 +65,19 @@ def write_docbin(corpus: Corpus, path: str | Path, *, spans_key: str | None = No
             if a.start is None:
                 raise FormatError(f"document {doc.id!r}: {a.label!r} has no span; .spacy files hold spans only",
                                   path=path)
+            extra = [k for k in a.attributes if k != "kb_id"]
+            if extra:
+                raise FormatError(f"document {doc.id!r}: {a.label!r} has attributes a spaCy span cannot hold "
+                                  f"({', '.join(extra)}; kb_id it can)", path=path)
+            kb_id = str(a.get("kb_id", ""))
             if doc.text is not None:
-                span = sdoc.char_span(a.start, a.end, label=a.label, alignment_mode="strict")
+                span = sdoc.char_span(a.start, a.end, label=a.label, kb_id=kb_id, alignment_mode="strict")
                 if span is None:
                     raise FormatError(f"document {doc.id!r}: {a.label} [{a.start}, {a.end}) "
                                       f"{doc.text[a.start:a.end]!r} does not fall on token boundaries of spaCy's "
                                       f"{lang!r} tokenizer", path=path)
             else:
-                span = sdoc[a.start:a.end]
-                span.label_ = a.label
+                span = Span(sdoc, a.start, a.end, label=a.label, kb_id=kb_id)
             spans.append(span)
         if spans_key is not None:
             sdoc.spans[spans_key] = spans
