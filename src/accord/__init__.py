@@ -13,6 +13,7 @@ if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): ``impor
     from .errors import AccordError
     from .formats import read, write
     from .model import Annotation, Corpus, Document, make_annotation
+    from .objects import as_corpus
     from .report import Report
     from .result import Result
     from .schema import Task, load_task
@@ -24,7 +25,7 @@ _LAZY = {
     "smatch": "._api", "structured_metrics": "._api", "AccordError": ".errors", "read": ".formats",
     "write": ".formats", "Annotation": ".model", "Corpus": ".model", "Document": ".model",
     "make_annotation": ".model", "Report": ".report", "Result": ".result", "Task": ".schema",
-    "load_task": ".schema", "score": ".scoring", "compare": ".stats",
+    "load_task": ".schema", "score": ".scoring", "compare": ".stats", "as_corpus": ".objects",
 }
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "Result",
     "Task",
     "agree",
+    "as_corpus",
     "benchmark",
     "compare",
     "coref",

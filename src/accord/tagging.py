@@ -340,7 +340,7 @@ def _has_end_or_single(distinct: Any, table: TagTable) -> bool:
     """Whether some distinct tag has an ``E`` or ``S`` letter and a separator (``E-PER``, ``PER-S``) or is the
     bare letter (``EVENT`` is not one: it stays an error under IOB2)."""
     for tag in distinct:
-        if len(tag) == 1:
+        if len(tag) < 2:
             if tag in ("E", "S"):
                 return True
         elif table.suffix:

@@ -7,6 +7,7 @@ import pytest
 
 import accord
 from accord.errors import FormatError, OptionError, PairingError
+from accord.objects import as_corpus
 
 datasets = pytest.importorskip("datasets")
 seqeval_metrics = pytest.importorskip("seqeval.metrics")
@@ -48,14 +49,14 @@ def test_dataset_against_integer_predictions_equals_seqeval(seed):
 def test_selected_rows_are_read_in_their_order():
     gold, _ = _random_rows(1, n=6)
     ds = _dataset(gold).select([4, 0, 2])
-    corpus = accord.objects.as_corpus(ds)
+    corpus = as_corpus(ds)
     (doc,) = corpus.documents
     assert [b - a for a, b in doc.sentences] == [len(gold[4]), len(gold[0]), len(gold[2])]
 
 
 def test_document_column_groups_rows():
     ds = _dataset([[1, 2], [0], [3]], doc_ids=["a", "a", "b"])
-    corpus = accord.objects.as_corpus(ds, document_column="doc")
+    corpus = as_corpus(ds, document_column="doc")
     assert list(corpus) == ["a", "b"]
     assert [(x.label, x.start, x.end) for x in corpus["a"].annotations] == [("PER", 0, 2)]
     assert [(x.label, x.start, x.end) for x in corpus["b"].annotations] == [("LOC", 0, 1)]
@@ -63,7 +64,7 @@ def test_document_column_groups_rows():
 
 def test_string_tag_column_and_named_columns():
     ds = datasets.Dataset.from_dict({"words": [["a", "b"]], "labels": [["B-X", "I-X"]]})
-    corpus = accord.objects.as_corpus(ds, tokens_column="words", tags_column="labels")
+    corpus = as_corpus(ds, tokens_column="words", tags_column="labels")
     assert corpus.documents[0].tokens == ("a", "b")
     assert [(x.label, x.start, x.end) for x in corpus.documents[0].annotations] == [("X", 0, 2)]
 
@@ -78,9 +79,9 @@ def test_tokens_must_agree():
 def test_missing_columns_are_named():
     ds = datasets.Dataset.from_dict({"x": [[1]]})
     with pytest.raises(OptionError, match="which column holds the tags"):
-        accord.objects.as_corpus(ds)
+        as_corpus(ds)
     with pytest.raises(OptionError, match="no column 'nope'"):
-        accord.objects.as_corpus(_dataset([[0]]), document_column="nope")
+        as_corpus(_dataset([[0]]), document_column="nope")
 
 
 def test_ignored_positions_are_explained():
@@ -91,4 +92,4 @@ def test_ignored_positions_are_explained():
 def test_non_consecutive_document_rows():
     ds = _dataset([[0], [0], [0]], doc_ids=["a", "b", "a"])
     with pytest.raises(FormatError, match="not consecutive"):
-        accord.objects.as_corpus(ds, document_column="doc")
+        as_corpus(ds, document_column="doc")

@@ -153,14 +153,15 @@ def sniff(path: str | os.PathLike) -> Format:
 
 
 def by_extension(path: str | os.PathLike) -> str:
-    """The one format whose extensions include the file's (for choosing how to write it)."""
+    """The format to write a file in, from its extension: the one format that uses it, or, where several share it,
+    the first of them in :data:`BUILTIN_FORMATS` (``.json``: MAT JSON before Label Studio; ``.jsonl``: accord's
+    JSON lines before doccano's)."""
     formats = _ordered()
     ext = Path(path).suffix.lower()
-    matches = sorted(fmt.name for fmt in formats if ext in fmt.extensions)
-    if len(matches) != 1:
+    matches = [fmt.name for fmt in formats if ext in fmt.extensions]
+    if not matches:
         raise OptionError(f"cannot tell the output format from the extension {ext or 'none'!r} of {path} "
-                          f"({'formats ' + ', '.join(matches) + ' share it' if matches else 'no format uses it'}); "
-                          "give it with --out-format")
+                          "(no format uses it); give it with --out-format")
     return matches[0]
 
 
