@@ -13,6 +13,7 @@ import json
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -122,27 +123,42 @@ def test_vrt(gold_docs, pred_docs, data):
         run(["merge", str(v), "--columns", "2", "-o", str(Path(d, "m.vrt"))])
 
 
-@given(st.data())
-def test_coref(data):
-    lines = ["#begin document (d); part 000"]
+_CONLL = {"open": "({}", "close": "{})", "single": "({})"}
+_COREFUD = {"open": "(e{}-x", "close": "e{})", "single": "(e{}-x)"}
+
+
+@pytest.mark.parametrize("corefud", [False, True])
+@given(data=st.data())
+def test_coref(data, corefud):
+    """Chains written in CoNLL-2012's column or CorefUD's Entity notation, then corrupted."""
+    words: list[list[tuple[str, int]]] = []
     open_ids: list[int] = []
-    for i in range(data.draw(st.integers(1, 12))):
+    for _ in range(data.draw(st.integers(1, 12))):
         parts = []
         for _ in range(data.draw(st.integers(0, 2))):
             e = data.draw(st.integers(0, 3))
             kind = data.draw(st.sampled_from(["open", "close", "single"]))
-            if kind == "single":
-                parts.append(f"({e})")
+            if kind == "close":
+                if not open_ids:
+                    continue
+                e = open_ids.pop()
             elif kind == "open":
-                parts.append(f"({e}")
                 open_ids.append(e)
-            elif open_ids:
-                parts.append(f"{open_ids.pop()})")
-        lines.append(f"d 0 {i} w{i} {'|'.join(parts) or '-'}")
-    lines += [f"d 0 99 x {e})" for e in reversed(open_ids)] + ["#end document", ""]
-    text = "\n".join(lines).encode()
+            parts.append((kind, e))
+        words.append(parts)
+    words.append([("close", e) for e in reversed(open_ids)])
+    if corefud:
+        lines = ["# newdoc id = d"] + [
+            f"{k}\tw\t_\t_\t_\t_\t0\tdep\t_\t" + ("Entity=" + "".join(
+                _COREFUD[kind].format(e) for kind, e in parts) if parts else "_") for k, parts in enumerate(words, 1)]
+    else:
+        lines = ["#begin document (d); part 000"] + [
+            f"d 0 {k} w{k} {'|'.join(_CONLL[kind].format(e) for kind, e in parts) or '-'}"
+            for k, parts in enumerate(words)] + ["#end document"]
+    text = ("\n".join(lines) + "\n").encode()
     with tempfile.TemporaryDirectory() as d:
-        k, r = Path(d, "k.conll"), Path(d, "r.conll")
+        ext = "conllu" if corefud else "conll"
+        k, r = Path(d, f"k.{ext}"), Path(d, f"r.{ext}")
         k.write_bytes(text)
         r.write_bytes(data.draw(corrupt_bytes(text)))
         run(["coref", str(k), str(r), "--output", "json"])

@@ -208,14 +208,20 @@ def read_coref_jsonl(path: str | Path) -> dict[str, Clusters]:
 
 
 def read_coref(path: str | Path, format: str | None = None) -> dict[str, Clusters]:
-    """Read clusters; ``format`` is ``conll2012`` or ``jsonl`` (default: ``.jsonl``/``.json`` -> jsonl)."""
+    """Read clusters; ``format`` is ``conll2012``, ``jsonl`` or ``corefud`` (default by extension: ``.jsonl`` and
+    ``.json`` JSON lines, ``.conllu`` CorefUD, others CoNLL-2012)."""
     p = Path(path)
-    fmt = format or ("jsonl" if p.suffix.lower() in (".jsonl", ".json") else "conll2012")
+    suffix = p.suffix.lower()
+    fmt = format or ("jsonl" if suffix in (".jsonl", ".json") else "corefud" if suffix == ".conllu" else "conll2012")
     if fmt == "jsonl":
         return read_coref_jsonl(p)
     if fmt == "conll2012":
         return read_coref_conll(p)
-    raise FormatError(f"unknown coreference format {fmt!r}; expected conll2012 or jsonl", path=p)
+    if fmt == "corefud":
+        from .corefud import read_corefud
+
+        return read_corefud(p)
+    raise FormatError(f"unknown coreference format {fmt!r}; expected conll2012, jsonl or corefud", path=p)
 
 
 def write_coref_conll(docs: dict[str, Clusters], path: str | Path, *, tokens: dict[str, list[str]] | None = None) -> None:
