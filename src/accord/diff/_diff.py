@@ -64,6 +64,31 @@ def _spanned(anns: Iterable[Annotation], side: str, doc_id: str | None) -> list[
     return out
 
 
+def _without_spanless(pairs: list[tuple[str, Document | None, Document | None]]
+                      ) -> list[tuple[str, Document | None, Document | None]]:
+    """The paired documents without their spanless annotations (relations, events, equivalences), which the
+    Annotation Diff does not compare; a warning counts them by type."""
+    import warnings
+    from collections import Counter
+
+    from ..errors import AccordWarning
+
+    left_out: Counter[str] = Counter()
+
+    def spanned(doc: Document | None) -> Document | None:
+        if doc is None or all(a.start is not None for a in doc.annotations):
+            return doc
+        left_out.update(a.label for a in doc.annotations if a.start is None)
+        return doc._replace(annotations=tuple(a for a in doc.annotations if a.start is not None))
+
+    out = [(doc_id, spanned(k), spanned(r)) for doc_id, k, r in pairs]
+    if left_out:
+        kinds = ", ".join(f"{label} ({n})" for label, n in sorted(left_out.items()))
+        warnings.warn(AccordWarning(f"spanless annotations left out (the Annotation Diff compares spans), over both "
+                                    f"sides: {kinds}"), stacklevel=3)
+    return out
+
+
 def _diff_type(type_: str, keys: list[Annotation], resps: list[Annotation], features: Sequence[str] | None,
                pairing: str, as_strings: bool, doc_id: str | None) -> TypeDiff:
     ks = np.fromiter((a.start for a in keys), dtype=np.int64, count=len(keys))
@@ -209,7 +234,8 @@ def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None =
                     if features:
                         feature_names.update(a.attributes)
     if types is None:
-        types = sorted(found)
+        pairs = _without_spanless(pairs)
+        types = sorted({a.label for _, k, r in pairs for doc in (k, r) if doc is not None for a in doc.annotations})
     else:
         types = list(dict.fromkeys(types))
         if check_types:

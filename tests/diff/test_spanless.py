@@ -1,0 +1,31 @@
+"""The Annotation Diff and Corpus QA on corpora with relations: spanless annotations left out, with a warning."""
+
+import json
+
+import pytest
+
+import accord
+from accord.errors import AccordError, AccordWarning
+
+from tests.conftest import DATA
+
+RELATIONS = DATA / "doccano" / "relation_extraction.jsonl"
+
+
+def test_relations_left_out_and_counted(tmp_path):
+    obj = json.loads(RELATIONS.read_text())
+    obj["entities"][3]["label"] = "ORG"          # Sergey Brin PERSON -> ORG
+    (tmp_path / "pred.jsonl").write_text(json.dumps(obj) + "\n")
+    with pytest.warns(AccordWarning, match=r"spanless annotations left out .*: foundedAt \(2\), foundedBy \(4\)"):
+        result = accord.qa(RELATIONS, tmp_path / "pred.jsonl")
+    # by hand, per type: ORG 1 correct + 1 spurious, PERSON 1 correct + 1 missing, DATE 1 correct
+    diff = result.source
+    assert set(diff.types) == {"DATE", "ORG", "PERSON"}
+    assert (diff.counts(type="ORG").correct, diff.counts(type="ORG").spurious) == (1, 1)
+    assert (diff.counts(type="PERSON").correct, diff.counts(type="PERSON").missing) == (1, 1)
+    assert diff.counts(type="DATE").correct == 1
+
+
+def test_asking_for_a_spanless_type_is_still_an_error():
+    with pytest.raises(AccordError, match="has no span"):
+        accord.qa(RELATIONS, RELATIONS, types=["foundedBy"])
