@@ -152,6 +152,10 @@ class Pairer:
                       by_shape=self._by_shape)
         ggroups = self._groups(gold)
         pgroups = self._groups(pred)
+        by_depth = self.task is None and not self._strata and (np.any(ggroups % 2) or np.any(pgroups % 2))
+        if by_depth:     # without a task, spanless annotations pair after the spanless ones they point to
+            ggroups = ggroups + 2 * _spanless_depths(gold, ggroups, doc_id, "gold")
+            pgroups = pgroups + 2 * _spanless_depths(pred, pgroups, doc_id, "predicted")
         if np.any(ggroups % 2) or np.any(pgroups % 2) or len(self._strata) > 1:
             self._check_references(gold, ggroups, doc_id, "gold")
             self._check_references(pred, pgroups, doc_id, "predicted")
@@ -160,6 +164,14 @@ class Pairer:
             pi = np.flatnonzero(pgroups == g)
             if len(gi) and len(pi):
                 self._pair_group(gold, pred, gi, pi, g % 2 == 0, ctx, out)
+        if by_depth and (np.any(ggroups > 1) or np.any(pgroups > 1)):
+            # spanless annotations at different depths on the two sides (an argument missed or added) meet once
+            # every depth is paired: what is still unpaired on both sides is paired in one last round
+            gi = np.flatnonzero((ggroups % 2 == 1) & (gstat == UNPAIRED))
+            pi = np.flatnonzero((pgroups % 2 == 1) & (pstat == UNPAIRED))
+            depths = set(ggroups[gi].tolist()) | set(pgroups[pi].tolist())
+            if len(gi) and len(pi) and len(depths) > 1:   # one depth only: those already met in its round
+                self._pair_group(gold, pred, gi, pi, False, ctx, out)
         out.contents.clear()    # the canonical order's working memory: not kept with the result
         return out
 
@@ -472,6 +484,45 @@ def _incoming(anns: list[Annotation], contents: dict[int, str] | None = None) ->
             for t in targets:
                 out.setdefault(id(t), []).append((a.label, name, pointer_content))
     return {k: tuple(sorted(v)) for k, v in out.items()}
+
+
+def _spanless_depths(anns: list[Annotation], groups: np.ndarray, doc_id: str, side: str) -> np.ndarray:
+    """For each annotation, how many spanless annotations it reaches through spanless ones it points to (0 for
+    spanned annotations and for spanless ones pointing to spans only); a cycle is a :class:`PairingError`."""
+    spanless = (groups % 2 == 1).tolist()
+    index = {id(a): k for k, a in enumerate(anns)}
+    targets: dict[int, list[int]] = {}
+    for k, a in _may_point(anns):
+        if spanless[k]:
+            targets[k] = [j for t in a.referenced() if (j := index.get(id(t))) is not None and spanless[j]]
+    depth = np.zeros(len(anns), dtype=np.int64)
+    state = [0] * len(anns)    # 0 new, 1 on the path, 2 done
+    for root in targets:
+        if state[root]:
+            continue
+        stack = [(root, 0)]
+        path = [root]
+        state[root] = 1
+        while stack:
+            k, next_child = stack[-1]
+            children = targets.get(k, [])
+            if next_child < len(children):
+                stack[-1] = (k, next_child + 1)
+                j = children[next_child]
+                if state[j] == 1:
+                    cycle = path[path.index(j):] + [j]
+                    raise PairingError(f"document {doc_id!r} ({side}): annotations point to each other in a cycle: "
+                                       + " -> ".join(repr(anns[c]) for c in cycle))
+                if state[j] == 0:
+                    state[j] = 1
+                    stack.append((j, 0))
+                    path.append(j)
+                continue
+            depth[k] = 1 + max((int(depth[j]) for j in children), default=-1)
+            state[k] = 2
+            stack.pop()
+            path.pop()
+    return depth
 
 
 def _may_point(anns: list[Annotation]) -> list[tuple[int, Annotation]]:
