@@ -294,3 +294,16 @@ def test_annotation_tool_exports(docs, data, fmt):
         run(["score", str(g), str(p), "--format", name])
         run(["score", str(g), str(p)])
         run(["diff", str(g), str(p), "--format", name])
+
+
+@given(text_documents(max_docs=1, relations=False), st.data())
+def test_uima_xmi(docs, data):
+    """XMI written by accord through cassis (with TypeSystem.xml beside it), then corrupted."""
+    corpus = _corpus(_spans_and_relations(docs))
+    with tempfile.TemporaryDirectory() as d:
+        g, p = Path(d, "g.xmi"), Path(d, "p.xmi")
+        write(corpus, g, "xmi")
+        p.write_bytes(data.draw(corrupt_bytes(g.read_bytes())))
+        run(["score", str(g), str(p)])
+        run(["score", str(g), str(p), "--layer", "NamedEntity:value", "--output", "json"])
+        run(["diff", str(p), str(g)])

@@ -27,6 +27,8 @@ def vrt_options(args: argparse.Namespace) -> dict:
         options["token_id_column"] = args.token_id_column
     if args.spans_vrt:
         options["spans_vrt"] = args.spans_vrt
+    if getattr(args, "layer", None):
+        options["layer"] = args.layer
     return options
 
 

@@ -104,6 +104,8 @@ def add_columns(p: argparse.ArgumentParser) -> None:
                    "'#vrt positional-attributes' comment")
     p.add_argument("--word-column", default="1", help="VRT: the token text column (default 1)")
     p.add_argument("--token-id-column", help="VRT: a column of token ids, checked to be equal on both sides")
+    p.add_argument("--layer", metavar="TYPE[:FEATURE],...", help="UIMA XMI: the annotation types read, each with the "
+                   "feature that gives its label (default: DKPro Core's NamedEntity:value)")
     p.add_argument("--spans-vrt", metavar="FILE", help="spans tables (--format spans, or --gold-format/"
                    "--pred-format spans): the VRT file that gives their documents and tokens")
 

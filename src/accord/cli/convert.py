@@ -28,6 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "OUTPUT)")
     cv.add_argument("--set", dest="annotation_set", help="GATE XML: the annotation set read and written; Label "
                     "Studio: annotations (default), annotations:N, predictions or predictions:N")
+    cv.add_argument("--layer", metavar="TYPE[:FEATURE],...", help="UIMA XMI: the annotation types read, each with the "
+                    "feature that gives its label (default: DKPro Core's NamedEntity:value)")
     add_tagging(cv)
 
 
@@ -40,6 +42,8 @@ def run_convert(args: argparse.Namespace) -> int:
     options = {"scheme": args.scheme, "repair": args.repair, "suffix": args.suffix, "tag_column": args.tag_column}
     if args.annotation_set:
         options["annotation_set"] = args.annotation_set
+    if args.layer:
+        options["layer"] = args.layer
     corpus = read(args.input, format=args.from_format, **options)
     converted = for_format(corpus, target)
     write_options = {"scheme": args.scheme} if target in ("conll", "conllu", "vrt") else {}

@@ -14,6 +14,7 @@ spacy      spaCy DocBin training files, ``.spacy`` (:mod:`accord.formats.spacy_d
 conllu     CoNLL-U (Plus): entity tags from a column or a MISC key (:mod:`accord.formats.conllu`; needs conllu)
 label-studio  Label Studio's JSON export of text tasks (:mod:`accord.formats.label_studio`)
 doccano    doccano's JSON-lines export (:mod:`accord.formats.doccano`)
+xmi        UIMA CAS XMI as INCEpTION exports it (:mod:`accord.formats.xmi`; needs dkpro-cassis)
 ========== ===========================================================================
 """
 

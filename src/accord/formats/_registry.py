@@ -46,6 +46,7 @@ BUILTIN_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
     "conllu": ("conllu", (".conllu",)),
     "label-studio": ("label_studio", (".json",)),
     "doccano": ("doccano", (".jsonl",)),
+    "xmi": ("xmi", (".xmi",)),
 }
 """accord's own formats: name -> (module of ``accord.formats``, extensions). A module registers its format when it
 is imported, on first use (:func:`_load`), so that ``accord --help`` imports no reader; the tests check that this
@@ -115,6 +116,10 @@ def get(name: str) -> Format:
         raise OptionError(f"unknown format {name!r}; known formats: {', '.join(names())}") from None
 
 
+_DIRECTORY_MARKS = {"brat": ".ann", "xmi": ".xmi"}
+"""A directory holding files of this extension is in this format, whatever else it holds."""
+
+
 def sniff(path: str | os.PathLike) -> Format:
     """Guess the format of a file or directory from its extensions and first bytes."""
     p = Path(path)
@@ -126,8 +131,8 @@ def sniff(path: str | os.PathLike) -> Format:
     formats = _ordered()
     if p.is_dir():
         exts = {f.suffix.lower() for f in p.iterdir() if f.is_file()}
-        for fmt in formats:
-            if fmt.name == "brat" and ".ann" in exts:
+        for fmt in formats:   # brat's .ann beside .txt, XMI beside its TypeSystem.xml
+            if fmt.name in _DIRECTORY_MARKS and _DIRECTORY_MARKS[fmt.name] in exts:
                 return fmt
         candidates = [fmt for fmt in formats if exts & set(fmt.extensions)]
         if len(candidates) == 1:
