@@ -208,11 +208,14 @@ def read_coref_jsonl(path: str | Path) -> dict[str, Clusters]:
 
 
 def read_coref(path: str | Path, format: str | None = None) -> dict[str, Clusters]:
-    """Read clusters; ``format`` is ``conll2012``, ``jsonl`` or ``corefud`` (default by extension: ``.jsonl`` and
-    ``.json`` JSON lines, ``.conllu`` CorefUD, others CoNLL-2012)."""
+    """Read clusters; ``format`` is ``conll2012``, ``jsonl``, ``corefud`` or ``brat`` (default by extension:
+    ``.jsonl`` and ``.json`` JSON lines, ``.conllu`` CorefUD, ``.ann`` or a folder holding ``.ann`` files brat
+    (:mod:`accord.formats.coref_spans`), others CoNLL-2012)."""
     p = Path(path)
     suffix = p.suffix.lower()
-    fmt = format or ("jsonl" if suffix in (".jsonl", ".json") else "corefud" if suffix == ".conllu" else "conll2012")
+    is_brat = suffix == ".ann" or (p.is_dir() and any(f.suffix == ".ann" for f in p.iterdir()))
+    fmt = format or ("jsonl" if suffix in (".jsonl", ".json") else "corefud" if suffix == ".conllu"
+                     else "brat" if is_brat else "conll2012")
     if fmt == "jsonl":
         return read_coref_jsonl(p)
     if fmt == "conll2012":
@@ -221,7 +224,11 @@ def read_coref(path: str | Path, format: str | None = None) -> dict[str, Cluster
         from .corefud import read_corefud
 
         return read_corefud(p)
-    raise FormatError(f"unknown coreference format {fmt!r}; expected conll2012, jsonl or corefud", path=p)
+    if fmt == "brat":
+        from .coref_spans import read_coref_brat
+
+        return read_coref_brat(p)
+    raise FormatError(f"unknown coreference format {fmt!r}; expected conll2012, jsonl, corefud or brat", path=p)
 
 
 def write_coref_conll(docs: dict[str, Clusters], path: str | Path, *, tokens: dict[str, list[str]] | None = None) -> None:

@@ -1,0 +1,81 @@
+"""Coreference chains from annotation files: brat's equivalences and coreference relations (``accord coref``).
+
+A chain is a set of mentions linked, directly or through others, by
+
+* an equivalence (brat's ``*\\tCoreference T1 T2 T3``: every member is in one chain), or
+* a relation whose type is one of ``relations`` (default :data:`COREF_RELATIONS`): its two arguments are in
+  one chain (links are followed transitively).
+
+Mentions are the spans of the linked annotations: inclusive ``(start, end - 1)`` character offsets, so that the
+clusters are those :func:`accord.structured.coref_scores` takes. Text-bound annotations linked by nothing are not
+mentions (as in the CoNLL-2012 data, which marks only mentions in chains). A relation of a coreference type
+whose arguments are not spans, or an equivalence holding a spanless annotation, is an error naming it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import FormatError
+from ..model import Annotation, Corpus, is_aggregate
+
+__all__ = ["read_coref_brat", "clusters_from_corpus", "COREF_RELATIONS"]
+
+COREF_RELATIONS = ("Coreference", "Coref", "coreference", "coref", "Equiv", "Identity")
+"""Relation types read as coreference links when none are named."""
+
+Clusters = list[list[tuple[int, int]]]
+
+
+def _members(a: Annotation) -> list[Any]:
+    """The annotations an equivalence or a relation links."""
+    out = []
+    for value in a.attributes.values():
+        if isinstance(value, Annotation):
+            out.append(value)
+        elif is_aggregate(value):
+            out.extend(v for v in value if isinstance(v, Annotation))
+    return out
+
+
+def clusters_from_corpus(corpus: Corpus, relations: tuple[str, ...] = COREF_RELATIONS) -> dict[str, Clusters]:
+    """``{document: [entity, ...]}`` from the equivalences and coreference relations of each document."""
+    out: dict[str, Clusters] = {}
+    for doc in corpus.documents:
+        parent: dict[int, int] = {}
+        spans: dict[int, tuple[int, int]] = {}
+
+        def find(k: int) -> int:
+            while parent[k] != k:
+                parent[k] = parent[parent[k]]
+                k = parent[k]
+            return k
+
+        for a in doc.annotations:
+            linking = a.start is None and ("members" in a.attributes or a.label in relations)
+            if not linking:
+                continue
+            members = _members(a)
+            for m in members:
+                if m.start is None:
+                    raise FormatError(f"document {doc.id!r}: {a.label} {a.id or ''} links {m.label} "
+                                      f"{m.id or ''}, which has no span; a coreference mention is a span", path=None)
+                key = id(m)
+                parent.setdefault(key, key)
+                spans[key] = (m.start, m.end - 1)
+            for m in members[1:]:
+                parent[find(id(m))] = find(id(members[0]))
+        chains: dict[int, list[tuple[int, int]]] = {}
+        for key in parent:
+            chains.setdefault(find(key), []).append(spans[key])
+        out[doc.id] = [sorted(set(c)) for c in sorted(chains.values(), key=min)]
+    return out
+
+
+def read_coref_brat(path: str | Path, relations: tuple[str, ...] = COREF_RELATIONS) -> dict[str, Clusters]:
+    """The chains of a brat document or folder of documents (see the module docstring)."""
+    from ._registry import read
+
+    corpus = read(Path(path), format="brat")
+    return clusters_from_corpus(corpus, relations)
