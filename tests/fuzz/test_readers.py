@@ -99,6 +99,9 @@ def test_brat(docs, data):
         target.write_bytes(data.draw(corrupt_bytes(target.read_bytes())))
         run(["score", str(g), str(p), "--discontinuous", data.draw(st.sampled_from(["error", "merge"]))])
         run(["diff", str(g), str(p)])
+        for ann in g.glob("*.ann"):     # the generated relations as coreference links
+            ann.write_text(ann.read_text().replace("\tREL ", "\tCoreference "))
+        run(["coref", str(g), str(p), "--allow-missing", "empty"])
 
 
 @given(text_documents(max_docs=1, relations=False), st.data())
