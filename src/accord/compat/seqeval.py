@@ -7,6 +7,11 @@ default mode (conlleval's chunking) and in its strict mode (``mode="strict"`` wi
 :func:`accord.tagging.decode` and gold and predicted entities are paired by hashing
 (:func:`accord.match.blocks.exact_pairs`).
 
+Strict mode with ``IOB1`` or ``IOE1`` reads chunks with seqeval's own start, inside and end
+tables (:mod:`accord.compat._seqeval_strict`): the same chunks as seqeval, also where they differ
+from accord's validity rules (:mod:`accord.tagging`, ``accord score``) and where seqeval marks its
+IOE1 reading as incomplete.
+
 Differences from seqeval, on purpose:
 
 * ``mode="strict"`` without ``scheme`` in ``f1_score``, ``precision_score`` and
@@ -17,9 +22,6 @@ Differences from seqeval, on purpose:
 * A tag whose prefix is not ``B I E S`` (``U``, ``L`` or a bare label) makes seqeval warn
   and chunk it in an undocumented way; here it raises :class:`~accord.errors.SchemeError`
   in the default mode. In strict mode, each scheme's prefixes are accepted as in seqeval.
-* Strict mode with ``IOB1`` or ``IOE1`` follows accord's validity rules
-  (:mod:`accord.tagging`), which differ from seqeval's on some invalid sequences
-  (seqeval marks its IOE1 support as incomplete).
 * ``zero_division="warn"`` warns with :class:`UndefinedMetricWarning` (seqeval uses
   scikit-learn's class of that name).
 """
@@ -35,6 +37,7 @@ import numpy as np
 from .. import tagging
 from ..errors import OptionError
 from ..match.blocks import exact_pairs
+from ._seqeval_strict import TABLES, strict_chunks
 
 __all__ = [
     "compute",
@@ -97,6 +100,16 @@ class _Entities:
     """Decoded entities of one side: flat start, end and type codes over a shared type table."""
 
     def __init__(self, y: Sequence[Sequence[str]], table: tagging.TagTable, scheme: str | None):
+        if scheme in TABLES:    # IOB1, IOE1: seqeval's own strict reading (see _seqeval_strict)
+            rows, base = [], 0
+            for sentence in y:
+                rows += [(table.type_code(t), base + a, base + b) for t, a, b in
+                         strict_chunks(sentence, scheme, table.suffix)]
+                base += len(sentence)
+            arr = np.asarray(rows, dtype=np.int64).reshape(-1, 3)
+            self.keys = np.stack([arr[:, 1], arr[:, 2], arr[:, 0]], axis=1)
+            self.type_id = arr[:, 0]
+            return
         flat, _, first = tagging.flatten(y)
         prefix, types = table.arrays(table.intern(flat))
         chunks = tagging.decode(prefix, types, first, scheme=scheme or "conlleval",
