@@ -71,3 +71,24 @@ def test_suffix_option_on_the_command_line(tmp_path):
                                         [[suffixed(t) for t in s] for s in y_pred], suffix=True)
     assert result["totals"]["f1"] == pytest.approx(expected, abs=1e-12)
     assert result["options"]["suffix"] is True
+
+
+@pytest.mark.parametrize("scheme, letters", [("IOB1", "IB"), ("IOE1", "IE"), ("IOBES", "BIES"), ("IOB2", "BI")])
+@pytest.mark.parametrize("seed", range(3))
+def test_compat_seqeval_equals_seqeval_strict_mode(tmp_path, scheme, letters, seed):
+    seqeval_scheme = pytest.importorskip("seqeval.scheme")
+    rng = random.Random(seed)
+    tags = ["O", "O"] + [f"{x}-{t}" for x in letters for t in ("PER", "LOC")]
+    y_true = [[rng.choice(tags) for _ in range(rng.randint(1, 9))] for _ in range(30)]
+    y_pred = [[t if rng.random() < 0.6 else rng.choice(tags) for t in s] for s in y_true]
+    _write(tmp_path / "g.conll", y_true)
+    _write(tmp_path / "p.conll", y_pred)
+    out = subprocess.run([sys.executable, "-m", "accord.cli", "score", str(tmp_path / "g.conll"),
+                          str(tmp_path / "p.conll"), "--scheme", scheme, "--compat", "seqeval", "--output", "json"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    expected = seqeval_metrics.f1_score(y_true, y_pred, mode="strict", scheme=getattr(seqeval_scheme, scheme),
+                                        zero_division=0)
+    assert result["totals"]["f1"] == pytest.approx(expected, abs=1e-12)
+    assert result["options"]["repair"] == "seqeval"

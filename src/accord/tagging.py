@@ -317,6 +317,8 @@ def decode_column(tags: Sequence[str], sentence_start: np.ndarray, *, scheme: st
     """
     table = TagTable(scheme, suffix=suffix)
     where = where if where is not None else _Where(path, lines)
+    if repair == SEQEVAL:
+        return _seqeval_strict_column(tags, sentence_start, table, where)
     if table.scheme == "IOB2" and repair == "conlleval" and _has_end_or_single(
             factorized[0] if factorized is not None else dict.fromkeys(tags), table):
         table = TagTable("conlleval", suffix=suffix, shown_as="IOB2")   # E- and S- tags, as conlleval reads them
@@ -334,6 +336,36 @@ def decode_column(tags: Sequence[str], sentence_start: np.ndarray, *, scheme: st
     if len(chunks.invalid):
         warn_repairs(chunks, tags, sentence_start, scheme=scheme, repair=repair, where=where)
     return chunks, table.types
+
+
+SEQEVAL = "seqeval"
+"""The reading of ``--compat seqeval`` (passed as the repair method): seqeval's strict mode for the scheme."""
+
+
+def _seqeval_strict_column(tags: Sequence[str], sentence_start: np.ndarray, table: TagTable,
+                           where: Any) -> tuple[Chunks, list[str]]:
+    """The chunks seqeval's strict mode reads: IOB1 and IOE1 by its own tables
+    (:mod:`accord.compat._seqeval_strict`), the other schemes as ``discard`` reads them (the same chunks)."""
+    from .compat._seqeval_strict import TABLES, strict_chunks
+
+    if table.scheme not in TABLES:
+        codes = table.intern(tags, where=where)
+        prefix, types = table.arrays(codes)
+        return decode(prefix, types, sentence_start, scheme=table.scheme, repair="discard", tags=tags,
+                      where=where), table.types
+    starts = np.flatnonzero(sentence_start).tolist()
+    if not starts or starts[0] != 0:
+        starts = [0] + starts
+    bounds = starts + [len(tags)]
+    rows = []
+    for lo, hi in zip(bounds, bounds[1:]):
+        try:
+            found = strict_chunks(tags[lo:hi], table.scheme, table.suffix)
+        except SchemeError as exc:
+            raise SchemeError(f"{exc} (sentence from position {lo + 1})", **where.at(lo)) from None
+        rows += [(lo + a, lo + b, table.type_code(t)) for t, a, b in found]
+    arr = np.asarray(rows, dtype=np.int64).reshape(-1, 3)
+    return Chunks(arr[:, 0], arr[:, 1], arr[:, 2].astype(np.int32)), table.types
 
 
 def _has_end_or_single(distinct: Any, table: TagTable) -> bool:

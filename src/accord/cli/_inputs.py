@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..errors import OptionError
-from ._options import csv_list
+from ._options import csv_list, repair_of
 
 __all__ = ["vrt_options", "read_span_sides", "features_option"]
 
@@ -38,7 +38,7 @@ def read_span_sides(args: argparse.Namespace, gold_format: str | None, pred_form
 
     options = vrt_options(args)
     gold_column, pred_column = options.pop("gold_column"), options.pop("pred_column")
-    options.update(scheme=args.scheme, repair=args.repair, suffix=args.suffix, tag_column=args.tag_column)
+    options.update(scheme=args.scheme, repair=repair_of(args), suffix=args.suffix, tag_column=args.tag_column)
     return read_sides(args.gold, args.pred, gold_format, pred_format, options, gold_column, pred_column,
                       getattr(args, "gold_set", None), getattr(args, "pred_set", None))
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 __all__ = ["Parser", "csv_list", "beta_value", "equivalence", "add_output", "add_rates", "add_allow_missing",
            "add_sides_format", "add_tagging", "add_columns", "add_key_response", "add_diff_pairing",
-           "add_common", "add_statistics"]
+           "add_common", "add_statistics", "repair_of"]
 
 
 def csv_list(value: str) -> list[str]:
@@ -79,6 +79,11 @@ def add_sides_format(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pred-format", help="format of the predicted side")
 
 
+def repair_of(args: argparse.Namespace) -> str:
+    """The repair method the readers get: ``--repair``, or ``seqeval`` with ``--compat seqeval``."""
+    return "seqeval" if getattr(args, "compat", None) == "seqeval" else args.repair
+
+
 def add_tagging(p: argparse.ArgumentParser) -> None:
     """Tag scheme, repair and tag column of column files."""
     p.add_argument("--scheme", default="IOB2", help="tag scheme of column files: IOB1, IOB2 (BIO), IOE1, IOE2, "
@@ -88,6 +93,9 @@ def add_tagging(p: argparse.ArgumentParser) -> None:
                    "or stop with an error")
     p.add_argument("--suffix", action="store_true", help="the scheme's letter ends the tag (PER-B, PER-I), as "
                    "seqeval's suffix=True")
+    p.add_argument("--compat", choices=("seqeval",), help="seqeval: read the tags as seqeval's strict mode does for "
+                   "--scheme (IOB1 and IOE1 by seqeval's own rules; other schemes as --repair discard); replaces "
+                   "--repair")
     p.add_argument("--tag-column", type=int, default=-1,
                    help="0-based index of the tag column in column files (default: the last)")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._options import add_tagging
+from ._options import add_tagging, repair_of
 from ._output import info
 
 __all__ = ["register", "COMMANDS"]
@@ -39,7 +39,7 @@ def run_convert(args: argparse.Namespace) -> int:
 
     target = args.to_format or by_extension(args.output)
     get(target)   # an unknown format is an error before anything is read
-    options = {"scheme": args.scheme, "repair": args.repair, "suffix": args.suffix, "tag_column": args.tag_column}
+    options = {"scheme": args.scheme, "repair": repair_of(args), "suffix": args.suffix, "tag_column": args.tag_column}
     if args.annotation_set:
         options["annotation_set"] = args.annotation_set
     if args.layer:

@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import OptionError
 from ._inputs import vrt_options
 from ._options import (add_allow_missing, add_columns, add_output, add_rates, add_sides_format, add_statistics,
-                       add_tagging, csv_list, equivalence)
+                       add_tagging, csv_list, equivalence, repair_of)
 from ._output import emit
 
 __all__ = ["register", "COMMANDS"]
@@ -130,7 +130,8 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
         _check_span_options(args)
         result = scoring.score(args.gold, pred, format=args.format, gold_format=args.gold_format,
                                pred_format=args.pred_format, beta=args.beta, zero_division=args.zero_division,
-                               allow_missing=args.allow_missing, scheme=args.scheme, repair=args.repair, suffix=args.suffix,
+                               allow_missing=args.allow_missing, scheme=args.scheme, repair=repair_of(args),
+                               suffix=args.suffix,
                                tag_column=args.tag_column, gold_set=args.gold_set, pred_set=args.pred_set,
                                match=args.match, leniency=leniency_level(args.leniency), labelled=not args.unlabelled,
                                **vrt_options(args))
@@ -156,7 +157,8 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
         args.gold, pred, format=args.format, gold_format=args.gold_format, pred_format=args.pred_format,
         task=args.task, profile=args.profile, score_profile=args.score_profile, attributes=args.attributes,
         equivalence_classes=equivalences, ignore=args.ignore, beta=args.beta, zero_division=args.zero_division,
-        allow_missing=args.allow_missing, scheme=args.scheme, repair=args.repair, suffix=args.suffix, tag_column=args.tag_column,
+        allow_missing=args.allow_missing, scheme=args.scheme, repair=repair_of(args), suffix=args.suffix,
+        tag_column=args.tag_column,
         discontinuous=args.discontinuous, units=units, token_label=args.token_label,
         confusability=(units[0] if units else "token") if args.confusability else None,
         gold_set=args.gold_set, pred_set=args.pred_set, **vrt_options(args),
