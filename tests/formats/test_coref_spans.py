@@ -50,3 +50,28 @@ def test_a_link_to_a_spanless_annotation_is_an_error(tmp_path):
     _brat(tmp_path / "g", "R1\tOwns Arg1:T1 Arg2:T3\nR2\tCoreference Arg1:T1 Arg2:R1\n")
     with pytest.raises(FormatError, match="has no span; a coreference mention is a span"):
         read_coref(tmp_path / "g")
+
+
+def _gate(folder, matches):
+    """A GATE XML document of TEXT's five mentions (GATE ids 1-5) with the given ``matches`` features."""
+    folder.mkdir()
+    anns = tuple(accord.make_annotation(label, start, end, {"matches": matches[k]} if k in matches else None,
+                                        id=str(k))
+                 for k, (label, start, end) in enumerate([("Person", 0, 4), ("Person", 9, 12), ("Animal", 9, 16),
+                                                          ("Animal", 18, 20), ("Person", 31, 35)], 1))
+    accord.write(accord.Corpus([accord.Document("d", anns, text=TEXT)]), folder / "d.xml", "gate")
+
+
+def test_gate_matches_give_the_same_chains_and_scores(tmp_path):
+    """GATE's orthomatcher writes matches="[1, 2, 5]" on each member; the chains equal those of the brat test."""
+    _gate(tmp_path / "g", {1: "[1, 2, 5]", 2: "[1, 2, 5]", 5: "[1, 2, 5]", 3: "[3, 4]", 4: "[3, 4]"})
+    _gate(tmp_path / "p", {1: "[1, 2]", 2: "[1, 2]", 3: "[3, 4, 5]", 4: "[3, 4, 5]", 5: "[3, 4, 5]"})
+    assert read_coref(tmp_path / "g") == {"d": [[(0, 3), (9, 11), (31, 34)], [(9, 15), (18, 19)]]}
+    muc = accord.coref(tmp_path / "g", tmp_path / "p").source["muc"]
+    assert (muc.recall_num, muc.recall_den, muc.precision_num, muc.precision_den) == (2, 3, 2, 3)
+
+
+def test_gate_matches_to_an_unknown_id(tmp_path):
+    _gate(tmp_path / "g", {1: "[1, 9]"})
+    with pytest.raises(FormatError, match="matches 9, which is not an annotation"):
+        read_coref(tmp_path / "g" / "d.xml")

@@ -209,13 +209,15 @@ def read_coref_jsonl(path: str | Path) -> dict[str, Clusters]:
 
 def read_coref(path: str | Path, format: str | None = None) -> dict[str, Clusters]:
     """Read clusters; ``format`` is ``conll2012``, ``jsonl``, ``corefud`` or ``brat`` (default by extension:
-    ``.jsonl`` and ``.json`` JSON lines, ``.conllu`` CorefUD, ``.ann`` or a folder holding ``.ann`` files brat
-    (:mod:`accord.formats.coref_spans`), others CoNLL-2012)."""
+    ``.jsonl`` and ``.json`` JSON lines, ``.conllu`` CorefUD, ``.ann`` or a folder holding ``.ann`` files brat,
+    ``.xml`` GATE XML (:mod:`accord.formats.coref_spans`), others CoNLL-2012)."""
     p = Path(path)
     suffix = p.suffix.lower()
-    is_brat = suffix == ".ann" or (p.is_dir() and any(f.suffix == ".ann" for f in p.iterdir()))
+    if p.is_dir():    # a folder of documents: by the files it holds
+        held = {f.suffix.lower() for f in p.iterdir() if f.is_file()}
+        suffix = ".ann" if ".ann" in held else ".xml" if ".xml" in held else ".conllu" if ".conllu" in held else suffix
     fmt = format or ("jsonl" if suffix in (".jsonl", ".json") else "corefud" if suffix == ".conllu"
-                     else "brat" if is_brat else "conll2012")
+                     else "brat" if suffix == ".ann" else "gate" if suffix == ".xml" else "conll2012")
     if fmt == "jsonl":
         return read_coref_jsonl(p)
     if fmt == "conll2012":
@@ -228,7 +230,12 @@ def read_coref(path: str | Path, format: str | None = None) -> dict[str, Cluster
         from .coref_spans import read_coref_brat
 
         return read_coref_brat(p)
-    raise FormatError(f"unknown coreference format {fmt!r}; expected conll2012, jsonl, corefud or brat", path=p)
+    if fmt == "gate":
+        from .coref_spans import read_coref_gate
+
+        return read_coref_gate(p)
+    raise FormatError(f"unknown coreference format {fmt!r}; expected conll2012, jsonl, corefud, brat or gate",
+                      path=p)
 
 
 def write_coref_conll(docs: dict[str, Clusters], path: str | Path, *, tokens: dict[str, list[str]] | None = None) -> None:

@@ -6,6 +6,9 @@ A chain is a set of mentions linked, directly or through others, by
 * a relation whose type is one of ``relations`` (default :data:`COREF_RELATIONS`): its two arguments are in
   one chain (links are followed transitively).
 
+GATE XML documents give chains through the ``matches`` feature that GATE's orthographic matcher and
+coreference modules write: the ids of the annotations an annotation co-refers with (``[12, 15, 20]``).
+
 Mentions are the spans of the linked annotations: inclusive ``(start, end - 1)`` character offsets, so that the
 clusters are those :func:`accord.structured.coref_scores` takes. Text-bound annotations linked by nothing are not
 mentions (as in the CoNLL-2012 data, which marks only mentions in chains). A relation of a coreference type
@@ -20,7 +23,7 @@ from typing import Any
 from ..errors import FormatError
 from ..model import Annotation, Corpus, is_aggregate
 
-__all__ = ["read_coref_brat", "clusters_from_corpus", "COREF_RELATIONS"]
+__all__ = ["read_coref_brat", "read_coref_gate", "clusters_from_corpus", "clusters_from_matches", "COREF_RELATIONS"]
 
 COREF_RELATIONS = ("Coreference", "Coref", "coreference", "coref", "Equiv", "Identity")
 """Relation types read as coreference links when none are named."""
@@ -79,3 +82,49 @@ def read_coref_brat(path: str | Path, relations: tuple[str, ...] = COREF_RELATIO
 
     corpus = read(Path(path), format="brat")
     return clusters_from_corpus(corpus, relations)
+
+
+def clusters_from_matches(corpus: Corpus) -> dict[str, Clusters]:
+    """``{document: [entity, ...]}`` from GATE's ``matches`` features (annotation ids, linked transitively)."""
+    import re
+
+    out: dict[str, Clusters] = {}
+    for doc in corpus.documents:
+        by_id = {str(a.id): a for a in doc.annotations if a.id is not None}
+        parent: dict[str, str] = {}
+
+        def find(k: str) -> str:
+            while parent[k] != k:
+                parent[k] = parent[parent[k]]
+                k = parent[k]
+            return k
+
+        for a in doc.annotations:
+            value = a.get("matches")
+            if value is None:
+                continue
+            ids = [str(v) for v in value] if is_aggregate(value) else re.findall(r"-?\d+", str(value))
+            for ident in [str(a.id)] + ids:
+                target = by_id.get(ident)
+                if target is None:
+                    raise FormatError(f"document {doc.id!r}: annotation {a.id} matches {ident}, which is not an "
+                                      "annotation of the set read", path=None)
+                if target.start is None:
+                    raise FormatError(f"document {doc.id!r}: annotation {ident} has no span; a coreference "
+                                      "mention is a span", path=None)
+                parent.setdefault(ident, ident)
+            for ident in ids:
+                parent[find(ident)] = find(str(a.id))
+        chains: dict[str, list[tuple[int, int]]] = {}
+        for ident in parent:
+            m = by_id[ident]
+            chains.setdefault(find(ident), []).append((m.start, m.end - 1))  # type: ignore[operator]
+        out[doc.id] = [sorted(set(c)) for c in sorted(chains.values(), key=min)]
+    return out
+
+
+def read_coref_gate(path: str | Path, annotation_set: str | None = None) -> dict[str, Clusters]:
+    """The chains of a GATE XML document or folder of them, from the ``matches`` features of one set."""
+    from ._registry import read
+
+    return clusters_from_matches(read(Path(path), format="gate", annotation_set=annotation_set))
