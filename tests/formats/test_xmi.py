@@ -111,3 +111,31 @@ def test_write_and_read_back(tmp_path):
     assert [(a.label, a.start, a.end) for a in again.documents[0].annotations] == [("ORG", 0, 2), ("MISC", 11, 17)]
     with pytest.raises(AccordError, match="holds one document"):
         accord.write(corpus, tmp_path / "all.xmi", "xmi")
+
+
+def _coref_cas(path, chains):
+    """A CAS of 'Mary saw her dog. It barked at Mary.' with DKPro Core coreference chains of (begin, end) spans."""
+    ts = cassis.load_dkpro_core_typesystem()
+    chain_type = ts.get_type("de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceChain")
+    link_type = ts.get_type("de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink")
+    cas = cassis.Cas(typesystem=ts)
+    cas.sofa_string = "Mary saw her dog. It barked at Mary.\n"
+    for spans in chains:
+        links = [link_type(begin=b, end=e) for b, e in spans]
+        for link, following in zip(links, links[1:]):
+            link.next = following
+        cas.add_all(links)
+        cas.add(chain_type(first=links[0]))
+    path.parent.mkdir(exist_ok=True)
+    cas.to_xmi(path)
+
+
+def test_coreference_chains(tmp_path):
+    """The chains of tests/formats/test_coref_spans.py as DKPro Core CoreferenceChains: the same MUC by hand."""
+    _coref_cas(tmp_path / "g" / "d.xmi", [[(0, 4), (9, 12), (31, 35)], [(9, 16), (18, 20)]])
+    _coref_cas(tmp_path / "p" / "d.xmi", [[(0, 4), (9, 12)], [(9, 16), (18, 20), (31, 35)]])
+    from accord.formats.coref import read_coref
+
+    assert read_coref(tmp_path / "g") == {"d": [[(0, 3), (9, 11), (31, 34)], [(9, 15), (18, 19)]]}
+    muc = accord.coref(tmp_path / "g", tmp_path / "p").source["muc"]
+    assert (muc.recall_num, muc.recall_den, muc.precision_num, muc.precision_den) == (2, 3, 2, 3)

@@ -39,12 +39,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     co = sub.add_parser("coref", help="coreference metrics (MUC, B-cubed, CEAFm, CEAFe, BLANC, LEA) as the "
                                       "CoNLL-2012 scorer computes them")
     co.add_argument("key", help="key (gold) file: CoNLL-2012 (#begin document ...), JSON lines (.jsonl), CorefUD "
-                    "(.conllu), brat (.ann, or a folder: equivalences and Coreference relations) or GATE XML (.xml: "
-                    "the matches feature)")
+                    "(.conllu), brat (.ann, or a folder: equivalences and Coreference relations), GATE XML (.xml: "
+                    "the matches feature) or UIMA XMI (.xmi: DKPro Core's CoreferenceChain)")
     co.add_argument("response", help="response file, same formats")
     co.add_argument("--metrics", "--metric", dest="metrics", type=csv_list, default=list(COREF_METRICS),
                     help="comma-separated subset of muc,bcub,ceafm,ceafe,blanc,lea (default all)")
-    co.add_argument("--format", choices=("conll2012", "jsonl", "corefud", "brat", "gate"),
+    co.add_argument("--format", choices=("conll2012", "jsonl", "corefud", "brat", "gate", "xmi"),
                     help="input format (default: by extension)")
     add_allow_missing(co)
     add_output(co, "the CEAF entity alignments (document, metric, key entity, response entity, phi)")

@@ -208,16 +208,22 @@ def read_coref_jsonl(path: str | Path) -> dict[str, Clusters]:
 
 
 def read_coref(path: str | Path, format: str | None = None) -> dict[str, Clusters]:
-    """Read clusters; ``format`` is ``conll2012``, ``jsonl``, ``corefud`` or ``brat`` (default by extension:
+    """Read clusters; ``format`` is ``conll2012``, ``jsonl``, ``corefud``, ``brat``, ``gate`` or ``xmi`` (default
+    by extension:
     ``.jsonl`` and ``.json`` JSON lines, ``.conllu`` CorefUD, ``.ann`` or a folder holding ``.ann`` files brat,
-    ``.xml`` GATE XML (:mod:`accord.formats.coref_spans`), others CoNLL-2012)."""
+    ``.xml`` GATE XML (:mod:`accord.formats.coref_spans`), ``.xmi`` DKPro Core's coreference chains
+    (:func:`accord.formats.xmi.read_coref_xmi`), others CoNLL-2012)."""
     p = Path(path)
     suffix = p.suffix.lower()
     if p.is_dir():    # a folder of documents: by the files it holds
         held = {f.suffix.lower() for f in p.iterdir() if f.is_file()}
-        suffix = ".ann" if ".ann" in held else ".xml" if ".xml" in held else ".conllu" if ".conllu" in held else suffix
-    fmt = format or ("jsonl" if suffix in (".jsonl", ".json") else "corefud" if suffix == ".conllu"
-                     else "brat" if suffix == ".ann" else "gate" if suffix == ".xml" else "conll2012")
+        for mark in (".ann", ".xmi", ".xml"):    # brat, XMI (beside its TypeSystem.xml), GATE
+            if mark in held:
+                suffix = mark
+                break
+    by_suffix = {".jsonl": "jsonl", ".json": "jsonl", ".conllu": "corefud", ".ann": "brat", ".xml": "gate",
+                 ".xmi": "xmi"}
+    fmt = format or by_suffix.get(suffix, "conll2012")
     if fmt == "jsonl":
         return read_coref_jsonl(p)
     if fmt == "conll2012":
@@ -234,7 +240,11 @@ def read_coref(path: str | Path, format: str | None = None) -> dict[str, Cluster
         from .coref_spans import read_coref_gate
 
         return read_coref_gate(p)
-    raise FormatError(f"unknown coreference format {fmt!r}; expected conll2012, jsonl, corefud, brat or gate",
+    if fmt == "xmi":
+        from .xmi import read_coref_xmi
+
+        return read_coref_xmi(p)
+    raise FormatError(f"unknown coreference format {fmt!r}; expected conll2012, jsonl, corefud, brat, gate or xmi",
                       path=p)
 
 

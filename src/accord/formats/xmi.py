@@ -28,9 +28,10 @@ from ..model import Attributes, Corpus, Document
 from ._refs import RawAnnotation, Ref, build_annotations
 from ._registry import Format, file_head, register
 
-__all__ = ["read_xmi", "write_xmi", "NAMED_ENTITY"]
+__all__ = ["read_xmi", "write_xmi", "read_coref_xmi", "NAMED_ENTITY", "COREFERENCE_CHAIN"]
 
 NAMED_ENTITY = "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity"
+COREFERENCE_CHAIN = "de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceChain"
 _SKIPPED = {"sofa", "begin", "end"}
 _TYPESYSTEM_FILES = ("TypeSystem.xml", "typesystem.xml")
 
@@ -81,15 +82,9 @@ def _layers(spec: str | None, ts: Any, p: Path) -> list[tuple[str, str | None]]:
 
 def read_xmi(path: str | Path, *, layer: str | None = None, typesystem: Any = None, **_ignored: Any) -> Corpus:
     """Read the chosen layers of one XMI file as a document named after the file (see the module docstring)."""
-    cassis = _cassis()
     p = Path(path)
-    ts = _type_system(p, typesystem)
-    layers = _layers(layer, ts, p)
-    try:
-        with p.open("rb") as fh:
-            cas = cassis.load_cas_from_xmi(fh, typesystem=ts, lenient=True)
-    except Exception as exc:   # lxml, cassis: their own classes
-        raise FormatError(f"not UIMA CAS XMI ({type(exc).__name__}: {exc})", path=p) from None
+    layers = _layers(layer, _type_system(p, typesystem), p)
+    cas = _load_cas(p, typesystem)
     text = cas.sofa_string or ""
     chosen = []
     for type_name, label_feature in layers:
@@ -120,6 +115,44 @@ def read_xmi(path: str | Path, *, layer: str | None = None, typesystem: Any = No
         raw.append(RawAnnotation(label, fs.begin, fs.end, attrs, ids[fs.xmiID]))
     anns = build_annotations(raw, path=p, doc_id=p.stem)
     return Corpus([Document(p.stem, anns, text, None, None, Attributes(source=str(p)))], name=str(p))
+
+
+def _load_cas(p: Path, typesystem: Any = None) -> Any:
+    cassis = _cassis()
+    ts = _type_system(p, typesystem)
+    try:
+        with p.open("rb") as fh:
+            return cassis.load_cas_from_xmi(fh, typesystem=ts, lenient=True)
+    except Exception as exc:   # lxml, cassis: their own classes
+        raise FormatError(f"not UIMA CAS XMI ({type(exc).__name__}: {exc})", path=p) from None
+
+
+def read_coref_xmi(path: str | Path, typesystem: Any = None) -> dict[str, list[list[tuple[int, int]]]]:
+    """Coreference chains of XMI files (one file, or a folder of them): DKPro Core's ``CoreferenceChain``, each
+    a list of ``CoreferenceLink`` from ``first`` along ``next``; mentions as inclusive character offsets, the
+    document id the file name without extension (as :func:`accord.formats.coref.read_coref` returns them)."""
+    p = Path(path)
+    files = sorted(p.glob("*.xmi")) if p.is_dir() else [p]
+    if not files:
+        raise FormatError("no .xmi file in this folder", path=p)
+    out = {}
+    for f in files:
+        cas = _load_cas(f, typesystem)
+        chains = []
+        declared = {t.name for t in cas.typesystem.get_types()}
+        for chain in cas.select(COREFERENCE_CHAIN) if COREFERENCE_CHAIN in declared else []:
+            mentions, link, seen = [], chain.first, set()
+            while link is not None:
+                if id(link) in seen:
+                    raise FormatError(f"coreference chain {chain.xmiID}: its links' next features form a cycle",
+                                      path=f)
+                seen.add(id(link))
+                mentions.append((link.begin, link.end - 1))
+                link = link.next
+            if mentions:
+                chains.append(sorted(set(mentions)))
+        out[f.stem] = sorted(chains, key=min)
+    return out
 
 
 def write_xmi(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
