@@ -310,3 +310,20 @@ def test_uima_xmi(docs, data):
         run(["score", str(g), str(p)])
         run(["score", str(g), str(p), "--layer", "NamedEntity:value", "--output", "json"])
         run(["diff", str(p), str(g)])
+
+
+_WEBANNO = ("#FORMAT=WebAnno TSV 3.3\n#T_SP=de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity|identifier|value\n"
+            "\n\n#Text=Ada 😀 met Bob Smith .\n1-1\t0-3\tAda\t_\tPER\t\n1-2\t4-6\t😀\t_\t*\t\n1-3\t7-10\tmet\t_\t_\t\n"
+            "1-4\t11-14\tBob\tq[2]\tPER[2]\t\n1-5\t15-20\tSmith\tq[2]\tPER[2]\t\n1-5.1\t15-17\tSm\t_\tX\\|Y\t\n"
+            "1-6\t21-22\t.\t_\t_\t\n")
+
+
+@given(st.data())
+def test_webanno_tsv(data):
+    text = _WEBANNO.encode()
+    with tempfile.TemporaryDirectory() as d:
+        g, p = Path(d, "g.tsv"), Path(d, "p.tsv")
+        g.write_bytes(text)
+        p.write_bytes(data.draw(corrupt_bytes(text)))
+        run(["score", str(g), str(p)])
+        run(["score", str(g), str(p), "--format", "webanno-tsv", "--layer", "NamedEntity:identifier"])

@@ -15,6 +15,7 @@ conllu     CoNLL-U (Plus): entity tags from a column or a MISC key (:mod:`accord
 label-studio  Label Studio's JSON export of text tasks (:mod:`accord.formats.label_studio`)
 doccano    doccano's JSON-lines export (:mod:`accord.formats.doccano`)
 xmi        UIMA CAS XMI as INCEpTION exports it (:mod:`accord.formats.xmi`; needs dkpro-cassis)
+webanno-tsv  WebAnno TSV 3, INCEpTION's tab-separated export; read only (:mod:`accord.formats.webanno_tsv`)
 ========== ===========================================================================
 """
 

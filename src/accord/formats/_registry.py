@@ -47,6 +47,7 @@ BUILTIN_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
     "label-studio": ("label_studio", (".json",)),
     "doccano": ("doccano", (".jsonl",)),
     "xmi": ("xmi", (".xmi",)),
+    "webanno-tsv": ("webanno_tsv", (".tsv",)),
 }
 """accord's own formats: name -> (module of ``accord.formats``, extensions). A module registers its format when it
 is imported, on first use (:func:`_load`), so that ``accord --help`` imports no reader; the tests check that this
@@ -135,6 +136,12 @@ def sniff(path: str | os.PathLike) -> Format:
             if fmt.name in _DIRECTORY_MARKS and _DIRECTORY_MARKS[fmt.name] in exts:
                 return fmt
         candidates = [fmt for fmt in formats if exts & set(fmt.extensions)]
+        if len(candidates) > 1:     # formats sharing an extension: the one whose sniffing recognises a file
+            files = sorted(f for f in p.iterdir() if f.is_file())
+            recognised = [fmt for fmt in candidates if fmt.sniff is not None and any(
+                f.suffix.lower() in fmt.extensions and fmt.sniff(f) for f in files[:20])]
+            if len(recognised) == 1:
+                return recognised[0]
         if len(candidates) == 1:
             return candidates[0]
         raise FormatError(
