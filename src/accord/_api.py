@@ -127,6 +127,34 @@ def smatch(gold: PathLike | Sequence[Any], pred: PathLike | Sequence[Any]) -> An
     return result
 
 
+_RELATION_FORMATS = ("brat", "mat-json", "label-studio", "doccano", "xmi", "gate")
+"""Annotation formats whose relations and events ``accord structured`` reads through the annotation model."""
+
+
+def _records(path: Any, kind: str) -> Any:
+    """Records of one kind: from JSON lines (:mod:`accord.formats.records`), or, for relations and events, from
+    any annotation file (brat, MAT JSON, XMI, Label Studio...: :mod:`accord.formats.records_from_spans`)."""
+    from pathlib import Path
+
+    from .formats.records import read_records
+
+    p = Path(path)
+    if kind in ("relations", "events"):
+        from .errors import FormatError
+        from .formats._registry import sniff
+
+        try:
+            fmt = sniff(p).name
+        except FormatError:
+            fmt = None     # not a file of the annotation formats: JSON-lines records, whatever the extension
+        if fmt in _RELATION_FORMATS:
+            from .formats._registry import read
+            from .formats.records_from_spans import records_from_corpus
+
+            return records_from_corpus(read(p, format=fmt), kind)
+    return read_records(p, kind)
+
+
 def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str], *, inclusive_spans: bool = False,
                premodifiers: Sequence[str] = (), hierarchy: Mapping[str, str] | None = None) -> Any:
     """Named structured metrics over JSON-lines records (``accord structured``).
@@ -134,14 +162,15 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
     Parameters
     ----------
     key, response : path
-        JSON lines, one document per line (record formats: :mod:`accord.formats.records`).
+        JSON lines, one document per line (record formats: :mod:`accord.formats.records`); for the relation
+        and event metrics also any annotation file or folder (brat, MAT JSON, XMI...), its relations and
+        events made into records (:mod:`accord.formats.records_from_spans`).
     metrics : sequence of str
         Names of :data:`accord.structured.named.NAMED_METRICS`.
     inclusive_spans, premodifiers, hierarchy
         SciREX's inclusive spans; MUC-4 and BETTER's premodifiers and set-fill hierarchy.
     """
     from ._names import unknown_message
-    from .formats.records import read_records
     from .structured._result import records_result
     from .structured.named import NAMED_METRICS, score_records
 
@@ -158,7 +187,7 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
     for name in metrics:
         kind = NAMED_METRICS[name][0]
         if kind not in loaded:
-            loaded[kind] = (read_records(key, kind), read_records(response, kind))
+            loaded[kind] = (_records(key, kind), _records(response, kind))
             held = loaded[kind][0].kinds | loaded[kind][1].kinds
             if kind not in held:
                 raise OptionError(f"--metrics {name} scores {kind!r} records, and neither {key} nor "
