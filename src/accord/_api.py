@@ -17,7 +17,8 @@ def _is_path(obj: Any) -> bool:
     return isinstance(obj, (str, os.PathLike))
 
 
-def _load(obj: Any, format: str | None, annotation_set: str | None, side: str = "gold") -> Any:
+def _load(obj: Any, format: str | None, annotation_set: str | None, side: str = "gold",
+          discontinuous: str = "error") -> Any:
     """A corpus of one input: a path read in ``format`` (from ``annotation_set`` of GATE XML), a corpus as it is,
     or a Python object accord reads (:mod:`accord.objects`)."""
     from .formats import read
@@ -26,7 +27,7 @@ def _load(obj: Any, format: str | None, annotation_set: str | None, side: str = 
     if isinstance(obj, Corpus):
         return obj
     if _is_path(obj):
-        return read(obj, format=format, annotation_set=annotation_set)
+        return read(obj, format=format, annotation_set=annotation_set, discontinuous=discontinuous)
     if annotation_set is not None:
         raise OptionError(f"an annotation set names a set of GATE XML files; the {side} side is a "
                           f"{type(obj).__name__}")
@@ -207,7 +208,7 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
        types: Sequence[str] | None = None, features: Sequence[str] | None = (), pairing: str = "gate",
        compare_as_strings: bool = False, allow_missing: str | None = None, bdm: PathLike | Any = None,
        format: str | None = None, key_set: str | None = None, response_set: str | None = None,
-       command: str = "qa") -> Any:
+       command: str = "qa", discontinuous: str = "error") -> Any:
     """GATE's Corpus QA (``accord qa``; ``accord diff`` with ``command="diff"``).
 
     Parameters
@@ -239,8 +240,8 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
     chosen = tuple(dict.fromkeys(parse_measure(m) for m in names))
     if table is None and any(m.endswith("-bdm") for m in chosen):
         raise OptionError("the BDM measures need --bdm FILE (a BDM score file; see accord bdm)")
-    k = _load(key, format, key_set)
-    r = _load(response, format, response_set, "pred")
+    k = _load(key, format, key_set, discontinuous=discontinuous)
+    r = _load(response, format, response_set, "pred", discontinuous)
     cd = diff_corpora(k, r, types=types or None, features=features, pairing=pairing,
                       compare_as_strings=compare_as_strings, allow_missing=allow_missing, bdm=table)
     result = diff_result(cd, chosen, beta, command=command,
@@ -259,7 +260,7 @@ def benchmark(key: PathLike | Any, before: PathLike | Any, after: PathLike | Any
               beta: float = 1.0, types: Sequence[str] | None = None, features: Sequence[str] | None = (),
               pairing: str = "gate", compare_as_strings: bool = False, allow_missing: str | None = None,
               format: str | None = None, key_set: str | None = None, before_set: str | None = None,
-              after_set: str | None = None) -> Any:
+              after_set: str | None = None, discontinuous: str = "error") -> Any:
     """GATE's Corpus Benchmark (``accord benchmark``): one measure before and after, and what changed."""
     from .diff import parse_measure
     from .diff._benchmark import benchmark as run
@@ -270,8 +271,9 @@ def benchmark(key: PathLike | Any, before: PathLike | Any, after: PathLike | Any
     if chosen.endswith("-bdm"):
         raise OptionError("accord benchmark compares strict, lenient or average figures")
 
-    k = _load(key, format, key_set)
-    b, a = _load(before, format, before_set, "pred"), _load(after, format, after_set, "pred")
+    k = _load(key, format, key_set, discontinuous=discontinuous)
+    b = _load(before, format, before_set, "pred", discontinuous)
+    a = _load(after, format, after_set, "pred", discontinuous)
     bench = run(k, b, a, types=types or None, features=features, pairing=pairing,
                 compare_as_strings=compare_as_strings, allow_missing=allow_missing)
     result = benchmark_result(bench, chosen, beta, change_rows(bench), options={"allow_missing": allow_missing},
@@ -284,7 +286,7 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
           labels: str | None = None, categories: Sequence[str] | None = None, level: str = "nominal",
           types: Sequence[str] | None = None, feature: str | None = None, format: str | None = None,
           sets: Sequence[str] | None = None, convention: str = "accord", span_measure: str | None = None,
-          pairing: str = "gate") -> Any:
+          pairing: str = "gate", discontinuous: str = "error") -> Any:
     """Agreement between annotators (``accord agree``).
 
     Parameters
@@ -329,11 +331,11 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         if len(inputs) != 1:
             raise OptionError("--sets names the annotation sets of one INPUT (a GATE XML file or directory)")
         names = list(sets)
-        corpora = [read(inputs[0], format=format, annotation_set=n) for n in names]
+        corpora = [read(inputs[0], format=format, annotation_set=n, discontinuous=discontinuous) for n in names]
         sources = [str(inputs[0])] * len(names)
     else:
         names = [str(x) if _is_path(x) else (x.name or f"annotator {k + 1}") for k, x in enumerate(inputs)]
-        corpora = [x if isinstance(x, Corpus) else read(x, format=format) for x in inputs]
+        corpora = [x if isinstance(x, Corpus) else read(x, format=format, discontinuous=discontinuous) for x in inputs]
         sources = [str(x) if _is_path(x) else "<Corpus>" for x in inputs]
     if len(set(names)) != len(names):
         raise OptionError("the same annotation set is given twice")

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 __all__ = ["Parser", "csv_list", "beta_value", "equivalence", "add_output", "add_rates", "add_allow_missing",
            "add_sides_format", "add_tagging", "add_columns", "add_key_response", "add_diff_pairing",
-           "add_common", "add_statistics", "repair_of"]
+           "add_common", "add_statistics", "repair_of", "add_discontinuous"]
 
 
 def csv_list(value: str) -> list[str]:
@@ -79,6 +79,12 @@ def add_sides_format(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pred-format", help="format of the predicted side")
 
 
+def add_discontinuous(p: argparse.ArgumentParser) -> None:
+    """``--discontinuous``: how brat's discontinuous spans are read, by every command that reads brat."""
+    p.add_argument("--discontinuous", choices=("error", "merge"), default="error",
+                   help="brat: refuse discontinuous spans (error, default) or use their covering extent (merge)")
+
+
 def repair_of(args: argparse.Namespace) -> str:
     """The repair method the readers get: ``--repair``, or ``seqeval`` with ``--compat seqeval``."""
     return "seqeval" if getattr(args, "compat", None) == "seqeval" else args.repair
@@ -129,6 +135,7 @@ def add_key_response(p: argparse.ArgumentParser) -> None:
     p.add_argument("--response-set", "--pred-set", dest="response_set",
                    help="GATE XML: the response's annotation set (default: the default set); Label Studio: as "
                    "--key-set")
+    add_discontinuous(p)
 
 
 def add_diff_pairing(p: argparse.ArgumentParser) -> None:

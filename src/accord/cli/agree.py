@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import OptionError
-from ._options import add_output, add_statistics, csv_list
+from ._options import add_discontinuous, add_output, add_statistics, csv_list
 from ._output import emit, output_format
 
 __all__ = ["register", "COMMANDS"]
@@ -29,6 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     ag.add_argument("--feature", help="annotation sets: the attribute holding the category (default: the label, "
                     "or 'Anns' with --types); an unannotated span is 'Non-cat', a missing attribute ''")
     ag.add_argument("--format", help="annotation sets: their format (sniffed by default)")
+    add_discontinuous(ag)
     ag.add_argument("--level", default="nominal", choices=("nominal", "ordinal", "interval", "ratio"),
                     help="Krippendorff's alpha: the level of measurement (default nominal)")
     ag.add_argument("--categories", type=csv_list,
@@ -64,7 +65,7 @@ def run_agree(args: argparse.Namespace) -> int:
     result = _api.agree(inputs, items=args.items, raters=args.raters, labels=args.labels, categories=args.categories,
                         level=args.level, types=args.type, feature=args.feature, format=args.format, sets=args.sets,
                         convention=args.convention, span_measure=span if result_has_sets(args) else None,
-                        pairing=args.pairing)
+                        pairing=args.pairing, discontinuous=args.discontinuous)
     for message in result.warnings:
         print(f"accord: warning: {message}", file=sys.stderr)
     from ..report.agreement_table import render_agreement, render_gate_agreement

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._options import add_tagging, repair_of
+from ._options import add_discontinuous, add_tagging, repair_of
 from ._output import info
 
 __all__ = ["register", "COMMANDS"]
@@ -31,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     cv.add_argument("--layer", metavar="TYPE[:FEATURE],...", help="UIMA XMI: the annotation types read, each with the "
                     "feature that gives its label (default: DKPro Core's NamedEntity:value)")
     add_tagging(cv)
+    add_discontinuous(cv)
 
 
 def run_convert(args: argparse.Namespace) -> int:
@@ -39,7 +40,8 @@ def run_convert(args: argparse.Namespace) -> int:
 
     target = args.to_format or by_extension(args.output)
     get(target)   # an unknown format is an error before anything is read
-    options = {"scheme": args.scheme, "repair": repair_of(args), "suffix": args.suffix, "tag_column": args.tag_column}
+    options = {"scheme": args.scheme, "repair": repair_of(args), "suffix": args.suffix, "tag_column": args.tag_column,
+               "discontinuous": args.discontinuous}
     if args.annotation_set:
         options["annotation_set"] = args.annotation_set
     if args.layer:

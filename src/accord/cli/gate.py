@@ -8,8 +8,8 @@ from pathlib import Path
 
 from ..errors import OptionError
 from ._inputs import features_option
-from ._options import (add_allow_missing, add_diff_pairing, add_key_response, add_output, add_rates, add_statistics,
-                       csv_list)
+from ._options import (add_allow_missing, add_diff_pairing, add_discontinuous, add_key_response, add_output, add_rates,
+                       add_statistics, csv_list)
 from ._output import emit, info, write_text
 
 __all__ = ["register", "COMMANDS", "run_qa"]
@@ -53,6 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "annotations, annotations:N, predictions or predictions:N")
     bm.add_argument("--before-set", help="GATE XML: the old response's annotation set")
     bm.add_argument("--after-set", help="GATE XML: the new response's annotation set")
+    add_discontinuous(bm)
     add_diff_pairing(bm)
     bm.add_argument("--measure", default="average", help="strict, lenient or average (default, as GATE's tool)")
     add_rates(bm, zero_division=False)
@@ -100,7 +101,7 @@ def run_qa(args: argparse.Namespace) -> int:
                      features=features_option(args.features), pairing=args.pairing,
                      compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing, bdm=args.bdm,
                      format=args.format, key_set=args.key_set, response_set=args.response_set,
-                     command=args.command)
+                     command=args.command, discontinuous=getattr(args, "discontinuous", "error"))
     cd, measures = result.source, tuple(result.measures)
     tables = [qa_table(cd, by, measures, args.beta) for by in args.by]
     if args.html:
@@ -137,7 +138,7 @@ def run_benchmark(args: argparse.Namespace) -> int:
                             types=args.type, features=features_option(args.features), pairing=args.pairing,
                             compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing,
                             format=args.format, key_set=args.key_set, before_set=args.before_set,
-                            after_set=args.after_set)
+                            after_set=args.after_set, discontinuous=getattr(args, "discontinuous", "error"))
     if args.details:
         write_rows(result.changed, args.details, columns=["document", "type", "side", "start", "end", "text",
                                                           "features", "before", "after", "direction"])
@@ -153,8 +154,9 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     from ..model import Corpus
 
     features = features_option(args.features)
-    key = read(args.key, format=args.format, annotation_set=args.key_set)
-    resp = read(args.response, format=args.format, annotation_set=args.response_set)
+    how = getattr(args, "discontinuous", "error")
+    key = read(args.key, format=args.format, annotation_set=args.key_set, discontinuous=how)
+    resp = read(args.response, format=args.format, annotation_set=args.response_set, discontinuous=how)
     cd = diff_corpora(key, resp, types=args.type or None, features=features, pairing=args.pairing,
                       compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing)
     decisions = read_decisions(args.decisions) if args.decisions else None

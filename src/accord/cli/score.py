@@ -8,8 +8,8 @@ from typing import Any
 
 from ..errors import OptionError
 from ._inputs import vrt_options
-from ._options import (add_allow_missing, add_columns, add_output, add_rates, add_sides_format, add_statistics,
-                       add_tagging, csv_list, equivalence, repair_of)
+from ._options import (add_allow_missing, add_columns, add_discontinuous, add_output, add_rates, add_sides_format,
+                       add_statistics, add_tagging, csv_list, equivalence, repair_of)
 from ._output import emit
 
 __all__ = ["register", "COMMANDS"]
@@ -44,8 +44,7 @@ def add_score_options(sc: argparse.ArgumentParser) -> None:
     add_tagging(io)
     add_columns(io)
     add_allow_missing(io)
-    io.add_argument("--discontinuous", choices=("error", "merge"), default="error",
-                    help="brat: refuse discontinuous spans (error, default) or use their covering extent (merge)")
+    add_discontinuous(io)
     io.add_argument("--gold-set", "--key-set", dest="gold_set",
                     help="GATE XML: the gold side's annotation set (default: the default set); Label Studio: "
                     "annotations (default), annotations:N, predictions or predictions:N")
@@ -134,6 +133,7 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
                                suffix=args.suffix,
                                tag_column=args.tag_column, gold_set=args.gold_set, pred_set=args.pred_set,
                                match=args.match, leniency=leniency_level(args.leniency), labelled=not args.unlabelled,
+                               discontinuous=args.discontinuous,
                                **vrt_options(args))
         if args.match == "semeval":
             from ..report.result_table import render_result

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import OptionError
 from ._inputs import read_span_sides
-from ._options import add_allow_missing, add_columns, add_sides_format, add_tagging, csv_list
+from ._options import add_allow_missing, add_columns, add_discontinuous, add_sides_format, add_tagging, csv_list
 from ._output import info
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ def _register_errors(sub: argparse._SubParsersAction) -> None:
                     "--pred-column)")
     add_sides_format(er)
     add_tagging(er)
+    add_discontinuous(er)
     add_columns(er)
     add_allow_missing(er)
     er.add_argument("--leniency", default="1", help="1-4 or exact, superset, tiling, overlap (default 1)")
