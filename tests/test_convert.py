@@ -79,3 +79,11 @@ def test_relations_refused_by_column_formats(tmp_path, capsys):
 def test_unknown_output_format(tmp_path, capsys):
     assert main(["convert", str(DATA / "doccano" / "sequence_labeling.jsonl"), str(tmp_path / "x.unknown")]) == 2
     assert "cannot tell the output format" in capsys.readouterr().err
+
+
+def test_tokens_to_xmi(tmp_path):
+    pytest.importorskip("cassis")
+    (tmp_path / "one.conll").write_text("Ada B-PER\nLovelace I-PER\nwrote O\n\n")
+    assert main(["convert", str(tmp_path / "one.conll"), str(tmp_path / "one.xmi")]) == 0
+    (doc,) = accord.read(tmp_path / "one.xmi").documents
+    assert [(a.label, doc.surface(a.start, a.end)) for a in doc.annotations] == [("PER", "Ada Lovelace")]

@@ -1,7 +1,7 @@
 """Converting a corpus for a format that counts in another unit (``accord convert``).
 
 Column formats (CoNLL, CoNLL-U, VRT) hold tokens and their spans count tokens; text formats (brat, MAT JSON,
-GATE XML, Label Studio, doccano) hold a text and their spans count characters. :func:`for_format` makes a
+GATE XML, Label Studio, doccano, UIMA XMI) hold a text and their spans count characters. :func:`for_format` makes a
 corpus fit the format it is written to:
 
 * to tokens, from a text: the text's whitespace-separated words are the tokens, each non-blank line a
@@ -27,7 +27,7 @@ __all__ = ["for_format", "TOKEN_FORMATS", "TEXT_FORMATS"]
 
 TOKEN_FORMATS = ("conll", "conllu", "vrt")
 """Formats whose spans count tokens (and hold them as tags: no relation, attribute or overlap)."""
-TEXT_FORMATS = ("brat", "mat-json", "gate", "label-studio", "doccano")
+TEXT_FORMATS = ("brat", "mat-json", "gate", "label-studio", "doccano", "xmi")
 """Formats whose spans count characters of a text."""
 
 _WORD = re.compile(r"\S+")
