@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     cv = sub.add_parser("convert", help="convert annotations from one format to another",
                         description="Read INPUT (a file or directory) in one format and write OUTPUT in another. "
                         "Token offsets (CoNLL, CoNLL-U, VRT) and character offsets (brat, MAT JSON, GATE XML, "
-                        "Label Studio, doccano) are converted through the tokens: a text's words are its tokens, "
+                        "Label Studio, doccano, XMI) are converted through the tokens: a text's words are its tokens, "
                         "tokens are joined by spaces. What the output cannot hold (relations or attributes in a "
                         "column format, overlapping spans as tags, a span that is not on word boundaries) is an "
                         "error naming the document, not a silent drop.")
