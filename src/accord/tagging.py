@@ -392,13 +392,8 @@ def _warn_conlleval_reading(prefix: np.ndarray, tags: Sequence[str], sentence_st
     from .errors import RepairWarning
 
     places = np.flatnonzero((prefix == E) | (prefix == S))
-    first = []
-    for i in places[:REPAIRS_SHOWN].tolist():
-        at = where.at(i)
-        position = getattr(where, "position", None)
-        first.append({"line": at["line"], "tag": tags[i], "previous": None if sentence_start[i] else tags[i - 1],
-                      **({"place": position(i)} if position is not None else {})})
-    shown = ", ".join(f"{_place({'place': None, **x})} {x['tag']!r}" for x in first)
+    first = _first_places(places, tags, sentence_start, where)
+    shown = ", ".join(f"{_place(x)} {x['tag']!r}" for x in first)
     more = f" and {len(places) - len(first)} more" if len(places) > len(first) else ""
     path = where.path
     warnings.warn(RepairWarning(
@@ -420,13 +415,7 @@ def warn_repairs(chunks: Chunks, tags: Sequence[str], sentence_start: np.ndarray
 
     from .errors import RepairWarning
 
-    first = []
-    for i in chunks.invalid[:REPAIRS_SHOWN].tolist():
-        at = where.at(i) if where is not None else {"line": None}
-        previous = None if i == 0 or sentence_start[i] else tags[i - 1]
-        position = getattr(where, "position", None)   # tags given in Python: sentence and position
-        first.append({"line": at["line"], "tag": tags[i], "previous": previous,
-                      "place": position(i) if position is not None else None})
+    first = _first_places(chunks.invalid, tags, sentence_start, where)
     n = len(chunks.invalid)
     path = where.path if where is not None else None
     done = ("read as conlleval does (a chunk starts there)" if repair == "conlleval"
@@ -434,13 +423,25 @@ def warn_repairs(chunks: Chunks, tags: Sequence[str], sentence_start: np.ndarray
     places = ", ".join(f"{_place(x)} {x['tag']!r} after "
                        f"{repr(x['previous']) if x['previous'] is not None else 'a sentence start'}" for x in first)
     more = f" and {n - len(first)} more" if n > len(first) else ""
-    for x in first:
-        if x["place"] is None:
-            del x["place"]
     warnings.warn(RepairWarning(
         f"{path + ': ' if isinstance(path, str) else (str(path) + ': ' if path is not None else '')}{n} invalid "
         f"{canonical_scheme(scheme)} transition(s), {done}: {places}{more} (--repair error refuses them)",
         path=path, method=repair, count=n, first=tuple(first)), stacklevel=2)
+
+
+def _first_places(positions: np.ndarray, tags: Sequence[str], sentence_start: np.ndarray,
+                  where: Any) -> list[dict]:
+    """The first :data:`REPAIRS_SHOWN` of ``positions`` as a RepairWarning lists them: line, tag, the tag before
+    (``None`` at a sentence start) and, for tags given in Python, ``place`` (sentence and position)."""
+    position = getattr(where, "position", None)
+    out = []
+    for i in positions[:REPAIRS_SHOWN].tolist():
+        at = where.at(i) if where is not None else {"line": None}
+        entry = {"line": at["line"], "tag": tags[i], "previous": None if i == 0 or sentence_start[i] else tags[i - 1]}
+        if position is not None:
+            entry["place"] = position(i)
+        out.append(entry)
+    return out
 
 
 def _place(x: dict) -> str:

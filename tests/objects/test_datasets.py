@@ -93,3 +93,8 @@ def test_non_consecutive_document_rows():
     ds = _dataset([[0], [0], [0]], doc_ids=["a", "b", "a"])
     with pytest.raises(FormatError, match="not consecutive"):
         as_corpus(ds, document_column="doc")
+
+
+def test_an_empty_dataset_is_an_error():
+    with pytest.raises(FormatError, match="an empty dataset"):
+        as_corpus(_dataset([]))

@@ -58,6 +58,36 @@ def test_bad_frames(frame, message):
         as_corpus(frame)
 
 
+def test_an_empty_frame_is_an_error():
+    with pytest.raises(FormatError, match="an empty frame"):
+        as_corpus(pd.DataFrame({"start": [], "end": [], "label": []}))
+
+
 def test_tag_options_on_span_frames_are_refused():
     with pytest.raises(OptionError, match="scheme applies to tags"):
         as_corpus(pd.DataFrame({"start": [0], "end": [1], "label": ["X"]}), scheme="IOBES")
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from accord.errors import AccordError  # noqa: E402
+
+_CELL = st.one_of(st.none(), st.integers(-3, 12), st.floats(allow_nan=True, allow_infinity=True),
+                  st.sampled_from(["O", "B-X", "I-X", "X", "", "d1", "d2"]), st.booleans())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([("start", "end", "label"), ("start", "end", "label", "document", "extra"),
+                        ("tag",), ("document", "sentence", "token", "tag"), ("x", "y")]),
+       st.integers(0, 6), st.data())
+def test_any_frame_is_read_or_refused_with_an_accord_error(columns, rows, data):
+    frame = pd.DataFrame({c: [data.draw(_CELL) for _ in range(rows)] for c in columns})
+    try:
+        corpus = as_corpus(frame)
+    except AccordError:
+        return
+    for doc in corpus.documents:
+        assert all(a.start <= a.end for a in doc.annotations)
+        if doc.tokens is not None:
+            assert all(0 <= a.start < a.end <= len(doc.tokens) for a in doc.annotations)

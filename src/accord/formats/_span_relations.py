@@ -1,4 +1,5 @@
-"""What the writers of span-and-relation exports (Label Studio, doccano) accept, checked once."""
+"""What the writers of span formats accept, checked once: span-and-relation exports (Label Studio, doccano) and
+span-only formats (CoNLL-U tags, spaCy)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 from ..errors import FormatError
 from ..model import Annotation, Document
 
-__all__ = ["check_spans_and_relations", "relation_ends"]
+__all__ = ["check_spans_and_relations", "relation_ends", "check_spans_only"]
 
 _ENDS = (("from", "to"), ("arg1", "arg2"))
 
@@ -34,3 +35,14 @@ def check_spans_and_relations(doc: Document, path: Any, tool: str) -> dict[int, 
             raise FormatError(f"document {doc.id!r}: {a.label!r} is not a relation between two spans (from/to "
                               "or arg1/arg2)", path=path)
     return numbers
+
+
+def check_spans_only(doc: Document, path: Any, tool: str, kept: tuple[str, ...] = ()) -> None:
+    """Refuse what a span-only format cannot hold: a spanless annotation, or an attribute other than ``kept``."""
+    for a in doc.annotations:
+        if a.start is None:
+            raise FormatError(f"document {doc.id!r}: {a.label!r} has no span; {tool} holds spans only", path=path)
+        extra = [k for k in a.attributes if k not in kept]
+        if extra:
+            raise FormatError(f"document {doc.id!r}: {a.label!r} has attributes {tool} cannot hold "
+                              f"({', '.join(extra)}{'; ' + ', '.join(kept) + ' it can' if kept else ''})", path=path)

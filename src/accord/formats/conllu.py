@@ -26,6 +26,7 @@ from .._io import read_text
 from ..errors import FormatError, OptionError
 from ..model import Attributes, Corpus, Document
 from ._registry import Format, register
+from ._span_relations import check_spans_only
 
 __all__ = ["read_conllu", "write_conllu", "TAG_COLUMNS"]
 
@@ -191,15 +192,8 @@ def write_conllu(corpus: Corpus, path: str | Path, *, scheme: str = "IOB2", misc
     for doc in corpus.documents:
         if doc.tokens is None:
             raise FormatError(f"document {doc.id!r} has no tokens; CoNLL-U holds words", path=path)
-        spans = []
-        for a in doc.annotations:
-            if a.start is None:
-                raise FormatError(f"document {doc.id!r}: {a.label!r} has no span; CoNLL-U tags hold spans only",
-                                  path=path)
-            if a.attributes:
-                raise FormatError(f"document {doc.id!r}: {a.label!r} has attributes ({', '.join(a.attributes)}); "
-                                  "CoNLL-U tags hold labels only", path=path)
-            spans.append((a.label, a.start, a.end))
+        check_spans_only(doc, path, "CoNLL-U (tags)")
+        spans = [(a.label, a.start, a.end) for a in doc.annotations]
         try:
             tags = tagging.encode(spans, len(doc.tokens), scheme)
         except OptionError as exc:

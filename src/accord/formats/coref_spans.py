@@ -42,19 +42,39 @@ def _members(a: Annotation) -> list[Any]:
     return out
 
 
+class _Chains:
+    """Mentions linked transitively (union-find), each kept with its inclusive span."""
+
+    def __init__(self) -> None:
+        self.parent: dict[Any, Any] = {}
+        self.spans: dict[Any, tuple[int, int]] = {}
+
+    def add(self, key: Any, mention: Annotation) -> None:
+        self.parent.setdefault(key, key)
+        self.spans[key] = (mention.start, mention.end - 1)  # type: ignore[operator]
+
+    def find(self, key: Any) -> Any:
+        parent = self.parent
+        while parent[key] != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    def link(self, a: Any, b: Any) -> None:
+        self.parent[self.find(b)] = self.find(a)
+
+    def clusters(self) -> Clusters:
+        chains: dict[Any, list[tuple[int, int]]] = {}
+        for key in self.parent:
+            chains.setdefault(self.find(key), []).append(self.spans[key])
+        return [sorted(set(c)) for c in sorted(chains.values(), key=min)]
+
+
 def clusters_from_corpus(corpus: Corpus, relations: tuple[str, ...] = COREF_RELATIONS) -> dict[str, Clusters]:
     """``{document: [entity, ...]}`` from the equivalences and coreference relations of each document."""
     out: dict[str, Clusters] = {}
     for doc in corpus.documents:
-        parent: dict[int, int] = {}
-        spans: dict[int, tuple[int, int]] = {}
-
-        def find(k: int) -> int:
-            while parent[k] != k:
-                parent[k] = parent[parent[k]]
-                k = parent[k]
-            return k
-
+        chains = _Chains()
         for a in doc.annotations:
             linking = a.start is None and ("members" in a.attributes or a.label in relations)
             if not linking:
@@ -64,15 +84,10 @@ def clusters_from_corpus(corpus: Corpus, relations: tuple[str, ...] = COREF_RELA
                 if m.start is None:
                     raise FormatError(f"document {doc.id!r}: {a.label} {a.id or ''} links {m.label} "
                                       f"{m.id or ''}, which has no span; a coreference mention is a span", path=None)
-                key = id(m)
-                parent.setdefault(key, key)
-                spans[key] = (m.start, m.end - 1)
+                chains.add(id(m), m)
             for m in members[1:]:
-                parent[find(id(m))] = find(id(members[0]))
-        chains: dict[int, list[tuple[int, int]]] = {}
-        for key in parent:
-            chains.setdefault(find(key), []).append(spans[key])
-        out[doc.id] = [sorted(set(c)) for c in sorted(chains.values(), key=min)]
+                chains.link(id(members[0]), id(m))
+        out[doc.id] = chains.clusters()
     return out
 
 
@@ -91,14 +106,7 @@ def clusters_from_matches(corpus: Corpus) -> dict[str, Clusters]:
     out: dict[str, Clusters] = {}
     for doc in corpus.documents:
         by_id = {str(a.id): a for a in doc.annotations if a.id is not None}
-        parent: dict[str, str] = {}
-
-        def find(k: str) -> str:
-            while parent[k] != k:
-                parent[k] = parent[parent[k]]
-                k = parent[k]
-            return k
-
+        chains = _Chains()
         for a in doc.annotations:
             value = a.get("matches")
             if value is None:
@@ -112,14 +120,10 @@ def clusters_from_matches(corpus: Corpus) -> dict[str, Clusters]:
                 if target.start is None:
                     raise FormatError(f"document {doc.id!r}: annotation {ident} has no span; a coreference "
                                       "mention is a span", path=None)
-                parent.setdefault(ident, ident)
+                chains.add(ident, target)
             for ident in ids:
-                parent[find(ident)] = find(str(a.id))
-        chains: dict[str, list[tuple[int, int]]] = {}
-        for ident in parent:
-            m = by_id[ident]
-            chains.setdefault(find(ident), []).append((m.start, m.end - 1))  # type: ignore[operator]
-        out[doc.id] = [sorted(set(c)) for c in sorted(chains.values(), key=min)]
+                chains.link(str(a.id), ident)
+        out[doc.id] = chains.clusters()
     return out
 
 

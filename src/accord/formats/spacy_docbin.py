@@ -17,6 +17,7 @@ from typing import Any
 from ..errors import FormatError, OptionError
 from ..model import Corpus
 from ._registry import Format, register
+from ._span_relations import check_spans_only
 
 __all__ = ["read_docbin", "write_docbin"]
 
@@ -60,15 +61,9 @@ def write_docbin(corpus: Corpus, path: str | Path, *, spans_key: str | None = No
             sdoc = Doc(nlp.vocab, words=list(doc.tokens))
         else:
             raise FormatError(f"document {doc.id!r} has neither text nor tokens; a spaCy Doc needs one", path=path)
+        check_spans_only(doc, path, "a .spacy file", kept=("kb_id",))
         spans = []
         for a in doc.annotations:
-            if a.start is None:
-                raise FormatError(f"document {doc.id!r}: {a.label!r} has no span; .spacy files hold spans only",
-                                  path=path)
-            extra = [k for k in a.attributes if k != "kb_id"]
-            if extra:
-                raise FormatError(f"document {doc.id!r}: {a.label!r} has attributes a spaCy span cannot hold "
-                                  f"({', '.join(extra)}; kb_id it can)", path=path)
             kb_id = str(a.get("kb_id", ""))
             if doc.text is not None:
                 span = sdoc.char_span(a.start, a.end, label=a.label, kb_id=kb_id, alignment_mode="strict")

@@ -114,6 +114,7 @@ def read_webanno_tsv(path: str | Path, *, layer: str | None = None, encoding: st
     short = type_name.rsplit(".", 1)[-1]
     pieces: list[str] = []           # the rebuilt text
     at16 = 0                         # UTF-16 units of the text so far
+    at_cp = 0                        # its code points
     token_starts: dict[str, tuple[int, int, str]] = {}   # token id -> (cp begin, utf16 begin, token text)
     sentence_bounds: dict[int, list[int]] = {}
     groups: dict[str, dict[str, Any]] = {}
@@ -139,8 +140,9 @@ def read_webanno_tsv(path: str | Path, *, layer: str | None = None, encoding: st
                 raise FormatError(f"token {tid} begins at {b16}, before the end of the previous token ({at16})",
                                   path=p, line=lineno)
             pieces.append(" " * (b16 - at16))
-            cp_begin = sum(map(len, pieces))
+            cp_begin = at_cp + b16 - at16
             pieces.append(token)
+            at_cp = cp_begin + len(token)
             at16 = b16 + len(token.encode("utf-16-le")) // 2
             if at16 != e16:
                 raise FormatError(f"token {tid}: offsets {offsets} do not fit its text {token!r}", path=p, line=lineno)

@@ -20,6 +20,7 @@ type system beside the file (``TypeSystem.xml``); a spanless annotation or an at
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -45,18 +46,29 @@ def _cassis() -> Any:
 
 
 def _type_system(p: Path, typesystem: Any) -> Any:
-    cassis = _cassis()
+    """The type system of ``p``: the file given, else ``TypeSystem.xml`` beside ``p``, else DKPro Core's. Parsed
+    once for all the files of a folder (:func:`_parsed_type_system` keeps the last few)."""
     candidates = [Path(typesystem)] if typesystem else [p.parent / name for name in _TYPESYSTEM_FILES]
     for candidate in candidates:
         if candidate.is_file():
-            try:
-                with candidate.open("rb") as fh:
-                    return cassis.load_typesystem(fh)
-            except Exception as exc:   # cassis and lxml raise their own classes
-                raise FormatError(f"not a UIMA type system ({type(exc).__name__}: {exc})", path=candidate) from None
+            stat = candidate.stat()
+            return _parsed_type_system(str(candidate.resolve()), stat.st_mtime_ns, stat.st_size)
     if typesystem:
         raise FormatError("no such type system file", path=typesystem)
-    return cassis.load_dkpro_core_typesystem()
+    return _parsed_type_system(None, 0, 0)
+
+
+@lru_cache(maxsize=8)
+def _parsed_type_system(path: str | None, mtime_ns: int, size: int) -> Any:
+    """A type system file parsed (``None``: DKPro Core's); the modification time and size key the cache."""
+    cassis = _cassis()
+    if path is None:
+        return cassis.load_dkpro_core_typesystem()
+    try:
+        with open(path, "rb") as fh:
+            return cassis.load_typesystem(fh)
+    except Exception as exc:   # cassis and lxml raise their own classes
+        raise FormatError(f"not a UIMA type system ({type(exc).__name__}: {exc})", path=path) from None
 
 
 def _layers(spec: str | None, ts: Any, p: Path) -> list[tuple[str, str | None]]:
@@ -83,8 +95,9 @@ def _layers(spec: str | None, ts: Any, p: Path) -> list[tuple[str, str | None]]:
 def read_xmi(path: str | Path, *, layer: str | None = None, typesystem: Any = None, **_ignored: Any) -> Corpus:
     """Read the chosen layers of one XMI file as a document named after the file (see the module docstring)."""
     p = Path(path)
-    layers = _layers(layer, _type_system(p, typesystem), p)
-    cas = _load_cas(p, typesystem)
+    ts = _type_system(p, typesystem)
+    layers = _layers(layer, ts, p)
+    cas = _load_cas(p, ts)
     text = cas.sofa_string or ""
     chosen = []
     for type_name, label_feature in layers:
@@ -117,9 +130,9 @@ def read_xmi(path: str | Path, *, layer: str | None = None, typesystem: Any = No
     return Corpus([Document(p.stem, anns, text, None, None, Attributes(source=str(p)))], name=str(p))
 
 
-def _load_cas(p: Path, typesystem: Any = None) -> Any:
+def _load_cas(p: Path, ts: Any) -> Any:
+    """The CAS of one XMI file, read with the type system ``ts``."""
     cassis = _cassis()
-    ts = _type_system(p, typesystem)
     try:
         with p.open("rb") as fh:
             return cassis.load_cas_from_xmi(fh, typesystem=ts, lenient=True)
@@ -137,7 +150,7 @@ def read_coref_xmi(path: str | Path, typesystem: Any = None) -> dict[str, list[l
         raise FormatError("no .xmi file in this folder", path=p)
     out = {}
     for f in files:
-        cas = _load_cas(f, typesystem)
+        cas = _load_cas(f, _type_system(f, typesystem))
         chains = []
         declared = {t.name for t in cas.typesystem.get_types()}
         for chain in cas.select(COREFERENCE_CHAIN) if COREFERENCE_CHAIN in declared else []:

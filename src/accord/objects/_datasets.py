@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import FormatError, OptionError
-from ..model import Attributes, Corpus, Document
-from ._tags import decode_sentences, named_tags
+from ..model import Corpus
+from ._tags import decode_sentences, named_tags, split_documents
 
 __all__ = ["dataset_corpus", "class_label_names", "TAG_COLUMNS"]
 
@@ -82,6 +82,8 @@ def dataset_corpus(ds: Any, *, name: str, tokens_column: str | None = None, tags
     tag_col = _tag_column(ds, tags_column, name)
     columns = _columns(ds)
     flat, offsets = _list_column(ds, tag_col, name)
+    if len(offsets) == 1:
+        raise FormatError("an empty dataset: no rows to score", path=name)
     if label_names is None:
         label_names = class_label_names(ds, tag_col)
     tags = named_tags(flat, offsets, f"{name}, column {tag_col!r}", label_names) if flat else []
@@ -107,20 +109,5 @@ def dataset_corpus(ds: Any, *, name: str, tokens_column: str | None = None, tags
         change = [0] + [k for k in range(1, nrows) if values[k] != values[k - 1]] + [nrows]
         ids = [values[k] for k in change[:-1]]
         row_bounds = change
-    starts = np.asarray([a.start for a in anns], dtype=np.int64)
-    docs = []
-    for d, doc_id in enumerate(ids):
-        lo, hi = int(offsets[row_bounds[d]]), int(offsets[row_bounds[d + 1]])
-        a_lo, a_hi = np.searchsorted(starts, [lo, hi]).tolist()
-        doc_anns = tuple(anns[a_lo:a_hi]) if lo == 0 else tuple(a._replace(start=a.start - lo, end=a.end - lo)
-                                                                  for a in anns[a_lo:a_hi])
-        bounds = (offsets[row_bounds[d]:row_bounds[d + 1] + 1] - lo).tolist()
-        sentences = tuple(zip(bounds[:-1], bounds[1:]))
-        docs.append(Document(doc_id, doc_anns, None, None if words is None else tuple(words[lo:hi]), sentences,
-                             Attributes(source=name)))
-    if len(set(ids)) != len(ids):
-        seen: set[str] = set()
-        again = next(i for i in ids if i in seen or seen.add(i))  # type: ignore[func-returns-value]
-        raise FormatError(f"the rows of document {again!r} (column {document_column!r}) are not consecutive",
-                          path=name)
-    return Corpus(docs, name=name)
+    return split_documents(anns, offsets.tolist(), offsets[row_bounds].tolist(), ids, words, name=name,
+                           column=document_column)

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..errors import FormatError, OptionError
 from ..model import Attributes, Corpus, Document, make_annotation
-from ._tags import decode_sentences, named_tags
+from ._tags import decode_sentences, named_tags, split_documents
 
 __all__ = ["frame_corpus", "SPAN_COLUMNS", "TAG_COLUMNS", "DOCUMENT_COLUMNS", "SENTENCE_COLUMNS", "TOKEN_COLUMNS"]
 
@@ -45,6 +45,8 @@ def frame_corpus(frame: Any, *, name: str, label_names: Any = None, scheme: str 
     left out). Tag frames: rows are tokens in order; a ``sentence`` column separates sentences, a
     ``token`` (or ``word``, ``form``) column gives the token strings.
     """
+    if len(frame) == 0:
+        raise FormatError("an empty frame: no rows to score", path=name)
     columns = [str(c) for c in frame.columns]
     if len(set(columns)) != len(columns):
         raise FormatError(f"columns named twice: {sorted({c for c in columns if columns.count(c) > 1})}", path=name)
@@ -111,15 +113,4 @@ def _tag_frame(frame: Any, columns: list[str], tag: str, name: str, **decoding: 
     words = [str(w) for w in frame[tok_col].tolist()] if tok_col else None
     doc_bounds = _runs(docs_of_rows)
     ids = [docs_of_rows[k] for k in doc_bounds[:-1]]
-    if len(set(ids)) != len(ids):
-        raise FormatError(f"the rows of a document (column {doc_col!r}) are not consecutive", path=name)
-    starts = np.asarray([a.start for a in anns], dtype=np.int64)
-    out = []
-    for d, doc_id in enumerate(ids):
-        lo, hi = doc_bounds[d], doc_bounds[d + 1]
-        a_lo, a_hi = np.searchsorted(starts, [lo, hi]).tolist()
-        doc_anns = tuple(a._replace(start=a.start - lo, end=a.end - lo) for a in anns[a_lo:a_hi])
-        cuts = [b - lo for b in sent_bounds if lo <= b <= hi]
-        out.append(Document(doc_id, doc_anns, None, None if words is None else tuple(words[lo:hi]),
-                            tuple(zip(cuts[:-1], cuts[1:])), Attributes(source=name)))
-    return Corpus(out, name=name)
+    return split_documents(anns, sent_bounds, doc_bounds, ids, words, name=name, column=doc_col)

@@ -13,7 +13,7 @@ from ..errors import FormatError, OptionError
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
 from ._convert import check_label_names
 
-__all__ = ["tags_corpus", "SentenceWhere"]
+__all__ = ["tags_corpus", "SentenceWhere", "split_documents"]
 
 IGNORED_INDEX = -100
 """The label Hugging Face's token-classification recipes give to positions the loss ignores."""
@@ -116,3 +116,26 @@ def tags_corpus(sentences: Sequence[Sequence[Any]], *, name: str, label_names: A
             raise FormatError(f"{len(words)} tokens but {len(tags)} tags", path=name)
     meta = Attributes(source=name)
     return Corpus([Document(document_id, tuple(anns), None, words, extents, meta)], name=name)
+
+
+def split_documents(anns: Sequence[Annotation], sentence_offsets: Sequence[int], doc_bounds: Sequence[int],
+                    ids: Sequence[str], words: Sequence[str] | None, *, name: str, column: str | None) -> Corpus:
+    """Documents of consecutive token ranges ``doc_bounds[d]:doc_bounds[d + 1]``, named ``ids[d]``, each with its
+    annotations (offsets made relative to the document), tokens and sentences (cut at ``sentence_offsets``,
+    which include every document boundary). An id that comes back after another is an error naming ``column``."""
+    if len(set(ids)) != len(ids):
+        seen: set[str] = set()
+        again = next(i for i in ids if i in seen or seen.add(i))  # type: ignore[func-returns-value]
+        raise FormatError(f"the rows of document {again!r} (column {column!r}) are not consecutive", path=name)
+    starts = np.fromiter((a.start for a in anns), dtype=np.int64, count=len(anns))
+    cuts_all = np.asarray(sentence_offsets, dtype=np.int64)
+    docs = []
+    for d, doc_id in enumerate(ids):
+        lo, hi = int(doc_bounds[d]), int(doc_bounds[d + 1])
+        a_lo, a_hi = np.searchsorted(starts, [lo, hi]).tolist()
+        doc_anns = tuple(anns[a_lo:a_hi]) if lo == 0 else tuple(a._replace(start=a.start - lo, end=a.end - lo)
+                                                                  for a in anns[a_lo:a_hi])
+        cuts = (cuts_all[(cuts_all >= lo) & (cuts_all <= hi)] - lo).tolist()
+        docs.append(Document(doc_id, doc_anns, None, None if words is None else tuple(words[lo:hi]),
+                             tuple(zip(cuts[:-1], cuts[1:])), Attributes(source=name)))
+    return Corpus(docs, name=name)
