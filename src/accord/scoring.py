@@ -378,9 +378,8 @@ def score(
     if units and token_label not in ignore:
         ignore = list(ignore) + [token_label]   # token annotations are the unit, not something to score
     pairer = Pairer(similarity, task, equivalences, ignore)
-    alignments: list[DocumentAlignment] = [pairer.align(doc_id, g, p)
-                                           for doc_id, g, p in track(pair_documents(gold_c, pred_c, allow_missing),
-                                                                     "pairing documents")]
+    alignments: list[DocumentAlignment] = pairer.align_many(
+        track(pair_documents(gold_c, pred_c, allow_missing), "pairing documents"))
     rows = ScoreRows.from_spec(task.score_profile(score_profile) if task is not None else None)
     counts = tally(alignments, task=task, rows=rows)
     options = {"profile": similarity.name, "beta": beta, "zero_division": zero_division,

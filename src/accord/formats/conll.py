@@ -200,10 +200,6 @@ def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
     return build_corpus(cols, scheme=scheme, repair=repair, name=str(p), suffix=suffix)
 
 
-def _new_annotation(fields: tuple) -> Annotation:
-    return tuple.__new__(Annotation, fields)
-
-
 def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str, suffix: bool = False) -> Corpus:
     """Decode the tags of parsed columns into documents with span annotations."""
     n = len(cols.tokens)
@@ -231,10 +227,11 @@ def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str, suffix:
         base = int(doc_starts[d])
         stop = int(doc_ends[d])
         lo, hi = chunk_bounds[d], chunk_bounds[d + 1]
-        anns = tuple(map(_new_annotation, zip(map(labels.__getitem__, ann_type[lo:hi]),
-                                              map(base.__rsub__, ann_start[lo:hi]),
-                                              map(base.__rsub__, ann_end[lo:hi]),
-                                              repeat(EMPTY_ATTRIBUTES), repeat(None))))
+        # tuple.__new__ called from map: the annotations are made without a Python call each
+        anns = tuple(map(tuple.__new__, repeat(Annotation), zip(map(labels.__getitem__, ann_type[lo:hi]),
+                                                                 map(base.__rsub__, ann_start[lo:hi]),
+                                                                 map(base.__rsub__, ann_end[lo:hi]),
+                                                                 repeat(EMPTY_ATTRIBUTES), repeat(None))))
         s_lo, s_hi = sent_bounds[d], sent_bounds[d + 1]
         starts = [s - base for s in sent_list[s_lo:s_hi]]
         sentences = tuple(zip(starts, starts[1:] + [stop - base]))

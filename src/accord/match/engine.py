@@ -12,7 +12,7 @@ similarity, spanned annotations pair by hashing their keys, without any matrix.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import is_, itemgetter
@@ -138,6 +138,36 @@ class Pairer:
                             "<stratum>")
 
     # -- pairing ----------------------------------------------------------------------
+    def align_many(self, triples: Iterable[tuple[str, Document | None, Document | None]]
+                   ) -> list[DocumentAlignment]:
+        """:meth:`align` for each ``(doc_id, gold_doc, pred_doc)``, in order.
+
+        Under the strict similarity without a task or attributes, documents whose annotations
+        all have spans and point nowhere are paired together: one key (document, start, end,
+        label) for all of them, hashed and sorted at once, as :meth:`align` does for each.
+        """
+        triples = list(triples)
+        fast = (self.task is None and not self._strata and type(self.similarity) is StrictSimilarity
+                and not self.similarity.attributes)   # type: ignore[attr-defined]
+        out: list[DocumentAlignment | None] = [None] * len(triples)
+        batch: list[tuple[int, DocumentAlignment]] = []
+        for k, (doc_id, gold_doc, pred_doc) in enumerate(triples):
+            if fast:
+                gold, glabels = self._labelled(gold_doc)
+                pred, plabels = self._labelled(pred_doc)
+                if None not in map(_START, gold) and None not in map(_START, pred) \
+                        and not _may_point(gold) and not _may_point(pred):
+                    al = DocumentAlignment(doc_id, gold_doc, pred_doc, gold, pred, glabels, plabels)
+                    al.gold_status = np.full(len(gold), UNPAIRED, dtype=np.int8)
+                    al.pred_status = np.full(len(pred), UNPAIRED, dtype=np.int8)
+                    out[k] = al
+                    batch.append((k, al))
+                    continue
+            out[k] = self.align(doc_id, gold_doc, pred_doc)
+        if batch:
+            _pair_exact_batch([al for _, al in batch])
+        return out  # type: ignore[return-value]
+
     def align(self, doc_id: str, gold_doc: Document | None, pred_doc: Document | None) -> DocumentAlignment:
         """Pair the annotations of one document pair (either side may be missing)."""
         gold, glabels = self._labelled(gold_doc)
@@ -159,7 +189,7 @@ class Pairer:
         if np.any(ggroups % 2) or np.any(pgroups % 2) or len(self._strata) > 1:
             self._check_references(gold, ggroups, doc_id, "gold")
             self._check_references(pred, pgroups, doc_id, "predicted")
-        for g in np.unique(np.concatenate([ggroups, pgroups])).tolist():
+        for g in sorted(set(ggroups.tolist()) | set(pgroups.tolist())):
             gi = np.flatnonzero(ggroups == g)
             pi = np.flatnonzero(pgroups == g)
             if len(gi) and len(pi):
@@ -523,6 +553,45 @@ def _spanless_depths(anns: list[Annotation], groups: np.ndarray, doc_id: str, si
             stack.pop()
             path.pop()
     return depth
+
+
+def _pair_exact_batch(alignments: list[DocumentAlignment]) -> None:
+    """Pair the spanned annotations of many documents by equal (document, start, end, label), at once."""
+    n_gold = np.fromiter((len(al.gold) for al in alignments), np.int64, len(alignments))
+    n_pred = np.fromiter((len(al.pred) for al in alignments), np.int64, len(alignments))
+    if not n_gold.sum() or not n_pred.sum():
+        return
+    gold = [a for al in alignments for a in al.gold]
+    pred = [a for al in alignments for a in al.pred]
+    glabels = [lbl for al in alignments for lbl in al.gold_label]
+    plabels = [lbl for al in alignments for lbl in al.pred_label]
+    code_of = {lbl: c for c, lbl in enumerate(sorted(set(glabels) | set(plabels)))}
+    keys = []
+    for anns, labels, counts in ((gold, glabels, n_gold), (pred, plabels, n_pred)):
+        n = len(anns)
+        k = np.empty((n, 4), dtype=np.int64)
+        k[:, 0] = np.repeat(np.arange(len(alignments)), counts)
+        k[:, 1] = np.fromiter(map(_START, anns), np.int64, n)
+        k[:, 2] = np.fromiter(map(_END, anns), np.int64, n)
+        k[:, 3] = np.fromiter(map(code_of.__getitem__, labels), np.int64, n)
+        keys.append(k)
+    mg, mp = exact_pairs(keys[0], keys[1])
+    order = np.argsort(mg, kind="stable")   # by document, then as each document's own pairing orders them
+    mg, mp = mg[order], mp[order]
+    doc = keys[0][mg, 0]
+    g_off = np.concatenate([[0], np.cumsum(n_gold)])
+    p_off = np.concatenate([[0], np.cumsum(n_pred)])
+    local_g = mg - g_off[doc]
+    local_p = mp - p_off[doc]
+    bounds = np.searchsorted(doc, np.arange(len(alignments) + 1))
+    for d, al in enumerate(alignments):
+        lo, hi = bounds[d], bounds[d + 1]
+        if lo == hi:
+            continue
+        g_idx, p_idx = local_g[lo:hi], local_p[lo:hi]
+        al.gold_status[g_idx] = MATCH
+        al.pred_status[p_idx] = MATCH
+        al.pairs.extend(map(Pair, g_idx.tolist(), p_idx.tolist(), repeat(1.0)))
 
 
 def _may_point(anns: list[Annotation]) -> list[tuple[int, Annotation]]:

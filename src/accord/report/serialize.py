@@ -36,19 +36,31 @@ def json_text(obj: object, indent: int | None = 2, **options: object) -> str:
     if indent is None or options:
         return json.dumps(_finite(obj), indent=indent, ensure_ascii=False, allow_nan=False, **options)
     out: list[str] = []
-    _write(_finite(obj), 0, " " * indent, out)
+    _write(obj, 0, " " * indent, out)
     return "".join(out)
 
 
 _SCALARS = (str, int, float, bool, type(None))
+_SCALARS_OR_NUMPY = _SCALARS + (np.generic,)
 _one_line = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(", ", ": ")).encode
 
 
+def _line(value: object) -> str:
+    """``value`` on one line; NaN and infinities as ``null`` (looked for only when the encoder refuses)."""
+    try:
+        return _one_line(value)
+    except ValueError:
+        return _one_line(_finite(value))
+
+
 def _write(value: object, level: int, pad: str, out: list[str]) -> None:
-    """Append the JSON text of ``value`` (already made finite) at nesting ``level``."""
+    """Append the JSON text of ``value`` at nesting ``level`` (NaN written as ``null``)."""
     if isinstance(value, dict):
         if all(isinstance(v, _SCALARS) for v in value.values()):
-            out.append(_one_line(value))
+            out.append(_line(value))
+            return
+        if all(isinstance(v, _SCALARS_OR_NUMPY) for v in value.values()):
+            out.append(_line(_finite(value)))
             return
         inner = "\n" + pad * (level + 1)
         out.append("{")
@@ -56,9 +68,12 @@ def _write(value: object, level: int, pad: str, out: list[str]) -> None:
             out.append(("," if k else "") + inner + _key(key) + ": ")
             _write(item, level + 1, pad, out)
         out.append("\n" + pad * level + "}")
-    elif isinstance(value, list):
+    elif isinstance(value, (list, tuple)):
         if all(isinstance(v, _SCALARS) for v in value):
-            out.append(_one_line(value))
+            out.append(_line(value))
+            return
+        if all(isinstance(v, _SCALARS_OR_NUMPY) for v in value):
+            out.append(_line(_finite(value)))
             return
         inner = "\n" + pad * (level + 1)
         out.append("[")
@@ -66,8 +81,10 @@ def _write(value: object, level: int, pad: str, out: list[str]) -> None:
             out.append(("," if k else "") + inner)
             _write(item, level + 1, pad, out)
         out.append("\n" + pad * level + "]")
+    elif isinstance(value, np.generic):
+        out.append(_line(value.item()))
     else:
-        out.append(_one_line(value))
+        out.append(_line(value))
 
 
 def _key(key: object) -> str:
