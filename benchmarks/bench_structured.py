@@ -242,7 +242,9 @@ def smatch_commands(pred: Path, gold: Path, ours: list, comparable: bool, repeat
     totals = json.loads(subprocess.run(accord_cmd, check=True, capture_output=True, text=True).stdout)["totals"]
     assert totals["match"] == matched, (totals["match"], matched)
     peers = []
-    script = shutil.which("smatch.py")
+    # the script installed beside this interpreter (a version manager's PATH may hold a shell wrapper instead)
+    beside = Path(sys.executable).parent / "smatch.py"
+    script = str(beside) if beside.exists() else shutil.which("smatch.py")
     if script:
         cmd = [sys.executable, script, "-f", str(pred), str(gold)]
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout

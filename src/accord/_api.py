@@ -18,7 +18,7 @@ def _is_path(obj: Any) -> bool:
 
 
 def _load(obj: Any, format: str | None, annotation_set: str | None, side: str = "gold",
-          discontinuous: str = "error") -> Any:
+          discontinuous: str = "fragments") -> Any:
     """A corpus of one input: a path read in ``format`` (from ``annotation_set`` of GATE XML), a corpus as it is,
     or a Python object accord reads (:mod:`accord.objects`)."""
     from .formats import read
@@ -208,7 +208,7 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
        types: Sequence[str] | None = None, features: Sequence[str] | None = (), pairing: str = "gate",
        compare_as_strings: bool = False, allow_missing: str | None = None, bdm: PathLike | Any = None,
        format: str | None = None, key_set: str | None = None, response_set: str | None = None,
-       command: str = "qa", discontinuous: str = "error") -> Any:
+       command: str = "qa", discontinuous: str = "fragments") -> Any:
     """GATE's Corpus QA (``accord qa``; ``accord diff`` with ``command="diff"``).
 
     Parameters
@@ -260,7 +260,7 @@ def benchmark(key: PathLike | Any, before: PathLike | Any, after: PathLike | Any
               beta: float = 1.0, types: Sequence[str] | None = None, features: Sequence[str] | None = (),
               pairing: str = "gate", compare_as_strings: bool = False, allow_missing: str | None = None,
               format: str | None = None, key_set: str | None = None, before_set: str | None = None,
-              after_set: str | None = None, discontinuous: str = "error") -> Any:
+              after_set: str | None = None, discontinuous: str = "fragments") -> Any:
     """GATE's Corpus Benchmark (``accord benchmark``): one measure before and after, and what changed."""
     from .diff import parse_measure
     from .diff._benchmark import benchmark as run
@@ -286,7 +286,7 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
           labels: str | None = None, categories: Sequence[str] | None = None, level: str = "nominal",
           types: Sequence[str] | None = None, feature: str | None = None, format: str | None = None,
           sets: Sequence[str] | None = None, convention: str = "accord", span_measure: str | None = None,
-          pairing: str = "gate", discontinuous: str = "error") -> Any:
+          pairing: str = "gate", discontinuous: str = "fragments") -> Any:
     """Agreement between annotators (``accord agree``).
 
     Parameters

@@ -55,13 +55,16 @@ def _to_tokens(doc: Document) -> Document:
         if a.start is None:
             anns.append(a)
             continue
-        first = bisect_left(starts, a.start)
-        last = bisect_left(ends, a.end)
-        if first >= len(words) or starts[first] != a.start or last >= len(words) or ends[last] != a.end:
-            raise FormatError(f"document {doc.id!r}: {a.label} [{a.start}, {a.end}) "
-                              f"{doc.text[a.start:a.end]!r} does not begin and end on word boundaries (words are "
-                              "separated by whitespace)", path=None)
-        anns.append(a._replace(start=first, end=last + 1))
+        pieces = []
+        for x, y in a.pieces:
+            first = bisect_left(starts, x)
+            last = bisect_left(ends, y)
+            if first >= len(words) or starts[first] != x or last >= len(words) or ends[last] != y:
+                raise FormatError(f"document {doc.id!r}: {a.label} [{x}, {y}) {doc.text[x:y]!r} does not begin and "
+                                  "end on word boundaries (words are separated by whitespace)", path=None)
+            pieces.append((first, last + 1))
+        anns.append(a._replace(start=pieces[0][0], end=pieces[-1][1],
+                               fragments=None if a.fragments is None else tuple(pieces)))
     extents = doc.sentences
     if extents:
         cuts = sorted({bisect_left(starts, s) for s, _ in extents} | {len(words)})
@@ -81,6 +84,10 @@ def _as_tags(doc: Document) -> Document:
         if a.start is None:
             raise FormatError(f"document {doc.id!r}: {a.label!r} has no span; tags hold spans only (convert to a "
                               "text format, or jsonl, to keep relations)", path=None)
+        if a.fragments is not None:
+            raise FormatError(f"document {doc.id!r}: {a.label} [{a.start}, {a.end}) is discontinuous; tags hold "
+                              "contiguous spans only (read brat with --discontinuous merge for the covering extent)",
+                              path=None)
         if a.attributes:
             raise FormatError(f"document {doc.id!r}: {a.label} [{a.start}, {a.end}) has attributes "
                               f"({', '.join(a.attributes)}); tags hold labels only", path=None)
@@ -117,9 +124,12 @@ def _to_text(doc: Document) -> Document:
         if a.start is None:
             anns.append(a)
             continue
-        start = starts[a.start] if a.start < len(starts) else len(text)
-        end = ends[a.end - 1] if a.end > a.start else start
-        new = a._replace(start=start, end=end)
+        def chars(x: int, y: int) -> tuple[int, int]:
+            start = starts[x] if x < len(starts) else len(text)
+            return start, (ends[y - 1] if y > x else start)
+        start, end = chars(a.start, a.end)
+        new = a._replace(start=start, end=end, fragments=None if a.fragments is None else
+                         tuple(chars(x, y) for x, y in a.fragments))
         mapping[id(a)] = new
         anns.append(new)
     if any(a.start is None for a in anns):

@@ -27,6 +27,12 @@ __all__ = [
     "EMPTY_ATTRIBUTES",
     "SCALAR_TYPES",
     "is_aggregate",
+    "make_annotation",
+    "normalize_fragments",
+    "same_extent",
+    "span_key",
+    "overlap_length",
+    "covered_length",
 ]
 
 
@@ -64,6 +70,11 @@ class Annotation(NamedTuple):
         Attribute values (see the module docstring for the value types).
     id : str or None
         The identifier the source format gave it, if any.
+    fragments : tuple of (int, int), or None
+        A discontinuous span (brat's ``T1 PER 0 4;9 12``): its pieces, sorted, disjoint and not
+        touching, two or more; ``start`` and ``end`` are then the extent that covers them.
+        ``None`` for a contiguous span. Exactness and overlap are computed on the pieces
+        (:func:`same_extent`, :func:`overlap_length`).
     """
 
     label: str
@@ -71,6 +82,7 @@ class Annotation(NamedTuple):
     end: int | None = None
     attributes: Attributes = EMPTY_ATTRIBUTES
     id: str | None = None
+    fragments: tuple[tuple[int, int], ...] | None = None
 
     # identity semantics: an annotation is a thing, not a value
     __eq__ = object.__eq__  # type: ignore[assignment]
@@ -96,8 +108,17 @@ class Annotation(NamedTuple):
                     if isinstance(item, Annotation):
                         yield item
 
+    @property
+    def pieces(self) -> tuple[tuple[int, int], ...]:
+        """The span as pieces: the fragments of a discontinuous span, the span itself, or none."""
+        if self.fragments is not None:
+            return self.fragments
+        return () if self.start is None else ((self.start, self.end),)  # type: ignore[return-value]
+
     def __repr__(self) -> str:
         span = f"[{self.start},{self.end})" if self.start is not None else "spanless"
+        if self.fragments is not None:
+            span = "[" + ";".join(f"{a},{b}" for a, b in self.fragments) + ")"
         attrs = ""
         if self.attributes:
             attrs = " " + ", ".join(f"{k}={_short(v)}" for k, v in self.attributes.items())
@@ -131,19 +152,77 @@ def make_annotation(
     end: int | None = None,
     attributes: Mapping[str, Any] | None = None,
     id: str | None = None,
+    fragments: Iterable[tuple[int, int]] | None = None,
 ) -> Annotation:
-    """Build an :class:`Annotation`, checking the span and freezing the attributes."""
+    """Build an :class:`Annotation`, checking the span and freezing the attributes.
+
+    ``fragments`` (the pieces of a discontinuous span) are sorted and joined where they
+    overlap or touch; ``start`` and ``end`` may then be omitted (they become the covering
+    extent), and pieces that join into one make a contiguous span.
+    """
+    frags = None
+    if fragments is not None:
+        frags = normalize_fragments(fragments, label)
+        lo, hi = frags[0][0], frags[-1][1]
+        if (start is not None and start != lo) or (end is not None and end != hi):
+            raise AccordError(f"annotation {label!r}: span [{start}, {end}) is not the extent of its fragments "
+                              f"[{lo}, {hi})")
+        start, end = lo, hi
+        if len(frags) == 1:
+            frags = None
     if (start is None) != (end is None):
         raise AccordError(f"annotation {label!r}: give both start and end, or neither")
     if start is not None and (start < 0 or end < start):  # type: ignore[operator]
         raise AccordError(f"annotation {label!r}: invalid span [{start}, {end})")
     if not attributes:
-        return Annotation(label, start, end, EMPTY_ATTRIBUTES, id)
+        return Annotation(label, start, end, EMPTY_ATTRIBUTES, id, frags)
     attrs = Attributes(attributes)
     for k, v in attrs.items():
         if isinstance(v, _MUTABLE) and type(v) is not frozenset:
             dict.__setitem__(attrs, k, _freeze(v))   # replacing a value of a key being iterated is allowed
-    return Annotation(label, start, end, attrs, id)
+    return Annotation(label, start, end, attrs, id, frags)
+
+
+def normalize_fragments(fragments: Iterable[tuple[int, int]], label: str = "") -> tuple[tuple[int, int], ...]:
+    """Pieces of a span, sorted, with overlapping or touching pieces joined (at least one)."""
+    out: list[list[int]] = []
+    for a, b in sorted((int(a), int(b)) for a, b in fragments):
+        if a < 0 or b < a:
+            raise AccordError(f"annotation {label!r}: invalid fragment [{a}, {b})")
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    if not out:
+        raise AccordError(f"annotation {label!r}: a discontinuous span needs at least one fragment")
+    return tuple((a, b) for a, b in out)
+
+
+def same_extent(r: Annotation, h: Annotation) -> bool:
+    """Whether two spanned annotations cover exactly the same offsets (fragment by fragment)."""
+    return r.start == h.start and r.end == h.end and r.fragments == h.fragments
+
+
+def overlap_length(r: Annotation, h: Annotation) -> int:
+    """How many offsets two spanned annotations share, counted on their pieces."""
+    if r.fragments is None and h.fragments is None:
+        return max(0, min(r.end, h.end) - max(r.start, h.start))  # type: ignore[type-var,operator]
+    total = 0
+    for a, b in r.pieces:
+        for c, d in h.pieces:
+            total += max(0, min(b, d) - max(a, c))
+    return total
+
+
+def span_key(a: Annotation) -> tuple:
+    """A hashable key equal for annotations with equal extents: ``(start, end)``, with the pieces of a
+    discontinuous span added (a contiguous span never equals a discontinuous one)."""
+    return (a.start, a.end) if a.fragments is None else (a.start, a.end, a.fragments)
+
+
+def covered_length(a: Annotation) -> int:
+    """How many offsets a spanned annotation covers (the sum of its pieces)."""
+    return sum(e - s for s, e in a.pieces)
 
 
 _MUTABLE = (set, frozenset, list)

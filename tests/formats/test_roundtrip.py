@@ -1,5 +1,7 @@
 """Readers and writers: round trips and clear errors on bad input."""
 
+import json
+
 import pytest
 
 import accord
@@ -74,7 +76,9 @@ def test_brat_reads_events_normalizations_and_refuses_discontinuous(tmp_path):
     (tmp_path / "b.txt").write_text("New York City")
     (tmp_path / "b.ann").write_text("T1\tLOC 0 3;9 13\tNew City\n")
     with pytest.raises(FormatError, match=r"b\.ann:1:.*discontinuous"):
-        read(tmp_path / "b.ann")
+        read(tmp_path / "b.ann", discontinuous="error")
+    kept = read(tmp_path / "b.ann")["b"].annotations[0]       # the default keeps the pieces
+    assert (kept.start, kept.end, kept.fragments, dict(kept.attributes)) == (0, 13, ((0, 3), (9, 13)), {})
     merged = read(tmp_path / "b.ann", discontinuous="merge")["b"].annotations[0]
     assert (merged.start, merged.end, merged.attributes["fragments"]) == (0, 13, ("0-3", "9-13"))
     (tmp_path / "c.txt").write_text("abc")
@@ -186,3 +190,21 @@ def test_conll_comment_lines_are_skipped_and_kept(tmp_path):
     assert doc.tokens == ("John", "ran", "#hashtag", "is")
     assert [(a.label, a.start, a.end) for a in doc.annotations] == [("PER", 0, 1), ("MISC", 2, 3)]
     assert doc.metadata["comments"] == ((0, "# sent_id = 1"), (0, "# text = John ran"), (2, "# id 7f domain=en"))
+
+
+def test_jsonl_fragments_round_trip_and_bad_pieces_are_errors(tmp_path):
+    good = {"id": "d", "text": "Ada and Bob", "annotations": [
+        {"label": "PER", "start": 0, "end": 11, "fragments": [[8, 11], [0, 3]]}]}
+    path = tmp_path / "a.jsonl"
+    path.write_text(json.dumps(good) + "\n")
+    a = read(path)["d"].annotations[0]
+    assert (a.start, a.end, a.fragments) == (0, 11, ((0, 3), (8, 11)))
+    write(read(path), tmp_path / "b.jsonl", "jsonl")
+    assert json.loads((tmp_path / "b.jsonl").read_text())["annotations"][0]["fragments"] == [[0, 3], [8, 11]]
+    for frags, start, end in (([[0, 3], [2, 11]], 0, 11), ([[0, 3], [8, 11]], 0, 12), ([[3, 0]], 0, 3),
+                              ([[0, 3]], None, None)):
+        bad = {"id": "d", "text": "Ada and Bob", "annotations": [
+            {"label": "PER", "start": start, "end": end, "fragments": frags}]}
+        path.write_text(json.dumps(bad) + "\n")
+        with pytest.raises(FormatError, match=r"a\.jsonl:1: .*fragments must be disjoint pieces"):
+            read(path)

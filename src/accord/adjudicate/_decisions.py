@@ -114,6 +114,13 @@ def adjudicate(diff: CorpusDiff, *, rules: Iterable[str | tuple[str, str]] = ("m
     """
     if rest not in CHOICES:
         raise OptionError(f"rest must be one of {', '.join(CHOICES)}, got {rest!r}")
+    spanless = sorted({typ for by_type in diff.diffs.values() for typ, td in by_type.items() for row in td.rows
+                       for a in (row.key, row.response) if a is not None and a.start is None})
+    if spanless:
+        # a kept relation would point to the other side's arguments when those were not kept: not adjudicated
+        raise OptionError(f"adjudication keeps or drops spanned annotations; the relations or events of "
+                          f"{', '.join(spanless)} cannot be adjudicated (accord diff compares them): leave out their "
+                          "types, or adjudicate only their arguments' types")
     parsed = [_parse_rule(r) for r in rules]
     for side, typ in parsed:
         if typ is not None and typ not in diff.types:

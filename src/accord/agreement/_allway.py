@@ -25,7 +25,7 @@ import numpy as np
 
 from ..diff._features import _as_string
 from ..errors import RatingsError
-from ..model import Annotation, Corpus
+from ..model import Annotation, Corpus, overlap_length, same_extent
 from ._sources import NON_CAT
 from ._spans import span_agreement
 
@@ -107,6 +107,9 @@ def iaa_allway_kappa(corpora: Sequence[Corpus], names: Sequence[str], *, type: s
             row = [category(a)]
             for other, (starts, ends) in zip(sets[1:], bounds[1:]):
                 k = _first_overlapping(starts, ends, a.start, a.end)  # type: ignore[arg-type]
+                if k >= 0 and (a.fragments is not None or any(x.fragments is not None for x in other)):
+                    # a discontinuous span: the first whose pieces overlap (the extents found the candidates)
+                    k = next((j for j, x in enumerate(other) if overlap_length(a, x) > 0 or same_extent(a, x)), -1)
                 row.append(-1 if k < 0 else category(other[k]))
             rows.append(row)
     n = len(rows)

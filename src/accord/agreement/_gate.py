@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from ..diff import annotation_diff
 from ..diff._features import _as_string
 from ..errors import RatingsError
-from ..model import Annotation, Corpus
+from ..model import Annotation, Corpus, span_key
 from ._ratings import Ratings, to_ratings
 from ._sources import ANNOTATED, NON_CAT
 
@@ -58,13 +58,13 @@ def corpus_qa_table(a_anns: Sequence[Annotation], b_anns: Sequence[Annotation], 
         return "" if v is None else _as_string(v)
 
     a_inst, b_inst = instances(a_anns), instances(b_anns)
-    a_spans = Counter((x.start, x.end) for x in a_inst)
-    b_by_span: dict[tuple[int, int], list[Annotation]] = {}
+    a_spans = Counter(map(span_key, a_inst))
+    b_by_span: dict[tuple, list[Annotation]] = {}
     for x in b_inst:
-        b_by_span.setdefault((x.start, x.end), []).append(x)  # type: ignore[arg-type]
+        b_by_span.setdefault(span_key(x), []).append(x)
     cells: Counter = Counter()
     for x in a_inst:
-        span = (x.start, x.end)
+        span = span_key(x)
         if a_spans[span] > 1:
             continue
         partners = b_by_span.get(span, [])   # type: ignore[arg-type]

@@ -10,7 +10,7 @@ from typing import Any
 from .._io import read_text
 from .._names import check_names
 from ..errors import FormatError, RatingsError
-from ..model import Corpus
+from ..model import Corpus, span_key
 from ._ratings import Ratings, ratings_from_long, to_ratings
 
 __all__ = ["NON_CAT", "ANNOTATED", "read_ratings_table", "ratings_from_corpora"]
@@ -126,7 +126,7 @@ def ratings_from_corpora(corpora: Sequence[Corpus], names: Sequence[str], *,
             for a in c[doc_id].annotations:
                 if a.start is None or (wanted is not None and a.label not in wanted):
                     continue
-                span = (a.start, a.end)
+                span = span_key(a)
                 if span in cats:
                     raise RatingsError(f"document {doc_id!r}: {name} has two annotations on [{a.start}, {a.end}); "
                                        "agreement needs one category per annotator and item (pick one --type)")

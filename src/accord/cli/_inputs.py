@@ -39,7 +39,7 @@ def read_span_sides(args: argparse.Namespace, gold_format: str | None, pred_form
     options = vrt_options(args)
     gold_column, pred_column = options.pop("gold_column"), options.pop("pred_column")
     options.update(scheme=args.scheme, repair=repair_of(args), suffix=args.suffix, tag_column=args.tag_column,
-                   discontinuous=getattr(args, "discontinuous", "error"))
+                   discontinuous=getattr(args, "discontinuous", "fragments"))
     return read_sides(args.gold, args.pred, gold_format, pred_format, options, gold_column, pred_column,
                       getattr(args, "gold_set", None), getattr(args, "pred_set", None))
 

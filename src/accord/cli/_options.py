@@ -81,8 +81,9 @@ def add_sides_format(p: argparse.ArgumentParser) -> None:
 
 def add_discontinuous(p: argparse.ArgumentParser) -> None:
     """``--discontinuous``: how brat's discontinuous spans are read, by every command that reads brat."""
-    p.add_argument("--discontinuous", choices=("error", "merge"), default="error",
-                   help="brat: refuse discontinuous spans (error, default) or use their covering extent (merge)")
+    p.add_argument("--discontinuous", choices=("fragments", "merge", "error"), default="fragments",
+                   help="brat's discontinuous spans: score their pieces (fragments, default: exact when every piece "
+                   "is, overlapping when a piece overlaps), their covering extent (merge), or refuse them (error)")
 
 
 def repair_of(args: argparse.Namespace) -> str:

@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_convert(args: argparse.Namespace) -> int:
     from ..convert import for_format
-    from ..formats._registry import by_extension, get, read
+    from ..formats._registry import by_extension, get, read, write
 
     target = args.to_format or by_extension(args.output)
     get(target)   # an unknown format is an error before anything is read
@@ -51,7 +51,7 @@ def run_convert(args: argparse.Namespace) -> int:
     write_options = {"scheme": args.scheme} if target in ("conll", "conllu", "vrt") else {}
     if args.annotation_set and target in ("gate", "label-studio"):
         write_options["annotation_set"] = args.annotation_set
-    get(target).write(converted, args.output, **write_options)
+    write(converted, args.output, target, **write_options)
     info(args, f"{len(converted)} document(s), {converted.annotation_count()} annotation(s) written to "
                f"{args.output} ({target})")
     return 0

@@ -101,7 +101,7 @@ def run_qa(args: argparse.Namespace) -> int:
                      features=features_option(args.features), pairing=args.pairing,
                      compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing, bdm=args.bdm,
                      format=args.format, key_set=args.key_set, response_set=args.response_set,
-                     command=args.command, discontinuous=getattr(args, "discontinuous", "error"))
+                     command=args.command, discontinuous=getattr(args, "discontinuous", "fragments"))
     cd, measures = result.source, tuple(result.measures)
     tables = [qa_table(cd, by, measures, args.beta) for by in args.by]
     if args.html:
@@ -138,7 +138,7 @@ def run_benchmark(args: argparse.Namespace) -> int:
                             types=args.type, features=features_option(args.features), pairing=args.pairing,
                             compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing,
                             format=args.format, key_set=args.key_set, before_set=args.before_set,
-                            after_set=args.after_set, discontinuous=getattr(args, "discontinuous", "error"))
+                            after_set=args.after_set, discontinuous=getattr(args, "discontinuous", "fragments"))
     if args.details:
         write_rows(result.changed, args.details, columns=["document", "type", "side", "start", "end", "text",
                                                           "features", "before", "after", "direction"])
@@ -154,7 +154,7 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     from ..model import Corpus
 
     features = features_option(args.features)
-    how = getattr(args, "discontinuous", "error")
+    how = getattr(args, "discontinuous", "fragments")
     key = read(args.key, format=args.format, annotation_set=args.key_set, discontinuous=how)
     resp = read(args.response, format=args.format, annotation_set=args.response_set, discontinuous=how)
     cd = diff_corpora(key, resp, types=args.type or None, features=features, pairing=args.pairing,

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..diff._features import _as_string
-from ..model import Annotation
+from ..model import Annotation, span_key
 from ._diff import TypeDiff
 
 __all__ = ["bdm_credit"]
@@ -56,10 +56,10 @@ def bdm_credit(by_type: Mapping[str, TypeDiff], table: object, features: Sequenc
     for td in by_type.values():
         for r in td.rows:
             if r.outcome in _RESPONSE_LEFT:
-                pool.setdefault((r.response.start, r.response.end), []).append(r.response)  # type: ignore[union-attr]
+                pool.setdefault(span_key(r.response), []).append(r.response)  # type: ignore[arg-type]
     credit = {t: 0.0 for t in by_type}
     for k in keys:
-        candidates = pool.get((k.start, k.end))  # type: ignore[arg-type]
+        candidates = pool.get(span_key(k))
         if not candidates:
             continue
         scores = [_concept_bdm(table, k, r, features) for r in candidates]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .._names import check_names
-from ..model import Annotation, Corpus
+from ..model import Annotation, Corpus, span_key
 from ._counts import DiffCounts, parse_measure
 from ._diff import CorpusDiff, diff_corpora
 
@@ -39,7 +39,7 @@ class Change(NamedTuple):
 
 
 def _content(a: Annotation) -> tuple:
-    return (a.label, a.start, a.end, json.dumps(dict(a.attributes), sort_keys=True, default=str))
+    return (a.label, span_key(a), json.dumps(dict(a.attributes), sort_keys=True, default=str))
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,9 @@ from .._names import check_names
 from ..errors import OptionError, PairingError, TallyError
 from ..model import Annotation, Corpus, Document
 from ._counts import DiffCounts
+from ..match.similarity import implied_span
 from ._pairing import CORRECT, MISMATCH, PAIRINGS, PARTIAL, compatibility, pair
+from ._relations import check_target_types, pair_spanless, spanless_depths
 
 __all__ = ["OUTCOMES", "DiffRow", "TypeDiff", "CorpusDiff", "annotation_diff", "diff_corpora"]
 
@@ -36,9 +38,13 @@ class DiffRow(NamedTuple):
 
     @property
     def position(self) -> tuple[int, int]:
+        """The span of the row's annotation (key, else response); for a relation or event, the extent of what it
+        points to; ``(-1, -1)`` when that is nothing spanned."""
         a = self.key if self.key is not None else self.response
-        assert a is not None and a.start is not None
-        return (a.start, a.end)  # type: ignore[return-value]
+        assert a is not None
+        if a.start is not None:
+            return (a.start, a.end)  # type: ignore[return-value]
+        return implied_span(a) or (-1, -1)
 
 
 @dataclass(frozen=True)
@@ -84,8 +90,8 @@ def _without_spanless(pairs: list[tuple[str, Document | None, Document | None]]
     out = [(doc_id, spanned(k), spanned(r)) for doc_id, k, r in pairs]
     if left_out:
         kinds = ", ".join(f"{label} ({n})" for label, n in sorted(left_out.items()))
-        warnings.warn(AccordWarning(f"spanless annotations left out (the Annotation Diff compares spans), over both "
-                                    f"sides: {kinds}"), stacklevel=3)
+        warnings.warn(AccordWarning(f"spanless annotations left out, over both sides: {kinds} (name their types, "
+                                    "and those they point to, with --types to compare them)"), stacklevel=3)
     return out
 
 
@@ -95,7 +101,13 @@ def _diff_type(type_: str, keys: list[Annotation], resps: list[Annotation], feat
     ke = np.fromiter((a.end for a in keys), dtype=np.int64, count=len(keys))
     rs = np.fromiter((a.start for a in resps), dtype=np.int64, count=len(resps))
     re = np.fromiter((a.end for a in resps), dtype=np.int64, count=len(resps))
-    ki, ri, value = pair(ks, ke, rs, re, compatibility(keys, resps, features, as_strings), pairing)
+    ki, ri, value = pair(ks, ke, rs, re, compatibility(keys, resps, features, as_strings), pairing, (keys, resps))
+    return _type_diff(type_, keys, resps, ki, ri, value, doc_id)
+
+
+def _type_diff(type_: str, keys: list[Annotation], resps: list[Annotation], ki: np.ndarray, ri: np.ndarray,
+               value: np.ndarray, doc_id: str | None) -> TypeDiff:
+    """The rows and counts of one type from its pairs (key index, response index, value)."""
     rows = [DiffRow(keys[k], resps[r], _BY_VALUE[v]) for k, r, v in zip(ki.tolist(), ri.tolist(), value.tolist())]
     used_k = np.zeros(len(keys), dtype=bool)
     used_k[ki] = True
@@ -157,18 +169,57 @@ def annotation_diff(key: Document | Iterable[Annotation], response: Document | I
         chosen = set(types)
         key = [a for a in key if a.label in chosen]
         response = [a for a in response if a.label in chosen]
-    keys = _spanned(key, "key", doc_id)
-    resps = _spanned(response, "response", doc_id)
+    if types is None:
+        keys = _spanned(key, "key", doc_id)
+        resps = _spanned(response, "response", doc_id)
+    else:
+        keys, resps = list(key), list(response)
+        check_target_types(keys, resps, set(types))
     wanted = sorted({a.label for a in keys} | {a.label for a in resps}) if types is None else list(types)
     by_k: dict[str, list[Annotation]] = {t: [] for t in wanted}
     by_r: dict[str, list[Annotation]] = {t: [] for t in wanted}
     for a in keys:
-        if a.label in by_k:
+        if a.label in by_k and a.start is not None:
             by_k[a.label].append(a)
     for a in resps:
-        if a.label in by_r:
+        if a.label in by_r and a.start is not None:
             by_r[a.label].append(a)
-    return {t: _diff_type(t, by_k[t], by_r[t], features, pairing, compare_as_strings, doc_id) for t in wanted}
+    out = {t: _diff_type(t, by_k[t], by_r[t], features, pairing, compare_as_strings, doc_id) for t in wanted}
+    if any(a.start is None for a in keys) or any(a.start is None for a in resps):
+        _diff_spanless(out, keys, resps, features, pairing, compare_as_strings, doc_id)
+    return out
+
+
+def _diff_spanless(out: dict[str, TypeDiff], keys: list[Annotation], resps: list[Annotation],
+                   features: Sequence[str] | None, pairing: str, as_strings: bool, doc_id: str | None) -> None:
+    """Add the relations, events and equivalences of the asked types to ``out`` (:mod:`accord.diff._relations`),
+    depth by depth after the spanned types, each compared through the pairs of what it points to."""
+    value_of = {"correct": CORRECT, "partial": PARTIAL, "mismatch": MISMATCH}
+    paired = {id(r.key): (r.response, value_of.get(r.outcome, 0)) for td in out.values() for r in td.rows
+              if r.key is not None and r.response is not None}
+    k_depth = spanless_depths(keys, doc_id, "key")
+    r_depth = spanless_depths(resps, doc_id, "response")
+    found: dict[str, tuple[list[Annotation], list[Annotation], list[np.ndarray]]] = {}
+    for depth in range(1, max([*k_depth.values(), *r_depth.values()], default=0) + 1):
+        for t in out:
+            ks = [a for a in keys if a.label == t and k_depth.get(id(a)) == depth]
+            rs = [a for a in resps if a.label == t and r_depth.get(id(a)) == depth]
+            if not ks and not rs:
+                continue
+            ki, ri, value = pair_spanless(ks, rs, paired, features, as_strings, pairing)
+            for i, j, v in zip(ki.tolist(), ri.tolist(), value.tolist()):
+                paired[id(ks[i])] = (rs[j], v)
+            acc = found.setdefault(t, ([], [], []))
+            base_k, base_r = len(acc[0]), len(acc[1])
+            acc[0].extend(ks)
+            acc[1].extend(rs)
+            acc[2].append(np.stack([ki + base_k, ri + base_r, value]) if len(ki) else np.zeros((3, 0), np.int64))
+    for t, (ks, rs, parts) in found.items():
+        spanned = out[t]
+        both = np.concatenate(parts, axis=1)
+        extra = _type_diff(t, ks, rs, both[0], both[1], both[2], doc_id)
+        rows = tuple(sorted(spanned.rows + extra.rows, key=lambda r: (r.position, r.key is None)))
+        out[t] = TypeDiff(t, rows, spanned.counts + extra.counts)
 
 
 @dataclass

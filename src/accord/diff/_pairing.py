@@ -36,6 +36,8 @@ import numpy as np
 from ..errors import OptionError
 from ..match.assign import assign
 from ..match.blocks import overlap_blocks
+from ..match.fragments import refine
+from ..model import Annotation
 from ..match.sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
 
 __all__ = ["PAIRINGS", "CORRECT", "PARTIAL", "MISMATCH", "WRONG", "candidates", "pair", "compatibility"]
@@ -161,7 +163,8 @@ def _optimal(ki: np.ndarray, ri: np.ndarray, value: np.ndarray, nk: int, nr: int
 
 
 def pair(ks: np.ndarray, ke: np.ndarray, rs: np.ndarray, re: np.ndarray,
-         compatible: Callable[[int, int], bool] | np.ndarray, pairing: str = "gate"
+         compatible: Callable[[int, int], bool] | np.ndarray, pairing: str = "gate",
+         annotations: tuple[Sequence[Annotation], Sequence[Annotation]] | None = None
          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Pair keys and responses of one type.
 
@@ -173,6 +176,9 @@ def pair(ks: np.ndarray, ke: np.ndarray, rs: np.ndarray, re: np.ndarray,
         Whether the response's features include the key's significant ones; an array gives
         the answer for every candidate (in :func:`candidates` order).
     pairing : {"gate", "optimal"}
+    annotations : (keys, responses), optional
+        The annotations themselves: where one has a discontinuous span, coextensive and
+        overlapping are decided on its pieces (:mod:`accord.match.fragments`).
 
     Returns
     -------
@@ -182,6 +188,13 @@ def pair(ks: np.ndarray, ke: np.ndarray, rs: np.ndarray, re: np.ndarray,
     if pairing not in PAIRINGS:
         raise OptionError(f"unknown pairing {pairing!r}; expected one of {', '.join(PAIRINGS)}")
     ki, ri, coext = candidates(ks, ke, rs, re)
+    if annotations is not None and len(ki):
+        coext, overlap = refine(ki, ri, coext, np.ones(len(ki), dtype=bool), *annotations)
+        keep = coext | overlap
+        if not keep.all():   # extents that overlap, pieces that do not
+            ki, ri, coext = ki[keep], ri[keep], coext[keep]
+            if isinstance(compatible, np.ndarray):
+                compatible = compatible[keep]
     if isinstance(compatible, np.ndarray):
         compat = compatible
     else:

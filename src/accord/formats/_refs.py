@@ -27,6 +27,7 @@ class RawAnnotation:
     attributes: dict[str, Any]
     id: str | None
     line: int | None = None
+    fragments: tuple[tuple[int, int], ...] | None = None
 
 
 def _target_rows(raw: Sequence[RawAnnotation], by_id: dict[str, int], path: object, doc_id: str) -> list[list[int]]:
@@ -81,7 +82,7 @@ def build_annotations(raw: Sequence[RawAnnotation], *, path: object, doc_id: str
         r = raw[k]
         try:
             built[k] = make_annotation(r.label, r.start, r.end, {n: resolve(v) for n, v in r.attributes.items()}
-                                       if targets[k] else r.attributes, r.id)
+                                       if targets[k] else r.attributes, r.id, r.fragments)
         except FormatError:
             raise
         except ValueError as exc:

@@ -30,6 +30,9 @@ class Format:
     extensions: tuple[str, ...]
     sniff: Callable[[Path], bool] | None = None
     description: str = ""
+    discontinuous: bool = False
+    """Whether the format holds discontinuous spans (:attr:`~accord.model.Annotation.fragments`); writing one to
+    a format that does not is an error, not a silent merge."""
 
 
 _FORMATS: dict[str, Format] = {}
@@ -216,5 +219,20 @@ def _read(p: Path, fmt: Format, options: dict[str, Any]) -> Corpus:
 
 
 def write(corpus: Corpus, path: str | os.PathLike, format: str, **options: Any) -> None:
-    """Write a corpus in the named format."""
-    get(format).write(corpus, Path(path), **options)
+    """Write a corpus in the named format.
+
+    Raises
+    ------
+    FormatError
+        A discontinuous span and a format that cannot hold one (the message names the document and the span).
+    """
+    fmt = get(format)
+    if not fmt.discontinuous:
+        for doc in (corpus.values() if isinstance(corpus, Corpus) else ()):
+            a = next((a for a in doc.annotations if a.fragments is not None), None)
+            if a is not None:
+                pieces = ";".join(f"{x} {y}" for x, y in a.fragments)
+                raise FormatError(f"document {doc.id!r}: {a.label} [{pieces}] is a discontinuous span, which {fmt.name} "
+                                  "cannot hold (brat and jsonl can); read brat with --discontinuous merge to write the "
+                                  "covering extent instead", path=Path(path))
+    fmt.write(corpus, Path(path), **options)

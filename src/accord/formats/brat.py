@@ -3,9 +3,10 @@
 Read into the model:
 
 * ``T`` text-bound annotations: spanned annotations (character offsets). A discontinuous
-  span (``0 4;9 12``) is refused with a clear error unless ``discontinuous="merge"``,
-  which keeps the covering extent and records the fragments in the attribute
-  ``fragments`` (a list of ``"start-end"`` strings).
+  span (``0 4;9 12``) is read as ``discontinuous`` says: ``"fragments"`` (the default) keeps
+  its pieces (:attr:`~accord.model.Annotation.fragments`; exactness and overlap are computed
+  on them), ``"merge"`` keeps only the covering extent and records the pieces in the
+  attribute ``fragments`` (a list of ``"start-end"`` strings), ``"error"`` refuses it.
 * ``A``/``M`` attributes: a binary attribute is ``True``; a valued one its string.
 * ``N`` normalizations: the set attribute ``normalizations`` of ``"DB:ID"`` strings.
 * ``R`` relations: spanless annotations whose argument roles are annotation attributes.
@@ -23,18 +24,23 @@ from pathlib import Path
 from typing import Any
 
 from .._io import read_text
-from ..errors import FormatError
+from ..errors import FormatError, OptionError
 from ..model import Annotation, Corpus, Document, is_aggregate
 from ._refs import RawAnnotation, Ref, build_annotations, ref_id
 from ._registry import Format, register
 
-__all__ = ["read_brat", "write_brat"]
+__all__ = ["read_brat", "write_brat", "DISCONTINUOUS"]
 
 
-def read_brat(path: str | Path, *, discontinuous: str = "error", encoding: str | None = None,
+DISCONTINUOUS = ("fragments", "merge", "error")
+
+
+def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: str | None = None,
               **_ignored: Any) -> Corpus:
     """Read one document from ``X.ann`` and ``X.txt`` (either path may be given)."""
     p = Path(path)
+    if discontinuous not in DISCONTINUOUS:
+        raise OptionError(f"discontinuous must be one of {', '.join(DISCONTINUOUS)}; got {discontinuous!r}")
     ann_path = p.with_suffix(".ann")
     txt_path = p.with_suffix(".txt")
     if not ann_path.exists():
@@ -70,18 +76,22 @@ def read_brat(path: str | Path, *, discontinuous: str = "error", encoding: str |
                 raise FormatError(f"{ident} ends at {end}, past the end of the text ({len(text)} characters)",
                                   path=ann_path, line=lineno)
             attrs: dict[str, Any] = {}
+            pieces = None
             if len(frags) > 1:
-                if discontinuous != "merge":
-                    raise FormatError(f"{ident} has a discontinuous span ({' '.join(body[1:])}); accord scores "
-                                      "contiguous spans: use --discontinuous merge to score the covering extent",
+                if discontinuous == "error":
+                    raise FormatError(f"{ident} has a discontinuous span ({' '.join(body[1:])}); "
+                                      "--discontinuous fragments scores its pieces, merge their covering extent",
                                       path=ann_path, line=lineno)
-                attrs["fragments"] = tuple(f"{a}-{b}" for a, b in frags)
+                if discontinuous == "merge":
+                    attrs["fragments"] = tuple(f"{a}-{b}" for a, b in frags)
+                else:
+                    pieces = tuple(frags)
             quoted = fields[2] if len(fields) > 2 else None
             actual = " ".join(text[a:b] for a, b in frags)
             if quoted is not None and quoted != actual and quoted != text[start:end]:
                 raise FormatError(f"{ident} quotes {quoted!r} but the text at {start}-{end} is {actual!r}",
                                   path=ann_path, line=lineno)
-            raw[ident] = RawAnnotation(label, start, end, attrs, ident, lineno)
+            raw[ident] = RawAnnotation(label, start, end, attrs, ident, lineno, pieces)
         elif kind == "R":
             args = {}
             for a in body[1:]:
@@ -181,7 +191,9 @@ def write_brat(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
             me = ref_id(a, ids)
             scalars = {}
             if kind == "T":
-                lines.append(f"{me}\t{a.label} {a.start} {a.end}\t{doc.text[a.start:a.end]}")
+                offsets = ";".join(f"{s} {e}" for s, e in a.pieces)   # a discontinuous span: its pieces
+                quoted = " ".join(doc.text[s:e] for s, e in a.pieces)
+                lines.append(f"{me}\t{a.label} {offsets}\t{quoted}")
                 scalars = {k: v for k, v in a.attributes.items() if k not in ("fragments", "normalizations")}
             else:
                 args = []
@@ -205,4 +217,4 @@ def write_brat(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
         (out / f"{doc.id}.ann").write_text("\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
 
 
-register(Format("brat", read_brat, write_brat, (".ann",), None, "brat standoff (.ann + .txt)"))
+register(Format("brat", read_brat, write_brat, (".ann",), None, "brat standoff (.ann + .txt)", discontinuous=True))

@@ -231,7 +231,7 @@ def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str, suffix:
         anns = tuple(map(tuple.__new__, repeat(Annotation), zip(map(labels.__getitem__, ann_type[lo:hi]),
                                                                  map(base.__rsub__, ann_start[lo:hi]),
                                                                  map(base.__rsub__, ann_end[lo:hi]),
-                                                                 repeat(EMPTY_ATTRIBUTES), repeat(None))))
+                                                                 repeat(EMPTY_ATTRIBUTES), repeat(None), repeat(None))))
         s_lo, s_hi = sent_bounds[d], sent_bounds[d + 1]
         starts = [s - base for s in sent_list[s_lo:s_hi]]
         sentences = tuple(zip(starts, starts[1:] + [stop - base]))

@@ -106,7 +106,7 @@ def read_conllu(path: str | Path, *, column: str | int | None = None, columns: A
     lines = np.asarray(word_lines, dtype=np.int64) if len(word_lines) == len(tags) else None
     chunks, types = tagging.decode_column(tags, first, scheme=scheme, repair=repair, suffix=suffix, path=p,
                                           lines=lines)
-    anns = [tuple.__new__(Annotation, (types[t], a, b, EMPTY_ATTRIBUTES, None))
+    anns = [tuple.__new__(Annotation, (types[t], a, b, EMPTY_ATTRIBUTES, None, None))
             for t, a, b in zip(chunks.type_id.tolist(), chunks.start.tolist(), chunks.end.tolist())]
     bounds = offsets.tolist()
     first_lines = [word_lines[bounds[k]] if lines is not None and bounds[k] < bounds[k + 1] else line

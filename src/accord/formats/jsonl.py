@@ -12,7 +12,8 @@ Each line is an object::
 ``id`` is required and unique. ``text`` (spans are character offsets) or ``tokens``
 (spans are token offsets) are optional, as are ``sentences`` (pairs of offsets) and
 ``metadata``. An annotation has a ``label``, ``start`` and ``end`` (both or neither:
-spanless), an optional ``id`` and ``attributes``: strings, numbers and booleans as
+spanless), optionally ``fragments`` (the pieces ``[[start, end], ...]`` of a discontinuous
+span; ``start`` and ``end`` are then their extent), an optional ``id`` and ``attributes``: strings, numbers and booleans as
 themselves, ``{"ref": ID}`` for a pointer to another annotation of the same document,
 ``{"set": [...]}`` for a set and a JSON array for a list.
 """
@@ -41,6 +42,7 @@ _VALUE = OneOf((SCALAR, NULL, _REF, _SET, ListOf(_ITEM)),
                name='a string, number, boolean, null, {"ref": ID}, {"set": [...]} or an array of values')
 _ANNOTATION = Object({"id": OneOf((STRING, INTEGER, NULL), name="a string, integer or null"), "label": STRING,
                       "start": Nullable(INTEGER), "end": Nullable(INTEGER),
+                      "fragments": Nullable(ListOf(ListOf(INTEGER, 2, 2))),
                       "attributes": Nullable(Object({}, extra=_VALUE))},
                      required=("label",), name="an annotation object")
 DOCUMENT = Object({"id": STRING, "text": Nullable(STRING), "tokens": Nullable(ListOf(STRING)),
@@ -70,9 +72,18 @@ def document_from_json(obj: Any, *, path: object = None, line: int | None = None
         if (start is None) != (end is None) or (start is not None and not 0 <= start <= end):
             raise FormatError(f"$.annotations[{k}]: expected both start and end (0 <= start <= end) or neither; "
                               f"got [{start!r}, {end!r})", path=path, line=line)
+        frags = a.get("fragments")
+        if frags is not None:
+            pieces = tuple(sorted((x, y) for x, y in frags))
+            if start is None or not pieces or any(not 0 <= x <= y for x, y in pieces) \
+                    or any(pieces[i][1] > pieces[i + 1][0] for i in range(len(pieces) - 1)) \
+                    or (pieces[0][0], pieces[-1][1]) != (start, end):
+                raise FormatError(f"$.annotations[{k}]: fragments must be disjoint pieces [start, end) whose extent is "
+                                  f"the annotation's [{start!r}, {end!r}); got {frags!r}", path=path, line=line)
+            frags = pieces if len(pieces) > 1 else None
         attrs = a.get("attributes") or {}
         raw.append(RawAnnotation(a["label"], start, end, {n: _value_in(v) for n, v in attrs.items() if v is not None},
-                                 None if a.get("id") is None else str(a["id"]), line))
+                                 None if a.get("id") is None else str(a["id"]), line, frags))
     annotations = build_annotations(raw, path=path, doc_id=doc_id)
     text = obj.get("text")
     tokens = obj.get("tokens")
@@ -117,6 +128,8 @@ def document_to_json(doc: Document) -> dict[str, Any]:
         item["label"] = a.label
         if a.start is not None:
             item["start"], item["end"] = a.start, a.end
+        if a.fragments is not None:
+            item["fragments"] = [list(f) for f in a.fragments]
         if a.attributes:
             item["attributes"] = {k: _value_out(v, ids) for k, v in a.attributes.items()}
         anns.append(item)
@@ -161,4 +174,4 @@ def write_jsonl(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
 
 
 register(Format("jsonl", read_jsonl, write_jsonl, (".jsonl",), None,
-                "accord's JSON lines: one document per line"))
+                "accord's JSON lines: one document per line", discontinuous=True))

@@ -11,6 +11,8 @@ without its extension (``.json``, or ``.txt.json`` as MAT names them).
 
 from __future__ import annotations
 
+from itertools import repeat
+
 import json
 from pathlib import Path
 from typing import Any
@@ -140,7 +142,7 @@ def _annotations_in_bulk(asets: list[dict], signal_length: int) -> tuple[Annotat
             built.extend([None] * len(rows))
         else:
             built.extend(map(Annotation._make, zip([label] * len(rows), starts, ends, _attributes(columns, len(rows)),
-                                                   ids)))
+                                                   ids, repeat(None))))
             if has_id:
                 by_id.update(zip(ids, built[first:]))
         if has_id:
@@ -155,7 +157,8 @@ def _annotations_in_bulk(asets: list[dict], signal_length: int) -> tuple[Annotat
                 values = targets
             resolved.append((name, is_target, values))
         built[first:first + len(starts)] = map(Annotation._make, zip([label] * len(starts), starts, ends,
-                                                                     _attributes(resolved, len(starts)), ids))
+                                                                     _attributes(resolved, len(starts)), ids,
+                                                                     repeat(None)))
     if len(set(all_ids)) != len(all_ids):
         return None   # an id used twice
     return tuple(built)  # type: ignore[arg-type]

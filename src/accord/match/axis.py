@@ -16,6 +16,7 @@ import numpy as np
 
 from ..model import Annotation, Document
 from .coverage import OverlappingSpansError, check_disjoint
+from .fragments import has_fragments
 
 __all__ = ["SpanTable", "layered_tables"]
 
@@ -58,8 +59,9 @@ def layered_tables(documents: Sequence[Sequence[Document | None]], layer_names: 
     layer_names : sequence of str
         Names of the layers, for messages.
     disjoint : bool
-        Check that no two spans of a layer in a document overlap or nest, and that no span
-        is empty (CLUEval's classes and the merge need it; the SemEval schemas do not).
+        Check that no two spans of a layer in a document overlap or nest, that no span is
+        empty and none discontinuous (CLUEval's classes and the merge need it; the SemEval
+        schemas do not).
     where : callable, optional
         ``where(document id, layer name)`` words the place in a message (default
         ``"document 'd', gold side"``).
@@ -126,6 +128,14 @@ def layered_tables(documents: Sequence[Sequence[Document | None]], layer_names: 
 
 def _check(table: SpanTable, doc_ids: Sequence[str], layer: str, where: Callable[[str, str], str],
            hint: str) -> None:
+    frag = np.flatnonzero(has_fragments(table.source)[table.order])
+    if len(frag):
+        a = table.annotations[int(frag[0])]
+        pieces = ";".join(f"{x} {y}" for x, y in a.pieces)
+        raise OverlappingSpansError(
+            f"{where(doc_ids[int(table.doc[frag[0]])], layer)}: {a.label} [{pieces}] is discontinuous, and these "
+            "classes are defined on contiguous spans; read brat with --discontinuous merge to use its covering "
+            "extent (accord score --match pairs or semeval compare the pieces)")
     bad = check_disjoint(table.start, table.end)
     if bad < 0:
         return

@@ -286,6 +286,9 @@ class Pairer:
         psel = [pred[i] for i in pi.tolist()]
         gkey: list[object] = [out.gold_label[i] for i in gi.tolist()]
         pkey: list[object] = [out.pred_label[i] for i in pi.tolist()]
+        if any(map(_FRAGMENTS, gsel)) or any(map(_FRAGMENTS, psel)):   # discontinuous: equal pieces too
+            gkey = list(zip(gkey, map(_FRAGMENTS, gsel)))
+            pkey = list(zip(pkey, map(_FRAGMENTS, psel)))
         if names:
             for keys, anns, is_gold in ((gkey, gsel, True), (pkey, psel, False)):
                 for k, a in enumerate(anns):
@@ -487,7 +490,7 @@ def _content_key(ann: Annotation, label: str, incoming: dict[int, tuple] | None 
     its position in its file. ``span`` is its (implied) span when known."""
     if span is None:
         span = (ann.start, ann.end) if ann.start is not None else (implied_span(ann) or (-1, -1))
-    return (label, span, ann.label, _attribute_content(ann, {} if contents is None else contents),
+    return (label, span, ann.fragments or (), ann.label, _attribute_content(ann, {} if contents is None else contents),
             (incoming or {}).get(id(ann), ()))
 
 
@@ -563,9 +566,12 @@ def _pair_exact_batch(alignments: list[DocumentAlignment]) -> None:
         return
     gold = [a for al in alignments for a in al.gold]
     pred = [a for al in alignments for a in al.pred]
-    glabels = [lbl for al in alignments for lbl in al.gold_label]
-    plabels = [lbl for al in alignments for lbl in al.pred_label]
-    code_of = {lbl: c for c, lbl in enumerate(sorted(set(glabels) | set(plabels)))}
+    glabels: list[object] = [lbl for al in alignments for lbl in al.gold_label]
+    plabels: list[object] = [lbl for al in alignments for lbl in al.pred_label]
+    if any(map(_FRAGMENTS, gold)) or any(map(_FRAGMENTS, pred)):   # discontinuous spans: equal pieces too
+        glabels = list(zip(glabels, map(_FRAGMENTS, gold)))
+        plabels = list(zip(plabels, map(_FRAGMENTS, pred)))
+    code_of = {lbl: c for c, lbl in enumerate(sorted(set(glabels) | set(plabels), key=repr))}
     keys = []
     for anns, labels, counts in ((gold, glabels, n_gold), (pred, plabels, n_pred)):
         n = len(anns)
@@ -630,3 +636,4 @@ Labeler = Callable[[Annotation], str]
 _LABEL = itemgetter(0)
 _START = itemgetter(1)
 _END = itemgetter(2)
+_FRAGMENTS = itemgetter(5)

@@ -152,8 +152,9 @@ def pair_scores(similarity: Similarity, gold: Sequence[Annotation], pred: Sequen
     spanless = gold[0].start is None
     if any((a.start is None) != spanless for a in gold) or any((a.start is None) != spanless for a in pred):
         return None
-    if not spanless and _text_defaults(ctx):
-        return None
+    if not spanless and (_text_defaults(ctx) or any(a.fragments is not None for a in gold)
+                         or any(a.fragments is not None for a in pred)):
+        return None     # (the geometry of a discontinuous span is more than its extent)
     g_codes = _codes(gold, gold_labels, ctx)
     p_codes = _codes(pred, pred_labels, ctx)
     if g_codes is None or p_codes is None:

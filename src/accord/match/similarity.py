@@ -15,6 +15,9 @@ annotations whose (implied) spans do not overlap have similarity 0. Dimension sc
   classes) are equal; ``true_residue`` when only the true labels are; otherwise 0.
 * ``_span`` (``overlap``): :math:`|r \\cap h| / (\\max(ends) - \\min(starts))`; above
   ``overlap_match_lower_bound`` it counts 1, below ``overlap_mismatch_upper_bound`` 0.
+  For a discontinuous span (brat's fragments, which MAT does not have) accord counts on the
+  pieces: :math:`|r \\cap h| / |r \\cup h|`, the same number for contiguous spans that
+  overlap; spans whose extents overlap but no pieces do score 0.
 * an attribute (``equality``): 1 if equal; for a set, the Jaccard ratio
   :math:`|R \\cap H| / |R \\cup H|`; both unset 1, one unset 0.
 * an annotation attribute (``similarity``): the similarity of the pair its values formed
@@ -37,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import PairingError, ProfileError
-from ..model import Annotation, is_aggregate
+from ..model import Annotation, covered_length, is_aggregate, overlap_length, same_extent
 from ..schema import DimensionSpec, SimilarityProfileSpec, TagProfileSpec, Task
 from .assign import assigned_total
 
@@ -150,6 +153,12 @@ class Similarity:
 
 # ---------------------------------------------------------------------------- helpers
 def _overlap_ratio(r: Annotation, h: Annotation) -> float:
+    if r.fragments is not None or h.fragments is not None:
+        # discontinuous spans: the shared offsets over the offsets either covers, counted on the pieces (for two
+        # overlapping contiguous spans this is the formula below: their union is the extent from min to max)
+        inter = overlap_length(r, h)
+        union = covered_length(r) + covered_length(h) - inter
+        return inter / union if union else float(same_extent(r, h))
     lo = max(r.start, h.start)
     hi = min(r.end, h.end)
     width = max(r.end, h.end) - min(r.start, h.start)
@@ -159,6 +168,13 @@ def _overlap_ratio(r: Annotation, h: Annotation) -> float:
 
 
 def _span_tokens(r: Annotation, h: Annotation) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    if r.fragments is not None or h.fragments is not None:
+        inter = overlap_length(r, h)
+        if inter == covered_length(r):
+            return ("undermark",), ("overmark",)
+        if inter == covered_length(h):
+            return ("overmark",), ("undermark",)
+        return ("overlap",), ("overlap",)
     if h.start <= r.start and h.end >= r.end:
         return ("undermark",), ("overmark",)
     if h.start >= r.start and h.end <= r.end:
@@ -242,7 +258,7 @@ class StrictSimilarity(Similarity):
         return True
 
     def _spans_agree(self, r: Annotation, h: Annotation) -> bool:
-        return r.start == h.start and r.end == h.end
+        return same_extent(r, h)
 
     def __call__(self, r: Annotation, h: Annotation, ctx: Context) -> Result:
         if (r.start is None) != (h.start is None):
@@ -260,6 +276,8 @@ class LenientSimilarity(StrictSimilarity):
     name = "lenient"
 
     def _spans_agree(self, r: Annotation, h: Annotation) -> bool:
+        if r.fragments is not None or h.fragments is not None:
+            return overlap_length(r, h) > 0 or same_extent(r, h)
         return r.start < h.end and h.start < r.end or (r.start == h.start and r.end == h.end)
 
 
@@ -456,6 +474,9 @@ class ProfileSimilarity(Similarity):
         if rspan is not None and hspan is not None and (rspan[1] <= hspan[0] or rspan[0] >= hspan[1]):
             if not (rspan[0] == rspan[1] == hspan[0] == hspan[1]):
                 return 0.0, ("overlap",), ("overlap",)
+        if (r.fragments is not None or h.fragments is not None) and r.start is not None and h.start is not None \
+                and not overlap_length(r, h) and not same_extent(r, h):
+            return 0.0, ("overlap",), ("overlap",)   # discontinuous: the extents overlap, no piece does
         num = 0.0
         den = dead
         all_one = dead == 0.0
@@ -477,7 +498,7 @@ class ProfileSimilarity(Similarity):
                     s = 1.0
                 elif d.upper is not None and s < d.upper:
                     s = 0.0
-                if s < 1.0 or (r.start, r.end) != (h.start, h.end):
+                if s < 1.0 or not same_extent(r, h):
                     a, b = _span_tokens(r, h)
                     if s < 1.0:
                         rt.extend(a)

@@ -91,7 +91,7 @@ def decode_sentences(tags: list[str], offsets: np.ndarray, *, name: str, scheme:
                                           where=SentenceWhere(name, offsets))
     anns = list(map(tuple.__new__, repeat(Annotation),
                     zip(map(types.__getitem__, chunks.type_id.tolist()), chunks.start.tolist(),
-                        chunks.end.tolist(), repeat(EMPTY_ATTRIBUTES), repeat(None))))
+                        chunks.end.tolist(), repeat(EMPTY_ATTRIBUTES), repeat(None), repeat(None))))
     return anns, types
 
 

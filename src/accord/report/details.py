@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..match.engine import UNPAIRED
-from ..model import Annotation
+from ..model import Annotation, Document
 from ._report import Report
 
 __all__ = ["DETAIL_COLUMNS", "detail_rows", "write_details", "write_rows"]
@@ -48,8 +48,7 @@ def detail_rows(report: Report) -> Iterator[dict[str, Any]]:
                 "document": al.doc_id, "outcome": outcome, "gold_label": gl, "pred_label": pl,
                 "gold_start": None if g is None else g.start, "gold_end": None if g is None else g.end,
                 "pred_start": None if p is None else p.start, "pred_end": None if p is None else p.end,
-                "gold_text": gdoc.surface(g.start, g.end) if g is not None and gdoc is not None else "",
-                "pred_text": pdoc.surface(p.start, p.end) if p is not None and pdoc is not None else "",
+                "gold_text": _surface(gdoc, g), "pred_text": _surface(pdoc, p),
                 "gold_attributes": _attrs(g), "pred_attributes": _attrs(p), "similarity": sim,
             }
 
@@ -92,3 +91,12 @@ def write_rows(rows: Iterable[Mapping[str, Any]], path: str | Path, columns: Seq
         for r in rows:
             w.writerow({k: "" if v is None else json.dumps(v, ensure_ascii=False)
                         if isinstance(v, (list, tuple, dict)) else v for k, v in r.items()})
+
+
+def _surface(doc: Document | None, a: Annotation | None) -> str:
+    """The text an annotation covers; the pieces of a discontinuous span joined by a space, as brat quotes them."""
+    if a is None or doc is None:
+        return ""
+    if a.fragments is None:
+        return doc.surface(a.start, a.end)
+    return " ".join(doc.surface(x, y) for x, y in a.fragments)

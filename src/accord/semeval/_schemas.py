@@ -39,6 +39,9 @@ How the pairs are chosen, and where the numbers can differ from nervaluate:
   the overall row is the sum of the label rows. nervaluate scores each label on its own,
   dropping the other labels' spans: a gold PER span predicted as LOC is then missed for
   PER and spurious for LOC, and its label rows do not add up to its overall row.
+- Discontinuous spans (brat's fragments; nervaluate has none): boundaries are the same
+  when every piece is, spans overlap when a piece of one overlaps a piece of the other,
+  and the larger overlap is counted on the pieces.
 """
 
 from __future__ import annotations
@@ -52,9 +55,10 @@ from ..errors import OptionError, TallyError
 from ..match.assign import assign
 from ..match.axis import layered_tables
 from ..match.blocks import overlap_blocks
+from ..match.fragments import has_fragments
 from ..match.sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
 from ..metrics.prf import f_beta, json_rate, safe_ratio
-from ..model import Corpus
+from ..model import Corpus, covered_length, overlap_length, same_extent
 
 __all__ = ["SCHEMAS", "SchemaCounts", "SemEvalResult", "semeval_schemas"]
 
@@ -152,9 +156,30 @@ class SemEvalResult:
         return dict(sorted(rows.items())) if by == "label" else rows
 
 
-def _outcomes(gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe: np.ndarray, pl: np.ndarray
-              ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Pair and judge all spans (on one axis) under every schema."""
+_Pieces = tuple  # (gold annotations, predicted annotations, gold discontinuous?, predicted discontinuous?)
+
+
+def _geometry(g: np.ndarray, p: np.ndarray, gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray,
+              pieces: _Pieces | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For pairs ``(g[k], p[k])``: the shared length (negative when apart), the length of the union and whether
+    the spans are equal; counted on the pieces where a span is discontinuous."""
+    over = np.minimum(ge[g], pe[p]) - np.maximum(gs[g], ps[p])
+    union = np.maximum(ge[g], pe[p]) - np.minimum(gs[g], ps[p])
+    same = (gs[g] == ps[p]) & (ge[g] == pe[p])
+    if pieces is not None:
+        gann, pann, gfrag, pfrag = pieces
+        for k in np.flatnonzero(gfrag[g] | pfrag[p]).tolist():
+            r, h = gann[int(g[k])], pann[int(p[k])]
+            inter = overlap_length(r, h)
+            over[k], union[k] = inter, covered_length(r) + covered_length(h) - inter
+            same[k] = same_extent(r, h)
+    return over, union, same
+
+
+def _outcomes(gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe: np.ndarray, pl: np.ndarray,
+              pieces: _Pieces | None = None) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Pair and judge all spans (on one axis) under every schema (``pieces``: the annotations in table order and
+    which are discontinuous, when some are)."""
     ng, npred = len(gs), len(ps)
     go = {s: np.full(ng, UNPAIRED, dtype=np.int64) for s in SCHEMAS}
     po = {s: np.full(npred, UNPAIRED, dtype=np.int64) for s in SCHEMAS}
@@ -171,9 +196,9 @@ def _outcomes(gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe
     pi = np.flatnonzero(simple[pb])
     gi = gi[np.argsort(gb[gi], kind="stable")]
     pi = pi[np.argsort(pb[pi], kind="stable")]
-    touching = (np.minimum(ge[gi], pe[pi]) > np.maximum(gs[gi], ps[pi]))  # False only for empty spans
+    touching = _geometry(gi, pi, gs, ge, ps, pe, pieces)[0] > 0  # False only for empty (or apart) spans
     gi, pi = gi[touching], pi[touching]
-    _judge(go, po, gi, pi, gs, ge, gl, ps, pe, pl)
+    _judge(go, po, gi, pi, gs, ge, gl, ps, pe, pl, pieces)
     # larger blocks: Kuhn-Munkres per block and schema
     hard = np.flatnonzero((g_count >= 1) & (p_count >= 1) & ~simple)
     if len(hard):
@@ -186,15 +211,20 @@ def _outcomes(gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe
             bg = g_order[g_bounds[0][k]:g_bounds[1][k]]
             bp = p_order[p_bounds[0][k]:p_bounds[1][k]]
             if len(bg) * len(bp) > DENSE_LIMIT:
-                for schema, (rows, cols) in _pile_pairs(bg, bp, gs, ge, gl, ps, pe, pl).items():
+                for schema, (rows, cols) in _pile_pairs(bg, bp, gs, ge, gl, ps, pe, pl, pieces).items():
                     paired[schema][0].append(rows)
                     paired[schema][1].append(cols)
                 continue
-            over = np.minimum(ge[bg][:, None], pe[bp][None, :]) - np.maximum(gs[bg][:, None], ps[bp][None, :])
+            if pieces is None:
+                over = np.minimum(ge[bg][:, None], pe[bp][None, :]) - np.maximum(gs[bg][:, None], ps[bp][None, :])
+                union = np.maximum(ge[bg][:, None], pe[bp][None, :]) - np.minimum(gs[bg][:, None], ps[bp][None, :])
+                same_bounds = (gs[bg][:, None] == ps[bp][None, :]) & (ge[bg][:, None] == pe[bp][None, :])
+            else:
+                shape = (len(bg), len(bp))
+                over, union, same_bounds = (x.reshape(shape) for x in _geometry(
+                    np.repeat(bg, len(bp)), np.tile(bp, len(bg)), gs, ge, ps, pe, pieces))
             overlaps = over > 0
-            union = np.maximum(ge[bg][:, None], pe[bp][None, :]) - np.minimum(gs[bg][:, None], ps[bp][None, :])
             closeness = np.where(overlaps, over / np.maximum(union, 1), 0.0)
-            same_bounds = (gs[bg][:, None] == ps[bp][None, :]) & (ge[bg][:, None] == pe[bp][None, :])
             same_label = gl[bg][:, None] == pl[bp][None, :]
             big = float(min(len(bg), len(bp)) + 1)
             for schema in SCHEMAS:
@@ -206,7 +236,7 @@ def _outcomes(gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe
                 paired[schema][1].append(bp[cols])
         for schema, (gsel, psel) in paired.items():
             _judge({schema: go[schema]}, {schema: po[schema]}, np.concatenate(gsel), np.concatenate(psel),
-                   gs, ge, gl, ps, pe, pl)
+                   gs, ge, gl, ps, pe, pl, pieces)
     return go, po
 
 
@@ -216,17 +246,16 @@ assignment."""
 
 
 def _pile_pairs(bg: np.ndarray, bp: np.ndarray, gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray,
-                pe: np.ndarray, pl: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+                pe: np.ndarray, pl: np.ndarray, pieces: _Pieces | None = None
+                ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """A block too large for a full matrix: the same weights on nearest-neighbour candidates, paired by a
     sparse assignment (:mod:`accord.match.sparse`)."""
     warn_pile("--match semeval", len(bg), len(bp))
     cg, cp = near_candidates(gs[bg], ge[bg], ps[bp], pe[bp], gl[bg], pl[bp])
     g, p = bg[cg], bp[cp]
-    over = np.minimum(ge[g], pe[p]) - np.maximum(gs[g], ps[p])
+    over, union, same_bounds = _geometry(g, p, gs, ge, ps, pe, pieces)
     overlaps = over > 0
-    union = np.maximum(ge[g], pe[p]) - np.minimum(gs[g], ps[p])
     closeness = np.where(overlaps, over / np.maximum(union, 1), 0.0)
-    same_bounds = (gs[g] == ps[p]) & (ge[g] == pe[p])
     same_label = gl[g] == pl[p]
     # the dense weights' priorities in integers: correct pairs first, then overlapping pairs, then the
     # closeness rounded to 1/PILE_CLOSENESS (exact integers keep the order the dense floats give)
@@ -245,9 +274,10 @@ def _pile_pairs(bg: np.ndarray, bp: np.ndarray, gs: np.ndarray, ge: np.ndarray, 
 
 
 def _judge(go: dict[str, np.ndarray], po: dict[str, np.ndarray], gi: np.ndarray, pi: np.ndarray, gs: np.ndarray,
-           ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe: np.ndarray, pl: np.ndarray) -> None:
+           ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe: np.ndarray, pl: np.ndarray,
+           pieces: _Pieces | None = None) -> None:
     """Set the outcome of paired spans ``gi[k]``, ``pi[k]`` in the given schemas."""
-    same_bounds = (gs[gi] == ps[pi]) & (ge[gi] == pe[pi])
+    same_bounds = _geometry(gi, pi, gs, ge, ps, pe, pieces)[2]
     same_label = gl[gi] == pl[pi]
     rule = {"strict": (same_bounds & same_label, INCORRECT), "exact": (same_bounds, INCORRECT),
             "partial": (same_bounds, PARTIAL), "type": (same_label, INCORRECT)}
@@ -273,5 +303,9 @@ def semeval_schemas(gold: Corpus, pred: Corpus, *, allow_missing: str | None = N
                                        doc_ids=documents)
     gs, ge, gl, gd = g.start, g.end, g.label, g.doc
     ps, pe, pl, pd = p.start, p.end, p.label, p.doc
-    go, po = _outcomes(gs, ge, gl, ps, pe, pl)
+    pieces = None
+    gfrag, pfrag = has_fragments(g.source)[g.order], has_fragments(p.source)[p.order]
+    if gfrag.any() or pfrag.any():   # discontinuous spans: overlap and equality counted on their pieces
+        pieces = (g.annotations, p.annotations, gfrag, pfrag)
+    go, po = _outcomes(gs, ge, gl, ps, pe, pl, pieces)
     return SemEvalResult(gl, pl, gd, pd, go, po, labels, documents, beta, zero_division)

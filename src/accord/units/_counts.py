@@ -147,7 +147,10 @@ class _Signal:
         def convert(anns: list) -> list:
             out = []
             for a in anns:
-                if a.start is not None and a.end > a.start:
+                if a.fragments is not None:
+                    pieces = tuple(self.char_span(x, y) for x, y in a.fragments if y > x)
+                    a = a._replace(start=pieces[0][0], end=pieces[-1][1], fragments=pieces)
+                elif a.start is not None and a.end > a.start:
                     start, end = self.char_span(a.start, a.end)
                     a = a._replace(start=start, end=end)
                 out.append(a)
@@ -241,7 +244,8 @@ def _measure(unit: str, signal: _Signal, al: DocumentAlignment, token_label: str
         for doc in (al.gold_doc, al.pred_doc):
             for ann in (doc.annotations if doc is not None else ()):
                 if ann.start is not None and ann.end > ann.start and ann.label != token_label:
-                    bounds.update(signal.char_span(ann.start, ann.end))
+                    for x, y in ann.pieces:
+                        bounds.update(signal.char_span(x, y))
         cnt = signal.pseudo_counter(bounds)
         return (lambda a, b: cnt[b] - cnt[a]), cnt[len(signal.text)]
     starts, ends = signal.token_starts, signal.token_ends

@@ -54,7 +54,8 @@ class _Piece(NamedTuple):
 
 
 def _token_similarity(similarity: Similarity, r: Annotation, h: Annotation, a: int, b: int, ctx: Context) -> float:
-    s, _, _ = similarity(r._replace(start=a, end=b), h._replace(start=a, end=b), ctx)
+    s, _, _ = similarity(r._replace(start=a, end=b, fragments=None), h._replace(start=a, end=b, fragments=None),
+                         ctx)
     return float(s)
 
 
@@ -89,35 +90,48 @@ def scored_intervals(alignment: DocumentAlignment, similarity: Similarity, ctx: 
             continue
         paired_g.add(pair.gold)
         paired_p.add(pair.pred)
-        a, b = max(r.start, h.start), min(r.end, h.end)
-        if a >= b:
-            missing.append(_Piece(r.start, r.end, r, rl))
-            spurious.append(_Piece(h.start, h.end, h, hl))
+        # the stretches both cover (one for contiguous spans; several when a span is discontinuous), scored by the
+        # similarity of the two annotations cut to the stretch; what only one covers is missing or spurious
+        shared = [(max(a, c), min(b, d)) for a, b in r.pieces for c, d in h.pieces if max(a, c) < min(b, d)]
+        if not shared:
+            missing.extend(_Piece(a, b, r, rl) for a, b in r.pieces if a < b)
+            spurious.extend(_Piece(c, d, h, hl) for c, d in h.pieces if c < d)
             continue
-        s = _token_similarity(similarity, r, h, a, b, ctx)
-        if s >= 1.0:
-            out.append(Interval(a, b, MATCHED, rl, hl))
-        elif s > 0:
-            out.append(Interval(a, b, CLASHED, rl, hl))
-        else:
-            missing.append(_Piece(a, b, r, rl))
-            spurious.append(_Piece(a, b, h, hl))
-        if r.start < a:
-            missing.append(_Piece(r.start, a, r, rl))
-        if b < r.end:
-            missing.append(_Piece(b, r.end, r, rl))
-        if h.start < a:
-            spurious.append(_Piece(h.start, a, h, hl))
-        if b < h.end:
-            spurious.append(_Piece(b, h.end, h, hl))
+        for a, b in shared:
+            s = _token_similarity(similarity, r, h, a, b, ctx)
+            if s >= 1.0:
+                out.append(Interval(a, b, MATCHED, rl, hl))
+            elif s > 0:
+                out.append(Interval(a, b, CLASHED, rl, hl))
+            else:
+                missing.append(_Piece(a, b, r, rl))
+                spurious.append(_Piece(a, b, h, hl))
+        missing.extend(_Piece(a, b, r, rl) for a, b in _outside(r.pieces, shared))
+        spurious.extend(_Piece(a, b, h, hl) for a, b in _outside(h.pieces, shared))
     for k, (r, rl) in enumerate(zip(gold, alignment.gold_label)):
         if k not in paired_g and spanned(r, rl):
-            missing.append(_Piece(r.start, r.end, r, rl))
+            missing.extend(_Piece(a, b, r, rl) for a, b in r.pieces if a < b)
     for k, (h, hl) in enumerate(zip(pred, alignment.pred_label)):
         if k not in paired_p and spanned(h, hl):
-            spurious.append(_Piece(h.start, h.end, h, hl))
+            spurious.extend(_Piece(a, b, h, hl) for a, b in h.pieces if a < b)
     out.extend(_repair_leftovers(missing, spurious, similarity, ctx))
     out.sort(key=lambda iv: (iv.start, iv.end))
+    return out
+
+
+def _outside(pieces: tuple[tuple[int, int], ...], shared: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of ``pieces`` that no stretch of ``shared`` covers (both sorted, disjoint)."""
+    out = []
+    for a, b in pieces:
+        at = a
+        for c, d in shared:
+            if d <= at or c >= b:
+                continue
+            if c > at:
+                out.append((at, c))
+            at = max(at, d)
+        if at < b:
+            out.append((at, b))
     return out
 
 
