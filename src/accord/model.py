@@ -33,6 +33,7 @@ __all__ = [
     "span_key",
     "overlap_length",
     "covered_length",
+    "covered_text",
 ]
 
 
@@ -218,6 +219,12 @@ def span_key(a: Annotation) -> tuple:
     """A hashable key equal for annotations with equal extents: ``(start, end)``, with the pieces of a
     discontinuous span added (a contiguous span never equals a discontinuous one)."""
     return (a.start, a.end) if a.fragments is None else (a.start, a.end, a.fragments)
+
+
+def covered_text(text: str, a: Annotation) -> str:
+    """The characters ``a`` covers in ``text``: its pieces joined by a space (as brat quotes a discontinuous span),
+    ``""`` for a spanless annotation."""
+    return " ".join(text[x:y] for x, y in a.pieces)
 
 
 def covered_length(a: Annotation) -> int:

@@ -156,3 +156,28 @@ def test_all_way_kappa_by_hand():
 def test_all_way_needs_two_annotators():
     with pytest.raises(RatingsError, match="two or more"):
         iaa_allway_kappa([Corpus([])], ["a"], type="E")
+
+
+def test_a_span_in_the_gap_of_a_discontinuous_one_is_no_span():
+    """All-way agreement: the second annotator's span lies in the gap of the first's discontinuous span, so it
+    overlaps its extent and none of its pieces: the same figures as a second annotator who marked nothing there,
+    and unlike the merged extent, which overlaps it."""
+    from accord.model import Corpus, Document, make_annotation
+
+    def corpora(b_span):
+        text = "Ada and Bob met Cy"
+        a = [make_annotation("PER", fragments=[(0, 3), (8, 11)], attributes={"k": "x"}),
+             make_annotation("PER", 16, 18, attributes={"k": "y"})]
+        b = ([b_span] if b_span is not None else []) + [make_annotation("PER", 16, 18, attributes={"k": "y"})]
+        c = [make_annotation("PER", 0, 3, attributes={"k": "x"}), make_annotation("PER", 16, 18, attributes={"k": "y"})]
+        return [Corpus([Document("d", tuple(x), text)]) for x in (a, b, c)]
+
+    in_gap = make_annotation("PER", 4, 7, attributes={"k": "x"})
+    names = ["a", "b", "c"]
+    got = iaa_allway_kappa(corpora(in_gap), names, type="PER", feature="k")
+    assert got == iaa_allway_kappa(corpora(None), names, type="PER", feature="k")
+    merged = corpora(in_gap)
+    merged[0] = Corpus([Document("d", (make_annotation("PER", 0, 11, attributes={"k": "x"}),
+                                       make_annotation("PER", 16, 18, attributes={"k": "y"})), "Ada and Bob met Cy")])
+    assert iaa_allway_kappa(merged, names, type="PER", feature="k")["observed_agreement"] == 1.0
+    assert got["observed_agreement"] < 1.0

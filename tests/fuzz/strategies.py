@@ -47,8 +47,9 @@ def token_pairs(draw: Any, max_docs: int = 3) -> tuple[list[dict], list[dict]]:
 
 
 @st.composite
-def text_documents(draw: Any, max_docs: int = 3, relations: bool = True) -> list[dict]:
-    """Character-offset documents with attributes, zero-length spans and relations pointing to spans."""
+def text_documents(draw: Any, max_docs: int = 3, relations: bool = True, fragments: bool = False) -> list[dict]:
+    """Character-offset documents with attributes, zero-length spans and relations pointing to spans; with
+    ``fragments``, some spans discontinuous (two pieces around a gap)."""
     docs = []
     for k in range(draw(st.integers(1, max_docs))):
         text = draw(st.text(alphabet="ab c<&>é\n", min_size=1, max_size=40))
@@ -57,6 +58,9 @@ def text_documents(draw: Any, max_docs: int = 3, relations: bool = True) -> list
             start = draw(st.integers(0, len(text)))
             end = draw(st.integers(start, min(len(text), start + 8)))
             ann: dict = {"id": f"T{i}", "label": draw(st.sampled_from(LABELS)), "start": start, "end": end}
+            if fragments and end - start >= 3 and draw(st.booleans()):
+                cut = draw(st.integers(start + 1, end - 2))
+                ann["fragments"] = [[start, cut], [draw(st.integers(cut + 1, end - 1)), end]]
             if draw(st.booleans()):
                 ann["attributes"] = {"kind": draw(st.sampled_from(["a", "b"]))}
             anns.append(ann)

@@ -47,7 +47,7 @@ def test_conll(docs, data, comments):
         run(["score", str(p), str(g), "--scheme", data.draw(st.sampled_from(["IOBES", "IOB1", "BILOU", "IO"]))])
 
 
-@given(text_documents(), st.data())
+@given(text_documents(fragments=True), st.data())
 def test_jsonl_bytes(docs, data):
     text = jsonl_text(docs).encode()
     bad = data.draw(corrupt_bytes(text))
@@ -55,13 +55,14 @@ def test_jsonl_bytes(docs, data):
         g, p = Path(d, "g.jsonl"), Path(d, "p.jsonl")
         g.write_bytes(text)
         p.write_bytes(bad)
-        for extra in (["--profile", "mat"], ["--profile", "lenient"], ["--output", "csv"]):
+        for extra in (["--profile", "mat"], ["--profile", "lenient"], ["--output", "csv"], ["--match", "semeval"],
+                      ["--by-character"]):
             run(["score", str(g), str(p), *extra])
         run(["diff", str(g), str(p), "--pairing", data.draw(st.sampled_from(["gate", "optimal"]))])
         run(["agree", str(g), str(p), "--output", "json"])
 
 
-@given(text_documents(), st.data())
+@given(text_documents(fragments=True), st.data())
 def test_jsonl_shapes(docs, data):
     k = data.draw(st.integers(0, len(docs) - 1))
     docs[k] = data.draw(corrupt_json(docs[k]))
@@ -88,7 +89,7 @@ def test_mat_json(docs, data, as_json):
         run(["score", str(g), str(p), "--format", "mat-json", "--profile", "mat"])
 
 
-@given(text_documents(max_docs=2), st.data())
+@given(text_documents(max_docs=2, fragments=True), st.data())
 def test_brat(docs, data):
     with tempfile.TemporaryDirectory() as d:
         g, p = Path(d, "g"), Path(d, "p")
@@ -97,7 +98,7 @@ def test_brat(docs, data):
         write(corpus, p, "brat")
         target = p / data.draw(st.sampled_from(sorted(f.name for f in p.iterdir())))
         target.write_bytes(data.draw(corrupt_bytes(target.read_bytes())))
-        run(["score", str(g), str(p), "--discontinuous", data.draw(st.sampled_from(["error", "merge"]))])
+        run(["score", str(g), str(p), "--discontinuous", data.draw(st.sampled_from(["fragments", "error", "merge"]))])
         run(["diff", str(g), str(p)])
         for ann in g.glob("*.ann"):     # the generated relations as coreference links
             ann.write_text(ann.read_text().replace("\tREL ", "\tCoreference "))

@@ -15,6 +15,8 @@ COMMANDS = [
     ["score", str(DATA / "doccano" / "sequence_labeling.jsonl"), str(DATA / "doccano" / "sequence_labeling.jsonl"),
      "--match", "clueval"],
     ["score", str(DATA / "conll03" / "gold.conll"), str(DATA / "conll03" / "xlm_flert.conll"), "--compat", "seqeval"],
+    ["diff", str(DATA / "bionlp-st-ge"), str(DATA / "bionlp-st-ge"), "--types",
+     "Protein,Gene_expression,Negative_regulation,Binding"],      # events compared through their arguments
 ]
 
 
@@ -28,4 +30,14 @@ def test_json_follows_the_contract(argv, capsys):
 def test_xmi_input(capsys):
     pytest.importorskip("cassis")
     assert main(["score", str(DATA / "cassis"), str(DATA / "cassis"), "--layer", "Token:pos", "--output", "json"]) == 0
+    checked(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("extra", [["--by-character"], ["--match", "semeval"], ["--profile", "mat"]])
+def test_discontinuous_spans(tmp_path, capsys, extra):
+    for side, ann in (("g", "T1\tPER 0 3;8 11\tAda Bob\n"), ("p", "T1\tPER 0 11\tAda and Bob\n")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "d.txt").write_text("Ada and Bob")
+        (tmp_path / side / "d.ann").write_text(ann)
+    assert main(["score", str(tmp_path / "g"), str(tmp_path / "p"), *extra, "--output", "json"]) == 0
     checked(capsys.readouterr().out)

@@ -103,11 +103,12 @@ def iaa_allway_kappa(corpora: Sequence[Corpus], names: Sequence[str], *, type: s
         sets = [of_type(c, doc.id) for c in corpora]
         bounds = [(np.fromiter((a.start for a in x), dtype=np.int64, count=len(x)),
                    np.fromiter((a.end for a in x), dtype=np.int64, count=len(x))) for x in sets]
+        pieces = [any(x.fragments is not None for x in other) for other in sets]
         for a in sets[0]:
             row = [category(a)]
-            for other, (starts, ends) in zip(sets[1:], bounds[1:]):
+            for other, (starts, ends), in_pieces in zip(sets[1:], bounds[1:], pieces[1:]):
                 k = _first_overlapping(starts, ends, a.start, a.end)  # type: ignore[arg-type]
-                if k >= 0 and (a.fragments is not None or any(x.fragments is not None for x in other)):
+                if k >= 0 and (a.fragments is not None or in_pieces):
                     # a discontinuous span: the first whose pieces overlap (the extents found the candidates)
                     k = next((j for j, x in enumerate(other) if overlap_length(a, x) > 0 or same_extent(a, x)), -1)
                 row.append(-1 if k < 0 else category(other[k]))

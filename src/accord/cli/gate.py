@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from ..errors import OptionError
+from ..model import covered_text
 from ._inputs import features_option
 from ._options import (add_allow_missing, add_diff_pairing, add_discontinuous, add_key_response, add_output, add_rates,
                        add_statistics, csv_list)
@@ -117,7 +118,7 @@ def run_qa(args: argparse.Namespace) -> int:
                     for side, a in (("key", r.key), ("response", r.response)):
                         row[f"{side}_start"] = a.start if a is not None else None
                         row[f"{side}_end"] = a.end if a is not None else None
-                        row[f"{side}_text"] = text[a.start:a.end] if a is not None and text is not None else None
+                        row[f"{side}_text"] = covered_text(text, a) if a is not None and text is not None else None
                         row[f"{side}_features"] = (json.dumps(dict(a.attributes), ensure_ascii=False, default=str)
                                                    if a is not None else None)
                     rows.append(row)

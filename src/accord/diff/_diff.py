@@ -197,23 +197,21 @@ def _diff_spanless(out: dict[str, TypeDiff], keys: list[Annotation], resps: list
     value_of = {"correct": CORRECT, "partial": PARTIAL, "mismatch": MISMATCH}
     paired = {id(r.key): (r.response, value_of.get(r.outcome, 0)) for td in out.values() for r in td.rows
               if r.key is not None and r.response is not None}
-    k_depth = spanless_depths(keys, doc_id, "key")
-    r_depth = spanless_depths(resps, doc_id, "response")
+    groups: dict[tuple[int, str], tuple[list[Annotation], list[Annotation]]] = {}
+    for side, anns, name in ((0, keys, "key"), (1, resps, "response")):
+        for a, depth in zip(anns, spanless_depths(anns, doc_id, name)):
+            if a.start is None:
+                groups.setdefault((depth, a.label), ([], []))[side].append(a)
     found: dict[str, tuple[list[Annotation], list[Annotation], list[np.ndarray]]] = {}
-    for depth in range(1, max([*k_depth.values(), *r_depth.values()], default=0) + 1):
-        for t in out:
-            ks = [a for a in keys if a.label == t and k_depth.get(id(a)) == depth]
-            rs = [a for a in resps if a.label == t and r_depth.get(id(a)) == depth]
-            if not ks and not rs:
-                continue
-            ki, ri, value = pair_spanless(ks, rs, paired, features, as_strings, pairing)
-            for i, j, v in zip(ki.tolist(), ri.tolist(), value.tolist()):
-                paired[id(ks[i])] = (rs[j], v)
-            acc = found.setdefault(t, ([], [], []))
-            base_k, base_r = len(acc[0]), len(acc[1])
-            acc[0].extend(ks)
-            acc[1].extend(rs)
-            acc[2].append(np.stack([ki + base_k, ri + base_r, value]) if len(ki) else np.zeros((3, 0), np.int64))
+    for (_, t), (ks, rs) in sorted(groups.items()):   # by depth: what an event points to is paired before it
+        ki, ri, value = pair_spanless(ks, rs, paired, features, as_strings, pairing)
+        for i, j, v in zip(ki.tolist(), ri.tolist(), value.tolist()):
+            paired[id(ks[i])] = (rs[j], v)
+        acc = found.setdefault(t, ([], [], []))
+        base_k, base_r = len(acc[0]), len(acc[1])
+        acc[0].extend(ks)
+        acc[1].extend(rs)
+        acc[2].append(np.stack([ki + base_k, ri + base_r, value]))
     for t, (ks, rs, parts) in found.items():
         spanned = out[t]
         both = np.concatenate(parts, axis=1)

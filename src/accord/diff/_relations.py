@@ -29,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError, PairingError
+from ..errors import OptionError
+from ..match.engine import reference_depths
 from ..model import Annotation, is_aggregate
 from ._features import subsumes
 from ._pairing import CORRECT, MISMATCH, PARTIAL, WRONG, _gate_greedy, _optimal
@@ -54,37 +55,12 @@ def scalar_features(a: Annotation) -> dict[str, Any]:
     return {k: v for k, v in a.attributes.items() if k not in roles}
 
 
-def spanless_depths(anns: Sequence[Annotation], doc_id: str | None, side: str) -> dict[int, int]:
-    """For each spanless annotation (by ``id``): 1 + the largest depth among the spanless annotations it points
-    to (0 for spanned ones). A cycle is a :class:`~accord.errors.PairingError` naming the document."""
-    depth: dict[int, int] = {}
-    for root in anns:
-        if root.start is not None or id(root) in depth:
-            continue
-        stack: list[tuple[Annotation, bool]] = [(root, False)]
-        on_path: set[int] = set()
-        while stack:
-            a, done = stack.pop()
-            if done:
-                on_path.discard(id(a))
-                depth[id(a)] = 1 + max((depth.get(id(t), 0) for t in _flat(a) if t.start is None), default=0)
-                continue
-            if id(a) in depth:
-                continue
-            if id(a) in on_path:
-                raise PairingError(f"document {doc_id!r} ({side}): {a!r} points to itself through its arguments; "
-                                   "the diff compares relations after what they point to")
-            on_path.add(id(a))
-            stack.append((a, True))
-            stack.extend((t, False) for t in _flat(a) if t.start is None and id(t) not in depth)
-    return depth
-
-
-def _flat(a: Annotation) -> list[Annotation]:
-    out = []
-    for value in targets(a).values():
-        out.extend(value if is_aggregate(value) else (value,))
-    return out
+def spanless_depths(anns: Sequence[Annotation], doc_id: str | None, side: str) -> list[int]:
+    """For each annotation, how many levels of spanless annotations it reaches through those it points to
+    (:func:`accord.match.engine.reference_depths`: 0 for spans and for relations between spans); a cycle is a
+    :class:`~accord.errors.PairingError` naming it."""
+    spanless = np.fromiter((a.start is None for a in anns), dtype=bool, count=len(anns)).astype(np.int64)
+    return reference_depths(list(anns), spanless, str(doc_id), side).tolist()
 
 
 def pair_spanless(keys: list[Annotation], resps: list[Annotation], paired: dict[int, tuple[Annotation, int]],
@@ -150,7 +126,7 @@ def check_target_types(keys: Sequence[Annotation], resps: Sequence[Annotation], 
     missing: dict[str, set[str]] = {}
     for a in list(keys) + list(resps):
         if a.start is None:
-            for t in _flat(a):
+            for t in a.referenced():
                 if t.label not in compared:
                     missing.setdefault(t.label, set()).add(a.label)
     if missing:

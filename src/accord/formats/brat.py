@@ -25,7 +25,7 @@ from typing import Any
 
 from .._io import read_text
 from ..errors import FormatError, OptionError
-from ..model import Annotation, Corpus, Document, is_aggregate
+from ..model import Annotation, Corpus, Document, covered_text, is_aggregate
 from ._refs import RawAnnotation, Ref, build_annotations, ref_id
 from ._registry import Format, register
 
@@ -192,8 +192,7 @@ def write_brat(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
             scalars = {}
             if kind == "T":
                 offsets = ";".join(f"{s} {e}" for s, e in a.pieces)   # a discontinuous span: its pieces
-                quoted = " ".join(doc.text[s:e] for s, e in a.pieces)
-                lines.append(f"{me}\t{a.label} {offsets}\t{quoted}")
+                lines.append(f"{me}\t{a.label} {offsets}\t{covered_text(doc.text, a)}")
                 scalars = {k: v for k, v in a.attributes.items() if k not in ("fragments", "normalizations")}
             else:
                 args = []

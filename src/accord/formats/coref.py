@@ -19,6 +19,7 @@ reads it, one-token mentions come first, then openings, then closings, whatever 
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from pathlib import Path
@@ -207,6 +208,17 @@ def read_coref_jsonl(path: str | Path) -> dict[str, Clusters]:
     return docs
 
 
+_COREF_READERS = {
+    "conll2012": (".coref", "read_coref_conll"),
+    "jsonl": (".coref", "read_coref_jsonl"),
+    "corefud": (".corefud", "read_corefud"),
+    "brat": (".coref_spans", "read_coref_brat"),
+    "gate": (".coref_spans", "read_coref_gate"),
+    "xmi": (".xmi", "read_coref_xmi"),
+}
+"""Each coreference format: the module (imported when that format is read) and its reader."""
+
+
 def read_coref(path: str | Path, format: str | None = None) -> dict[str, Clusters]:
     """Read clusters; ``format`` is ``conll2012``, ``jsonl``, ``corefud``, ``brat``, ``gate`` or ``xmi`` (default
     by extension:
@@ -224,28 +236,10 @@ def read_coref(path: str | Path, format: str | None = None) -> dict[str, Cluster
     by_suffix = {".jsonl": "jsonl", ".json": "jsonl", ".conllu": "corefud", ".ann": "brat", ".xml": "gate",
                  ".xmi": "xmi"}
     fmt = format or by_suffix.get(suffix, "conll2012")
-    if fmt == "jsonl":
-        return read_coref_jsonl(p)
-    if fmt == "conll2012":
-        return read_coref_conll(p)
-    if fmt == "corefud":
-        from .corefud import read_corefud
-
-        return read_corefud(p)
-    if fmt == "brat":
-        from .coref_spans import read_coref_brat
-
-        return read_coref_brat(p)
-    if fmt == "gate":
-        from .coref_spans import read_coref_gate
-
-        return read_coref_gate(p)
-    if fmt == "xmi":
-        from .xmi import read_coref_xmi
-
-        return read_coref_xmi(p)
-    raise FormatError(f"unknown coreference format {fmt!r}; expected conll2012, jsonl, corefud, brat, gate or xmi",
-                      path=p)
+    if fmt not in _COREF_READERS:
+        raise FormatError(f"unknown coreference format {fmt!r}; expected {', '.join(_COREF_READERS)}", path=p)
+    module, name = _COREF_READERS[fmt]
+    return getattr(importlib.import_module(module, __package__), name)(p)
 
 
 def write_coref_conll(docs: dict[str, Clusters], path: str | Path, *, tokens: dict[str, list[str]] | None = None) -> None:

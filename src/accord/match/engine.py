@@ -29,7 +29,7 @@ from .shapes import pair_scores, spanless_block_scores
 from .sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
 from .similarity import Context, LenientSimilarity, ProfileSimilarity, Similarity, StrictSimilarity, implied_span
 
-__all__ = ["MATCH", "CLASH", "UNPAIRED", "Pair", "DocumentAlignment", "Pairer"]
+__all__ = ["MATCH", "CLASH", "UNPAIRED", "Pair", "DocumentAlignment", "Pairer", "reference_depths"]
 
 MATCH, CLASH, UNPAIRED = 0, 1, 2
 
@@ -184,8 +184,8 @@ class Pairer:
         pgroups = self._groups(pred)
         by_depth = self.task is None and not self._strata and (np.any(ggroups % 2) or np.any(pgroups % 2))
         if by_depth:     # without a task, spanless annotations pair after the spanless ones they point to
-            ggroups = ggroups + 2 * _spanless_depths(gold, ggroups, doc_id, "gold")
-            pgroups = pgroups + 2 * _spanless_depths(pred, pgroups, doc_id, "predicted")
+            ggroups = ggroups + 2 * reference_depths(gold, ggroups, doc_id, "gold")
+            pgroups = pgroups + 2 * reference_depths(pred, pgroups, doc_id, "predicted")
         if np.any(ggroups % 2) or np.any(pgroups % 2) or len(self._strata) > 1:
             self._check_references(gold, ggroups, doc_id, "gold")
             self._check_references(pred, pgroups, doc_id, "predicted")
@@ -286,9 +286,7 @@ class Pairer:
         psel = [pred[i] for i in pi.tolist()]
         gkey: list[object] = [out.gold_label[i] for i in gi.tolist()]
         pkey: list[object] = [out.pred_label[i] for i in pi.tolist()]
-        if any(map(_FRAGMENTS, gsel)) or any(map(_FRAGMENTS, psel)):   # discontinuous: equal pieces too
-            gkey = list(zip(gkey, map(_FRAGMENTS, gsel)))
-            pkey = list(zip(pkey, map(_FRAGMENTS, psel)))
+        gkey, pkey = _with_pieces(gkey, gsel, pkey, psel)
         if names:
             for keys, anns, is_gold in ((gkey, gsel, True), (pkey, psel, False)):
                 for k, a in enumerate(anns):
@@ -519,7 +517,7 @@ def _incoming(anns: list[Annotation], contents: dict[int, str] | None = None) ->
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
-def _spanless_depths(anns: list[Annotation], groups: np.ndarray, doc_id: str, side: str) -> np.ndarray:
+def reference_depths(anns: list[Annotation], groups: np.ndarray, doc_id: str, side: str) -> np.ndarray:
     """For each annotation, how many spanless annotations it reaches through spanless ones it points to (0 for
     spanned annotations and for spanless ones pointing to spans only); a cycle is a :class:`PairingError`."""
     spanless = (groups % 2 == 1).tolist()
@@ -558,6 +556,15 @@ def _spanless_depths(anns: list[Annotation], groups: np.ndarray, doc_id: str, si
     return depth
 
 
+def _with_pieces(gold_keys: list, gold: list[Annotation], pred_keys: list, pred: list[Annotation]
+                 ) -> tuple[list, list]:
+    """Exact-pairing keys with the pieces of discontinuous spans added (on both sides, when either has one), so
+    that equal extents with different pieces do not pair."""
+    if not any(map(_FRAGMENTS, gold)) and not any(map(_FRAGMENTS, pred)):
+        return gold_keys, pred_keys
+    return list(zip(gold_keys, map(_FRAGMENTS, gold))), list(zip(pred_keys, map(_FRAGMENTS, pred)))
+
+
 def _pair_exact_batch(alignments: list[DocumentAlignment]) -> None:
     """Pair the spanned annotations of many documents by equal (document, start, end, label), at once."""
     n_gold = np.fromiter((len(al.gold) for al in alignments), np.int64, len(alignments))
@@ -568,9 +575,7 @@ def _pair_exact_batch(alignments: list[DocumentAlignment]) -> None:
     pred = [a for al in alignments for a in al.pred]
     glabels: list[object] = [lbl for al in alignments for lbl in al.gold_label]
     plabels: list[object] = [lbl for al in alignments for lbl in al.pred_label]
-    if any(map(_FRAGMENTS, gold)) or any(map(_FRAGMENTS, pred)):   # discontinuous spans: equal pieces too
-        glabels = list(zip(glabels, map(_FRAGMENTS, gold)))
-        plabels = list(zip(plabels, map(_FRAGMENTS, pred)))
+    glabels, plabels = _with_pieces(glabels, gold, plabels, pred)
     code_of = {lbl: c for c, lbl in enumerate(sorted(set(glabels) | set(plabels), key=repr))}
     keys = []
     for anns, labels, counts in ((gold, glabels, n_gold), (pred, plabels, n_pred)):

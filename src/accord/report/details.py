@@ -97,6 +97,4 @@ def _surface(doc: Document | None, a: Annotation | None) -> str:
     """The text an annotation covers; the pieces of a discontinuous span joined by a space, as brat quotes them."""
     if a is None or doc is None:
         return ""
-    if a.fragments is None:
-        return doc.surface(a.start, a.end)
-    return " ".join(doc.surface(x, y) for x, y in a.fragments)
+    return " ".join(doc.surface(x, y) for x, y in a.pieces)

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..diff import CorpusDiff, DiffCounts
+from ..model import covered_text
 from ..diff._qa import QATable, qa_table
 from .table import print_table
 
@@ -64,7 +65,7 @@ def _features(attrs: Any) -> str:
 def _side(ann: Any, text: str | None) -> dict[str, Any] | None:
     if ann is None:
         return None
-    return {"start": ann.start, "end": ann.end, "text": text[ann.start:ann.end] if text is not None else "",
+    return {"start": ann.start, "end": ann.end, "text": covered_text(text, ann) if text is not None else "",
             "features": _features(ann.attributes), "id": ann.id}
 
 
