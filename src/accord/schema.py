@@ -66,6 +66,10 @@ class LabelSpec:
     all_attributes_known: bool = False
     attributes: dict[str, AttributeSpec] = field(default_factory=dict)
     effective_attribute: str | None = None
+    category: str = "content"
+    """The ``category`` (else the ``name``) of its ``<annotation_set_descriptor>``: ``content`` (scored),
+    ``token``, ``zone``, or another (``admin`` for MAT's ``SEGMENT``); ``content`` when the descriptor has
+    neither."""
 
 
 @dataclass
@@ -207,6 +211,10 @@ class Task:
                 return None
         return spec.default
 
+    def labels_of(self, category: str) -> frozenset[str]:
+        """The true labels declared in descriptors of ``category`` (``content``, ``token``, ``zone``...)."""
+        return frozenset(lbl for lbl, spec in self.labels.items() if spec.category == category)
+
     # -- profiles ----------------------------------------------------------------------
     def similarity_profile(self, name: str | None = None) -> SimilarityProfileSpec | None:
         """The similarity profile called ``name``, or the unnamed (default) one.
@@ -221,8 +229,11 @@ class Task:
         return _pick(self.score_profiles, name, "score", self.source)
 
     # -- validation --------------------------------------------------------------------
-    def validate(self, corpus: Corpus) -> None:
+    def validate(self, corpus: Corpus, undeclared: frozenset[str] = frozenset()) -> None:
         """Check every annotation of ``corpus`` against the schema.
+
+        ``undeclared`` names labels that may appear without a declaration (MAT's ``lex``, ``zone`` and
+        ``SEGMENT``, which tasks inherit from MAT's root task); the task's declarations still hold for them.
 
         Raises
         ------
@@ -235,6 +246,8 @@ class Task:
         valid_objects: set[tuple[str, bool, int]] = set()
         for doc in corpus.values():
             for ann in doc.annotations:
+                if ann.label in undeclared and ann.label not in self.labels:
+                    continue
                 same_object = (ann.label, ann.start is None, id(ann.attributes))
                 if same_object in valid_objects:
                     continue
@@ -368,6 +381,7 @@ def parse_task(text: str, source: str = "task") -> Task:
     pending_attrs = []
     for descs in descriptor_sets:
         for desc in descs.iter("annotation_set_descriptor"):
+            category = desc.get("category") or desc.get("name") or "content"
             for el in desc.findall("annotation"):
                 label = el.get("label")
                 if not label:
@@ -376,7 +390,7 @@ def parse_task(text: str, source: str = "task") -> Task:
                     raise SchemaError(f"{source}: label {label!r} is declared twice")
                 labels[label] = LabelSpec(
                     label, spanned=el.get("span", "yes") != "no",
-                    all_attributes_known=el.get("all_attributes_known") == "yes")
+                    all_attributes_known=el.get("all_attributes_known") == "yes", category=category)
             pending_attrs.extend(desc.findall("attribute"))
     for el in pending_attrs:
         _parse_attribute(el, labels, source)

@@ -17,7 +17,8 @@ from .errors import OptionError, PairingError, RepairWarning
 from .formats import read, sniff
 from .match.engine import DocumentAlignment, Pairer, make_similarity
 from .metrics.prf import ZERO_DIVISION
-from .model import Corpus, Document
+from .model import Annotation, Corpus, Document
+from .regions import annotation_roles, prepare_corpus, restrict_pairs
 from .report import Report
 from .schema import Task, load_task
 from .tally import ScoreRows, tally
@@ -238,10 +239,12 @@ def _where(doc: Document, name: str | None, i: int) -> str:
 
 
 def _check_user_names(gold: Corpus, pred: Corpus, task: Task | None, attributes: Sequence[str],
-                      equivalences: Mapping[str, str], ignore: Sequence[str]) -> None:
-    """Refuse an attribute, an equivalence member or an ignored label that neither side holds
+                      equivalences: Mapping[str, str], ignore: Sequence[str],
+                      content_annotations: Sequence[str] | None = None,
+                      token_annotations: Sequence[str] | None = None) -> None:
+    """Refuse an attribute, an equivalence member, an ignored, content or token label that neither side holds
     (nor the task declares): a misspelt name would silently change nothing."""
-    if not (attributes or equivalences or ignore):
+    if not (attributes or equivalences or ignore or content_annotations or token_annotations):
         return
     labels: set[str] = set()
     names: set[str] = set()
@@ -259,6 +262,8 @@ def _check_user_names(gold: Corpus, pred: Corpus, task: Task | None, attributes:
     check_names(attributes, names, "attribute", "--attributes")
     check_names(equivalences, labels, "label", "--equivalence-class")
     check_names(ignore, labels | set(equivalences.values()), "label", "--ignore")
+    check_names(content_annotations or (), labels, "label", "--content-annotations")
+    check_names(token_annotations or (), labels, "label", "--token-annotations")
 
 
 def score(
@@ -281,7 +286,10 @@ def score(
     gold_column: int | str | None = None,
     pred_column: int | str | None = None,
     units: Sequence[str] = (),
-    token_label: str = "lex",
+    content_annotations: Sequence[str] | None = None,
+    token_annotations: Sequence[str] | None = None,
+    gold_only: bool = False,
+    ref_gold_only: bool = False,
     confusability: str | None = None,
     gold_set: str | None = None,
     pred_set: str | None = None,
@@ -331,11 +339,17 @@ def score(
     units : sequence of {"token", "pseudo-token", "character"}
         Also score in these units, as MAT's ``--by_token``, ``--by_pseudo_token`` and
         ``--by_character`` (:mod:`accord.units`); ``Report.units`` holds the results.
-    token_label : str
-        Documents with text: the label of the token annotations (MAT's ``lex``), left out
-        of the scores.
+    content_annotations, token_annotations : sequence of str, optional
+        Without a task, which labels are scored and which are tokens (MAT's ``--content_annotations`` and
+        ``--token_annotations``; default: tokens ``lex``, content every label but tokens, ``zone`` and
+        ``SEGMENT``). With a task its annotation set descriptors say it (:mod:`accord.regions`).
+    gold_only, ref_gold_only : bool
+        Score only inside the SEGMENTs whose status is ``human gold`` or ``reconciled`` of the predicted
+        (``gold_only``, MAT's ``--gold_only``) or of the gold documents (``ref_gold_only``).
     confusability : {"token", "pseudo-token", "character"}, optional
-        Build the confusability matrix in this unit (it must be among ``units``).
+        Build the confusability matrix in this unit (it must be among ``units``). Without a task or a
+        ``profile`` it pairs under MAT's default profile (``mat``: by overlap, so that label confusions show),
+        not the strict default.
     gold_set, pred_set : str, optional
         GATE XML: the annotation set of each side (default: the default set).
     match : {"pairs", "clueval", "semeval"}
@@ -366,20 +380,34 @@ def score(
         task = load_task(task)
     gold_c, pred_c, repairs = _read_with_repairs(gold, pred, gold_format or format, pred_format or format,
                                                  read_options, gold_column, pred_column, gold_set, pred_set)
-    if task is not None and validate:
-        task.validate(gold_c)
-        task.validate(pred_c)
     equivalences: dict[str, str] = {}
     for name, members in (equivalence_classes or {}).items():
         for m in members:
             equivalences[m] = name
-    _check_user_names(gold_c, pred_c, task, attributes, equivalences, ignore)
+    _check_user_names(gold_c, pred_c, task, attributes, equivalences, ignore, content_annotations,
+                      token_annotations)
+    roles = annotation_roles(task, content_annotations, token_annotations)
+    # --ignore before validation, as MAT removes ignored labels before anything else reads them
+    kept_equivalences = {k: v for k, v in equivalences.items() if k not in ignore}
+
+    def scoring_label(a: Annotation) -> str:
+        lbl = task.effective_label(a) if task is not None else a.label
+        return kept_equivalences.get(lbl, lbl)
+    gold_c, gold_regions = prepare_corpus(gold_c, roles, scoring_label, ignore, ref_gold_only, task)
+    pred_c, pred_regions = prepare_corpus(pred_c, roles, scoring_label, ignore, gold_only, task)
+    if task is not None and validate:
+        task.validate(gold_c, roles.undeclared)
+        task.validate(pred_c, roles.undeclared)
+    if confusability is not None and profile is None and task is None:
+        # a label confusion needs a pairing across labels: MAT's default profile (pairs by overlap, label .1,
+        # span .9), as MATScore without a task, instead of the strict default of column files
+        profile = "mat"
     similarity = make_similarity(profile, task, attributes)
-    if units and token_label not in ignore:
-        ignore = list(ignore) + [token_label]   # token annotations are the unit, not something to score
-    pairer = Pairer(similarity, task, equivalences, ignore)
-    alignments: list[DocumentAlignment] = pairer.align_many(
-        track(pair_documents(gold_c, pred_c, allow_missing), "pairing documents"))
+    pairer = Pairer(similarity, task, equivalences, list(ignore) + sorted(roles.token - set(ignore)))
+    triples: Any = pair_documents(gold_c, pred_c, allow_missing)
+    if any(r is not None for r in gold_regions.values()) or any(r is not None for r in pred_regions.values()):
+        triples = restrict_pairs(triples, gold_regions, pred_regions, roles.token)
+    alignments: list[DocumentAlignment] = pairer.align_many(track(triples, "pairing documents"))
     rows = ScoreRows.from_spec(task.score_profile(score_profile) if task is not None else None)
     counts = tally(alignments, task=task, rows=rows)
     options = {"profile": similarity.name, "beta": beta, "zero_division": zero_division,
@@ -387,6 +415,10 @@ def score(
                "equivalence_classes": {k: list(v) for k, v in (equivalence_classes or {}).items()},
                "allow_missing": allow_missing, "task": task.source if task is not None else None,
                "score_profile": score_profile}
+    if content_annotations or token_annotations:
+        options.update(content_annotations=sorted(roles.content or ()), token_annotations=sorted(roles.token))
+    if gold_only or ref_gold_only:
+        options.update(gold_only=gold_only, ref_gold_only=ref_gold_only)
     options.update({k: read_options[k] for k in ("scheme", "repair", "suffix") if read_options.get(k)})
     inputs = {"gold": {"sources": [source_name(gold, gold_column)], "documents": len(gold_c)},
               "pred": {"sources": [source_name(gold if pred is None else pred, pred_column)],
@@ -398,8 +430,8 @@ def score(
                           f"), not in {confusability!r}")
     if units:
         from .units import score_units
-        report.units = score_units(alignments, pairer, units, token_label=token_label, confusability=confusability)
-        options.update(units=list(units), token_label=token_label, confusability=confusability)
+        report.units = score_units(alignments, pairer, units, token_labels=roles.token, confusability=confusability)
+        options.update(units=list(units), token_annotations=sorted(roles.token), confusability=confusability)
     return report
 
 

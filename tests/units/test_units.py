@@ -74,7 +74,7 @@ def test_confusability_matrix_in_tokens():
 
 def test_strict_profile_splits_a_label_clash_into_missing_and_spurious():
     report = score(doc([("LOCATION", "United States")]), doc([("ORG", "United States")]),
-                   units=("token",), confusability="token")
+                   profile="strict", units=("token",), confusability="token")
     assert counts(report.units["token"]) == (0, 0, 0, 2, 2)
     assert dict(report.units["token"].confusability) == {("ORG", None): 2, (None, "LOCATION"): 2, (None, None): 11}
 
@@ -128,3 +128,20 @@ def test_cli_units_in_json_and_csv(tmp_path, capsys):
     rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
     char_all = [r for r in rows if r["measure"] == "character" and r["document"] == "<all>" and r["row"] == "<all>"][0]
     assert [char_all[k] for k in ("match", "gold_clash", "pred_clash")] == ["0", "15", "15"]
+
+
+def test_confusability_without_a_profile_pairs_by_overlap(capsys):
+    # issue 18.4: without a task or --profile, --confusability pairs under MAT's default profile, so that the
+    # same-span label confusion shows (strict would make it missing + spurious, an empty off-diagonal)
+    gold, pred = doc([("LOCATION", "United States")]), doc([("PERSON", "United States")])
+    report = score(gold, pred, units=("token",), confusability="token")
+    assert report.options["profile"] == "mat"
+    assert dict(report.units["token"].confusability) == {("PERSON", "LOCATION"): 2, (None, None): 11}
+    strict = score(gold, pred)
+    assert strict.options["profile"] == "strict" and strict.totals.missing == 1 and strict.totals.spurious == 1
+    from accord.report import render_table
+    from accord.report.table import TableConsole
+
+    console = TableConsole(record=True, width=120)
+    render_table(report, console)
+    assert "profile mat" in console.export_text()

@@ -78,8 +78,17 @@ def add_score_options(sc: argparse.ArgumentParser) -> None:
     u.add_argument("--by-character", action="store_true", help="also score in characters")
     u.add_argument("--confusability", action="store_true", help="the confusability matrix of labels, in tokens "
                    "(in pseudo-tokens, or characters, when only those are scored; alone it implies --by-token)")
-    u.add_argument("--token-label", default="lex", help="the label of token annotations in documents with text "
-                   "(default lex, as MAT); they are not scored themselves")
+    r = sc.add_argument_group("what of a MAT document is scored (see accord.regions)")
+    r.add_argument("--content-annotations", type=csv_list, metavar="LABELS",
+                   help="without --task: the labels scored (default: every label but the token annotations, zone "
+                   "and SEGMENT); with a task its descriptors of category 'content' say it")
+    r.add_argument("--token-annotations", "--token-label", dest="token_annotations", type=csv_list,
+                   metavar="LABELS", help="without --task: the labels of token annotations in documents with text "
+                   "(default lex, as MAT): the unit of --by-token, never scored themselves")
+    r.add_argument("--gold-only", action="store_true", help="score only inside the predicted documents' SEGMENTs "
+                   "whose status is 'human gold' or 'reconciled' (MAT's --gold_only)")
+    r.add_argument("--ref-gold-only", action="store_true", help="the same inside the gold documents' SEGMENTs "
+                   "(MAT's --ref_gold_only)")
 
 
 def _score_gate(args: argparse.Namespace) -> int:
@@ -88,7 +97,11 @@ def _score_gate(args: argparse.Namespace) -> int:
 
     unsupported = [name for name, given in (("--task", args.task), ("--score-profile", args.score_profile),
                                             ("--equivalence-class", args.equivalence_class),
-                                            ("--ignore", args.ignore)) if given]
+                                            ("--ignore", args.ignore),
+                                            ("--content-annotations", args.content_annotations),
+                                            ("--token-annotations", args.token_annotations),
+                                            ("--gold-only/--ref-gold-only", args.gold_only or args.ref_gold_only))
+                  if given]
     if unsupported:
         raise OptionError(f"{', '.join(unsupported)} do not apply to the gate profile (GATE's Annotation Diff)")
     if args.gold_format != args.pred_format:
@@ -111,7 +124,11 @@ def _check_span_options(args: argparse.Namespace) -> None:
                                             ("--ignore", args.ignore), ("--details", args.details),
                                             ("--by-token/--by-pseudo-token/--by-character/--confusability",
                                              args.by_token or args.by_pseudo_token or args.by_character or
-                                             args.confusability)) if given]
+                                             args.confusability),
+                                            ("--content-annotations", args.content_annotations),
+                                            ("--token-annotations", args.token_annotations),
+                                            ("--gold-only/--ref-gold-only", args.gold_only or args.ref_gold_only))
+                  if given]
     if args.match == "semeval" and (args.leniency != "1" or args.unlabelled):
         unsupported.append("--leniency/--unlabelled")
     if unsupported:
@@ -159,7 +176,8 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
         equivalence_classes=equivalences, ignore=args.ignore, beta=args.beta, zero_division=args.zero_division,
         allow_missing=args.allow_missing, scheme=args.scheme, repair=repair_of(args), suffix=args.suffix,
         tag_column=args.tag_column,
-        discontinuous=args.discontinuous, units=units, token_label=args.token_label,
+        discontinuous=args.discontinuous, units=units, content_annotations=args.content_annotations,
+        token_annotations=args.token_annotations, gold_only=args.gold_only, ref_gold_only=args.ref_gold_only,
         confusability=(units[0] if units else "token") if args.confusability else None,
         gold_set=args.gold_set, pred_set=args.pred_set, **vrt_options(args),
     )

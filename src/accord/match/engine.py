@@ -215,7 +215,7 @@ class Pairer:
             if self.equivalences:
                 eq = self.equivalences
                 labels = [eq.get(lbl, lbl) for lbl in labels]
-        if self.ignore:
+        if self.ignore and not self.ignore.isdisjoint(labels):
             keep = [k for k, lbl in enumerate(labels) if lbl not in self.ignore]
             anns = [anns[k] for k in keep]
             labels = [labels[k] for k in keep]

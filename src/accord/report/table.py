@@ -149,6 +149,9 @@ def render_table(report: Report, console: Any = None, title: str | None = None) 
     f_name = "F1" if report.beta == 1 else f"F{report.beta:g}"
     clashes = report.totals.gold_clash or report.totals.pred_clash
     columns = ["gold", "pred", "match"] + (["g.clash", "p.clash"] if clashes else []) + ["missing", "spurious"]
+    profile = report.options.get("profile")
+    if profile and profile != "strict":    # strict is the default of column files: said only when it is not
+        title = f"{title} (profile {profile})" if title else f"profile {profile}"
     table = new_table(title, ["label"] + columns + ["P %", "R %", f"{f_name} %"])
 
     def add(name: str, counts: Any, row: tuple, style: str | None = None) -> None:

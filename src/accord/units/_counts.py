@@ -13,7 +13,7 @@ by single spaces, spans mapped onto it):
     annotation boundary counts once on each side of the boundary.
 ``token``
     the tokens inside the interval: those of a token-unit document, or, for a document with
-    text, the annotations labelled ``token_label`` (MAT's ``lex``) of the predicted side;
+    text, the token annotations (``token_labels``, MAT's ``lex``) of the predicted side;
     the test size is their number. When a boundary falls inside a token, token scoring is
     abandoned for the whole run, as MAT does (the reason is reported).
 
@@ -39,7 +39,7 @@ overlap (a unit would take part in two pairs).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -108,7 +108,7 @@ class UnitScores:
 class _Signal:
     """A document's signal with its tokens, as character offsets."""
 
-    def __init__(self, gold: Document | None, pred: Document | None, token_label: str):
+    def __init__(self, gold: Document | None, pred: Document | None, token_labels: frozenset[str]):
         doc = pred if pred is not None else gold
         assert doc is not None
         self.doc = doc
@@ -116,7 +116,7 @@ class _Signal:
             self.text = doc.text
             self.offsets = None
             toks = sorted((a.start, a.end) for a in doc.annotations
-                          if a.label == token_label and a.start is not None)
+                          if a.label in token_labels and a.start is not None)
             self.token_starts = np.array([s for s, _ in toks], dtype=np.int64) if toks else None
             self.token_ends = np.array([e for _, e in toks], dtype=np.int64) if toks else None
         else:
@@ -169,7 +169,8 @@ class _Signal:
 
 
 def score_units(alignments: Sequence[DocumentAlignment], pairer: Pairer, units: Sequence[str] = UNITS, *,
-                token_label: str = "lex", confusability: str | None = "token") -> dict[str, UnitScores]:
+                token_labels: str | Collection[str] = ("lex",), confusability: str | None = "token"
+                ) -> dict[str, UnitScores]:
     """Score aligned documents in tokens, pseudo-tokens and/or characters.
 
     Parameters
@@ -179,8 +180,8 @@ def score_units(alignments: Sequence[DocumentAlignment], pairer: Pairer, units: 
     pairer : Pairer
         What paired them (its similarity gives the token similarity).
     units : sequence of {"token", "pseudo-token", "character"}
-    token_label : str
-        In documents with text, the label of the token annotations (not scored themselves).
+    token_labels : str or collection of str
+        In documents with text, the labels of the token annotations (not scored themselves).
     confusability : {"token", "pseudo-token", "character", None}
         The unit of the confusability matrix (MAT: tokens, or pseudo-tokens without tokens).
 
@@ -195,16 +196,16 @@ def score_units(alignments: Sequence[DocumentAlignment], pairer: Pairer, units: 
     for s in out.values():
         if s.unit != confusability:
             s.confusability = None
-    skip = frozenset({token_label})
+    skip = frozenset({token_labels} if isinstance(token_labels, str) else token_labels)
     for al in alignments:
         ctx = Context(pairer.label, pairer.task, {}, al.gold_doc, al.pred_doc)
         ctx.add_pairs(((id(al.gold[p.gold]), id(al.pred[p.pred])), p.similarity) for p in al.pairs)
-        signal = _Signal(al.gold_doc, al.pred_doc, token_label)
+        signal = _Signal(al.gold_doc, al.pred_doc, skip)
         intervals = scored_intervals(signal.to_chars(al), pairer.similarity, ctx, skip)
         for unit, scores in out.items():
             if scores.skipped:
                 continue
-            measure, test = _measure(unit, signal, al, token_label)
+            measure, test = _measure(unit, signal, al, skip)
             if measure is None:
                 _abandon(scores, test)  # test holds the reason here
                 continue
@@ -235,7 +236,7 @@ def _abandon(scores: UnitScores, reason: str) -> None:
     scores.confusability = None
 
 
-def _measure(unit: str, signal: _Signal, al: DocumentAlignment, token_label: str):
+def _measure(unit: str, signal: _Signal, al: DocumentAlignment, token_labels: frozenset[str]):
     """A function giving the units of ``[a, b)`` (``None`` off a token boundary) and the test size."""
     if unit == "character":
         return (lambda a, b: b - a), len(signal.text)
@@ -243,14 +244,15 @@ def _measure(unit: str, signal: _Signal, al: DocumentAlignment, token_label: str
         bounds = set()
         for doc in (al.gold_doc, al.pred_doc):
             for ann in (doc.annotations if doc is not None else ()):
-                if ann.start is not None and ann.end > ann.start and ann.label != token_label:
+                if ann.start is not None and ann.end > ann.start and ann.label not in token_labels:
                     for x, y in ann.pieces:
                         bounds.update(signal.char_span(x, y))
         cnt = signal.pseudo_counter(bounds)
         return (lambda a, b: cnt[b] - cnt[a]), cnt[len(signal.text)]
     starts, ends = signal.token_starts, signal.token_ends
     if starts is None:
-        return None, (f"document {al.doc_id!r} has no token annotations labelled {token_label!r}; token scoring "
+        return None, (f"document {al.doc_id!r} has no token annotations labelled "
+                      f"{', '.join(map(repr, sorted(token_labels)))}; token scoring "
                       "needs them (or token-unit documents)")
     start_set, end_set = set(starts.tolist()), set(ends.tolist())
 
