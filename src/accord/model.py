@@ -298,11 +298,14 @@ class Corpus(Mapping[str, Document]):
     documents : iterable of Document
     name : str, optional
         Where the corpus came from (a path), used in messages.
+    files : mapping, optional
+        The file name of each document (:attr:`files`), as MAT's scorer names files.
     """
 
-    __slots__ = ("_docs", "name")
+    __slots__ = ("_docs", "name", "files")
 
-    def __init__(self, documents: Iterable[Document] = (), name: str | None = None):
+    def __init__(self, documents: Iterable[Document] = (), name: str | None = None,
+                 files: Mapping[str, str] | None = None):
         docs: dict[str, Document] = {}
         for doc in documents:
             if doc.id in docs:
@@ -310,6 +313,8 @@ class Corpus(Mapping[str, Document]):
             docs[doc.id] = doc
         self._docs = docs
         self.name = name
+        self.files: dict[str, str] = dict(files or {})
+        """The file name (without its folder) each document was read from, by document id, when read from files."""
 
     def __getitem__(self, key: str) -> Document:
         return self._docs[key]

@@ -194,7 +194,7 @@ def prepare_corpus(corpus: Corpus, roles: AnnotationRoles, scoring_label: Callab
         kept = [a for a in doc.annotations
                 if a.label in roles.token or (roles.is_content(a.label) and scoring_label(a) not in ignore)]
         docs.append(doc if len(kept) == len(doc.annotations) else doc.replace_annotations(kept))
-    return Corpus(docs, name=corpus.name), regions
+    return Corpus(docs, name=corpus.name, files=corpus.files), regions
 
 
 def _LABEL(a: Annotation) -> str:   # noqa: N802 - the label getter

@@ -23,7 +23,7 @@ from .report import Report
 from .schema import Task, load_task
 from .tally import ScoreRows, tally
 
-__all__ = ["score", "pair_documents", "read_sides", "reading_once", "source_name", "ALLOW_MISSING"]
+__all__ = ["score", "pair_documents", "match_file_names", "read_sides", "reading_once", "source_name", "ALLOW_MISSING"]
 
 ALLOW_MISSING = ("empty", "skip")
 
@@ -165,6 +165,49 @@ def pair_documents(gold: Corpus, pred: Corpus, allow_missing: str | None = None
     return out
 
 
+def match_file_names(gold: Corpus, pred: Corpus, file_re: str | None = None, ref_fsuff_off: str | None = None,
+                     ref_fsuff_on: str | None = None) -> tuple[Corpus, Corpus]:
+    """MATScore's file selection: the predicted documents whose file name matches ``file_re`` in full, each paired
+    with the gold document of the file named like it with the suffix ``ref_fsuff_off`` taken off and
+    ``ref_fsuff_on`` put on (``--file-re``, ``--ref-fsuff-off``, ``--ref-fsuff-on``).
+
+    With ``file_re`` the gold documents of no selected predicted file are left out, as MAT looks up only the
+    reference files of the hypothesis files it scores. A predicted document is renamed to the id of its gold
+    document, so that the pairing (and ``allow_missing``) works on ids as everywhere else; its file name stays in
+    ``pred.files``.
+    """
+    import re
+
+    if file_re is None and ref_fsuff_off is None and ref_fsuff_on is None:
+        return gold, pred
+    pattern = None
+    if file_re is not None:
+        try:
+            pattern = re.compile(file_re)
+        except re.error as exc:
+            raise OptionError(f"--file-re {file_re!r} is not a regular expression: {exc}") from None
+    pred_files = {d: pred.files.get(d, d) for d in pred}
+    selected = [d for d in pred if pattern is None or pattern.fullmatch(pred_files[d])]
+    if pattern is not None and not selected:
+        raise OptionError(f"--file-re {file_re!r} matches none of the {len(pred)} predicted file name(s) "
+                          f"({', '.join(sorted(pred_files.values())[:5])}...); it must match a whole name")
+    gold_by_file = {gold.files.get(d, d): d for d in gold}
+    renamed, files = [], {}
+    for d in selected:
+        name = pred_files[d]
+        if ref_fsuff_off and name.endswith(ref_fsuff_off):
+            name = name[: -len(ref_fsuff_off)]
+        name += ref_fsuff_on or ""
+        target = gold_by_file.get(name, d if ref_fsuff_off is None and ref_fsuff_on is None else name)
+        renamed.append(pred[d]._replace(id=target))
+        files[target] = pred_files[d]
+    pred_out = Corpus(renamed, name=pred.name, files=files)
+    if pattern is not None:
+        gold = Corpus([doc for d, doc in gold.items() if d in pred_out], name=gold.name,
+                      files={d: f for d, f in gold.files.items() if d in pred_out})
+    return gold, pred_out
+
+
 def _check_tokens(g: Document, p: Document, gname: str | None, pname: str | None) -> None:
     gmeta, pmeta = g.metadata or {}, p.metadata or {}
     gids, pids = gmeta.get("token_ids"), pmeta.get("token_ids")
@@ -290,6 +333,9 @@ def score(
     token_annotations: Sequence[str] | None = None,
     gold_only: bool = False,
     ref_gold_only: bool = False,
+    file_re: str | None = None,
+    ref_fsuff_off: str | None = None,
+    ref_fsuff_on: str | None = None,
     confusability: str | None = None,
     gold_set: str | None = None,
     pred_set: str | None = None,
@@ -346,6 +392,8 @@ def score(
     gold_only, ref_gold_only : bool
         Score only inside the SEGMENTs whose status is ``human gold`` or ``reconciled`` of the predicted
         (``gold_only``, MAT's ``--gold_only``) or of the gold documents (``ref_gold_only``).
+    file_re, ref_fsuff_off, ref_fsuff_on : str, optional
+        MATScore's file selection and pairing by file names (:func:`match_file_names`).
     confusability : {"token", "pseudo-token", "character"}, optional
         Build the confusability matrix in this unit (it must be among ``units``). Without a task or a
         ``profile`` it pairs under MAT's default profile (``mat``: by overlap, so that label confusions show),
@@ -380,6 +428,7 @@ def score(
         task = load_task(task)
     gold_c, pred_c, repairs = _read_with_repairs(gold, pred, gold_format or format, pred_format or format,
                                                  read_options, gold_column, pred_column, gold_set, pred_set)
+    gold_c, pred_c = match_file_names(gold_c, pred_c, file_re, ref_fsuff_off, ref_fsuff_on)
     equivalences: dict[str, str] = {}
     for name, members in (equivalence_classes or {}).items():
         for m in members:
@@ -419,6 +468,8 @@ def score(
         options.update(content_annotations=sorted(roles.content or ()), token_annotations=sorted(roles.token))
     if gold_only or ref_gold_only:
         options.update(gold_only=gold_only, ref_gold_only=ref_gold_only)
+    options.update({k: v for k, v in (("file_re", file_re), ("ref_fsuff_off", ref_fsuff_off),
+                                      ("ref_fsuff_on", ref_fsuff_on)) if v is not None})
     options.update({k: read_options[k] for k in ("scheme", "repair", "suffix") if read_options.get(k)})
     inputs = {"gold": {"sources": [source_name(gold, gold_column)], "documents": len(gold_c)},
               "pred": {"sources": [source_name(gold if pred is None else pred, pred_column)],

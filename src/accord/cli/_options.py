@@ -163,9 +163,9 @@ def add_statistics(p: argparse.ArgumentParser) -> None:
     g.add_argument("--confidence", type=float, default=0.95, help="confidence level of the intervals (default 0.95)")
     g.add_argument("--ci-method", choices=("percentile", "bca"), default="percentile",
                    help="percentile (default) or bca (bias-corrected and accelerated, as scipy.stats.bootstrap)")
-    g.add_argument("--confidence-data", action="store_true",
+    g.add_argument("--confidence-data", "--compute-confidence-data", dest="confidence_data", action="store_true",
                    help="also the mean, variance and standard deviation of the resampled values (MAT's "
-                   "--compute_confidence_data)")
+                   "--compute_confidence_data; alone it resamples 1000 times, as MAT)")
 
 
 def add_common(p: argparse.ArgumentParser) -> None:

@@ -63,14 +63,16 @@ def render(args: argparse.Namespace, draw: Callable[[Any], None], text: str | No
 
 def emit(args: argparse.Namespace, result: Any, draw: Callable[[Any], None]) -> int:
     """A result as JSON, CSV, or the command's tables (with confidence intervals when ``--bootstrap`` is set)."""
+    if getattr(args, "confidence_data", False) and args.bootstrap is None:
+        args.bootstrap = 1000      # MAT's --compute_confidence_data draws 1000 samples
     if getattr(args, "bootstrap", None) is not None:
         result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method,
                          summary=args.confidence_data)
     elif hasattr(args, "bootstrap") and any(getattr(args, name, None) not in (None, False, default) for name, default in (
-            ("seed", None), ("confidence", 0.95), ("ci_method", "percentile"), ("confidence_data", False))):
+            ("seed", None), ("confidence", 0.95), ("ci_method", "percentile"))):
         from ..errors import OptionError
 
-        raise OptionError("--seed, --confidence, --ci-method and --confidence-data apply with --bootstrap N")
+        raise OptionError("--seed, --confidence and --ci-method apply with --bootstrap N (or --confidence-data)")
     fmt = output_format(args)
     if fmt == "json":
         write_text(args, result.to_json())

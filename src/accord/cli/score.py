@@ -33,6 +33,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_output(sc, "one row per gold or predicted item")
     sc.add_argument_group("output").add_argument(
         "--html", help="also write the one-page HTML report of this result (as accord report) to this file")
+    mat = sc.add_argument_group("MATScore's files")
+    mat.add_argument("--mat-csv", metavar="DIR", help="write MATScore's CSV files into DIR: bytag_<fmt>.csv (and "
+                     "bytoken_, bypseudotoken_, bychar_ for the scored units), details.csv, confusability.csv; "
+                     "the columns and formulas are MAT's (see accord.report.mat_csv)")
+    mat.add_argument("--csv-formula-output", type=csv_list, default=["excel"], metavar="FORMATS",
+                     help="with --mat-csv: excel (default), oo (OpenOffice's ';' in formulas), literal (the values); "
+                     "comma-separated, one file each")
+    mat.add_argument("--tag-output-mismatch-details", action="store_true",
+                     help="with --mat-csv: a column per error token of the clashes (ref<token> (detail), "
+                     "hyp<token> (detail)) in the tag table")
     add_statistics(sc)
     add_rates(sc)
 
@@ -89,6 +99,11 @@ def add_score_options(sc: argparse.ArgumentParser) -> None:
                    "whose status is 'human gold' or 'reconciled' (MAT's --gold_only)")
     r.add_argument("--ref-gold-only", action="store_true", help="the same inside the gold documents' SEGMENTs "
                    "(MAT's --ref_gold_only)")
+    r.add_argument("--file-re", metavar="REGEX", help="score only the predicted files whose name matches REGEX "
+                   "in full (MAT's --file_re); gold files of no such predicted file are left out")
+    r.add_argument("--ref-fsuff-off", metavar="SUFFIX", help="pair a predicted file with the gold file named "
+                   "like it without SUFFIX (MAT's --ref_fsuff_off; with --ref-fsuff-on, SUFFIX replaced)")
+    r.add_argument("--ref-fsuff-on", metavar="SUFFIX", help="... and with SUFFIX added (MAT's --ref_fsuff_on)")
 
 
 def _score_gate(args: argparse.Namespace) -> int:
@@ -100,7 +115,9 @@ def _score_gate(args: argparse.Namespace) -> int:
                                             ("--ignore", args.ignore),
                                             ("--content-annotations", args.content_annotations),
                                             ("--token-annotations", args.token_annotations),
-                                            ("--gold-only/--ref-gold-only", args.gold_only or args.ref_gold_only))
+                                            ("--gold-only/--ref-gold-only", args.gold_only or args.ref_gold_only),
+                                            ("--file-re/--ref-fsuff-off/--ref-fsuff-on",
+                                             args.file_re or args.ref_fsuff_off or args.ref_fsuff_on))
                   if given]
     if unsupported:
         raise OptionError(f"{', '.join(unsupported)} do not apply to the gate profile (GATE's Annotation Diff)")
@@ -127,7 +144,9 @@ def _check_span_options(args: argparse.Namespace) -> None:
                                              args.confusability),
                                             ("--content-annotations", args.content_annotations),
                                             ("--token-annotations", args.token_annotations),
-                                            ("--gold-only/--ref-gold-only", args.gold_only or args.ref_gold_only))
+                                            ("--gold-only/--ref-gold-only", args.gold_only or args.ref_gold_only),
+                                            ("--file-re/--ref-fsuff-off/--ref-fsuff-on",
+                                             args.file_re or args.ref_fsuff_off or args.ref_fsuff_on))
                   if given]
     if args.match == "semeval" and (args.leniency != "1" or args.unlabelled):
         unsupported.append("--leniency/--unlabelled")
@@ -178,6 +197,7 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
         tag_column=args.tag_column,
         discontinuous=args.discontinuous, units=units, content_annotations=args.content_annotations,
         token_annotations=args.token_annotations, gold_only=args.gold_only, ref_gold_only=args.ref_gold_only,
+        file_re=args.file_re, ref_fsuff_off=args.ref_fsuff_off, ref_fsuff_on=args.ref_fsuff_on,
         confusability=(units[0] if units else "token") if args.confusability else None,
         gold_set=args.gold_set, pred_set=args.pred_set, **vrt_options(args),
     )
@@ -191,10 +211,21 @@ def run_score(args: argparse.Namespace) -> int:
         if args.profile not in (None, "gate"):
             raise OptionError(f"--bdm scores with the gate profile, not {args.profile!r}")
         return _score_gate(args)
+    if args.mat_csv is None and (args.tag_output_mismatch_details or args.csv_formula_output != ["excel"]):
+        raise OptionError("--csv-formula-output and --tag-output-mismatch-details apply with --mat-csv DIR")
+    bad = [f for f in args.csv_formula_output if f not in ("excel", "oo", "literal")]
+    if bad:
+        raise OptionError(f"--csv-formula-output: unknown format(s) {', '.join(bad)}; expected excel, oo, literal")
+    if args.mat_csv is not None and args.match != "pairs":
+        raise OptionError(f"--mat-csv writes the pairs mode's tables (MATScore's), not --match {args.match}'s")
     result, draw = score_result(args, args.pred)
     if args.details:
         write_details(result, args.details)
     status = emit(args, result, draw)
+    if args.mat_csv is not None:
+        from ..report.mat_csv import write_mat_csv
+
+        write_mat_csv(result, args.mat_csv, args.csv_formula_output, args.tag_output_mismatch_details)
     if args.html:
         from pathlib import Path
 

@@ -206,16 +206,20 @@ def _read(p: Path, fmt: Format, options: dict[str, Any]) -> Corpus:
             raise FormatError(f"no {fmt.name} files ({', '.join(fmt.extensions)}) in this directory", path=p)
         from .._progress import track
 
-        docs = []
+        docs, names = [], {}
         for f in track(files, f"reading {p.name}"):
             sub = fmt.read(f, **options)
             for doc in sub.documents:
                 doc_id = f.stem if len(sub) == 1 else f"{f.stem}:{doc.id}"
                 docs.append(doc._replace(id=doc_id))
-        return Corpus(docs, name=str(p))
+                names[doc_id] = f.name
+        return Corpus(docs, name=str(p), files=names)
     if not p.exists():
         raise FormatError("no such file or directory", path=p)
-    return fmt.read(p, **options)
+    corpus = fmt.read(p, **options)
+    if len(corpus) == 1 and not corpus.files:
+        corpus.files = {next(iter(corpus)): p.name}
+    return corpus
 
 
 def write(corpus: Corpus, path: str | os.PathLike, format: str, **options: Any) -> None:

@@ -1,0 +1,415 @@
+"""MATScore's CSV files: ``bytag_<fmt>.csv``, ``bytoken_``, ``bypseudotoken_``, ``bychar_``, ``details.csv`` and
+``confusability.csv`` (``accord score --mat-csv DIR``), with MAT's columns, row order and formulas.
+
+The columns of a summary table, in MAT's order (MAT notes 2.2): ``similarity profile``, ``score profile``, ``file``,
+``test docs``, ``tag``, [``tag subset``], ``test toks`` (``test pseudo-toks``, ``test chars``), ``match``,
+``refclash``, [``ref<token> (detail)``...], ``missing``, ``refonly``, ``reftotal``, ``hypclash``,
+[``hyp<token> (detail)``...], ``spurious``, ``hyponly``, ``hyptotal``, ``precision``, ``recall``, ``fmeasure``; the
+unit tables add ``tag_sensitive_accuracy``, ``tag_sensitive_error_rate``, ``tag_blind_accuracy``,
+``tag_blind_error_rate``; with confidence data ``X_mean``, ``X_variance``, ``X_stddev`` follow each rate (on the
+``file=<all>`` rows only). The formulas are MAT's:
+
+* ``refonly = refclash + missing``, ``reftotal = refonly + match``, ``hyponly = hypclash + spurious``,
+  ``hyptotal = hyponly + match``;
+* ``precision = 1 if hyptotal = 0, else 0 if match = 0, else match / hyptotal``; ``recall`` alike with
+  ``reftotal``; ``fmeasure = 0 if P + R = 0, else 2PR / (P + R)`` (β is 1 in MAT's files whatever ``--beta``);
+* ``tag_sensitive_accuracy = (test - missing - spurious - refclash) / test`` (1 when ``test`` is 0),
+  ``tag_blind_accuracy = (test - missing - spurious) / test``, the error rates ``1 -`` them.
+
+Each computed cell is a spreadsheet formula over the row's own cells (``excel``: ``=IF(a,b,c)``; ``oo``: OpenOffice's
+``=IF(a;b;c)``) or its value (``literal``); one file per format asked. Rows: for each file (sorted file names) the
+labels (spanned, then spanless, each sorted) with their decompositions, the aggregations, then ``<all>``; then the
+same block summed over files with ``file=<all>``. ``test toks`` of the tag table is the number of token annotations
+of the predicted document inside the scored regions (its tokens for token-unit documents).
+
+Where accord differs, by design: the ``similarity profile`` column names accord's profile (``strict``, ``lenient``,
+or ``<default>`` for MAT's default profile); the variance of the confidence data is MAT's population variance of
+the resampled values, but a resample lacking a label still counts (under ``--zero-division``); ``details.csv``
+describes an annotation by its label and attributes, and does not add the per-dimension columns of a task profile.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import OptionError
+from ..match.engine import UNPAIRED
+from ..model import Annotation, Document, covered_text
+from ._report import Report
+
+__all__ = ["FORMULA_FORMATS", "summary_tables", "detail_rows", "write_mat_csv"]
+
+FORMULA_FORMATS = ("excel", "oo", "literal")
+_TABLES = (("bytag", None, "test toks"), ("bytoken", "token", "test toks"),
+           ("bypseudotoken", "pseudo-token", "test pseudo-toks"), ("bychar", "character", "test chars"))
+_RATES = ("precision", "recall", "fmeasure")
+_ACCURACIES = ("tag_sensitive_accuracy", "tag_sensitive_error_rate", "tag_blind_accuracy", "tag_blind_error_rate")
+DETAIL_COLUMNS = ("file", "type", "refid", "hypid", "refdescription", "hypdescription", "reflabel", "hyplabel",
+                  "refstart", "refend", "hypstart", "hypend", "refcontent", "hypcontent")
+
+
+def _letter(k: int) -> str:
+    """The spreadsheet column name of 0-based column ``k`` (A, ..., Z, AA, ...)."""
+    out = ""
+    k += 1
+    while k:
+        k, r = divmod(k - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
+def _profile_name(report: Report) -> str:
+    name = report.options.get("profile")
+    return "<default>" if name in (None, "mat") else str(name)
+
+
+def _file_names(report: Report) -> dict[str, str]:
+    """Document id -> the predicted file's name (MAT's ``file`` column), the id when there is no file."""
+    pred = report.corpora[1] if getattr(report, "corpora", None) else None
+    files = getattr(pred, "files", {}) or {}
+    return {al.doc_id: files.get(al.doc_id, al.doc_id) for al in report.alignments}
+
+
+def _token_count(doc: Document | None, token_labels: frozenset[str]) -> int:
+    if doc is None:
+        return 0
+    if doc.text is None and doc.tokens is not None:
+        return len(doc.tokens)
+    return sum(1 for a in doc.annotations if a.label in token_labels and a.start is not None)
+
+
+def _label_order(report: Report) -> list[str]:
+    """Labels with spans first, then spanless ones, each sorted (MAT's order within a stratum)."""
+    spanless: dict[str, bool] = {}
+    for al in report.alignments:
+        for anns, labels in ((al.gold, al.gold_label), (al.pred, al.pred_label)):
+            for a, lbl in zip(anns, labels):
+                spanless[lbl] = spanless.get(lbl, True) and a.start is None
+    labels = list(report.tally.labels) if report.tally is not None else []
+    return sorted(labels, key=lambda lbl: (spanless.get(lbl, False), lbl))
+
+
+def _mismatch_details(report: Report) -> tuple[dict[str, dict[str, dict[str, int]]], list[str], list[str]]:
+    """Per document and label the counts of each error token (``ref<token> (detail)``, ``hyp<token> (detail)``),
+    and the two column lists in MAT's order (each new column inserted right after its anchor: latest first)."""
+    cells: dict[str, dict[str, dict[str, int]]] = {}
+    ref_cols: list[str] = []
+    hyp_cols: list[str] = []
+    for al in report.alignments:
+        doc = cells.setdefault(al.doc_id, {})
+        for pair in al.pairs:
+            if pair.similarity >= 1.0:
+                continue
+            for side, tokens, label, cols in (("ref", pair.gold_tokens or ("unknownclash",), al.gold_label[pair.gold],
+                                               ref_cols),
+                                              ("hyp", pair.pred_tokens or pair.gold_tokens or ("unknownclash",),
+                                               al.pred_label[pair.pred], hyp_cols)):
+                for tok in tokens:
+                    col = f"{side}{tok} (detail)"
+                    if col not in cols:
+                        cols.insert(0, col)
+                    row = doc.setdefault(label, {})
+                    row[col] = row.get(col, 0) + 1
+    return cells, ref_cols, hyp_cols
+
+
+class _Sheet:
+    """One summary table being built: its columns, and rows whose computed cells are filled per format."""
+
+    def __init__(self, columns: list[str], test_column: str, units: bool, ci_columns: list[str]):
+        self.columns = columns
+        self.test_column = test_column
+        self.units = units
+        self.ci_columns = ci_columns
+        self.rows: list[dict[str, Any]] = []
+
+    def cells(self, row: dict[str, Any], n: int, fmt: str) -> list[Any]:
+        """The row's cells in ``fmt``; ``n`` is its 1-based line in the file (the header is line 1)."""
+        col = {name: f"{_letter(k)}{n}" for k, name in enumerate(self.columns)}
+        values = _computed(row, self.test_column, self.units)
+        out = []
+        for name in self.columns:
+            if name in values and fmt != "literal":
+                out.append(_formula(name, col, self.test_column, fmt))
+            elif name in values:
+                out.append(values[name])
+            else:
+                v = row.get(name, 0 if name.endswith("(detail)") else "")
+                out.append("" if v is None else v)
+        return out
+
+
+def _computed(row: dict[str, Any], test_column: str, units: bool) -> dict[str, float | int]:
+    match, refclash, missing = row["match"], row["refclash"], row["missing"]
+    hypclash, spurious = row["hypclash"], row["spurious"]
+    refonly, hyponly = refclash + missing, hypclash + spurious
+    reftotal, hyptotal = refonly + match, hyponly + match
+    p = 1.0 if hyptotal == 0 else (0.0 if match == 0 else match / hyptotal)
+    r = 1.0 if reftotal == 0 else (0.0 if match == 0 else match / reftotal)
+    out: dict[str, float | int] = {"refonly": refonly, "reftotal": reftotal, "hyponly": hyponly,
+                                   "hyptotal": hyptotal, "precision": p, "recall": r,
+                                   "fmeasure": 0.0 if p + r == 0 else 2 * p * r / (p + r)}
+    if units:
+        test = row[test_column]
+        sens = 1.0 if test == 0 else (test - missing - spurious - refclash) / test
+        blind = 1.0 if test == 0 else (test - missing - spurious) / test
+        out.update(tag_sensitive_accuracy=sens, tag_sensitive_error_rate=1 - sens, tag_blind_accuracy=blind,
+                   tag_blind_error_rate=1 - blind)
+    return out
+
+
+def _formula(name: str, c: dict[str, str], test: str, fmt: str) -> str:
+    sep = ";" if fmt == "oo" else ","
+
+    def if_(cond: str, yes: str, no: str) -> str:
+        return f"IF({cond}{sep}{yes}{sep}{no})"
+    t = c.get(test)
+    formulas = {
+        "refonly": lambda: f"{c['refclash']}+{c['missing']}",
+        "reftotal": lambda: f"{c['refonly']}+{c['match']}",
+        "hyponly": lambda: f"{c['hypclash']}+{c['spurious']}",
+        "hyptotal": lambda: f"{c['hyponly']}+{c['match']}",
+        "precision": lambda: if_(f"{c['hyptotal']}=0", "1",
+                                 if_(f"{c['match']}=0", "0", f"{c['match']}/{c['hyptotal']}")),
+        "recall": lambda: if_(f"{c['reftotal']}=0", "1", if_(f"{c['match']}=0", "0", f"{c['match']}/{c['reftotal']}")),
+        "fmeasure": lambda: if_(f"{c['precision']}+{c['recall']}=0", "0",
+                                f"2*{c['precision']}*{c['recall']}/({c['precision']}+{c['recall']})"),
+        "tag_sensitive_accuracy": lambda: if_(f"{t}=0", "1",
+                                              f"({t}-{c['missing']}-{c['spurious']}-{c['refclash']})/{t}"),
+        "tag_sensitive_error_rate": lambda: f"1-{c['tag_sensitive_accuracy']}",
+        "tag_blind_accuracy": lambda: if_(f"{t}=0", "1", f"({t}-{c['missing']}-{c['spurious']})/{t}"),
+        "tag_blind_error_rate": lambda: f"1-{c['tag_blind_accuracy']}",
+    }
+    return "=" + formulas[name]()
+
+
+def _columns(test_column: str, subset: bool, ref_cols: list[str], hyp_cols: list[str], units: bool,
+             confidence: bool) -> tuple[list[str], list[str]]:
+    rates = list(_RATES) + (list(_ACCURACIES) if units else [])
+    ci_columns = [f"{r}_{s}" for r in rates for s in ("mean", "variance", "stddev")] if confidence else []
+    columns = ["similarity profile", "score profile", "file", "test docs", "tag"] + (["tag subset"] if subset else [])
+    columns += [test_column, "match", "refclash", *ref_cols, "missing", "refonly", "reftotal", "hypclash", *hyp_cols,
+                "spurious", "hyponly", "hyptotal"]
+    for rate in rates:
+        columns.append(rate)
+        if confidence:
+            columns += [f"{rate}_{s}" for s in ("mean", "variance", "stddev")]
+    return columns, ci_columns
+
+
+def _counts_row(arr: Iterable[int]) -> dict[str, int]:
+    m, gc, pc, mi, sp = (int(x) for x in arr)
+    return {"match": m, "refclash": gc, "missing": mi, "hypclash": pc, "spurious": sp}
+
+
+def _add(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    out = dict(a)
+    for k, v in b.items():
+        if isinstance(v, (int, np.integer)) and k not in ("test docs",):
+            out[k] = out.get(k, 0) + int(v)
+    return out
+
+
+def _confidence(report: Report, measure: str, row: tuple, rates: Sequence[str]) -> dict[str, float | None]:
+    """MAT's ``X_mean``, ``X_variance`` (population), ``X_stddev`` of the resampled values of one row."""
+    ci = (report.ci or {}).get(measure) or {}
+    resampled = (ci.get("resampled") or {}).get(row) or {}
+    b = report.options.get("bootstrap") or 0
+    out: dict[str, float | None] = {}
+    for rate in rates:
+        mom = resampled.get("f1" if rate == "fmeasure" else rate) or {}
+        mean, var = mom.get("mean"), mom.get("variance")
+        if var is not None and b > 1:
+            var = var * (b - 1) / b      # MAT divides by the number of samples
+        out[f"{rate}_mean"], out[f"{rate}_variance"] = mean, var
+        out[f"{rate}_stddev"] = None if var is None else float(np.sqrt(var))
+    return out
+
+
+def summary_tables(report: Report, mismatch_details: bool = False) -> dict[str, _Sheet]:
+    """MAT's summary tables of a report: ``bytag`` and each scored unit's (``bytoken``...), by name."""
+    from ..result import ALL
+
+    if report.tally is None:
+        raise OptionError("--mat-csv needs the scores of one comparison (a merged result has no per-item tally)")
+    files = _file_names(report)
+    docs = sorted(files, key=lambda d: (files[d], d))
+    sim, score_profile = _profile_name(report), report.options.get("score_profile") or "<default>"
+    confidence = bool(report.ci) and any("resampled" in m for m in report.ci.values())
+    token_labels = frozenset(report.options.get("token_annotations") or ("lex",))
+    details, ref_cols, hyp_cols = _mismatch_details(report) if mismatch_details else ({}, [], [])
+    tally = report.tally
+    subset = bool(tally.decompositions)
+    labels = _label_order(report)
+    out: dict[str, _Sheet] = {}
+    for name, unit, test_column in _TABLES:
+        units = unit is not None
+        if units and (unit not in report.units or report.units[unit].skipped):
+            continue
+        columns, ci_columns = _columns(test_column, subset, ref_cols if not units else [],
+                                       hyp_cols if not units else [], units, confidence)
+        sheet = _Sheet(columns, test_column, units, ci_columns)
+        head = {"similarity profile": sim, "score profile": score_profile}
+        corpus_rows: dict[tuple, dict[str, Any]] = {}
+
+        def emit(file: str, docs_n: int, key: tuple, tag: str, sub: str, counts: dict[str, Any], test: int) -> None:
+            row = {**head, "file": file, "test docs": docs_n, "tag": tag, test_column: test, **counts}
+            if subset:
+                row["tag subset"] = sub
+            sheet.rows.append(row)
+            if file != "<all>":
+                if key not in corpus_rows:
+                    corpus_rows[key] = {"tag": tag, "tag subset": sub, test_column: 0}
+                corpus_rows[key] = _add(corpus_rows[key], {test_column: test, **counts})
+
+        by_doc = {al.doc_id: al for al in report.alignments}
+        rates = list(_RATES) + (list(_ACCURACIES) if units else [])
+        for doc in docs:
+            if units:
+                scores = report.units[unit]
+                test = scores.test_units.get(doc, 0)
+                rows = scores.by_document.get(doc, {})
+                total = np.zeros(5, dtype=np.int64)
+                for lbl in sorted(rows):
+                    emit(files[doc], 1, ("label", lbl), lbl, "<none>", _counts_row(rows[lbl]), test)
+                    total += np.asarray(rows[lbl], dtype=np.int64)
+                emit(files[doc], 1, ALL, "<all>", "", _counts_row(total), test)
+                continue
+            test = _token_count(by_doc[doc].pred_doc, token_labels)
+            rows = tally.docs.get(doc, {})
+            extra = details.get(doc, {})
+            for lbl in labels:
+                if lbl not in rows:
+                    continue
+                emit(files[doc], 1, ("label", lbl), lbl, "<none>", {**_counts_row(rows[lbl]), **extra.get(lbl, {})},
+                     test)
+                for sub in tally.decompositions.get(lbl, {}):
+                    arr = rows.get(f"{lbl}|{sub}")
+                    if arr is not None:
+                        emit(files[doc], 1, ("decomposition", lbl, sub), lbl, sub, _counts_row(arr), test)
+            for agg in tally.aggregations:
+                if agg in rows:
+                    emit(files[doc], 1, ("aggregation", agg), agg, "<none>", _counts_row(rows[agg]), test)
+            all_details: dict[str, int] = {}
+            for cols in extra.values():
+                for k, v in cols.items():
+                    all_details[k] = all_details.get(k, 0) + v
+            emit(files[doc], 1, ALL, "<all>", "", {**_counts_row(tally.doc_totals[doc]), **all_details}, test)
+        measure = unit or "pairs"
+        if units:
+            order = [("label", lbl) for lbl in sorted(report.units[unit].labels)] + [ALL]
+        else:
+            order = [k for lbl in labels for k in [("label", lbl)] + [("decomposition", lbl, sub) for sub in
+                                                                      tally.decompositions.get(lbl, {})]]
+            order += [("aggregation", agg) for agg in tally.aggregations] + [ALL]
+        for key in order:
+            row = corpus_rows.get(key)
+            if row is None:
+                continue
+            counts = {k: v for k, v in row.items() if k not in ("tag", "tag subset", test_column)}
+            final = {**head, "file": "<all>", "test docs": len(docs), "tag": row["tag"], test_column: row[test_column],
+                     **counts}
+            if subset:
+                final["tag subset"] = row["tag subset"] or "<none>"
+            if confidence:
+                final.update(_confidence(report, measure, key, rates))
+            sheet.rows.append(final)
+        out[name] = sheet
+    return out
+
+
+def _description(a: Annotation | None) -> str:
+    if a is None:
+        return ""
+    parts = [a.label]
+    for k, v in a.attributes.items():
+        if isinstance(v, Annotation):
+            v = v.id or f"{v.label}[{v.start},{v.end})"
+        elif isinstance(v, (frozenset, tuple)):
+            v = ",".join(sorted(str(x.id if isinstance(x, Annotation) else x) for x in v))
+        parts.append(f"{k}={v}")
+    return " ".join(parts)
+
+
+def detail_rows(report: Report) -> list[dict[str, Any]]:
+    """MAT's ``details.csv`` rows: one per pair and unpaired item, files in name order, items by position."""
+    files = _file_names(report)
+    out = []
+    for al in sorted(report.alignments, key=lambda a: (files[a.doc_id], a.doc_id)):
+        events = []
+
+        def row(kind: str, g: Annotation | None, p: Annotation | None, gl: str, pl: str) -> dict[str, Any]:
+            def content(doc: Document | None, a: Annotation | None) -> str:
+                return "" if a is None or doc is None or doc.text is None else covered_text(doc.text, a)
+            return {"file": files[al.doc_id], "type": kind, "refid": g.id if g is not None else "",
+                    "hypid": p.id if p is not None else "", "refdescription": _description(g),
+                    "hypdescription": _description(p), "reflabel": gl, "hyplabel": pl,
+                    "refstart": "" if g is None or g.start is None else g.start,
+                    "refend": "" if g is None or g.end is None else g.end,
+                    "hypstart": "" if p is None or p.start is None else p.start,
+                    "hypend": "" if p is None or p.end is None else p.end,
+                    "refcontent": content(al.gold_doc, g) if g is not None and g.start is not None else "",
+                    "hypcontent": content(al.pred_doc, p) if p is not None and p.start is not None else ""}
+        for pair in al.pairs:
+            g, p = al.gold[pair.gold], al.pred[pair.pred]
+            kind = "match" if pair.similarity >= 1.0 else ",".join(pair.gold_tokens or ("unknownclash",))
+            events.append((g.start if g.start is not None else -1,
+                           row(kind, g, p, al.gold_label[pair.gold], al.pred_label[pair.pred])))
+        for i in (al.gold_status == UNPAIRED).nonzero()[0].tolist():
+            g = al.gold[i]
+            events.append((g.start if g.start is not None else -1, row("missing", g, None, al.gold_label[i], "")))
+        for j in (al.pred_status == UNPAIRED).nonzero()[0].tolist():
+            p = al.pred[j]
+            events.append((p.start if p.start is not None else -1, row("spurious", None, p, "", al.pred_label[j])))
+        events.sort(key=lambda e: e[0])
+        out.extend(r for _, r in events)
+    return out
+
+
+def write_mat_csv(report: Report, directory: str | Path, formats: Sequence[str] = ("excel",),
+                  mismatch_details: bool = False) -> list[Path]:
+    """Write MATScore's files into ``directory`` (created if needed); returns the paths written.
+
+    ``formats`` are any of ``excel``, ``oo``, ``literal`` (MAT's ``--csv_formula_output``): one summary file per
+    table and format. ``details.csv`` is always written, ``confusability.csv`` when a matrix was built.
+    """
+    for fmt in formats:
+        if fmt not in FORMULA_FORMATS:
+            raise OptionError(f"--csv-formula-output: unknown format {fmt!r}; expected {', '.join(FORMULA_FORMATS)}")
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, sheet in summary_tables(report, mismatch_details).items():
+        for fmt in dict.fromkeys(formats):
+            path = d / f"{name}_{fmt}.csv"
+            with path.open("w", encoding="utf-8", newline="") as fh:
+                w = csv.writer(fh)
+                w.writerow(sheet.columns)
+                for n, row in enumerate(sheet.rows, start=2):
+                    w.writerow(sheet.cells(row, n, fmt))
+            written.append(path)
+    path = d / "details.csv"
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(DETAIL_COLUMNS))
+        w.writeheader()
+        w.writerows(detail_rows(report))
+    written.append(path)
+    for unit, scores in report.units.items():
+        if scores.confusability is not None:
+            from .units_report import confusability_rows
+
+            hyps, refs, cells = confusability_rows(scores)
+            path = d / "confusability.csv"
+            with path.open("w", encoding="utf-8", newline="") as fh:
+                w = csv.writer(fh)
+                w.writerow([""] + [f"{r} (ref)" for r in refs])
+                for h in hyps:
+                    w.writerow([f"{h} (hyp)"] + [cells.get((h, r), 0) for r in refs])
+            written.append(path)
+            break
+    return written
