@@ -105,6 +105,24 @@ def test_brat(docs, data):
         run(["coref", str(g), str(p), "--allow-missing", "empty"])
 
 
+@given(text_documents(max_docs=1, relations=False), st.data(), st.sampled_from(["xml-inline", "fake-xml-inline"]))
+def test_xml_inline(docs, data, fmt):
+    """MAT's inline XML written by accord (crossing spans refused with a message), then corrupted."""
+    with tempfile.TemporaryDirectory() as d:
+        g = Path(d, "g", "doc.xml")
+        g.parent.mkdir()
+        p = Path(d, "p", "doc.xml")
+        p.parent.mkdir()
+        run(["convert", str(Path(d, "missing.jsonl")), str(g)])   # a message, not a traceback
+        try:
+            write(_corpus(docs), g, "xml-inline")
+        except Exception as exc:     # crossing or discontinuous spans: the writer's message
+            assert "cross" in str(exc) or "discontinuous" in str(exc)
+            return
+        p.write_bytes(data.draw(corrupt_bytes(g.read_bytes())))
+        run(["score", str(g.parent), str(p.parent), "--format", fmt, "--profile", "mat"])
+
+
 @given(text_documents(max_docs=1, relations=False), st.data())
 def test_gate_xml(docs, data):
     with tempfile.TemporaryDirectory() as d:

@@ -158,15 +158,12 @@ def test_file_re_and_suffixes(tmp_path, capsys):
 def evaluate(formula, sheet, literal):
     """The value of a spreadsheet formula of this module (cell references, + - * /, =, IF) over the literal
     file's values of its row."""
-    header = sheet[0]
-
     def cell(m):
         col = 0
         for ch in m.group(1):
             col = col * 26 + ord(ch) - 64
         return repr(float(literal[col - 1]))
     expr = re.sub(r"\b([A-Z]+)(\d+)\b", cell, formula[1:].replace(";", ","))
-    del header
     return _py(expr)
 
 
@@ -175,7 +172,7 @@ def _py(expr):
     m = re.search(r"IF\(", expr)
     if not m:
         return eval(expr.replace("=", "=="))     # noqa: S307 - numbers and operators only
-    start, depth, parts, k = m.end(), 1, [], m.end()
+    depth, parts, k = 1, [], m.end()
     for i in range(m.end(), len(expr)):
         if expr[i] == "(":
             depth += 1

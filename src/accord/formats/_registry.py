@@ -51,6 +51,8 @@ BUILTIN_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
     "doccano": ("doccano", (".jsonl",)),
     "xmi": ("xmi", (".xmi",)),
     "webanno-tsv": ("webanno_tsv", (".tsv",)),
+    "xml-inline": ("xml_inline", (".xml",)),
+    "fake-xml-inline": ("xml_inline", ()),
 }
 """accord's own formats: name -> (module of ``accord.formats``, extensions). A module registers its format when it
 is imported, on first use (:func:`_load`), so that ``accord --help`` imports no reader; the tests check that this
