@@ -208,7 +208,7 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
        types: Sequence[str] | None = None, features: Sequence[str] | None = (), pairing: str = "gate",
        compare_as_strings: bool = False, allow_missing: str | None = None, bdm: PathLike | Any = None,
        format: str | None = None, key_set: str | None = None, response_set: str | None = None,
-       command: str = "qa", discontinuous: str = "fragments") -> Any:
+       command: str = "qa", discontinuous: str = "fragments", all_types: bool | None = None) -> Any:
     """GATE's Corpus QA (``accord qa``; ``accord diff`` with ``command="diff"``).
 
     Parameters
@@ -221,6 +221,10 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
         As :func:`accord.diff.diff_corpora`.
     bdm : path or BdmTable, optional
         A BDM score file, for the BDM measures.
+    all_types : bool, optional
+        Without ``types``: compare every type of either side (True; the default of ``diff`` and with ``bdm``), or
+        only the types both sides have (False; the default of ``qa``, as GATE's Corpus QA lists them), with a
+        warning naming the types left out.
 
     Returns
     -------
@@ -238,10 +242,12 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
     names = measures or (["strict", "lenient", "strict-bdm", "lenient-bdm"] if table is not None
                          else ["strict", "lenient", "average"])
     chosen = tuple(dict.fromkeys(parse_measure(m) for m in names))
-    if table is None and any(m.endswith("-bdm") for m in chosen):
+    if table is None and any(m.partition("@")[0].endswith("-bdm") for m in chosen):
         raise OptionError("the BDM measures need --bdm FILE (a BDM score file; see accord bdm)")
     k = _load(key, format, key_set, discontinuous=discontinuous)
     r = _load(response, format, response_set, "pred", discontinuous)
+    if not types and table is None and not (command == "diff" if all_types is None else all_types):
+        types = _common_types(k, r)     # None when both sides have the same types
     cd = diff_corpora(k, r, types=types or None, features=features, pairing=pairing,
                       compare_as_strings=compare_as_strings, allow_missing=allow_missing, bdm=table)
     result = diff_result(cd, chosen, beta, command=command,
@@ -249,6 +255,30 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
                          inputs=_inputs(gold=(key, len(k)), pred=(response, len(r))))
     result.source = cd
     return result
+
+
+def _common_types(key: Any, response: Any) -> list[str] | None:
+    """The annotation types both sides have (GATE's Corpus QA lists only those), None when they have the same
+    ones; a warning names the others. BDM measures keep every type (their credit crosses types)."""
+    import warnings
+
+    from .errors import AccordWarning
+
+    # spanned types: spanless ones (relations) are compared only when asked for, as the diff says
+    kt = {a.label for d in key.values() for a in d.annotations if a.start is not None}
+    rt = {a.label for d in response.values() for a in d.annotations if a.start is not None}
+    common = sorted(kt & rt)
+    if not common and (kt or rt):
+        raise OptionError(f"the key and the response have no annotation type in common (key: "
+                          f"{', '.join(sorted(kt)) or 'none'}; response: {', '.join(sorted(rt)) or 'none'}); "
+                          "--all-types compares every type of either side, --types chooses some")
+    left = [f"only in the key: {', '.join(sorted(kt - rt))}" if kt - rt else "",
+            f"only in the response: {', '.join(sorted(rt - kt))}" if rt - kt else ""]
+    if not any(left):
+        return None
+    warnings.warn(f"types left out, as GATE's Corpus QA compares the types both sets have ("
+                  f"{'; '.join(x for x in left if x)}); --all-types compares them too", AccordWarning, stacklevel=3)
+    return common
 
 
 def gate_diff(key: PathLike | Any, response: PathLike | Any, **options: Any) -> Any:

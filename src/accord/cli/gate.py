@@ -42,6 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "table per --by, each with a macro summary (mean of the rows) and a micro summary (summed "
                         "counts).")
     _diff_options(qa, "type,document")
+    qa.add_argument("--all-types", action="store_true", help="without --types: compare every type of either side "
+                    "(by default only the types both sides have, as GATE's Corpus QA; the others are named in a "
+                    "warning)")
     bm = sub.add_parser("benchmark", help="GATE's Corpus Benchmark: two responses against one key, what improved "
                         "and what regressed", description="Diff BEFORE and AFTER against KEY (files or "
                         "directories) and show, per document and type, the figures before and after and the "
@@ -102,7 +105,8 @@ def run_qa(args: argparse.Namespace) -> int:
                      features=features_option(args.features), pairing=args.pairing,
                      compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing, bdm=args.bdm,
                      format=args.format, key_set=args.key_set, response_set=args.response_set,
-                     command=args.command, discontinuous=getattr(args, "discontinuous", "fragments"))
+                     command=args.command, discontinuous=getattr(args, "discontinuous", "fragments"),
+                     all_types=getattr(args, "all_types", args.command == "diff"))
     cd, measures = result.source, tuple(result.measures)
     tables = [qa_table(cd, by, measures, args.beta) for by in args.by]
     if args.html:

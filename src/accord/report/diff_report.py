@@ -7,6 +7,7 @@ from typing import Any
 
 from ..diff import CorpusDiff, DiffCounts
 from ..model import covered_text
+from ..diff._counts import split_measure
 from ..diff._qa import QATable, qa_table
 from .table import print_table
 
@@ -20,7 +21,7 @@ _SHORT = {"strict": "s", "lenient": "l", "average": "a", "strict-bdm": "sB", "le
 
 
 def _has_bdm(measures: Iterable[str]) -> bool:
-    return any(m.endswith("-bdm") for m in measures)
+    return any(m.partition("@")[0].endswith("-bdm") for m in measures)
 
 
 def _f4(x: float) -> str:
@@ -35,8 +36,9 @@ def render_qa(table: QATable, console: Any = None) -> None:
     bdm = _has_bdm(table.measures)
     columns = [table.by.capitalize(), "Match", "Only A", "Only B", "Overlap"] + (["BDM"] if bdm else [])
     for m in table.measures:
-        s = _SHORT[m]
-        columns += [f"P.{s}", f"R.{s}", f"F{table.beta:g}.{s}"]
+        kind, beta = split_measure(m, table.beta)
+        s = _SHORT[kind]
+        columns += [f"P.{s}", f"R.{s}", f"F{beta:g}.{s}"]
     t = new_table(f"by {table.by} (A = key, B = response)", columns)
 
     def measures(c: DiffCounts) -> list[str]:

@@ -366,9 +366,10 @@ class GateKind(Kind):
     integer = frozenset(("gold", "pred", "correct", "partial", "missing", "spurious"))
 
     def __init__(self, measure: str = "strict", beta: float = 1.0):
-        from ..diff._counts import parse_measure
+        from ..diff._counts import parse_measure, split_measure
 
-        self.measure, self.beta = parse_measure(measure), beta
+        self.name_given = parse_measure(measure)
+        self.measure, self.beta = split_measure(self.name_given, beta)
 
     def options(self) -> dict[str, Any]:
         return {"measure": self.measure, "beta": self.beta}
