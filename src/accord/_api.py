@@ -208,7 +208,8 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
        types: Sequence[str] | None = None, features: Sequence[str] | None = (), pairing: str = "gate",
        compare_as_strings: bool = False, allow_missing: str | None = None, bdm: PathLike | Any = None,
        format: str | None = None, key_set: str | None = None, response_set: str | None = None,
-       command: str = "qa", discontinuous: str = "fragments", all_types: bool | None = None) -> Any:
+       command: str = "qa", discontinuous: str = "fragments", all_types: bool | None = None,
+       hide_set: str | None = None) -> Any:
     """GATE's Corpus QA (``accord qa``; ``accord diff`` with ``command="diff"``).
 
     Parameters
@@ -225,6 +226,9 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
         Without ``types``: compare every type of either side (True; the default of ``diff`` and with ``bdm``), or
         only the types both sides have (False; the default of ``qa``, as GATE's Corpus QA lists them), with a
         warning naming the types left out.
+    hide_set : str, optional
+        The annotation set of the key's GATE XML files holding what is already adjudicated (``accord adjudicate
+        --set-name``): rows whose key or response it holds are left out (:func:`accord.diff.hide_adjudicated`).
 
     Returns
     -------
@@ -250,8 +254,18 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
         types = _common_types(k, r)     # None when both sides have the same types
     cd = diff_corpora(k, r, types=types or None, features=features, pairing=pairing,
                       compare_as_strings=compare_as_strings, allow_missing=allow_missing, bdm=table)
+    extra: dict[str, Any] = {}
+    if hide_set is not None:
+        from .diff import hide_adjudicated
+
+        if table is not None:
+            raise OptionError("--hide-set and --bdm cannot be combined (the BDM credit is computed over all rows)")
+        if not _is_path(key):
+            raise OptionError("--hide-set names a set of the key's GATE XML files; the key is not a file")
+        cd, hidden = hide_adjudicated(cd, _load(key, format, hide_set, discontinuous=discontinuous))
+        extra = {"hide_set": hide_set, "hidden_rows": hidden}
     result = diff_result(cd, chosen, beta, command=command,
-                         options={"types": list(cd.types), "allow_missing": allow_missing},
+                         options={"types": list(cd.types), "allow_missing": allow_missing, **extra},
                          inputs=_inputs(gold=(key, len(k)), pred=(response, len(r))))
     result.source = cd
     return result

@@ -1,6 +1,7 @@
 """Adjudication of an Annotation Diff by rules and decisions, by hand; the HTML diff page's decisions."""
 
 import csv
+import json
 import html
 import re
 from pathlib import Path
@@ -107,3 +108,37 @@ def test_html_page_decisions_round_trip(tmp_path, cd):
     saved = tmp_path / "decisions.csv"
     saved.write_text(html.unescape(preview.group(1)), encoding="utf-8")
     assert spans(adjudicate(cd, rules=[], decisions=read_decisions(saved))) == spans(adjudicate(cd))
+
+
+def test_adjudication_keeps_the_document_and_the_next_diff_hides_it(tmp_path, capsys):
+    # issue 18.5: the output is the key's document with all its sets (default, Original markups, ann1-3) plus the
+    # adjudicated set, as GATE's copy to target; a second run adds nothing; --hide-set hides the decided rows
+    doc = GATE / "beijing-opera.xml"
+    out = tmp_path / "gold.xml"
+    args = ["adjudicate", str(doc), str(doc), "--key-set", "ann1", "--response-set", "ann2", "--type", "sent",
+            "--features", "Op"]
+    assert main([*args, "-o", str(out)]) == 0
+    _, before = read_gate_sets(doc)
+    _, after = read_gate_sets(out)
+    assert set(after) == set(before) | {"consensus"}
+    for name, anns in before.items():    # every original set kept, annotation for annotation
+        assert [(a.label, a.start, a.end, dict(a.attributes)) for a in after[name]] == \
+            [(a.label, a.start, a.end, dict(a.attributes)) for a in anns]
+    cd = diff_corpora(read(doc, annotation_set="ann1"), read(doc, annotation_set="ann2"), types=["sent"],
+                      features=["Op"])
+    correct = cd.counts().correct
+    assert len(after["consensus"]) == correct > 0
+    capsys.readouterr()
+    assert main([*args[:1], str(out), str(out), *args[3:], "-o", str(tmp_path / "again.xml")]) == 0
+    assert "0 new annotations" in capsys.readouterr().err
+    # the next diff of the output, consensus hidden: the correct rows are gone, the disagreements stay
+    assert main(["diff", str(out), str(out), "--key-set", "ann1", "--response-set", "ann2", "--type", "sent",
+                 "--features", "Op", "--hide-set", "consensus", "--output", "json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    totals = shown["measures"]["strict"]["totals"]
+    assert totals["correct"] == 0
+    assert (totals["missing"], totals["spurious"]) == (cd.counts().missing, cd.counts().spurious)
+    assert shown["options"]["hidden_rows"] == correct
+    assert main(["adjudicate", str(doc), str(doc), "--key-set", "ann1", "--response-set", "ann2", "--type", "sent",
+                 "--features", "Op", "-o", str(tmp_path / "only.xml"), "--only-adjudicated"]) == 0
+    assert set(read_gate_sets(tmp_path / "only.xml")[1]) == {""}

@@ -30,6 +30,8 @@ def _diff_options(p: argparse.ArgumentParser, by: str) -> None:
     add_output(p, "one row per diff line")
     add_statistics(p)
     p.add_argument("--html", help="write the diff view (summary tables, annotations side by side) to this HTML file")
+    p.add_argument("--hide-set", metavar="SET", help="GATE XML: hide the rows already adjudicated into this set of "
+                   "the key's files (accord adjudicate --set-name): a key or response of its type and span")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -73,7 +75,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     ad.add_argument("-o", "--out", required=True, help="the adjudicated corpus (format by extension or "
                     "--out-format)")
     ad.add_argument("--out-format", help="format of the output (default: by the extension of --out)")
-    ad.add_argument("--set-name", help="GATE XML output: the annotation set to write the annotations in")
+    ad.add_argument("--set-name", help="GATE XML output: the annotation set to write the annotations in (default "
+                    "'consensus' when the key is GATE XML: its document is written back with all its sets, as "
+                    "GATE's copy to target; else the default set)")
+    ad.add_argument("--only-adjudicated", action="store_true", help="GATE XML output: write only the adjudicated "
+                    "set, not the key document's other sets")
     add_diff_pairing(ad)
     ad.add_argument("--take", action="append", metavar="RULE",
                     help="matches (the key side of correct rows; the default), key:TYPE or response:TYPE "
@@ -106,7 +112,8 @@ def run_qa(args: argparse.Namespace) -> int:
                      compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing, bdm=args.bdm,
                      format=args.format, key_set=args.key_set, response_set=args.response_set,
                      command=args.command, discontinuous=getattr(args, "discontinuous", "fragments"),
-                     all_types=getattr(args, "all_types", args.command == "diff"))
+                     all_types=getattr(args, "all_types", args.command == "diff"),
+                     hide_set=getattr(args, "hide_set", None))
     cd, measures = result.source, tuple(result.measures)
     tables = [qa_table(cd, by, measures, args.beta) for by in args.by]
     if args.html:
@@ -154,7 +161,7 @@ def run_benchmark(args: argparse.Namespace) -> int:
 def run_adjudicate(args: argparse.Namespace) -> int:
     from ..adjudicate import adjudicate, read_decisions
     from ..diff import diff_corpora
-    from ..formats import read, write
+    from ..formats import read, sniff, write
     from ..formats._registry import by_extension
     from ..model import Corpus
 
@@ -169,15 +176,48 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     # documents keep the key's metadata and tokens where it has them
     docs = [key[d.id]._replace(annotations=d.annotations) if d.id in key else d for d in result.corpus.documents]
     fmt = args.out_format or by_extension(args.out)
-    options = {"annotation_set": args.set_name} if args.set_name else {}
-    if options and fmt != "gate":
-        raise OptionError("--set-name applies to GATE XML output")
-    write(Corpus(docs), args.out, fmt, **options)
-    n = sum(len(d.annotations) for d in docs)
+    if fmt != "gate" and (args.set_name or args.only_adjudicated):
+        raise OptionError("--set-name and --only-adjudicated apply to GATE XML output")
     by = result.decided_by
-    info(args, f"{n} annotations in {len(docs)} document(s) written to {args.out}; rows decided by the "
-               f"decisions file {by['decisions']}, by rules {by['rules']}, by --rest {by['rest']}")
+    n = sum(len(d.annotations) for d in docs)
+    decided = (f"rows decided by the decisions file {by['decisions']}, by rules {by['rules']}, by --rest "
+               f"{by['rest']}")
+    key_format = args.format or sniff(args.key).name
+    if fmt == "gate" and key_format == "gate" and not args.only_adjudicated:
+        name = args.set_name or "consensus"
+        written, added = _write_with_key_sets(Path(args.key), key, docs, Path(args.out), name)
+        info(args, f"{added} new annotations in set {name!r} of {written} document(s) written to {args.out}, with "
+                   f"the key's other sets ({n} adjudicated, the others already there); {decided}")
+        return 0
+    options = {"annotation_set": args.set_name} if args.set_name else {}
+    write(Corpus(docs), args.out, fmt, **options)
+    info(args, f"{n} annotations in {len(docs)} document(s) written to {args.out}; {decided}")
     return 0
+
+
+def _write_with_key_sets(key_path: Path, key: object, docs: list, out: Path, set_name: str) -> tuple[int, int]:
+    """Each key document written back with every annotation set it has, plus ``set_name`` holding the
+    adjudicated annotations (added to what the set already holds, once). One document: ``out`` is the file; several:
+    ``out`` is a folder of files named as the key's. Returns the documents written and the annotations added."""
+    from ..formats.gate import read_gate_sets, write_gate_sets
+
+    if len(docs) > 1:
+        out.mkdir(parents=True, exist_ok=True)
+    added = 0
+    for doc in docs:
+        files = getattr(key, "files", {})
+        src = key_path if key_path.is_file() else key_path / files.get(doc.id, f"{doc.id}.xml")
+        base, sets = read_gate_sets(src)
+
+        def same(a: object) -> tuple:
+            return (a.label, a.start, a.end, repr(sorted(a.attributes.items())))  # type: ignore[attr-defined]
+        held = list(sets.get(set_name, ()))
+        seen = {same(a) for a in held}
+        new = [a for a in doc.annotations if same(a) not in seen]
+        added += len(new)
+        sets[set_name] = tuple(held) + tuple(a._replace(id=None) for a in new)
+        write_gate_sets(base, sets, out if len(docs) == 1 else out / src.name)
+    return len(docs), added
 
 
 def run_bdm(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ two pairings (GATE's greedy one, the default here, and an optimal one).
 """
 
 from ._counts import BDM_MEASURES, MEASURES, DiffCounts, mean_measures, parse_measure
-from ._diff import OUTCOMES, CorpusDiff, DiffRow, TypeDiff, annotation_diff, diff_corpora
+from ._diff import OUTCOMES, CorpusDiff, DiffRow, TypeDiff, annotation_diff, diff_corpora, hide_adjudicated
 from ._features import subsumes, values_equal
 from ._pairing import PAIRINGS
 
@@ -25,6 +25,7 @@ __all__ = [
     "TypeDiff",
     "annotation_diff",
     "diff_corpora",
+    "hide_adjudicated",
     "mean_measures",
     "parse_measure",
     "subsumes",

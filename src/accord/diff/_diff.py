@@ -17,7 +17,7 @@ from ..match.similarity import implied_span
 from ._pairing import CORRECT, MISMATCH, PAIRINGS, PARTIAL, compatibility, pair
 from ._relations import check_target_types, pair_spanless, spanless_depths
 
-__all__ = ["OUTCOMES", "DiffRow", "TypeDiff", "CorpusDiff", "annotation_diff", "diff_corpora"]
+__all__ = ["OUTCOMES", "DiffRow", "TypeDiff", "CorpusDiff", "annotation_diff", "diff_corpora", "hide_adjudicated"]
 
 OUTCOMES = ("correct", "partial", "mismatch", "wrong", "missing", "spurious")
 """Row outcomes; GATE's diff view shows them as ``=``, ``~``, ``<>``, ``?``, ``-?`` and ``?-``."""
@@ -306,3 +306,33 @@ def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None =
     options: Mapping[str, Any] = {"features": None if features is None else list(features), "pairing": pairing,
                                   "compare_as_strings": compare_as_strings, "bdm": bdm is not None}
     return CorpusDiff(diffs, tuple(types), dict(options), texts)
+
+
+def hide_adjudicated(diff: CorpusDiff, adjudicated: Corpus) -> tuple[CorpusDiff, int]:
+    """The diff without the rows already adjudicated, and how many rows were hidden.
+
+    A row is adjudicated when its key or its response annotation has the type and the span of an annotation of
+    ``adjudicated`` (the set ``accord adjudicate`` wrote, e.g. ``Consensus``) in the same document. The counts are
+    those of the rows left: ``correct`` and ``partial`` rows as such, ``missing`` and ``spurious`` rows, and a
+    ``mismatch`` or ``wrong`` row as one missing and one spurious; the BDM credit is dropped with them.
+    """
+    hidden = 0
+    diffs: dict[str, dict[str, TypeDiff]] = {}
+    for doc_id, by_type in diff.diffs.items():
+        doc = adjudicated.get(doc_id)
+        done = {(a.label, a.start, a.end) for a in doc.annotations} if doc is not None else set()
+        out: dict[str, TypeDiff] = {}
+        for t, td in by_type.items():
+            rows = tuple(r for r in td.rows if not any(
+                a is not None and (t, a.start, a.end) in done for a in (r.key, r.response)))
+            if len(rows) == len(td.rows):
+                out[t] = td
+                continue
+            hidden += len(td.rows) - len(rows)
+            both = sum(r.outcome in ("mismatch", "wrong") for r in rows)
+            counts = DiffCounts(sum(r.outcome == "correct" for r in rows), sum(r.outcome == "partial" for r in rows),
+                                both + sum(r.outcome == "missing" for r in rows),
+                                both + sum(r.outcome == "spurious" for r in rows))
+            out[t] = TypeDiff(t, rows, counts)
+        diffs[doc_id] = out
+    return dataclasses.replace(diff, diffs=diffs), hidden

@@ -20,7 +20,7 @@ defusedxml: no external entities, no entity expansion.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -29,7 +29,7 @@ from ..errors import FormatError
 from ..model import Annotation, Corpus, Document, make_annotation
 from ._registry import Format, register
 
-__all__ = ["read_gate", "read_gate_sets", "write_gate"]
+__all__ = ["read_gate", "read_gate_sets", "write_gate", "write_gate_sets"]
 
 _INT = {"java.lang.Integer", "java.lang.Long", "java.lang.Short", "java.lang.Byte", "java.math.BigInteger"}
 _FLOAT = {"java.lang.Double", "java.lang.Float", "java.math.BigDecimal"}
@@ -223,11 +223,19 @@ def write_gate(corpus: Corpus, path: str | Path, *, annotation_set: str | None =
     if len(corpus) != 1:
         raise FormatError(f"a GATE XML file holds one document; the corpus has {len(corpus)}", path=p)
     doc = corpus.documents[0]
+    write_gate_sets(doc, {annotation_set or "": doc.annotations}, p)
+
+
+def write_gate_sets(doc: Document, sets: Mapping[str, Sequence[Annotation]], path: str | Path) -> None:
+    """Write a document (its text and features) with several annotation sets, by name (``""``: the default set),
+    as GATE XML: what :func:`read_gate_sets` reads back. Ids are kept where they are unique numbers within a set."""
+    p = Path(path)
     text = doc.text if doc.text is not None else " ".join(doc.tokens or ())
-    if doc.text is None and doc.annotations:
+    every = [a for anns in sets.values() for a in anns]
+    if doc.text is None and every:
         raise FormatError(f"document {doc.id!r} has tokens, not text: GATE XML needs character offsets", path=p)
     u16 = _utf16(text)
-    bounds = sorted({0, len(text)} | {x for a in doc.annotations for x in (a.start, a.end) if x is not None})
+    bounds = sorted({0, len(text)} | {x for a in every for x in (a.start, a.end) if x is not None})
     parts = ["<?xml version='1.0' encoding='UTF-8'?>\n<GateDocument version=\"3\">\n<GateDocumentFeatures>\n"]
     parts.extend(_feature_xml(str(k), v) for k, v in dict(doc.metadata).items())
     parts.append("</GateDocumentFeatures>\n<TextWithNodes>")
@@ -237,13 +245,20 @@ def write_gate(corpus: Corpus, path: str | Path, *, annotation_set: str | None =
         parts.append(f"<Node id=\"{u16[b]}\"/>")
         prev = b
     parts.append(escape(text[prev:]) + "</TextWithNodes>\n")
-    attr = f" Name={quoteattr(annotation_set)}" if annotation_set else ""
-    parts.append(f"<AnnotationSet{attr}>\n")
-    given = [str(a.id) if a.id is not None and str(a.id).isdigit() else None for a in doc.annotations]
+    for name, anns in sorted(sets.items(), key=lambda kv: kv[0] != ""):    # the default set first, as GATE
+        parts.append(_set_xml(doc, name, anns, u16, p))
+    parts.append("</GateDocument>\n")
+    p.write_text("".join(parts), encoding="utf-8")
+
+
+def _set_xml(doc: Document, name: str, anns: Sequence[Annotation], u16: list[int], p: Path) -> str:
+    attr = f" Name={quoteattr(name)}" if name else ""
+    parts = [f"<AnnotationSet{attr}>\n"]
+    given = [str(a.id) if a.id is not None and str(a.id).isdigit() else None for a in anns]
     if len(set(i for i in given if i is not None)) < sum(i is not None for i in given):
         given = [None] * len(given)   # repeated ids: number them all afresh
     fresh = max((int(i) for i in given if i is not None), default=-1) + 1
-    for n, a in enumerate(doc.annotations):
+    for n, a in enumerate(anns):
         if a.start is None:
             raise FormatError(f"document {doc.id!r}: annotation {a.label!r} has no span; GATE annotations have one",
                               path=p)
@@ -258,8 +273,8 @@ def write_gate(corpus: Corpus, path: str | Path, *, annotation_set: str | None =
                                   "GATE XML features here are strings, numbers or booleans", path=p)
             parts.append(_feature_xml(k, v))
         parts.append("</Annotation>\n")
-    parts.append("</AnnotationSet>\n</GateDocument>\n")
-    p.write_text("".join(parts), encoding="utf-8")
+    parts.append("</AnnotationSet>\n")
+    return "".join(parts)
 
 
 def _sniff(path: Path) -> bool:
