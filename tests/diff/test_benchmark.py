@@ -81,3 +81,38 @@ def test_every_output_format(tmp_path, capsys):
     assert "0.6250 → 0.7500" in shown and "annotations that changed" in shown and shown.count("broken") >= 2
     assert main(["benchmark", *paths, "--measure", "strict-bdm"]) == 2
     assert "strict, lenient or average" in capsys.readouterr().err
+
+
+def test_corpus_rows_macro_over_documents_and_threshold(tmp_path, capsys):
+    # issue 18.6, by hand (average measure; no partial after, so average = strict after)
+    from accord.report.benchmark_report import below_threshold, corpus_rows
+
+    bench = benchmark(corpus(KEY), corpus(BEFORE), corpus(AFTER))
+    rows = {r["type"]: r for r in corpus_rows(bench, "average", 1.0)}
+    per = rows["PER"]
+    # after: d1 2 correct + 1 spurious, d2 1 missing; before: d1 correct + partial, d2 correct
+    assert [per["after"][k] for k in ("correct", "partial", "missing", "spurious")] == [2, 0, 1, 1]
+    assert [per["before"][k] for k in ("correct", "partial", "missing", "spurious")] == [2, 1, 0, 0]
+    assert per["before"]["precision"] == pytest.approx(2.5 / 3)
+    macro = rows["macro over documents"]["after"]
+    # d1: c 3, s 1 -> P 3/4, R 1, F 6/7; d2: one missing key, no response -> P 1, R 0, F 0
+    assert macro["precision"] == pytest.approx((0.75 + 1) / 2) and macro["recall"] == pytest.approx(0.5)
+    assert macro["f"] == pytest.approx(6 / 7 / 2)
+    # GATE's verbose listing: d2 PER (recall 0) below 0.5; with 0.7 also d1 PER (precision 2/3)
+    low = below_threshold(bench, "average", 0.5)
+    assert [(r["document"], r["type"], r["outcome"], r["side"], r["start"]) for r in low] == [
+        ("d2", "PER", "missing", "key", 0)]
+    assert {(r["document"], r["outcome"], r["start"]) for r in below_threshold(bench, "average", 0.7)} == {
+        ("d1", "spurious", 12), ("d2", "missing", 0)}
+    args = ["benchmark", write(KEY, tmp_path / "k.jsonl"), write(BEFORE, tmp_path / "b.jsonl"),
+            write(AFTER, tmp_path / "a.jsonl")]
+    assert main([*args, "--threshold", "0.5", "--output", "json"]) == 0
+    out = checked(capsys.readouterr().out)
+    assert [(r["document"], r["text"]) for r in out["below_threshold"]] == [("d2", "Jane")]
+    assert out["measures"]["after"]["macro_by_document"]["precision"] == pytest.approx(0.875)
+    assert main([*args, "--threshold", "0.5", "--html", str(tmp_path / "b.html")]) == 0
+    table = capsys.readouterr().out
+    assert "macro over documents" in table and "below 0.5" in table
+    page = (tmp_path / "b.html").read_text()
+    assert "before" in page and "after" in page
+    assert main([*args, "--threshold", "2"]) == 2

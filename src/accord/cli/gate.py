@@ -65,6 +65,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_rates(bm, zero_division=False)
     add_allow_missing(bm)
     add_output(bm, "one row per changed annotation")
+    bm.add_argument("--threshold", type=float, metavar="T", help="also list the annotations (not correct in the "
+                    "new run) of every document type whose precision or recall after is below T (GATE's "
+                    "threshold, 0.5 in its tool, with -verbose)")
+    bm.add_argument("--html", help="write the one-page HTML report of the two runs (as accord report) to this file")
     add_statistics(bm)
     ad = sub.add_parser("adjudicate", help="build a gold set from an Annotation Diff: keep key or response "
                         "annotations by rule or from a decisions file", description="Diff RESPONSE against KEY and "
@@ -143,7 +147,7 @@ def run_qa(args: argparse.Namespace) -> int:
 
 def run_benchmark(args: argparse.Namespace) -> int:
     from .. import _api
-    from ..report.benchmark_report import render_benchmark
+    from ..report.benchmark_report import below_threshold, render_below_threshold, render_benchmark
     from ..report.details import write_rows
 
     result = _api.benchmark(args.key, args.before, args.after, measure=args.measure, beta=args.beta,
@@ -155,7 +159,26 @@ def run_benchmark(args: argparse.Namespace) -> int:
         write_rows(result.changed, args.details, columns=["document", "type", "side", "start", "end", "text",
                                                           "features", "before", "after", "direction"])
     measure = result.options["measure"]
-    return emit(args, result, lambda console: render_benchmark(result.source, measure, args.beta, console))
+    if args.threshold is not None and not 0 <= args.threshold <= 1:
+        raise OptionError(f"--threshold is a precision or recall between 0 and 1; got {args.threshold:g}")
+    if args.html:
+        from ..diff._result import diff_result
+        from ..report.html_report import report_html
+
+        bench = result.source
+        runs = {name: diff_result(diff, (measure,), args.beta, command="benchmark")
+                for name, diff in (("before", bench.before), ("after", bench.after))}
+        Path(args.html).write_text(report_html(runs, None, title=f"{args.key}: {args.before} → {args.after}"),
+                                   encoding="utf-8")
+
+    def draw(console: object) -> None:
+        render_benchmark(result.source, measure, args.beta, console)
+        if args.threshold is not None:
+            render_below_threshold(below_threshold(result.source, measure, args.threshold), args.threshold, console)
+    if args.threshold is not None:
+        result.options["threshold"] = args.threshold
+        result.below_threshold = below_threshold(result.source, measure, args.threshold)
+    return emit(args, result, draw)
 
 
 def run_adjudicate(args: argparse.Namespace) -> int:

@@ -46,6 +46,8 @@ class BenchmarkResult(Result):
                  **kwargs: Any):
         super().__init__("benchmark", "gate", measures, nested=True, **kwargs)
         self.changes, self.changed = changes, changed
+        self.below_threshold: list[dict[str, Any]] | None = None
+        """With a threshold: the annotations of the document types below it (GATE's verbose listing)."""
 
     def _merged_into(self, out: Result, other: Result) -> None:
         assert isinstance(out, BenchmarkResult) and isinstance(other, BenchmarkResult)
@@ -61,7 +63,8 @@ class BenchmarkResult(Result):
             "totals": block(total[0]),
             "by_label": {row[1]: block(total[k]) for k, row in enumerate(t.rows) if row[0] == "label"},
             "by_document": {doc: block(t.values[d, 0]) for d, doc in enumerate(t.documents)}},
-            "changed": self.changed}
+            "changed": self.changed,
+            **({"below_threshold": self.below_threshold} if self.below_threshold is not None else {})}
 
 
 def benchmark_result(bench: Any, measure: str, beta: float, changed: list[dict[str, Any]], *,

@@ -6,8 +6,11 @@ import json
 from typing import Any
 
 from ..diff._benchmark import Benchmark
+from ..diff._counts import DiffCounts
+from ..diff._diff import CorpusDiff
+from ..model import covered_text
 
-__all__ = ["render_benchmark", "change_rows"]
+__all__ = ["render_benchmark", "change_rows", "corpus_rows", "below_threshold", "render_below_threshold"]
 
 _FIGURES = ("precision", "recall", "f")
 
@@ -48,6 +51,7 @@ def render_benchmark(bench: Benchmark, measure: str, beta: float, console: Any =
         t.add_row(r["document"], r["type"], *(_arrow(r["before"][k], r["after"][k]) for k in _FIGURES),
                   str(r["fixed"]), str(r["broken"]), style="bold" if i == len(rows) - 1 else None)
     print_table(console, t)
+    _render_corpus(bench, measure, beta, console)
     if bench.changes:
         c = new_table("annotations that changed", ["Document", "Type", "Side", "Span", "Text", "Before", "After",
                                                    ""], first=8)
@@ -56,3 +60,76 @@ def render_benchmark(bench: Benchmark, measure: str, beta: float, console: Any =
             c.add_row(r["document"], r["type"], r["side"], f"{r['start']}-{r['end']}", r["text"] or "",
                       r["before"], r["after"], f"[{colour}]{r['direction']}[/{colour}]")
         print_table(console, c)
+
+
+def corpus_rows(bench: Benchmark, measure: str, beta: float) -> list[dict[str, Any]]:
+    """Per type over the corpus (micro: summed counts), then every type (micro) and the macro average over
+    documents (the mean of each document's figures over all its types), before and after."""
+    def figures(c: DiffCounts) -> dict[str, Any]:
+        return {"correct": c.correct, "partial": c.partial, "missing": c.missing, "spurious": c.spurious,
+                "precision": c.precision(measure), "recall": c.recall(measure), "f": c.f(measure, beta)}
+
+    def macro(diff: CorpusDiff) -> dict[str, Any]:
+        docs = [diff.counts(document=d) for d in diff.documents]
+        n = len(docs) or 1
+        return {"precision": sum(c.precision(measure) for c in docs) / n,
+                "recall": sum(c.recall(measure) for c in docs) / n, "f": sum(c.f(measure, beta) for c in docs) / n}
+    rows = [{"type": t, "before": figures(bench.before.counts(type=t)), "after": figures(bench.after.counts(type=t))}
+            for t in bench.before.types]
+    rows.append({"type": "micro (all types)", "before": figures(bench.before.counts()),
+                 "after": figures(bench.after.counts())})
+    rows.append({"type": "macro over documents", "before": macro(bench.before), "after": macro(bench.after)})
+    return rows
+
+
+def _render_corpus(bench: Benchmark, measure: str, beta: float, console: Any) -> None:
+    from .table import new_table, print_table
+
+    t = new_table("over the corpus, by type (before → after)", ["Type", "Correct", "Partial", "Missing", "Spurious",
+                                                                 "Precision", "Recall", f"F{beta:g}"])
+    rows = corpus_rows(bench, measure, beta)
+    for i, r in enumerate(rows):
+        b, a = r["before"], r["after"]
+        counts = [f"{b[k]} → {a[k]}" if k in b else "" for k in ("correct", "partial", "missing", "spurious")]
+        if i == len(rows) - 2:
+            t.add_section()
+        t.add_row(r["type"], *counts, *(_arrow(b[k], a[k]) for k in _FIGURES),
+                  style="bold" if i == len(rows) - 2 else ("italic" if i == len(rows) - 1 else None))
+    print_table(console, t)
+
+
+def below_threshold(bench: Benchmark, measure: str, threshold: float) -> list[dict[str, Any]]:
+    """GATE's ``-verbose`` listing: for each (document, type) whose precision or recall after is below
+    ``threshold``, its annotations that are not correct in the new run (missing, partial, spurious, mismatched)."""
+    out = []
+    for doc in bench.after.documents:
+        text = bench.after.texts.get(doc)
+        for typ, td in bench.after.diffs[doc].items():
+            c = td.counts
+            p, r = c.precision(measure), c.recall(measure)
+            if p >= threshold and r >= threshold:
+                continue
+            for row in td.rows:
+                if row.outcome == "correct":
+                    continue
+                for side, a in (("key", row.key), ("response", row.response)):
+                    if a is None:
+                        continue
+                    out.append({"document": doc, "type": typ, "precision": p, "recall": r, "outcome": row.outcome,
+                                "side": side, "start": a.start, "end": a.end,
+                                "text": covered_text(text, a) if text is not None else ""})
+    return out
+
+
+def render_below_threshold(rows: list[dict[str, Any]], threshold: float, console: Any) -> None:
+    from .table import new_table, print_table
+
+    t = new_table(f"annotations of the document types whose precision or recall is below {threshold:g} (after)",
+                  ["Document", "Type", "P", "R", "Outcome", "Side", "Span", "Text"], first=8)
+    for r in rows:
+        t.add_row(r["document"], r["type"], f"{r['precision']:.4f}", f"{r['recall']:.4f}", r["outcome"], r["side"],
+                  f"{r['start']}-{r['end']}", r["text"])
+    if rows:
+        print_table(console, t)
+    else:
+        console.print(f"no document type is below {threshold:g} in precision and recall")
