@@ -64,7 +64,7 @@ class BenchmarkResult(Result):
             "by_label": {row[1]: block(total[k]) for k, row in enumerate(t.rows) if row[0] == "label"},
             "by_document": {doc: block(t.values[d, 0]) for d, doc in enumerate(t.documents)}},
             "changed": self.changed,
-            **({"below_threshold": self.below_threshold} if self.below_threshold is not None else {})}
+            **({"below_threshold": low} if (low := getattr(self, "below_threshold", None)) is not None else {})}
 
 
 def benchmark_result(bench: Any, measure: str, beta: float, changed: list[dict[str, Any]], *,
