@@ -271,6 +271,32 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
     return result
 
 
+def _types_and_features(types: Sequence[str] | None, feature: str | None, convention: str
+                        ) -> tuple[list[str] | None, str | Mapping[str, str] | None]:
+    """``--types Per:label,Org`` (GATE's ``annTypesAndFeats``, ``Per->label;Org``): the types, and the feature of each
+    (``--feature`` for the types that name none); a single feature when they all share one."""
+    if not types:
+        return None, feature
+    names, per_type = [], {}
+    for entry in types:
+        t, sep, f = entry.replace("->", ":").partition(":")
+        if not t or (sep and not f):
+            raise OptionError(f"--types {entry!r}: expected TYPE or TYPE:FEATURE")
+        names.append(t)
+        if sep:
+            per_type[t] = f
+    if not per_type:
+        return names, feature
+    mapping = {t: per_type.get(t, feature) for t in names}
+    values = set(mapping.values())
+    if len(values) == 1:
+        return names, values.pop()
+    if convention == "accord":
+        raise OptionError("a feature per type (--types TYPE:FEATURE) needs --convention iaa or corpus-qa (the "
+                          "accord convention reads one feature for every type)")
+    return names, {t: f for t, f in mapping.items() if f is not None}
+
+
 def _common_types(key: Any, response: Any) -> list[str] | None:
     """The annotation types both sides have (GATE's Corpus QA lists only those), None when they have the same
     ones; a warning names the others. BDM measures keep every type (their credit crosses types)."""
@@ -384,7 +410,9 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
     if len(set(names)) != len(names):
         raise OptionError("the same annotation set is given twice")
     where = {n: {"sources": [s], "documents": len(c)} for n, s, c in zip(names, sources, corpora)}
-    options.update(types=list(types) if types else None, feature=feature, convention=convention)
+    types, feature = _types_and_features(types, feature, convention)
+    options.update(types=list(types) if types else None,
+                   feature=dict(feature) if isinstance(feature, Mapping) else feature, convention=convention)
     spans = span = None
     if span_measure is not None:
         from .agreement._result import SpanPart
@@ -398,8 +426,13 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
             raise OptionError(f"--convention {convention} needs --types (and --feature for corpus-qa)")
         from .agreement._gate_summary import gate_summary_of
 
-        result = AgreementResult(convention, summary=gate_summary_of(corpora, names, list(types), feature, convention),
-                                 options=options, inputs=where, span=span)
+        summary = gate_summary_of(corpora, names, list(types), feature, convention)
+        if convention == "iaa":     # the plugin's F-measures, "micro averaged over documents"
+            from .agreement._spans import span_agreement
+
+            summary["f_measures"] = span_agreement(corpora, names, types=types, feature=feature,
+                                                   pairing="gate").gate_iaa_f()
+        result = AgreementResult(convention, summary=summary, options=options, inputs=where, span=span)
     else:
         tables = ratings_from_corpora(corpora, names, type=types, feature=feature)
         if not tables:

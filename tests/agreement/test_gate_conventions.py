@@ -18,6 +18,7 @@ import pytest
 from accord.agreement import agreement_stats, cohen_kappa, observed_agreement, scott_pi, specific_agreement
 from accord.agreement._gate import corpus_qa_table, gate_pair_tables, iaa_table
 from accord.agreement._spans import span_agreement
+from accord.cli import main
 from accord.errors import RatingsError
 from accord.formats import read
 from accord.formats.gate import read_gate_sets
@@ -133,3 +134,49 @@ def test_gate_conventions_bad_options():
     b = [A("S", 0, 5, {"f": "x"}), A("S", 6, 9, {"f": "x"}), A("S", 6, 9, {"f": "y"})]
     t = corpus_qa_table(a, b, "S", "f")
     assert len(t.codes) == 0     # [0,5) repeats in A; [6,9) has two partners in B
+
+
+def test_iaa_plugin_report_several_types_each_with_its_feature(tmp_path, capsys):
+    # issue 18.7: --types Os,sent:Op (the plugin's annTypesAndFeats "Os;sent->Op") in one run; the plugin's
+    # F-measures "micro averaged over documents" from the averaged counts 4.25 / 0.5 / 1.6667 / 2.3333
+    # (TestIaaPlugin, ceil(100x) 425/50/167/234), its 0 for an empty denominator
+    from accord import _api
+
+    result = _api.agree([Corpus(c.documents, name=n) for c, n in zip(annotators(), NAMES)],
+                        types=["Os", "sent:Op"], convention="iaa")
+    fm = result.summary["f_measures"]
+    assert {k: math.ceil(100 * v) for k, v in fm["counts"].items()} == \
+        {"correct": 425, "partial": 50, "spurious": 167, "missing": 234}
+    c, p, s, m = (fm["counts"][k] for k in ("correct", "partial", "spurious", "missing"))
+    assert fm["strict"]["precision"] == pytest.approx(c / (c + p + s))
+    assert fm["strict"]["recall"] == pytest.approx(c / (c + p + m))
+    assert fm["lenient"]["precision"] == pytest.approx((c + p) / (c + p + s))
+    assert fm["average"]["f1"] == pytest.approx((fm["strict"]["f1"] + fm["lenient"]["f1"]) / 2)
+    assert result.options["feature"] == {"sent": "Op"} and result.summary["types"] == ["Os", "sent"]
+    # the same through the CLI, GATE's arrow syntax too
+    files = [str(DATA / d) for d in DOCS]
+    assert main(["agree", files[0], "--sets", "ann1,ann2,ann3", "--types", "Os,sent->Op", "--convention",
+                 "iaa"]) == 0
+    table = capsys.readouterr().out
+    assert "micro averaged over documents" in table and "Non-cat" in table and "sent:" in table
+
+
+def test_pair_confusion_matrix_and_specific_agreement():
+    # corpus-qa on beijing-opera.xml, ann1 against ann2 (sent/Op): GATE's matrix over "", false, true is
+    # [[0,1,0],[0,3,0],[0,1,4]] (TestClassificationMeasures); specific agreement by hand, N = 9:
+    # true: n 4, row 5, col 4 -> positive 8/9, negative 2(9-5-4+4)/(18-9) = 8/9
+    # false: n 3, row 3, col 5 -> positive 6/8, negative 2(9-3-5+3)/(18-8) = 8/10
+    from accord import _api
+
+    result = _api.agree(str(DATA / "beijing-opera.xml"), sets=["ann1", "ann2"], types=["sent"], feature="Op",
+                        convention="corpus-qa")
+    block = result.summary["pair_tables"][0]
+    assert block["raters"] == ["ann1", "ann2"] and block["categories"] == ["", "false", "true"]
+    assert block["matrix"] == [[0, 1, 0], [0, 3, 0], [0, 1, 4]]
+    sp = block["specific_agreement"]
+    assert sp["true"] == pytest.approx({"positive": 8 / 9, "negative": 8 / 9})
+    assert sp["false"] == pytest.approx({"positive": 6 / 8, "negative": 8 / 10})
+    assert sp[""] == {"positive": 0.0, "negative": pytest.approx(2 * (9 - 1) / 17)}
+    from tests.result.contract import checked
+
+    assert checked(result.to_json())["totals"]["pair_tables"][0]["matrix"] == block["matrix"]

@@ -29,6 +29,9 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
 
 from ..diff import annotation_diff
 from ..diff._features import _as_string
@@ -37,7 +40,7 @@ from ..model import Annotation, Corpus, span_key
 from ._ratings import Ratings, to_ratings
 from ._sources import ANNOTATED, NON_CAT
 
-__all__ = ["GATE_CONVENTIONS", "corpus_qa_table", "iaa_table", "gate_pair_tables", "gate_summary"]
+__all__ = ["GATE_CONVENTIONS", "corpus_qa_table", "iaa_table", "gate_pair_tables", "gate_summary", "pair_tables"]
 
 GATE_CONVENTIONS = ("corpus-qa", "iaa")
 
@@ -195,7 +198,40 @@ def gate_summary(tables: dict[tuple[str, str], dict[str, Ratings]], convention: 
                 coefficients[n]["pairs"].append({"raters": list(p), "value": plain(_nanmean(
                     [math.nan if v is None else v for v in vals]))})
     return {"convention": convention, "raters": list(dict.fromkeys(r for p in tables for r in p)),
-            "coefficients": coefficients, "by_document": by_doc}
+            "coefficients": coefficients, "by_document": by_doc, "pair_tables": pair_tables(tables)}
+
+
+def pair_tables(tables: dict[tuple[str, str], dict[str, Ratings]]) -> list[dict[str, Any]]:
+    """Each annotator pair's confusion matrix summed over documents (rows: the first annotator, columns: the
+    second; GATE's ``Non-cat`` included under ``iaa``) and the specific agreement of each category (GATE's
+    ``ContingencyTable``; 0 for an empty denominator):
+
+    .. math:: positive_i = 2 n_{ii} / (r_i + c_i),\\
+              negative_i = 2 (N - r_i - c_i + n_{ii}) / (2N - r_i - c_i)
+    """
+    from . import agreement_stats
+
+    out = []
+    for pair, per in tables.items():
+        stats = None
+        for t in per.values():
+            s = agreement_stats(t)
+            stats = s if stats is None else stats + s
+        if stats is None:
+            continue
+        cats = [str(c) for c in stats.categories]
+        m = stats.pairs.get((0, 1))
+        matrix = np.zeros((len(cats), len(cats)), dtype=np.int64) if m is None else np.asarray(m, dtype=np.int64)
+        rows, cols, n = matrix.sum(axis=1), matrix.sum(axis=0), int(matrix.sum())
+        specific = {}
+        for i, c in enumerate(cats):
+            nii, ri, ci = int(matrix[i, i]), int(rows[i]), int(cols[i])
+            pos_den, neg_den = ri + ci, 2 * n - ri - ci
+            specific[c] = {"positive": 2 * nii / pos_den if pos_den else 0.0,
+                           "negative": 2 * (n - ri - ci + nii) / neg_den if neg_den else 0.0}
+        out.append({"raters": list(pair), "categories": cats, "matrix": matrix.tolist(),
+                    "specific_agreement": specific})
+    return out
 
 
 def _nanmean(xs: list[float]) -> float:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..model import Corpus
@@ -31,19 +31,27 @@ def mean_over_types(by_type: dict[str, dict]) -> dict:
             "coefficients": coefficients, "by_document": by_document, "by_type": by_type}
 
 
-def gate_summary_of(corpora: Sequence[Corpus], names: Sequence[str], types: Sequence[str], feature: str | None,
-                    convention: str) -> dict[str, Any]:
-    """GATE's pairwise tables and its averaging (``iaa`` or ``corpus-qa``), per type, then over types."""
+def gate_summary_of(corpora: Sequence[Corpus], names: Sequence[str], types: Sequence[str],
+                    feature: str | Mapping[str, str] | None, convention: str) -> dict[str, Any]:
+    """GATE's pairwise tables and its averaging (``iaa`` or ``corpus-qa``), per type, then over types.
+
+    ``feature`` may name the feature of each type (``{"Per": "label"}``, GATE's ``annTypesAndFeats``
+    ``Per->label``); a type it does not name is compared by span alone."""
     from ._gate import gate_pair_tables, gate_summary
     from ._sources import check_corpus_names
 
-    check_corpus_names(corpora, list(types), feature)
+    def feature_of(t: str) -> str | None:
+        return feature.get(t) if isinstance(feature, Mapping) else feature
+
+    for t in dict.fromkeys(types):
+        check_corpus_names(corpora, [t], feature_of(t))
     by_type = {}
     for t in dict.fromkeys(types):
-        by_type[t] = gate_summary(gate_pair_tables(corpora, names, type=t, feature=feature, convention=convention),
+        f = feature_of(t)
+        by_type[t] = gate_summary(gate_pair_tables(corpora, names, type=t, feature=f, convention=convention),
                                   convention)
         if convention == "iaa" and len(names) > 2:
             from ._allway import iaa_allway_kappa
 
-            by_type[t]["all_way"] = iaa_allway_kappa(corpora, names, type=t, feature=feature)
+            by_type[t]["all_way"] = iaa_allway_kappa(corpora, names, type=t, feature=f)
     return next(iter(by_type.values())) if len(by_type) == 1 else mean_over_types(by_type)

@@ -100,6 +100,29 @@ class SpanAgreement:
         return {k: sum(x[i] for x in per_type) / len(per_type)
                 for i, k in enumerate(("correct", "partial", "spurious", "missing"))}
 
+    def gate_iaa_f(self) -> dict[str, Any]:
+        """The F-measures GATE's IAA plugin prints "micro averaged over documents": P, R and F1 from the averaged
+        counts (:meth:`gate_iaa_counts`), with the plugin's formulas and its 0 for an empty denominator:
+
+        .. math:: P_{strict} = c / (c + p + s),\\ R_{strict} = c / (c + p + m),\\
+                  P_{lenient} = (c + p) / (c + p + s),\\ R_{lenient} = (c + p) / (c + p + m),\\
+                  F_1 = 2PR / (P + R)
+
+        ``average`` is the mean of the strict and lenient figures (GATE's average measure).
+        """
+        n = self.gate_iaa_counts()
+        c, p, s, m = n["correct"], n["partial"], n["spurious"], n["missing"]
+
+        def ratio(x: float, y: float) -> float:
+            return x / y if y else 0.0
+
+        out: dict[str, Any] = {"counts": n}
+        for name, credit in (("strict", c), ("lenient", c + p)):
+            pr, rc = ratio(credit, c + p + s), ratio(credit, c + p + m)
+            out[name] = {"precision": pr, "recall": rc, "f1": ratio(2 * pr * rc, pr + rc)}
+        out["average"] = {k: (out["strict"][k] + out["lenient"][k]) / 2 for k in ("precision", "recall", "f1")}
+        return out
+
     def measures(self, measure: str = "strict", beta: float = 1.0) -> dict[tuple[str, str], Any]:
         """Each pair's counts as a measure of the result model (GATE's ``measure``): documents x types."""
         import numpy as np

@@ -66,6 +66,27 @@ def render_gate_agreement(summary: Mapping[str, Any], console: Any = None) -> No
             pairs = ", ".join(f"{p['raters'][0]}~{p['raters'][1]} {_fmt(p['value'])}" for p in v["pairs"])
             table.add_row(scope, COEFFICIENT_NAMES.get(name, name), _fmt(v["mean"]), pairs)
     print_table(console, table)
+    if "f_measures" in summary:
+        fm = summary["f_measures"]
+        c = fm["counts"]
+        f = new_table("IAA plugin F, micro averaged over documents", ["measure", "precision", "recall", "F1"])
+        for name in ("strict", "lenient", "average"):
+            f.add_row(name, *(_fmt(fm[name][k]) for k in ("precision", "recall", "f1")))
+        f.add_section()
+        f.add_row("counts", f"c {c['correct']:.4f} p {c['partial']:.4f}", f"s {c['spurious']:.4f}",
+                  f"m {c['missing']:.4f}")
+        print_table(console, f)
+    tables = [("", b) for b in summary.get("pair_tables", ())] + [
+        (f"{t}: ", b) for t, s in (summary.get("by_type") or {}).items() for b in s.get("pair_tables", ())]
+    for prefix, block in tables:
+        a, b = block["raters"]
+        cats = block["categories"]
+        m = new_table(f"{prefix}{a} (rows) against {b} (columns), summed over documents",
+                      ["", *(c or "\"\"" for c in cats), "positive sp. agr.", "negative sp. agr."])
+        for cat, row in zip(cats, block["matrix"]):
+            sp = block["specific_agreement"][cat]
+            m.add_row(cat or "\"\"", *map(str, row), _fmt(sp["positive"]), _fmt(sp["negative"]))
+        print_table(console, m)
     if "all_way" in summary:
         aw = summary["all_way"]
         allway = new_table(f"all-way, over {aw['instances']} instances of the first annotator",
