@@ -110,3 +110,20 @@ def test_ceaf_rme_recall_never_exceeds_one():
     r = S.ceaf_rme_phi3()(pred, gold).to_dict()
     assert (r["match"], r["pred_total"], r["gold_match"], r["gold_total"]) == (3, 3, 2, 3)
     assert r["recall"] == pytest.approx(2 / 3)
+
+
+def test_named_ceaf_rme_splits_predicted_entities_into_mentions():
+    # issue 18.9, by hand: reference entity {a, b} (role R); predicted entity {a, c}. As one entity, phi_subset
+    # gives 0 ({a, c} is no subset); split into the singletons {a} (a subset: 1) and {c} (0): P 1/2, R 1/1
+    from accord.structured.named import score_records
+
+    key = {"d": [{"role": "R", "entity": ("a", "b")}]}
+    resp = {"d": [{"role": "R", "entity": ("a", "c")}]}
+    assert S.ceaf_rme_subset()(resp["d"], key["d"]).f1 == 0
+    named = score_records("ceaf-rme-subset", key, resp).total
+    assert (named.precision, named.recall) == (0.5, 1.0) and named.f1 == pytest.approx(2 / 3)
+    # CEAF-REE with phi3 / phi4 for the entities, 1:1: |{a}| shared = 1 (phi3, unnormalised), phi4 = 2*1/(2+2)
+    ree3 = score_records("ceaf-ree-phi3", key, resp).total
+    assert (ree3.precision, ree3.recall) == (0.5, 0.5)
+    ree4 = score_records("ceaf-ree-phi4", key, resp).total
+    assert ree4.precision == pytest.approx(0.5) and ree4.recall == pytest.approx(0.5)

@@ -24,7 +24,7 @@ from ._matching import f1, match, precision, recall
 from ._similarity import Similarity, exact, field, func, product, threshold
 
 __all__ = ["mention", "relation_f1", "uas", "las", "event_trigger_f1", "event_argument_f1", "ceaf_ree",
-           "ceaf_rme_subset", "ceaf_rme_phi3", "phi3", "phi4", "muc_link", "subset", "entity_sets", "ceaf_m", "ceaf_e", "muc_recall",
+           "ceaf_rme_subset", "ceaf_rme_phi3", "ceaf_ree_phi3", "ceaf_ree_phi4", "singleton_mentions", "phi3", "phi4", "muc_link", "subset", "entity_sets", "ceaf_m", "ceaf_e", "muc_recall",
            "level_type_similarity", "ancestor_f1", "ancestor_chain", "Parents", "memberships", "bcub_recall", "bcub_precision", "span_iou", "scirex_mention", "scirex_entity", "scirex_f1"]
 
 mention: Similarity = product(left=exact, right=exact)
@@ -144,6 +144,22 @@ bcub_precision: Similarity = precision(match(product(mention=exact, entity=preci
 def ceaf_ree() -> Similarity:
     """CEAF-REE (Du et al., 2021, equation 26): 1:1 role-filler entities, role exact and ``φ⊆``."""
     return f1(match(product(role=exact, entity=subset), "1:1"))
+
+
+def ceaf_ree_phi3() -> Similarity:
+    """CEAF-REE with ``φ3`` for the entities (the paper's partial-credit variant, section 6): 1:1, role exact."""
+    return f1(match(product(role=exact, entity=phi3), "1:1"))
+
+
+def ceaf_ree_phi4() -> Similarity:
+    """CEAF-REE with ``φ4`` for the entities: 1:1, role exact."""
+    return f1(match(product(role=exact, entity=phi4), "1:1"))
+
+
+def singleton_mentions(records: Sequence[Any]) -> list[dict[str, Any]]:
+    """Predicted role-filler entities as singleton entities, one per mention (CEAF-RME, equations 27 and 28:
+    "predicted mentions as singleton entities"), each keeping its role."""
+    return [{**r, "entity": (m,)} for r in records for m in r["entity"]]
 
 
 def ceaf_rme_subset() -> Similarity:

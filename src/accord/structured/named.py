@@ -15,8 +15,8 @@ from typing import Any, Callable
 from ..errors import OptionError
 from ._matching import MatchScore, micro
 from ._similarity import Similarity
-from .ie import (ceaf_ree, ceaf_rme_phi3, ceaf_rme_subset, event_argument_f1, event_trigger_f1, las, relation_f1,
-                 scirex_f1, uas)
+from .ie import (ceaf_ree, ceaf_ree_phi3, ceaf_ree_phi4, ceaf_rme_phi3, ceaf_rme_subset, event_argument_f1,
+                 event_trigger_f1, las, relation_f1, scirex_f1, singleton_mentions, uas)
 from .templates import BetterScore, better_score, muc4_score, set_fill, slot_filler, string_fill
 
 __all__ = ["NAMED_METRICS", "RecordScores", "named_metric", "score_records"]
@@ -31,8 +31,11 @@ NAMED_METRICS: dict[str, tuple[str, str]] = {
     "event-argument": ("events", "argument classification F1 (equation 16)"),
     "event-argument-id": ("events", "argument identification F1"),
     "ceaf-ree": ("entities", "CEAF-REE: role-filler entities 1:1, role exact and mentions a subset (eq. 26)"),
-    "ceaf-rme-subset": ("entities", "CEAF-RME with the subset similarity, N:1 (equation 27)"),
-    "ceaf-rme-phi3": ("entities", "CEAF-RME with phi3, N:1 (equation 28)"),
+    "ceaf-ree-phi3": ("entities", "CEAF-REE with phi3 for the entities (partial credit, section 6), 1:1"),
+    "ceaf-ree-phi4": ("entities", "CEAF-REE with phi4 for the entities, 1:1"),
+    "ceaf-rme-subset": ("entities", "CEAF-RME with the subset similarity: predicted mentions as singleton entities, "
+                        "N:1 (equation 27)"),
+    "ceaf-rme-phi3": ("entities", "CEAF-RME with phi3: predicted mentions as singleton entities, N:1 (equation 28)"),
     "scirex": ("nary_relations", "SciREX n-ary relation F1 (equations 29 to 31)"),
     "muc4": ("templates", "MUC-4 slot-filler F1 of the best template alignment (equation 32)"),
     "better": ("templates", "BETTER Granular: template type F1 x slot-filler F1 (appendix D)"),
@@ -57,6 +60,8 @@ def named_metric(name: str, *, inclusive: bool = False, premodifiers: Collection
         "event-argument": lambda: event_argument_f1(True),
         "event-argument-id": lambda: event_argument_f1(False),
         "ceaf-ree": ceaf_ree,
+        "ceaf-ree-phi3": ceaf_ree_phi3,
+        "ceaf-ree-phi4": ceaf_ree_phi4,
         "ceaf-rme-subset": ceaf_rme_subset,
         "ceaf-rme-phi3": ceaf_rme_phi3,
         "scirex": lambda: scirex_f1(inclusive=inclusive),
@@ -100,6 +105,8 @@ def score_records(name: str, key: Mapping[str, list[Any]], response: Mapping[str
     extra = [d for d in response if d not in key]
     if extra:
         raise OptionError(f"{len(extra)} response document(s) are not in the key, e.g. {extra[0]!r}")
+    if name.startswith("ceaf-rme"):    # equations 27 and 28 score predicted mentions as singleton entities
+        response = {d: singleton_mentions(recs) for d, recs in response.items()}
     by_doc = {d: metric(response.get(d, []), gold) for d, gold in key.items()}
     if name == "better":
         scores = list(by_doc.values())
