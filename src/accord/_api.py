@@ -308,10 +308,11 @@ def _common_types(key: Any, response: Any) -> list[str] | None:
     kt = {a.label for d in key.values() for a in d.annotations if a.start is not None}
     rt = {a.label for d in response.values() for a in d.annotations if a.start is not None}
     common = sorted(kt & rt)
-    if not common and (kt or rt):
-        raise OptionError(f"the key and the response have no annotation type in common (key: "
-                          f"{', '.join(sorted(kt)) or 'none'}; response: {', '.join(sorted(rt)) or 'none'}); "
-                          "--all-types compares every type of either side, --types chooses some")
+    if not common and kt and rt:
+        warnings.warn(f"the key and the response have no annotation type in common (key: {', '.join(sorted(kt))}; "
+                      f"response: {', '.join(sorted(rt))}): every type is compared, as with --all-types",
+                      AccordWarning, stacklevel=3)
+        return None
     left = [f"only in the key: {', '.join(sorted(kt - rt))}" if kt - rt else "",
             f"only in the response: {', '.join(sorted(rt - kt))}" if rt - kt else ""]
     if not any(left):
@@ -356,7 +357,7 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
           labels: str | None = None, categories: Sequence[str] | None = None, level: str = "nominal",
           types: Sequence[str] | None = None, feature: str | None = None, format: str | None = None,
           sets: Sequence[str] | None = None, convention: str = "accord", span_measure: str | None = None,
-          pairing: str = "gate", discontinuous: str = "fragments") -> Any:
+          pairing: str = "gate", discontinuous: str = "fragments", bdm: PathLike | Any = None) -> Any:
     """Agreement between annotators (``accord agree``).
 
     Parameters
@@ -370,6 +371,9 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         ``accord``, GATE's ``iaa`` or ``corpus-qa`` convention.
     span_measure : {"strict", "lenient", "average"}, optional
         Also compute the pairwise span agreement (F of Annotation Diffs) under this measure.
+    bdm : path or BdmTable, optional
+        Annotation sets under a GATE convention: also the BDM-based agreement of GATE's IAA plugin
+        (:mod:`accord.agreement._bdm_iaa`), concepts being the ``feature`` values (or the types).
 
     Returns
     -------
@@ -421,12 +425,21 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         spans = span_agreement(corpora, names, types=types or None, feature=feature, pairing=pairing)
         span = SpanPart(spans.measures(span_measure), span_measure, 1.0, spans.types, spans.feature)
         options.update(span_measure=span_measure, pairing=pairing)
+    if bdm is not None and convention == "accord":
+        raise OptionError("--bdm on agree gives GATE's IAA plugin's BDM figures: use --convention iaa or corpus-qa")
     if convention != "accord":
         if not types:
             raise OptionError(f"--convention {convention} needs --types (and --feature for corpus-qa)")
         from .agreement._gate_summary import gate_summary_of
 
         summary = gate_summary_of(corpora, names, list(types), feature, convention)
+        if bdm is not None:
+            from .agreement._bdm_iaa import bdm_agreement
+            from .bdm import read_bdm_file
+
+            table = read_bdm_file(bdm) if _is_path(bdm) else bdm
+            summary["bdm"] = bdm_agreement(corpora, names, table, list(types), feature)
+            options.update(bdm=str(bdm) if _is_path(bdm) else "<BdmTable>")
         if convention == "iaa":     # the plugin's F-measures, "micro averaged over documents"
             from .agreement._spans import span_agreement
 

@@ -22,7 +22,7 @@ from accord.cli import main
 from accord.errors import RatingsError
 from accord.formats import read
 from accord.formats.gate import read_gate_sets
-from accord.model import Corpus, make_annotation as A
+from accord.model import Corpus, Document, make_annotation as A
 
 DATA = Path(__file__).parent.parent / "data" / "gate"
 DOCS = ["beijing-opera.xml", "beijing-opera-2.xml"]
@@ -180,3 +180,34 @@ def test_pair_confusion_matrix_and_specific_agreement():
     from tests.result.contract import checked
 
     assert checked(result.to_json())["totals"]["pair_tables"][0]["matrix"] == block["matrix"]
+
+
+def test_bdm_agreement_by_hand(tmp_path, capsys):
+    # Maynard's augmented P and R (GATE's IAA plugin, computeFNumbersBDM), counted by hand: ann1 marks Person,
+    # Artist and Company, ann2 Politician on the Person span, Artist, and a Person elsewhere. BDM(Person,
+    # Politician) = 6/11 (accord bdm on this taxonomy, as test_bdm_command_and_bdm_measures checks)
+    from accord import _api
+    from accord.bdm import bdm_scores, read_hierarchy
+    from accord.bdm._compute import BdmTable
+
+    tax = tmp_path / "tax.tsv"
+    tax.write_text("Entity\nPerson\tEntity\nOrganisation\tEntity\nPolitician\tPerson\nArtist\tPerson\n"
+                   "Company\tOrganisation\n", encoding="utf-8")
+    table = BdmTable(bdm_scores(read_hierarchy(tax)))
+    text = "Ann met Bob at Acme. Zed"
+
+    def annotator(name, spans):
+        return Corpus([Document("d", tuple(A("Mention", s, e, {"class": c}) for c, s, e in spans), text=text)],
+                      name=name)
+    one = annotator("ann1", [("Person", 0, 3), ("Artist", 8, 11), ("Company", 15, 19)])
+    two = annotator("ann2", [("Politician", 0, 3), ("Artist", 8, 11), ("Person", 21, 24)])
+    result = _api.agree([one, two], types=["Mention"], feature="class", convention="iaa", bdm=table)
+    pair = result.summary["bdm"]["pairs"][0]
+    b = table.bdm("Person", "Politician")
+    assert b == pytest.approx(6 / 11, abs=1e-6)
+    # correct = b + 1 (Artist = Artist), n = 2 matches, Company missing, the second Person spurious
+    assert (pair["correct"], pair["matched"], pair["missing"], pair["spurious"]) == (pytest.approx(b + 1), 2, 1, 1)
+    assert pair["strict"]["precision"] == pytest.approx((b + 1) / 3)
+    assert pair["strict"]["recall"] == pytest.approx((b + 1) / 3)
+    with pytest.raises(Exception, match="--convention iaa or corpus-qa"):
+        _api.agree([one, two], types=["Mention"], feature="class", bdm=table)

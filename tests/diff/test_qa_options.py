@@ -42,11 +42,12 @@ def test_types_both_sets_have_by_default(sides):
     assert set(accord.gate_diff(key, resp).source.types) == {"Date", "Loc", "Org", "Person"}
 
 
-def test_no_common_type_is_an_error(tmp_path):
+def test_no_common_type_compares_every_type_with_a_warning(tmp_path):
     key = write(tmp_path / "k.jsonl", [("Person", "Ann")])
     resp = write(tmp_path / "r.jsonl", [("Org", "Acme")])
-    with pytest.raises(OptionError, match="no annotation type in common"):
-        accord.qa(key, resp)
+    with pytest.warns(AccordWarning, match="no annotation type in common.*every type is compared"):
+        cd = accord.qa(key, resp).source
+    assert set(cd.types) == {"Org", "Person"} and (cd.counts().missing, cd.counts().spurious) == (1, 1)
 
 
 def test_gate_measure_names():

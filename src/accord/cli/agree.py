@@ -41,6 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "plugin: per-pair tables of coextensive pairs, Non-cat for a missing feature, mean over pairs "
                     "then documents) or corpus-qa (GATE's Corpus QA: coextensive one-to-one pairs, tables summed "
                     "over documents)")
+    ag.add_argument("--bdm", help="a BDM score file (accord bdm): also GATE's IAA plugin's BDM-based agreement "
+                    "(Maynard's P = correct/(n + s), R = correct/(n + m)) under --convention iaa or corpus-qa")
     ag.add_argument("--html", help="write the page of the coefficients (with their intervals under --bootstrap) "
                     "and, for annotation sets, the annotator matrix of pairwise F to this HTML file")
     ag.add_argument("--measure", choices=("strict", "lenient", "average"), default="strict",
@@ -65,7 +67,7 @@ def run_agree(args: argparse.Namespace) -> int:
     result = _api.agree(inputs, items=args.items, raters=args.raters, labels=args.labels, categories=args.categories,
                         level=args.level, types=args.type, feature=args.feature, format=args.format, sets=args.sets,
                         convention=args.convention, span_measure=span if result_has_sets(args) else None,
-                        pairing=args.pairing, discontinuous=args.discontinuous)
+                        pairing=args.pairing, discontinuous=args.discontinuous, bdm=args.bdm)
     for message in result.warnings:
         print(f"accord: warning: {message}", file=sys.stderr)
     from ..report.agreement_table import render_agreement, render_gate_agreement

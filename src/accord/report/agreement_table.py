@@ -76,6 +76,18 @@ def render_gate_agreement(summary: Mapping[str, Any], console: Any = None) -> No
         f.add_row("counts", f"c {c['correct']:.4f} p {c['partial']:.4f}", f"s {c['spurious']:.4f}",
                   f"m {c['missing']:.4f}")
         print_table(console, f)
+    if "bdm" in summary:
+        bt = new_table("BDM-based agreement (GATE's IAA plugin: P = correct/(n + s), R = correct/(n + m))",
+                       ["pair", "correct", "partial", "n", "missing", "spurious", "P", "R", "F1", "lenient F1"])
+        for p in summary["bdm"]["pairs"]:
+            bt.add_row("~".join(p["raters"]), *(f"{p[k]:.4f}" for k in ("correct", "partial")),
+                       *(f"{p[k]:g}" for k in ("matched", "missing", "spurious")),
+                       *(_fmt(p["strict"][k]) for k in ("precision", "recall", "f1")), _fmt(p["lenient"]["f1"]))
+        mean = summary["bdm"]["mean"]
+        bt.add_section()
+        bt.add_row("mean of pairs", "", "", "", "", "", *(_fmt(mean["strict"][k]) for k in ("precision", "recall", "f1")),
+                   _fmt(mean["lenient"]["f1"]))
+        print_table(console, bt)
     tables = [("", b) for b in summary.get("pair_tables", ())] + [
         (f"{t}: ", b) for t, s in (summary.get("by_type") or {}).items() for b in s.get("pair_tables", ())]
     for prefix, block in tables:
