@@ -433,6 +433,10 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         from .agreement._gate_summary import gate_summary_of
 
         summary = gate_summary_of(corpora, names, list(types), feature, convention)
+        if convention == "iaa" and len(names) > 2:
+            from .agreement._majority import against_majority
+
+            summary["against_majority"] = against_majority(corpora, names, list(types), feature)
         if bdm is not None:
             from .agreement._bdm_iaa import bdm_agreement
             from .bdm import read_bdm_file

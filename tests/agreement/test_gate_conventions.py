@@ -211,3 +211,28 @@ def test_bdm_agreement_by_hand(tmp_path, capsys):
     assert pair["strict"]["recall"] == pytest.approx((b + 1) / 3)
     with pytest.raises(Exception, match="--convention iaa or corpus-qa"):
         _api.agree([one, two], types=["Mention"], feature="class", bdm=table)
+
+
+def test_each_annotator_against_the_majority_of_the_others():
+    # by hand: A marks [0,2)=a and [3,5)=b, B [0,2)=a and [3,5)=c, C [0,2)=a and [6,8)=d. For each annotator the
+    # two others must agree (2 of 2 votes): only [0,2)=a is their consensus, so each has 1 correct, 1 spurious
+    from accord import _api
+    from accord.agreement._majority import against_majority
+
+    text = "ab cd ef gh"
+
+    def annotator(name, spans):
+        return Corpus([Document("d", tuple(A("X", s, e, {"v": v}) for v, s, e in spans), text=text)], name=name)
+    sets = [annotator("A", [("a", 0, 2), ("b", 3, 5)]), annotator("B", [("a", 0, 2), ("c", 3, 5)]),
+            annotator("C", [("a", 0, 2), ("d", 6, 8)])]
+    rows = against_majority(sets, ["A", "B", "C"], ["X"], "v")
+    assert [(r["annotator"], r["votes_needed"], r["correct"], r["missing"], r["spurious"]) for r in rows] == [
+        ("A", 2, 1, 0, 1), ("B", 2, 1, 0, 1), ("C", 2, 1, 0, 1)]
+    assert rows[0]["precision"] == 0.5 and rows[0]["recall"] == 1.0
+    # B changes [3,5) to b: A and B now agree on it, so for C the majority holds [3,5)=b, which C misses
+    sets[1] = annotator("B", [("a", 0, 2), ("b", 3, 5)])
+    c = against_majority(sets, ["A", "B", "C"], ["X"], "v")[2]
+    assert (c["correct"], c["missing"], c["spurious"]) == (1, 1, 1)
+    summary = _api.agree(sets, types=["X"], feature="v", convention="iaa").summary
+    assert [r["annotator"] for r in summary["against_majority"]] == ["A", "B", "C"]
+    assert "against_majority" not in _api.agree(sets[:2], types=["X"], feature="v", convention="iaa").summary

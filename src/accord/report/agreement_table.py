@@ -76,6 +76,14 @@ def render_gate_agreement(summary: Mapping[str, Any], console: Any = None) -> No
         f.add_row("counts", f"c {c['correct']:.4f} p {c['partial']:.4f}", f"s {c['spurious']:.4f}",
                   f"m {c['missing']:.4f}")
         print_table(console, f)
+    if "against_majority" in summary:
+        mt = new_table("each annotator against the majority of the others (strict Annotation Diff)",
+                       ["annotator", "votes needed", "correct", "partial", "missing", "spurious", "P", "R", "F1"])
+        for r in summary["against_majority"]:
+            mt.add_row(r["annotator"], *(str(r[k]) for k in ("votes_needed", "correct", "partial", "missing",
+                                                              "spurious")),
+                       *(_fmt(r[k]) for k in ("precision", "recall", "f1")))
+        print_table(console, mt)
     if "bdm" in summary:
         bt = new_table("BDM-based agreement (GATE's IAA plugin: P = correct/(n + s), R = correct/(n + m))",
                        ["pair", "correct", "partial", "n", "missing", "spurious", "P", "R", "F1", "lenient F1"])
