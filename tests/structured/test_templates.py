@@ -121,3 +121,31 @@ def test_threshold_combinator():
     assert S.threshold(S.func(lambda p, r: p / r), 0.5, inclusive=True)(1, 2) == 1.0
     with pytest.raises(OptionError):
         S.threshold(S.exact, "high")
+
+
+def test_named_muc4_variants_by_hand():
+    # issue 18.9: one reference bombing template with Target = entity ["the bridge", "it"]
+    from accord.structured.named import score_records
+
+    key = {"d": [{"type": "bombing", "fillers": [{"slot": "Target", "value": ("the bridge", "it")}]}]}
+    attack = {"d": [{"type": "attack", "fillers": [{"slot": "Target", "value": "the bridge"}]}]}
+    # plain MUC-4: types differ, no alignment credit
+    assert score_records("muc4", key, attack).total.f1 == 0
+    # the original evaluation's half credit for 'attack': type 0.5 times the filler's 1 ("the bridge" shares a
+    # word with the entity): match 0.5 over 1 predicted and 1 reference filler
+    half = score_records("muc4-attack", key, attack).total
+    assert (half.match, half.precision, half.recall, half.f1) == (0.5, 0.5, 0.5, 0.5)
+    # phi_subset: "the bridge" is a mention of the entity (1); "the tower" is not (0), though it shares "the"
+    same = {"d": [{"type": "bombing", "fillers": [{"slot": "Target", "value": "the bridge"}]}]}
+    other = {"d": [{"type": "bombing", "fillers": [{"slot": "Target", "value": "the tower"}]}]}
+    assert score_records("muc4-subset", key, same).total.f1 == 1.0
+    assert score_records("muc4-subset", key, other).total.f1 == 0.0
+
+
+def test_token_f1_and_head_word_mention_similarities():
+    from accord.structured.ie import head_word, token_f1
+
+    # [2, 6) and [4, 8): 2 shared tokens of 4 + 4 -> 2*2/8
+    assert token_f1((2, 6), (4, 8)) == 0.5 and token_f1((0, 2), (5, 7)) == 0.0
+    assert head_word({"start": 0, "end": 3, "head": 2}, (1, 3, 2)) == 1.0
+    assert head_word((0, 3, 1), (0, 3, 2)) == 0.0

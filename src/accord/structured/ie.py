@@ -24,7 +24,7 @@ from ._matching import f1, match, precision, recall
 from ._similarity import Similarity, exact, field, func, product, threshold
 
 __all__ = ["mention", "relation_f1", "uas", "las", "event_trigger_f1", "event_argument_f1", "ceaf_ree",
-           "ceaf_rme_subset", "ceaf_rme_phi3", "ceaf_ree_phi3", "ceaf_ree_phi4", "singleton_mentions", "phi3", "phi4", "muc_link", "subset", "entity_sets", "ceaf_m", "ceaf_e", "muc_recall",
+           "ceaf_rme_subset", "ceaf_rme_phi3", "ceaf_ree_phi3", "ceaf_ree_phi4", "singleton_mentions", "token_f1", "head_word", "phi3", "phi4", "muc_link", "subset", "entity_sets", "ceaf_m", "ceaf_e", "muc_recall",
            "level_type_similarity", "ancestor_f1", "ancestor_chain", "Parents", "memberships", "bcub_recall", "bcub_precision", "span_iou", "scirex_mention", "scirex_entity", "scirex_f1"]
 
 mention: Similarity = product(left=exact, right=exact)
@@ -154,6 +154,31 @@ def ceaf_ree_phi3() -> Similarity:
 def ceaf_ree_phi4() -> Similarity:
     """CEAF-REE with ``φ4`` for the entities: 1:1, role exact."""
     return f1(match(product(role=exact, entity=phi4), "1:1"))
+
+
+def _token_f1(p: Any, r: Any) -> float:
+    (ps, pe), (rs, re_) = _bounds(p), _bounds(r)
+    inter = max(0, min(pe, re_) - max(ps, rs))
+    return 2 * inter / ((pe - ps) + (re_ - rs)) if (pe - ps) + (re_ - rs) else 0.0
+
+
+token_f1: Similarity = func(_token_f1)
+"""Token F1 of two half-open mention spans (SQuAD's overlap credit on token indices):
+``2 |P ∩ R| / (|P| + |R|)``, 0 when both are empty."""
+
+
+def _head(m: Any) -> Any:
+    if isinstance(m, Mapping) and "head" in m:
+        return m["head"]
+    if isinstance(m, (tuple, list)) and len(m) == 3:
+        return m[2]
+    raise OptionError(f"a head-word mention needs a head: {{'start', 'end', 'head'}} or (start, end, head); "
+                      f"got {m!r}")
+
+
+head_word: Similarity = func(lambda p, r: 1.0 if _head(p) == _head(r) else 0.0)
+"""1 when two mentions have the same head (a token index or word: ``{"start", "end", "head"}`` or
+``(start, end, head)``), else 0: the head-word match of dependency-based IE scoring."""
 
 
 def singleton_mentions(records: Sequence[Any]) -> list[dict[str, Any]]:

@@ -17,7 +17,8 @@ from ._matching import MatchScore, micro
 from ._similarity import Similarity
 from .ie import (ceaf_ree, ceaf_ree_phi3, ceaf_ree_phi4, ceaf_rme_phi3, ceaf_rme_subset, event_argument_f1,
                  event_trigger_f1, las, relation_f1, scirex_f1, singleton_mentions, uas)
-from .templates import BetterScore, better_score, muc4_score, set_fill, slot_filler, string_fill
+from .templates import (BetterScore, attack_half_credit, better_score, muc4_score, muc4_subset, set_fill, slot_filler,
+                        string_fill)
 
 __all__ = ["NAMED_METRICS", "RecordScores", "named_metric", "score_records"]
 
@@ -38,6 +39,10 @@ NAMED_METRICS: dict[str, tuple[str, str]] = {
     "ceaf-rme-phi3": ("entities", "CEAF-RME with phi3: predicted mentions as singleton entities, N:1 (equation 28)"),
     "scirex": ("nary_relations", "SciREX n-ary relation F1 (equations 29 to 31)"),
     "muc4": ("templates", "MUC-4 slot-filler F1 of the best template alignment (equation 32)"),
+    "muc4-attack": ("templates", "MUC-4 with the original evaluation's half credit for the generic 'attack' type "
+                    "predicted in place of a specific one"),
+    "muc4-subset": ("templates", "MUC-4 with phi_subset for string fills (Du et al. 2021b: the alignment of "
+                    "CEAF-REE): credit when every predicted mention is one of the entity's"),
     "better": ("templates", "BETTER Granular: template type F1 x slot-filler F1 (appendix D)"),
 }
 """Metric name -> (record kind, description)."""
@@ -66,6 +71,9 @@ def named_metric(name: str, *, inclusive: bool = False, premodifiers: Collection
         "ceaf-rme-phi3": ceaf_rme_phi3,
         "scirex": lambda: scirex_f1(inclusive=inclusive),
         "muc4": lambda: muc4_score(set_parent=set_parent, premodifiers=premodifiers),
+        "muc4-attack": lambda: muc4_score(set_parent=set_parent, premodifiers=premodifiers,
+                                          type_similarity=attack_half_credit),
+        "muc4-subset": lambda: muc4_subset(set_parent=set_parent),
         "better": lambda: better_score(filler_similarity=slot_filler(set_similarity=set_fill(set_parent),
                                                                      string_similarity=string_fill(premodifiers))),
     }

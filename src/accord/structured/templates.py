@@ -33,7 +33,8 @@ from ._matching import MatchScore, _items, f1, match
 from ._similarity import Similarity, _as_similarity, exact, func, get_field, product
 from .ie import Parents, ancestor_chain
 
-__all__ = ["set_fill", "string_fill", "slot_filler", "muc4_score", "BetterScore", "better_score"]
+__all__ = ["set_fill", "string_fill", "slot_filler", "muc4_score", "muc4_subset", "attack_half_credit", "BetterScore",
+           "better_score"]
 
 
 def _ancestors(value: Hashable, parent: Parents | None) -> list[Hashable]:
@@ -133,6 +134,28 @@ def muc4_score(*, set_parent: Parents | None = None, premodifiers: Collection[st
         ``func(lambda p, r: 1.0 if p == r else 0.5 if p == "attack" else 0.0)``.
     """
     filler = slot_filler(set_similarity=set_fill(set_parent), string_similarity=string_fill(premodifiers))
+    return f1(match(_template(type_similarity, filler), "1:1"))
+
+
+def _attack(p: Any, r: Any) -> float:
+    return 1.0 if p == r else 0.5 if p == "attack" else 0.0
+
+
+attack_half_credit: Similarity = func(_attack)
+"""Template types as the original MUC-4 evaluation scored them: 1 for the same type, 0.5 for the generic
+``attack`` predicted in place of a specific type (bombing, kidnapping...), else 0."""
+
+
+def _subset_fill(p: Any, r: Any) -> float:
+    pred = {p} if isinstance(p, str) else set(p)
+    ref = {r} if isinstance(r, str) else set(r)
+    return 1.0 if pred and pred <= ref else 0.0
+
+
+def muc4_subset(*, set_parent: Parents | None = None, type_similarity: Any = exact) -> Similarity:
+    """MUC-4 with ``φ⊆`` for string fills (Du et al. 2021b; the paper's equation 32 with ``T = φ⊆``): a predicted
+    string fill earns 1 when every predicted mention string is a mention of the reference entity, else 0."""
+    filler = slot_filler(set_similarity=set_fill(set_parent), string_similarity=func(_subset_fill))
     return f1(match(_template(type_similarity, filler), "1:1"))
 
 
