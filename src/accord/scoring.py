@@ -420,6 +420,8 @@ def score(
                                 "task": task, "profile": profile, "score_profile": score_profile,
                                 "attributes": attributes, "equivalence_classes": equivalence_classes,
                                 "ignore": ignore, "units": units, "confusability": confusability})
+    if "token_label" in read_options:     # renamed: a reader would ignore it silently
+        raise OptionError("token_label is now token_annotations (a list of labels, MAT's --token_annotations)")
     if zero_division not in ZERO_DIVISION:
         raise OptionError(f"zero_division must be one of {', '.join(ZERO_DIVISION)}; got {zero_division!r}")
     if not beta >= 0 or math.isinf(beta):
