@@ -188,3 +188,19 @@ def _py(expr):
     cond, yes, no = parts
     value = _py(yes) if _py(cond) else _py(no)
     return _py(expr[:m.start()] + repr(float(value)) + expr[end + 1:]) if (m.start() or end + 1 < len(expr)) else value
+
+
+def test_corpus_rows_hold_the_corpus_test_size(tmp_path):
+    # ORG only in the second file: its file=<all> row still counts every file's tokens (6 + 6), so its
+    # tag-sensitive accuracy divides by the corpus's 12 tokens: (12 - 0 - 0 - 0) / 12 for a perfect ORG
+    for side in ("gold", "pred"):
+        (tmp_path / side).mkdir()
+        write(doc([("PERSON", "John")]), tmp_path / side / "a.json", "mat-json")
+        write(doc([("ORG", "Rome")]), tmp_path / side / "b.json", "mat-json")
+    out = tmp_path / "out"
+    assert main(["score", str(tmp_path / "gold"), str(tmp_path / "pred"), "--by-token", "--mat-csv", str(out),
+                 "--csv-formula-output", "literal", "-q", "-o", str(tmp_path / "t.txt")]) == 0
+    for name in ("bytag_literal.csv", "bytoken_literal.csv"):
+        rows = {(r["file"], r["tag"]): r for r in read(out / name)}
+        assert rows[("b.json", "ORG")]["test toks"] == "6"
+        assert rows[("<all>", "ORG")]["test toks"] == "12" and rows[("<all>", "<all>")]["test toks"] == "12"

@@ -20,7 +20,8 @@ Each computed cell is a spreadsheet formula over the row's own cells (``excel``:
 ``=IF(a;b;c)``) or its value (``literal``); one file per format asked. Rows: for each file (sorted file names) the
 labels (spanned, then spanless, each sorted) with their decompositions, the aggregations, then ``<all>``; then the
 same block summed over files with ``file=<all>``. ``test toks`` of the tag table is the number of token annotations
-of the predicted document inside the scored regions (its tokens for token-unit documents).
+of the predicted document inside the scored regions (its tokens for token-unit documents); every ``file=<all>`` row
+holds the corpus's (the sum over files), so that a label's accuracies there divide by the whole test size.
 
 Where accord differs, by design: the ``similarity profile`` column names accord's profile (``strict``, ``lenient``,
 or ``<default>`` for MAT's default profile); the variance of the confidence data is MAT's population variance of
@@ -268,11 +269,13 @@ def summary_tables(report: Report, mismatch_details: bool = False) -> dict[str, 
                 corpus_rows[key] = _add(corpus_rows[key], {test_column: test, **counts})
 
         by_doc = {al.doc_id: al for al in report.alignments}
+        corpus_test = 0       # the corpus rows' test size: every file's once (MAT sums the files' <all> rows)
         rates = list(_RATES) + (list(_ACCURACIES) if units else [])
         for doc in docs:
             if units:
                 scores = report.units[unit]
                 test = scores.test_units.get(doc, 0)
+                corpus_test += test
                 rows = scores.by_document.get(doc, {})
                 total = np.zeros(5, dtype=np.int64)
                 for lbl in sorted(rows):
@@ -281,6 +284,7 @@ def summary_tables(report: Report, mismatch_details: bool = False) -> dict[str, 
                 emit(files[doc], 1, ALL, "<all>", "", _counts_row(total), test)
                 continue
             test = _token_count(by_doc[doc].pred_doc, token_labels)
+            corpus_test += test
             rows = tally.docs.get(doc, {})
             extra = details.get(doc, {})
             for lbl in labels:
@@ -312,7 +316,7 @@ def summary_tables(report: Report, mismatch_details: bool = False) -> dict[str, 
             if row is None:
                 continue
             counts = {k: v for k, v in row.items() if k not in ("tag", "tag subset", test_column)}
-            final = {**head, "file": "<all>", "test docs": len(docs), "tag": row["tag"], test_column: row[test_column],
+            final = {**head, "file": "<all>", "test docs": len(docs), "tag": row["tag"], test_column: corpus_test,
                      **counts}
             if subset:
                 final["tag subset"] = row["tag subset"] or "<none>"
