@@ -12,7 +12,7 @@ from ..errors import FormatError, OptionError
 from ..model import Corpus
 
 __all__ = ["Format", "register", "get", "names", "sniff", "by_extension", "read", "write", "file_head",
-           "format_table", "BUILTIN_FORMATS"]
+           "format_table", "input_files", "BUILTIN_FORMATS"]
 
 
 @dataclass(frozen=True)
@@ -182,12 +182,56 @@ def by_extension(path: str | os.PathLike) -> str:
     return matches[0]
 
 
-def read(path: str | os.PathLike, format: str | None = None, **options: Any) -> Corpus:
-    """Read a file or a directory of files into a :class:`~accord.model.Corpus`.
+def input_files(path: str | os.PathLike) -> list[Path] | None:
+    """The files a path names when it is not one file or folder: ``@list.txt`` (one path per line, relative to the
+    list's folder; blank lines and ``#`` comments skipped) or a glob pattern (``data/*.conll``, ``**`` recursive).
+    None for a plain path.
 
-    A directory is read file by file (brat: document by document); document ids are then
+    Raises
+    ------
+    FormatError
+        A list that cannot be read or names a missing file, or a pattern that matches no file.
+    """
+    import glob
+
+    text = os.fspath(path)
+    if text.startswith("@") and not Path(text).exists():
+        listing = Path(text[1:])
+        try:
+            lines = listing.read_text(encoding="utf-8-sig").splitlines()
+        except OSError as exc:
+            raise FormatError(f"cannot read the file list: {exc.strerror}", path=listing) from None
+        files = []
+        for n, line in enumerate(lines, start=1):
+            entry = line.strip()
+            if not entry or entry.startswith("#"):
+                continue
+            f = Path(entry) if Path(entry).is_absolute() else listing.parent / entry
+            if not f.is_file():
+                raise FormatError(f"{entry!r} is not a file", path=listing, line=n)
+            files.append(f)
+        if not files:
+            raise FormatError("the file list names no file", path=listing)
+        return files
+    if not Path(text).exists() and any(c in text for c in "*?["):
+        files = sorted(Path(f) for f in glob.glob(text, recursive=True) if Path(f).is_file())
+        if not files:
+            raise FormatError("the pattern matches no file", path=text)
+        return files
+    return None
+
+
+def read(path: str | os.PathLike, format: str | None = None, **options: Any) -> Corpus:
+    """Read a file, a directory of files, a list of files (``@list.txt``) or a glob pattern into a
+    :class:`~accord.model.Corpus`.
+
+    Several files are read one by one (a brat directory: document by document); document ids are then
     the file names without extension, so that gold and prediction pair by name.
     """
+    files = input_files(path)
+    if files is not None:
+        fmt = get(format) if format else sniff(files[0])
+        return _read_files(files, fmt, options, os.fspath(path))
     p = Path(path)
     fmt = get(format) if format else sniff(p)
     corpus = _read(p, fmt, options)
@@ -206,22 +250,31 @@ def _read(p: Path, fmt: Format, options: dict[str, Any]) -> Corpus:
         files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix.lower() in fmt.extensions)
         if not files:
             raise FormatError(f"no {fmt.name} files ({', '.join(fmt.extensions)}) in this directory", path=p)
-        from .._progress import track
-
-        docs, names = [], {}
-        for f in track(files, f"reading {p.name}"):
-            sub = fmt.read(f, **options)
-            for doc in sub.documents:
-                doc_id = f.stem if len(sub) == 1 else f"{f.stem}:{doc.id}"
-                docs.append(doc._replace(id=doc_id))
-                names[doc_id] = f.name
-        return Corpus(docs, name=str(p), files=names)
+        return _read_files(files, fmt, options, str(p))
     if not p.exists():
         raise FormatError("no such file or directory", path=p)
     corpus = fmt.read(p, **options)
     if len(corpus) == 1 and not corpus.files:
         corpus.files = {next(iter(corpus)): p.name}
     return corpus
+
+
+def _read_files(files: list[Path], fmt: Format, options: dict[str, Any], name: str) -> Corpus:
+    """Several files as one corpus: a document per file (``stem``), or ``stem:id`` for a file of several."""
+    from .._progress import track
+
+    docs, names, origin = [], {}, {}
+    for f in track(files, f"reading {Path(name).name or name}"):
+        sub = fmt.read(f, **options)
+        for doc in sub.documents:
+            doc_id = f.stem if len(sub) == 1 else f"{f.stem}:{doc.id}"
+            if doc_id in origin:
+                raise FormatError(f"document {doc_id!r} comes from two files ({origin[doc_id]} and {f}); documents "
+                                  "pair by file name, so the names must differ", path=name)
+            origin[doc_id] = f
+            docs.append(doc._replace(id=doc_id))
+            names[doc_id] = f.name
+    return Corpus(docs, name=name, files=names)
 
 
 def write(corpus: Corpus, path: str | os.PathLike, format: str, **options: Any) -> None:
