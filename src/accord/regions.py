@@ -37,7 +37,7 @@ from .model import Annotation, Corpus, Document
 if TYPE_CHECKING:
     from .schema import Task
 
-__all__ = ["TOKEN_LABELS", "ZONE_LABELS", "SEGMENT_LABELS", "GOLD_STATUSES", "Regions", "AnnotationRoles",
+__all__ = ["TOKEN_LABELS", "ZONE_LABELS", "SEGMENT_LABELS", "UNDECLARED", "GOLD_STATUSES", "Regions", "AnnotationRoles",
            "annotation_roles", "prepare_corpus", "restrict_pairs", "RegionWarning"]
 
 TOKEN_LABELS = ("lex",)
@@ -48,6 +48,8 @@ SEGMENT_LABELS = ("SEGMENT",)
 """Segment annotations recognised without a declaration."""
 GOLD_STATUSES = ("human gold", "reconciled")
 """The ``status`` values of a SEGMENT that ``gold_only`` keeps (MAT's)."""
+UNDECLARED = frozenset(TOKEN_LABELS + ZONE_LABELS + SEGMENT_LABELS)
+"""The labels a task may leave undeclared (MAT's root task declares them; tasks inherit them)."""
 BODY = "body"
 """The ``region_type`` of a zone that is processed."""
 
@@ -78,11 +80,6 @@ class AnnotationRoles:
         if self.content is not None:
             return label in self.content
         return not (label in self.token or label in self.zone or label in self.segment or label in self.other)
-
-    @property
-    def undeclared(self) -> frozenset[str]:
-        """The labels a task may leave undeclared (MAT's root task declares them)."""
-        return frozenset(TOKEN_LABELS + ZONE_LABELS + SEGMENT_LABELS)
 
 
 def annotation_roles(task: Task | None, content_annotations: Sequence[str] | None = None,
@@ -124,9 +121,8 @@ def annotation_roles(task: Task | None, content_annotations: Sequence[str] | Non
 def _merge(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for a, b in sorted(spans):
-        if out and a <= out[-1][1] and (b > a or a < out[-1][1]):
-            if b > out[-1][1]:
-                out[-1] = (out[-1][0], b)
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(b, out[-1][1]))
         else:
             out.append((a, b))
     return out
@@ -141,7 +137,7 @@ def intersect(a: Regions, b: Regions) -> Regions:
     out, i, j = [], 0, 0
     while i < len(a) and j < len(b):
         lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
-        if lo < hi or (lo == hi and (a[i][0] == a[i][1] or b[j][0] == b[j][1])):
+        if lo < hi:
             out.append((lo, hi))
         if a[i][1] < b[j][1]:
             i += 1

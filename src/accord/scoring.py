@@ -18,7 +18,7 @@ from .formats import read, sniff
 from .match.engine import DocumentAlignment, Pairer, make_similarity
 from .metrics.prf import ZERO_DIVISION
 from .model import Annotation, Corpus, Document
-from .regions import annotation_roles, prepare_corpus, restrict_pairs
+from .regions import UNDECLARED, annotation_roles, prepare_corpus, restrict_pairs
 from .report import Report
 from .schema import Task, load_task
 from .tally import ScoreRows, tally
@@ -447,8 +447,8 @@ def score(
     gold_c, gold_regions = prepare_corpus(gold_c, roles, scoring_label, ignore, ref_gold_only, task)
     pred_c, pred_regions = prepare_corpus(pred_c, roles, scoring_label, ignore, gold_only, task)
     if task is not None and validate:
-        task.validate(gold_c, roles.undeclared)
-        task.validate(pred_c, roles.undeclared)
+        task.validate(gold_c, UNDECLARED)
+        task.validate(pred_c, UNDECLARED)
     if confusability is not None and profile is None and task is None:
         # a label confusion needs a pairing across labels: MAT's default profile (pairs by overlap, label .1,
         # span .9), as MATScore without a task, instead of the strict default of column files

@@ -153,6 +153,10 @@ def test_iaa_plugin_report_several_types_each_with_its_feature(tmp_path, capsys)
     assert fm["lenient"]["precision"] == pytest.approx((c + p) / (c + p + s))
     assert fm["average"]["f1"] == pytest.approx((fm["strict"]["f1"] + fm["lenient"]["f1"]) / 2)
     assert result.options["feature"] == {"sent": "Op"} and result.summary["types"] == ["Os", "sent"]
+    from tests.result.contract import checked
+
+    totals = checked(result.to_json())["totals"]
+    assert totals["f_measures"]["counts"] == pytest.approx(fm["counts"]) and len(totals["against_majority"]) == 3
     # the same through the CLI, GATE's arrow syntax too
     files = [str(DATA / d) for d in DOCS]
     assert main(["agree", files[0], "--sets", "ann1,ann2,ann3", "--types", "Os,sent->Op", "--convention",
@@ -209,6 +213,9 @@ def test_bdm_agreement_by_hand(tmp_path, capsys):
     assert (pair["correct"], pair["matched"], pair["missing"], pair["spurious"]) == (pytest.approx(b + 1), 2, 1, 1)
     assert pair["strict"]["precision"] == pytest.approx((b + 1) / 3)
     assert pair["strict"]["recall"] == pytest.approx((b + 1) / 3)
+    from tests.result.contract import checked
+
+    assert checked(result.to_json())["totals"]["bdm"]["pairs"][0]["matched"] == 2
     with pytest.raises(Exception, match="--convention iaa or corpus-qa"):
         _api.agree([one, two], types=["Mention"], feature="class", bdm=table)
 

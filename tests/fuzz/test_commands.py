@@ -122,21 +122,33 @@ def test_bdm_file(pair, data):
         run(["score", str(g), str(p), "--bdm", str(bdm)])
 
 
+def _labels(*sides: list[dict]) -> list[str]:
+    """The labels of generated documents (a command's --types), PER when they have none."""
+    return sorted({a["label"] for docs in sides for d in docs for a in d["annotations"]}) or ["PER"]
+
+
 @given(token_pairs(), st.sampled_from(["table", "json", "csv"]))
 def test_every_command_on_valid_pairs(pair, output):
     gold_docs, pred_docs = pair
     with tempfile.TemporaryDirectory() as d:
         g, p = _write_pair(Path(d), gold_docs, pred_docs)
+        third = Path(d, "third.jsonl")
+        third.write_bytes(g.read_bytes())
         out = Path(d, "out")
         commands = [
             ["score", str(g), str(p), "--output", output, "--details", str(out) + ".csv"],
             ["score", str(g), str(p), "--match", "clueval", "--output", output],
             ["score", str(g), str(p), "--match", "semeval", "--output", output],
             ["score", str(g), str(p), "--by-token", "--confusability", "--output", output],
+            ["score", str(g), str(p), "--profile", "mat", "--by-character", "--mat-csv", str(out) + "-mat",
+             "--tag-output-mismatch-details", "--csv-formula-output", "excel,oo,literal", "--file-re", ".*",
+             "--gold-only", "--output", output],
             ["diff", str(g), str(p), "--output", output],
             ["qa", str(g), str(p), "--pairing", "optimal", "--output", output],
-            ["benchmark", str(g), str(p), str(g), "--output", output],
+            ["benchmark", str(g), str(p), str(g), "--threshold", "0.5", "--output", output],
             ["agree", str(g), str(p), "--output", output],
+            ["agree", str(g), str(p), str(third), "--types", ",".join(_labels(gold_docs, pred_docs)), "--convention",
+             "iaa", "--output", output],
             ["errors", str(g), str(p), "--tsv", str(out) + ".tsv"],
             ["adjudicate", str(g), str(p), "--rest", "both", "-o", str(out) + ".jsonl"],
         ]

@@ -133,6 +133,10 @@ def test_unit_tables_and_confidence_data(dirs):
     # two documents, one perfect: the resampled corpus precision is 1 (both draws voa3), 5/6 or 2/3 (both voa2)
     total = next(r for r in tag if r["file"] == "<all>" and r["tag"] == "<all>")
     assert 2 / 3 <= float(total["precision_mean"]) <= 1
+    # by hand, the distribution of a resample's precision: 1 (voa3 twice, 1/4), 5/6 (one each, 1/2), 2/3 (voa2
+    # twice, 1/4): mean 5/6, population variance 2 * 1/4 * (1/6)^2 = 1/72; 1000 draws are within 0.015 and 0.004
+    assert float(total["precision_mean"]) == pytest.approx(5 / 6, abs=0.015)
+    assert float(total["precision_variance"]) == pytest.approx(1 / 72, abs=0.004)
 
 
 def test_file_re_and_suffixes(tmp_path, capsys):
@@ -153,6 +157,13 @@ def test_file_re_and_suffixes(tmp_path, capsys):
     assert main(["score", str(tmp_path / "ref"), str(tmp_path / "hyp"), "--file-re", "nothing"]) == 2
     assert "matches none" in capsys.readouterr().err
     assert main(["score", str(tmp_path / "ref"), str(tmp_path / "hyp"), "--csv-formula-output", "lotus"]) == 2
+    assert main(["score", str(tmp_path / "ref"), str(tmp_path / "hyp"), "--mat-csv", str(out),
+                 "--csv-formula-output", "lotus"]) == 2
+    assert "unknown format(s) lotus" in capsys.readouterr().err
+    # modes that do not write MAT's tables refuse the option by name instead of ignoring it
+    for mode in (["--profile", "gate"], ["--match", "semeval"]):
+        assert main(["score", str(tmp_path / "ref"), str(tmp_path / "hyp"), *mode, "--mat-csv", str(out)]) == 2
+        assert "--mat-csv" in capsys.readouterr().err
 
 
 def evaluate(formula, sheet, literal):

@@ -19,6 +19,8 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from ..bdm import BdmTable
 from ..diff._features import _as_string
 from ..errors import RatingsError
@@ -39,13 +41,17 @@ def _pair_counts(keys: list[Annotation], responses: list[Annotation], table: Bdm
     correct = partial = 0.0
     n = 0
     key_matched = [False] * len(keys)
-    resp_matched = [False] * len(responses)
+    resp_matched = np.zeros(len(responses), dtype=bool)
+    starts = np.fromiter((r.start for r in responses), np.int64, len(responses))
+    ends = np.fromiter((r.end for r in responses), np.int64, len(responses))
+    concepts = [_concept(r, feature) for r in responses]
     for i, k in enumerate(keys):
         ck = _concept(k, feature)
-        for j, r in enumerate(responses):
-            if resp_matched[j] or not (r.end > k.start and r.start < k.end):   # type: ignore[operator]
+        # the responses overlapping the key and not matched yet, in their order (the plugin's loop order)
+        for j in np.flatnonzero((starts < k.end) & (ends > k.start) & ~resp_matched).tolist():
+            if resp_matched[j]:
                 continue
-            cr = _concept(r, feature)
+            r, cr = responses[j], concepts[j]
             if ck is None or cr is None:
                 continue
             b = 1.0 if ck == cr else table.bdm(ck, cr)
@@ -57,7 +63,7 @@ def _pair_counts(keys: list[Annotation], responses: list[Annotation], table: Bdm
                 partial += b
             key_matched[i] = resp_matched[j] = True
             n += 1
-    return [correct, partial, float(n), float(key_matched.count(False)), float(resp_matched.count(False))]
+    return [correct, partial, float(n), float(key_matched.count(False)), float(len(responses) - resp_matched.sum())]
 
 
 def _rates(credit: float, n: float, m: float, s: float) -> dict[str, float]:

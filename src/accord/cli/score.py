@@ -106,19 +106,22 @@ def add_score_options(sc: argparse.ArgumentParser) -> None:
     r.add_argument("--ref-fsuff-on", metavar="SUFFIX", help="... and with SUFFIX added (MAT's --ref_fsuff_on)")
 
 
+def _mat_document_options(args: argparse.Namespace) -> list[tuple[str, object]]:
+    """The options of MAT documents and MATScore's files, with whether each was given: the modes that do not
+    read them (gate, clueval, semeval) refuse them by these names."""
+    return [("--content-annotations", args.content_annotations), ("--token-annotations", args.token_annotations),
+            ("--gold-only/--ref-gold-only", args.gold_only or args.ref_gold_only),
+            ("--file-re/--ref-fsuff-off/--ref-fsuff-on", args.file_re or args.ref_fsuff_off or args.ref_fsuff_on),
+            ("--mat-csv", getattr(args, "mat_csv", None))]
+
+
 def _score_gate(args: argparse.Namespace) -> int:
     """``accord score --profile gate`` (or ``--bdm``): the Corpus QA tables of ``accord qa``."""
     from .gate import run_qa
 
     unsupported = [name for name, given in (("--task", args.task), ("--score-profile", args.score_profile),
                                             ("--equivalence-class", args.equivalence_class),
-                                            ("--ignore", args.ignore),
-                                            ("--content-annotations", args.content_annotations),
-                                            ("--token-annotations", args.token_annotations),
-                                            ("--gold-only/--ref-gold-only", args.gold_only or args.ref_gold_only),
-                                            ("--file-re/--ref-fsuff-off/--ref-fsuff-on",
-                                             args.file_re or args.ref_fsuff_off or args.ref_fsuff_on))
-                  if given]
+                                            ("--ignore", args.ignore), *_mat_document_options(args)) if given]
     if unsupported:
         raise OptionError(f"{', '.join(unsupported)} do not apply to the gate profile (GATE's Annotation Diff)")
     if args.gold_format != args.pred_format:
@@ -141,13 +144,7 @@ def _check_span_options(args: argparse.Namespace) -> None:
                                             ("--ignore", args.ignore), ("--details", args.details),
                                             ("--by-token/--by-pseudo-token/--by-character/--confusability",
                                              args.by_token or args.by_pseudo_token or args.by_character or
-                                             args.confusability),
-                                            ("--content-annotations", args.content_annotations),
-                                            ("--token-annotations", args.token_annotations),
-                                            ("--gold-only/--ref-gold-only", args.gold_only or args.ref_gold_only),
-                                            ("--file-re/--ref-fsuff-off/--ref-fsuff-on",
-                                             args.file_re or args.ref_fsuff_off or args.ref_fsuff_on))
-                  if given]
+                                             args.confusability), *_mat_document_options(args)) if given]
     if args.match == "semeval" and (args.leniency != "1" or args.unlabelled):
         unsupported.append("--leniency/--unlabelled")
     if unsupported:
@@ -213,11 +210,10 @@ def run_score(args: argparse.Namespace) -> int:
         return _score_gate(args)
     if args.mat_csv is None and (args.tag_output_mismatch_details or args.csv_formula_output != ["excel"]):
         raise OptionError("--csv-formula-output and --tag-output-mismatch-details apply with --mat-csv DIR")
-    bad = [f for f in args.csv_formula_output if f not in ("excel", "oo", "literal")]
-    if bad:
-        raise OptionError(f"--csv-formula-output: unknown format(s) {', '.join(bad)}; expected excel, oo, literal")
-    if args.mat_csv is not None and args.match != "pairs":
-        raise OptionError(f"--mat-csv writes the pairs mode's tables (MATScore's), not --match {args.match}'s")
+    if args.mat_csv is not None:
+        from ..report.mat_csv import check_formula_formats
+
+        check_formula_formats(args.csv_formula_output)    # before scoring, not after
     result, draw = score_result(args, args.pred)
     if args.details:
         write_details(result, args.details)

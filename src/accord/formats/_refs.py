@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import FormatError
-from ..model import Annotation, make_annotation
+from ..model import Annotation, Corpus, Document, is_aggregate, make_annotation
 
-__all__ = ["Ref", "RawAnnotation", "build_annotations", "ref_id", "writer_ids"]
+__all__ = ["Ref", "RawAnnotation", "build_annotations", "ref_id", "writer_ids", "attribute_type", "label_groups",
+           "signal_targets"]
 
 
 @dataclass(frozen=True)
@@ -137,3 +139,51 @@ def writer_ids(annotations: Sequence[Annotation], *, keep_own: bool = False) -> 
         if id(a) in referenced or (keep_own and a.id is not None):
             ref_id(a, ids)
     return ids
+
+
+def attribute_type(values: list[Any]) -> tuple[str, str | None]:
+    """MAT's declaration of an attribute from its values: type (``annotation``, ``boolean``, ``int``, ``float``,
+    else ``string``; ints with floats are ``float``) and aggregation (``set``, ``list`` or None)."""
+    agg = None
+    flat = []
+    for v in values:
+        if isinstance(v, frozenset):
+            agg, items = "set", list(v)
+        elif is_aggregate(v):
+            agg, items = "list", list(v)
+        else:
+            items = [v]
+        flat.extend(items)
+    kinds = {"annotation" if isinstance(x, Annotation) else "boolean" if isinstance(x, bool) else
+             "int" if isinstance(x, int) else "float" if isinstance(x, float) else "string" for x in flat}
+    if kinds == {"int", "float"}:
+        kinds = {"float"}
+    return (kinds.pop() if len(kinds) == 1 else "string"), agg
+
+
+def label_groups(doc: Document, target: Path) -> dict[str, list[Annotation]]:
+    """A document's annotations by label, in order (MAT's annotation sets); a label with spanned and spanless
+    annotations is an error."""
+    by_label: dict[str, list[Annotation]] = {}
+    for a in doc.annotations:
+        by_label.setdefault(a.label, []).append(a)
+    for label, anns in by_label.items():
+        spanned = anns[0].start is not None
+        if any((a.start is not None) != spanned for a in anns):
+            raise FormatError(f"document {doc.id!r}: label {label!r} mixes spanned and spanless annotations",
+                              path=target)
+    return by_label
+
+
+def signal_targets(corpus: Corpus, path: str | Path, extension: str, what: str) -> Iterator[tuple[Document, Path]]:
+    """Each document with text and the file to write it to: ``path`` for a one-document corpus, else
+    ``path/<id><extension>`` (the folder created). A document without text is an error (``what`` needs it)."""
+    p = Path(path)
+    docs = corpus.documents
+    if len(docs) != 1:
+        p.mkdir(parents=True, exist_ok=True)
+    for doc in docs:
+        target = p if len(docs) == 1 else p / f"{doc.id}{extension}"
+        if doc.text is None:
+            raise FormatError(f"document {doc.id!r} has no text; {what} needs the signal", path=target)
+        yield doc, target

@@ -19,9 +19,10 @@ from typing import Any
 
 from .._io import read_text
 from ..errors import FormatError
-from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document, is_aggregate
+from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
 from ._json import ANY, BOOLEAN, INTEGER, NUMBER, STRING, ListOf, Nullable, Object, OneOf, check, json_type, parse_json
-from ._refs import RawAnnotation, Ref, build_annotations, ref_id, writer_ids
+from ._refs import (RawAnnotation, Ref, attribute_type, build_annotations, label_groups, ref_id, signal_targets,
+                    writer_ids)
 from ._registry import Format, file_head, register
 
 __all__ = ["read_mat_json", "write_mat_json"]
@@ -260,49 +261,18 @@ def _value(v: Any, typ: str, agg: str | None, where: str, p: Path) -> Any:
     return one(v, where)
 
 
-def _type_of(values: list[Any]) -> tuple[str, str | None]:
-    agg = None
-    flat = []
-    for v in values:
-        if isinstance(v, frozenset):
-            agg, items = "set", list(v)
-        elif is_aggregate(v):
-            agg, items = "list", list(v)
-        else:
-            items = [v]
-        flat.extend(items)
-    kinds = {"annotation" if isinstance(x, Annotation) else "boolean" if isinstance(x, bool) else
-             "int" if isinstance(x, int) else "float" if isinstance(x, float) else "string" for x in flat}
-    if kinds == {"int", "float"}:
-        kinds = {"float"}
-    return (kinds.pop() if len(kinds) == 1 else "string"), agg
-
-
 def write_mat_json(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
     """Write each document as MAT JSON v2 (``path`` is a file for one document, else a directory)."""
-    p = Path(path)
-    docs = corpus.documents
-    if len(docs) != 1:
-        p.mkdir(parents=True, exist_ok=True)
-    for doc in docs:
-        target = p if len(docs) == 1 else p / f"{doc.id}.json"
-        if doc.text is None:
-            raise FormatError(f"document {doc.id!r} has no text; MAT JSON needs the signal", path=target)
+    for doc, target in signal_targets(corpus, path, ".json", "MAT JSON"):
         ids = writer_ids(doc.annotations, keep_own=True)
         asets = []
-        by_label: dict[str, list[Annotation]] = {}
-        for a in doc.annotations:
-            by_label.setdefault(a.label, []).append(a)
-        for label, anns in by_label.items():
+        for label, anns in label_groups(doc, target).items():
             names = list(dict.fromkeys(n for a in anns for n in a.attributes))
             decl = []
             for n in names:
-                typ, agg = _type_of([a.attributes[n] for a in anns if a.attributes.get(n) is not None])
+                typ, agg = attribute_type([a.attributes[n] for a in anns if a.attributes.get(n) is not None])
                 decl.append({"name": n, "type": typ, "aggregation": agg})
             has_span = anns[0].start is not None
-            if any((a.start is not None) != has_span for a in anns):
-                raise FormatError(f"document {doc.id!r}: label {label!r} mixes spanned and spanless annotations",
-                                  path=target)
             has_id = any(id(a) in ids for a in anns)
             rows = []
             for a in anns:

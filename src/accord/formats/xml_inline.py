@@ -36,7 +36,8 @@ from typing import Any
 from .._io import read_text
 from ..errors import FormatError
 from ..model import Annotation, Attributes, Corpus, Document
-from ._refs import RawAnnotation, Ref, build_annotations, ref_id, writer_ids
+from ._refs import (RawAnnotation, Ref, attribute_type, build_annotations, label_groups, ref_id, signal_targets,
+                    writer_ids)
 from ._registry import Format, file_head, register
 
 __all__ = ["read_xml_inline", "read_fake_xml_inline", "write_xml_inline"]
@@ -224,23 +225,6 @@ def _value(v: str, typ: str) -> Any:
     return v
 
 
-def _type_name(values: list[Any]) -> tuple[str, str | None]:
-    agg = None
-    flat: list[Any] = []
-    for v in values:
-        if isinstance(v, frozenset):
-            agg, flat = "set", flat + list(v)
-        elif isinstance(v, tuple):
-            agg, flat = "list", flat + list(v)
-        else:
-            flat.append(v)
-    kinds = {type(x) for x in flat}
-    for typ, names in (("annotation", {Annotation}), ("boolean", {bool}), ("int", {int}), ("float", {float, int})):
-        if flat and kinds <= names:
-            return typ, agg
-    return "string", agg
-
-
 def _out(v: Any, ids: dict[int, str]) -> str:
     if isinstance(v, Annotation):
         return ref_id(v, ids)
@@ -261,31 +245,18 @@ def write_xml_inline(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
     FormatError
         A document without text, crossing spans, or a discontinuous span.
     """
-    p = Path(path)
-    docs = corpus.documents
-    if len(docs) != 1:
-        p.mkdir(parents=True, exist_ok=True)
-    for doc in docs:
-        target = p if len(docs) == 1 else p / f"{doc.id}.xml"
-        if doc.text is None:
-            raise FormatError(f"document {doc.id!r} has no text; inline XML needs the signal", path=target)
+    for doc, target in signal_targets(corpus, path, ".xml", "inline XML"):
         target.write_text(_render(doc, target), encoding="utf-8")
 
 
 def _render(doc: Document, target: Path) -> str:
     ids = writer_ids(doc.annotations, keep_own=True)
-    by_label: dict[str, list[Annotation]] = {}
-    for a in doc.annotations:
-        by_label.setdefault(a.label, []).append(a)
     decl = ["<_mat:atypes>"]
-    for label, anns in by_label.items():
+    for label, anns in label_groups(doc, target).items():
         spanned = anns[0].start is not None
-        if any((a.start is not None) != spanned for a in anns):
-            raise FormatError(f"document {doc.id!r}: label {label!r} mixes spanned and spanless annotations",
-                              path=target)
         decl.append(f'<_mat:atype name="{html.escape(label)}" hasSpan="{"yes" if spanned else "no"}">')
         for n in dict.fromkeys(n for a in anns for n in a.attributes):
-            typ, agg = _type_name([a.attributes[n] for a in anns if a.attributes.get(n) is not None])
+            typ, agg = attribute_type([a.attributes[n] for a in anns if a.attributes.get(n) is not None])
             decl.append(f'<_mat:attr name="{html.escape(n)}" type="{typ}" aggregation="{agg or "none"}"/>')
         decl.append("</_mat:atype>")
     decl.append("</_mat:atypes>")

@@ -43,7 +43,7 @@ from ..match.engine import UNPAIRED
 from ..model import Annotation, Document, covered_text
 from ._report import Report
 
-__all__ = ["FORMULA_FORMATS", "summary_tables", "detail_rows", "write_mat_csv"]
+__all__ = ["FORMULA_FORMATS", "check_formula_formats", "summary_tables", "detail_rows", "write_mat_csv"]
 
 FORMULA_FORMATS = ("excel", "oo", "literal")
 _TABLES = (("bytag", None, "test toks"), ("bytoken", "token", "test toks"),
@@ -375,6 +375,14 @@ def detail_rows(report: Report) -> list[dict[str, Any]]:
     return out
 
 
+def check_formula_formats(formats: Sequence[str]) -> None:
+    """Refuse a ``--csv-formula-output`` format MAT does not have."""
+    bad = [f for f in formats if f not in FORMULA_FORMATS]
+    if bad:
+        raise OptionError(f"--csv-formula-output: unknown format(s) {', '.join(bad)}; expected "
+                          f"{', '.join(FORMULA_FORMATS)}")
+
+
 def write_mat_csv(report: Report, directory: str | Path, formats: Sequence[str] = ("excel",),
                   mismatch_details: bool = False) -> list[Path]:
     """Write MATScore's files into ``directory`` (created if needed); returns the paths written.
@@ -382,9 +390,7 @@ def write_mat_csv(report: Report, directory: str | Path, formats: Sequence[str] 
     ``formats`` are any of ``excel``, ``oo``, ``literal`` (MAT's ``--csv_formula_output``): one summary file per
     table and format. ``details.csv`` is always written, ``confusability.csv`` when a matrix was built.
     """
-    for fmt in formats:
-        if fmt not in FORMULA_FORMATS:
-            raise OptionError(f"--csv-formula-output: unknown format {fmt!r}; expected {', '.join(FORMULA_FORMATS)}")
+    check_formula_formats(formats)
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     written = []
