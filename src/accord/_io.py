@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .errors import FormatError, OptionError
 
-__all__ = ["read_text", "text_encoding", "current_encoding", "check_encoding"]
+__all__ = ["read_text", "read_text_range", "read_bytes_range", "text_encoding", "current_encoding", "check_encoding"]
 
 _ENCODING: ContextVar[str] = ContextVar("accord_text_encoding", default="utf-8")
 
@@ -81,3 +81,43 @@ def read_text(path: str | os.PathLike, encoding: str | None = None) -> str:
         text = text[1:]
     return text
 
+
+
+def read_bytes_range(path: str, start: int, end: int | None) -> bytes:
+    """Bytes ``start`` to ``end`` (``None``: the end of the file) of a local file or of an fsspec URL
+    (``s3://bucket/key``, when the filesystem's package is installed)."""
+    try:
+        if "://" in path:
+            try:
+                import fsspec
+            except ImportError:
+                raise FormatError("reading a URL needs fsspec (and its filesystem's package, such as s3fs)",
+                                  path=path) from None
+            with fsspec.open(path, "rb") as fh:
+                fh.seek(start)
+                return fh.read() if end is None else fh.read(end - start)
+        with open(path, "rb") as fh:
+            fh.seek(start)
+            return fh.read() if end is None else fh.read(end - start)
+    except IsADirectoryError:
+        raise FormatError("is a directory, expected a file", path=path) from None
+    except OSError as exc:
+        raise FormatError(f"cannot read: {exc.strerror or exc}", path=path) from None
+
+
+def read_text_range(path: str, start: int, end: int | None, encoding: str | None = None) -> str:
+    """The text of bytes ``start`` to ``end`` of a file (a shard that begins and ends at line starts), decoded
+    as :func:`read_text` decodes the whole file: a byte-order mark dropped at the start of the file, a byte that
+    does not decode named by its offset in the file."""
+    name = check_encoding(encoding or _ENCODING.get())
+    data = read_bytes_range(path, start, end)
+    if name == "utf-8" and start == 0:
+        name = "utf-8-sig"
+    try:
+        text = data.decode(name)
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"not {encoding or _ENCODING.get()} text: {exc.reason} at byte {start + exc.start} "
+                          "(choose the file's encoding with --encoding)", path=Path(path)) from None
+    if start == 0 and text.startswith("\ufeff"):
+        text = text[1:]
+    return text

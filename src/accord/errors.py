@@ -116,9 +116,12 @@ class RepairWarning(AccordWarning):
     """
 
     def __init__(self, message: str, *, path: object = None, method: str = "conlleval", count: int = 0,
-                 first: tuple[dict, ...] = ()):
+                 first: tuple[dict, ...] = (), parts: dict | None = None):
         super().__init__(message)
         self.path, self.method, self.count, self.first = path, method, count, first
+        self.parts = parts or {}
+        """What the message was made of (:func:`accord.tagging.repair_warning`), to merge the warnings of the
+        shards of one file."""
 
     def to_dict(self) -> dict:
         return {"file": None if self.path is None else str(self.path), "method": self.method, "count": self.count,

@@ -143,14 +143,7 @@ def pair_documents(gold: Corpus, pred: Corpus, allow_missing: str | None = None
     only_gold = [d for d in gold if d not in pred]
     only_pred = [d for d in pred if d not in gold]
     if (only_gold or only_pred) and allow_missing is None:
-        def show(ids: list[str]) -> str:
-            return ", ".join(map(repr, ids[:5])) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-        parts = []
-        if only_gold:
-            parts.append(f"{len(only_gold)} document(s) only in the gold side ({gold.name}): {show(only_gold)}")
-        if only_pred:
-            parts.append(f"{len(only_pred)} document(s) only in the predicted side ({pred.name}): {show(only_pred)}")
-        raise PairingError("; ".join(parts) + ". Use --allow-missing empty or --allow-missing skip to score anyway")
+        raise missing_documents(only_gold, only_pred, gold.name, pred.name)
     out: list[tuple[str, Document | None, Document | None]] = []
     for doc_id, gdoc in gold.items():
         pdoc = pred.get(doc_id)
@@ -163,6 +156,19 @@ def pair_documents(gold: Corpus, pred: Corpus, allow_missing: str | None = None
     if allow_missing == "empty":
         out.extend((d, None, pred[d]) for d in only_pred)
     return out
+
+
+def missing_documents(only_gold: Sequence[str], only_pred: Sequence[str], gold_name: str | None,
+                      pred_name: str | None) -> PairingError:
+    """The error of documents found on one side only (the first five of each side named)."""
+    def show(ids: Sequence[str]) -> str:
+        return ", ".join(map(repr, ids[:5])) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+    parts = []
+    if only_gold:
+        parts.append(f"{len(only_gold)} document(s) only in the gold side ({gold_name}): {show(only_gold)}")
+    if only_pred:
+        parts.append(f"{len(only_pred)} document(s) only in the predicted side ({pred_name}): {show(only_pred)}")
+    return PairingError("; ".join(parts) + ". Use --allow-missing empty or --allow-missing skip to score anyway")
 
 
 def match_file_names(gold: Corpus, pred: Corpus, file_re: str | None = None, ref_fsuff_off: str | None = None,
@@ -281,22 +287,33 @@ def _where(doc: Document, name: str | None, i: int) -> str:
     return f"{name}, token {i}"
 
 
-def _check_user_names(gold: Corpus, pred: Corpus, task: Task | None, attributes: Sequence[str],
-                      equivalences: Mapping[str, str], ignore: Sequence[str],
-                      content_annotations: Sequence[str] | None = None,
-                      token_annotations: Sequence[str] | None = None) -> None:
-    """Refuse an attribute, an equivalence member, an ignored, content or token label that neither side holds
-    (nor the task declares): a misspelt name would silently change nothing."""
-    if not (attributes or equivalences or ignore or content_annotations or token_annotations):
-        return
+def corpus_names(corpora: Sequence[Corpus], attributes: bool = True) -> tuple[set[str], set[str]]:
+    """The labels and (with ``attributes``) the attribute names the corpora's annotations use."""
     labels: set[str] = set()
     names: set[str] = set()
-    for corpus in (gold, pred):
+    for corpus in corpora:
         for doc in corpus.values():
             for a in doc.annotations:
                 labels.add(a.label)
                 if attributes:
                     names.update(a.attributes)
+    return labels, names
+
+
+def _check_user_names(gold: Corpus | None, pred: Corpus | None, task: Task | None, attributes: Sequence[str],
+                      equivalences: Mapping[str, str], ignore: Sequence[str],
+                      content_annotations: Sequence[str] | None = None,
+                      token_annotations: Sequence[str] | None = None,
+                      seen: tuple[set[str], set[str]] | None = None) -> None:
+    """Refuse an attribute, an equivalence member, an ignored, content or token label that neither side holds
+    (nor the task declares): a misspelt name would silently change nothing. ``seen`` gives the labels and
+    attribute names of the corpora instead of the corpora (:mod:`accord.parallel` gathers them from its shards)."""
+    if not (attributes or equivalences or ignore or content_annotations or token_annotations):
+        return
+    if seen is None:
+        assert gold is not None and pred is not None
+        seen = corpus_names((gold, pred), bool(attributes))
+    labels, names = set(seen[0]), set(seen[1])
     if task is not None:
         labels.update(task.labels)
         labels.update(task.effective)
@@ -342,6 +359,9 @@ def score(
     match: str = "pairs",
     leniency: int | str = 1,
     labelled: bool = True,
+    jobs: int | str = 1,
+    client: Any = None,
+    shard_size: int | None = None,
     **read_options: Any,
 ) -> Any:
     """Compare predicted annotations with gold annotations.
@@ -404,6 +424,14 @@ def score(
         ``pairs``: the profile's one-to-one pairing (a :class:`Report`); ``clueval``: CLUEval's leniency
         levels (a :class:`~accord.clueval._result.ClueResult`, ``leniency`` and ``labelled`` choosing the
         level shown first); ``semeval``: the SemEval-2013 schemas (a :class:`~accord.result.Result`).
+    jobs : int or "auto"
+        Score in this many processes (``auto``: one per core): the inputs are cut into shards at document
+        boundaries and the shards' count tables added up, into exactly the result of ``jobs=1``
+        (:mod:`accord.parallel`). Inputs that cannot be cut are scored in one process, with a warning.
+    client : distributed.Client, optional
+        Score the shards on this Dask cluster instead (paths must be readable by its workers).
+    shard_size : int, optional
+        The bytes of input per shard (default 16 MiB); a worker's memory grows with it.
     **read_options
         Passed to the readers (``scheme``, ``repair``, ``tag_column``...) or to :func:`accord.objects.as_corpus`
         (``label_names``, ``suffix``, ``spans_key``, ``tokens_column``, ``tags_column``, ``document_column``).
@@ -412,6 +440,13 @@ def score(
     -------
     Report, or the result of the ``match`` mode
     """
+    if (client is not None or jobs != 1) and not _in_shard():
+        from .parallel import score_in_shards
+
+        arguments = {k: v for k, v in locals().items() if k not in ("jobs", "client", "shard_size")}
+        sharded = score_in_shards(arguments, jobs, client, shard_size)
+        if sharded is not None:
+            return sharded
     if match != "pairs":
         return _score_spans(gold, pred, match, leniency=leniency, labelled=labelled, beta=beta,
                             zero_division=zero_division, allow_missing=allow_missing, formats=(
@@ -435,8 +470,9 @@ def score(
     for name, members in (equivalence_classes or {}).items():
         for m in members:
             equivalences[m] = name
-    _check_user_names(gold_c, pred_c, task, attributes, equivalences, ignore, content_annotations,
-                      token_annotations)
+    if not _in_shard():     # a shard's caller checks the names of all shards
+        _check_user_names(gold_c, pred_c, task, attributes, equivalences, ignore, content_annotations,
+                          token_annotations)
     roles = annotation_roles(task, content_annotations, token_annotations)
     # --ignore before validation, as MAT removes ignored labels before anything else reads them
     kept_equivalences = {k: v for k, v in equivalences.items() if k not in ignore}
@@ -486,6 +522,14 @@ def score(
         report.units = score_units(alignments, pairer, units, token_labels=roles.token, confusability=confusability)
         options.update(units=list(units), token_annotations=sorted(roles.token), confusability=confusability)
     return report
+
+
+_IN_SHARD: ContextVar[bool] = ContextVar("accord_in_shard", default=False)
+"""True while :func:`score` scores one shard for :mod:`accord.parallel` (whose caller checks the whole corpus)."""
+
+
+def _in_shard() -> bool:
+    return _IN_SHARD.get()
 
 
 def _read_with_repairs(gold: Any, pred: Any, gold_format: str | None, pred_format: str | None,

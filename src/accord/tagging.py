@@ -48,6 +48,8 @@ import numpy as np
 from .errors import OptionError, SchemeError
 
 __all__ = [
+    "repair_warning",
+    "merge_repair_warnings",
     "SCHEMES",
     "REPAIRS",
     "TagTable",
@@ -389,18 +391,9 @@ def _warn_conlleval_reading(prefix: np.ndarray, tags: Sequence[str], sentence_st
     ``B I E S`` tag), as a :class:`~accord.errors.RepairWarning` listing the first of them."""
     import warnings
 
-    from .errors import RepairWarning
-
     places = np.flatnonzero((prefix == E) | (prefix == S))
     first = _first_places(places, tags, sentence_start, where)
-    shown = ", ".join(f"{_place(x)} {x['tag']!r}" for x in first)
-    more = f" and {len(places) - len(first)} more" if len(places) > len(first) else ""
-    path = where.path
-    warnings.warn(RepairWarning(
-        f"{str(path) + ': ' if path is not None else ''}{len(places)} tag(s) with E- or S- letters, which IOB2 does "
-        f"not have: the column was read with conlleval's chunk rules (B I E S): {shown}{more} (--scheme IOBES reads "
-        "them as IOBES, --repair error refuses them)", path=path, method="conlleval", count=len(places),
-        first=tuple(first)), stacklevel=3)
+    warnings.warn(repair_warning("letters", where.path, "conlleval", len(places), first), stacklevel=3)
 
 
 REPAIRS_SHOWN = 5
@@ -413,20 +406,46 @@ def warn_repairs(chunks: Chunks, tags: Sequence[str], sentence_start: np.ndarray
     with the count and the first :data:`REPAIRS_SHOWN` places (file, line, tag, the tag before)."""
     import warnings
 
+    first = _first_places(chunks.invalid, tags, sentence_start, where)
+    path = where.path if where is not None else None
+    warnings.warn(repair_warning("transitions", path, repair, len(chunks.invalid), first,
+                                 scheme=canonical_scheme(scheme), discarded=chunks.discarded), stacklevel=2)
+
+
+def repair_warning(kind: str, path: Any, method: str, count: int, first: Sequence[dict], *, scheme: str = "IOB2",
+                   discarded: int = 0) -> Any:
+    """The :class:`~accord.errors.RepairWarning` of a column: ``kind`` ``letters`` (IOB2 tags with ``E`` or ``S``
+    letters read with conlleval's chunk rules) or ``transitions`` (invalid transitions of ``scheme`` repaired or
+    discarded with ``discarded`` chunks), ``count`` places of which ``first`` are listed."""
     from .errors import RepairWarning
 
-    first = _first_places(chunks.invalid, tags, sentence_start, where)
-    n = len(chunks.invalid)
-    path = where.path if where is not None else None
-    done = ("read as conlleval does (a chunk starts there)" if repair == "conlleval"
-            else f"discarded with their {chunks.discarded} chunk(s)")
-    places = ", ".join(f"{_place(x)} {x['tag']!r} after "
-                       f"{repr(x['previous']) if x['previous'] is not None else 'a sentence start'}" for x in first)
-    more = f" and {n - len(first)} more" if n > len(first) else ""
-    warnings.warn(RepairWarning(
-        f"{path + ': ' if isinstance(path, str) else (str(path) + ': ' if path is not None else '')}{n} invalid "
-        f"{canonical_scheme(scheme)} transition(s), {done}: {places}{more} (--repair error refuses them)",
-        path=path, method=repair, count=n, first=tuple(first)), stacklevel=2)
+    first = tuple(first)[:REPAIRS_SHOWN]
+    more = f" and {count - len(first)} more" if count > len(first) else ""
+    where = f"{path}: " if path is not None else ""
+    if kind == "letters":
+        shown = ", ".join(f"{_place(x)} {x['tag']!r}" for x in first)
+        message = (f"{where}{count} tag(s) with E- or S- letters, which IOB2 does not have: the column was read "
+                   f"with conlleval's chunk rules (B I E S): {shown}{more} (--scheme IOBES reads them as IOBES, "
+                   "--repair error refuses them)")
+    else:
+        done = ("read as conlleval does (a chunk starts there)" if method == "conlleval"
+                else f"discarded with their {discarded} chunk(s)")
+        places = ", ".join(f"{_place(x)} {x['tag']!r} after "
+                           f"{repr(x['previous']) if x['previous'] is not None else 'a sentence start'}"
+                           for x in first)
+        message = f"{where}{count} invalid {scheme} transition(s), {done}: {places}{more} (--repair error refuses them)"
+    return RepairWarning(message, path=path, method=method, count=count, first=first,
+                         parts={"kind": kind, "scheme": scheme, "discarded": discarded})
+
+
+def merge_repair_warnings(parts: Sequence[Any]) -> Any:
+    """One :class:`~accord.errors.RepairWarning` for the repairs of consecutive shards of one column
+    (:mod:`accord.parallel`): the counts added, the first places of the earliest shards, the message as reading
+    the whole column in one piece gives it."""
+    head = parts[0]
+    first = [x for w in parts for x in w.first][:REPAIRS_SHOWN]
+    return repair_warning(head.parts["kind"], head.path, head.method, sum(w.count for w in parts), first,
+                          scheme=head.parts["scheme"], discarded=sum(w.parts["discarded"] for w in parts))
 
 
 def _first_places(positions: np.ndarray, tags: Sequence[str], sentence_start: np.ndarray,

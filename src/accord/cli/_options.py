@@ -168,6 +168,33 @@ def add_statistics(p: argparse.ArgumentParser) -> None:
                    "--compute_confidence_data; alone it resamples 1000 times, as MAT)")
 
 
+def byte_size(value: str) -> int:
+    """A size in bytes: ``16777216``, ``512K``, ``16M``, ``1G`` (powers of 1024)."""
+    text = value.strip().upper().removesuffix("B").removesuffix("I")
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+    try:
+        size = int(float(text[:-1] if scale > 1 else text) * scale)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a size such as 16M, 512K or 1048576; got {value!r}") from None
+    if size < 1:
+        raise argparse.ArgumentTypeError(f"the size must be positive; got {value!r}")
+    return size
+
+
+def add_scaling(p: argparse.ArgumentParser) -> None:
+    """Shards in several processes or on a Dask cluster: ``--jobs``, ``--dask``, ``--shard-size``."""
+    g = p.add_argument_group("large corpora (the output is that of one process; see docs/scaling.md)")
+    g.add_argument("--jobs", "-j", default="1", metavar="N",
+                   help="score in N processes (auto: one per core): the inputs are cut at document boundaries "
+                   "(-DOCSTART- lines of column files; several files file by file) and the shards' counts added up "
+                   "(default 1)")
+    g.add_argument("--dask", metavar="ADDRESS", help="score the shards on a Dask cluster: its scheduler's address "
+                   "(tcp://host:8786), or local for a cluster of --jobs worker processes on this machine; the "
+                   "input paths (or fsspec URLs such as s3://...) must be readable by the workers")
+    g.add_argument("--shard-size", type=byte_size, metavar="SIZE",
+                   help="input bytes per shard (default 16M); a worker's memory grows with it")
+
+
 def add_common(p: argparse.ArgumentParser) -> None:
     """Options of every command: ``--encoding`` and ``--quiet``."""
     p.add_argument("--encoding", default="utf-8",

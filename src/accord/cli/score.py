@@ -8,8 +8,8 @@ from typing import Any
 
 from ..errors import OptionError
 from ._inputs import vrt_options
-from ._options import (add_allow_missing, add_columns, add_discontinuous, add_output, add_rates, add_sides_format,
-                       add_statistics, add_tagging, csv_list, equivalence, repair_of)
+from ._options import (add_allow_missing, add_columns, add_discontinuous, add_output, add_rates, add_scaling,
+                       add_sides_format, add_statistics, add_tagging, csv_list, equivalence, repair_of)
 from ._output import emit
 
 __all__ = ["register", "COMMANDS"]
@@ -45,6 +45,24 @@ def register(sub: argparse._SubParsersAction) -> None:
                      "hyp<token> (detail)) in the tag table")
     add_statistics(sc)
     add_rates(sc)
+    add_scaling(sc)
+
+
+def scaling(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``jobs``, ``client`` and ``shard_size`` arguments of :func:`accord.score` (``--jobs``, ``--dask``,
+    ``--shard-size``); the outputs that list every item are refused with them."""
+    from ..parallel import resolve_jobs
+
+    jobs = resolve_jobs(getattr(args, "jobs", "1"))
+    dask = getattr(args, "dask", None)
+    if jobs > 1 or dask:
+        every_item = [name for name, given in (("--details", getattr(args, "details", None)),
+                                               ("--html", getattr(args, "html", None)),
+                                               ("--mat-csv", getattr(args, "mat_csv", None))) if given]
+        if every_item:
+            raise OptionError(f"{', '.join(every_item)} list every item, which stays in the workers with --jobs and "
+                              "--dask; run without them for these files")
+    return {"jobs": jobs, "client": dask, "shard_size": getattr(args, "shard_size", None)}
 
 
 def add_score_options(sc: argparse.ArgumentParser) -> None:
@@ -166,7 +184,7 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
                                suffix=args.suffix,
                                tag_column=args.tag_column, gold_set=args.gold_set, pred_set=args.pred_set,
                                match=args.match, leniency=leniency_level(args.leniency), labelled=not args.unlabelled,
-                               discontinuous=args.discontinuous,
+                               discontinuous=args.discontinuous, **scaling(args),
                                **vrt_options(args))
         if args.match == "semeval":
             from ..report.result_table import render_result
@@ -196,7 +214,7 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
         token_annotations=args.token_annotations, gold_only=args.gold_only, ref_gold_only=args.ref_gold_only,
         file_re=args.file_re, ref_fsuff_off=args.ref_fsuff_off, ref_fsuff_on=args.ref_fsuff_on,
         confusability=(units[0] if units else "token") if args.confusability else None,
-        gold_set=args.gold_set, pred_set=args.pred_set, **vrt_options(args),
+        gold_set=args.gold_set, pred_set=args.pred_set, **scaling(args), **vrt_options(args),
     )
     return report, lambda console: render_table(report, console)
 

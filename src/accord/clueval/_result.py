@@ -31,6 +31,9 @@ class ClueResult(Result):
         assert isinstance(out, ClueResult) and isinstance(other, ClueResult)
         out.classes = {side: t + other.classes[side] for side, t in self.classes.items()}
 
+    def _reorder_extras(self, documents: list[str]) -> None:
+        self.classes = {side: t.take(documents) for side, t in self.classes.items()}
+
     def class_counts(self, side: str, label: str | None = None) -> dict[str, int]:
         """Spans of ``side`` in each coverage class, of one label or all."""
         t = self.classes[side]

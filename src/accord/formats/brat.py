@@ -141,14 +141,25 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
 
 
 def _read_directory(path: Path, **options: Any) -> Corpus:
-    files = sorted(path.glob("*.ann"))
+    files = directory_files(path)
     if not files:
         raise FormatError("no .ann files in this directory", path=path)
-    docs = [read_brat(f, **options).documents[0] for f in files]
-    return Corpus(docs, name=str(path))
+    return _read_ann_files(files, str(path), **options)
+
+
+def directory_files(path: Path) -> list[Path]:
+    """The files of a brat folder, one per document, in the order the folder is read."""
+    return sorted(path.glob("*.ann"))
+
+
+def _read_ann_files(files: list[Path], name: str, **options: Any) -> Corpus:
+    """Some of a brat folder's documents (:mod:`accord.parallel` shares a folder out by files)."""
+    return Corpus([read_brat(f, **options).documents[0] for f in files], name=name)
 
 
 read_brat.read_directory = _read_directory  # type: ignore[attr-defined]
+read_brat.directory_files = directory_files  # type: ignore[attr-defined]
+read_brat.read_some = _read_ann_files  # type: ignore[attr-defined]
 
 
 def _kind(a: Annotation) -> str:

@@ -36,7 +36,7 @@ DOCSTART = "-DOCSTART-"
 class _Columns:
     """The raw content of a column file: tokens, one tag column, sentence and document starts."""
 
-    __slots__ = ("tokens", "tags", "lines", "sentence_starts", "doc_starts", "path", "comments", "tag_codes")
+    __slots__ = ("tokens", "tags", "lines", "sentence_starts", "doc_starts", "path", "comments", "tag_codes", "ncols")
 
     def __init__(self, path: object):
         empty = np.zeros(0, dtype=np.int64)
@@ -49,14 +49,17 @@ class _Columns:
         self.doc_starts: list[int] = []
         self.path = path
         self.comments: list[tuple[int, str]] = []   # (index of the next token, comment line)
+        self.ncols: int | None = None                # fields of every token line (None without a token)
 
 
 def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
-                  token_column: int = 0) -> _Columns:
+                  token_column: int = 0, line_offset: int = 0) -> _Columns:
     """Split a column file into tokens, tags and sentence and document boundaries.
 
     Works on whole arrays (:func:`._fields.field_layout`), not line by line with branches; tokens
-    and tags stay offsets into ``text`` (:class:`~accord._text_fields.TextFields`).
+    and tags stay offsets into ``text`` (:class:`~accord._text_fields.TextFields`). ``line_offset`` is the
+    number of file lines before ``text`` (a shard of a file, :mod:`accord.parallel`): line numbers in
+    errors and in ``lines`` are the file's.
     """
     out = _Columns(path)
     codes = code_points(text)
@@ -77,18 +80,18 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
                         zip(np.flatnonzero(comment), np.searchsorted(token_lines, np.flatnonzero(comment)))]
     if len(token_lines):
         first = int(token_lines[0])
-        ncols = int(f.widths[first])
+        ncols = out.ncols = int(f.widths[first])
         if ncols < 2:
             raise FormatError("expected a token and at least one tag column, found one column",
-                              path=path, line=first + 1)
+                              path=path, line=first + 1 + line_offset)
         if not -ncols <= tag_column < ncols:
             raise FormatError(f"tag column {tag_column} does not exist: this line has {ncols} columns",
-                              path=path, line=first + 1)
+                              path=path, line=first + 1 + line_offset)
         bad = np.flatnonzero(f.widths[token_lines] != ncols)
         if len(bad):
             i = int(token_lines[bad[0]])
             raise FormatError(f"expected {ncols} columns as on the lines above, found {int(f.widths[i])}: "
-                              f"{' '.join(f.line_fields(text, i))!r}", path=path, line=i + 1)
+                              f"{' '.join(f.line_fields(text, i))!r}", path=path, line=i + 1 + line_offset)
         base = f.first[token_lines]
         at = base + token_column % ncols
         out.tokens = TextFields(text, f.starts[at], f.ends[at])
@@ -96,8 +99,8 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
         out.tags = TextFields(text, f.starts[at], f.ends[at])
         del f, at, base, nonblank
         out.tag_codes = factorize_fields(text, codes, out.tags.starts, out.tags.ends)
-        out.lines = (token_lines + 1).astype(np.int32 if len(token_lines) and token_lines[-1] < 2**31 - 2
-                                             else np.int64)
+        last = token_lines[-1] + line_offset if len(token_lines) else 0
+        out.lines = (token_lines + (1 + line_offset)).astype(np.int32 if last < 2**31 - 2 else np.int64)
         gap = np.empty(len(token_lines), dtype=bool)
         gap[0] = True
         gap[1:] = np.diff(token_lines) > 1
@@ -156,6 +159,7 @@ def _comment_lines(text: str, f: Layout, hashed_lines: np.ndarray, candidate: np
 def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
                repair: str = "conlleval", encoding: str | None = None, text: str | None = None,
                column: int | str | None = None, columns: Any = None, suffix: bool = False,
+               line_offset: int = 0, first_document: int = 1, facts: dict[str, Any] | None = None,
                **_ignored: Any) -> Corpus:
     """Read a CoNLL-style column file.
 
@@ -176,6 +180,12 @@ def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
         ``--pred-column`` pick two tag columns of one file.
     columns : sequence of one int or str, optional
         The same, as the ``--columns`` option gives it (``column`` wins).
+    line_offset, first_document : int
+        For ``text`` that is a shard of the file (:mod:`accord.parallel`): the file lines before it, and
+        the number of its first document (documents are numbered in file order).
+    facts : dict, optional
+        Receives ``columns``, the number of fields of the token lines (``None`` without a token): the shards of
+        one file must agree on it, as the lines of one file must.
 
     Returns
     -------
@@ -196,11 +206,15 @@ def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
                               f"not by name ({column!r})") from None
     if text is None:
         text = read_text(p, encoding)
-    cols = parse_columns(text, tag_column=tag_column, path=p)
-    return build_corpus(cols, scheme=scheme, repair=repair, name=str(p), suffix=suffix)
+    cols = parse_columns(text, tag_column=tag_column, path=p, line_offset=line_offset)
+    if facts is not None:
+        facts["columns"] = cols.ncols
+    return build_corpus(cols, scheme=scheme, repair=repair, name=str(p), suffix=suffix,
+                        first_document=first_document)
 
 
-def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str, suffix: bool = False) -> Corpus:
+def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str, suffix: bool = False,
+                 first_document: int = 1) -> Corpus:
     """Decode the tags of parsed columns into documents with span annotations."""
     n = len(cols.tokens)
     sent_starts = np.asarray(cols.sentence_starts, dtype=np.int64)
@@ -239,7 +253,7 @@ def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str, suffix:
         if cols.comments:
             meta = Attributes(meta, comments=tuple((k - base, c) for k, c in cols.comments if base <= k < stop
                                                    or (k == stop == n and d == len(doc_starts) - 1)))
-        docs.append(Document(str(d + 1), anns, None, cols.tokens[base:stop], sentences, meta))
+        docs.append(Document(str(d + first_document), anns, None, cols.tokens[base:stop], sentences, meta))
     return Corpus(docs, name=name)
 
 

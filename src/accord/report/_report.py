@@ -86,6 +86,14 @@ class Report(Result):
         out.beta, out.zero_division = self.beta, self.zero_division
         out.units = {u: _merge_units(s, other.units[u]) for u, s in self.units.items()}
 
+    def _reorder_extras(self, documents: list[str]) -> None:
+        rank = {d: k for k, d in enumerate(documents)}
+        self.alignments = sorted(self.alignments, key=lambda a: rank[a.doc_id])
+        for scores in self.units.values():
+            if not scores.skipped:
+                scores.by_document = {d: scores.by_document[d] for d in documents if d in scores.by_document}
+                scores.test_units = {d: scores.test_units[d] for d in documents if d in scores.test_units}
+
     @property
     def by_document_label(self) -> dict[str, dict[str, Block]]:
         return self.main.by_document_label()

@@ -357,6 +357,33 @@ class Result:
         self._merged_into(out, other)
         return out
 
+    @staticmethod
+    def merge_all(results: "list[Result]") -> "Result":
+        """``results[0] + results[1] + ...`` (documents in that order), merged pairwise in a balanced tree, so
+        that ``k`` results of ``n`` documents cost ``n log k`` copies, not ``n k``."""
+        if not results:
+            raise MergeError("nothing to merge")
+        level = list(results)
+        while len(level) > 1:
+            level = [level[k].merge(level[k + 1]) if k + 1 < len(level) else level[k]
+                     for k in range(0, len(level), 2)]
+        return level[0]
+
+    def reorder_documents(self, documents: "list[str]") -> "Result":
+        """The result itself with its documents in the order of ``documents`` (which holds each of them once;
+        others are ignored): the order of every per-document table, view and resampling."""
+        present = set(self.documents)
+        order = [d for d in documents if d in present]
+        if len(order) != len(present):
+            raise MergeError(f"reordering names {len(order)} of the result's {len(present)} documents")
+        if tuple(order) != self.documents:
+            self.measures = {name: Measure(m.kind, m.table.take(order)) for name, m in self.measures.items()}
+            self._reorder_extras(order)
+        return self
+
+    def _reorder_extras(self, documents: "list[str]") -> None:
+        """Subclasses reorder their own per-document tables here."""
+
     def __add__(self, other: "Result") -> "Result":
         if not isinstance(other, Result):
             return NotImplemented

@@ -81,6 +81,45 @@ class CountTable:
         """Counts of every row summed over documents: ``(rows, fields)``."""
         return self.values.sum(axis=0)
 
+    def take(self, documents: Sequence[str]) -> "CountTable":
+        """The table of ``documents`` (a reordering of some or all of its documents), in that order."""
+        index = {d: k for k, d in enumerate(self.documents)}
+        where = np.fromiter((index[d] for d in documents), dtype=np.int64, count=len(documents))
+        return CountTable(self.fields, tuple(documents), self.rows, self.values[where])
+
+    @classmethod
+    def concat(cls, tables: Sequence["CountTable"]) -> "CountTable":
+        """The table of several tables over disjoint documents, in order: ``tables[0] + tables[1] + ...`` in
+        one copy.
+
+        Raises
+        ------
+        MergeError
+            If the fields differ or a document is in two tables.
+        """
+        if len(tables) == 1:
+            return tables[0]
+        fields = tables[0].fields
+        for t in tables[1:]:
+            if t.fields != fields:
+                raise MergeError(f"cannot add count tables of fields {fields} and {t.fields}")
+        documents = tuple(d for t in tables for d in t.documents)
+        if len(set(documents)) != len(documents):
+            from collections import Counter
+
+            twice = sorted(d for d, n in Counter(documents).items() if n > 1)[0]
+            raise MergeError(f"cannot merge results that both hold document {twice!r}: merge adds up results "
+                             "over disjoint documents")
+        rows = tuple(sorted({r for t in tables for r in t.rows}, key=row_order))
+        dtype = np.result_type(*(t.values.dtype for t in tables))
+        values = np.zeros((len(documents), len(rows), len(fields)), dtype=dtype)
+        offset = 0
+        for t in tables:
+            where = [rows.index(r) for r in t.rows]
+            values[offset:offset + len(t.documents), where] = t.values
+            offset += len(t.documents)
+        return cls(fields, documents, rows, values)
+
     def __add__(self, other: "CountTable") -> "CountTable":
         """The table of both documents sets: rows united, documents of ``self`` first.
 

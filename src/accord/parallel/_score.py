@@ -1,0 +1,449 @@
+"""``accord.score`` over shards: each worker reads and scores its documents, the caller adds up the count tables.
+
+The caller keeps what reading the whole corpus at once would decide about the whole corpus, so that the result is
+the serial one, byte for byte:
+
+- which error is reported: a reading error of the gold side before one of the predicted side, each the first in
+  file order (the error of the earliest shard); then a label or attribute name that no shard holds; then a
+  document found on one side only (named as :func:`accord.scoring.pair_documents` names them); then the first
+  error of scoring;
+- the order of documents (gold documents in file order, then documents only predicted), and so of every
+  per-document table and of the bootstrap's resamples;
+- the repairs of each file (one warning per file, its counts added over the shards) and the ``inputs`` block.
+
+Where the plan and the files disagree (a document the scan did not see, shards of one file with different numbers
+of columns), the workers' counts are not trusted: the comparison is scored again in one process, with a warning.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .._io import current_encoding, read_text_range, text_encoding
+from ..errors import AccordError, AccordWarning, RepairWarning, ValidationError
+from ..model import Corpus
+from ._plan import (DEFAULT_SHARD_BYTES, InputPlan, Marks, Piece, Shard, Side, byte_compatible, byte_ranges,
+                    file_size, plan_shards, scan_marks)
+from ._run import resolve_jobs, runner
+
+__all__ = ["score_in_shards", "in_shard", "ShardedRunWarning"]
+
+SCAN_BYTES = 64 << 20
+"""A scan task reads at most this many bytes."""
+
+
+class ShardedRunWarning(AccordWarning):
+    """``--jobs`` or ``--dask`` was asked for, but the comparison was scored in one process (the message says
+    why)."""
+
+
+def in_shard() -> bool:
+    """Whether the running :func:`accord.score` scores one shard of a larger comparison (it then leaves the checks
+    that need the whole corpus to the caller)."""
+    from ..scoring import _IN_SHARD
+
+    return _IN_SHARD.get()
+
+
+@contextmanager
+def _shard_context() -> Any:
+    from ..scoring import _IN_SHARD
+
+    token = _IN_SHARD.set(True)
+    try:
+        yield
+    finally:
+        _IN_SHARD.reset(token)
+
+
+# -- errors and warnings cross process boundaries as (class, args, attributes): accord's exceptions take
+#    keyword-only arguments, which pickling by ``args`` would lose
+def _freeze(exc: BaseException) -> tuple[type, tuple, dict]:
+    return type(exc), exc.args, dict(vars(exc))
+
+
+def _thaw(frozen: tuple[type, tuple, dict]) -> BaseException:
+    cls, args, attrs = frozen
+    exc = cls.__new__(cls)
+    exc.args = args
+    vars(exc).update(attrs)
+    return exc
+
+
+@dataclass
+class ShardWork:
+    """What a worker needs: its shard, the options of :func:`accord.score` and the text encoding."""
+
+    shard: Shard
+    arguments: dict[str, Any]
+    side_options: tuple[dict[str, Any], dict[str, Any]]
+    encoding: str
+
+
+@dataclass
+class ShardOutcome:
+    """What a worker sends back: the result of its documents (count tables, no items) or the error it met, and
+    the facts the caller checks across shards."""
+
+    index: int
+    result: Any = None
+    error: tuple[str, tuple] | None = None
+    ids: tuple[list[list[str]], list[list[str]]] = field(default_factory=lambda: ([], []))
+    origins: tuple[dict[str, str], dict[str, str]] = field(default_factory=lambda: ({}, {}))
+    columns: tuple[list[int | None], list[int | None]] = field(default_factory=lambda: ([], []))
+    names: tuple[set[str], set[str]] = field(default_factory=lambda: (set(), set()))
+    warnings: list[tuple] = field(default_factory=list)
+    """``(step, category, message)``: step 0 reading the gold side, 1 the predicted side, 2 scoring."""
+
+
+def _read_side(side: Side, options: dict[str, Any], ids: list[list[str]], origins: dict[str, str],
+               columns: list[int | None]) -> Corpus:
+    """The documents of one side of a shard, piece by piece; ``ids`` gets each piece's document ids."""
+    from ..formats._registry import _read_files, get, read
+
+    if not side.pieces:
+        return Corpus([], name=side.name)
+    if side.by_file:
+        fmt = get(side.pieces[0].format)
+        files = [Path(p.path) for p in side.pieces]
+        some = getattr(fmt.read, "read_some", None)
+        corpus = some(files, side.name, **options) if some is not None else _read_files(files, fmt, options,
+                                                                                         side.name)
+        # the ids of each file (a file of several documents gives stem:id)
+        by_file: dict[str, list[str]] = {}
+        names = corpus.files
+        for d in corpus:
+            key = names.get(d) if names else None
+            by_file.setdefault(key if key is not None else d, []).append(d)
+        for p in side.pieces:
+            found = by_file.get(Path(p.path).name) if names else by_file.get(_brat_id(p))
+            ids.append(found or [])
+            for d in found or []:
+                origins[d] = p.path
+        return corpus
+    docs = []
+    for p in side.pieces:
+        if p.whole:
+            sub = read(p.path, format=p.format, **options)
+        else:
+            from ..formats.conll import read_conll
+
+            facts: dict[str, Any] = {}
+            try:
+                text = read_text_range(p.path, p.start, p.end)
+                sub = read_conll(p.path, text=text, line_offset=p.line_offset, first_document=p.first_document,
+                                 facts=facts, **options)
+            finally:
+                columns.append(facts.get("columns"))
+        ids.append(list(sub))
+        docs.extend(sub.documents)
+    return Corpus(docs, name=side.name)
+
+
+def _brat_id(piece: Piece) -> str:
+    return Path(piece.path).stem
+
+
+def score_shard(work: ShardWork) -> ShardOutcome:
+    """Read and score one shard (in a worker process)."""
+    from ..scoring import corpus_names, score
+
+    out = ShardOutcome(work.shard.index)
+    with text_encoding(work.encoding), _shard_context():
+        corpora = []
+        for k, (phase, side) in enumerate((("gold", work.shard.gold), ("pred", work.shard.pred))):
+            options = {**work.arguments["read_options"], **work.side_options[k]}
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    corpora.append(_read_side(side, options, out.ids[k], out.origins[k], out.columns[k]))
+                except AccordError as exc:
+                    out.error = (phase, _freeze(exc))
+                finally:
+                    out.warnings.extend((k, w.category, _freeze(w.message)) for w in caught)
+            if out.error is not None:
+                return out
+        out.names = corpus_names(corpora)
+        arguments = {k: v for k, v in work.arguments.items() if k != "read_options"}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result = score(corpora[0], corpora[1], **arguments, **work.arguments["read_options"])
+            except AccordError as exc:
+                out.error = ("score", _freeze(exc))
+                return out
+            finally:
+                out.warnings.extend((2, w.category, _freeze(w.message)) for w in caught)
+    result.corpora = None
+    if hasattr(result, "alignments"):
+        result.alignments = []
+    result.source = None
+    out.result = result
+    return out
+
+
+def _scan(task: tuple[str, int, int, str]) -> Marks:
+    path, start, end, encoding = task
+    return scan_marks(path, start, end, encoding)
+
+
+def _describe(obj: Any, fmt_name: str | None, encoding: str) -> InputPlan:
+    """What one side's input is, for the plan."""
+    from ..formats._registry import by_extension, get, input_files, sniff
+
+    if not isinstance(obj, (str, os.PathLike)):
+        return InputPlan("whole", "", why=f"a {type(obj).__name__} given in Python is read in one piece")
+    text = os.fspath(obj)
+    if text == "-":
+        return InputPlan("whole", text, why="standard input is read in one piece")
+    files = input_files(text)
+    if files is not None:
+        fmt = get(fmt_name) if fmt_name else sniff(files[0])
+        return InputPlan("files", text, fmt.name, [str(f) for f in files], [f.stat().st_size for f in files])
+    p = Path(text)
+    remote = "://" in text
+    if not remote and p.is_dir():
+        fmt = get(fmt_name) if fmt_name else sniff(p)
+        listing = getattr(fmt.read, "directory_files", None)
+        if listing is not None:
+            found = listing(p)
+        elif getattr(fmt.read, "read_directory", None) is not None:
+            return InputPlan("whole", str(p), why=f"a {fmt.name} folder is read in one piece")
+        else:
+            found = sorted(f for f in p.iterdir() if f.is_file() and f.suffix.lower() in fmt.extensions)
+        if not found:
+            return InputPlan("whole", str(p), why="the folder holds no file to share out")
+        return InputPlan("files", str(p), fmt.name, [str(f) for f in found], [f.stat().st_size for f in found])
+    if not remote and not p.is_file():
+        return InputPlan("whole", text, why="")
+    fmt = get(fmt_name) if fmt_name else (sniff(p) if not remote else get(by_extension(text)))
+    if fmt.name != "conll":
+        return InputPlan("whole", str(p), fmt.name, why=f"{p.name}: a {fmt.name} file is read in one piece (a "
+                         "column file is cut at its -DOCSTART- lines; several files are shared out by file)")
+    if not byte_compatible(encoding):
+        return InputPlan("whole", str(p), fmt.name, why=f"{encoding} text cannot be cut at byte offsets")
+    return InputPlan("column", text if remote else str(p), fmt.name, [text], [file_size(text)])
+
+
+def _scan_columns(plans: list[InputPlan], run: Any, encoding: str) -> None:
+    """Find the document marks of the column files (in parallel, range by range) and whether the text before
+    the first mark holds a document."""
+    tasks, owners = [], []
+    for k, plan in enumerate(plans):
+        if plan.kind == "column" and plan.marks is None:
+            parts = max(run.workers, -(-plan.size // SCAN_BYTES))
+            for a, b in byte_ranges(plan.size, parts):
+                tasks.append((plan.files[0], a, b, encoding))
+                owners.append(k)
+    found = run.map(_scan, tasks)
+    for k, plan in enumerate(plans):
+        if plan.kind == "column" and plan.marks is None:
+            plan.marks = Marks.join([m for m, owner in zip(found, owners) if owner == k])
+            first = plan.marks.offsets[0] if plan.marks.offsets else plan.size
+            if first > 0:
+                head = read_text_range(plan.files[0], 0, first, encoding)
+                plan.prefix_document = any(line.strip() and not line.lstrip().startswith("#")
+                                           for line in head.splitlines())
+
+
+def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any = None,
+                    shard_size: int | None = None) -> Any:
+    """:func:`accord.score` with the arguments given (``gold``, ``pred`` and the rest), over shards run by ``jobs``
+    processes or the Dask ``client``; ``None`` when the comparison cannot be cut (a :class:`ShardedRunWarning`
+    says why) or the shards disagree with the plan: the caller then scores in one process."""
+    jobs = resolve_jobs(jobs)
+    if jobs == 1 and client is None:
+        return None
+    gold, pred = arguments["gold"], arguments["pred"]
+    read_options = dict(arguments["read_options"])
+    gold_column, pred_column = arguments["gold_column"], arguments["pred_column"]
+    if pred is None and (gold_column is None or pred_column is None):
+        return None     # the serial path gives the error (or reads spaCy Examples)
+    why = _unsupported(arguments)
+    if why:
+        return _serial(why)
+    fmt = arguments["format"]
+    encoding = read_options.get("encoding") or current_encoding()
+    try:
+        plans = [_describe(gold, arguments["gold_format"] or fmt, encoding),
+                 _describe(gold if pred is None else pred, arguments["pred_format"] or fmt, encoding)]
+    except AccordError:
+        return None     # the serial path reports the error where reading the inputs meets it
+    if plans[0].kind == "whole" and not plans[0].why or plans[1].kind == "whole" and not plans[1].why:
+        return None
+    same_file = pred is None
+    side_options = []
+    for column, aset in ((gold_column, arguments["gold_set"]), (pred_column, arguments["pred_set"])):
+        opts: dict[str, Any] = {}
+        if aset is not None:
+            opts["annotation_set"] = aset
+        if column is not None:
+            opts["column"] = column
+        side_options.append(opts)
+    shard_bytes = int(shard_size) if shard_size else DEFAULT_SHARD_BYTES
+    score_arguments = {k: v for k, v in arguments.items() if k not in ("gold", "pred")}
+    score_arguments["read_options"] = read_options
+    with runner(jobs, client) as run:
+        if same_file:
+            _scan_columns(plans[:1], run, encoding)
+            plans[1] = InputPlan(**{**vars(plans[0])})
+        else:
+            _scan_columns(plans, run, encoding)
+        shards = plan_shards(plans[0], plans[1], shard_bytes, min_shards=2 * run.workers)
+        if isinstance(shards, str):
+            return _serial(shards)
+        works = [ShardWork(s, score_arguments, (side_options[0], side_options[1]), encoding) for s in shards]
+        outcomes = run.map(score_shard, works)
+    return _gather(outcomes, shards, arguments, plans)
+
+
+def _unsupported(arguments: dict[str, Any]) -> str:
+    """Why the options need the whole corpus in one process, or ``""``."""
+    named = [name for name, key in (("--file-re/--ref-fsuff-off/--ref-fsuff-on", "file_re"),
+                                    ("--file-re/--ref-fsuff-off/--ref-fsuff-on", "ref_fsuff_off"),
+                                    ("--file-re/--ref-fsuff-off/--ref-fsuff-on", "ref_fsuff_on"))
+             if arguments.get(key) is not None]
+    if named:
+        return f"{named[0]} select files across the whole corpus"
+    return ""
+
+
+def _serial(why: str) -> None:
+    warnings.warn(ShardedRunWarning(f"scored in one process: {why}"), stacklevel=4)
+    return None
+
+
+def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[str, Any],
+            plans: list[InputPlan]) -> Any:
+    """The serial result from the shards' outcomes (see the module's docstring), or None to score serially."""
+    from ..result import Result
+    from ..scoring import _check_user_names, missing_documents, source_name
+
+    # the plan's expectations: documents of every byte piece, one number of columns per file
+    for k in (0, 1):
+        seen: set[int] = set()
+        for shard, out in zip(shards, outcomes):
+            seen.update(c for c in out.columns[k] if c is not None)
+            if out.error is not None and out.error[0] in ("gold", "pred"):
+                continue
+            for piece, ids in zip((shard.gold, shard.pred)[k].pieces, out.ids[k]):
+                if piece.documents is not None and len(ids) != piece.documents:
+                    return _serial(f"{piece.path}: {len(ids)} document(s) between bytes {piece.start} and "
+                                   f"{piece.end}, where the scan found {piece.documents}")
+        if len(seen) > 1:
+            return _serial(f"the shards of {plans[k].name} hold lines of {' and '.join(map(str, sorted(seen)))} "
+                           "columns")
+    _emit_warnings(outcomes, plans)
+    for phase in ("gold", "pred"):
+        for out in outcomes:
+            if out.error is not None and out.error[0] == phase:
+                raise _thaw(out.error[1])
+    gold_ids = [d for out in outcomes for piece_ids in out.ids[0] for d in piece_ids]
+    pred_ids = _pred_order(outcomes, shards, plans[1])
+    _check_duplicates(outcomes, shards, plans)
+    if arguments["match"] == "pairs":
+        equivalences = {m: name for name, members in (arguments["equivalence_classes"] or {}).items()
+                        for m in members}
+        task = arguments["task"]
+        if isinstance(task, (str, os.PathLike)):
+            from ..schema import load_task
+
+            task = load_task(task)
+        labels = set().union(*(out.names[0] for out in outcomes))
+        names = set().union(*(out.names[1] for out in outcomes))
+        _check_user_names(None, None, task, arguments["attributes"], equivalences, arguments["ignore"],
+                          arguments["content_annotations"], arguments["token_annotations"], seen=(labels, names))
+    for out in outcomes:
+        if out.error is not None and issubclass(out.error[1][0], ValidationError):
+            raise _thaw(out.error[1])
+    gold_set, pred_set = set(gold_ids), set(pred_ids)
+    if arguments["allow_missing"] is None:
+        only_gold = [d for d in gold_ids if d not in pred_set]
+        only_pred = [d for d in pred_ids if d not in gold_set]
+        if only_gold or only_pred:
+            raise missing_documents(only_gold, only_pred, plans[0].name, plans[1].name)
+    for out in outcomes:
+        if out.error is not None:
+            raise _thaw(out.error[1])
+    result = Result.merge_all([out.result for out in outcomes])
+    result.reorder_documents(gold_ids + [d for d in pred_ids if d not in gold_set])
+    gold, pred = arguments["gold"], arguments["pred"]
+    result.inputs = {"gold": {"sources": [source_name(gold, arguments["gold_column"])], "documents": len(gold_ids)},
+                     "pred": {"sources": [source_name(gold if pred is None else pred, arguments["pred_column"])],
+                              "documents": len(pred_ids)}}
+    result.repairs = [w.to_dict() for w in _merged_repairs(outcomes, plans)]
+    return result
+
+
+def _pred_order(outcomes: list[ShardOutcome], shards: list[Shard], plan: InputPlan) -> list[str]:
+    """The predicted documents in the order of reading the predicted input whole."""
+    rank = {f: k for k, f in enumerate(plan.files)}
+    keyed = []
+    for shard, out in zip(shards, outcomes):
+        for piece, ids in zip(shard.pred.pieces, out.ids[1]):
+            keyed.append(((rank.get(piece.path, 0), piece.start), ids))
+    keyed.sort(key=lambda item: item[0])
+    return [d for _, ids in keyed for d in ids]
+
+
+def _check_duplicates(outcomes: list[ShardOutcome], shards: list[Shard], plans: list[InputPlan]) -> None:
+    """A document name that two files of one side give (in different shards), as reading them together says it."""
+    from ..errors import FormatError
+
+    for k in (0, 1):
+        if plans[k].kind != "files":
+            continue
+        rank = {f: n for n, f in enumerate(plans[k].files)}
+        origin: dict[str, str] = {}
+        entries = sorted(((rank[path], d, path) for out in outcomes for d, path in out.origins[k].items()),
+                         key=lambda e: e[0])
+        for _, d, path in entries:
+            if d in origin and origin[d] != path:
+                if getattr(_format_read(plans[k].format), "read_some", None) is not None:
+                    raise FormatError(f"document id {d!r} appears twice", path=plans[k].name)
+                raise FormatError(f"document {d!r} comes from two files ({origin[d]} and {path}); documents pair "
+                                  "by file name, so the names must differ", path=plans[k].name)
+            origin[d] = path
+
+
+def _format_read(name: str) -> Any:
+    from ..formats._registry import get
+
+    return get(name).read
+
+
+def _emit_warnings(outcomes: list[ShardOutcome], plans: list[InputPlan]) -> None:
+    """The shards' warnings on this process's standard error, as reading and scoring in one process shows them:
+    the gold side's repairs, the predicted side's, then the other warnings (each message once)."""
+    for w in _merged_repairs(outcomes, plans):
+        warnings.warn(w, stacklevel=5)
+    shown: set[tuple[type, str]] = set()
+    for step in (0, 1, 2):
+        for out in outcomes:
+            for k, category, frozen in out.warnings:
+                message = _thaw(frozen)
+                if k != step or isinstance(message, RepairWarning) or (category, str(message)) in shown:
+                    continue
+                shown.add((category, str(message)))
+                warnings.warn_explicit(message, category, "accord", 0)
+
+
+def _merged_repairs(outcomes: list[ShardOutcome], plans: list[InputPlan]) -> list[RepairWarning]:
+    """One repair warning per file and side, in the order of reading the gold and then the predicted input (a
+    file's shards in file order)."""
+    from ..tagging import merge_repair_warnings
+
+    groups: dict[tuple[int, int, str, str], list[RepairWarning]] = {}
+    for out in outcomes:
+        for k, _, frozen in out.warnings:
+            w = _thaw(frozen)
+            if k < 2 and isinstance(w, RepairWarning):
+                rank = {f: n for n, f in enumerate(plans[k].files)}.get(str(w.path), 0)
+                groups.setdefault((k, rank, str(w.path), w.parts.get("kind", "")), []).append(w)
+    return [merge_repair_warnings(parts) if parts[0].parts else parts[0]
+            for _, parts in sorted(groups.items(), key=lambda item: item[0][:2])]
