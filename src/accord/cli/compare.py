@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import OptionError
-from ._options import add_output, add_rates, csv_list
+from ._options import add_output, add_rates, add_scaling, csv_list
 from ._output import emit
 
 __all__ = ["register", "COMMANDS"]
@@ -37,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     cp.add_argument("--seed", type=int, help="seed of the sampling (the same seed gives the same output)")
     add_output(cp)
     add_rates(cp)
+    add_scaling(cp)
 
 
 def add_test_options(p: argparse.ArgumentParser) -> None:
@@ -95,6 +96,8 @@ def run_compare(args: argparse.Namespace) -> int:
     args.details = None
     names = names_of(args.preds)
     if args.structures:
+        if args.jobs != "1" or args.dask or args.shard_size:
+            raise OptionError("--jobs, --dask and --shard-size apply to accord score's modes, not to --structures")
         _check_structure_options(args)
         results = {name: _structure_result(args, path) for name, path in zip(names, args.preds)}
     else:

@@ -139,7 +139,9 @@ def _score_gate(args: argparse.Namespace) -> int:
 
     unsupported = [name for name, given in (("--task", args.task), ("--score-profile", args.score_profile),
                                             ("--equivalence-class", args.equivalence_class),
-                                            ("--ignore", args.ignore), *_mat_document_options(args)) if given]
+                                            ("--ignore", args.ignore), *_mat_document_options(args),
+                                            ("--jobs/--dask/--shard-size",
+                                             args.jobs != "1" or args.dask or args.shard_size)) if given]
     if unsupported:
         raise OptionError(f"{', '.join(unsupported)} do not apply to the gate profile (GATE's Annotation Diff)")
     if args.gold_format != args.pred_format:

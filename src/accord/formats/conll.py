@@ -53,13 +53,14 @@ class _Columns:
 
 
 def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
-                  token_column: int = 0, line_offset: int = 0) -> _Columns:
+                  token_column: int = 0, line_offset: int = 0, facts: dict[str, Any] | None = None) -> _Columns:
     """Split a column file into tokens, tags and sentence and document boundaries.
 
     Works on whole arrays (:func:`._fields.field_layout`), not line by line with branches; tokens
     and tags stay offsets into ``text`` (:class:`~accord._text_fields.TextFields`). ``line_offset`` is the
     number of file lines before ``text`` (a shard of a file, :mod:`accord.parallel`): line numbers in
-    errors and in ``lines`` are the file's.
+    errors and in ``lines`` are the file's. ``facts`` receives ``columns`` (see :func:`read_conll`) before
+    any error about them.
     """
     out = _Columns(path)
     codes = code_points(text)
@@ -81,6 +82,8 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
     if len(token_lines):
         first = int(token_lines[0])
         ncols = out.ncols = int(f.widths[first])
+        if facts is not None:
+            facts["columns"] = ncols
         if ncols < 2:
             raise FormatError("expected a token and at least one tag column, found one column",
                               path=path, line=first + 1 + line_offset)
@@ -206,9 +209,7 @@ def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
                               f"not by name ({column!r})") from None
     if text is None:
         text = read_text(p, encoding)
-    cols = parse_columns(text, tag_column=tag_column, path=p, line_offset=line_offset)
-    if facts is not None:
-        facts["columns"] = cols.ncols
+    cols = parse_columns(text, tag_column=tag_column, path=p, line_offset=line_offset, facts=facts)
     return build_corpus(cols, scheme=scheme, repair=repair, name=str(p), suffix=suffix,
                         first_document=first_document)
 

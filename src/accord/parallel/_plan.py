@@ -27,8 +27,10 @@ from .._io import check_encoding, read_bytes_range
 
 __all__ = ["Piece", "Side", "Shard", "Marks", "scan_marks", "plan_shards", "byte_ranges", "DEFAULT_SHARD_BYTES"]
 
-DEFAULT_SHARD_BYTES = 16 << 20
-"""The size of a shard when none is given: a worker reading 16 MB of CoNLL (about 1.3 M tokens) peaks near 400 MB."""
+DEFAULT_SHARD_BYTES = 4 << 20
+"""The input bytes of a shard when none is given (about 300,000 tokens of CoNLL): small enough for the work to
+balance over the workers and for a worker's memory to stay near 200 MB, large enough that a shard's fixed costs
+(a task, a count table sent back) stay below 1 % of its time."""
 
 DOCSTART = b"-DOCSTART-"
 
@@ -128,13 +130,13 @@ def scan_marks(path: str, start: int, end: int, encoding: str = "utf-8") -> Mark
     lead = 1 if start > 0 else 0
     data = read_bytes_range(path, start - lead, end + len(DOCSTART) + 1)
     body_end = end - start + lead
-    out = Marks(newlines=data.count(b"\n", lead, body_end))
-    body = data[lead:body_end]
-    if any(b in body for b in _IRREGULAR_BREAKS) or body.count(b"\r") != data.count(b"\r\n", lead, body_end + 1) or (
-            not check_encoding(encoding).startswith("utf") and b"\x85" in body):
-        out.irregular = True
+    out = Marks()
+    out.irregular = any(data.find(b, lead, body_end) != -1 for b in _IRREGULAR_BREAKS) or (
+        data.find(b"\r", lead, body_end) != -1
+        and data.count(b"\r", lead, body_end) != data.count(b"\r\n", lead, body_end + 1)) or (
+        not check_encoding(encoding).startswith("utf") and data.find(b"\x85", lead, body_end) != -1)
     at = data.find(DOCSTART, lead)
-    counted, newlines = lead, 0
+    counted = lead
     while at != -1 and at < body_end + len(DOCSTART):
         line = at
         while line > 0 and data[line - 1] in b" \t":
@@ -143,10 +145,11 @@ def scan_marks(path: str, start: int, end: int, encoding: str = "utf-8") -> Mark
         if (line == 0 and start == 0 or line > 0 and data[line - 1:line] == b"\n") and after in (
                 b"", b" ", b"\t", b"\n", b"\r") and lead <= line < body_end:
             out.offsets.append(start - lead + line)
-            newlines += data.count(b"\n", counted, line)
+            out.newlines += data.count(b"\n", counted, line)
             counted = line
-            out.lines.append(newlines)
+            out.lines.append(out.newlines)
         at = data.find(DOCSTART, at + 1)
+    out.newlines += data.count(b"\n", counted, body_end)
     return out
 
 

@@ -60,8 +60,7 @@ def runner(jobs: int = 1, dask: Any = None) -> Iterator[Runner]:
 
     ``dask``: a ``distributed.Client``, the address of a scheduler (``tcp://host:8786``) or ``local`` (a
     ``LocalCluster`` of ``jobs`` worker processes, at least 2, one thread each); else ``jobs`` processes of the
-    standard library's pool (started by ``forkserver``: a worker does not inherit the caller's threads), or this
-    process for ``jobs == 1``.
+    standard library's pool (see :func:`_start_method`), or this process for ``jobs == 1``.
     """
     if dask is not None:
         with _dask_runner(dask, jobs) as run:
@@ -83,16 +82,15 @@ def runner(jobs: int = 1, dask: Any = None) -> Iterator[Runner]:
 
 
 def _start_method() -> str:
-    """``forkserver`` (a worker does not inherit the caller's threads), or ``spawn`` where there is none; ``fork``
-    when the main module cannot be imported again by a fresh worker (a script read from standard input)."""
+    """``fork`` where the platform has it (Linux): a worker starts at once with the caller's modules, and a script
+    that calls :func:`accord.score` needs no ``if __name__ == "__main__"`` guard; ``spawn`` elsewhere. The pool is
+    started before any progress display, so no thread of accord's runs while it forks."""
     import multiprocessing
     import sys
 
-    methods = multiprocessing.get_all_start_methods()
-    main_file = getattr(sys.modules.get("__main__"), "__file__", None)
-    if main_file is not None and not os.path.isfile(main_file) and "fork" in methods:
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
         return "fork"
-    return "forkserver" if "forkserver" in methods else "spawn"
+    return "spawn"
 
 
 @contextmanager

@@ -149,6 +149,10 @@ def _brat_id(piece: Piece) -> str:
     return Path(piece.path).stem
 
 
+_NAMED_OPTIONS = ("attributes", "equivalence_classes", "ignore", "content_annotations", "token_annotations")
+"""The options whose names the caller checks against every shard's labels and attributes."""
+
+
 def score_shard(work: ShardWork) -> ShardOutcome:
     """Read and score one shard (in a worker process)."""
     from ..scoring import corpus_names, score
@@ -168,7 +172,8 @@ def score_shard(work: ShardWork) -> ShardOutcome:
                     out.warnings.extend((k, w.category, _freeze(w.message)) for w in caught)
             if out.error is not None:
                 return out
-        out.names = corpus_names(corpora)
+        if any(work.arguments.get(k) for k in _NAMED_OPTIONS):
+            out.names = corpus_names(corpora)
         arguments = {k: v for k, v in work.arguments.items() if k != "read_options"}
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -438,12 +443,20 @@ def _merged_repairs(outcomes: list[ShardOutcome], plans: list[InputPlan]) -> lis
     file's shards in file order)."""
     from ..tagging import merge_repair_warnings
 
-    groups: dict[tuple[int, int, str, str], list[RepairWarning]] = {}
+    groups: dict[tuple[int, int, str], list[RepairWarning]] = {}
     for out in outcomes:
         for k, _, frozen in out.warnings:
             w = _thaw(frozen)
             if k < 2 and isinstance(w, RepairWarning):
                 rank = {f: n for n, f in enumerate(plans[k].files)}.get(str(w.path), 0)
-                groups.setdefault((k, rank, str(w.path), w.parts.get("kind", "")), []).append(w)
-    return [merge_repair_warnings(parts) if parts[0].parts else parts[0]
-            for _, parts in sorted(groups.items(), key=lambda item: item[0][:2])]
+                groups.setdefault((k, rank, str(w.path)), []).append(w)
+    merged = []
+    for _, parts in sorted(groups.items(), key=lambda item: item[0][:2]):
+        if not parts[0].parts:
+            merged.extend(parts)
+            continue
+        # IOB2 tags with E- or S- letters anywhere in a file make the whole column read by conlleval's chunk rules
+        # (the same chunks as its repair), and only those tags are reported
+        letters = [w for w in parts if w.parts["kind"] == "letters"]
+        merged.append(merge_repair_warnings(letters or parts))
+    return merged
