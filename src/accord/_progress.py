@@ -28,14 +28,16 @@ def progress_enabled(on: bool) -> Iterator[None]:
         _enabled = before
 
 
-def track(items: Iterable[T], description: str, total: int | None = None) -> Iterator[T]:
-    """``items``, with a transient progress bar on standard error when enabled."""
+def track(items: Iterable[T], description: str, total: int | None = None,
+          min_items: int = MIN_ITEMS) -> Iterator[T]:
+    """``items``, with a transient progress bar on standard error when enabled (for ``min_items`` items or more:
+    shards, few and long, show theirs from two)."""
     if total is None:
         try:
             total = len(items)  # type: ignore[arg-type]
         except TypeError:
             total = None
-    if not _enabled or (total is not None and total < MIN_ITEMS):
+    if not _enabled or (total is not None and total < min_items):
         yield from items
         return
     from rich.console import Console

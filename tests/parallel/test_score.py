@@ -260,3 +260,16 @@ def test_copy_of_shared_data(tmp_path, data_dir):
     r = accord.score(str(gold), str(pred), jobs=2, shard_size=64 << 10)
     assert (r.totals.match, r.totals.gold, r.totals.pred) == (5339, 5648, 5749)   # README's figures
     assert r.to_json() == accord.score(str(gold), str(pred)).to_json()
+
+
+def test_a_name_from_two_files_in_two_shards(tmp_path):
+    for sub in ("a", "b", "c"):
+        (tmp_path / sub).mkdir()
+        g, _ = noisy_pair(random.Random(30), 3)
+        (tmp_path / sub / f"{sub}.conll").write_text(g)
+    (tmp_path / "c" / "a.conll").write_text((tmp_path / "a" / "a.conll").read_text())
+    pattern = str(tmp_path / "**" / "*.conll")
+    serial = pytest.raises(FormatError, accord.score, pattern, pattern)
+    sharded = pytest.raises(FormatError, accord.score, pattern, pattern, jobs=2, shard_size=1)
+    assert str(sharded.value) == str(serial.value)
+    assert "comes from two files" in str(serial.value)

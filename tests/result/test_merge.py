@@ -155,3 +155,32 @@ def test_merge_refuses_what_does_not_add_up(conll):
         first + accord.score(g2, p2, profile="lenient")
     with pytest.raises(MergeError, match="cannot merge"):
         first + accord.score(g2, p2, match="semeval")
+
+
+@pytest.mark.parametrize("options", [{}, {"match": "clueval"}, {"match": "semeval"}])
+def test_merge_all_in_a_tree_and_reordered(conll, options):
+    """Five parts merged at once (a balanced tree of merges), then put back in the corpus's order from a shuffled
+    merge: the JSON of the whole, the count tables concatenated in one copy as by pairwise addition."""
+    from accord.result import CountTable, Result
+
+    gold, pred = conll
+    whole = accord.score(gold, pred, **options)
+    cuts = [0, 40, 41, 120, 200, len(gold)]
+    parts = [accord.score(Corpus(list(gold.documents)[a:b]), Corpus(list(pred.documents)[a:b]), **options)
+             for a, b in zip(cuts, cuts[1:])]
+    _same(Result.merge_all(parts), whole)
+    shuffled = Result.merge_all(parts[::-1])
+    assert shuffled.documents != whole.documents
+    _same(shuffled.reorder_documents(list(whole.documents)), whole)
+    tables = [p.main.table for p in parts]
+    concat = CountTable.concat(tables)
+    pairwise = tables[0]
+    for t in tables[1:]:
+        pairwise = pairwise + t
+    assert concat.documents == pairwise.documents and concat.rows == pairwise.rows
+    assert (concat.values == pairwise.values).all()
+    assert concat.take(list(whole.documents[::-1])).documents == whole.documents[::-1]
+    with pytest.raises(MergeError, match="both hold document"):
+        CountTable.concat([tables[0], tables[0]])
+    with pytest.raises(MergeError, match="reordering names"):
+        whole.reorder_documents(list(whole.documents[:3]))

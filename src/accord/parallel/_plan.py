@@ -44,8 +44,7 @@ _BYTE_ENCODINGS = ("utf-8", "ascii", "latin-1", "iso8859-", "cp125", "cp437", "c
 
 def byte_compatible(encoding: str) -> bool:
     """Whether a file in ``encoding`` can be cut at the bytes of ASCII line breaks and ``-DOCSTART-``."""
-    name = check_encoding(encoding)
-    return any(name == e or (e.endswith("-") and name.startswith(e)) or name.startswith(e) for e in _BYTE_ENCODINGS)
+    return check_encoding(encoding).startswith(_BYTE_ENCODINGS)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,9 @@ from ..errors import OptionError
 
 __all__ = ["resolve_jobs", "Runner", "runner"]
 
+CONNECT_TIMEOUT = 20
+"""Seconds to wait for a Dask scheduler before ``--dask ADDRESS`` is an error."""
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -77,7 +80,11 @@ def runner(jobs: int = 1, dask: Any = None) -> Iterator[Runner]:
             from .._progress import track
 
             futures = [pool.submit(fn, x) for x in items]
-            return [f.result() for f in track(futures, "scoring shards")]
+            try:
+                return [f.result() for f in track(futures, "scoring shards", min_items=2)]
+            except BaseException:   # a worker's failure or an interrupt: the other shards are not waited for
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
         yield Runner(jobs, submit, f"{jobs} processes")
 
 
@@ -113,7 +120,7 @@ def _dask_runner(dask: Any, jobs: int) -> Iterator[Runner]:
             yield _client_runner(client)
         return
     try:
-        client = Client(dask, timeout=30)
+        client = Client(dask, timeout=CONNECT_TIMEOUT)
     except OSError as exc:
         raise OptionError(f"--dask {dask}: cannot reach the scheduler ({exc})") from None
     with client:

@@ -401,7 +401,7 @@ def _check_duplicates(outcomes: list[ShardOutcome], shards: list[Shard], plans: 
     from ..errors import FormatError
 
     for k in (0, 1):
-        if plans[k].kind != "files":
+        if plans[k].kind != "files":   # (the files of a brat folder have different names by construction)
             continue
         rank = {f: n for n, f in enumerate(plans[k].files)}
         origin: dict[str, str] = {}
@@ -409,17 +409,9 @@ def _check_duplicates(outcomes: list[ShardOutcome], shards: list[Shard], plans: 
                          key=lambda e: e[0])
         for _, d, path in entries:
             if d in origin and origin[d] != path:
-                if getattr(_format_read(plans[k].format), "read_some", None) is not None:
-                    raise FormatError(f"document id {d!r} appears twice", path=plans[k].name)
                 raise FormatError(f"document {d!r} comes from two files ({origin[d]} and {path}); documents pair "
                                   "by file name, so the names must differ", path=plans[k].name)
             origin[d] = path
-
-
-def _format_read(name: str) -> Any:
-    from ..formats._registry import get
-
-    return get(name).read
 
 
 def _emit_warnings(outcomes: list[ShardOutcome], plans: list[InputPlan]) -> None:

@@ -1,0 +1,50 @@
+"""Shards on a Dask cluster: a LocalCluster of two worker processes gives the JSON of one process."""
+
+from __future__ import annotations
+
+import pytest
+
+import accord
+from accord.cli import main
+from tests.parallel._corpora import write_pair
+
+distributed = pytest.importorskip("distributed")
+
+pytestmark = pytest.mark.filterwarnings("error::accord.parallel.ShardedRunWarning")
+
+
+@pytest.fixture(scope="module")
+def client():
+    import logging
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=logging.ERROR) as cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+def test_client_gives_the_serial_result(tmp_path, client):
+    gold, pred = write_pair(tmp_path, seed=21, documents=40, comments=True, empty_every=9)
+    serial = accord.score(gold, pred)
+    on_dask = accord.score(gold, pred, client=client, shard_size=600)
+    assert on_dask.to_json() == serial.to_json()
+    assert on_dask.bootstrap(200, seed=4).to_json() == serial.bootstrap(200, seed=4).to_json()
+    semeval = accord.score(gold, pred, match="semeval", client=client, shard_size=600)
+    assert semeval.to_json() == accord.score(gold, pred, match="semeval").to_json()
+
+
+def test_command_with_a_local_cluster(tmp_path, capsys):
+    gold, pred = write_pair(tmp_path, seed=22, documents=30)
+    assert main(["score", gold, pred, "--output", "json"]) == 0
+    serial = capsys.readouterr().out
+    assert main(["score", gold, pred, "--output", "json", "--dask", "local", "--jobs", "2",
+                 "--shard-size", "700"]) == 0
+    assert capsys.readouterr().out == serial
+
+
+def test_unreachable_scheduler(tmp_path, capsys, monkeypatch):
+    from accord.parallel import _run
+
+    monkeypatch.setattr(_run, "CONNECT_TIMEOUT", 1)
+    gold, pred = write_pair(tmp_path, seed=23, documents=5)
+    assert main(["score", gold, pred, "--dask", "tcp://127.0.0.1:9"]) == 2
+    assert "cannot reach the scheduler" in capsys.readouterr().err
