@@ -25,6 +25,7 @@ __all__ = [
     "StatisticsWarning",
     "PileWarning",
     "RepairWarning",
+    "ShardedRunWarning",
 ]
 
 
@@ -126,6 +127,11 @@ class RepairWarning(AccordWarning):
     def to_dict(self) -> dict:
         return {"file": None if self.path is None else str(self.path), "method": self.method, "count": self.count,
                 "first": [dict(x) for x in self.first]}
+
+
+class ShardedRunWarning(AccordWarning):
+    """``--jobs`` or ``--dask`` was asked for, but the comparison was scored in one process (the message says
+    why: an input that cannot be cut at document boundaries, or shards that disagree with the plan)."""
 
 
 class PileWarning(AccordWarning):

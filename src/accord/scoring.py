@@ -440,6 +440,8 @@ def score(
     -------
     Report, or the result of the ``match`` mode
     """
+    if shard_size is not None and client is None and str(jobs) == "1":
+        raise OptionError("shard_size (--shard-size) applies with jobs > 1 (--jobs) or a Dask client (--dask)")
     if (client is not None or jobs != 1) and not _in_shard():
         from .parallel import score_in_shards
 

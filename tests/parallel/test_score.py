@@ -30,9 +30,9 @@ def _run(capsys, args: list[str]) -> tuple[str, str]:
     return out.out, out.err
 
 
-def _same_output(capsys, args: list[str], jobs: str = "2") -> dict:
+def _same_output(capsys, args: list[str], jobs: str = "2", shards: list[str] = SMALL) -> dict:
     serial, serial_err = _run(capsys, args)
-    sharded, sharded_err = _run(capsys, args + ["--jobs", jobs, *SMALL])
+    sharded, sharded_err = _run(capsys, args + ["--jobs", jobs, *shards])
     assert sharded == serial
     assert "scored in one process" not in sharded_err
     assert [line for line in sharded_err.splitlines() if "warning" in line] == [
@@ -124,8 +124,8 @@ def test_brat_folders(tmp_path, capsys):
         (tmp_path / "pred" / f"d{k}.txt").write_text(text)
         (tmp_path / "gold" / f"d{k}.ann").write_text("T1\tPER 0 3\tAnn\nT2\tPER 8 11\tBob\nT3\tLOC 15 19\tRome\n")
         (tmp_path / "pred" / f"d{k}.ann").write_text("T1\tPER 0 3\tAnn\nT2\tLOC 8 11\tBob\n")
-    out = _same_output(capsys, ["score", str(tmp_path / "gold"), str(tmp_path / "pred"), "--output", "json",
-                                "--shard-size", "1"])
+    out = _same_output(capsys, ["score", str(tmp_path / "gold"), str(tmp_path / "pred"), "--output", "json"],
+                       shards=["--shard-size", "1"])
     assert (out["totals"]["match"], out["totals"]["gold"], out["totals"]["pred"]) == (5, 15, 10)
 
 
@@ -214,6 +214,8 @@ def test_options_refused_with_jobs(tmp_path, capsys):
     assert "--jobs must be a whole number" in capsys.readouterr().err
     assert main(["score", gold, pred, "--profile", "gate", "--jobs", "2"]) == 2
     assert "do not apply to the gate profile" in capsys.readouterr().err
+    assert main(["score", gold, pred, "--shard-size", "4M"]) == 2
+    assert "applies with jobs > 1" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["score", gold, pred, "--shard-size", "lots"])
     assert "expected a size" in capsys.readouterr().err
@@ -273,3 +275,18 @@ def test_a_name_from_two_files_in_two_shards(tmp_path):
     sharded = pytest.raises(FormatError, accord.score, pattern, pattern, jobs=2, shard_size=1)
     assert str(sharded.value) == str(serial.value)
     assert "comes from two files" in str(serial.value)
+
+
+def test_a_task_with_aggregations_over_shared_out_files(tmp_path, capsys):
+    """MAT documents with a task (score profile aggregations and decompositions), one file a document."""
+    from tests.result.commands import write_inputs
+
+    inputs = write_inputs(tmp_path)
+    for side, name in (("gold", "mat_gold"), ("pred", "mat_pred")):
+        (tmp_path / side).mkdir()
+        for k, line in enumerate(Path(inputs[name]).read_text().splitlines()):
+            (tmp_path / side / f"doc{k}.jsonl").write_text(line + "\n")
+    out = _same_output(capsys, ["score", str(tmp_path / "gold"), str(tmp_path / "pred"), "--task", inputs["task"],
+                                "--profile", "mat", "--output", "json", "--by-token", "--format", "jsonl"],
+                       shards=["--shard-size", "1"])
+    assert out["aggregations"] and out["decompositions"]

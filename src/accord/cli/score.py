@@ -51,10 +51,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def scaling(args: argparse.Namespace) -> dict[str, Any]:
     """The ``jobs``, ``client`` and ``shard_size`` arguments of :func:`accord.score` (``--jobs``, ``--dask``,
     ``--shard-size``); the outputs that list every item are refused with them."""
+    given, dask = getattr(args, "jobs", "1"), getattr(args, "dask", None)
+    if given == "1" and dask is None:
+        return {"jobs": 1, "client": None, "shard_size": getattr(args, "shard_size", None)}
     from ..parallel import resolve_jobs
 
-    jobs = resolve_jobs(getattr(args, "jobs", "1"))
-    dask = getattr(args, "dask", None)
+    jobs = resolve_jobs(given)
     if jobs > 1 or dask:
         every_item = [name for name, given in (("--details", getattr(args, "details", None)),
                                                ("--html", getattr(args, "html", None)),

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .._io import current_encoding, read_text_range, text_encoding
-from ..errors import AccordError, AccordWarning, RepairWarning, ValidationError
+from ..errors import AccordError, RepairWarning, ShardedRunWarning, ValidationError
 from ..model import Corpus
 from ._plan import (DEFAULT_SHARD_BYTES, InputPlan, Marks, Piece, Shard, Side, byte_compatible, byte_ranges,
                     file_size, plan_shards, scan_marks)
@@ -35,11 +35,6 @@ __all__ = ["score_in_shards", "in_shard", "ShardedRunWarning"]
 
 SCAN_BYTES = 64 << 20
 """A scan task reads at most this many bytes."""
-
-
-class ShardedRunWarning(AccordWarning):
-    """``--jobs`` or ``--dask`` was asked for, but the comparison was scored in one process (the message says
-    why)."""
 
 
 def in_shard() -> bool:
@@ -309,12 +304,8 @@ def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any 
 
 def _unsupported(arguments: dict[str, Any]) -> str:
     """Why the options need the whole corpus in one process, or ``""``."""
-    named = [name for name, key in (("--file-re/--ref-fsuff-off/--ref-fsuff-on", "file_re"),
-                                    ("--file-re/--ref-fsuff-off/--ref-fsuff-on", "ref_fsuff_off"),
-                                    ("--file-re/--ref-fsuff-off/--ref-fsuff-on", "ref_fsuff_on"))
-             if arguments.get(key) is not None]
-    if named:
-        return f"{named[0]} select files across the whole corpus"
+    if any(arguments.get(k) is not None for k in ("file_re", "ref_fsuff_off", "ref_fsuff_on")):
+        return "--file-re, --ref-fsuff-off and --ref-fsuff-on select files across the whole corpus"
     return ""
 
 
