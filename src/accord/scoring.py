@@ -23,8 +23,8 @@ from .report import Report
 from .schema import Task, load_task
 from .tally import ScoreRows, tally
 
-__all__ = ["score", "pair_documents", "missing_documents", "corpus_names", "match_file_names", "read_sides", "reading_once",
-           "source_name", "ALLOW_MISSING"]
+__all__ = ["score", "pair_documents", "missing_documents", "corpus_names", "match_file_names", "read_sides",
+           "reading_once", "source_name", "ALLOW_MISSING"]
 
 ALLOW_MISSING = ("empty", "skip")
 
