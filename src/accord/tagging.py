@@ -441,7 +441,10 @@ def repair_warning(kind: str, path: Any, method: str, count: int, first: Sequenc
 def merge_repair_warnings(parts: Sequence[Any]) -> Any:
     """One :class:`~accord.errors.RepairWarning` for the repairs of consecutive shards of one column
     (:mod:`accord.parallel`): the counts added, the first places of the earliest shards, the message as reading
-    the whole column in one piece gives it."""
+    the whole column in one piece gives it. IOB2 tags with ``E`` or ``S`` letters in any shard make the whole column
+    read by conlleval's chunk rules (:func:`_warn_conlleval_reading`: the same chunks as its repair), and only those
+    tags are reported, so their warnings win over the other shards' repairs."""
+    parts = [w for w in parts if w.parts.get("kind") == "letters"] or list(parts)
     head = parts[0]
     first = [x for w in parts for x in w.first][:REPAIRS_SHOWN]
     return repair_warning(head.parts["kind"], head.path, head.method, sum(w.count for w in parts), first,

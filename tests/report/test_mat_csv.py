@@ -10,20 +10,13 @@ import pytest
 
 from accord.cli import main
 from accord.formats import write
-from accord.model import Corpus, Document, make_annotation
+from tests.mat_documents import text_document
 
 TEXT = "John met Mary in Rome ."
 
 
 def doc(spans):
-    anns = [make_annotation(label, TEXT.index(w), TEXT.index(w) + len(w), id=f"a{k}")
-            for k, (label, w) in enumerate(spans)]
-    pos = 0
-    for w in TEXT.split():
-        a = TEXT.index(w, pos)
-        anns.append(make_annotation("lex", a, a + len(w)))
-        pos = a + len(w)
-    return Corpus([Document("d", tuple(anns), text=TEXT)])
+    return text_document(TEXT, spans, ids=True)
 
 
 GOLD = [("PERSON", "John"), ("PERSON", "Mary"), ("LOCATION", "Rome")]

@@ -8,20 +8,14 @@ import pytest
 from accord.cli import main
 from accord.model import Corpus, Document, make_annotation
 from accord.scoring import score
+from tests.mat_documents import text_document
 from tests.result.contract import checked
 
 SIGNAL = "The future President in our United States of America has announced his resignation."
 
 
 def doc(spans, tokens=True):
-    anns = [make_annotation(label, SIGNAL.index(text), SIGNAL.index(text) + len(text)) for label, text in spans]
-    if tokens:
-        at = 0
-        for word in SIGNAL.split():
-            a = SIGNAL.index(word, at)
-            anns.append(make_annotation("lex", a, a + len(word)))
-            at = a + len(word)
-    return Corpus([Document("d", tuple(anns), text=SIGNAL)])
+    return text_document(SIGNAL, spans, tokens=tokens)
 
 
 def units(gold, pred, **kw):

@@ -247,7 +247,7 @@ def _read(p: Path, fmt: Format, options: dict[str, Any]) -> Corpus:
         reader = getattr(fmt.read, "read_directory", None)
         if reader is not None:
             return reader(p, **options)
-        files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix.lower() in fmt.extensions)
+        files = folder_files(p, fmt)
         if not files:
             raise FormatError(f"no {fmt.name} files ({', '.join(fmt.extensions)}) in this directory", path=p)
         return _read_files(files, fmt, options, str(p))
@@ -257,6 +257,21 @@ def _read(p: Path, fmt: Format, options: dict[str, Any]) -> Corpus:
     if len(corpus) == 1 and not corpus.files:
         corpus.files = {next(iter(corpus)): p.name}
     return corpus
+
+
+def folder_files(folder: Path, fmt: Format) -> list[Path]:
+    """The files of a folder read one by one in ``fmt`` (those of its extensions), in the order they are read;
+    a format read by folders (brat) lists its own (``read.directory_files``)."""
+    listing = getattr(fmt.read, "directory_files", None)
+    if listing is not None:
+        return listing(folder)
+    return sorted(f for f in folder.iterdir() if f.is_file() and f.suffix.lower() in fmt.extensions)
+
+
+def name_from_two_files(doc_id: str, first: object, second: object, name: str) -> FormatError:
+    """The error of a document name given by two of the files read together."""
+    return FormatError(f"document {doc_id!r} comes from two files ({first} and {second}); documents pair by file "
+                       "name, so the names must differ", path=name)
 
 
 def _read_files(files: list[Path], fmt: Format, options: dict[str, Any], name: str) -> Corpus:
@@ -269,8 +284,7 @@ def _read_files(files: list[Path], fmt: Format, options: dict[str, Any], name: s
         for doc in sub.documents:
             doc_id = f.stem if len(sub) == 1 else f"{f.stem}:{doc.id}"
             if doc_id in origin:
-                raise FormatError(f"document {doc_id!r} comes from two files ({origin[doc_id]} and {f}); documents "
-                                  "pair by file name, so the names must differ", path=name)
+                raise name_from_two_files(doc_id, origin[doc_id], f, name)
             origin[doc_id] = f
             docs.append(doc._replace(id=doc_id))
             names[doc_id] = f.name

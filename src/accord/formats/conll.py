@@ -60,7 +60,7 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
     and tags stay offsets into ``text`` (:class:`~accord._text_fields.TextFields`). ``line_offset`` is the
     number of file lines before ``text`` (a shard of a file, :mod:`accord.parallel`): line numbers in
     errors and in ``lines`` are the file's. ``facts`` receives ``columns`` (see :func:`read_conll`) before
-    any error about them.
+    any error about them, and ``undecided`` when ``#`` lines were read as comments for want of a plain line.
     """
     out = _Columns(path)
     codes = code_points(text)
@@ -75,6 +75,10 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
         hashed = candidates[codes[f.line_starts[candidates]] == ord("#")]
         if len(hashed):
             comment[_comment_lines(text, f, hashed, nonblank & ~docstart, docstart)] = True
+            if facts is not None and len(hashed) == len(candidates):
+                # every line is a '#' line: without a plain line to count the columns of, each is a comment here,
+                # where the rest of the file might make one a token (a shard of a file, accord.parallel)
+                facts["undecided"] = True
     token_lines = np.flatnonzero(nonblank & ~docstart & ~comment)
     if comment.any():
         out.comments = [(int(k), f.line_text(text, int(i))) for i, k in
@@ -188,7 +192,7 @@ def read_conll(path: str | Path, *, tag_column: int = -1, scheme: str = "IOB2",
         the number of its first document (documents are numbered in file order).
     facts : dict, optional
         Receives ``columns``, the number of fields of the token lines (``None`` without a token): the shards of
-        one file must agree on it, as the lines of one file must.
+        one file must agree on it, as the lines of one file must; and ``undecided`` (see :func:`parse_columns`).
 
     Returns
     -------

@@ -14,7 +14,7 @@ jobs=N)``) or the workers of a Dask cluster (``--dask tcp://scheduler:8786``, ``
 from ._plan import DEFAULT_SHARD_BYTES, Piece, Shard, Side, scan_marks
 from ._run import resolve_jobs, runner
 from ..errors import ShardedRunWarning
-from ._score import in_shard, score_in_shards
+from ._score import score_in_shards
 
-__all__ = ["DEFAULT_SHARD_BYTES", "Piece", "Shard", "Side", "ShardedRunWarning", "in_shard", "resolve_jobs",
+__all__ = ["DEFAULT_SHARD_BYTES", "Piece", "Shard", "Side", "ShardedRunWarning", "resolve_jobs",
            "runner", "scan_marks", "score_in_shards"]

@@ -24,29 +24,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._io import current_encoding, read_text_range, text_encoding
+from .._io import current_encoding, read_bytes_range, read_text_range, text_encoding
 from ..errors import AccordError, RepairWarning, ShardedRunWarning, ValidationError
 from ..model import Corpus
-from ._plan import (DEFAULT_SHARD_BYTES, InputPlan, Marks, Piece, Shard, Side, byte_compatible, byte_ranges,
+from ._plan import (DEFAULT_SHARD_BYTES, InputPlan, Marks, Shard, Side, byte_compatible, byte_ranges,
                     file_size, plan_shards, scan_marks)
 from ._run import resolve_jobs, runner
 
-__all__ = ["score_in_shards", "in_shard", "ShardedRunWarning"]
+__all__ = ["score_in_shards", "score_shard", "ShardWork", "ShardOutcome"]
 
 SCAN_BYTES = 64 << 20
 """A scan task reads at most this many bytes."""
 
 
-def in_shard() -> bool:
-    """Whether the running :func:`accord.score` scores one shard of a larger comparison (it then leaves the checks
-    that need the whole corpus to the caller)."""
-    from ..scoring import _IN_SHARD
-
-    return _IN_SHARD.get()
-
-
 @contextmanager
 def _shard_context() -> Any:
+    """Within the block :func:`accord.score` scores one shard: it leaves the checks that need the whole corpus
+    (the names the user gave) to the caller, and does not cut its shard again."""
     from ..scoring import _IN_SHARD
 
     token = _IN_SHARD.set(True)
@@ -109,17 +103,14 @@ def _read_side(side: Side, options: dict[str, Any], ids: list[list[str]], origin
         some = getattr(fmt.read, "read_some", None)
         corpus = some(files, side.name, **options) if some is not None else _read_files(files, fmt, options,
                                                                                          side.name)
-        # the ids of each file (a file of several documents gives stem:id)
-        by_file: dict[str, list[str]] = {}
-        names = corpus.files
+        # the file of each document: its file name kept by _read_files, or its id (a brat document is its stem)
+        by_name = {Path(p.path).name if some is None else Path(p.path).stem: p.path for p in side.pieces}
+        per_file: dict[str, list[str]] = {p.path: [] for p in side.pieces}
         for d in corpus:
-            key = names.get(d) if names else None
-            by_file.setdefault(key if key is not None else d, []).append(d)
-        for p in side.pieces:
-            found = by_file.get(Path(p.path).name) if names else by_file.get(_brat_id(p))
-            ids.append(found or [])
-            for d in found or []:
-                origins[d] = p.path
+            path = by_name[corpus.files[d] if some is None else d]
+            per_file[path].append(d)
+            origins[d] = path
+        ids.extend(per_file.values())
         return corpus
     docs = []
     for p in side.pieces:
@@ -134,15 +125,16 @@ def _read_side(side: Side, options: dict[str, Any], ids: list[list[str]], origin
                 sub = read_conll(p.path, text=text, line_offset=p.line_offset, first_document=p.first_document,
                                  facts=facts, **options)
             finally:
-                columns.append(facts.get("columns"))
+                columns.append(_UNDECIDED if facts.get("undecided") else facts.get("columns"))
         ids.append(list(sub))
         docs.extend(sub.documents)
     return Corpus(docs, name=side.name)
 
 
-def _brat_id(piece: Piece) -> str:
-    return Path(piece.path).stem
-
+_UNDECIDED = -1
+"""The column count a piece reports when it read ``#`` lines as comments without a plain line to count columns in
+(the whole file might read one as a token): it never agrees with another piece's, so the caller scores in one
+process."""
 
 _NAMED_OPTIONS = ("attributes", "equivalence_classes", "ignore", "content_annotations", "token_annotations")
 """The options whose names the caller checks against every shard's labels and attributes."""
@@ -194,7 +186,7 @@ def _scan(task: tuple[str, int, int, str]) -> Marks:
 
 def _describe(obj: Any, fmt_name: str | None, encoding: str) -> InputPlan:
     """What one side's input is, for the plan."""
-    from ..formats._registry import by_extension, get, input_files, sniff
+    from ..formats._registry import by_extension, folder_files, get, input_files, sniff
 
     if not isinstance(obj, (str, os.PathLike)):
         return InputPlan("whole", "", why=f"a {type(obj).__name__} given in Python is read in one piece")
@@ -209,13 +201,9 @@ def _describe(obj: Any, fmt_name: str | None, encoding: str) -> InputPlan:
     remote = "://" in text
     if not remote and p.is_dir():
         fmt = get(fmt_name) if fmt_name else sniff(p)
-        listing = getattr(fmt.read, "directory_files", None)
-        if listing is not None:
-            found = listing(p)
-        elif getattr(fmt.read, "read_directory", None) is not None:
+        if getattr(fmt.read, "read_directory", None) is not None and not hasattr(fmt.read, "read_some"):
             return InputPlan("whole", str(p), why=f"a {fmt.name} folder is read in one piece")
-        else:
-            found = sorted(f for f in p.iterdir() if f.is_file() and f.suffix.lower() in fmt.extensions)
+        found = folder_files(p, fmt)
         if not found:
             return InputPlan("whole", str(p), why="the folder holds no file to share out")
         return InputPlan("files", str(p), fmt.name, [str(f) for f in found], [f.stat().st_size for f in found])
@@ -233,6 +221,7 @@ def _describe(obj: Any, fmt_name: str | None, encoding: str) -> InputPlan:
 def _scan_columns(plans: list[InputPlan], run: Any, encoding: str) -> None:
     """Find the document marks of the column files (in parallel, range by range) and whether the text before
     the first mark holds a document."""
+    plans = list({id(plan): plan for plan in plans}.values())     # a file given for both sides is scanned once
     tasks, owners = [], []
     for k, plan in enumerate(plans):
         if plan.kind == "column" and plan.marks is None:
@@ -244,9 +233,10 @@ def _scan_columns(plans: list[InputPlan], run: Any, encoding: str) -> None:
     for k, plan in enumerate(plans):
         if plan.kind == "column" and plan.marks is None:
             plan.marks = Marks.join([m for m, owner in zip(found, owners) if owner == k])
-            first = plan.marks.offsets[0] if plan.marks.offsets else plan.size
-            if first > 0:
-                head = read_text_range(plan.files[0], 0, first, encoding)
+            if plan.marks.offsets and plan.marks.offsets[0] > 0:
+                # whether the text before the first mark holds a token (a document of its own); a wrong guess
+                # shows as a document count that disagrees with the plan
+                head = read_bytes_range(plan.files[0], 0, plan.marks.offsets[0]).decode(encoding, "replace")
                 plan.prefix_document = any(line.strip() and not line.lstrip().startswith("#")
                                            for line in head.splitlines())
 
@@ -270,14 +260,17 @@ def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any 
     fmt = arguments["format"]
     encoding = read_options.get("encoding") or current_encoding()
     try:
-        plans = [_describe(gold, arguments["gold_format"] or fmt, encoding),
-                 _describe(gold if pred is None else pred, arguments["pred_format"] or fmt, encoding)]
+        plans = [_describe(gold, arguments["gold_format"] or fmt, encoding)]
+        plans.append(plans[0] if pred is None else _describe(pred, arguments["pred_format"] or fmt, encoding))
+        if isinstance(arguments["task"], (str, os.PathLike)):     # parsed once, not by every worker
+            from ..schema import load_task
+
+            arguments = {**arguments, "task": load_task(arguments["task"])}
     except AccordError:
         return None     # the serial path reports the error where reading the inputs meets it
     if plans[0].kind == "whole" and not plans[0].why or plans[1].kind == "whole" and not plans[1].why:
         return None
-    same_file = pred is None
-    side_options = []
+    side_options: list[dict[str, Any]] = []
     for column, aset in ((gold_column, arguments["gold_set"]), (pred_column, arguments["pred_set"])):
         opts: dict[str, Any] = {}
         if aset is not None:
@@ -289,11 +282,7 @@ def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any 
     score_arguments = {k: v for k, v in arguments.items() if k not in ("gold", "pred")}
     score_arguments["read_options"] = read_options
     with runner(jobs, client) as run:
-        if same_file:
-            _scan_columns(plans[:1], run, encoding)
-            plans[1] = InputPlan(**{**vars(plans[0])})
-        else:
-            _scan_columns(plans, run, encoding)
+        _scan_columns(plans, run, encoding)    # (two columns of one file: one plan, scanned once)
         shards = plan_shards(plans[0], plans[1], shard_bytes, min_shards=2 * run.workers)
         if isinstance(shards, str):
             return _serial(shards)
@@ -320,20 +309,9 @@ def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[s
     from ..result import Result
     from ..scoring import _check_user_names, missing_documents, source_name
 
-    # the plan's expectations: documents of every byte piece, one number of columns per file
-    for k in (0, 1):
-        seen: set[int] = set()
-        for shard, out in zip(shards, outcomes):
-            seen.update(c for c in out.columns[k] if c is not None)
-            if out.error is not None and out.error[0] in ("gold", "pred"):
-                continue
-            for piece, ids in zip((shard.gold, shard.pred)[k].pieces, out.ids[k]):
-                if piece.documents is not None and len(ids) != piece.documents:
-                    return _serial(f"{piece.path}: {len(ids)} document(s) between bytes {piece.start} and "
-                                   f"{piece.end}, where the scan found {piece.documents}")
-        if len(seen) > 1:
-            return _serial(f"the shards of {plans[k].name} hold lines of {' and '.join(map(str, sorted(seen)))} "
-                           "columns")
+    why = plan_disagreement(outcomes, shards, plans)
+    if why:
+        return _serial(why)
     _emit_warnings(outcomes, plans)
     for phase in ("gold", "pred"):
         for out in outcomes:
@@ -346,10 +324,6 @@ def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[s
         equivalences = {m: name for name, members in (arguments["equivalence_classes"] or {}).items()
                         for m in members}
         task = arguments["task"]
-        if isinstance(task, (str, os.PathLike)):
-            from ..schema import load_task
-
-            task = load_task(task)
         labels = set().union(*(out.names[0] for out in outcomes))
         names = set().union(*(out.names[1] for out in outcomes))
         _check_user_names(None, None, task, arguments["attributes"], equivalences, arguments["ignore"],
@@ -376,6 +350,26 @@ def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[s
     return result
 
 
+def plan_disagreement(outcomes: list[ShardOutcome], shards: list[Shard], plans: list[InputPlan]) -> str:
+    """Why the shards read are not the plan's (a piece holding another number of documents than the scan found,
+    the shards of one file holding lines of different numbers of columns), or ``""``."""
+    for k in (0, 1):
+        seen: set[int] = set()
+        for shard, out in zip(shards, outcomes):
+            seen.update(c for c in out.columns[k] if c is not None)
+            if _UNDECIDED in seen:
+                return f"a shard of {plans[k].name} holds only '#' lines, which the whole file may read as tokens"
+            if out.error is not None and out.error[0] in ("gold", "pred"):
+                continue
+            for piece, ids in zip((shard.gold, shard.pred)[k].pieces, out.ids[k]):
+                if piece.documents is not None and len(ids) != piece.documents:
+                    return (f"{piece.path}: {len(ids)} document(s) between bytes {piece.start} and {piece.end}, "
+                            f"where the scan found {piece.documents}")
+        if len(seen) > 1:
+            return f"the shards of {plans[k].name} hold lines of {' and '.join(map(str, sorted(seen)))} columns"
+    return ""
+
+
 def _pred_order(outcomes: list[ShardOutcome], shards: list[Shard], plan: InputPlan) -> list[str]:
     """The predicted documents in the order of reading the predicted input whole."""
     rank = {f: k for k, f in enumerate(plan.files)}
@@ -389,7 +383,7 @@ def _pred_order(outcomes: list[ShardOutcome], shards: list[Shard], plan: InputPl
 
 def _check_duplicates(outcomes: list[ShardOutcome], shards: list[Shard], plans: list[InputPlan]) -> None:
     """A document name that two files of one side give (in different shards), as reading them together says it."""
-    from ..errors import FormatError
+    from ..formats._registry import name_from_two_files
 
     for k in (0, 1):
         if plans[k].kind != "files":   # (the files of a brat folder have different names by construction)
@@ -400,8 +394,7 @@ def _check_duplicates(outcomes: list[ShardOutcome], shards: list[Shard], plans: 
                          key=lambda e: e[0])
         for _, d, path in entries:
             if d in origin and origin[d] != path:
-                raise FormatError(f"document {d!r} comes from two files ({origin[d]} and {path}); documents pair "
-                                  "by file name, so the names must differ", path=plans[k].name)
+                raise name_from_two_files(d, origin[d], path, plans[k].name)
             origin[d] = path
 
 
@@ -426,20 +419,14 @@ def _merged_repairs(outcomes: list[ShardOutcome], plans: list[InputPlan]) -> lis
     file's shards in file order)."""
     from ..tagging import merge_repair_warnings
 
+    ranks = [{f: n for n, f in enumerate(plan.files)} for plan in plans]
     groups: dict[tuple[int, int, str], list[RepairWarning]] = {}
     for out in outcomes:
         for k, _, frozen in out.warnings:
             w = _thaw(frozen)
             if k < 2 and isinstance(w, RepairWarning):
-                rank = {f: n for n, f in enumerate(plans[k].files)}.get(str(w.path), 0)
-                groups.setdefault((k, rank, str(w.path)), []).append(w)
-    merged = []
+                groups.setdefault((k, ranks[k].get(str(w.path), 0), str(w.path)), []).append(w)
+    merged: list[RepairWarning] = []
     for _, parts in sorted(groups.items(), key=lambda item: item[0][:2]):
-        if not parts[0].parts:
-            merged.extend(parts)
-            continue
-        # IOB2 tags with E- or S- letters anywhere in a file make the whole column read by conlleval's chunk rules
-        # (the same chunks as its repair), and only those tags are reported
-        letters = [w for w in parts if w.parts["kind"] == "letters"]
-        merged.append(merge_repair_warnings(letters or parts))
+        merged.extend([merge_repair_warnings(parts)] if parts[0].parts else parts)
     return merged
