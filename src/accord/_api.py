@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -353,11 +354,78 @@ def benchmark(key: PathLike | Any, before: PathLike | Any, after: PathLike | Any
     return result
 
 
+def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, feature: str | None, format: str | None,
+               sets: Sequence[str] | None, discontinuous: str, samples: int, precision: float | str | None,
+               sampler: str, seed: int | None, dissimilarity: Any, categorical: str | None,
+               refused: Mapping[str, Any]) -> Any:
+    """``agree(..., unitizing=...)``: γ or Krippendorff's unitizing alphas."""
+    from dataclasses import replace
+
+    from .agreement._continua import continua_from_corpora, read_units_table
+    from .agreement._dissimilarity import Dissimilarity, categorical_matrix
+    from .agreement._unitizing_result import UNITIZING_MODES, UnitizingResult
+    from .formats import read
+    from .model import Corpus
+
+    if measure not in UNITIZING_MODES:
+        raise OptionError(f"--unitizing takes {' or '.join(UNITIZING_MODES)}, got {measure!r}")
+    given = [name for name, value in refused.items() if value]
+    if given:
+        raise OptionError(f"{', '.join(given)} apply to coefficients over items, not to --unitizing")
+    table = _is_path(inputs) and sets is None and Path(str(inputs)).is_file() and \
+        Path(str(inputs)).suffix.lower() in (".csv", ".tsv")
+    if table:
+        if types or feature:
+            raise OptionError("--types and --feature choose annotations of annotation sets; a units table gives "
+                              "its categories itself")
+        units = read_units_table(str(inputs))
+        where = {a: {"sources": [str(inputs)], "documents": len(units.documents)} for a in units.annotators}
+    else:
+        paths = [inputs] if _is_path(inputs) else list(inputs)
+        if sets is not None:
+            if len(paths) != 1:
+                raise OptionError("--sets names the annotation sets of one INPUT (a GATE XML file or directory)")
+            names = list(sets)
+            corpora = [read(paths[0], format=format, annotation_set=n, discontinuous=discontinuous) for n in names]
+            sources = [str(paths[0])] * len(names)
+        else:
+            if len(paths) < 2:
+                raise OptionError("--unitizing needs one annotation set per annotator (two or more INPUTs), --sets "
+                                  "for one GATE XML input, or one CSV/TSV table of units")
+            names = [str(x) if _is_path(x) else (x.name or f"annotator {k + 1}") for k, x in enumerate(paths)]
+            corpora = [x if isinstance(x, Corpus) else read(x, format=format, discontinuous=discontinuous)
+                       for x in paths]
+            sources = [str(x) if _is_path(x) else "<Corpus>" for x in paths]
+        if len(set(names)) != len(names):
+            raise OptionError("the same annotation set is given twice")
+        units = continua_from_corpora(corpora, names, types=list(types) if types else None, feature=feature)
+        where = {n: {"sources": [s], "documents": len(c)} for n, s, c in zip(names, sources, corpora)}
+    options: dict[str, Any] = {"unitizing": measure, "types": list(types) if types else None, "feature": feature}
+    if measure == "alpha-u":
+        from .agreement._unitizing_alpha import unitizing_alpha_tables
+
+        alpha = {d: unitizing_alpha_tables(units.take_document(i)) for i, d in enumerate(units.documents)}
+        return UnitizingResult(measure, units, alpha=alpha, options=options, inputs=where)
+    from .agreement._gamma import DEFAULT_SEED, gamma_tables, precision_level
+
+    diss = dissimilarity or Dissimilarity()
+    if categorical not in (None, "absolute"):
+        diss = replace(diss, matrix=categorical_matrix(categorical, units.categories))
+    tables, alignment = gamma_tables(units, diss, samples=samples, precision=precision, sampler=sampler, seed=seed)
+    options.update(dissimilarity={**diss.to_dict(units.categories), "categorical_kind": categorical or "absolute"},
+                   samples=samples, precision=precision_level(precision), sampler=sampler,
+                   seed=DEFAULT_SEED if seed is None else seed)
+    return UnitizingResult(measure, units, gamma=tables, alignment=alignment, options=options, inputs=where)
+
+
 def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = None, raters: str | None = None,
           labels: str | None = None, categories: Sequence[str] | None = None, level: str = "nominal",
           types: Sequence[str] | None = None, feature: str | None = None, format: str | None = None,
           sets: Sequence[str] | None = None, convention: str = "accord", span_measure: str | None = None,
-          pairing: str = "gate", discontinuous: str = "fragments", bdm: PathLike | Any = None) -> Any:
+          pairing: str = "gate", discontinuous: str = "fragments", bdm: PathLike | Any = None,
+          unitizing: str | None = None, samples: int = 30, precision: float | str | None = None,
+          sampler: str = "statistical", seed: int | None = None, dissimilarity: Any = None,
+          categorical: str | None = None) -> Any:
     """Agreement between annotators (``accord agree``).
 
     Parameters
@@ -375,10 +443,26 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         Annotation sets under a GATE convention: also the BDM-based agreement of GATE's IAA plugin
         (:mod:`accord.agreement._bdm_iaa`), concepts being the ``feature`` values (or the types).
 
+    unitizing : {"gamma", "alpha-u"}, optional
+        Agreement on units whose boundaries may differ: Mathet et al.'s γ (with γ-cat, γ-k and the
+        optimal alignment) or Krippendorff's unitizing alphas. The inputs are annotation sets, or one
+        CSV/TSV table of units (annotator, document, start, end, category). ``samples``,
+        ``precision``, ``sampler`` and ``seed`` set γ's expected disorder; ``dissimilarity`` (an
+        :class:`accord.agreement.Dissimilarity`) or ``categorical`` (``absolute``, ``levenshtein``,
+        ``numerical`` or a CSV of distances) its dissimilarity.
+
     Returns
     -------
-    AgreementResult
+    AgreementResult, or UnitizingResult with ``unitizing``
     """
+    if unitizing is not None:
+        return _unitizing(inputs, unitizing, types=types, feature=feature, format=format, sets=sets,
+                          discontinuous=discontinuous, samples=samples, precision=precision, sampler=sampler,
+                          seed=seed, dissimilarity=dissimilarity, categorical=categorical,
+                          refused={"--items": items, "--raters": raters, "--labels": labels,
+                                   "--categories": categories, "--bdm": bdm,
+                                   "--convention": None if convention == "accord" else convention,
+                                   "--level": None if level == "nominal" else level})
     from .agreement._result import AgreementResult
     from .agreement._sources import ratings_from_corpora, read_ratings_table
     from .agreement._stats import agreement_stats

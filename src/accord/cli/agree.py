@@ -14,7 +14,7 @@ __all__ = ["register", "COMMANDS"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    ag = sub.add_parser("agree", help="agreement between annotators: the kappa family and Krippendorff's alpha",
+    ag = sub.add_parser("agree", help="agreement between annotators: the kappa family, Krippendorff's alpha, γ and uα",
                         description="Agreement of two or more annotators. One INPUT: a CSV/TSV ratings table, wide "
                         "(a column per rater) or long (--items, --raters, --labels). Several INPUTs: annotation sets "
                         "(files or directories, one per annotator), items paired by exact span.")
@@ -49,12 +49,41 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="annotation sets: the F of the matrix and of span_agreement in JSON (default strict)")
     ag.add_argument("--pairing", choices=("gate", "optimal"), default="gate",
                     help="annotation sets: the Annotation Diff pairing of the span agreement (default gate)")
+    g = ag.add_argument_group("units whose boundaries may differ (annotation sets, or one CSV/TSV of units: "
+                              "annotator, document, start, end, category)")
+    g.add_argument("--unitizing", choices=("gamma", "alpha-u"),
+                   help="gamma: Mathet et al.'s γ with γ-cat, γ-k per category and the optimal alignment; alpha-u: "
+                   "Krippendorff's unitizing alphas (uα per category of 1995/2004 as DKPro Agreement, and uα, |uα, "
+                   "cuα, (k)cuα of 2016)")
+    g.add_argument("--samples", type=int, default=30, help="γ: random continua for the expected disorder (default "
+                   "30, as pygamma-agreement)")
+    g.add_argument("--precision", help="γ: draw more samples until the expected disorder is this precise (a fraction, "
+                   "or high 1%%, medium 2%%, low 10%%; pygamma-agreement's precision_level)")
+    g.add_argument("--sampler", choices=("statistical", "shuffle"), default="statistical",
+                   help="γ: statistical (pygamma-agreement's default) or shuffle (the paper's shifted annotators)")
+    g.add_argument("--gamma-alpha", type=float, default=1.0, help="γ: weight of the positional dissimilarity "
+                   "(default 1)")
+    g.add_argument("--gamma-beta", type=float, default=1.0, help="γ: weight of the categorical dissimilarity "
+                   "(default 1)")
+    g.add_argument("--delta-empty", type=float, default=1.0, help="γ: dissimilarity of a unit and the empty unit "
+                   "(default 1)")
+    g.add_argument("--categorical-dissimilarity", default="absolute", metavar="KIND",
+                   help="γ: absolute (default: 0 same, 1 different), levenshtein, numerical, or a CSV file of "
+                   "'category,category,distance' rows")
+    g.add_argument("--details", help="γ: write the optimal alignment, one row per unitary alignment and annotator "
+                   "(CSV, or JSON lines for .jsonl)")
     add_output(ag)
     add_statistics(ag)
 
 
 def run_agree(args: argparse.Namespace) -> int:
     from .. import _api
+
+    if args.unitizing:
+        return _run_unitizing(args)
+    changed = [flag for flag, name, default in _UNITIZING_ONLY if getattr(args, name) != default]
+    if changed:
+        raise OptionError(f"{', '.join(changed)} apply with --unitizing gamma")
 
     if len(args.inputs) == 1 and args.sets is None:
         if args.type or args.feature or args.convention != "accord":
@@ -82,6 +111,44 @@ def run_agree(args: argparse.Namespace) -> int:
         Path(args.html).write_text(agreement_html(result, args.measure,
                                                   title="Agreement of " + ", ".join(result.inputs)), encoding="utf-8")
     return status
+
+
+_UNITIZING_ONLY = (("--samples", "samples", 30), ("--precision", "precision", None),
+                   ("--sampler", "sampler", "statistical"), ("--gamma-alpha", "gamma_alpha", 1.0),
+                   ("--gamma-beta", "gamma_beta", 1.0), ("--delta-empty", "delta_empty", 1.0),
+                   ("--categorical-dissimilarity", "categorical_dissimilarity", "absolute"), ("--details", "details", None))
+
+
+def _run_unitizing(args: argparse.Namespace) -> int:
+    from .. import _api
+    from ..agreement._dissimilarity import Dissimilarity
+    from ..report.agreement_table import render_unitizing
+
+    if args.html:
+        raise OptionError("--html applies to coefficients over items; --unitizing writes tables, JSON and CSV "
+                          "(and γ's alignment with --details)")
+    if args.bootstrap is not None or args.confidence_data:
+        raise OptionError("--bootstrap does not apply to --unitizing: γ's expected disorder is itself sampled "
+                          "(--samples, --precision; --seed sets its seed)")
+    if args.unitizing != "gamma":
+        changed = [flag for flag, name, default in _UNITIZING_ONLY if getattr(args, name) != default]
+        if changed or args.seed is not None:
+            raise OptionError(f"{', '.join(changed + (['--seed'] if args.seed is not None else []))} apply to "
+                              "--unitizing gamma")
+    inputs = args.inputs[0] if len(args.inputs) == 1 else args.inputs
+    seed, args.seed = args.seed, None     # γ's sampling seed, not a bootstrap's
+    result = _api.agree(inputs, types=args.type, feature=args.feature, format=args.format, sets=args.sets,
+                        discontinuous=args.discontinuous, unitizing=args.unitizing, samples=args.samples,
+                        precision=args.precision, sampler=args.sampler, seed=seed,
+                        dissimilarity=Dissimilarity(args.gamma_alpha, args.gamma_beta, args.delta_empty),
+                        categorical=args.categorical_dissimilarity,
+                        items=args.items, raters=args.raters, labels=args.labels, categories=args.categories,
+                        level=args.level, convention=args.convention, bdm=args.bdm)
+    for message in result.warnings:
+        print(f"accord: warning: {message}", file=sys.stderr)
+    if args.details:
+        result.write_details(args.details)
+    return emit(args, result, lambda console: render_unitizing(result, console))
 
 
 def result_has_sets(args: argparse.Namespace) -> bool:

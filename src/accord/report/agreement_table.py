@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["COEFFICIENT_NAMES", "render_agreement", "render_gate_agreement"]
+__all__ = ["COEFFICIENT_NAMES", "render_agreement", "render_gate_agreement", "render_unitizing"]
 
 COEFFICIENT_NAMES = {"observed_agreement": "observed agreement", "cohen_kappa": "Cohen's kappa", "scott_pi": "Scott's pi",
           "fleiss_kappa": "Fleiss' kappa", "davies_fleiss_kappa": "Davies & Fleiss kappa",
@@ -115,3 +115,45 @@ def render_gate_agreement(summary: Mapping[str, Any], console: Any = None) -> No
             allway.add_row(COEFFICIENT_NAMES.get(name, name) + (" (all agree)" if name == "observed_agreement" else ""),
                            _fmt(aw[name]))
         print_table(console, allway)
+
+
+def render_unitizing(result: Any, console: Any = None) -> None:
+    """γ (with γ-cat and γ-k per category) or Krippendorff's unitizing alphas, then each document's value."""
+    from .table import TableConsole, new_table, print_table
+
+    console = console or TableConsole()
+    totals = result.totals
+    units = ", ".join(f"{a} {n}" for a, n in totals["units_per_annotator"].items())
+    if result.mode == "gamma":
+        title = (f"γ · units {units} · {totals.get('samples')} {result.options.get('sampler')} samples, seed "
+                 f"{result.options.get('seed')}")
+        table = new_table(title, ["measure", "value"])
+        table.add_row("γ", _fmt(totals.get("gamma")))
+        table.add_row("γ-cat", _fmt(totals.get("gamma_cat")))
+        table.add_row("observed disorder", _fmt(totals.get("observed_disorder")))
+        table.add_row("expected disorder", _fmt(totals.get("expected_disorder")))
+        for category, value in totals.get("gamma_k", {}).items():
+            table.add_row(f"γ-k {category!r}", _fmt(value))
+        print_table(console, table)
+        per_doc = [(d, v.get("gamma")) for d, v in result.by_document.items()]
+        name = "γ"
+    else:
+        u95 = totals.get("u_alpha_1995", {})
+        table = new_table(f"unitizing alphas · units {units} · continuum {totals.get('continuum_length', 0):g}",
+                          ["measure", "category", "value"], text=(1,))
+        table.add_row("uα (1995/2004)", "all", _fmt(u95.get("overall")))
+        for category, value in u95.get("by_category", {}).items():
+            table.add_row("uα (1995/2004)", category, _fmt(value))
+        table.add_row("uα (2016)", "all", _fmt(totals.get("u_alpha")))
+        table.add_row("|uα (2016)", "units vs gaps", _fmt(totals.get("binary_u_alpha")))
+        table.add_row("cuα (2016)", "all", _fmt(totals.get("cu_alpha")))
+        for category, value in totals.get("cu_alpha_by_category", {}).items():
+            table.add_row("(k)cuα (2016)", category, _fmt(value))
+        print_table(console, table)
+        per_doc = [(d, v.get("u_alpha_1995", {}).get("overall")) for d, v in result.by_document.items()]
+        name = "uα (1995/2004)"
+    if per_doc:
+        docs = new_table("by document", ["document", name], text=(0,))
+        for d, v in per_doc:
+            docs.add_row(d, _fmt(v))
+        print_table(console, docs)

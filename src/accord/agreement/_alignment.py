@@ -1,0 +1,377 @@
+"""The optimal alignment of γ, found exactly on sparse candidates.
+
+A *unitary alignment* takes at most one unit of each of the ``n`` annotators (the others give the
+empty unit). Its disorder is the mean dissimilarity over the :math:`\\binom{n}{2}` pairs of its
+members, a pair with an empty unit counting :math:`\\Delta_\\varnothing`:
+
+.. math:: \\delta(\\breve a) = \\binom{n}{2}^{-1} \\sum_{i<j} d(\\breve a_i, \\breve a_j).
+
+An *alignment* partitions every unit of a document into unitary alignments; the observed disorder
+is the least total over alignments divided by the mean number of units per annotator,
+:math:`\\delta = \\min_{\\bar a} \\sum_{\\breve a \\in \\bar a} \\delta(\\breve a) \\,/\\, (N / n)`
+(Mathet et al. 2015, section 4).
+
+Candidates. A unitary alignment with ``k`` units whose member ``u`` has
+:math:`\\sum_{v} d(u, v) > (\\binom{n}{2} + k - 1)\\Delta_\\varnothing` is strictly improved by taking
+``u`` out on its own, and one whose disorder exceeds :math:`k \\Delta_\\varnothing` by splitting all
+its units apart: neither can be in an optimal alignment. So only pairs of units with
+:math:`d(u, v) \\le (\\binom{n}{2} + n - 1)\\Delta_\\varnothing` can be aligned, which bounds how far
+apart they can be (a window found by sorting and binary search), and the candidates are the
+tuples of mutually compatible units that pass both tests. Every optimal alignment survives
+(ties included); pygamma-agreement enumerates the full product of the annotators' units with the
+weaker test :math:`\\delta \\le n \\Delta_\\varnothing`.
+
+Solving. Choosing candidates that cover every unit exactly once at the least total disorder is a
+set-partitioning integer program; it splits into the connected components of the candidates.
+A component of one unit is its singleton; the others go to one integer program solved to
+optimality (relative gap 0) by HiGHS through :func:`scipy.optimize.milp`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+from ..errors import AccordError
+from ._continua import Continua
+from ._dissimilarity import Dissimilarity
+
+__all__ = ["Alignment", "best_alignment", "candidate_alignments", "MAX_CANDIDATES"]
+
+MAX_CANDIDATES = 50_000_000
+"""More candidate unitary alignments than this is refused (dense continua with a small positional weight)."""
+
+_TOLERANCE = 1e-9
+
+
+class AlignmentError(AccordError):
+    """The optimal alignment could not be computed (too many candidates, or the solver failed)."""
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """Unitary alignments: ``units[i, a]`` is the unit (a row of the continua) of annotator ``a`` in the
+    ``i``-th unitary alignment, or -1 for the empty unit; ``disorder[i]`` its disorder; ``document[i]`` its
+    document."""
+
+    units: np.ndarray
+    disorder: np.ndarray
+    document: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.disorder)
+
+    def document_totals(self, n_documents: int) -> np.ndarray:
+        """The summed disorder of each document's unitary alignments."""
+        return np.bincount(self.document, weights=self.disorder, minlength=n_documents)
+
+
+def _pair_table(units: Continua, a: int, b: int, diss: Dissimilarity, bound: float) -> tuple[np.ndarray, np.ndarray]:
+    """The compatible pairs (u of annotator a, v of annotator b, same document, d(u, v) <= bound), as sorted
+    codes ``u * N + v`` and their dissimilarities."""
+    n_units = len(units)
+    rows_a = np.flatnonzero(units.annotator == a)
+    rows_b = np.flatnonzero(units.annotator == b)
+    if not len(rows_a) or not len(rows_b):
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
+    radius = diss.position_radius(bound)
+    start, end, doc = units.start, units.end, units.document
+    span = float(end.max() - start.min()) + 1.0
+    key = doc * (2.0 * span) + (start - start.min())     # sorted by (document, start) within an annotator
+    key_b = key[rows_b]
+    doc_b = doc[rows_b]
+    lengths_b = end[rows_b] - start[rows_b]
+    length_a = end[rows_a] - start[rows_a]
+    found_u: list[np.ndarray] = []
+    found_v: list[np.ndarray] = []
+    buckets = np.floor(np.log2(lengths_b)).astype(np.int64)
+    for bucket in np.unique(buckets):
+        members = np.flatnonzero(buckets == bucket)
+        longest = float(lengths_b[members].max())
+        keys = key_b[members]
+        # |s_u - s_v| <= radius * (l_u + l_v) is needed for (|ds| + |de|) / (l_u + l_v) <= radius
+        width = radius * (length_a + longest)
+        width = width * (1 + 1e-9) + 1e-9 * np.abs(key[rows_a]) + 1e-9
+        lo = np.maximum(np.searchsorted(keys, key[rows_a] - width, side="left"),
+                        np.searchsorted(doc_b[members], doc[rows_a], side="left"))
+        hi = np.minimum(np.searchsorted(keys, key[rows_a] + width, side="right"),
+                        np.searchsorted(doc_b[members], doc[rows_a], side="right"))
+        counts = np.maximum(hi - lo, 0)
+        total = int(counts.sum())
+        if total == 0:
+            continue
+        if total > MAX_CANDIDATES:
+            raise AlignmentError(f"{total} pairs of units to compare between two annotators: the units are too dense "
+                                 "for their positional weight (raise alpha, or split the documents)")
+        u = np.repeat(rows_a, counts)
+        offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+        v = rows_b[members[np.repeat(lo, counts) + offsets]]
+        found_u.append(u)
+        found_v.append(v)
+    if not found_u:
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
+    u = np.concatenate(found_u)
+    v = np.concatenate(found_v)
+    d = diss.pairs(start[u], end[u], units.category[u], start[v], end[v], units.category[v])
+    keep = d <= bound * (1 + _TOLERANCE)
+    codes = u[keep] * n_units + v[keep]
+    order = np.argsort(codes, kind="stable")
+    return codes[order], d[keep][order]
+
+
+def _lookup(codes: np.ndarray, values: np.ndarray, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(found, value)`` of each query code in the sorted ``codes``."""
+    if not len(codes):
+        return np.zeros(len(query), dtype=bool), np.zeros(len(query))
+    at = np.minimum(np.searchsorted(codes, query), len(codes) - 1)
+    found = codes[at] == query
+    return found, np.where(found, values[at], 0.0)
+
+
+def candidate_alignments(units: Continua, diss: Dissimilarity) -> tuple[np.ndarray, np.ndarray]:
+    """Every unitary alignment that may belong to an optimal alignment: ``(tuples, disorders)`` with
+    ``tuples[i, a]`` a unit of annotator ``a`` or -1 (see the module docstring for the tests)."""
+    n = units.n_annotators
+    n_units = len(units)
+    pairs_n = comb(n, 2)
+    delta = diss.delta_empty
+    bound = (pairs_n + n - 1) * delta
+    tables = {(a, b): _pair_table(units, a, b, diss, bound) for a in range(n) for b in range(a + 1, n)}
+    rows = np.full((1, 0), -1, dtype=np.int64)
+    first = np.full(1, -1, dtype=np.int64)
+    for j in range(n):
+        parts_rows = [np.hstack([rows, np.full((len(rows), 1), -1, dtype=np.int64)])]
+        parts_first = [first]
+        empty = first < 0
+        own = np.flatnonzero(units.annotator == j)
+        if empty.any() and len(own):
+            base = rows[empty][:1]
+            parts_rows.append(np.hstack([np.repeat(base, len(own), axis=0), own[:, None]]))
+            parts_first.append(own)
+        for a in range(j):
+            chosen = np.flatnonzero((first >= 0) & (units.annotator[np.maximum(first, 0)] == a))
+            if not len(chosen):
+                continue
+            codes, _ = tables[(a, j)]
+            f = first[chosen]
+            lo = np.searchsorted(codes, f * n_units)
+            hi = np.searchsorted(codes, (f + 1) * n_units)
+            counts = hi - lo
+            total = int(counts.sum())
+            if not total:
+                continue
+            if total + sum(len(r) for r in parts_rows) > MAX_CANDIDATES:
+                raise AlignmentError(f"more than {MAX_CANDIDATES} candidate unitary alignments: the units are too "
+                                     "dense for their positional weight (raise alpha, or split the documents)")
+            offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+            v = codes[np.repeat(lo, counts) + offsets] - np.repeat(f, counts) * n_units
+            grown = np.repeat(rows[chosen], counts, axis=0)
+            keep = np.ones(total, dtype=bool)
+            for c in range(a + 1, j):      # members after the first must be compatible with v too
+                member = grown[:, c]
+                has = member >= 0
+                found, _ = _lookup(tables[(c, j)][0], tables[(c, j)][1], member * n_units + v)
+                keep &= ~has | found
+            parts_rows.append(np.hstack([grown[keep], v[keep][:, None]]))
+            parts_first.append(np.repeat(f, counts)[keep])
+        rows = np.vstack(parts_rows)
+        first = np.concatenate(parts_first)
+    rows = rows[first >= 0]
+    real = rows >= 0
+    k = real.sum(axis=1)
+    total = np.zeros(len(rows))
+    per_unit = np.zeros(rows.shape)
+    for a in range(n):
+        for b in range(a + 1, n):
+            both = real[:, a] & real[:, b]
+            d = np.full(len(rows), delta)
+            if both.any():
+                codes, values = tables[(a, b)]
+                _, found = _lookup(codes, values, rows[both, a] * n_units + rows[both, b])
+                d[both] = found
+                per_unit[both, a] += found
+                per_unit[both, b] += found
+            total += d
+    limit_unit = (pairs_n + k - 1) * delta
+    keep = (total <= k * pairs_n * delta * (1 + _TOLERANCE)) & \
+        np.all(per_unit <= limit_unit[:, None] * (1 + _TOLERANCE) + 1e-12, axis=1)
+    keep |= k == 1
+    return rows[keep], total[keep] / pairs_n
+
+
+def best_alignment(units: Continua, diss: Dissimilarity) -> Alignment:
+    """The alignment of least total disorder of every document of ``units`` (exact)."""
+    from scipy import sparse
+    from scipy.sparse.csgraph import connected_components
+
+    n_units = len(units)
+    n = units.n_annotators
+    if n_units == 0:
+        return Alignment(np.zeros((0, n), dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
+    tuples, disorder = candidate_alignments(units, diss)
+    real = tuples >= 0
+    k = real.sum(axis=1)
+    cand, col = np.nonzero(real)
+    members = tuples[cand, col]
+    # components of units linked by a candidate of two or more units
+    firsts = tuples[np.arange(len(tuples)), np.argmax(real, axis=1)]
+    linked = k[cand] > 1
+    graph = sparse.coo_matrix((np.ones(int(linked.sum())), (firsts[cand[linked]], members[linked])),
+                              shape=(n_units, n_units))
+    n_comp, label = connected_components(graph, directed=False)
+    size = np.bincount(label, minlength=n_comp)
+    alone = size[label[firsts]] == 1
+    chosen = np.zeros(len(tuples), dtype=bool)
+    chosen[alone] = True                   # the singleton of a unit with no partner
+    open_cand = np.flatnonzero(~alone)
+    if len(open_cand):
+        comp = label[firsts[open_cand]]
+        picked_small, hard = _solve_components(tuples[open_cand], disorder[open_cand], comp, units)
+        chosen[open_cand[picked_small]] = True
+        if hard.any():
+            rest = open_cand[hard]
+            chosen[rest[_solve(tuples[rest], disorder[rest])]] = True
+    picked = tuples[chosen]
+    first_unit = picked[np.arange(len(picked)), np.argmax(picked >= 0, axis=1)]
+    order = np.lexsort((first_unit, units.document[first_unit]))
+    picked = picked[order]
+    return Alignment(picked, disorder[chosen][order], units.document[first_unit[order]])
+
+
+MAX_STATES = 4096
+"""A component with more partial covers than this at one step goes to the integer program."""
+
+
+def _solve_components(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray,
+                      units: Continua) -> tuple[np.ndarray, np.ndarray]:
+    """Exact covers of many small components at once, by dynamic programming over bit masks.
+
+    The units of a component are numbered by position; a partial cover is a bit mask, and the
+    next candidate to add is one whose lowest unit is the lowest unit not yet covered (every
+    exact cover is reached this way, once). Partial covers of one component with the same mask
+    keep the cheaper: the least cost over all covers is found for every component, all components
+    advancing together one unit at a time. Returns the indices of the chosen candidates and a
+    mask of the candidates whose component was too large (over 62 units or :data:`MAX_STATES`
+    partial covers) and is left to the integer program.
+    """
+    real = tuples >= 0
+    cand, col = np.nonzero(real)
+    members = tuples[cand, col]
+    unit_ids, unit_pos = np.unique(members, return_inverse=True)
+    unit_comp = np.zeros(len(unit_ids), dtype=np.int64)
+    unit_comp[unit_pos] = comp[cand]
+    order = np.lexsort((units.annotator[unit_ids], units.end[unit_ids], units.start[unit_ids], unit_comp))
+    comp_sorted = unit_comp[order]
+    begins = np.flatnonzero(np.r_[True, comp_sorted[1:] != comp_sorted[:-1]])
+    rank = np.empty(len(unit_ids), dtype=np.int64)
+    rank[order] = np.arange(len(order)) - np.repeat(begins, np.diff(np.r_[begins, len(order)]))
+    comp_ids, comp_index = np.unique(comp, return_inverse=True)
+    comp_size = np.zeros(len(comp_ids), dtype=np.int64)
+    np.maximum.at(comp_size, comp_index[cand], rank[unit_pos] + 1)
+    hard_comp = comp_size > 62
+    local = rank[unit_pos]
+    mask = np.zeros(len(tuples), dtype=np.int64)
+    np.bitwise_or.at(mask, cand, np.left_shift(np.int64(1), np.where(hard_comp[comp_index[cand]], 0, local)))
+    low = np.full(len(tuples), 63, dtype=np.int64)
+    np.minimum.at(low, cand, local)
+    full = np.where(hard_comp, 0, np.left_shift(np.int64(1), np.minimum(comp_size, 62)) - 1)
+    # candidates by (component, lowest unit)
+    by_key = np.argsort(comp_index * 64 + low, kind="stable")
+    keys = (comp_index * 64 + low)[by_key]
+    # states: component, mask, cost, parent state, candidate
+    s_comp = [np.flatnonzero(~hard_comp)]
+    s_mask = [np.zeros(len(s_comp[0]), dtype=np.int64)]
+    s_cost = [np.zeros(len(s_comp[0]))]
+    s_parent = [np.full(len(s_comp[0]), -1, dtype=np.int64)]
+    s_cand = [np.full(len(s_comp[0]), -1, dtype=np.int64)]
+    buckets: list[list[np.ndarray]] = [[] for _ in range(64)]
+    buckets[0].append(np.arange(len(s_comp[0])))
+    total = len(s_comp[0])
+    hard = hard_comp.copy()
+    done: list[np.ndarray] = []
+
+    def flat(parts: list[np.ndarray]) -> np.ndarray:
+        return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
+    for u in range(63):
+        if not buckets[u]:
+            continue
+        ids = np.concatenate(buckets[u])
+        buckets[u] = []
+        allc, allm, allcost = flat(s_comp), flat(s_mask), flat(s_cost)
+        ids = ids[~hard[allc[ids]]]
+        if not len(ids):
+            continue
+        c, m, cost = allc[ids], allm[ids], allcost[ids]
+        keep = np.lexsort((cost, m, c))
+        c, m, ids, cost = c[keep], m[keep], ids[keep], cost[keep]
+        first = np.r_[True, (c[1:] != c[:-1]) | (m[1:] != m[:-1])]
+        c, m, ids, cost = c[first], m[first], ids[first], cost[first]
+        crowded = np.bincount(c, minlength=len(comp_ids)) > MAX_STATES
+        if crowded.any():
+            hard |= crowded
+            alive = ~crowded[c]
+            c, m, ids, cost = c[alive], m[alive], ids[alive], cost[alive]
+        lo = np.searchsorted(keys, c * 64 + u, side="left")
+        hi = np.searchsorted(keys, c * 64 + u, side="right")
+        counts = hi - lo
+        n_new = int(counts.sum())
+        if not n_new:
+            continue
+        offsets = np.arange(n_new) - np.repeat(np.cumsum(counts) - counts, counts)
+        picks = by_key[np.repeat(lo, counts) + offsets]
+        parent = np.repeat(ids, counts)
+        old_mask = np.repeat(m, counts)
+        fits = (old_mask & mask[picks]) == 0
+        picks, parent, old_mask = picks[fits], parent[fits], old_mask[fits]
+        new_comp = np.repeat(c, counts)[fits]
+        new_mask = old_mask | mask[picks]
+        new_cost = np.repeat(cost, counts)[fits] + disorder[picks]
+        new_ids = np.arange(total, total + len(picks))
+        total += len(picks)
+        s_comp.append(new_comp)
+        s_mask.append(new_mask)
+        s_cost.append(new_cost)
+        s_parent.append(parent)
+        s_cand.append(picks)
+        complete = new_mask == full[new_comp]
+        done.append(new_ids[complete])
+        rest = ~complete
+        nxt = new_mask[rest]
+        lowest = np.log2((~nxt) & (nxt + 1)).astype(np.int64)
+        order_low = np.argsort(lowest, kind="stable")
+        rest_ids = new_ids[rest][order_low]
+        values, starts, counts = np.unique(lowest[order_low], return_index=True, return_counts=True)
+        for value, start, count in zip(values, starts, counts):
+            buckets[int(value)].append(rest_ids[start:start + count])
+    allc, allcost, parents, cands = flat(s_comp), flat(s_cost), flat(s_parent), flat(s_cand)
+    ends = np.concatenate(done) if done else np.zeros(0, dtype=np.int64)
+    ends = ends[~hard[allc[ends]]]
+    best = ends[np.lexsort((allcost[ends], allc[ends]))]
+    best = best[np.r_[True, allc[best][1:] != allc[best][:-1]]] if len(best) else best
+    chosen: list[np.ndarray] = []
+    state = best
+    while len(state):                       # back from each best complete cover to its root
+        chosen.append(cands[state])
+        state = parents[state]
+        state = state[state >= 0]
+    picked = np.concatenate(chosen) if chosen else np.zeros(0, dtype=np.int64)
+    return picked[picked >= 0], hard[comp_index]
+
+
+def _solve(tuples: np.ndarray, disorder: np.ndarray) -> np.ndarray:
+    """Indices of the candidates of an exact cover of their units at least total disorder."""
+    from scipy import sparse
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    real = tuples >= 0
+    cand, col = np.nonzero(real)
+    used, unit_row = np.unique(tuples[cand, col], return_inverse=True)
+    matrix = sparse.csr_array((np.ones(len(cand)), (unit_row, cand)), shape=(len(used), len(tuples)))
+    result = milp(disorder, integrality=np.ones(len(tuples)), bounds=Bounds(0, 1),
+                  constraints=LinearConstraint(matrix, 1, 1), options={"mip_rel_gap": 0.0, "presolve": True})
+    if result.x is None or result.status != 0:
+        raise AlignmentError(f"the integer program of the alignment was not solved: {result.message}")
+    return np.flatnonzero(result.x > 0.5)
