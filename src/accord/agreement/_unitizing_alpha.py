@@ -164,8 +164,8 @@ class UnitizingAlphaTables:
             o = self.coincidences
             e = self.expected_coincidences()
             total = o.sum()
-            u_alpha = _one_minus(total - np.trace(o), total - np.trace(e)) if total else None
-            bar = _one_minus(o[0].sum() - o[0, 0], e[0].sum() - e[0, 0]) if o[0].sum() else None
+            u_alpha = _one_minus_2016(total - np.trace(o), total - np.trace(e)) if total else None
+            bar = _one_minus_2016(o[0].sum() - o[0, 0], e[0].sum() - e[0, 0]) if o[0].sum() else None
             m = self.n_annotators
             inner = o[1:, 1:]
             margins = inner.sum(axis=1)
@@ -176,13 +176,14 @@ class UnitizingAlphaTables:
                 x = self.intersection_squares[1:]
                 denominator = l_prime - x.sum() / (l_prime * (m - 1))
                 e_inner = (np.outer(margins, margins) - np.diag(x / (m - 1))) / denominator
-                cu = _one_minus(l_prime - np.trace(inner), l_prime - np.trace(e_inner))
+                cu = _one_minus_2016(l_prime - np.trace(inner), l_prime - np.trace(e_inner))
                 e_margins = e_inner.sum(axis=1)
                 for k, name in enumerate(self.categories):
                     if margins[k] == 0:
                         per_k[name] = None
                         continue
-                    value = 1 - (e_margins[k] / margins[k]) * (margins[k] - inner[k, k]) / (e_margins[k] - e_inner[k, k])
+                    spread = e_margins[k] - e_inner[k, k]
+                    value = 1 - (e_margins[k] / margins[k]) * (margins[k] - inner[k, k]) / spread if spread else np.nan
                     per_k[name] = None if not np.isfinite(value) else float(value)
         return {
             "u_alpha_1995": self._values_1995(d_o, d_e), "u_alpha": u_alpha, "binary_u_alpha": bar, "cu_alpha": cu, "cu_alpha_by_category": per_k,
@@ -192,6 +193,13 @@ class UnitizingAlphaTables:
 
 def _finite(value: float) -> float | None:
     return float(value) if np.isfinite(value) else None
+
+
+def _one_minus_2016(observed: float, expected: float) -> float | None:
+    """1 - D_o / D_e; None when D_e is 0 (nothing could disagree: one value only)."""
+    if not (np.isfinite(observed) and np.isfinite(expected)) or expected <= 1e-12 * max(1.0, abs(observed)):
+        return None
+    return float(1.0 - observed / expected)
 
 
 def _one_minus(observed: float, expected: float) -> float | None:
