@@ -1,0 +1,127 @@
+"""γ, γ-cat and γ-k against pygamma-agreement: observed disorders exactly, expected disorders within the sampling
+error of both, reproducible under a seed."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+
+from accord.agreement._alignment import best_alignment
+from accord.agreement._continua import continua_from_rows
+from accord.agreement._dissimilarity import Dissimilarity, categorical_matrix
+from accord.agreement._gamma import _cat_disorder, _cat_sums, gamma_tables
+
+
+def corpus(seed: int, n: int = 12, annotators: int = 3):
+    rng = np.random.default_rng(seed)
+    base = np.cumsum(rng.uniform(5, 40, size=n))
+    rows = []
+    for a in range(annotators):
+        s = np.round(base + rng.normal(0, 2, n))
+        length = np.maximum(1, np.round(np.abs(rng.normal(8, 4, n))))
+        keep = rng.random(n) > 0.1
+        rows += [(f"A{a}", "d", float(x), float(x + y), c) for x, y, c, k in
+                 zip(s, length, rng.choice(list("abc"), n, p=[.6, .3, .1]), keep) if k]
+    return list(dict.fromkeys(rows))
+
+
+def continuum(rows):
+    pa = pytest.importorskip("pygamma_agreement")
+    from pyannote.core import Segment
+
+    logging.getLogger().setLevel(logging.ERROR)
+    c = pa.Continuum()
+    for a, _, s, e, cat in rows:
+        c.add(a, Segment(s, e), cat)
+    return pa, c
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_gamma_cat_and_k_observed_disorders_equal_pygamma(seed):
+    rows = corpus(seed)
+    pa, c = continuum(rows)
+    d = pa.CombinedCategoricalDissimilarity()
+    theirs = c.get_best_alignment(d)
+    units = continua_from_rows(rows)
+    cat, per_k = _cat_sums(units, best_alignment(units, Dissimilarity()), Dissimilarity(), 1)
+    assert float(_cat_disorder(cat[0])) == pytest.approx(float(theirs.gamma_k_disorder(d, None)), rel=1e-5)
+    for k, name in enumerate(units.categories):
+        assert float(_cat_disorder(per_k[0, k])) == pytest.approx(float(theirs.gamma_k_disorder(d, name)), rel=1e-5)
+
+
+def test_gamma_within_sampling_error_of_pygamma():
+    rows = corpus(1, n=12)
+    pa, c = continuum(rows)
+    np.random.seed(0)
+    theirs = c.compute_gamma(pa.CombinedCategoricalDissimilarity(), n_samples=60)
+    their_samples = np.array([a.disorder for a in theirs.chance_alignments])
+    tables, _ = gamma_tables(continua_from_rows(rows), samples=60, seed=1)
+    v = tables.values()
+    assert v["observed_disorder"] == pytest.approx(float(theirs.observed_disorder), rel=1e-5)
+    per_sample = tables.expected[:, 0, 0] / (tables.expected[:, 0, 1] / 3)
+    error = np.sqrt(their_samples.var() / len(their_samples) + per_sample.var() / len(per_sample))
+    assert abs(v["expected_disorder"] - float(theirs.expected_disorder)) < 4 * error
+    assert abs(v["gamma"] - float(theirs.gamma)) < 4 * error * v["observed_disorder"] / v["expected_disorder"] ** 2 + 1e-9
+
+
+def test_shuffle_sampler_within_sampling_error_of_pygamma():
+    rows = corpus(2, n=10)
+    pa, c = continuum(rows)
+    np.random.seed(0)
+    theirs = c.compute_gamma(pa.CombinedCategoricalDissimilarity(), n_samples=60, sampler=pa.ShuffleContinuumSampler())
+    their_samples = np.array([a.disorder for a in theirs.chance_alignments])
+    tables, _ = gamma_tables(continua_from_rows(rows), samples=60, sampler="shuffle", seed=3)
+    per_sample = tables.expected[:, 0, 0] / (tables.expected[:, 0, 1] / 3)
+    error = np.sqrt(their_samples.var() / 60 + per_sample.var() / 60)
+    assert abs(per_sample.mean() - float(theirs.expected_disorder)) < 4 * error
+
+
+def test_reproducible_under_a_seed_and_different_across_seeds():
+    units = continua_from_rows(corpus(5))
+    a, _ = gamma_tables(units, samples=10, seed=7)
+    b, _ = gamma_tables(units, samples=10, seed=7)
+    c, _ = gamma_tables(units, samples=10, seed=8)
+    assert a.values() == b.values()
+    assert a.values()["gamma"] != c.values()["gamma"]
+    assert gamma_tables(units, samples=10)[0].values() == gamma_tables(units, samples=10, seed=0)[0].values()
+
+
+def test_precision_draws_more_samples():
+    """S >= (1.96 cv / p)²: with p = 1% and the cv of 5 samples, more are drawn."""
+    units = continua_from_rows(corpus(3))
+    tables, _ = gamma_tables(units, samples=5, precision="high", seed=0)
+    first5 = tables.expected[:5, 0, 0] / (tables.expected[:5, 0, 1] / 3)
+    cv = first5.std() / first5.mean()
+    assert tables.samples == max(5, int(np.ceil((cv * 1.96 / 0.01) ** 2)))
+
+
+def test_perfect_agreement_is_one():
+    rows = [(a, "d", s, s + 5.0, "x") for a in ("A", "B", "C") for s in (0.0, 10.0, 30.0)]
+    tables, alignment = gamma_tables(continua_from_rows(rows), samples=5)
+    v = tables.values()
+    assert v["gamma"] == 1.0 and v["gamma_cat"] == 1.0 and v["observed_disorder"] == 0.0
+    assert len(alignment) == 3
+
+
+def test_documents_add_up():
+    rows = corpus(4) + [(a, "e", s + 1000, e + 1000, c) for a, _, s, e, c in corpus(6)]
+    units = continua_from_rows(rows)
+    whole, _ = gamma_tables(units, samples=8, seed=2)
+    one, _ = gamma_tables(units.take_document(0), samples=8, seed=2)
+    assert whole.observed[0] == pytest.approx(one.observed[0])
+    merged = one + gamma_tables(units.take_document(1), samples=8, seed=2)[0]
+    assert merged.values()["observed_disorder"] == pytest.approx(whole.values()["observed_disorder"])
+
+
+def test_categorical_matrices():
+    cats = ["ab", "abc", "x"]
+    lev = categorical_matrix("levenshtein", cats)
+    assert lev[0, 1] == pytest.approx(1 / 4)          # one edit, longer name 3 + 1
+    assert lev[0, 2] == pytest.approx(2 / 3)          # two edits, longer name 2 + 1
+    num = categorical_matrix("numerical", ["1", "3", "2"])
+    assert num[0, 1] == pytest.approx(1.0) and num[0, 2] == pytest.approx(0.5)
+    pa = pytest.importorskip("pygamma_agreement")
+    theirs = pa.LevenshteinCategoricalDissimilarity(cats)
+    assert lev == pytest.approx(theirs._matrix, rel=1e-6)
