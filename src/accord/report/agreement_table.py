@@ -143,12 +143,12 @@ def render_unitizing(result: Any, console: Any = None) -> None:
                           ["measure", "category", "value"], text=(1,))
         table.add_row("uα (1995/2004)", "all", _fmt(u95.get("overall")))
         for category, value in u95.get("by_category", {}).items():
-            table.add_row("uα (1995/2004)", category, _fmt(value))
+            table.add_row("uα (1995/2004)", category or "''", _fmt(value))
         table.add_row("uα (2016)", "all", _fmt(totals.get("u_alpha")))
         table.add_row("|uα (2016)", "units vs gaps", _fmt(totals.get("binary_u_alpha")))
         table.add_row("cuα (2016)", "all", _fmt(totals.get("cu_alpha")))
         for category, value in totals.get("cu_alpha_by_category", {}).items():
-            table.add_row("(k)cuα (2016)", category, _fmt(value))
+            table.add_row("(k)cuα (2016)", category or "''", _fmt(value))
         print_table(console, table)
         per_doc = [(d, v.get("u_alpha_1995", {}).get("overall")) for d, v in result.by_document.items()]
         name = "uα (1995/2004)"
