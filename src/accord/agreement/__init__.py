@@ -17,6 +17,9 @@ from ._coefficients import (LEVELS, Pairwise, bennett_s, cohen_kappa, confusion_
 from ._allway import iaa_allway_counts, iaa_allway_kappa
 from ._ratings import MISSING, Ratings, ratings_from_long, to_ratings
 from ._stats import AgreementStats
+from ._continua import Continua, continua_from_rows, read_units_table
+from ._dissimilarity import Dissimilarity
+from ._unitizing_result import UnitizingResult
 
 
 def agreement_stats(ratings, *, categories=None) -> AgreementStats:  # noqa: ANN001 - documented below
@@ -43,4 +46,5 @@ __all__ = [
     "krippendorff_alpha", "bennett_s", "gwet_ac1", "confusion_matrix", "Pairwise", "LEVELS", "COEFFICIENTS",
     "Ratings", "MISSING", "to_ratings", "ratings_from_long", "AgreementStats", "agreement_stats",
     "iaa_allway_kappa", "iaa_allway_counts",
+    "Continua", "continua_from_rows", "read_units_table", "Dissimilarity", "UnitizingResult",
 ]
