@@ -354,6 +354,28 @@ def benchmark(key: PathLike | Any, before: PathLike | Any, after: PathLike | Any
     return result
 
 
+def _annotation_sets(inputs: Sequence[Any], sets: Sequence[str] | None, format: str | None, discontinuous: str
+                     ) -> tuple[list[str], list[Any], dict[str, Any]]:
+    """The annotators of ``agree``: ``(names, corpora, inputs block)`` from one INPUT per annotator (paths or
+    corpora), or from the ``sets`` of one GATE XML input."""
+    from .formats import read
+    from .model import Corpus
+
+    if sets is not None:
+        if len(inputs) != 1:
+            raise OptionError("--sets names the annotation sets of one INPUT (a GATE XML file or directory)")
+        names = list(sets)
+        corpora = [read(inputs[0], format=format, annotation_set=n, discontinuous=discontinuous) for n in names]
+        sources = [str(inputs[0])] * len(names)
+    else:
+        names = [str(x) if _is_path(x) else (x.name or f"annotator {k + 1}") for k, x in enumerate(inputs)]
+        corpora = [x if isinstance(x, Corpus) else read(x, format=format, discontinuous=discontinuous) for x in inputs]
+        sources = [str(x) if _is_path(x) else "<Corpus>" for x in inputs]
+    if len(set(names)) != len(names):
+        raise OptionError("the same annotation set is given twice")
+    return names, corpora, {n: {"sources": [s], "documents": len(c)} for n, s, c in zip(names, sources, corpora)}
+
+
 def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, feature: str | None, format: str | None,
                sets: Sequence[str] | None, discontinuous: str, samples: int, precision: float | str | None,
                sampler: str, seed: int | None, dissimilarity: Any, categorical: str | None,
@@ -364,8 +386,6 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
     from .agreement._continua import continua_from_corpora, read_units_table
     from .agreement._dissimilarity import Dissimilarity, categorical_matrix
     from .agreement._unitizing_result import UNITIZING_MODES, UnitizingResult
-    from .formats import read
-    from .model import Corpus
 
     if measure not in UNITIZING_MODES:
         raise OptionError(f"--unitizing takes {' or '.join(UNITIZING_MODES)}, got {measure!r}")
@@ -382,24 +402,11 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
         where = {a: {"sources": [str(inputs)], "documents": len(units.documents)} for a in units.annotators}
     else:
         paths = [inputs] if _is_path(inputs) else list(inputs)
-        if sets is not None:
-            if len(paths) != 1:
-                raise OptionError("--sets names the annotation sets of one INPUT (a GATE XML file or directory)")
-            names = list(sets)
-            corpora = [read(paths[0], format=format, annotation_set=n, discontinuous=discontinuous) for n in names]
-            sources = [str(paths[0])] * len(names)
-        else:
-            if len(paths) < 2:
-                raise OptionError("--unitizing needs one annotation set per annotator (two or more INPUTs), --sets "
-                                  "for one GATE XML input, or one CSV/TSV table of units")
-            names = [str(x) if _is_path(x) else (x.name or f"annotator {k + 1}") for k, x in enumerate(paths)]
-            corpora = [x if isinstance(x, Corpus) else read(x, format=format, discontinuous=discontinuous)
-                       for x in paths]
-            sources = [str(x) if _is_path(x) else "<Corpus>" for x in paths]
-        if len(set(names)) != len(names):
-            raise OptionError("the same annotation set is given twice")
+        if sets is None and len(paths) < 2:
+            raise OptionError("--unitizing needs one annotation set per annotator (two or more INPUTs), --sets "
+                              "for one GATE XML input, or one CSV/TSV table of units")
+        names, corpora, where = _annotation_sets(paths, sets, format, discontinuous)
         units = continua_from_corpora(corpora, names, types=list(types) if types else None, feature=feature)
-        where = {n: {"sources": [s], "documents": len(c)} for n, s, c in zip(names, sources, corpora)}
     options: dict[str, Any] = {"unitizing": measure, "types": list(types) if types else None, "feature": feature}
     if measure == "alpha-u":
         from .agreement._unitizing_alpha import unitizing_alpha_tables
@@ -481,23 +488,8 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
                                ratings={str(path): table})
     if items or raters or labels:
         raise OptionError("--items, --raters and --labels apply to one ratings table, not to annotation sets")
-    from .formats import read
-    from .model import Corpus
-
     inputs = [inputs] if _is_path(inputs) else list(inputs)   # type: ignore[arg-type, list-item]
-    if sets is not None:
-        if len(inputs) != 1:
-            raise OptionError("--sets names the annotation sets of one INPUT (a GATE XML file or directory)")
-        names = list(sets)
-        corpora = [read(inputs[0], format=format, annotation_set=n, discontinuous=discontinuous) for n in names]
-        sources = [str(inputs[0])] * len(names)
-    else:
-        names = [str(x) if _is_path(x) else (x.name or f"annotator {k + 1}") for k, x in enumerate(inputs)]
-        corpora = [x if isinstance(x, Corpus) else read(x, format=format, discontinuous=discontinuous) for x in inputs]
-        sources = [str(x) if _is_path(x) else "<Corpus>" for x in inputs]
-    if len(set(names)) != len(names):
-        raise OptionError("the same annotation set is given twice")
-    where = {n: {"sources": [s], "documents": len(c)} for n, s, c in zip(names, sources, corpora)}
+    names, corpora, where = _annotation_sets(inputs, sets, format, discontinuous)
     types, feature = _types_and_features(types, feature, convention)
     options.update(types=list(types) if types else None,
                    feature=dict(feature) if isinstance(feature, Mapping) else feature, convention=convention)

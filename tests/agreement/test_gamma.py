@@ -125,3 +125,24 @@ def test_categorical_matrices():
     pa = pytest.importorskip("pygamma_agreement")
     theirs = pa.LevenshteinCategoricalDissimilarity(cats)
     assert lev == pytest.approx(theirs._matrix, rel=1e-6)
+
+
+def test_categorical_distance_file_equals_pygamma_precomputed(tmp_path):
+    """A CSV of distances gives the matrix it says, and the observed disorder of pygamma-agreement's
+    PrecomputedCategoricalDissimilarity with that matrix."""
+    path = tmp_path / "distances.csv"
+    path.write_text("first,second,distance\na,b,0.25\nc,a,0.5\nb,c,1\n")
+    matrix = categorical_matrix(path, ["a", "b", "c"])
+    assert matrix.tolist() == [[0, 0.25, 0.5], [0.25, 0, 1], [0.5, 1, 0]]
+    rows = corpus(7)
+    units = continua_from_rows(rows)
+    ours = best_alignment(units, Dissimilarity(matrix=matrix))
+    pa, c = continuum(rows)
+    from sortedcontainers import SortedSet
+
+    cat = pa.PrecomputedCategoricalDissimilarity(SortedSet(["a", "b", "c"]), matrix.astype(np.float32))
+    theirs = c.get_best_alignment(pa.CombinedCategoricalDissimilarity(cat_dissim=cat))
+    assert ours.disorder.sum() / (len(units) / 3) == pytest.approx(float(theirs.disorder), rel=2e-6)
+    path.write_text("a,b,0.25\n")
+    with pytest.raises(Exception, match="no distance between 'a' and 'c'"):
+        categorical_matrix(path, ["a", "b", "c"])

@@ -148,18 +148,9 @@ def continua_from_corpora(corpora: Sequence[Any], names: Sequence[str], *, types
     unit per fragment. Every annotator must hold the same documents. A document's continuum ends
     at its text's end when the text is known.
     """
-    from ._sources import check_corpus_names
+    from ._sources import check_corpus_names, same_documents
 
-    if len(corpora) < 2:
-        raise RatingsError(f"agreement needs at least two annotation sets, got {len(corpora)}")
-    docs = list(corpora[0])
-    for c, name in zip(corpora[1:], names[1:]):
-        extra = [d for d in c if d not in corpora[0]]
-        lacking = [d for d in docs if d not in c]
-        if extra or lacking:
-            d = (extra or lacking)[0]
-            raise RatingsError(f"document {d!r} is in {names[0] if lacking else name} but not in "
-                               f"{name if lacking else names[0]}; every annotation set needs the same documents")
+    docs = same_documents(corpora, names)
     check_corpus_names(corpora, types, feature)
     wanted = None if types is None else frozenset(types)
     rows: list[tuple[str, str, float, float, str]] = []

@@ -13,7 +13,8 @@ from ..errors import FormatError, RatingsError
 from ..model import Corpus, span_key
 from ._ratings import Ratings, ratings_from_long, to_ratings
 
-__all__ = ["NON_CAT", "ANNOTATED", "read_ratings_table", "ratings_from_corpora"]
+__all__ = ["NON_CAT", "ANNOTATED", "read_ratings_table", "ratings_from_corpora", "same_documents",
+           "check_corpus_names"]
 
 NON_CAT = "Non-cat"
 """The category of an item an annotator did not annotate (GATE's name)."""
@@ -104,16 +105,7 @@ def ratings_from_corpora(corpora: Sequence[Corpus], names: Sequence[str], *,
     plugin builds each pair's table from that pair's annotations only and never has such
     items.
     """
-    if len(corpora) < 2:
-        raise RatingsError(f"agreement needs at least two annotation sets, got {len(corpora)}")
-    docs = list(corpora[0])
-    for c, name in zip(corpora[1:], names[1:]):
-        extra = [d for d in c if d not in corpora[0]]
-        lacking = [d for d in docs if d not in c]
-        if extra or lacking:
-            d = (extra or lacking)[0]
-            raise RatingsError(f"document {d!r} is in {names[0] if lacking else name} but not in "
-                               f"{name if lacking else names[0]}; every annotation set needs the same documents")
+    docs = same_documents(corpora, names)
     types = None if type is None else ((type,) if isinstance(type, str) else tuple(type))
     check_corpus_names(corpora, types, feature)
     wanted = None if types is None else frozenset(types)
@@ -140,6 +132,22 @@ def ratings_from_corpora(corpora: Sequence[Corpus], names: Sequence[str], *,
         order = sorted(spans)
         out[doc_id] = to_ratings({name: [cats.get(s, NON_CAT) for s in order] for cats, name in zip(per, names)})
     return out
+
+
+def same_documents(corpora: Sequence[Corpus], names: Sequence[str]) -> list[str]:
+    """The documents of two or more annotation sets, which must all hold the same ones (an error names the first
+    document one set lacks)."""
+    if len(corpora) < 2:
+        raise RatingsError(f"agreement needs at least two annotation sets, got {len(corpora)}")
+    docs = list(corpora[0])
+    for c, name in zip(corpora[1:], names[1:]):
+        extra = [d for d in c if d not in corpora[0]]
+        lacking = [d for d in docs if d not in c]
+        if extra or lacking:
+            d = (extra or lacking)[0]
+            raise RatingsError(f"document {d!r} is in {names[0] if lacking else name} but not in "
+                               f"{name if lacking else names[0]}; every annotation set needs the same documents")
+    return docs
 
 
 def check_corpus_names(corpora: Sequence[Corpus], types: Sequence[str] | None, feature: str | None) -> None:

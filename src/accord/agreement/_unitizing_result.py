@@ -112,8 +112,7 @@ class UnitizingResult:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "command": self.command, "mode": self.mode,
                                "options": self.options, "inputs": self.inputs, "totals": self.totals,
-                               "by_label": self.by_label, "by_document": self.by_document,
-                               "warnings": list(self.warnings)}
+                               "by_label": self.by_label, "by_document": self.by_document}
         if self.mode == "gamma":
             out["alignment"] = self.alignment_rows()
         return out
