@@ -8,6 +8,8 @@
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from ._lazy import submodule_getattr
+
 if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): ``import accord`` loads no numpy
     from ._api import agree, benchmark, coref, gate_diff, qa, smatch, structured_metrics
     from .errors import AccordError
@@ -54,8 +56,12 @@ __all__ = [
 ]
 
 
+_submodule = submodule_getattr(__name__)
+
+
 def __getattr__(name: str) -> Any:
-    """The public names, imported from their modules on first use, and ``accord.__version__``, read from the
+    """The public names, imported from their modules on first use; the subpackages and modules
+    (``accord.agreement``, ``accord.formats``...), imported on first use; and ``accord.__version__``, read from the
     installed package's metadata (written once, in pyproject.toml)."""
     if name in _LAZY:
         value = getattr(import_module(_LAZY[name], __name__), name)
@@ -68,7 +74,7 @@ def __getattr__(name: str) -> Any:
             return version("accord")
         except PackageNotFoundError:   # pragma: no cover - a source tree that was never installed
             return "0+unknown"
-    raise AttributeError(f"module 'accord' has no attribute {name!r}")
+    return _submodule(name)
 
 
 def __dir__() -> list[str]:

@@ -1,3 +1,7 @@
-"""Drop-in replacements for peer tools' Python APIs (``accord.compat.seqeval``)."""
+"""Drop-in replacements for peer tools' Python APIs (``accord.compat.seqeval``), loaded on first use."""
+
+from .._lazy import submodule_getattr
 
 __all__: list[str] = []
+
+__getattr__ = submodule_getattr(__name__)

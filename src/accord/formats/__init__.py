@@ -19,6 +19,9 @@ webanno-tsv  WebAnno TSV 3, INCEpTION's tab-separated export; read only (:mod:`a
 ========== ===========================================================================
 """
 
+from .._lazy import submodule_getattr
 from ._registry import Format, get, names, read, register, sniff, write   # the format modules load on first use
 
 __all__ = ["Format", "get", "names", "read", "register", "sniff", "write"]
+
+__getattr__ = submodule_getattr(__name__)   # accord.formats.gate and the other format modules, on first use
