@@ -16,6 +16,7 @@ if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): ``impor
     from .formats import read, write
     from .model import Annotation, Corpus, Document, make_annotation
     from .objects import as_corpus
+    from ._plugins import register_method
     from .report import Report
     from .result import Result
     from .schema import Task, load_task
@@ -28,6 +29,7 @@ _LAZY = {
     "write": ".formats", "Annotation": ".model", "Corpus": ".model", "Document": ".model",
     "make_annotation": ".model", "Report": ".report", "Result": ".result", "Task": ".schema",
     "load_task": ".schema", "score": ".scoring", "compare": ".stats", "as_corpus": ".objects",
+    "register_method": "._plugins",
 }
 
 __all__ = [
@@ -50,6 +52,7 @@ __all__ = [
     "load_task",
     "make_annotation",
     "read",
+    "register_method",
     "score",
     "write",
     "__version__",

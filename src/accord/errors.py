@@ -17,6 +17,8 @@ __all__ = [
     "ProfileError",
     "TallyError",
     "OptionError",
+    "OutputError",
+    "PluginError",
     "MergeError",
     "RatingsError",
     "OntologyError",
@@ -77,6 +79,16 @@ class TallyError(AccordError):
 
 class OptionError(AccordError):
     """An option value or a combination of options is not accepted."""
+
+
+class OutputError(AccordError):
+    """An output cannot be written where asked: a document id that cannot name a file, two ids sharing one file, a
+    path leading outside the output folder, an output that would overwrite an input."""
+
+
+class PluginError(AccordError):
+    """A data file names code (``module:function``) that the user did not enable (``--plugins``,
+    ``accord.register_method``), or an enabled plugin cannot be imported."""
 
 
 class MergeError(AccordError):

@@ -19,7 +19,6 @@ Counts of documents are plain integers that add up, so documents can be tallied 
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -99,7 +98,8 @@ class ScoreRows:
 
 
 def _partition_method(method: str) -> Callable[[Annotation, Document | None], Any]:
-    """``metadata:KEY`` (a document metadata value), ``attribute:NAME`` or ``module:function``."""
+    """``metadata:KEY`` (a document metadata value), ``attribute:NAME`` or a function the user enabled
+    (:mod:`accord._plugins`)."""
     kind, _, arg = method.partition(":")
     if not arg:
         raise ProfileError(f"partition method {method!r}: expected metadata:KEY, attribute:NAME or module:function")
@@ -107,11 +107,9 @@ def _partition_method(method: str) -> Callable[[Annotation, Document | None], An
         return lambda ann, doc: (doc.metadata.get(arg) if doc is not None else None)
     if kind == "attribute":
         return lambda ann, doc: ann.attributes.get(arg)
-    try:
-        fn = getattr(importlib.import_module(kind), arg)
-    except (ImportError, AttributeError) as exc:
-        raise ProfileError(f"partition method {method!r}: cannot import it ({exc})") from None
-    return fn
+    from ._plugins import resolve_method
+
+    return resolve_method(method, "partition method")   # registered or --plugins only: a task file imports nothing
 
 
 class Tally:

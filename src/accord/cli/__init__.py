@@ -114,6 +114,21 @@ def _run(args: argparse.Namespace) -> int:
     commands: dict[str, Callable[[argparse.Namespace], int]] = {}
     for module in _MODULES:
         commands.update(module.COMMANDS)
-    if args.command in commands:
+    if args.command not in commands:
+        raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
+    from .._plugins import enabled_plugins
+    from .._safe_paths import check_not_input, protected_inputs
+
+    outputs = [getattr(args, name) for name in _OUTPUTS if isinstance(getattr(args, name, None), str)
+               and (name != "output" or args.command == "convert")]
+    inputs = [v for name, value in vars(args).items() if name not in _OUTPUTS
+              for v in (value if isinstance(value, list) else [value]) if isinstance(v, str) and v]
+    with protected_inputs(inputs), enabled_plugins(getattr(args, "plugins", None) or ()):
+        for out in outputs:
+            check_not_input(out)     # before anything is read: an input is never overwritten
         return commands[args.command](args)
-    raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
+
+
+_OUTPUTS = ("out", "output", "details", "html", "tsv", "csv", "mat_csv")
+"""The options naming files a command writes (``output``: the file of ``accord convert``; of other commands, a
+format name)."""

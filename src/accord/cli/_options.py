@@ -200,5 +200,8 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--encoding", default="utf-8",
                    help="text encoding of the input files (default utf-8; a byte-order mark is always accepted; "
                    "GATE XML follows its own declaration)")
+    p.add_argument("--plugins", action="append", default=[], metavar="MODULE",
+                   help="import MODULE and let task files name its functions (MODULE:function); repeatable. Without "
+                   "it accord imports no code a data file names (docs/security.md)")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress display and no summary line on standard error (warnings are still shown)")

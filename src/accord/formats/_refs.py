@@ -175,15 +175,46 @@ def label_groups(doc: Document, target: Path) -> dict[str, list[Annotation]]:
     return by_label
 
 
-def signal_targets(corpus: Corpus, path: str | Path, extension: str, what: str) -> Iterator[tuple[Document, Path]]:
-    """Each document with text and the file to write it to: ``path`` for a one-document corpus, else
-    ``path/<id><extension>`` (the folder created). A document without text is an error (``what`` needs it)."""
+def signal_targets(corpus: Corpus, path: str | Path, extension: str,
+                   what: str) -> Iterator[tuple[Document, Path, Path]]:
+    """Each document with text, the file it goes to (named in messages) and the file to write it to: ``path`` for
+    a one-document corpus, else ``path/<name><extension>``, the name made from the id by
+    :func:`accord._safe_paths.file_name`. A document without text is an error (``what`` needs it).
+
+    The files are written whole or not at all: the caller writes each document to the third path, a temporary
+    file beside ``path`` (or a file in a temporary folder beside it), and the output is renamed into place when
+    the caller asks for the next document after the last (:mod:`accord._safe_paths`).
+    """
+    import os
+    import tempfile
+    from contextlib import suppress
+
+    from .._safe_paths import atomic_directory, check_not_input, file_names, inside, is_stdout
+
     p = Path(path)
     docs = corpus.documents
-    if len(docs) != 1:
-        p.mkdir(parents=True, exist_ok=True)
     for doc in docs:
-        target = p if len(docs) == 1 else p / f"{doc.id}{extension}"
         if doc.text is None:
-            raise FormatError(f"document {doc.id!r} has no text; {what} needs the signal", path=target)
-        yield doc, target
+            raise FormatError(f"document {doc.id!r} has no text; {what} needs the signal",
+                              path=p if len(docs) == 1 else p / f"{doc.id}{extension}")
+    if len(docs) == 1 and not is_stdout(p):
+        check_not_input(p)
+        real = Path(os.path.realpath(p))
+        fd, tmp = tempfile.mkstemp(prefix=f".{real.name[:60]}.", suffix=".accord-tmp", dir=real.parent)
+        os.close(fd)
+        try:
+            yield docs[0], p, Path(tmp)
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)
+            os.replace(tmp, real)
+        finally:
+            with suppress(OSError):
+                os.unlink(tmp)
+        return
+    if len(docs) == 1:
+        raise FormatError(f"{what}: a document cannot be written to standard output; give a file name", path=p)
+    names = file_names([doc.id for doc in docs], extension)
+    with atomic_directory(p) as folder:
+        for doc in docs:
+            yield doc, p / names[doc.id], inside(folder, names[doc.id])

@@ -308,4 +308,14 @@ def write(corpus: Corpus, path: str | os.PathLike, format: str, **options: Any) 
                 raise FormatError(f"document {doc.id!r}: {a.label} [{pieces}] is a discontinuous span, which {fmt.name} "
                                   "cannot hold (brat and jsonl can); read brat with --discontinuous merge to write the "
                                   "covering extent instead", path=Path(path))
-    fmt.write(corpus, Path(path), **options)
+    if fmt.name in _STAGE_THEMSELVES:
+        fmt.write(corpus, Path(path), **options)
+        return
+    from .._safe_paths import staged_file
+
+    with staged_file(path) as staged:    # written whole or not at all; '-' is standard output
+        fmt.write(corpus, staged, **options)
+
+
+_STAGE_THEMSELVES = ("brat", "mat-json", "xml-inline", "fake-xml-inline")
+"""Writers of folders (named by document ids), built beside their target by :mod:`accord._safe_paths`."""

@@ -176,55 +176,69 @@ def _kind(a: Annotation) -> str:
 
 
 def write_brat(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
-    """Write each document as ``ID.txt`` and ``ID.ann`` in the directory ``path``."""
-    out = Path(path)
-    out.mkdir(parents=True, exist_ok=True)
-    for doc in corpus.values():
-        if doc.text is None:
-            raise FormatError(f"document {doc.id!r} has no text; brat needs it", path=out)
-        ids: dict[int, str] = {}
-        counters = {"T": 0, "R": 0, "E": 0, "A": 0, "N": 0}
+    """Write each document as ``ID.txt`` and ``ID.ann`` in the directory ``path``.
 
-        def new(kind: str) -> str:
-            counters[kind] += 1
-            return f"{kind}{counters[kind]}"
+    The id becomes a file name by :func:`accord._safe_paths.file_name` (``%XX`` for what a name cannot hold,
+    read back by :func:`accord._safe_paths.document_id`); the folder is built beside ``path`` and moved in when
+    complete (:func:`accord._safe_paths.atomic_directory`).
+    """
+    from .._safe_paths import atomic_directory, file_names
 
-        kinds = [_kind(a) for a in doc.annotations]
-        for a, kind in zip(doc.annotations, kinds):
-            if kind != "*":
-                ids[id(a)] = a.id if a.id and a.id[:1] == kind else new(kind)
-        lines = []
-        for a, kind in zip(doc.annotations, kinds):
-            if kind == "*":
-                members = sorted(ref_id(m, ids) for m in a.attributes["members"])
-                lines.append(f"*\t{a.label} {' '.join(members)}")
-                continue
-            me = ref_id(a, ids)
-            scalars = {}
-            if kind == "T":
-                offsets = ";".join(f"{s} {e}" for s, e in a.pieces)   # a discontinuous span: its pieces
-                lines.append(f"{me}\t{a.label} {offsets}\t{covered_text(doc.text, a)}")
-                scalars = {k: v for k, v in a.attributes.items() if k not in ("fragments", "normalizations")}
-            else:
-                args = []
-                head = a.label
-                for k, v in a.attributes.items():
-                    if isinstance(v, Annotation):
-                        if k == "trigger":
-                            head = f"{a.label}:{ref_id(v, ids)}"
-                        else:
-                            args.append(f"{k}:{ref_id(v, ids)}")
+    names = file_names([doc.id for doc in corpus.values()])
+    with atomic_directory(path) as out:
+        for doc in corpus.values():
+            _write_brat_document(doc, out, names[doc.id], Path(path))
+
+
+def _write_brat_document(doc: Document, folder: Path, name: str, out: Path) -> None:
+    """One document's ``.txt`` and ``.ann`` files in ``folder`` (``out``: the output, named in errors)."""
+    from .._safe_paths import inside
+
+    if doc.text is None:
+        raise FormatError(f"document {doc.id!r} has no text; brat needs it", path=out)
+    ids: dict[int, str] = {}
+    counters = {"T": 0, "R": 0, "E": 0, "A": 0, "N": 0}
+
+    def new(kind: str) -> str:
+        counters[kind] += 1
+        return f"{kind}{counters[kind]}"
+
+    kinds = [_kind(a) for a in doc.annotations]
+    for a, kind in zip(doc.annotations, kinds):
+        if kind != "*":
+            ids[id(a)] = a.id if a.id and a.id[:1] == kind else new(kind)
+    lines = []
+    for a, kind in zip(doc.annotations, kinds):
+        if kind == "*":
+            members = sorted(ref_id(m, ids) for m in a.attributes["members"])
+            lines.append(f"*\t{a.label} {' '.join(members)}")
+            continue
+        me = ref_id(a, ids)
+        scalars = {}
+        if kind == "T":
+            offsets = ";".join(f"{s} {e}" for s, e in a.pieces)   # a discontinuous span: its pieces
+            lines.append(f"{me}\t{a.label} {offsets}\t{covered_text(doc.text, a)}")
+            scalars = {k: v for k, v in a.attributes.items() if k not in ("fragments", "normalizations")}
+        else:
+            args = []
+            head = a.label
+            for k, v in a.attributes.items():
+                if isinstance(v, Annotation):
+                    if k == "trigger":
+                        head = f"{a.label}:{ref_id(v, ids)}"
                     else:
-                        scalars[k] = v
-                lines.append(f"{me}\t{head} {' '.join(args)}".rstrip())
-            for k, v in scalars.items():
-                if isinstance(v, Annotation) or is_aggregate(v):
-                    raise FormatError(f"document {doc.id!r}: brat cannot write attribute {k!r} = {v!r}", path=out)
-                lines.append(f"{new('A')}\t{k} {me}" + ("" if v is True else f" {v}"))
-            for norm in sorted(a.attributes.get("normalizations", ())):
-                lines.append(f"{new('N')}\tReference {me} {norm}")
-        (out / f"{doc.id}.txt").write_text(doc.text, encoding="utf-8")
-        (out / f"{doc.id}.ann").write_text("\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
+                        args.append(f"{k}:{ref_id(v, ids)}")
+                else:
+                    scalars[k] = v
+            lines.append(f"{me}\t{head} {' '.join(args)}".rstrip())
+        for k, v in scalars.items():
+            if isinstance(v, Annotation) or is_aggregate(v):
+                raise FormatError(f"document {doc.id!r}: brat cannot write attribute {k!r} = {v!r}", path=out)
+            lines.append(f"{new('A')}\t{k} {me}" + ("" if v is True else f" {v}"))
+        for norm in sorted(a.attributes.get("normalizations", ())):
+            lines.append(f"{new('N')}\tReference {me} {norm}")
+    inside(folder, f"{name}.txt").write_text(doc.text, encoding="utf-8")
+    inside(folder, f"{name}.ann").write_text("\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
 
 
 register(Format("brat", read_brat, write_brat, (".ann",), None, "brat standoff (.ann + .txt)", discontinuous=True))

@@ -263,7 +263,7 @@ def _value(v: Any, typ: str, agg: str | None, where: str, p: Path) -> Any:
 
 def write_mat_json(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
     """Write each document as MAT JSON v2 (``path`` is a file for one document, else a directory)."""
-    for doc, target in signal_targets(corpus, path, ".json", "MAT JSON"):
+    for doc, target, staged in signal_targets(corpus, path, ".json", "MAT JSON"):
         ids = writer_ids(doc.annotations, keep_own=True)
         asets = []
         for label, anns in label_groups(doc, target).items():
@@ -285,7 +285,7 @@ def write_mat_json(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
             asets.append({"type": label, "hasID": has_id, "hasSpan": has_span, "attrs": decl, "annots": rows})
         meta = {k: v for k, v in (doc.metadata or {}).items() if isinstance(v, (str, int, float, bool))}
         obj = {"signal": doc.text, "metadata": meta, "version": 2, "asets": asets}
-        target.write_text(json.dumps(obj, ensure_ascii=False), encoding="utf-8")
+        staged.write_text(json.dumps(obj, ensure_ascii=False), encoding="utf-8")
 
 
 def _out(v: Any, ids: dict[int, str]) -> Any:

@@ -1,0 +1,362 @@
+"""Where accord writes: file names made from document ids, files and folders written whole, inputs never
+overwritten, ``-`` as standard output.
+
+Every writer goes through this module (see docs/security.md):
+
+- :func:`file_name` turns a document id into one file name (never a path): characters that a file name cannot
+  hold safely are written ``%XX`` (their UTF-8 bytes), so that :func:`document_id` reads the id back; an id too long
+  for a file name is cut and ends with ``%~`` and a hash of the whole id (the only case the name does not give the
+  id back). :func:`file_names` maps a corpus's ids and refuses two ids that would share one file.
+- :func:`inside` checks that a file about to be written lies in its output folder, symbolic links resolved.
+- :func:`atomic_write` writes a file beside its target and renames it into place when complete;
+  :func:`atomic_directory` builds a folder beside its target and moves it in. An interruption (an error,
+  ``Ctrl-C``) leaves the previous output, or none, never a half-written one.
+- :func:`protected_inputs` names the inputs of a command: writing over one of them is an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import unicodedata
+import warnings
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import IO, Any
+
+from .errors import AccordError, AccordWarning, OutputError
+
+__all__ = ["MAX_NAME_BYTES", "file_name", "document_id", "file_names", "inside", "atomic_write", "write_text",
+           "staged_file",
+           "atomic_directory", "protected_inputs", "check_not_input", "is_stdout", "RenamedFileWarning"]
+
+MAX_NAME_BYTES = 200
+"""The longest name made from an id, in UTF-8 bytes, before its extension (file systems allow 255)."""
+
+_RESERVED = {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$", *(f"COM{c}" for c in "0123456789¹²³"),
+             *(f"LPT{c}" for c in "0123456789¹²³")}
+"""Names Windows reserves for devices, with or without an extension, in any case."""
+
+_UNSAFE = set("/\\")
+"""Characters escaped anywhere: the path separators (and control characters, see :func:`_needs_escape`)."""
+
+
+class RenamedFileWarning(AccordWarning):
+    """A document was written to a file whose name is not its id (the id could not be a file name as is)."""
+
+
+_ESCAPE_LIKE = re.compile(r"[0-9A-F]{2}|~")
+"""What follows a ``%`` that is written ``%25``: an escape, or the mark of a cut name (a lone ``%`` stays)."""
+
+
+def _escape(ch: str) -> str:
+    return "".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass"))
+
+
+def _needs_escape(ch: str) -> bool:
+    return ch in _UNSAFE or unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp")
+
+
+def file_name(doc_id: str, extension: str = "") -> str:
+    """The file name of a document: its id, with what a file name cannot safely hold escaped, then ``extension``.
+
+    Escaped (as ``%XX``, the character's UTF-8 bytes): the path separators ``/`` and ``\\``, control characters
+    and line separators, a ``%`` that would read as an escape, the colon of a drive (``C:``); a leading ``.`` (no ``.``, ``..`` or
+    hidden file); a trailing ``.`` or space (Windows drops them); the first letter of a name Windows reserves (``CON``, ``NUL``, ``COM1``, ... with or without an extension).
+    A name longer than :data:`MAX_NAME_BYTES` bytes is cut and ends with ``%~`` and 16 hex digits of the id's
+    SHA-256. :func:`document_id` reads an uncut name back.
+
+    Raises
+    ------
+    OutputError
+        An empty id (it names no file).
+    """
+    if not isinstance(doc_id, str) or doc_id == "":
+        raise OutputError(f"document id {doc_id!r} cannot name a file: give the document an id")
+    chars = [_escape(c) if _needs_escape(c) or c == "%" and _ESCAPE_LIKE.match(doc_id, i + 1) else c
+             for i, c in enumerate(doc_id)]
+    if len(doc_id) > 1 and doc_id[1] == ":" and doc_id[0].isascii() and doc_id[0].isalpha():
+        chars[1] = _escape(":")     # not a drive (C:name)
+    if doc_id[0] == ".":
+        chars[0] = _escape(".")
+    if doc_id[-1] in ". " and len(doc_id) > 1:
+        chars[-1] = _escape(doc_id[-1])
+    stem = "".join(chars)
+    if stem.split(".", 1)[0].rstrip(" ").upper() in _RESERVED:
+        stem = _escape(stem[0]) + stem[1:]
+    if len(stem.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
+        digest = hashlib.sha256(doc_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        room = MAX_NAME_BYTES - 2 - len(digest)
+        cut, size = [], 0
+        for piece in re.findall(r"%[0-9A-F]{2}|.", stem, flags=re.DOTALL):   # never inside an escape
+            size += len(piece.encode("utf-8", "surrogatepass"))
+            if size > room:
+                break
+            cut.append(piece)
+        stem = "".join(cut) + "%~" + digest
+    return stem + extension
+
+
+def document_id(name: str, extension: str = "") -> str | None:
+    """The id that :func:`file_name` wrote as ``name`` (``None`` for a name cut to length: its id is not in it)."""
+    stem = name[: len(name) - len(extension)] if extension and name.endswith(extension) else name
+    if "%~" in stem:
+        return None
+    raw = re.sub(r"(?:%[0-9A-F]{2})+", lambda m: bytes.fromhex(m.group(0).replace("%", "")).decode(
+        "utf-8", "surrogatepass"), stem)
+    return raw
+
+
+def _fold(name: str) -> str:
+    """A name as a case-insensitive, normalising file system (Windows, macOS) sees it."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def file_names(ids: Iterable[str], extension: str = "", *, warn: bool = True) -> dict[str, str]:
+    """The file name of every document id (:func:`file_name`), with a warning for each name that is not its id.
+
+    Raises
+    ------
+    OutputError
+        Two ids that give one file name (also where only case or Unicode normalisation differs: one file on
+        Windows and macOS); the message names both.
+    """
+    out: dict[str, str] = {}
+    seen: dict[str, str] = {}
+    for doc_id in ids:
+        name = file_name(doc_id, extension)
+        key = _fold(name)
+        if key in seen and seen[key] != doc_id:
+            raise OutputError(f"documents {seen[key]!r} and {doc_id!r} would be written to one file, {name!r} (ids "
+                              "that differ only in case or Unicode normalisation share a file on Windows and macOS); "
+                              "give them distinct ids")
+        seen[key] = doc_id
+        out[doc_id] = name
+        if warn and name != doc_id + extension:
+            warnings.warn(RenamedFileWarning(f"document {_short(doc_id)} written as {_short(name)}: its id cannot be "
+                                             "a file name as it is" + (" (the name is cut and hashed: the id is not "
+                                                                        "in it)" if "%~" in name else "")),
+                          stacklevel=2)
+    return out
+
+
+def _short(text: str, limit: int = 80) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[: limit - 5] + "...'"
+
+
+def inside(directory: str | os.PathLike, name: str) -> Path:
+    """``directory / name``, checked to lie in ``directory`` once symbolic links are resolved.
+
+    Raises
+    ------
+    OutputError
+        ``name`` is a path, not a name, or resolves (through a symbolic link) outside ``directory``.
+    """
+    if not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name:
+        raise OutputError(f"{name!r} is not a file name: files are written inside {directory}")
+    folder = Path(os.path.realpath(directory))
+    path = Path(directory) / name
+    real = Path(os.path.realpath(path))
+    if real.parent != folder:
+        raise OutputError(f"{path} leads outside {directory} (to {real}); accord writes only inside its output folder")
+    return path
+
+
+# -- inputs a command reads -------------------------------------------------------------------------------------------
+_protected: list[Path] = []
+
+
+@contextmanager
+def protected_inputs(paths: Iterable[str | os.PathLike]) -> Iterator[None]:
+    """While the block runs, writing over one of ``paths`` (or a file inside one of them, a folder) is an error."""
+    added = [Path(os.path.realpath(p)) for p in paths if p and str(p) != "-" and os.path.exists(p)]
+    _protected.extend(added)
+    try:
+        yield
+    finally:
+        for p in added:
+            _protected.remove(p)
+
+
+def check_not_input(path: str | os.PathLike) -> None:
+    """Refuse ``path`` as an output where it is (or would overwrite a file of) an input of the command."""
+    real = Path(os.path.realpath(path))
+    for p in _protected:
+        if real == p or (p.is_dir() and real.is_relative_to(p) and real.is_file()):
+            raise OutputError(f"{path} is an input of this command (or a file of an input folder): accord never "
+                              "writes over its input; give another output")
+
+
+def is_stdout(path: object) -> bool:
+    """``-``: standard output."""
+    return path is not None and str(path) == "-"
+
+
+# -- atomic files and folders -----------------------------------------------------------------------------------------
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@contextmanager
+def _uninterrupted() -> Iterator[None]:
+    """Hold ``Ctrl-C`` back while a few renames complete (in the main thread; elsewhere nothing to hold)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[object] = []
+    try:
+        old = signal.signal(signal.SIGINT, lambda *a: caught.append(a))
+    except ValueError:   # pragma: no cover - not the main interpreter
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+        if caught:
+            raise KeyboardInterrupt
+
+
+@contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | None = "utf-8",
+                 newline: str | None = None) -> Iterator[IO[Any]]:
+    """A file object whose content replaces ``path`` only when the block completes; ``-`` is standard output.
+
+    The file is written to a temporary file in the same folder and renamed into place; an exception (or
+    ``Ctrl-C``) in the block removes the temporary file and leaves ``path`` as it was.
+
+    Raises
+    ------
+    OutputError
+        ``path`` is an input of the command (:func:`protected_inputs`) or a folder.
+    """
+    binary = "b" in mode
+    if is_stdout(path):
+        stream: Any = sys.stdout.buffer if binary else sys.stdout
+        yield stream
+        stream.flush()
+        return
+    check_not_input(path)
+    real = Path(os.path.realpath(path))
+    if real.is_dir():
+        raise OutputError(f"{path} is a folder; give a file name")
+    fd, tmp = tempfile.mkstemp(prefix=f".{real.name[:60]}.", suffix=".accord-tmp", dir=real.parent)
+    try:
+        with os.fdopen(fd, mode, encoding=None if binary else encoding, newline=None if binary else newline) as fh:
+            yield fh
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, real)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+@contextmanager
+def staged_file(path: str | os.PathLike) -> Iterator[Path]:
+    """A temporary file beside ``path`` for a writer that takes a path, renamed to ``path`` when the block
+    completes (``-``: copied to standard output); an error's message names ``path``, not the temporary file.
+
+    The temporary name ends with ``path``'s name, so that writers choosing by the extension choose alike.
+    """
+    stdout = is_stdout(path)
+    if stdout:
+        folder, name = tempfile.gettempdir(), "stdout"
+        real = None
+    else:
+        check_not_input(path)
+        real = Path(os.path.realpath(path))
+        if real.is_dir():
+            raise OutputError(f"{path} is a folder; give a file name")
+        folder, name = str(real.parent), real.name
+    fd, tmp = tempfile.mkstemp(prefix=".accord-", suffix="-" + name[-80:], dir=folder)
+    os.close(fd)
+    try:
+        try:
+            yield Path(tmp)
+        except AccordError as exc:
+            exc.args = tuple(a.replace(tmp, str(path)) if isinstance(a, str) else a for a in exc.args)
+            if getattr(exc, "path", None) is not None and str(exc.path) == tmp:   # type: ignore[attr-defined]
+                exc.path = path   # type: ignore[attr-defined]
+            raise
+        if real is None:
+            sys.stdout.flush()
+            with open(tmp, "rb") as fh:
+                shutil.copyfileobj(fh, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+        else:
+            os.chmod(tmp, 0o666 & ~_umask())
+            os.replace(tmp, real)
+    finally:
+        with suppress(OSError):
+            os.unlink(tmp)
+
+
+def write_text(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` with :func:`atomic_write`."""
+    with atomic_write(path) as fh:
+        fh.write(text)
+
+
+@contextmanager
+def atomic_directory(path: str | os.PathLike) -> Iterator[Path]:
+    """A new, empty folder beside ``path`` to build the output in; moved to ``path`` when the block completes.
+
+    Where ``path`` does not exist or is empty, the folder is renamed into place. Where it holds files, the old
+    folder is set aside, the new one renamed into place, and the old folder's files that the new one does not
+    hold (files of the user's) moved back: the new files replace their namesakes, nothing else is lost. An
+    exception (or ``Ctrl-C``) in the block removes the new folder and leaves ``path`` as it was.
+
+    Raises
+    ------
+    OutputError
+        ``path`` is ``-``, a file, or the block wrote a file over an input of the command.
+    """
+    if is_stdout(path):
+        raise OutputError("'-': this output is a folder of files, which standard output cannot hold; give a folder")
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise OutputError(f"{path} is a file; this output is a folder")
+    real = Path(os.path.realpath(target))
+    real.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{real.name[:60]}.", suffix=".accord-tmp", dir=real.parent))
+    try:
+        yield tmp
+        for entry in os.listdir(tmp):
+            check_not_input(real / entry)
+        os.chmod(tmp, 0o777 & ~_umask())
+        with _uninterrupted():
+            _move_in(tmp, real)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _move_in(new: Path, target: Path) -> None:
+    if target.is_dir() and not any(target.iterdir()):
+        target.rmdir()
+    if not target.exists():
+        os.rename(new, target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name[:60]}.", suffix=".accord-old", dir=target.parent))
+    old.rmdir()
+    os.rename(target, old)
+    try:
+        os.rename(new, target)
+    except BaseException:
+        os.rename(old, target)
+        raise
+    for entry in os.listdir(old):
+        if not os.path.lexists(target / entry):
+            os.rename(old / entry, target / entry)
+    shutil.rmtree(old, ignore_errors=True)
