@@ -245,8 +245,8 @@ def write_xml_inline(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
     FormatError
         A document without text, crossing spans, or a discontinuous span.
     """
-    for doc, target in signal_targets(corpus, path, ".xml", "inline XML"):
-        target.write_text(_render(doc, target), encoding="utf-8")
+    for doc, target, staged in signal_targets(corpus, path, ".xml", "inline XML"):
+        staged.write_text(_render(doc, target), encoding="utf-8")
 
 
 def _render(doc: Document, target: Path) -> str:
