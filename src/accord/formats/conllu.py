@@ -12,8 +12,14 @@ word holds is an error naming the keys the file has.
 
 Documents start at ``# newdoc`` (id: ``# newdoc id = ...``, else their number); a file without it is one
 document ``1``. Spans are word offsets within the document; the comments of each sentence (``sent_id``,
-``text``...) are kept in the document's metadata as ``sentences``. The ``conllu`` library parses each sentence
-(``pip install 'accord[conllu]'``); a malformed line is an error naming the file and line.
+``text``...) are kept in the document's metadata as ``sentences``.
+
+Lines are split at line feeds, blank (white-space) lines end sentences and ``#`` lines are comments. A word line
+(multiword ranges and empty nodes included) must have exactly 10 tab-separated columns, or exactly as many as the
+``# global.columns`` first line of a CoNLL-U Plus file declares: another count is an error naming the file, the
+line and the count expected (columns are split at tabs only; a FORM may hold spaces). The ``conllu`` library
+(``pip install 'accord[conllu]'``) parses the comments and the values of the columns; a malformed value is an
+error naming the file and line.
 """
 
 from __future__ import annotations
@@ -45,26 +51,63 @@ def _conllu() -> Any:
     return conllu
 
 
-def _blocks(text: str) -> list[tuple[int, str]]:
-    """The sentences of the text as ``(first line number, block)``, split at blank lines."""
-    out, start, lines = [], None, []
-    for number, line in enumerate(text.splitlines(), 1):
+def _lines(text: str) -> list[str]:
+    """The lines of the text, split at line feeds only (a carriage return before one dropped): CoNLL-U separates
+    lines so, and a FORM may hold other characters that :meth:`str.splitlines` would break at."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
+def _blocks(lines: list[str]) -> list[tuple[int, list[str]]]:
+    """The sentences as ``(first line number, lines)``, split at blank lines (lines of white space only)."""
+    out: list[tuple[int, list[str]]] = []
+    start, block = 0, list[str]()
+    for number, line in enumerate(lines, 1):
         if line.strip():
-            if start is None:
+            if not block:
                 start = number
-            lines.append(line)
-        elif start is not None:
-            out.append((start, "\n".join(lines) + "\n"))
-            start, lines = None, []
-    if start is not None:
-        out.append((start, "\n".join(lines) + "\n"))
+            block.append(line)
+        elif block:
+            out.append((start, block))
+            block = []
+    if block:
+        out.append((start, block))
     return out
 
 
-def _fields(text: str) -> list[str]:
-    first = text.lstrip("\ufeff").split("\n", 1)[0]
-    m = _GLOBAL_COLUMNS.match(first.strip())
-    return m.group(1).split() if m else list(_STANDARD)
+def _fields(lines: list[str]) -> tuple[list[str], bool]:
+    """The column names (those a CoNLL-U Plus ``# global.columns`` first line declares, else the ten of CoNLL-U)
+    and whether they were declared."""
+    m = _GLOBAL_COLUMNS.match(lines[0].lstrip("\ufeff").strip()) if lines else None
+    return (m.group(1).split(), True) if m else (list(_STANDARD), False)
+
+
+def _sentence(conllu: Any, block: list[str], first: int, fields: list[str], declared: bool, p: Path) -> Any:
+    """One sentence as a ``conllu`` TokenList: comments through ``conllu``'s comment parser, each word line split at
+    its tabs, which must give exactly one value per column, and its values through ``conllu``'s field parsers."""
+    from conllu.parser import DEFAULT_FIELD_PARSERS, parse_comment_line
+
+    tokens, metadata = [], conllu.models.Metadata()
+    for k, raw in enumerate(block):
+        try:
+            if raw.strip().startswith("#"):
+                for key, value in parse_comment_line(raw):
+                    metadata[key] = value
+                continue
+            values = raw.strip(" \f\v").split("\t")
+            if len(values) != len(fields):
+                why = "as its '# global.columns' line declares" if declared else "as CoNLL-U requires"
+                raise FormatError(f"expected {len(fields)} tab-separated columns ({why}), found {len(values)}",
+                                  path=p, line=first + k)
+            token = conllu.models.Token()
+            for i, field in enumerate(fields):
+                parse = DEFAULT_FIELD_PARSERS.get(field)
+                token[field] = parse(values, i) if parse is not None else values[i]
+            tokens.append(token)
+        except FormatError:
+            raise
+        except Exception as exc:  # conllu raises its own ParseException, and IndexError on some values
+            raise FormatError(f"not CoNLL-U: {exc}", path=p, line=first + k) from None
+    return conllu.models.TokenList(tokens, metadata, default_fields=fields)
 
 
 def read_conllu(path: str | Path, *, column: str | int | None = None, columns: Any = None, scheme: str = "IOB2",
@@ -84,17 +127,13 @@ def read_conllu(path: str | Path, *, column: str | int | None = None, columns: A
             raise OptionError(f"{p}: choose one tag column, not {len(columns)}")
     if text is None:
         text = read_text(p, encoding)
-    names = _fields(text)
+    text_lines = _lines(text)
+    names, declared = _fields(text_lines)
     field_names = [n.lower() if n in _STANDARD else n for n in names]
     sentences, word_lines = [], []
-    for line, block in _blocks(text):
-        try:
-            sentence = conllu.parse_token_and_metadata(block, fields=field_names)
-        except Exception as exc:  # conllu raises its own ParseException and ValueError
-            raise FormatError(f"not CoNLL-U: {exc}", path=p, line=line) from None
-        sentences.append((line, sentence))
-        word_lines += [line + k for k, text_line in enumerate(block.splitlines())
-                       if text_line.split("\t", 1)[0].isdigit()]
+    for line, block in _blocks(text_lines):
+        sentences.append((line, _sentence(conllu, block, line, field_names, declared, p)))
+        word_lines += [line + k for k, text_line in enumerate(block) if text_line.split("\t", 1)[0].isdigit()]
     if not sentences:
         raise FormatError("no sentence in this file", path=p)
     words = [[tok for tok in s if isinstance(tok["id"], int)] for _, s in sentences]
