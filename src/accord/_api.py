@@ -37,6 +37,14 @@ def _load(obj: Any, format: str | None, annotation_set: str | None, side: str = 
     return _corpus(obj, format, {}, side)
 
 
+def _meet(corpora: Sequence[Any], sources: Sequence[Any], sides: Sequence[str] = ("key", "response")) -> list[Any]:
+    """The corpora of a comparison ready to pair: single files paired as given, offsets in one unit
+    (:func:`accord._sides.meet`)."""
+    from ._sides import meet
+
+    return meet(corpora, sources, sides)
+
+
 def _inputs(**sides: tuple[Any, int]) -> dict[str, Any]:
     return {side: {"sources": [str(src) if _is_path(src) else f"<{type(src).__name__}>"], "documents": n}
             for side, (src, n) in sides.items()}
@@ -133,28 +141,36 @@ _RELATION_FORMATS = ("brat", "mat-json", "label-studio", "doccano", "xmi", "gate
 """Annotation formats whose relations and events ``accord structured`` reads through the annotation model."""
 
 
-def _records(path: Any, kind: str) -> Any:
-    """Records of one kind: from JSON lines (:mod:`accord.formats.records`), or, for relations and events, from
-    any annotation file (brat, MAT JSON, XMI, Label Studio...: :mod:`accord.formats.records_from_spans`)."""
-    from pathlib import Path
-
+def _records(key: Any, response: Any, kind: str) -> tuple[Any, Any]:
+    """The key's and the response's records of one kind: from JSON lines (:mod:`accord.formats.records`), or, for
+    relations and events, from any annotation file (brat, MAT JSON, XMI, Label Studio...:
+    :mod:`accord.formats.records_from_spans`), two annotation files meeting as every two sides do (:func:`_meet`)."""
     from .formats.records import read_records
 
-    p = Path(path)
-    if kind in ("relations", "events"):
-        from .errors import FormatError
-        from .formats._registry import sniff
+    corpora = [_annotation_corpus(Path(path)) if kind in ("relations", "events") else None
+               for path in (key, response)]
+    if corpora[0] is not None and corpora[1] is not None:
+        corpora = _meet(corpora, (key, response))
+    if corpora[0] is None and corpora[1] is None:
+        return read_records(Path(key), kind), read_records(Path(response), kind)
+    from .formats.records_from_spans import records_from_corpus
 
-        try:
-            fmt = sniff(p).name
-        except FormatError:
-            fmt = None     # not a file of the annotation formats: JSON-lines records, whatever the extension
-        if fmt in _RELATION_FORMATS:
-            from .formats._registry import read
-            from .formats.records_from_spans import records_from_corpus
+    k, r = (records_from_corpus(c, kind) if c is not None else read_records(Path(p), kind)
+            for c, p in zip(corpora, (key, response)))
+    return k, r
 
-            return records_from_corpus(read(p, format=fmt), kind)
-    return read_records(p, kind)
+
+def _annotation_corpus(p: Path) -> Any:
+    """The corpus of a file of the annotation formats that hold relations, or None (JSON-lines records, whatever
+    the extension)."""
+    from .errors import FormatError
+    from .formats._registry import read, sniff
+
+    try:
+        fmt = sniff(p).name
+    except FormatError:
+        return None
+    return read(p, format=fmt) if fmt in _RELATION_FORMATS else None
 
 
 def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str], *, inclusive_spans: bool = False,
@@ -189,7 +205,7 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
     for name in metrics:
         kind = NAMED_METRICS[name][0]
         if kind not in loaded:
-            loaded[kind] = (_records(key, kind), _records(response, kind))
+            loaded[kind] = _records(key, response, kind)
             held = loaded[kind][0].kinds | loaded[kind][1].kinds
             if kind not in held:
                 raise OptionError(f"--metrics {name} scores {kind!r} records, and neither {key} nor "
@@ -249,8 +265,8 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
     chosen = tuple(dict.fromkeys(parse_measure(m) for m in names))
     if table is None and any(m.partition("@")[0].endswith("-bdm") for m in chosen):
         raise OptionError("the BDM measures need --bdm FILE (a BDM score file; see accord bdm)")
-    k = _load(key, format, key_set, discontinuous=discontinuous)
-    r = _load(response, format, response_set, "pred", discontinuous)
+    k, r = _meet((_load(key, format, key_set, discontinuous=discontinuous),
+                  _load(response, format, response_set, "pred", discontinuous)), (key, response))
     if not types and table is None and not (command == "diff" if all_types is None else all_types):
         types = _common_types(k, r)     # None when both sides have the same types
     cd = diff_corpora(k, r, types=types or None, features=features, pairing=pairing,
@@ -346,6 +362,7 @@ def benchmark(key: PathLike | Any, before: PathLike | Any, after: PathLike | Any
     k = _load(key, format, key_set, discontinuous=discontinuous)
     b = _load(before, format, before_set, "pred", discontinuous)
     a = _load(after, format, after_set, "pred", discontinuous)
+    k, b, a = _meet((k, b, a), (key, before, after), ("key", "before", "after"))
     bench = run(k, b, a, types=types or None, features=features, pairing=pairing,
                 compare_as_strings=compare_as_strings, allow_missing=allow_missing)
     result = benchmark_result(bench, chosen, beta, change_rows(bench), options={"allow_missing": allow_missing},
@@ -373,6 +390,8 @@ def _annotation_sets(inputs: Sequence[Any], sets: Sequence[str] | None, format: 
         sources = [str(x) if _is_path(x) else "<Corpus>" for x in inputs]
     if len(set(names)) != len(names):
         raise OptionError("the same annotation set is given twice")
+    if sets is None:
+        corpora = _meet(corpora, inputs, [f"annotator {k + 1}" for k in range(len(names))])
     return names, corpora, {n: {"sources": [s], "documents": len(c)} for n, s, c in zip(names, sources, corpora)}
 
 

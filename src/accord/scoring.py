@@ -11,6 +11,8 @@ from contextvars import ContextVar
 from typing import Any
 
 from ._names import check_names
+from ._offset_units import unify_units
+from ._sides import meet
 from ._text_fields import TextFields
 from ._progress import track
 from .errors import OptionError, PairingError, RepairWarning
@@ -122,7 +124,8 @@ def read_sides(gold: Any, pred: Any, gold_format: str | None, pred_format: str |
                                       f"({', '.join(_COLUMN_FORMATS)}), not of {fmt} files")
             options = {**options, "column": column}
         sides.append(_corpus(obj, fmt, options, side))
-    return sides[0], sides[1]
+    gold_c, pred_c = meet(sides, (gold, pred), ("gold", "predicted"))   # single files paired, one offset unit
+    return gold_c, pred_c
 
 
 _COLUMN_FORMATS = ("conll", "vrt")
@@ -130,7 +133,8 @@ _COLUMN_FORMATS = ("conll", "vrt")
 
 def pair_documents(gold: Corpus, pred: Corpus, allow_missing: str | None = None
                    ) -> list[tuple[str, Document | None, Document | None]]:
-    """Pair documents by id, checking that paired token sequences agree.
+    """Pair documents by id, checking that paired token sequences agree (a side counting tokens is placed on the
+    text of a side counting characters first: :func:`accord._offset_units.unify_units`).
 
     Parameters
     ----------
@@ -141,6 +145,7 @@ def pair_documents(gold: Corpus, pred: Corpus, allow_missing: str | None = None
     """
     if allow_missing not in (None,) + ALLOW_MISSING:
         raise OptionError(f"--allow-missing must be one of {', '.join(ALLOW_MISSING)}; got {allow_missing!r}")
+    gold, pred = unify_units((gold, pred), sides=("gold", "predicted"))    # corpora given in Python
     only_gold = [d for d in gold if d not in pred]
     only_pred = [d for d in pred if d not in gold]
     if (only_gold or only_pred) and allow_missing is None:
@@ -468,7 +473,11 @@ def score(
         task = load_task(task)
     gold_c, pred_c, repairs = _read_with_repairs(gold, pred, gold_format or format, pred_format or format,
                                                  read_options, gold_column, pred_column, gold_set, pred_set)
-    gold_c, pred_c = match_file_names(gold_c, pred_c, file_re, ref_fsuff_off, ref_fsuff_on)
+    named = match_file_names(gold_c, pred_c, file_re, ref_fsuff_off, ref_fsuff_on)
+    if named[0] is not gold_c or named[1] is not pred_c:   # paired anew by file name: offsets in one unit again
+        named = tuple(unify_units(named, (source_name(gold), source_name(gold if pred is None else pred)),
+                                  ("gold", "predicted")))
+    gold_c, pred_c = named
     equivalences: dict[str, str] = {}
     for name, members in (equivalence_classes or {}).items():
         for m in members:

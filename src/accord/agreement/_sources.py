@@ -9,6 +9,7 @@ from typing import Any
 
 from .._io import read_text
 from .._names import check_names
+from .._offset_units import unify_units
 from ..errors import FormatError, RatingsError
 from ..model import Corpus, span_key
 from ._ratings import Ratings, ratings_from_long, to_ratings
@@ -98,13 +99,15 @@ def ratings_from_corpora(corpora: Sequence[Corpus], names: Sequence[str], *,
     for an item is the value of ``feature`` (``""`` when its annotation lacks the feature),
     or :data:`ANNOTATED` when one ``type`` is given, or the annotation's label; :data:`NON_CAT` when it did not annotate
     that span. Two annotations of one annotator on one span are an error: an item has one
-    category per annotator. Every annotator must have the same documents.
+    category per annotator. Every annotator must have the same documents; an annotator counting tokens is placed
+    on the text of one counting characters (:func:`accord._offset_units.unify_units`).
 
     The items are shared by all annotators, so in a pairwise table an item that neither of
     the two marked (a third annotator did) counts as agreement on ``Non-cat``; GATE's IAA
     plugin builds each pair's table from that pair's annotations only and never has such
     items.
     """
+    corpora = unify_units(corpora, names, [f"annotator {k + 1}" for k in range(len(corpora))])
     docs = same_documents(corpora, names)
     types = None if type is None else ((type,) if isinstance(type, str) else tuple(type))
     check_corpus_names(corpora, types, feature)

@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from .._safe_paths import write_text as write_file
 from ..errors import OptionError
 from ..model import covered_text
 from ._inputs import features_option
@@ -121,8 +122,7 @@ def run_qa(args: argparse.Namespace) -> int:
     cd, measures = result.source, tuple(result.measures)
     tables = [qa_table(cd, by, measures, args.beta) for by in args.by]
     if args.html:
-        Path(args.html).write_text(diff_html(cd, measures, args.beta, title=f"{args.key} vs {args.response}"),
-                                   encoding="utf-8")
+        write_file(args.html, diff_html(cd, measures, args.beta, title=f"{args.key} vs {args.response}"))
     if args.details:
         rows = []
         for d, types in cd.diffs.items():
@@ -168,8 +168,7 @@ def run_benchmark(args: argparse.Namespace) -> int:
         bench = result.source
         runs = {name: diff_result(diff, (measure,), args.beta, command="benchmark")
                 for name, diff in (("before", bench.before), ("after", bench.after))}
-        Path(args.html).write_text(report_html(runs, None, title=f"{args.key}: {args.before} → {args.after}"),
-                                   encoding="utf-8")
+        write_file(args.html, report_html(runs, None, title=f"{args.key}: {args.before} → {args.after}"))
 
     def draw(console: object) -> None:
         render_benchmark(result.source, measure, args.beta, console)
@@ -182,6 +181,7 @@ def run_benchmark(args: argparse.Namespace) -> int:
 
 
 def run_adjudicate(args: argparse.Namespace) -> int:
+    from .._sides import meet
     from ..adjudicate import adjudicate, read_decisions
     from ..diff import diff_corpora
     from ..formats import read, sniff, write
@@ -192,6 +192,7 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     how = getattr(args, "discontinuous", "fragments")
     key = read(args.key, format=args.format, annotation_set=args.key_set, discontinuous=how)
     resp = read(args.response, format=args.format, annotation_set=args.response_set, discontinuous=how)
+    key, resp = meet((key, resp), (args.key, args.response), ("key", "response"))   # single files, one unit
     cd = diff_corpora(key, resp, types=args.type or None, features=features, pairing=args.pairing,
                       compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing)
     decisions = read_decisions(args.decisions) if args.decisions else None
@@ -222,14 +223,29 @@ def _write_with_key_sets(key_path: Path, key: object, docs: list, out: Path, set
     """Each key document written back with every annotation set it has, plus ``set_name`` holding the
     adjudicated annotations (added to what the set already holds, once). One document: ``out`` is the file; several:
     ``out`` is a folder of files named as the key's. Returns the documents written and the annotations added."""
+    from contextlib import nullcontext
+
+    from .._safe_paths import atomic_directory, file_names, inside, staged_file
     from ..formats.gate import read_gate_sets, write_gate_sets
 
-    if len(docs) > 1:
-        out.mkdir(parents=True, exist_ok=True)
+    names = file_names([doc.id for doc in docs], ".xml", warn=False)
     added = 0
-    for doc in docs:
+    with (atomic_directory(out) if len(docs) > 1 else staged_file(out)) as target:   # whole or not at all
+        for doc in docs:
+            added += _with_key_sets(key_path, key, doc, target if len(docs) == 1 else target, set_name,
+                                    None if len(docs) == 1 else names)
+    return len(docs), added
+
+
+def _with_key_sets(key_path: Path, key: object, doc: object, target: Path, set_name: str,
+                   names: dict[str, str] | None) -> int:
+    """One key document written back to ``target`` (a file, or, with ``names``, a folder) with ``set_name`` added."""
+    from .._safe_paths import file_name, inside
+    from ..formats.gate import read_gate_sets, write_gate_sets
+
+    if True:
         files = getattr(key, "files", {})
-        src = key_path if key_path.is_file() else key_path / files.get(doc.id, f"{doc.id}.xml")
+        src = key_path if key_path.is_file() else inside(key_path, files.get(doc.id) or file_name(doc.id, ".xml"))
         base, sets = read_gate_sets(src)
 
         def same(a: object) -> tuple:
@@ -237,10 +253,9 @@ def _write_with_key_sets(key_path: Path, key: object, docs: list, out: Path, set
         held = list(sets.get(set_name, ()))
         seen = {same(a) for a in held}
         new = [a for a in doc.annotations if same(a) not in seen]
-        added += len(new)
         sets[set_name] = tuple(held) + tuple(a._replace(id=None) for a in new)
-        write_gate_sets(base, sets, out if len(docs) == 1 else out / src.name)
-    return len(docs), added
+        write_gate_sets(base, sets, target if names is None else inside(target, src.name))
+    return len(new)
 
 
 def run_bdm(args: argparse.Namespace) -> int:

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from .._offset_units import TOKEN_OFFSETS
 from ..errors import OptionError
 from ..match.engine import DocumentAlignment, Pairer
 from ..match.similarity import Context
@@ -117,6 +118,10 @@ class _Signal:
             self.offsets = None
             toks = sorted((a.start, a.end) for a in doc.annotations
                           if a.label in token_labels and a.start is not None)
+            placed = [d.metadata[TOKEN_OFFSETS] for d in (pred, gold) if d is not None and d.metadata
+                      and TOKEN_OFFSETS in d.metadata]
+            if not toks and placed:     # a token side placed on the text (accord._offset_units): its tokens
+                toks = list(zip(placed[0][0].tolist(), placed[0][1].tolist()))
             self.token_starts = np.array([s for s, _ in toks], dtype=np.int64) if toks else None
             self.token_ends = np.array([e for _, e in toks], dtype=np.int64) if toks else None
         else:
