@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import warnings
 
 import pytest
 
@@ -127,3 +128,114 @@ def test_named_ceaf_rme_splits_predicted_entities_into_mentions():
     assert (ree3.precision, ree3.recall) == (0.5, 0.5)
     ree4 = score_records("ceaf-ree-phi4", key, resp).total
     assert ree4.precision == pytest.approx(0.5) and ree4.recall == pytest.approx(0.5)
+
+
+# ---------------------------------------------------------------------------- CEAF-RME: self-scoring, IterX
+def _entities(path, text):
+    from accord.formats.records import read_records
+
+    path.write_text(text, encoding="utf-8")
+    return read_records(path, "entities")
+
+
+@pytest.mark.parametrize("name", ["ceaf-rme-subset", "ceaf-rme-phi3"])
+def test_ceaf_rme_key_repeating_an_entity_scores_one_against_itself(tmp_path, name):
+    """Issue 33.4: the key {Victim: he}, {Victim: he} against itself gave recall 0.5 (both predicted "he" fell on the
+    first entity and the second entity's credit was lost). By hand: two predicted singletons "he", two reference
+    entities {he}; one singleton to each: 2 of 2 found, 2 of 2 predicted correct."""
+    from accord.structured.named import score_records
+
+    key = _entities(tmp_path / "k.jsonl", '{"id":"d1","entities":[{"role":"Victim","mentions":["he"]},'
+                                          '{"role":"Victim","mentions":["he"]}]}\n')
+    s = score_records(name, key, key).total
+    assert (s.match, s.pred_total, s.gold_match, s.gold_total) == (2, 2, 2, 2)
+    assert (s.precision, s.recall, s.f1) == (1.0, 1.0, 1.0)
+
+
+def test_ceaf_rme_spreads_predicted_mentions_over_entities_of_one_role():
+    """A mention in two reference entities of one role: gold A = {a, b}, B = {a} (role V); predicted singletons a, a.
+    Each singleton is in both entities (φ⊆ 1, φ3 1). Sending one to A and one to B finds both entities (φ⊆ recall
+    2/2); sending both to A (the first choice of each, before the fix) found 1 of 2. For φ3 the recall is 2 of the
+    3 reference mentions either way. IterX's script credits the first entity in file order: φ⊆ recall 1/2."""
+    gold = [{"role": "V", "entity": ("a", "b")}, {"role": "V", "entity": ("a",)}]
+    pred = [{"role": "V", "entity": ("a",)}, {"role": "V", "entity": ("a",)}]
+    sub = S.ceaf_rme_subset()(pred, gold)
+    assert (sub.match, sub.pred_total, sub.gold_match, sub.gold_total) == (2, 2, 2, 2)
+    phi3 = S.ceaf_rme_phi3()(pred, gold)
+    assert (phi3.match, phi3.pred_total, phi3.gold_match, phi3.gold_total) == (2, 2, 2, 3)
+    # one predicted "a" only: it finds one of the two entities whichever it takes
+    one = S.ceaf_rme_subset()(pred[:1], gold)
+    assert (one.match, one.pred_total, one.gold_match, one.gold_total) == (1, 1, 1, 2)
+    # a weighted case settled by the integer program: gold C = {x, y} (cap 2), D = {x} (cap 1); predicted x, x, y.
+    # y can only go to C; the two x's must then split (one to C, one to D): C gets 2, D 1, all 3 mentions found
+    gold2 = [{"role": "V", "entity": ("x", "y")}, {"role": "V", "entity": ("x",)}]
+    pred2 = [{"role": "V", "entity": (m,)} for m in ("x", "x", "y")]
+    r = S.ceaf_rme_phi3()(pred2, gold2)
+    assert (r.match, r.pred_total, r.gold_match, r.gold_total) == (3, 3, 3, 3)
+
+
+@pytest.mark.parametrize("name", ["ceaf-ree", "ceaf-ree-phi3", "ceaf-ree-phi4", "ceaf-rme-subset", "ceaf-rme-phi3"])
+def test_entity_without_mentions_is_left_out_with_a_warning(tmp_path, name):
+    """An entity with an empty mention list can be neither found nor predicted (φ⊆ needs a non-empty entity, φ3 and φ4
+    share nothing with it), so it kept the key below 1 against itself (φ⊆, φ4: recall 1/2). It is left out, as
+    IterX's and GTT's readers skip it, and the user is told."""
+    from accord.errors import AccordWarning
+    from accord.structured.named import score_records
+
+    key = _entities(tmp_path / "k.jsonl", '{"id":"d1","entities":[{"role":"Victim","mentions":[]},'
+                                          '{"role":"Victim","mentions":["he","he"]}]}\n')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        s = score_records(name, key, key).total
+    assert [str(w.message) for w in caught if issubclass(w.category, AccordWarning)] == [
+        f"{name}: 1 {side} entity without a mention left out (first in document 'd1')" for side in ("key", "response")]
+    assert (s.precision, s.recall, s.f1) == (1.0, 1.0, 1.0)
+    assert s.gold_total == 1
+
+
+# By hand from IterX's src/iterx/metrics/muc/ceaf_rme.py (phi_for_clusters_rme, phi3_for_clusters_rme), one template:
+# gold V {a, b}, V {c}, P {d}. Predicted singletons V a, V c, P e (each mention in at most one gold entity of its
+# role, and no gold entity receiving two predicted mentions: the cases where IterX's script and equations 27-28 agree).
+#   φ⊆: a is in gold 0, c in gold 1, e in none: 2 of 3 predicted entities found, gold entities {0, 1} matched: 2 of 3.
+#   φ3: one-to-one, gold 0 - a (1 shared), gold 1 - c (1): 2 shared; predicted mentions 3, gold mentions 4.
+_ITERX_GOLD = [{"role": "V", "entity": ("a", "b")}, {"role": "V", "entity": ("c",)}, {"role": "P", "entity": ("d",)}]
+_ITERX_PRED = [{"role": "V", "entity": ("a",)}, {"role": "V", "entity": ("c",)}, {"role": "P", "entity": ("e",)}]
+
+
+def test_ceaf_rme_agrees_with_iterx_by_hand():
+    sub = S.ceaf_rme_subset()(_ITERX_PRED, _ITERX_GOLD)
+    assert (sub.match, sub.pred_total, sub.gold_match, sub.gold_total) == (2, 3, 2, 3)
+    phi3 = S.ceaf_rme_phi3()(_ITERX_PRED, _ITERX_GOLD)
+    assert (phi3.match, phi3.pred_total, phi3.gold_match, phi3.gold_total) == (2, 3, 2, 4)
+
+
+def _iterx_case(rng):
+    """Gold entities whose mentions are unique within a role; predicted singletons of distinct mentions, at most one
+    per gold entity (so IterX's first-found recall and one-to-one φ3 coincide with the N:1 equations)."""
+    roles = "VP"
+    gold, pool = [], [f"m{k}" for k in range(12)]
+    rng.shuffle(pool)
+    for _ in range(rng.randint(1, 4)):
+        take = [pool.pop() for _ in range(rng.randint(1, 3))]
+        gold.append({"role": rng.choice(roles), "entity": tuple(take)})
+    pred = []
+    for g in gold:
+        if rng.random() < 0.6:
+            pred.append({"role": g["role"] if rng.random() < 0.8 else "X", "entity": (rng.choice(g["entity"]),)})
+    pred += [{"role": rng.choice(roles), "entity": (m,)} for m in pool[:rng.randint(0, 2)]]
+    rng.shuffle(pred)
+    return gold, pred
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_ceaf_rme_against_iterx(seed):
+    """IterX's own scoring functions, run on the same records (``ACCORD_ITERX`` names a checkout; see _iterx.py)."""
+    from tests.structured import _iterx
+
+    if not _iterx.available():
+        pytest.skip("ACCORD_ITERX does not name a checkout of wanmok/iterx (the hand counts above stand in)")
+    gold, pred = _iterx_case(random.Random(seed))
+    ref = _iterx.iterx_rme(gold, pred)
+    for metric, name in ((S.ceaf_rme_subset(), "subset"), (S.ceaf_rme_phi3(), "phi3")):
+        s = metric(pred, gold)
+        assert (s.match, s.pred_total, s.gold_match, s.gold_total) == ref[name]

@@ -149,3 +149,23 @@ def test_token_f1_and_head_word_mention_similarities():
     assert token_f1((2, 6), (4, 8)) == 0.5 and token_f1((0, 2), (5, 7)) == 0.0
     assert head_word({"start": 0, "end": 3, "head": 2}, (1, 3, 2)) == 1.0
     assert head_word((0, 3, 1), (0, 3, 2)) == 0.0
+
+
+@pytest.mark.parametrize("name", ["muc4", "muc4-attack", "muc4-subset", "better"])
+def test_a_filler_matches_its_own_value(name):
+    """Issue 33.4's property for templates: a key scored against itself is 1. A string fill of no mention ([]) or of
+    premodifiers only ("the") shares no word with anything, so φ_str (and φ⊆, which needs a non-empty prediction)
+    gave it 0: by hand, 1 filler of 3 lost, F1 2/3 before. A value equal to the reference's now scores 1."""
+    from accord.structured.named import score_records
+
+    key = {"d": [{"type": "bombing", "fillers": [{"slot": "Target", "value": ()},
+                                                 {"slot": "Victim", "value": ("the",)},
+                                                 {"slot": "Stage", "value": "accomplished"}]}]}
+    s = score_records(name, key, key, premodifiers=("the",)).total
+    f = s.filler_score if name == "better" else s
+    assert (f.match, f.pred_total, f.gold_total) == (3, 3, 3) and float(s) == 1.0
+    # an empty prediction for a non-empty reference still earns nothing
+    resp = {"d": [{"type": "bombing", "fillers": [{"slot": "Target", "value": ()}]}]}
+    key2 = {"d": [{"type": "bombing", "fillers": [{"slot": "Target", "value": ("the bridge",)}]}]}
+    f2 = score_records(name, key2, resp).total
+    assert (f2.filler_score if name == "better" else f2).match == 0

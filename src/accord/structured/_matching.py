@@ -132,12 +132,25 @@ class Match(Similarity):
                 m[i, j] = sim(a, b)
         if (m < 0).any():
             raise OptionError(f"similarity {sim!r} returned a negative value")
-        rows, cols = assign(m, self.constraint)
+        if self.constraint == "N:1":
+            rows, cols = _one_sided(m, self._own(p), self._own(g))
+        elif self.constraint == "1:N":
+            cols, rows = _one_sided(m.T, self._own(g), self._own(p))
+            order = np.lexsort((cols, rows))
+            rows, cols = rows[order], cols[order]
+        else:
+            rows, cols = assign(m, self.constraint)
         pairs = [(int(i), int(j), float(m[i, j])) for i, j in zip(rows, cols)]
         return float(sum(s for _, _, s in pairs)), pairs
 
     def __call__(self, pred: Collection[Any], gold: Collection[Any]) -> float:
         return self.compute(pred, gold)[0]
+
+    def _own(self, items: list[Any]) -> np.ndarray:
+        """Each item's own score ``sim(x, x)``: the most credit it can give or take (1 when normalized)."""
+        if self.sim.normalized:
+            return np.ones(len(items))
+        return np.array([float(self.sim(x, x)) for x in items])
 
     def self_score(self, x: Collection[Any]) -> float:
         items = _items(x)
@@ -148,6 +161,84 @@ class Match(Similarity):
 
     def __repr__(self) -> str:
         return f"match({self.sim!r}, {self.constraint!r})"
+
+
+def _one_sided(m: np.ndarray, row_cap: np.ndarray, col_cap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An ``N:1`` matching (each row in at most one pair) that is best for both sides.
+
+    Each row takes a column of its highest similarity (capped at its own score), which makes
+    the row side's numerator ``Σ_i max_j min(m_ij, row_cap_i)`` as large as it can be. Among
+    those choices, the one that gives the columns the most credit ``Σ_j min(Σ_{i→j} m_ij,
+    col_cap_j)`` is taken: several rows that could each fall on one of two equal columns (a
+    reference entity repeated, a mention in two entities of one role) are spread over them
+    rather than piled on the first, so that no collection scored against itself loses
+    credit. When the first choice of every row already leaves every column within its cap,
+    it is that optimum; otherwise the rows with a choice are settled by a small integer
+    program (:func:`scipy.optimize.milp`).
+    """
+    t = np.minimum(m, row_cap[:, None])
+    best = t.max(axis=1)
+    tol = 1e-9 * max(1.0, float(best.max()))
+    rows = np.flatnonzero(best > 0)
+    if not rows.size:
+        return rows.astype(np.int64), rows.astype(np.int64)
+    allowed = (t >= best[:, None] - tol) & (best[:, None] > 0)
+    cols = np.argmax(np.where(allowed, m, -1.0), axis=1)[rows]
+    load = np.bincount(cols, weights=m[rows, cols], minlength=m.shape[1])
+    free = rows[allowed[rows].sum(axis=1) > 1]
+    if not free.size or (load <= col_cap + tol).all():
+        return rows.astype(np.int64), cols.astype(np.int64)
+    return rows.astype(np.int64), _spread(m, allowed, rows, cols, free, col_cap)
+
+
+def _spread(m: np.ndarray, allowed: np.ndarray, rows: np.ndarray, cols: np.ndarray, free: np.ndarray,
+            col_cap: np.ndarray) -> np.ndarray:
+    """The columns of ``rows`` that maximise ``Σ_j min(load_j, col_cap_j)``, the rows in ``free`` choosing
+    among their ``allowed`` columns (an integer program), the others keeping ``cols``."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import coo_matrix
+
+    is_free = np.isin(rows, free)
+    fixed = np.bincount(cols[~is_free], weights=m[rows[~is_free], cols[~is_free]], minlength=m.shape[1])
+    fi, fj = np.nonzero(allowed[free])
+    nx = len(fi)
+    touched = np.unique(fj)
+    ycol = {int(j): nx + k for k, j in enumerate(touched)}
+    nv = nx + len(touched)
+    a_rows, a_cols, a_vals, lo, hi = [], [], [], [], []
+    r = 0
+    for k in range(len(free)):            # each free row takes exactly one of its columns
+        members = np.flatnonzero(fi == k)
+        a_rows += [r] * len(members)
+        a_cols += members.tolist()
+        a_vals += [1.0] * len(members)
+        lo.append(1.0)
+        hi.append(1.0)
+        r += 1
+    for j in touched:                     # y_j <= fixed_j + sum_i m_ij x_ij
+        members = np.flatnonzero(fj == j)
+        a_rows += [r] * (len(members) + 1)
+        a_cols += members.tolist() + [ycol[int(j)]]
+        a_vals += (-m[free[fi[members]], j]).tolist() + [1.0]
+        lo.append(-np.inf)
+        hi.append(float(fixed[j]))
+        r += 1
+    c = np.zeros(nv)
+    c[nx:] = -1.0
+    upper = np.ones(nv)
+    upper[nx:] = col_cap[touched]
+    integrality = np.zeros(nv)
+    integrality[:nx] = 1
+    a = coo_matrix((a_vals, (a_rows, a_cols)), shape=(r, nv)).tocsr()
+    res = milp(c, integrality=integrality, bounds=Bounds(0, upper), constraints=[LinearConstraint(a, lo, hi)],
+               options={"mip_rel_gap": 0.0})
+    if res.x is None:  # pragma: no cover - feasible: every free row has an allowed column
+        raise OptionError(f"the N:1 matching program failed: {res.message}")
+    out = cols.copy()
+    where = {int(i): k for k, i in enumerate(rows)}
+    for k in np.flatnonzero(res.x[:nx] > 0.5):
+        out[where[int(free[fi[k]])]] = fj[k]
+    return out
 
 
 def _items(x: Any) -> list[Any]:

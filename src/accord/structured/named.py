@@ -8,11 +8,12 @@ score is the product of the micro type F1 and the micro filler F1.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Collection, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..errors import OptionError
+from ..errors import AccordWarning, OptionError
 from ._matching import MatchScore, micro
 from ._similarity import Similarity
 from .ie import (ceaf_ree, ceaf_ree_phi3, ceaf_ree_phi4, ceaf_rme_phi3, ceaf_rme_subset, event_argument_f1,
@@ -102,6 +103,20 @@ class RecordScores:
         return s.to_dict()
 
 
+def _drop_empty_entities(metric: str, docs: Mapping[str, list[Any]], side: str) -> Mapping[str, list[Any]]:
+    """The role-filler entities that have a mention; the others are left out with a warning (an entity
+    without mentions can be neither found nor predicted, and would keep even the key from scoring 1
+    against itself; the reference scorers' readers skip them too)."""
+    dropped = {d: sum(1 for r in recs if not r["entity"]) for d, recs in docs.items()}
+    count = sum(dropped.values())
+    if not count:
+        return docs
+    first = next(d for d, n in dropped.items() if n)
+    warnings.warn(AccordWarning(f"{metric}: {count} {side} entit{'y' if count == 1 else 'ies'} without a mention "
+                                f"left out (first in document {first!r})"), stacklevel=3)
+    return {d: [r for r in recs if r["entity"]] for d, recs in docs.items()}
+
+
 def score_records(name: str, key: Mapping[str, list[Any]], response: Mapping[str, list[Any]],
                   **options: Any) -> RecordScores:
     """Score a named metric on ``{doc id: [record, ...]}`` for both sides.
@@ -113,6 +128,8 @@ def score_records(name: str, key: Mapping[str, list[Any]], response: Mapping[str
     extra = [d for d in response if d not in key]
     if extra:
         raise OptionError(f"{len(extra)} response document(s) are not in the key, e.g. {extra[0]!r}")
+    if NAMED_METRICS[name][0] == "entities":
+        key, response = _drop_empty_entities(name, key, "key"), _drop_empty_entities(name, response, "response")
     if name.startswith("ceaf-rme"):    # equations 27 and 28 score predicted mentions as singleton entities
         response = {d: singleton_mentions(recs) for d, recs in response.items()}
     by_doc = {d: metric(response.get(d, []), gold) for d, gold in key.items()}

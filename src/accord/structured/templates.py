@@ -79,7 +79,11 @@ def string_fill(premodifiers: Collection[str] = ()) -> Similarity:
 
 def slot_filler(*, set_similarity: Any = None, string_similarity: Any = None) -> Similarity:
     """``δ(slot) × φ_T(value)`` with ``φ_T`` chosen per filler: string-fill when the
-    reference value is a list (an entity's mentions), else set-fill."""
+    reference value is a list (an entity's mentions), else set-fill.
+
+    A predicted value equal to the reference value scores 1 whatever ``φ_T`` gives it, so that a
+    filler always matches itself (an entity of no mention, or of premodifiers only, shares no
+    word with anything)."""
     phi_set = _as_similarity(set_similarity, "set_similarity") if set_similarity is not None else set_fill()
     phi_str = _as_similarity(string_similarity, "string_similarity") if string_similarity is not None \
         else string_fill()
@@ -87,6 +91,8 @@ def slot_filler(*, set_similarity: Any = None, string_similarity: Any = None) ->
     def phi(p: Any, r: Any) -> float:
         ref = get_field(r, "value")
         pv = get_field(p, "value")
+        if _same_value(pv, ref):
+            return 1.0  # the reference's own value (even one the similarities give nothing: no word, no mention)
         if isinstance(ref, (list, tuple)):
             return phi_str(pv, ref)
         if isinstance(pv, (list, tuple)):
@@ -94,6 +100,12 @@ def slot_filler(*, set_similarity: Any = None, string_similarity: Any = None) ->
         return phi_set(pv, ref)
 
     return _SlotFiller(phi)
+
+
+def _same_value(p: Any, r: Any) -> bool:
+    if isinstance(r, (list, tuple)) and isinstance(p, (list, tuple)):
+        return list(p) == list(r)
+    return type(p) is type(r) and p == r
 
 
 class _SlotFiller(Similarity):
