@@ -2,10 +2,12 @@
 
 import base64
 import json
+import time
+import warnings
 
 import pytest
 
-from accord.errors import FormatError
+from accord.errors import AccordWarning, FormatError
 from accord.formats import read, sniff, write
 from accord.model import Corpus, Document, make_annotation
 from accord.scoring import score
@@ -103,3 +105,80 @@ def test_gate_xml_is_still_gate(tmp_path):
     f.write_text("<?xml version='1.0'?><GateDocument version='3'><TextWithNodes><Node id='0'/>a<Node id='1'/>"
                  "</TextWithNodes><AnnotationSet/></GateDocument>")
     assert sniff(f).name == "gate"
+
+
+@pytest.mark.parametrize("opening, what", [("<!--", "comment"), ("<?", "processing instruction"),
+                                           ("<![CDATA[", "CDATA section"), ("<!DOCTYPE", "doctype")])
+def test_an_unterminated_construct_is_an_error_naming_its_line(tmp_path, opening, what):
+    f = tmp_path / "u.xml"
+    f.write_text("<A>x</A>\nsome text\n" + opening + " never closed\nand more text")
+    with pytest.raises(FormatError, match=f"u.xml:3: a {what} .* never closed"):
+        read(f, format="xml-inline")
+
+
+def test_fake_xml_inline_reads_an_unterminated_construct_as_text_and_warns(tmp_path):
+    # MAT's fake-xml-inline reader takes a '<' that opens no tag as text; the tags after it are still tags
+    f = tmp_path / "u.sgm"
+    f.write_text("a <!-- b\n<X>c</X> <? d")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        doc = read(f, format="fake-xml-inline")["u"]
+    messages = sorted(str(w.message).split("/")[-1] for w in caught if issubclass(w.category, AccordWarning))
+    assert [m.split(" (")[0] for m in messages] == ["u.sgm:1: 1 '<!--' never closed", "u.sgm:2: 1 '<?' never closed"]
+    assert doc.text == "a <!-- b\nc <? d"
+    assert [(a.label, a.start, a.end) for a in doc.annotations] == [("X", 9, 10)]
+
+
+def test_fake_xml_inline_closes_the_innermost_element_of_the_name(tmp_path):
+    f = tmp_path / "n.sgm"
+    f.write_text("<A>1<B>2<A>3</B>4</A>5</C>6")
+    doc = read(f, format="fake-xml-inline")["n"]
+    assert doc.text == "123456"
+    # </B> closes B (0-based 1..3), the inner A stays open up to </A>; the outer A is closed at the end of the file
+    assert sorted((a.label, a.start, a.end) for a in doc.annotations) == [("A", 0, 6), ("A", 2, 4), ("B", 1, 3)]
+
+
+def _best_seconds(fn, runs):
+    """The least CPU time of this process over ``runs`` calls (CPU time: the other processes of a loaded machine
+    do not count)."""
+    best = float("inf")
+    for _ in range(runs):
+        t = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t)
+    return best
+
+
+HOSTILE = {
+    # name: (text of size n, format) -- each was quadratic before (100 KB of unterminated comments: 25 s)
+    "unterminated comments": (lambda n: "<!--" * (n // 4), "fake-xml-inline"),
+    "unterminated PIs": (lambda n: "<?" * (n // 2), "fake-xml-inline"),
+    "unterminated CDATA": (lambda n: "<![CDATA[" * (n // 9), "fake-xml-inline"),
+    "strict, unterminated comments": (lambda n: "<!--" * (n // 4), "xml-inline"),
+    "close tags of no open element over a deep stack": (lambda n: "<a>" * (n // 7) + "</b>" * (n // 7),
+                                                        "fake-xml-inline"),
+    # a line count per annotation made 50,000 annotations take 17 s
+    "one annotation a line": (lambda n: "<__top>" + "<A>x</A> y\n" * (n // 11) + "</__top>", "xml-inline"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_reading_is_linear_in_the_size_of_the_file(tmp_path, case):
+    make, fmt = HOSTILE[case]
+
+    def run(size, runs):
+        f = tmp_path / f"h{size}.xml"
+        f.write_text(make(size))
+
+        def once():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    read(f, format=fmt)
+                except FormatError:
+                    pass
+        return _best_seconds(once, runs)
+
+    small, large = run(55_000, 5), run(550_000, 2)     # 550 KB: 50,000 annotations in the last case
+    assert large < 10.0, f"{case}: {large:.2f} s for 550 KB"
+    assert large < 20 * max(small, 0.01), f"{case}: 10x the input took {large / max(small, 1e-9):.1f}x the time"

@@ -27,14 +27,16 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import html
 import json
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
 from .._io import read_text
-from ..errors import FormatError
+from ..errors import AccordWarning, FormatError
 from ..model import Annotation, Attributes, Corpus, Document
 from ._refs import (RawAnnotation, Ref, attribute_type, build_annotations, label_groups, ref_id, signal_targets,
                     writer_ids)
@@ -42,15 +44,16 @@ from ._registry import Format, file_head, register
 
 __all__ = ["read_xml_inline", "read_fake_xml_inline", "write_xml_inline"]
 
-_TOKEN = re.compile(
-    r"<!--(?P<comment>.*?)-->"
-    r"|<!\[CDATA\[(?P<cdata>.*?)\]\]>"
-    r"|<\?.*?\?>"
-    r"|<!DOCTYPE[^>]*>"
-    r"|</\s*(?P<close>[^\s<>/]+)\s*>"
-    r"|<(?P<open>[A-Za-z_][^\s<>/=\"']*)(?P<attrs>(?:\s+[^\s<>/=\"']+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s<>\"']+))?)*)"
-    r"\s*(?P<empty>/?)>",
-    re.DOTALL)
+# A tag is matched where a '<' stands (``pattern.match(text, pos)``), never searched for: the reader walks from one
+# '<' to the next, so that every character is looked at a bounded number of times (the old single ``finditer``
+# retried ``.*?`` to the end of the file at every '<' of an unterminated comment: quadratic).
+_OPEN = re.compile(
+    r"<(?P<open>[A-Za-z_][^\s<>/=\"']*)(?P<attrs>(?:\s+[^\s<>/=\"']+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s<>\"']+))?)*)"
+    r"\s*(?P<empty>/?)>")
+_CLOSE = re.compile(r"</\s*(?P<close>[^\s<>/]+)\s*>")
+# the constructs that run to a terminator: (opening, terminator, name in messages)
+_DELIMITED = (("<!--", "-->", "comment"), ("<![CDATA[", "]]>", "CDATA section"), ("<?", "?>", "processing instruction"),
+              ("<!DOCTYPE", ">", "doctype"))
 _ATTR = re.compile(r"([^\s<>/=\"']+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s<>\"']+)))?")
 _METADATA = "_mat_metadata_"
 _TOP = "__top"
@@ -70,11 +73,37 @@ def read_fake_xml_inline(path: str | Path, *, encoding: str | None = None, **_ig
     return _read(Path(path), encoding, fake=True)
 
 
-def _line(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
+class _Lines:
+    """Line numbers of positions in ``text``, by one bisection in newline offsets found on first use."""
+
+    def __init__(self, text: str):
+        self._text = text
+        self._newlines: list[int] | None = None
+
+    def __call__(self, pos: int) -> int:
+        if self._newlines is None:
+            self._newlines = [m.start() for m in re.finditer("\n", self._text)]
+        return bisect.bisect_left(self._newlines, pos) + 1
 
 
-def _attributes(raw: str, text: str, pos: int, path: Path, fake: bool) -> dict[str, str]:
+class _Finder:
+    """``text.find(needle, pos)`` with the answers remembered, so that many searches for a terminator that is
+    missing (or far) cost one scan of the text in all, not one each."""
+
+    def __init__(self, text: str):
+        self._text = text
+        self._last: dict[str, tuple[int, int]] = {}   # needle -> (searched from, found at or -1)
+
+    def find(self, needle: str, pos: int) -> int:
+        known = self._last.get(needle)
+        if known is not None and known[0] <= pos and (known[1] == -1 or pos <= known[1]):
+            return known[1]
+        found = self._text.find(needle, pos)
+        self._last[needle] = (pos, found)
+        return found
+
+
+def _attributes(raw: str, line: _Lines, pos: int, path: Path, fake: bool) -> dict[str, str]:
     out: dict[str, str] = {}
     for m in _ATTR.finditer(raw):
         name = m.group(1)
@@ -82,76 +111,90 @@ def _attributes(raw: str, text: str, pos: int, path: Path, fake: bool) -> dict[s
         if value is None:
             if not fake:
                 raise FormatError(f"attribute {name!r} has no value (xml-inline needs name=\"value\"; "
-                                  "--format fake-xml-inline accepts bare attributes)", path=path, line=_line(text, pos))
+                                  "--format fake-xml-inline accepts bare attributes)", path=path, line=line(pos))
             value = name
         elif m.group(4) is not None and not fake:
             raise FormatError(f"the value of attribute {name!r} is not quoted (--format fake-xml-inline accepts "
-                              "unquoted values)", path=path, line=_line(text, pos))
+                              "unquoted values)", path=path, line=line(pos))
         if name in out:
-            raise FormatError(f"attribute {name!r} appears twice in one tag", path=path, line=_line(text, pos))
+            raise FormatError(f"attribute {name!r} appears twice in one tag", path=path, line=line(pos))
         out[name] = value if fake else html.unescape(value)
     return out
 
 
 def _read(p: Path, encoding: str | None, fake: bool) -> Corpus:
     text = read_text(p, encoding)
+    line = _Lines(text)
+    finder = _Finder(text)
     signal: list[str] = []
     length = 0
-    open_elements: list[tuple[str, int, dict[str, str], int]] = []   # name, start, attributes, position in file
+    # open elements in file order: name, start, attributes, position in file, still open; a fake-xml-inline close
+    # tag finds the innermost open element of its name through ``open_by_name`` (indices in ``open_elements``)
+    open_elements: list[list[Any]] = []
+    open_by_name: dict[str, list[int]] = {}
     found: list[tuple[str, int | None, int | None, dict[str, str], int]] = []
     declarations: dict[str, tuple[bool, dict[str, tuple[str, str | None]]]] = {}
     declaring: str | None = None
     metadata: dict[str, Any] = {}
-    at = 0
+    unterminated: dict[str, list[int]] = {}   # fake-xml-inline: construct -> [first position, count]
+    at = 0       # start of the text not yet added to the signal
+    pos = 0      # where the next '<' is looked for
 
     def add_text(chunk: str) -> None:
         nonlocal length
         if not chunk:
             return
         if not fake:
-            if "<" in chunk:
-                k = chunk.index("<")
-                raise FormatError(f"a '<' that starts no tag ({chunk[k:k + 20]!r}); xml-inline is XML (--format "
-                                  "fake-xml-inline reads SGML-like text)", path=p, line=_line(text, at))
             chunk = html.unescape(chunk)
         signal.append(chunk)
         length += len(chunk)
 
-    for m in _TOKEN.finditer(text):
-        add_text(text[at:m.start()])
-        at = m.end()
-        if m.group("comment") is not None:
-            body = m.group("comment").strip()
-            if body.startswith(_METADATA):
-                try:
-                    value = json.loads(base64.b64decode(body[len(_METADATA):].strip(), validate=True))
-                except (binascii.Error, ValueError):
-                    raise FormatError(f"the {_METADATA} comment is not base64-encoded JSON", path=p,
-                                      line=_line(text, m.start())) from None
-                if not isinstance(value, dict):
-                    raise FormatError(f"the {_METADATA} comment holds {type(value).__name__}, not a JSON object",
-                                      path=p, line=_line(text, m.start()))
-                metadata = value
+    while True:
+        lt = text.find("<", pos)
+        if lt < 0:
+            break
+        delimited = next((d for d in _DELIMITED if text.startswith(d[0], lt)), None)
+        if delimited is not None:
+            opening, terminator, what = delimited
+            end = finder.find(terminator, lt + len(opening))
+            if end < 0:
+                if not fake:
+                    raise FormatError(f"a {what} ({opening!r}) that is never closed: no {terminator!r} after it",
+                                      path=p, line=line(lt))
+                unterminated.setdefault(opening, [lt, 0])[1] += 1
+                pos = lt + 1          # fake-xml-inline: a '<' that starts nothing is text
+                continue
+            add_text(text[at:lt])
+            at = pos = end + len(terminator)
+            body = text[lt + len(opening):end]
+            if opening == "<![CDATA[":
+                signal.append(body)
+                length += len(body)
+            elif opening == "<!--" and body.strip().startswith(_METADATA):
+                metadata = _metadata(body.strip(), p, line(lt))
             continue
-        if m.group("cdata") is not None:
-            signal.append(m.group("cdata"))
-            length += len(m.group("cdata"))
+        m = _CLOSE.match(text, lt) or _OPEN.match(text, lt)
+        if m is None:
+            if not fake:
+                raise FormatError(f"a '<' that starts no tag ({text[lt:lt + 20]!r}); xml-inline is XML (--format "
+                                  "fake-xml-inline reads SGML-like text)", path=p, line=line(lt))
+            pos = lt + 1
             continue
-        name = m.group("open") or m.group("close")
-        if name is None:       # processing instruction or doctype
-            continue
+        add_text(text[at:lt])
+        at = pos = m.end()
+        opened = m.re is _OPEN
+        name = m.group("open") if opened else m.group("close")
         if name.startswith("_mat:"):
-            if m.group("open") is not None:
-                attrs = _attributes(m.group("attrs"), text, m.start(), p, fake)
+            if opened:
+                attrs = _attributes(m.group("attrs"), line, lt, p, fake)
                 if name == "_mat:atype":
                     declaring = attrs.get("name")
                     if not declaring:
-                        raise FormatError("<_mat:atype> without a name", path=p, line=_line(text, m.start()))
+                        raise FormatError("<_mat:atype> without a name", path=p, line=line(lt))
                     declarations[declaring] = (attrs.get("hasSpan", "yes") != "no", {})
                 elif name == "_mat:attr":
                     if declaring is None or not attrs.get("name"):
-                        raise FormatError("<_mat:attr> needs a name, inside a <_mat:atype>", path=p,
-                                          line=_line(text, m.start()))
+                        raise FormatError("<_mat:attr> needs a name, inside a <_mat:atype>", path=p, line=line(lt))
                     agg = attrs.get("aggregation", "none")
                     declarations[declaring][1][attrs["name"]] = (attrs.get("type", "string"),
                                                                  None if agg in ("none", "") else agg)
@@ -160,39 +203,58 @@ def _read(p: Path, encoding: str | None, fake: bool) -> Corpus:
             continue
         if name == _TOP:
             continue
-        if m.group("open") is not None:
-            attrs = _attributes(m.group("attrs"), text, m.start(), p, fake)
+        if opened:
+            attrs = _attributes(m.group("attrs"), line, lt, p, fake)
             if m.group("empty"):
                 spanned = declarations.get(name, (False, {}))[0]
-                found.append((name, length if spanned else None, length if spanned else None, attrs, m.start()))
+                found.append((name, length if spanned else None, length if spanned else None, attrs, lt))
             else:
-                open_elements.append((name, length, attrs, m.start()))
+                open_by_name.setdefault(name, []).append(len(open_elements))
+                open_elements.append([name, length, attrs, lt, True])
             continue
-        # a closing tag: the innermost open element of that name (XML: the innermost open element)
-        k = len(open_elements) - 1
-        while k >= 0 and open_elements[k][0] != name:
-            if not fake:
-                raise FormatError(f"</{name}> closes <{open_elements[k][0]}> (opened on line "
-                                  f"{_line(text, open_elements[k][3])}); elements must nest",
-                                  path=p, line=_line(text, m.start()))
-            k -= 1
-        if k < 0:
-            if fake:
-                continue
-            raise FormatError(f"</{name}> closes no open element", path=p, line=_line(text, m.start()))
-        el_name, start, attrs, pos = open_elements.pop(k)
-        found.append((el_name, start, length, attrs, pos))
-    add_text(text[at:])
-    for el_name, start, attrs, pos in open_elements:
+        # a closing tag: XML closes the innermost open element, which must be of its name; fake-xml-inline closes
+        # the innermost open element of its name (and skips a closing tag of no open element)
         if not fake:
-            raise FormatError(f"<{el_name}> is never closed", path=p, line=_line(text, pos))
-        found.append((el_name, start, length, attrs, pos))
+            if not open_elements:
+                raise FormatError(f"</{name}> closes no open element", path=p, line=line(lt))
+            if open_elements[-1][0] != name:
+                raise FormatError(f"</{name}> closes <{open_elements[-1][0]}> (opened on line "
+                                  f"{line(open_elements[-1][3])}); elements must nest", path=p, line=line(lt))
+        same = open_by_name.get(name)
+        if not same:
+            continue
+        element = open_elements[same.pop()]
+        element[4] = False
+        while open_elements and not open_elements[-1][4]:
+            open_elements.pop()
+        found.append((element[0], element[1], length, element[2], element[3]))
+    add_text(text[at:])
+    for el_name, start, attrs, el_pos, still_open in open_elements:
+        if not still_open:
+            continue
+        if not fake:
+            raise FormatError(f"<{el_name}> is never closed", path=p, line=line(el_pos))
+        found.append((el_name, start, length, attrs, el_pos))
+    for opening, (first, count) in unterminated.items():
+        warnings.warn(AccordWarning(f"{p}:{line(first)}: {count} {opening!r} never closed (the first here); read as "
+                                    "text, as fake-xml-inline reads a '<' that starts no tag"), stacklevel=3)
     doc_id = _doc_id(p)
     found.sort(key=lambda f: (f[1] is not None, f[1] or 0, -(f[2] or 0), f[4]))   # spanless first, then by span
-    raw = [_raw(name, start, end, attrs, declarations.get(name, (True, {}))[1], p, _line(text, pos))
-           for name, start, end, attrs, pos in found]
+    raw = [_raw(name, start, end, attrs, declarations.get(name, (True, {}))[1], p, line(el_pos))
+           for name, start, end, attrs, el_pos in found]
     annotations = build_annotations(raw, path=p, doc_id=doc_id)
     return Corpus([Document(doc_id, annotations, "".join(signal), None, None, Attributes(metadata))], name=str(p))
+
+
+def _metadata(body: str, p: Path, line: int) -> dict[str, Any]:
+    try:
+        value = json.loads(base64.b64decode(body[len(_METADATA):].strip(), validate=True))
+    except (binascii.Error, ValueError):
+        raise FormatError(f"the {_METADATA} comment is not base64-encoded JSON", path=p, line=line) from None
+    if not isinstance(value, dict):
+        raise FormatError(f"the {_METADATA} comment holds {type(value).__name__}, not a JSON object", path=p,
+                          line=line)
+    return value
 
 
 def _raw(label: str, start: int | None, end: int | None, attrs: dict[str, str],
