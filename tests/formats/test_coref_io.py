@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -107,20 +108,21 @@ def test_smatch_command(tmp_path, capsys):
 
 def _line_by_line(text):
     """The chains as a plain line-by-line reading finds them (None where the file is faulty): the reference the
-    array reader is held to."""
+    array reader is held to. Entities are listed as the reference scorer numbers them (GetIndex in CorScorer.pm):
+    in the order it meets their first one-token mention or opening."""
     import re
 
-    docs, doc, entities, open_, token = {}, None, {}, {}, 0
+    docs, doc, entities, open_, token, first = {}, None, {}, {}, 0, {}
     for line in text.splitlines():
         s = line.strip()
         if s.startswith("#begin document"):
             if doc is not None or s[15:].strip() in docs:
                 return None
-            doc, entities, open_, token = s[15:].strip(), {}, {}, 0
+            doc, entities, open_, token, first = s[15:].strip(), {}, {}, 0, {}
         elif s.startswith("#end document"):
             if doc is None or any(open_.values()):
                 return None
-            docs[doc] = [sorted(ms) for _, ms in sorted(entities.items(), key=lambda kv: int(kv[0]))]
+            docs[doc] = [sorted(entities[ent]) for ent in first]
             doc = None
         elif s and not s.startswith("#"):
             if doc is None:
@@ -136,9 +138,11 @@ def _line_by_line(text):
                 # the reference scorer's order within a token: one-token mentions, openings, closings
                 for single, _, _ in parts:
                     if single:
+                        first.setdefault(str(int(single)))
                         entities.setdefault(str(int(single)), []).append((token, token))
                 for _, opening, _ in parts:
                     if opening:
+                        first.setdefault(str(int(opening)))
                         open_.setdefault(str(int(opening)), []).append(token)
                 for _, _, closing in parts:
                     if closing:
@@ -184,11 +188,12 @@ def test_array_reader_equals_a_line_by_line_reading(tmp_path_factory, text):
 
 def test_bulk_reading_of_nested_and_repeated_mentions():
     """Brackets of one entity nest (innermost closes first); numbers with leading zeros are one entity; documents
-    without mentions are kept; an entity number recurs in another document as another entity."""
+    without mentions are kept; an entity number recurs in another document as another entity; entities are listed
+    in the order of their first part, a token's one-token mentions before its openings."""
     text = "\n".join(["#begin document a", "w (1|(2)", "w (01", "w 1)", "w 1)|(3)", "w -", "#end document",
                      "# between", "#begin document b", "w _", "#end document",
                      "#begin document c", "w (1)", "w (7", "w 7)", "#end document", ""])
-    expected = {"a": [[(0, 3), (1, 2)], [(0, 0)], [(3, 3)]], "b": [], "c": [[(0, 0)], [(1, 2)]]}
+    expected = {"a": [[(0, 0)], [(0, 3), (1, 2)], [(3, 3)]], "b": [], "c": [[(0, 0)], [(1, 2)]]}
     assert chains_in_bulk(_lines(text)) == expected
     assert _line_by_line(text) == expected
 
@@ -223,7 +228,8 @@ def test_reference_suite_cases_read_from_files(tmp_path, case):
     _reference_style_file(key, case["tokens"], case["key_clusters"], closings_first=False)
     _reference_style_file(response, case["tokens"], case["response_clusters"], closings_first=True)
     read = read_coref_conll(response)["(test); part 000"]
-    assert [sorted(map(tuple, c)) for c in case["response_clusters"] if c] == read
+    # the same clusters (listed in the order of their first mention, the reference scorer's, not by number)
+    assert sorted(sorted(map(tuple, c)) for c in case["response_clusters"] if c) == sorted(read)
     result = accord.coref(key, response)
     for metric, exp in case["expected"].items():
         got = result.source[metric]
@@ -255,3 +261,37 @@ def test_allow_missing(tmp_path, capsys):
     assert (muc.recall_num, muc.recall_den, muc.precision_num, muc.precision_den) == (1, 1, 1, 1)
     assert main(["coref", str(k), str(r), "--allow-missing", "skip", "--output", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["options"]["allow_missing"] == "skip"
+
+
+def test_a_span_of_two_entities_stays_in_the_one_the_reference_scorer_meets_first(tmp_path):
+    """Entities are numbered as the reference scorer (v8.01) numbers them, in the order it meets them, not by the
+    numbers written: here entity 5 comes first, so the span on token 2, written in entities 5 and 1, stays in 5 and
+    1 keeps only token 4. MUC by hand (and as scorer.pl v8.01 prints it, run once by hand: 'Coreference: Recall:
+    (1 / 1) ... Precision: (1 / 1)'): key link t0-t2 is found, the response's one link is right. Before, entities
+    were taken by number (1 first) and MUC was 0."""
+    key, response = tmp_path / "k.conll", tmp_path / "r.conll"
+    key.write_text("#begin document d\nt0\t(0)\nt1\t-\nt2\t(0)\nt3\t-\nt4\t-\n#end document\n", encoding="utf-8")
+    response.write_text("#begin document d\nt0\t(5)\nt1\t-\nt2\t(1)|(5)\nt3\t-\nt4\t(1)\n#end document\n",
+                        encoding="utf-8")
+    assert read_coref_conll(response) == {"d": [[(0, 0), (2, 2)], [(2, 2), (4, 4)]]}
+    text = response.read_text(encoding="utf-8")
+    assert _line_by_line(text) == chains_in_bulk(_lines(text)) == read_coref_conll(response)
+    muc = accord.coref(key, response).source["muc"]
+    assert (muc.recall_num, muc.recall_den, muc.precision_num, muc.precision_den) == (1, 1, 1, 1)
+
+
+PERL_SUITE = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "outside" / "coref_perl" / "tc"
+
+
+@pytest.mark.parametrize("case", REFERENCE_CASES, ids=[c["id"] for c in REFERENCE_CASES])
+def test_the_reference_suites_own_files_score_its_expected_values(case):
+    """The reference scorer's test files themselves (test/DataFiles: TC-A.key, TC-A-8.response ...), read by the
+    CoNLL-2012 reader, score the values its test configuration expects."""
+    letter, number = case["id"][0], case["id"][1:]
+    key, response = PERL_SUITE / f"TC-{letter}.key", PERL_SUITE / f"TC-{letter}-{number}.response"
+    if not response.exists():
+        pytest.skip(f"the reference scorer's test files are not in {PERL_SUITE}")
+    result = accord.coref(key, response, format="conll2012")
+    for metric, exp in case["expected"].items():
+        got = result.source[metric]
+        assert abs(got.recall - exp["recall"]) + abs(got.precision - exp["precision"]) + abs(got.f1 - exp["f1"]) < 1e-4

@@ -4,7 +4,9 @@
 are gathered into one array, split into parts at ``|``, each part checked against ``(N``, ``N)``
 or ``(N)`` and its number read; opening and closing parts of one entity in one document are
 matched as brackets are (by nesting depth), a token's openings before its closings as the
-reference scorer (v8.01) reads them. It returns ``None`` at the first thing it does not
+reference scorer (v8.01) reads them. Each document's entities are listed in the order the reference
+scorer numbers them: that of their first one-token mention or opening, a token's one-token mentions
+before its openings, each in written order. It returns ``None`` at the first thing it does not
 find well formed (a fault, or what it leaves to the line-by-line reader: digits other than ASCII,
 numbers of more than 18 digits), and the caller reads the file line by line to name the fault.
 """
@@ -65,7 +67,8 @@ def _documents(lines: CorefLines) -> list[tuple[str, int, int]] | None:
 
 
 def chains_in_bulk(lines: CorefLines) -> dict[str, list[list[tuple[int, int]]]] | None:
-    """``{document: [entity, ...]}`` (entities by number, mentions sorted), or None (see the module)."""
+    """``{document: [entity, ...]}`` (entities in the order of their first part, mentions sorted), or None (see
+    the module)."""
     docs = _documents(lines)
     if docs is None:
         return None
@@ -149,14 +152,32 @@ def chains_in_bulk(lines: CorefLines) -> dict[str, list[list[tuple[int, int]]]] 
     final = _stable_order(m_doc, m_ent, m_start, m_end)
     m_doc, m_ent = m_doc[final], m_ent[final]
     spans = list(zip(m_start[final].tolist(), m_end[final].tolist()))
-    # clusters: runs of one (document, entity); each appended to its document's list in order
+    # clusters: runs of one (document, entity), in the order of the entities' first parts
     new_cluster = np.ones(len(spans), dtype=bool)
     new_cluster[1:] = (m_doc[1:] != m_doc[:-1]) | (m_ent[1:] != m_ent[:-1])
     bounds = np.append(np.flatnonzero(new_cluster), len(spans)).tolist()
+    appearance = _first_parts(part_doc, entity, part_token, kind, begin)
+    cluster_doc = m_doc[new_cluster].tolist()
     names = [name for name, _, _ in docs]
-    for d, lo, hi in zip(m_doc[new_cluster].tolist(), bounds, bounds[1:]):
-        out[names[d]].append(spans[lo:hi])
+    for c in np.argsort(appearance, kind="stable").tolist():
+        out[names[cluster_doc[c]]].append(spans[bounds[c]:bounds[c + 1]])
     return out
+
+
+def _first_parts(doc: np.ndarray, entity: np.ndarray, token: np.ndarray, kind: np.ndarray,
+                 begin: np.ndarray) -> np.ndarray:
+    """For each (document, entity) in sorted order, the rank of its first part in the file as the reference
+    scorer meets them: by document and token, a token's one-token mentions (kind 0) before its openings (kind 1),
+    each in written order (``begin``, where the part starts); closings (kind -1) never come first."""
+    starting = kind != -1
+    doc, entity, token, kind, begin = doc[starting], entity[starting], token[starting], kind[starting], begin[starting]
+    rank = np.empty(len(doc), dtype=np.int64)
+    rank[_stable_order(doc, token, kind, begin)] = np.arange(len(doc))
+    grouped = _stable_order(doc, entity, rank)
+    g_doc, g_ent = doc[grouped], entity[grouped]
+    first = np.ones(len(grouped), dtype=bool)
+    first[1:] = (g_doc[1:] != g_doc[:-1]) | (g_ent[1:] != g_ent[:-1])
+    return rank[grouped][first]
 
 
 def _stable_order(*keys: np.ndarray) -> np.ndarray:

@@ -12,6 +12,9 @@ inclusive ``(start, end)`` token spans, the input of
 scorer (v8.01) accepts them. Tokens are numbered from 0 within the document, across sentences.
 Nested mentions of one entity close innermost first; within one token, as the reference scorer
 reads it, one-token mentions come first, then openings, then closings, whatever the written order.
+Entities are listed in the order the reference scorer numbers them, that of their first part (a
+one-token mention or an opening) so read: when a span is written in two entities, the scorers keep it
+in the first (see :mod:`accord.structured.coref`), and the entity numbers written play no part.
 
 **JSON lines**: one document per line, ``{"id": "doc1", "clusters": [[[0, 1], [5, 5]], ...]}``
 (``doc_key`` is accepted for ``id``, as the SpanBERT/AllenNLP tools write it).
@@ -84,13 +87,14 @@ def _read_in_order(lines: CorefLines, p: Path) -> dict[str, Clusters]:
     doc: str | None = None
     base = 0    # the document's first token: its index among all token lines
     entities: dict[str, list[tuple[int, int]]] = {}
+    first: dict[str, None] = {}    # the entities in the order of their first part (that of the reference scorer)
     open_: dict[str, list[tuple[int, int]]] = {}   # entity -> stack of (start token, line)
     outside_from = 0    # token lines from here on are outside every document until the next '#begin document'
     for e in events.tolist():
         if e >= 0:
             if doc is not None:
                 _read_chain(text[int(chain_start[e]):int(chain_end[e])], e - base, int(token_lines[e]) + 1,
-                            entities, open_, p)
+                            entities, open_, first, p)
             continue
         m = -1 - e
         lineno = int(marks[m]) + 1
@@ -105,7 +109,7 @@ def _read_in_order(lines: CorefLines, p: Path) -> dict[str, Clusters]:
             doc = stripped[len("#begin document"):].strip()
             if doc in docs:
                 raise FormatError(f"document {doc!r} appears twice", path=p, line=lineno)
-            entities, open_, base = {}, {}, index
+            entities, open_, first, base = {}, {}, {}, index
         elif stripped.startswith("#end document"):
             if doc is None:
                 raise FormatError("'#end document' without '#begin document'", path=p, line=lineno)
@@ -114,7 +118,7 @@ def _read_in_order(lines: CorefLines, p: Path) -> dict[str, Clusters]:
                 ent, ln = unclosed[0]
                 raise FormatError(f"document {doc!r}: the mention of entity {ent} opened on line {ln} never closes",
                                   path=p, line=lineno)
-            docs[doc] = [sorted(ms) for _, ms in sorted(entities.items(), key=lambda kv: int(kv[0]))]
+            docs[doc] = [sorted(entities[ent]) for ent in first]
             doc = None
             outside_from = index
     if doc is not None:
@@ -149,11 +153,12 @@ def _chain_parts(chain: str) -> list[tuple[int, str]] | None:
 
 
 def _read_chain(chain: str, token: int, lineno: int, entities: dict[str, list[tuple[int, int]]],
-                open_: dict[str, list[tuple[int, int]]], path: Path) -> None:
+                open_: dict[str, list[tuple[int, int]]], first: dict[str, None], path: Path) -> None:
     """Record the mention parts of one token's chain column.
 
     As the reference scorer (v8.01) reads a token: its one-token mentions, then its openings, then its
-    closings (each closing the entity's latest open mention), whatever their written order.
+    closings (each closing the entity's latest open mention), whatever their written order; an entity
+    not seen before is added to ``first`` at its first one-token mention or opening.
     """
     parts = _chain_parts(chain)
     if parts is None:
@@ -165,8 +170,10 @@ def _read_chain(chain: str, token: int, lineno: int, entities: dict[str, list[tu
                 continue
             ent = str(int(number))
             if kind == 0:
+                first.setdefault(ent)
                 entities.setdefault(ent, []).append((token, token))
             elif kind == 1:
+                first.setdefault(ent)
                 open_.setdefault(ent, []).append((token, lineno))
             else:
                 stack = open_.get(ent)
@@ -266,10 +273,14 @@ def write_coref_conll(docs: dict[str, Clusters], path: str | Path, *, tokens: di
             parts += [f"{k})" for _, k in sorted(closes[i])]
             out.append(f"{tok}\t{'|'.join(parts) or '-'}")
         out.append("#end document")
-    Path(path).write_text("\n".join(out) + "\n", encoding="utf-8")
+    from .._safe_paths import write_text
+
+    write_text(path, "\n".join(out) + "\n")     # whole or not at all
 
 
 def write_coref_jsonl(docs: dict[str, Clusters], path: str | Path) -> None:
     """Write clusters as JSON lines, one document per line."""
     lines = [json.dumps({"id": d, "clusters": [[list(m) for m in c] for c in cl]}) for d, cl in docs.items()]
-    Path(path).write_text("\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
+    from .._safe_paths import write_text
+
+    write_text(path, "\n".join(lines) + ("\n" if lines else ""))     # whole or not at all
