@@ -15,10 +15,15 @@ import os
 from collections.abc import Iterator
 from contextvars import ContextVar
 from pathlib import Path
+from typing import Any
 
 from .errors import FormatError, OptionError
 
-__all__ = ["read_text", "read_text_range", "read_bytes_range", "text_encoding", "current_encoding", "check_encoding"]
+__all__ = ["read_text", "read_text_range", "read_bytes_range", "text_encoding", "current_encoding", "check_encoding",
+           "HEAD_BYTES"]
+
+HEAD_BYTES = 1 << 16
+"""Bytes of a text file checked before the whole file is read (see the module docstring)."""
 
 _ENCODING: ContextVar[str] = ContextVar("accord_text_encoding", default="utf-8")
 
@@ -59,28 +64,75 @@ def read_text(path: str | os.PathLike, encoding: str | None = None) -> str:
     Raises
     ------
     FormatError
-        The file cannot be read, or holds bytes that are not text in the encoding
-        (the message gives the byte offset).
+        The file cannot be read, holds bytes that are not text in the encoding
+        (the message gives the byte offset), or holds a NUL byte (a binary file).
     """
     p = Path(path)
-    name = check_encoding(encoding or _ENCODING.get())
+    given = encoding or _ENCODING.get()
+    name = check_encoding(given)
     try:
-        data = p.read_bytes()
+        with p.open("rb") as fh:
+            head = fh.read(HEAD_BYTES)
+            _check_head(head, name, given, p, 0, final=len(head) < HEAD_BYTES)
+            if len(head) == HEAD_BYTES:
+                head = _read_on(fh, head)
     except IsADirectoryError:
         raise FormatError("is a directory, expected a file", path=p) from None
     except OSError as exc:
         raise FormatError(f"cannot read: {exc.strerror or exc}", path=p) from None
-    if name == "utf-8":
-        name = "utf-8-sig"
+    return _decode(head, name, given, p, 0)
+
+
+def _read_on(fh: Any, head: bytes) -> bytes:
+    """The whole content of a file whose first bytes ``head`` were read: read again from the start (one copy in
+    memory), or, from a pipe, the rest joined to them."""
     try:
-        text = data.decode(name)
+        fh.seek(0)
+    except OSError:
+        return head + fh.read()
+    return fh.read()
+
+
+def _nul_is_binary(name: str) -> bool:
+    """Whether a NUL byte can only be binary in this encoding (its ASCII bytes are those of ASCII)."""
+    try:
+        return "a\n\0".encode(name) == b"a\n\0" and not name.startswith(("utf-16", "utf-32", "utf-7"))
+    except (UnicodeError, LookupError):   # pragma: no cover - a codec that cannot encode ASCII
+        return False
+
+
+def _check_head(head: bytes, name: str, given: str, p: Path, start: int, final: bool) -> None:
+    """Refuse a binary file from its first bytes: a NUL byte, or bytes that do not decode (checked
+    incrementally: a character cut at the end of the head is not an error)."""
+    try:
+        codecs.getincrementaldecoder(name)().decode(head, final)
     except UnicodeDecodeError as exc:
-        raise FormatError(f"not {encoding or _ENCODING.get()} text: {exc.reason} at byte {exc.start} "
+        _refuse(head, name, given, p, start, exc)
+    _refuse(head, name, given, p, start, None)
+
+
+def _refuse(data: bytes, name: str, given: str, p: Path, start: int, exc: UnicodeDecodeError | None) -> None:
+    """The error of the first NUL byte of ``data`` or, before any, of the bytes that did not decode (``exc``)."""
+    nul = data.find(b"\0", 0, len(data) if exc is None else exc.start) if _nul_is_binary(name) else -1
+    if nul != -1:
+        raise FormatError(f"a NUL byte at byte {start + nul}: a binary file, not {given} text", path=p)
+    if exc is not None:
+        raise FormatError(f"not {given} text: {exc.reason} at byte {start + exc.start} "
                           "(choose the file's encoding with --encoding)", path=p) from None
-    if text.startswith("\ufeff"):
+
+
+def _decode(data: bytes, name: str, given: str, p: Path, start: int) -> str:
+    """``data`` (bytes ``start``... of the file ``p``) decoded; a byte-order mark dropped at the start of the
+    file; a NUL byte or bytes that do not decode named by their offset in the file."""
+    try:
+        text = data.decode("utf-8-sig" if name == "utf-8" and start == 0 else name)
+    except UnicodeDecodeError as exc:
+        _refuse(data, name, given, p, start, exc)
+        raise   # pragma: no cover - _refuse raises
+    _refuse(data, name, given, p, start, None)
+    if start == 0 and text.startswith("\ufeff"):
         text = text[1:]
     return text
-
 
 
 def read_bytes_range(path: str, start: int, end: int | None) -> bytes:
@@ -107,17 +159,8 @@ def read_bytes_range(path: str, start: int, end: int | None) -> bytes:
 
 def read_text_range(path: str, start: int, end: int | None, encoding: str | None = None) -> str:
     """The text of bytes ``start`` to ``end`` of a file (a shard that begins and ends at line starts), decoded
-    as :func:`read_text` decodes the whole file: a byte-order mark dropped at the start of the file, a byte that
-    does not decode named by its offset in the file."""
-    name = check_encoding(encoding or _ENCODING.get())
-    data = read_bytes_range(path, start, end)
-    if name == "utf-8" and start == 0:
-        name = "utf-8-sig"
-    try:
-        text = data.decode(name)
-    except UnicodeDecodeError as exc:
-        raise FormatError(f"not {encoding or _ENCODING.get()} text: {exc.reason} at byte {start + exc.start} "
-                          "(choose the file's encoding with --encoding)", path=Path(path)) from None
-    if start == 0 and text.startswith("\ufeff"):
-        text = text[1:]
-    return text
+    as :func:`read_text` decodes the whole file: a byte-order mark dropped at the start of the file, a NUL byte
+    or a byte that does not decode named by its offset in the file."""
+    given = encoding or _ENCODING.get()
+    name = check_encoding(given)
+    return _decode(read_bytes_range(path, start, end), name, given, Path(path), start)

@@ -28,7 +28,30 @@ __all__ = [
     "PileWarning",
     "RepairWarning",
     "ShardedRunWarning",
+    "JobsWarning",
+    "quoted",
+    "QUOTE_LIMIT",
 ]
+
+QUOTE_LIMIT = 60
+"""Characters of an input's text that a message quotes at most (:func:`quoted`)."""
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of a piece of input for a message, shortened to about ``limit`` characters.
+
+    A longer text keeps its first and last characters around an ellipsis and says its length, so a message
+    quoting a span, a line or a field stays one short line whatever the input::
+
+        >>> quoted("x" * 1000, 20)
+        "'xxxxxxxxxxxxx…xxxxxxx' (1,000 characters)"
+    """
+    text = value if isinstance(value, str) else str(value)
+    if len(text) <= limit:
+        return repr(text)
+    head = max(1, limit * 2 // 3)
+    tail = max(1, limit - head)
+    return f"{text[:head] + '…' + text[-tail:]!r} ({len(text):,} characters)"
 
 
 class AccordError(ValueError):
@@ -144,6 +167,11 @@ class RepairWarning(AccordWarning):
 class ShardedRunWarning(AccordWarning):
     """``--jobs`` or ``--dask`` was asked for, but the comparison was scored in one process (the message says
     why: an input that cannot be cut at document boundaries, or shards that disagree with the plan)."""
+
+
+class JobsWarning(AccordWarning):
+    """``--jobs N`` started fewer than N processes: no more than the cores this process may run on, nor than
+    the shards of the comparison (the message says which)."""
 
 
 class PileWarning(AccordWarning):

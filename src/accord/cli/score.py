@@ -64,7 +64,8 @@ def scaling(args: argparse.Namespace) -> dict[str, Any]:
         if every_item:
             raise OptionError(f"{', '.join(every_item)} list every item, which stays in the workers with --jobs and "
                               "--dask; run without them for these files")
-    return {"jobs": jobs, "client": dask, "shard_size": getattr(args, "shard_size", None)}
+    auto = str(given).strip().lower() == "auto"    # (no warning that auto starts fewer processes than cores)
+    return {"jobs": "auto" if auto else jobs, "client": dask, "shard_size": getattr(args, "shard_size", None)}
 
 
 def add_score_options(sc: argparse.ArgumentParser) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import FormatError, OptionError
+from ..errors import FormatError, OptionError, quoted
 from ..model import Corpus
 
 __all__ = ["Format", "register", "get", "names", "sniff", "by_extension", "read", "write", "file_head",
@@ -195,30 +195,49 @@ def input_files(path: str | os.PathLike) -> list[Path] | None:
     import glob
 
     text = os.fspath(path)
-    if text.startswith("@") and not Path(text).exists():
+    if text.startswith("@") and not _exists(text):
+        from .._io import read_text
+
         listing = Path(text[1:])
         try:
-            lines = listing.read_text(encoding="utf-8-sig").splitlines()
-        except OSError as exc:
-            raise FormatError(f"cannot read the file list: {exc.strerror}", path=listing) from None
+            lines = read_text(listing).splitlines()
+        except FormatError as exc:
+            error = FormatError(f"cannot read the file list {exc}")
+            error.path = listing
+            raise error from None
         files = []
         for n, line in enumerate(lines, start=1):
             entry = line.strip()
             if not entry or entry.startswith("#"):
                 continue
             f = Path(entry) if Path(entry).is_absolute() else listing.parent / entry
-            if not f.is_file():
-                raise FormatError(f"{entry!r} is not a file", path=listing, line=n)
+            if not _is_file(f):
+                raise FormatError(f"{quoted(entry)} is not a file", path=listing, line=n)
             files.append(f)
         if not files:
             raise FormatError("the file list names no file", path=listing)
         return files
-    if not Path(text).exists() and any(c in text for c in "*?["):
+    if not _exists(text) and any(c in text for c in "*?["):
         files = sorted(Path(f) for f in glob.glob(text, recursive=True) if Path(f).is_file())
         if not files:
             raise FormatError("the pattern matches no file", path=text)
         return files
     return None
+
+
+def _is_file(path: Path) -> bool:
+    """Whether the path names a file (a name the system refuses, too long or holding a NUL, names none)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _exists(path: str) -> bool:
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def read(path: str | os.PathLike, format: str | None = None, **options: Any) -> Corpus:

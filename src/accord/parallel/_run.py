@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from ..errors import OptionError
 
-__all__ = ["resolve_jobs", "Runner", "runner"]
+__all__ = ["resolve_jobs", "usable_cores", "check_address", "Runner", "runner"]
 
 CONNECT_TIMEOUT = 20
 """Seconds to wait for a Dask scheduler before ``--dask ADDRESS`` is an error."""
@@ -18,17 +18,23 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one): ``--jobs auto``, and the
+    most processes ``--jobs N`` starts (scoring is computation: a process beyond the cores only adds memory)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def resolve_jobs(jobs: int | str | None) -> int:
     """The number of processes ``--jobs`` asks for: a whole number >= 1, or ``auto`` (the cores this process may
-    run on)."""
+    run on, :func:`usable_cores`)."""
     if jobs is None:
         return 1
     if isinstance(jobs, str):
         if jobs.strip().lower() == "auto":
-            try:
-                return max(1, len(os.sched_getaffinity(0)))
-            except AttributeError:  # pragma: no cover - not on Linux
-                return max(1, os.cpu_count() or 1)
+            return usable_cores()
         try:
             jobs = int(jobs)
         except ValueError:
@@ -62,30 +68,39 @@ def runner(jobs: int = 1, dask: Any = None) -> Iterator[Runner]:
     """A :class:`Runner` for the block.
 
     ``dask``: a ``distributed.Client``, the address of a scheduler (``tcp://host:8786``) or ``local`` (a
-    ``LocalCluster`` of ``jobs`` worker processes, at least 2, one thread each); else ``jobs`` processes of the
-    standard library's pool (see :func:`_start_method`), or this process for ``jobs == 1``.
+    ``LocalCluster`` of ``jobs`` worker processes, at least 2 and at most the cores, one thread each); else at most
+    ``jobs`` processes of the standard library's pool (see :func:`_start_method`), never more than the cores
+    (:func:`usable_cores`) nor than the items of a :meth:`Runner.map` (each map starts its pool), or this process
+    for ``jobs == 1``.
     """
     if dask is not None:
         with _dask_runner(dask, jobs) as run:
             yield run
         return
-    if jobs <= 1:
+    workers = min(jobs, usable_cores())
+    if workers <= 1:
         yield Runner(1, _in_process, "this process")
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(_start_method())) as pool:
-        def submit(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
-            from .._progress import track
+    def submit(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
+        from .._progress import track
+
+        processes = min(workers, len(items))
+        if processes <= 1:
+            return _in_process(fn, items)
+        pool = ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context(_start_method()))
+        try:
             futures = [pool.submit(fn, x) for x in items]
-            try:
-                return [f.result() for f in track(futures, "scoring shards", min_items=2)]
-            except BaseException:   # a worker's failure or an interrupt: the other shards are not waited for
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
-        yield Runner(jobs, submit, f"{jobs} processes")
+            results = [f.result() for f in track(futures, "scoring shards", min_items=2)]
+        except BaseException:   # a worker's failure or an interrupt: the other shards are not waited for
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+        return results
+    yield Runner(workers, submit, f"{workers} processes")
 
 
 def _start_method() -> str:
@@ -115,16 +130,51 @@ def _dask_runner(dask: Any, jobs: int) -> Iterator[Runner]:
         import logging
 
         logging.getLogger("distributed").setLevel(logging.ERROR)   # no banner of the cluster on standard error
-        with LocalCluster(n_workers=max(2, jobs), threads_per_worker=1, processes=True, dashboard_address=None,
-                          silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+        with LocalCluster(n_workers=max(2, min(jobs, usable_cores())), threads_per_worker=1, processes=True,
+                          dashboard_address=None, silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
             yield _client_runner(client)
         return
+    address = check_address(dask)
     try:
-        client = Client(dask, timeout=CONNECT_TIMEOUT)
-    except OSError as exc:
+        client = Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, ValueError, TypeError) as exc:   # distributed's own errors of an address it cannot use
         raise OptionError(f"--dask {dask}: cannot reach the scheduler ({exc})") from None
     with client:
         yield _client_runner(client)
+
+
+DASK_SCHEMES = ("tcp",)
+"""The protocols of a scheduler address that ``--dask`` connects to (TLS and UCX need a security or transport
+configuration: connect a ``distributed.Client`` in Python and pass it as ``client=``)."""
+
+
+def check_address(address: str) -> str:
+    """The address of a Dask scheduler as ``--dask`` takes it, ``[tcp://]HOST:PORT`` (an IPv6 host in brackets);
+    an :class:`OptionError` saying what is wrong with any other, before a connection is tried."""
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    shown = f"--dask {address!r}"
+    if scheme not in DASK_SCHEMES:
+        raise OptionError(f"{shown}: the scheduler address must be tcp://HOST:PORT (or local), not {scheme}:// "
+                          "(for TLS or UCX, pass a distributed.Client in Python as client=)")
+    if rest.startswith("["):
+        host, bracket, port = rest[1:].partition("]")
+        if not bracket or not port.startswith(":"):
+            raise OptionError(f"{shown}: an IPv6 address is [HOST]:PORT, such as tcp://[::1]:8786")
+        port = port[1:]
+    else:
+        host, colon, port = rest.rpartition(":")
+        if not colon:
+            raise OptionError(f"{shown}: no port; the scheduler address is tcp://HOST:PORT, such as "
+                              "tcp://scheduler:8786")
+        if ":" in host:
+            raise OptionError(f"{shown}: an IPv6 address is written in brackets, such as tcp://[::1]:8786")
+    if not host or any(c.isspace() or c in "/@?#[]" for c in host):
+        raise OptionError(f"{shown}: {host!r} is not a host name or address")
+    if not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+        raise OptionError(f"{shown}: the port must be a number from 1 to 65535, not {port!r}")
+    return f"tcp://{'[' + host + ']' if ':' in host else host}:{int(port)}"
 
 
 def _client_runner(client: Any) -> Runner:

@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from .._io import current_encoding, read_bytes_range, read_text_range, text_encoding
-from ..errors import AccordError, RepairWarning, ShardedRunWarning, ValidationError
+from ..errors import AccordError, JobsWarning, RepairWarning, ShardedRunWarning, ValidationError
 from ..model import Corpus
 from ._plan import (DEFAULT_SHARD_BYTES, InputPlan, Marks, Shard, Side, byte_compatible, byte_ranges,
                     file_size, plan_shards, scan_marks)
-from ._run import resolve_jobs, runner
+from ._run import resolve_jobs, runner, usable_cores
 
 __all__ = ["score_in_shards", "score_shard", "ShardWork", "ShardOutcome"]
 
@@ -246,8 +246,13 @@ def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any 
     """:func:`accord.score` with the arguments given (``gold``, ``pred`` and the rest), over shards run by ``jobs``
     processes or the Dask ``client``; ``None`` when the comparison cannot be cut (a :class:`ShardedRunWarning`
     says why) or the shards disagree with the plan: the caller then scores in one process."""
+    auto = isinstance(jobs, str) and jobs.strip().lower() == "auto"
     jobs = resolve_jobs(jobs)
     if jobs == 1 and client is None:
+        return None
+    if client is None and usable_cores() == 1:
+        warnings.warn(JobsWarning(f"--jobs {jobs}: scored in one process, the one core this process may run on"),
+                      stacklevel=3)
         return None
     gold, pred = arguments["gold"], arguments["pred"]
     read_options = dict(arguments["read_options"])
@@ -286,9 +291,25 @@ def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any 
         shards = plan_shards(plans[0], plans[1], shard_bytes, min_shards=2 * run.workers)
         if isinstance(shards, str):
             return _serial(shards)
+        if client is None and not auto:
+            _warn_capped(jobs, run.workers, len(shards))
         works = [ShardWork(s, score_arguments, (side_options[0], side_options[1]), encoding) for s in shards]
         outcomes = run.map(score_shard, works)
     return _gather(outcomes, shards, arguments, plans)
+
+
+def _warn_capped(jobs: int, workers: int, shards: int) -> None:
+    """A :class:`JobsWarning` when ``--jobs`` asked for more processes than are started: at most one per core
+    (``workers``) and one per shard."""
+    started = min(workers, shards)
+    if started >= jobs:
+        return
+    why = []
+    if workers == started:
+        why.append(f"the {workers} core(s) this process may run on")
+    if shards == started:
+        why.append(f"the {shards} shard(s) of this comparison")
+    warnings.warn(JobsWarning(f"--jobs {jobs}: {started} processes, as many as {' and '.join(why)}"), stacklevel=4)
 
 
 def _unsupported(arguments: dict[str, Any]) -> str:
