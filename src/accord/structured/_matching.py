@@ -236,8 +236,8 @@ def _spread(m: np.ndarray, allowed: np.ndarray, rows: np.ndarray, cols: np.ndarr
         raise OptionError(f"the N:1 matching program failed: {res.message}")
     out = cols.copy()
     where = {int(i): k for k, i in enumerate(rows)}
-    for k in np.flatnonzero(res.x[:nx] > 0.5):
-        out[where[int(free[fi[k]])]] = fj[k]
+    for x in np.flatnonzero(res.x[:nx] > 0.5):
+        out[where[int(free[fi[x]])]] = fj[x]
     return out
 
 

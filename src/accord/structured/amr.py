@@ -5,7 +5,9 @@ Triples follow smatch 1.0.4's conventions:
 * one ``instance(v, concept)`` per node, one ``top(root, "top")`` for the root;
 * an edge to another node is a relation triple; a role ``:X-of`` is stored inverted as
   ``X(target, source)`` (except ``prep-on-behalf-of``, ``prep-out-of`` and ``consist-of``,
-  which are role names in their own right), and ``:mod`` as ``domain(target, source)``;
+  which are role names in their own right), and ``:mod`` as ``domain(target, source)``, the
+  two rules applied one after the other, so that ``:mod-of`` is ``domain(source, target)``
+  (smatch 1.0.4 stores it as ``mod(target, source)``, which no ``:mod`` edge matches);
 * an edge to anything that is not a node is an attribute triple ``X(v, constant)``, the
   constant without its double quotes;
 * concepts, role names and constants are compared lower-cased, trailing ``_`` removed.
@@ -27,11 +29,14 @@ A corpus score sums ``match``, ``test_triples`` and ``gold_triples`` over the pa
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import logging
+import warnings
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import FormatError, OptionError
+from ..errors import AccordWarning, FormatError, OptionError
 from ._latent import LATENT, Var, latent_match
 from ._similarity import exact
 
@@ -75,18 +80,68 @@ class SmatchScore:
                 "test_triples": self.test_triples, "gold_triples": self.gold_triples}
 
 
+@contextmanager
+def _penman_log() -> Iterator[list[logging.LogRecord]]:
+    """penman's log records (logger ``penman``) while it works, kept from standard error and from the handlers of
+    the root logger: accord reports what matters in them itself (see :func:`_no_target`)."""
+    logger = logging.getLogger("penman")
+    caught: list[logging.LogRecord] = []
+
+    class _Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            caught.append(record)
+
+    handler, propagate = _Keep(logging.WARNING), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield caught
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
+_NO_TARGET = ("Missing target: ", "Triple without a target: ")
+
+
+def _no_target(records: list[logging.LogRecord]) -> str | None:
+    """The source line of a role without a target that penman read past (it logs a warning and makes the target
+    ``None``, which would become a constant ``"None"``), if any. A missing concept is left to :func:`amr_triples`,
+    whose error names the node."""
+    for rec in records:
+        msg = rec.getMessage()
+        for prefix in _NO_TARGET:
+            if msg.startswith(prefix):
+                return msg[len(prefix):]
+    return None
+
+
+def _short(line: str, width: int = 80) -> str:
+    line = line.strip()
+    return line if len(line) <= width else line[:width - 3] + "..."
+
+
 def _tree(graph: Any, where: str) -> Any:
     import penman
 
     if isinstance(graph, penman.Tree):
         return graph
     if isinstance(graph, penman.Graph):
-        return penman.configure(graph)
+        with _penman_log() as log:
+            tree = penman.configure(graph)
+        for rec in log:
+            warnings.warn(AccordWarning(f"{where}: {rec.getMessage()}"), stacklevel=3)
+        return tree
     if isinstance(graph, str):
         try:
-            return penman.parse(graph)
+            with _penman_log() as log:
+                tree = penman.parse(graph)
         except penman.DecodeError as exc:
             raise FormatError(f"{where}: not a PENMAN graph: {exc}") from None
+        line = _no_target(log)
+        if line is not None:
+            raise FormatError(f"{where}: not a PENMAN graph: a role without a target in {_short(line)!r}")
+        return tree
     raise OptionError(f"{where}: expected a PENMAN string, a penman.Tree or a penman.Graph, got {type(graph).__name__}")
 
 
@@ -128,13 +183,20 @@ def amr_triples(graph: Any, *, where: str = "graph") -> set[Triple]:
                 if len(value) >= 2 and value[0] == value[-1] == '"':
                     value = value[1:-1]
                 triples.add((r, Var(var), _norm(value)))
-            elif r.endswith("-of") and r not in _INVERSE_EXCEPTIONS:
-                triples.add((r[:-3], Var(target_var), Var(var)))
-            elif r == "mod":
-                triples.add(("domain", Var(target_var), Var(var)))
             else:
-                triples.add((r, Var(var), Var(target_var)))
+                triples.add(_canonical(r, Var(var), Var(target_var)))
     return triples
+
+
+def _canonical(role: str, source: Var, target: Var) -> Triple:
+    """One triple for every spelling of an edge between nodes: an inverted role ``X-of`` is ``X`` with its ends
+    swapped (except the roles named with ``-of``), then ``mod`` is ``domain`` with its ends swapped. So ``a :mod b``,
+    ``b :mod-of a`` and ``b :domain a`` are all ``domain(b, a)``."""
+    if role.endswith("-of") and role not in _INVERSE_EXCEPTIONS:
+        role, source, target = role[:-3], target, source
+    if role == "mod":
+        role, source, target = "domain", target, source
+    return (role, source, target)
 
 
 def smatch(test: Any, gold: Any) -> SmatchScore:
@@ -209,12 +271,19 @@ def read_amr(path: Any) -> list[Any]:
         raise FormatError(_NO_GRAPH, path=p)
     _check_depth(text, p)
     try:
-        trees = list(penman.iterparse(text))
+        with _penman_log() as log:
+            trees = list(penman.iterparse(text))
     except penman.DecodeError as exc:
         where = f"line {exc.lineno}, column {exc.offset}: " if getattr(exc, "lineno", None) else ""
         raise FormatError(f"not PENMAN notation: {where}{getattr(exc, 'message', None) or exc}", path=p) from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise FormatError(f"a graph nests nodes too deeply (at most {MAX_DEPTH})", path=p) from None
+    line = _no_target(log)
+    if line is not None:
+        lines = text.splitlines()
+        at = lines.index(line) + 1 if line in lines else None
+        raise FormatError(f"not PENMAN notation: a role without a target in {_short(line)!r}", path=p,
+                          line=at)
     if not trees:
         raise FormatError(_NO_GRAPH, path=p)
     return trees
