@@ -7,6 +7,10 @@ document; each span must fall on token boundaries of spaCy's tokenizer (``spacy.
 ``doc.ents``, spans must not overlap: what cannot be carried is an error, not a dropped span.
 
 spaCy is an optional dependency (``pip install 'accord[spacy]'``), imported when such a file is read.
+
+A DocBin is msgpack compressed with zlib. Before spaCy inflates it, the inflated size is measured by streaming
+through the file: a file that inflates beyond :data:`MAX_INFLATED_BYTES` (a zip bomb: 4 MB of zeros inflate to
+4 GB) is an error naming the limit, with no more than a chunk of it in memory.
 """
 
 from __future__ import annotations
@@ -19,7 +23,12 @@ from ..model import Corpus
 from ._registry import Format, register
 from ._span_relations import check_spans_only
 
-__all__ = ["read_docbin", "write_docbin"]
+__all__ = ["read_docbin", "write_docbin", "MAX_INFLATED_BYTES", "inflated_size"]
+
+MAX_INFLATED_BYTES = 1 << 30
+"""The largest inflated DocBin read (1 GiB: about 12 million tokens with spaCy's default attributes)."""
+
+_CHUNK = 1 << 20
 
 
 def _spacy() -> Any:
@@ -40,10 +49,44 @@ def read_docbin(path: str | Path, *, spans_key: str | None = None, **_ignored: A
 
     p = Path(path)
     try:
-        docs = list(DocBin().from_disk(p).get_docs(Vocab()))
+        data = p.read_bytes()
+    except OSError as exc:
+        raise FormatError(f"cannot read: {exc.strerror or exc}", path=p) from None
+    size = inflated_size(data, MAX_INFLATED_BYTES, p)
+    if size is None:
+        raise FormatError(f"inflates to more than {MAX_INFLATED_BYTES:,} bytes (the limit of a .spacy file, "
+                          f"accord.formats.spacy_docbin.MAX_INFLATED_BYTES); split it into smaller DocBins",
+                          path=p)
+    try:
+        docs = list(DocBin().from_bytes(data).get_docs(Vocab()))
     except Exception as exc:  # msgpack, zlib and spaCy raise classes of their own on a damaged file
         raise FormatError(f"not a spaCy DocBin file ({type(exc).__name__}: {exc})", path=p) from None
     return docs_corpus(docs, name=str(p), spans_key=spans_key)
+
+
+def inflated_size(data: bytes, limit: int, path: object = None) -> int | None:
+    """The size of zlib-compressed ``data`` once inflated, or ``None`` past ``limit`` bytes: inflated a chunk at a
+    time and thrown away, so that no more than a chunk is ever in memory. Data that is not zlib is a
+    :class:`FormatError`."""
+    import zlib
+
+    inflater = zlib.decompressobj()
+    size = 0
+    pending = data
+    try:
+        while True:
+            out = len(inflater.decompress(pending, _CHUNK))
+            size += out
+            if size > limit:
+                return None
+            pending = inflater.unconsumed_tail
+            if inflater.eof or not out and not pending:
+                break
+    except zlib.error as exc:
+        raise FormatError(f"not a spaCy DocBin file (its zlib data is damaged: {exc})", path=path) from None
+    if not inflater.eof:
+        raise FormatError("not a spaCy DocBin file (its zlib data is cut short)", path=path)
+    return size
 
 
 def write_docbin(corpus: Corpus, path: str | Path, *, spans_key: str | None = None, lang: str = "xx",
