@@ -96,9 +96,9 @@ def test_pairs_count_the_pieces(sides, capsys, how, profile, expected):
     assert {k: totals[k] for k in expected} == expected
 
 
-def test_mat_overlap_is_shared_over_covered_pieces(sides, capsys):
+def test_mat_overlap_is_shared_over_covered_pieces(sides, capsys, tmp_path):
     # MAT's span similarity on pieces: |r ∩ h| / |r ∪ h| = 4 / 9 for the second PER: a clash, not a match
-    got = _json(capsys, ["score", *sides, "--profile", "mat", "--details", "-"])
+    got = _json(capsys, ["score", *sides, "--profile", "mat", "--details", str(tmp_path / "details.csv")])
     totals = got["totals"]
     assert (totals["match"], totals["gold_clash"], totals["missing"], totals["spurious"]) == (1, 1, 1, 1)
 

@@ -75,7 +75,9 @@ def read_decisions(path: str | Path) -> dict[RowId, str]:
 
 def write_decisions(decisions: Mapping[RowId, str], path: str | Path) -> None:
     """Write decisions as CSV (the format :func:`read_decisions` reads)."""
-    with Path(path).open("w", encoding="utf-8", newline="") as fh:
+    from .._safe_paths import atomic_write
+
+    with atomic_write(path, newline="") as fh:     # whole or not at all
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(DECISION_COLUMNS)
         for rid, choice in decisions.items():

@@ -186,7 +186,9 @@ class AgreementResult:
     def to_csv(self) -> str:
         """Rows ``scope, coefficient, raters, value``: the whole input as ``<all>``, then each document."""
         buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=["scope", "coefficient", "raters", "value"], lineterminator="\n")
+        from .._csv_cells import SpreadsheetDictWriter
+
+        w = SpreadsheetDictWriter(buf, fieldnames=["scope", "coefficient", "raters", "value"], lineterminator="\n")
         w.writeheader()
         if self.summary is None:
             w.writerows(summary_rows("<all>", self.totals))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .._csv_cells import SpreadsheetWriter
+from .._safe_paths import write_text
 from ..errors import MergeError, OptionError
 from ..result._result import SCHEMA_VERSION, merge_inputs
 from ._alignment import Alignment
@@ -125,7 +126,7 @@ class UnitizingResult:
     def to_csv(self) -> str:
         """Rows ``scope, coefficient, category, value``: the whole input as ``<all>``, then each document."""
         buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
+        w = SpreadsheetWriter(buf, lineterminator="\n")   # no formula from data
         w.writerow(["scope", "coefficient", "category", "value"])
         for scope, values in [("<all>", self.totals)] + list(self.by_document.items()):
             for name, category, value in _coefficients(self.mode, values):
@@ -140,11 +141,11 @@ class UnitizingResult:
         rows = self.alignment_rows()
         p = Path(path)
         if p.suffix.lower() == ".jsonl":
-            p.write_text("".join(json.dumps({"alignment": i + 1, **r}, ensure_ascii=False) + "\n"
-                                 for i, r in enumerate(rows)), encoding="utf-8")
+            write_text(p, "".join(json.dumps({"alignment": i + 1, **r}, ensure_ascii=False) + "\n"
+                                  for i, r in enumerate(rows)))
             return
         buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
+        w = SpreadsheetWriter(buf, lineterminator="\n")   # no formula from data
         w.writerow(["document", "alignment", "disorder", "annotator", "start", "end", "category", "id"])
         for i, r in enumerate(rows, 1):
             for annotator, unit in r["units"].items():
@@ -152,7 +153,7 @@ class UnitizingResult:
                 w.writerow([r["document"], i, f"{r['disorder']:.6g}", annotator, unit.get("start", ""),
                             unit.get("end", ""), unit.get("category", ""),
                             "" if unit.get("id") is None else unit.get("id")])
-        p.write_text(buf.getvalue(), encoding="utf-8")
+        write_text(p, buf.getvalue())     # whole or not at all; '-' is standard output
 
     def merge(self, other: "UnitizingResult") -> "UnitizingResult":
         """Agreement over both results' documents (disjoint; same annotators, measure and options)."""

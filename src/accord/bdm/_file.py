@@ -48,7 +48,9 @@ def format_bdm_file(scores: Iterable[BdmScore]) -> str:
 def write_bdm_file(scores: Iterable[BdmScore], path: str | Path) -> int:
     """Write the scores in GATE's format (UTF-8); returns the number of pairs written."""
     text = format_bdm_file(scores)
-    Path(path).write_text(text, encoding="utf-8")
+    from .._safe_paths import write_text
+
+    write_text(path, text)     # whole or not at all
     return text.count("\n") - 1
 
 

@@ -24,9 +24,11 @@ def output_format(args: argparse.Namespace) -> str:
 
 def write_text(args: argparse.Namespace, text: str) -> None:
     """Write JSON or CSV output to ``-o FILE`` or standard output, ending with a newline."""
+    from .._safe_paths import write_text as write_file
+
     text = text if text.endswith("\n") else text + "\n"
     if getattr(args, "out", None):
-        Path(args.out).write_text(text, encoding="utf-8")
+        write_file(args.out, text)     # whole or not at all
     else:
         sys.stdout.write(text)
 
@@ -54,8 +56,10 @@ def render(args: argparse.Namespace, draw: Callable[[Any], None], text: str | No
     with ``text``."""
     from ..report.table import TableConsole
 
+    from .._safe_paths import atomic_write
+
     if getattr(args, "out", None):
-        with open(args.out, "w", encoding="utf-8") as fh:
+        with atomic_write(args.out) as fh:
             draw(TableConsole(file=fh, width=120, caption=text))
     else:
         draw(TableConsole(caption=text))

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from .._safe_paths import write_text as write_file
 from ..errors import OptionError
 from ._options import add_discontinuous, add_output, add_statistics, csv_list
 from ._output import emit, output_format
@@ -108,8 +109,7 @@ def run_agree(args: argparse.Namespace) -> int:
     if args.html:    # after emit: with the intervals of --bootstrap
         from ..report.agreement_page import agreement_html
 
-        Path(args.html).write_text(agreement_html(result, args.measure,
-                                                  title="Agreement of " + ", ".join(result.inputs)), encoding="utf-8")
+        write_file(args.html, agreement_html(result, args.measure, title="Agreement of " + ", ".join(result.inputs)))
     return status
 
 

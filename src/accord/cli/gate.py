@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from .._safe_paths import write_text as write_file
 from ..errors import OptionError
@@ -222,39 +223,33 @@ def run_adjudicate(args: argparse.Namespace) -> int:
 def _write_with_key_sets(key_path: Path, key: object, docs: list, out: Path, set_name: str) -> tuple[int, int]:
     """Each key document written back with every annotation set it has, plus ``set_name`` holding the
     adjudicated annotations (added to what the set already holds, once). One document: ``out`` is the file; several:
-    ``out`` is a folder of files named as the key's. Returns the documents written and the annotations added."""
-    from contextlib import nullcontext
+    ``out`` is a folder of files named as the key's, built beside ``out`` and moved in when complete. Returns the
+    documents written and the annotations added."""
+    from .._safe_paths import atomic_directory, staged_file
 
-    from .._safe_paths import atomic_directory, file_names, inside, staged_file
-    from ..formats.gate import read_gate_sets, write_gate_sets
-
-    names = file_names([doc.id for doc in docs], ".xml", warn=False)
     added = 0
     with (atomic_directory(out) if len(docs) > 1 else staged_file(out)) as target:   # whole or not at all
         for doc in docs:
-            added += _with_key_sets(key_path, key, doc, target if len(docs) == 1 else target, set_name,
-                                    None if len(docs) == 1 else names)
+            added += _with_key_sets(key_path, key, doc, target, set_name, folder=len(docs) > 1)
     return len(docs), added
 
 
-def _with_key_sets(key_path: Path, key: object, doc: object, target: Path, set_name: str,
-                   names: dict[str, str] | None) -> int:
-    """One key document written back to ``target`` (a file, or, with ``names``, a folder) with ``set_name`` added."""
+def _with_key_sets(key_path: Path, key: object, doc: Any, target: Path, set_name: str, folder: bool) -> int:
+    """One key document written back to ``target`` (a file, or a folder) with ``set_name`` added; the number added."""
     from .._safe_paths import file_name, inside
     from ..formats.gate import read_gate_sets, write_gate_sets
 
-    if True:
-        files = getattr(key, "files", {})
-        src = key_path if key_path.is_file() else inside(key_path, files.get(doc.id) or file_name(doc.id, ".xml"))
-        base, sets = read_gate_sets(src)
+    files = getattr(key, "files", {})
+    src = key_path if key_path.is_file() else inside(key_path, files.get(doc.id) or file_name(doc.id, ".xml"))
+    base, sets = read_gate_sets(src)
 
-        def same(a: object) -> tuple:
-            return (a.label, a.start, a.end, repr(sorted(a.attributes.items())))  # type: ignore[attr-defined]
-        held = list(sets.get(set_name, ()))
-        seen = {same(a) for a in held}
-        new = [a for a in doc.annotations if same(a) not in seen]
-        sets[set_name] = tuple(held) + tuple(a._replace(id=None) for a in new)
-        write_gate_sets(base, sets, target if names is None else inside(target, src.name))
+    def same(a: Any) -> tuple:
+        return (a.label, a.start, a.end, repr(sorted(a.attributes.items())))
+    held = list(sets.get(set_name, ()))
+    seen = {same(a) for a in held}
+    new = [a for a in doc.annotations if same(a) not in seen]
+    sets[set_name] = tuple(held) + tuple(a._replace(id=None) for a in new)
+    write_gate_sets(base, sets, inside(target, src.name) if folder else target)
     return len(new)
 
 

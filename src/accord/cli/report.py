@@ -45,8 +45,9 @@ def write_report(path: str, systems: dict, comparison: object = None, title: str
     level, labelled = 1, True
     if args is not None and getattr(args, "match", None) == "clueval":
         level, labelled = leniency_level(args.leniency), not args.unlabelled
-    Path(path).write_text(report_html(systems, comparison, title=title or "accord report", level=level,
-                                      labelled=labelled), encoding="utf-8")
+    from .._safe_paths import write_text
+
+    write_text(path, report_html(systems, comparison, title=title or "accord report", level=level, labelled=labelled))
 
 
 def run_report(args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .._safe_paths import write_text as write_file
 from ..errors import OptionError
 from ._inputs import read_span_sides
 from ._options import add_allow_missing, add_columns, add_discontinuous, add_sides_format, add_tagging, csv_list
@@ -59,11 +60,11 @@ def run_errors(args: argparse.Namespace) -> int:
     rows = _by_position(ev, rows)
     written = []
     if args.html:
-        Path(args.html).write_text(errors_html(ev, rows, level=level, labelled=labelled), encoding="utf-8")
+        write_file(args.html, errors_html(ev, rows, level=level, labelled=labelled))
         written.append(args.html)
     for path, delimiter in ((args.tsv, "\t"), (args.csv, ",")):
         if path:
-            Path(path).write_text(errors_delimited(ev, rows, delimiter), encoding="utf-8")
+            write_file(path, errors_delimited(ev, rows, delimiter))
             written.append(path)
     if not written:
         sys.stdout.write(errors_delimited(ev, rows, "\t"))
@@ -130,7 +131,7 @@ def run_merge(args: argparse.Namespace) -> int:
             for name, k in zip(layers, values):
                 spans = [(a.attributes.get(name, args.unknown_label), a.start, a.end) for a in doc.annotations]
                 values[k].extend(tagging.encode(spans, n, args.scheme))
-        Path(args.out).write_text(rewrite_columns(text, values, path=args.input), encoding="utf-8")
+        write_file(args.out, rewrite_columns(text, values, path=args.input))
     before = sum(len(d.annotations) for layer in layers.values() for d in layer.values())
     info(args, f"{before} spans in {len(layers)} columns merged into {merged.annotation_count()} spans, "
                f"written to {args.out}")

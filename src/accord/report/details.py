@@ -77,16 +77,20 @@ def write_details(report: Report, path: str | Path) -> None:
 def write_rows(rows: Iterable[Mapping[str, Any]], path: str | Path, columns: Sequence[str]) -> None:
     """Write rows as CSV with ``columns``, or as JSON lines when the file name ends in ``.jsonl``.
 
-    In CSV a missing value is empty, and a list or object is written as JSON text.
+    In CSV a missing value is empty, a list or object is written as JSON text, and a text that a spreadsheet would
+    run as a formula starts with ``'`` (:mod:`accord._csv_cells`). ``-`` is standard output.
     """
+    from .._csv_cells import SpreadsheetDictWriter
+    from .._safe_paths import atomic_write
+
     p = Path(path)
     if p.suffix.lower() == ".jsonl":
-        with p.open("w", encoding="utf-8") as fh:
+        with atomic_write(path) as fh:      # whole or not at all; '-' is standard output
             for r in rows:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")
         return
-    with p.open("w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(columns))
+    with atomic_write(path, newline="") as fh:
+        w = SpreadsheetDictWriter(fh, fieldnames=list(columns))    # a label never reads as a formula
         w.writeheader()
         for r in rows:
             w.writerow({k: "" if v is None else json.dumps(v, ensure_ascii=False)

@@ -8,11 +8,11 @@ who goes through the errors.
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Sequence
 from typing import Any
 
+from .._csv_cells import SpreadsheetDictWriter
 from ..clueval import ClueEvaluation
 from ..clueval._errors import ErrorRow
 
@@ -79,7 +79,7 @@ def error_dicts(ev: ClueEvaluation, rows: Sequence[ErrorRow]) -> list[dict[str, 
 def errors_delimited(ev: ClueEvaluation, rows: Sequence[ErrorRow], delimiter: str = "\t") -> str:
     """The rows as TSV (``delimiter="\\t"``) or CSV, with a header row."""
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=ERROR_COLUMNS, delimiter=delimiter, lineterminator="\n")
+    w = SpreadsheetDictWriter(buf, fieldnames=ERROR_COLUMNS, delimiter=delimiter, lineterminator="\n")   # no formula
     w.writeheader()
     for d in error_dicts(ev, rows):
         w.writerow(d)

@@ -38,6 +38,8 @@ from typing import Any
 
 import numpy as np
 
+from .._csv_cells import SpreadsheetDictWriter, SpreadsheetWriter, row_cells, text_cell
+from .._safe_paths import atomic_directory
 from ..errors import OptionError
 from ..match.engine import UNPAIRED
 from ..model import Annotation, Document, covered_text
@@ -141,7 +143,7 @@ class _Sheet:
                 out.append(values[name])
             else:
                 v = row.get(name, 0 if name.endswith("(detail)") else "")
-                out.append("" if v is None else v)
+                out.append("" if v is None else text_cell(v))     # a label never reads as a formula
         return out
 
 
@@ -387,39 +389,42 @@ def write_mat_csv(report: Report, directory: str | Path, formats: Sequence[str] 
                   mismatch_details: bool = False) -> list[Path]:
     """Write MATScore's files into ``directory`` (created if needed); returns the paths written.
 
+    The files are written in a folder beside ``directory`` and moved in when all are complete (an interruption
+    leaves the previous files); text from the data that a spreadsheet would run as a formula starts with ``'``
+    (:mod:`accord._csv_cells`), accord's own formulas (``--csv-formula-output``) are kept.
+
     ``formats`` are any of ``excel``, ``oo``, ``literal`` (MAT's ``--csv_formula_output``): one summary file per
     table and format. ``details.csv`` is always written, ``confusability.csv`` when a matrix was built.
     """
     check_formula_formats(formats)
-    d = Path(directory)
-    d.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, sheet in summary_tables(report, mismatch_details).items():
-        for fmt in dict.fromkeys(formats):
-            path = d / f"{name}_{fmt}.csv"
-            with path.open("w", encoding="utf-8", newline="") as fh:
-                w = csv.writer(fh)
-                w.writerow(sheet.columns)
-                for n, row in enumerate(sheet.rows, start=2):
-                    w.writerow(sheet.cells(row, n, fmt))
-            written.append(path)
-    path = d / "details.csv"
-    with path.open("w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(DETAIL_COLUMNS))
-        w.writeheader()
-        w.writerows(detail_rows(report))
-    written.append(path)
-    for unit, scores in report.units.items():
-        if scores.confusability is not None:
-            from .units_report import confusability_rows
+    with atomic_directory(directory) as d:     # built beside DIR, moved in when complete
+        for name, sheet in summary_tables(report, mismatch_details).items():
+            for fmt in dict.fromkeys(formats):
+                path = d / f"{name}_{fmt}.csv"
+                with path.open("w", encoding="utf-8", newline="") as fh:
+                    w = csv.writer(fh)
+                    w.writerow(row_cells(sheet.columns))
+                    for n, row in enumerate(sheet.rows, start=2):
+                        w.writerow(sheet.cells(row, n, fmt))     # accord's formulas; data cells escaped there
+                written.append(Path(directory) / path.name)
+        path = d / "details.csv"
+        with path.open("w", encoding="utf-8", newline="") as fh:
+            dw = SpreadsheetDictWriter(fh, fieldnames=list(DETAIL_COLUMNS))
+            dw.writeheader()
+            dw.writerows(detail_rows(report))
+        written.append(Path(directory) / path.name)
+        for unit, scores in report.units.items():
+            if scores.confusability is not None:
+                from .units_report import confusability_rows
 
-            hyps, refs, cells = confusability_rows(scores)
-            path = d / "confusability.csv"
-            with path.open("w", encoding="utf-8", newline="") as fh:
-                w = csv.writer(fh)
-                w.writerow([""] + [f"{r} (ref)" for r in refs])
-                for h in hyps:
-                    w.writerow([f"{h} (hyp)"] + [cells.get((h, r), 0) for r in refs])
-            written.append(path)
-            break
+                hyps, refs, cells = confusability_rows(scores)
+                path = d / "confusability.csv"
+                with path.open("w", encoding="utf-8", newline="") as fh:
+                    sw = SpreadsheetWriter(fh)
+                    sw.writerow([""] + [f"{r} (ref)" for r in refs])
+                    for h in hyps:
+                        sw.writerow([f"{h} (hyp)"] + [cells.get((h, r), 0) for r in refs])
+                written.append(Path(directory) / path.name)
+                break
     return written

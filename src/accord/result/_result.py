@@ -292,7 +292,6 @@ class Result:
         """One CSV row per measure x scope (``<all>`` or a document) x row: the columns ``measure, document,
         group, row, subset`` and then every count and rate of the measures' blocks. A document's rows that
         count nothing are left out (its total row is always there)."""
-        import csv
         import io
 
         records: list[dict[str, Any]] = []
@@ -312,7 +311,9 @@ class Result:
                                     "subset": "/".join(row[2:]), **block})
         columns = list(dict.fromkeys(k for rec in records for k in rec))
         buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n", restval="")
+        from .._csv_cells import SpreadsheetDictWriter
+
+        w = SpreadsheetDictWriter(buf, fieldnames=columns, lineterminator="\n", restval="")   # no formula from data
         w.writeheader()
         w.writerows({k: "" if v is None else v for k, v in rec.items()} for rec in records)
         return buf.getvalue()

@@ -106,12 +106,13 @@ class ComparisonResult:
         return json_text(self.to_dict(), indent=indent)
 
     def to_csv(self) -> str:
-        import csv
         import io
 
         buf = io.StringIO()
         names = list(Comparison.__dataclass_fields__)
-        w = csv.DictWriter(buf, fieldnames=names, lineterminator="\n")
+        from .._csv_cells import SpreadsheetDictWriter
+
+        w = SpreadsheetDictWriter(buf, fieldnames=names, lineterminator="\n")   # no formula from data
         w.writeheader()
         w.writerows({k: "" if v is None else v for k, v in asdict(c).items()} for c in self.comparisons)
         return buf.getvalue()
