@@ -1,12 +1,15 @@
 """CorefUD's Entity annotation (CoNLL-U MISC) read for accord coref; hand counts and the same clusters as JSON."""
 
 import json
+from pathlib import Path
 
 import pytest
 
 import accord
 from accord.errors import AccordWarning, FormatError
 from accord.formats.coref import read_coref
+
+from ..conftest import DATA
 
 HEADER = "# newdoc id = doc1\n# global.Entity = eid-etype-head-other\n"
 
@@ -61,3 +64,123 @@ def test_errors_name_the_line(tmp_path, body, message):
     (tmp_path / "bad.conllu").write_text(HEADER + body + "\n", encoding="utf-8")
     with pytest.raises(FormatError, match=message):
         read_coref(tmp_path / "bad.conllu")
+
+
+# ------------------------------------------------------------------ the CorefUD scorer's exact-match suite
+_CORPORA = Path(__file__).resolve().parents[2].parent / "shared" / "corpora"
+SUITE = next((d for d in (_CORPORA / "outside3" / "coref_corefud" / "exact-match",
+                          _CORPORA / "outside3b" / "corefud" / "exact-match") if d.is_dir()), None)
+"""ufal/corefud-scorer's tests/tests-corefud/exact-match: the CoNLL-2012 reference suite's cases written as CorefUD
+(and its own TC-O), read from ../shared/corpora."""
+
+REFERENCE_CASES = json.loads((DATA / "coref" / "reference_cases.json").read_text())["cases"]
+PERL_SUITE = _CORPORA / "outside" / "coref_perl" / "tc"
+
+
+def _case_files(case_id, folder):
+    letter, number = case_id.rstrip("0123456789"), case_id.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    if folder is None or not (folder / f"TC-{letter}-{number}.response").exists():
+        pytest.skip(f"TC-{letter}-{number} not found under {_CORPORA}")
+    return folder / f"TC-{letter}.key", folder / f"TC-{letter}-{number}.response"
+
+
+def _close(got, exp):
+    # the reference harness passes when |dR| + |dP| + |dF| < 1e-4 (some expected values are rounded to 5 places)
+    return abs(got.recall - exp["recall"]) + abs(got.precision - exp["precision"]) + abs(got.f1 - exp["f1"]) < 1e-4
+
+
+@pytest.mark.parametrize("case", REFERENCE_CASES, ids=[c["id"] for c in REFERENCE_CASES])
+def test_every_case_of_the_exact_match_suite_scores_its_expected_values(case):
+    """Each TC case as CorefUD scores what the reference scorer's configuration expects of it (TC-A-8 and TC-A-9
+    were MUC 0/3 before: a span of two entities was kept in the entity whose mention closed first)."""
+    key, response = _case_files(case["id"], SUITE)
+    result = accord.coref(key, response, format="corefud")
+    for metric, exp in case["expected"].items():
+        assert _close(result.source[metric], exp), (metric, result.source[metric].recall,
+                                                    result.source[metric].precision)
+
+
+def test_tc_o_1_of_the_corefud_suite_by_its_readme():
+    """TC-O-1 (corefud-scorer's ExtraTestCases.README, from Cai and Strube 2011): key {a b c}, response {a b d}
+    {i j}: B-cubed recall 4/9, precision 4/15."""
+    key, response = _case_files("O1", SUITE)
+    bcub = accord.coref(key, response, format="corefud").source["bcub"]
+    assert bcub.recall == pytest.approx(4 / 9) and bcub.precision == pytest.approx(4 / 15)
+
+
+@pytest.mark.parametrize("case", REFERENCE_CASES, ids=[c["id"] for c in REFERENCE_CASES])
+def test_the_same_clusters_in_the_same_order_from_corefud_and_conll_2012(case):
+    """The suite's CorefUD files and the reference scorer's own CoNLL-2012 files of the same case give the same
+    clusters, listed in the same order (the order decides where a span of two entities stays)."""
+    key, response = _case_files(case["id"], SUITE)
+    conll_key, conll_response = _case_files(case["id"], PERL_SUITE)
+    for corefud, conll in ((key, conll_key), (response, conll_response)):
+        (ud,) = read_coref(corefud, "corefud").values()
+        (c12,) = read_coref(conll, "conll2012").values()
+        assert ud == c12
+
+
+def test_one_word_mentions_of_a_word_come_before_its_openings(tmp_path):
+    """As the reference scorer numbers a CoNLL-2012 token's parts (one-token mentions, then openings): on 'b',
+    ``(e3-x(e1-x)(e3-x)`` lists e1 before e3, so the span 'b' written in both stays in e1 and e3 keeps 'b c'.
+    The same file as CoNLL-2012 (``(3|(1)|(3)``), scored by scorer.pl v8.01 by hand: MUC recall 0/1, precision
+    0/0; B-cubed recall 1/2, precision 2/2 (with e3 first, as written, MUC would be 1/1)."""
+    response = HEADER + _word(1, "a") + _word(2, "b", "(e3-x(e1-x)(e3-x)") + _word(3, "c", "e3)") + "\n"
+    key = HEADER + _word(1, "a") + _word(2, "b", "(e9-x)(e9-x") + _word(3, "c", "e9)") + "\n"
+    (tmp_path / "r.conllu").write_text(response, encoding="utf-8")
+    (tmp_path / "k.conllu").write_text(key, encoding="utf-8")
+    assert read_coref(tmp_path / "r.conllu") == {"doc1": [[(1, 1)], [(1, 1), (1, 2)]]}
+    result = accord.coref(tmp_path / "k.conllu", tmp_path / "r.conllu").source
+    muc, bcub = result["muc"], result["bcub"]
+    assert (muc.recall_num, muc.recall_den, muc.precision_num, muc.precision_den) == (0, 1, 0, 0)
+    assert (bcub.recall, bcub.precision) == (0.5, 1.0)
+
+
+# ------------------------------------------------------------------ columns, zeros, names
+@pytest.mark.parametrize("n", [9, 11])
+def test_other_column_counts_are_errors(tmp_path, n):
+    line = "\t".join(["1", "a"] + ["_"] * (n - 3) + ["Entity=(e1-x)"]) + "\n"
+    (tmp_path / "bad.conllu").write_text(HEADER + line + "\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=rf"bad\.conllu:3: expected 10 tab-separated columns \(as CoNLL-U "
+                                          rf"requires\), found {n}$"):
+        read_coref(tmp_path / "bad.conllu")
+
+
+def test_conllu_plus_columns(tmp_path):
+    header = "# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC PARSEME:MWE\n"
+    body = "".join(_word(k, w, e).replace("\n", "\t*\n") for k, w, e in ((1, "a", "(e1-x)"), (2, "b", None),
+                                                                          (3, "c", "(e1-x)")))
+    (tmp_path / "p.conllu").write_text(header + "# newdoc id = d\n" + body + "\n", encoding="utf-8")
+    assert read_coref(tmp_path / "p.conllu") == {"d": [[(0, 0), (2, 2)]]}
+    (tmp_path / "q.conllu").write_text(header + "# newdoc id = d\n" + _word(1, "a", "(e1-x)") + "\n",
+                                       encoding="utf-8")
+    with pytest.raises(FormatError, match=r"q\.conllu:3: expected 11 tab-separated columns \(as its "
+                                          r"'# global.columns' line declares\), found 10$"):
+        read_coref(tmp_path / "q.conllu")
+    (tmp_path / "r.conllu").write_text("# global.columns = ID FORM\n1\ta\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="declares no MISC column"):
+        read_coref(tmp_path / "r.conllu")
+
+
+def test_entities_on_empty_nodes_are_counted_in_a_warning(tmp_path):
+    text = HEADER + _word(1, "a", "(e1-x)") + "1.1\t_\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1-x)\n" + _word(2, "b") + "\n"
+    (tmp_path / "z.conllu").write_text(text, encoding="utf-8")
+    with pytest.warns(AccordWarning, match="the Entity of 1 empty node"):
+        assert read_coref(tmp_path / "z.conllu") == {"doc1": [[(0, 0)]]}
+
+
+@pytest.mark.parametrize("name", ["key.txt", "key", "key.conll"])
+def test_corefud_recognised_by_its_content_whatever_its_name(tmp_path, capsys, name):
+    """Before, a CorefUD file not named .conllu was read as CoNLL-2012 and refused ('a token line outside
+    #begin document')."""
+    from accord.cli import main
+
+    (tmp_path / name).write_text(KEY, encoding="utf-8")
+    (tmp_path / "response.conllu").write_text(KEY, encoding="utf-8")
+    assert read_coref(tmp_path / name) == read_coref(tmp_path / "response.conllu")
+    assert main(["coref", str(tmp_path / name), str(tmp_path / "response.conllu"), "--metrics", "muc",
+                 "--output", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["measures"]["muc"]["totals"]["f1"] == 1.0
+    # without the global.Entity comment: an Entity attribute in MISC is enough
+    (tmp_path / name).write_text(KEY.replace("# global.Entity = eid-etype-head-other\n", ""), encoding="utf-8")
+    assert read_coref(tmp_path / name) == read_coref(tmp_path / "response.conllu")

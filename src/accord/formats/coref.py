@@ -231,7 +231,9 @@ def read_coref(path: str | Path, format: str | None = None) -> dict[str, Cluster
     by extension:
     ``.jsonl`` and ``.json`` JSON lines, ``.conllu`` CorefUD, ``.ann`` or a folder holding ``.ann`` files brat,
     ``.xml`` GATE XML (:mod:`accord.formats.coref_spans`), ``.xmi`` DKPro Core's coreference chains
-    (:func:`accord.formats.xmi.read_coref_xmi`), others CoNLL-2012)."""
+    (:func:`accord.formats.xmi.read_coref_xmi`), others
+    CorefUD when their content is (a ``# global.Entity`` comment or ``Entity=`` in MISC in their first lines),
+    else CoNLL-2012)."""
     p = Path(path)
     suffix = p.suffix.lower()
     if p.is_dir():    # a folder of documents: by the files it holds
@@ -242,11 +244,21 @@ def read_coref(path: str | Path, format: str | None = None) -> dict[str, Cluster
                 break
     by_suffix = {".jsonl": "jsonl", ".json": "jsonl", ".conllu": "corefud", ".ann": "brat", ".xml": "gate",
                  ".xmi": "xmi"}
-    fmt = format or by_suffix.get(suffix, "conll2012")
+    fmt = format or by_suffix.get(suffix) or _by_content(p)
     if fmt not in _COREF_READERS:
         raise FormatError(f"unknown coreference format {fmt!r}; expected {', '.join(_COREF_READERS)}", path=p)
     module, name = _COREF_READERS[fmt]
     return getattr(importlib.import_module(module, __package__), name)(p)
+
+
+def _by_content(p: Path) -> str:
+    """``corefud`` for a file whose first 64 KiB are CorefUD's (:func:`.corefud.looks_like_corefud`: a file of any
+    name), else ``conll2012``."""
+    from ._registry import file_head
+    from .corefud import looks_like_corefud
+
+    head = file_head(p, 1 << 16) if p.is_file() else None
+    return "corefud" if head is not None and looks_like_corefud(head) else "conll2012"
 
 
 def write_coref_conll(docs: dict[str, Clusters], path: str | Path, *, tokens: dict[str, list[str]] | None = None) -> None:

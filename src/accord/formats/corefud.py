@@ -9,8 +9,16 @@ coreference mentions are contiguous.
 
 Words are the lines whose ID is an integer (not multiword ranges ``1-2``, not empty nodes ``1.1``); they are
 numbered from 0 within the document, across sentences; documents start at ``# newdoc id = ...`` (a file
-without it is one document, ``1``). Clusters are returned as :func:`accord.formats.coref.read_coref` returns
-them: ``{document: [entity, ...]}``, entities in order of first appearance, mentions sorted.
+without it is one document, ``1``). Every line that is not blank or a ``#`` comment must have exactly 10
+tab-separated columns (or exactly as many as a CoNLL-U Plus ``# global.columns`` first line declares, MISC among
+them), as :mod:`accord.formats.conllu` requires. An ``Entity`` value on an empty node (a zero) is not read: a
+warning counts them.
+
+Clusters are returned as :func:`accord.formats.coref.read_coref` returns them: ``{document: [entity, ...]}``,
+mentions sorted, entities in the order the CoNLL-2012 reader lists the same clusters, the reference scorer's: that
+of their first bracket, a word's one-word mentions before its openings, each in written order. The order decides
+where a span written in two entities stays (the scorers keep it in the first), so that a key and a response score
+the same whether they are written as CorefUD or as CoNLL-2012.
 """
 
 from __future__ import annotations
@@ -22,12 +30,28 @@ from pathlib import Path
 from .._io import read_text
 from ..errors import AccordWarning, FormatError
 
-__all__ = ["read_corefud"]
+__all__ = ["looks_like_corefud", "read_corefud"]
 
 _NEWDOC = re.compile(r"^#\s*newdoc(?:\s+id\s*=\s*(.*))?$")
+_GLOBAL_COLUMNS = re.compile(r"^#\s*global\.columns\s*=\s*(.+)$")
 _PART = re.compile(r"^(.*)\[(\d+)/(\d+)\]$")
 
 Clusters = list[list[tuple[int, int]]]
+
+
+def looks_like_corefud(head: str) -> bool:
+    """Whether the first characters of a file are CorefUD's: a ``# global.Entity`` comment, or a line of 10 or more
+    tab-separated columns whose tenth (MISC) holds an ``Entity`` attribute. A CoNLL-2012 file has neither."""
+    for line in head.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            if re.match(r"#\s*global\.Entity\s*=", stripped):
+                return True
+            continue
+        cols = line.split("\t")
+        if len(cols) >= 10 and _entity_value(cols[9]) is not None:
+            return True
+    return False
 
 
 def _entity_value(misc: str) -> str | None:
@@ -68,17 +92,29 @@ def _parts(value: str, where: str, p: Path, line: int) -> list[tuple[str, str]]:
     return out
 
 
+def _columns(first_line: str, p: Path) -> tuple[int, int, str]:
+    """The number of columns, the index of MISC and why that number (CoNLL-U, or a CoNLL-U Plus header)."""
+    m = _GLOBAL_COLUMNS.match(first_line.strip())
+    if m is None:
+        return 10, 9, "as CoNLL-U requires"
+    names = m.group(1).split()
+    if "MISC" not in names:
+        raise FormatError(f"the '# global.columns' line declares no MISC column, where CorefUD's Entity is "
+                          f"(columns: {' '.join(names)})", path=p, line=1)
+    return len(names), names.index("MISC"), "as its '# global.columns' line declares"
+
+
 def read_corefud(path: str | Path) -> dict[str, Clusters]:
     """The coreference clusters of a CorefUD file (see the module docstring)."""
     p = Path(path)
     docs: dict[str, Clusters] = {}
-    order: dict[str, list[str]] = {}
+    order: dict[str, dict[str, None]] = {}    # the entities of each document in the reference scorer's order
     mentions: dict[str, dict[str, list[tuple[int, int]]]] = {}
     doc: str | None = None
     token = 0
     open_: dict[str, list[tuple[int, int]]] = {}
     pending: dict[str, list[int]] = {}   # entity -> [start, end] of the discontinuous mention being read
-    merged = 0
+    merged = zeros = 0
 
     def finish(lineno: int) -> None:
         if doc is None:
@@ -97,11 +133,12 @@ def read_corefud(path: str | Path) -> dict[str, Clusters]:
         if name in docs or name in mentions:
             raise FormatError(f"document {name!r} appears twice", path=p, line=lineno)
         doc, token = name, 0
-        mentions[name], order[name] = {}, []
+        mentions[name], order[name] = {}, {}
         open_.clear()
         pending.clear()
 
-    lines = read_text(p).splitlines()
+    lines = [line.removesuffix("\r") for line in read_text(p).split("\n")]
+    width, misc_at, why = _columns(lines[0], p)
     for lineno, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line:
@@ -113,17 +150,26 @@ def read_corefud(path: str | Path) -> dict[str, Clusters]:
             continue
         if line.startswith("#"):
             continue
-        cols = raw.split("\t")
-        if len(cols) != 10:
-            raise FormatError(f"expected 10 tab-separated columns (CoNLL-U), found {len(cols)}", path=p, line=lineno)
-        if not cols[0].isdigit():
-            continue    # multiword ranges and empty nodes are not words
+        cols = raw.strip(" \f\v").split("\t")
+        if len(cols) != width:
+            raise FormatError(f"expected {width} tab-separated columns ({why}), found {len(cols)}", path=p,
+                              line=lineno)
+        if not cols[0].isdigit():    # multiword ranges and empty nodes are not words
+            zeros += "." in cols[0] and _entity_value(cols[misc_at]) is not None
+            continue
         if doc is None:
             start_document("1", lineno)
         assert doc is not None
-        value = _entity_value(cols[9])
+        value = _entity_value(cols[misc_at])
         if value:
-            for kind, eid in _parts(value, f"document {doc!r}", p, lineno):
+            parts = _parts(value, f"document {doc!r}", p, lineno)
+            # the reference scorer's numbering: a word's one-word mentions, then its openings, in written order
+            for kind in ("single", "open"):
+                for k, eid in parts:
+                    if k == kind:
+                        part = _PART.match(eid)
+                        order[doc].setdefault(part.group(1) if part else eid)
+            for kind, eid in parts:
                 part = _PART.match(eid)
                 base = part.group(1) if part else eid
                 if kind == "open":
@@ -148,12 +194,8 @@ def read_corefud(path: str | Path) -> dict[str, Clusters]:
                     start, end = pending.pop(base)
                     merged += 1
                     mentions[doc].setdefault(base, []).append((start, end))
-                    if base not in order[doc]:
-                        order[doc].append(base)
                     continue
                 mentions[doc].setdefault(base, []).append((start, token))
-                if base not in order[doc]:
-                    order[doc].append(base)
         token += 1
     finish(len(lines))
     if doc is None:
@@ -161,4 +203,7 @@ def read_corefud(path: str | Path) -> dict[str, Clusters]:
     if merged:
         warnings.warn(AccordWarning(f"{p}: {merged} discontinuous mention(s) read as the span from their first word "
                                     "to their last"), stacklevel=2)
+    if zeros:
+        warnings.warn(AccordWarning(f"{p}: the Entity of {zeros} empty node(s) (zeros, IDs such as 5.1) not read: "
+                                    "accord's coreference mentions are spans of words"), stacklevel=2)
     return docs
