@@ -222,6 +222,7 @@ _COREF_READERS = {
     "brat": (".coref_spans", "read_coref_brat"),
     "gate": (".coref_spans", "read_coref_gate"),
     "xmi": (".xmi", "read_coref_xmi"),
+    "webanno-tsv": (".webanno_tsv", "read_coref_webanno_tsv"),
 }
 """Each coreference format: the module (imported when that format is read) and its reader."""
 
@@ -231,19 +232,20 @@ def read_coref(path: str | Path, format: str | None = None) -> dict[str, Cluster
     by extension:
     ``.jsonl`` and ``.json`` JSON lines, ``.conllu`` CorefUD, ``.ann`` or a folder holding ``.ann`` files brat,
     ``.xml`` GATE XML (:mod:`accord.formats.coref_spans`), ``.xmi`` DKPro Core's coreference chains
-    (:func:`accord.formats.xmi.read_coref_xmi`), others
+    (:func:`accord.formats.xmi.read_coref_xmi`), ``.tsv`` WebAnno TSV chain layers
+    (:func:`accord.formats.webanno_tsv.read_coref_webanno_tsv`), others
     CorefUD when their content is (a ``# global.Entity`` comment or ``Entity=`` in MISC in their first lines),
     else CoNLL-2012)."""
     p = Path(path)
     suffix = p.suffix.lower()
     if p.is_dir():    # a folder of documents: by the files it holds
         held = {f.suffix.lower() for f in p.iterdir() if f.is_file()}
-        for mark in (".ann", ".xmi", ".xml"):    # brat, XMI (beside its TypeSystem.xml), GATE
+        for mark in (".ann", ".xmi", ".xml", ".tsv"):    # brat, XMI (beside its TypeSystem.xml), GATE, WebAnno
             if mark in held:
                 suffix = mark
                 break
     by_suffix = {".jsonl": "jsonl", ".json": "jsonl", ".conllu": "corefud", ".ann": "brat", ".xml": "gate",
-                 ".xmi": "xmi"}
+                 ".xmi": "xmi", ".tsv": "webanno-tsv"}
     fmt = format or by_suffix.get(suffix) or _by_content(p)
     if fmt not in _COREF_READERS:
         raise FormatError(f"unknown coreference format {fmt!r}; expected {', '.join(_COREF_READERS)}", path=p)
