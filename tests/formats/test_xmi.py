@@ -2,11 +2,14 @@
 
 import random
 import shutil
+import time
+import tracemalloc
+import warnings
 
 import pytest
 
 import accord
-from accord.errors import AccordError, OptionError
+from accord.errors import AccordError, AccordWarning, FormatError, OptionError
 
 from ..conftest import DATA
 
@@ -96,8 +99,8 @@ def test_errors_name_the_types(tmp_path):
         accord.read(tmp_path / "g" / "doc.xmi", layer="Nope")
     with pytest.raises(OptionError, match="has no feature 'colour'"):
         accord.read(tmp_path / "g" / "doc.xmi", layer="NamedEntity:colour")
-    with pytest.raises(AccordError, match="no annotation of .*Token"):
-        accord.read(tmp_path / "g" / "doc.xmi", layer="Token")
+    # a type the type system declares but the file does not annotate: a document without such annotations
+    assert accord.read(tmp_path / "g" / "doc.xmi", layer="Token").documents[0].annotations == ()
     (tmp_path / "g" / "bad.xmi").write_text("<xmi:XMI xmlns:xmi='http://www.omg.org/XMI'><broken")
     with pytest.raises(AccordError, match="not UIMA CAS XMI"):
         accord.read(tmp_path / "g" / "bad.xmi")
@@ -139,3 +142,98 @@ def test_coreference_chains(tmp_path):
     assert read_coref(tmp_path / "g") == {"d": [[(0, 3), (9, 11), (31, 34)], [(9, 15), (18, 19)]]}
     muc = accord.coref(tmp_path / "g", tmp_path / "p").source["muc"]
     assert (muc.recall_num, muc.recall_den, muc.precision_num, muc.precision_den) == (2, 3, 2, 3)
+
+
+def test_an_empty_document_reads_back(tmp_path, capsys):
+    """accord convert writes the XMI of a document without annotations; it reads back as that document (it was
+    refused: 'no annotation of NamedEntity'), and scores as one whose gold items are all missing."""
+    from accord.cli import main
+
+    (tmp_path / "e.jsonl").write_text('{"id": "d", "text": "Hello world", "annotations": []}\n', encoding="utf-8")
+    (tmp_path / "p").mkdir()
+    assert main(["convert", str(tmp_path / "e.jsonl"), str(tmp_path / "p" / "d.xmi")]) == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (doc,) = accord.read(tmp_path / "p" / "d.xmi").documents
+    assert (doc.text, doc.annotations) == ("Hello world", ())
+    _named_entities(tmp_path / "g" / "d.xmi", "Hello world", [(0, 5, "X")])
+    report = accord.score(tmp_path / "g", tmp_path / "p")
+    assert (report.totals["gold"], report.totals["pred"], report.totals["missing"]) == (1, 0, 1)
+
+
+def test_a_text_over_the_parser_limit_is_refused_before_parsing(tmp_path):
+    """lxml refuses a text over 10,000,000 bytes, once after 2.9 GB and 6 s: now before parsing, the limit named."""
+    ts = tmp_path / "TypeSystem.xml"
+    _named_entities(tmp_path / "doc.xmi", "a", [])
+    big = tmp_path / "big.xmi"
+    big.write_text((tmp_path / "doc.xmi").read_text().replace('sofaString="a"', 'sofaString="' + "a" * 10_000_001 + '"'))
+    assert ts.is_file() and big.stat().st_size > 10_000_001
+    tracemalloc.start()
+    began = time.perf_counter()
+    try:
+        with pytest.raises(FormatError, match="more than 10,000,000 bytes"):
+            accord.read(big)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 30_000_000 and time.perf_counter() - began < 5
+    # just under the limit: read
+    big.write_text((tmp_path / "doc.xmi").read_text().replace('sofaString="a"', 'sofaString="' + "a" * 1_000_000 + '"'))
+    assert len(accord.read(big).documents[0].text) == 1_000_000
+
+
+def test_library_warnings_stay_quiet(tmp_path, capsys):
+    """cassis's own warnings ('open_binary is deprecated' when it loads DKPro Core's type system, 'select_all is
+    deprecated') are not accord's: they do not reach the user; accord's warnings do."""
+    from accord.cli import main
+    from accord.formats.xmi import _parsed_type_system
+
+    _named_entities(tmp_path / "doc.xmi", "Alice", [(0, 5, "PER")])
+    (tmp_path / "TypeSystem.xml").unlink()          # DKPro Core's type system, from cassis's resources
+    _parsed_type_system.cache_clear()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        (doc,) = accord.read(tmp_path / "doc.xmi", layer="Token").documents
+        accord.read(tmp_path / "doc.xmi")
+    assert doc.annotations == () and [str(w.message) for w in caught] == []
+    _parsed_type_system.cache_clear()
+    assert main(["convert", str(tmp_path / "doc.xmi"), str(tmp_path / "o.jsonl")]) == 0
+    assert "deprecated" not in capsys.readouterr().err
+
+
+def test_relation_endpoints_not_read_are_counted(tmp_path):
+    """A relation layer read alone: its Governor and Dependent point to spans not read; left out with a warning
+    counting them and naming the option that reads them (they were dropped without a word)."""
+    ts = cassis.TypeSystem()
+    span = ts.create_type("custom.Span", supertypeName="uima.tcas.Annotation")
+    ts.create_feature(span, "label", "uima.cas.String")
+    relation = ts.create_type("custom.Relation", supertypeName="uima.tcas.Annotation")
+    ts.create_feature(relation, "Governor", "custom.Span")
+    ts.create_feature(relation, "Dependent", "custom.Span")
+    ts.create_feature(relation, "label", "uima.cas.String")
+    cas = cassis.Cas(typesystem=ts)
+    cas.sofa_string = "Alice met Bob and Carol."
+    a, b, c = span(begin=0, end=5, label="PER"), span(begin=10, end=13, label="PER"), span(begin=18, end=23)
+    cas.add_all([a, b, c, relation(begin=10, end=13, Governor=a, Dependent=b, label="meets"),
+                 relation(begin=18, end=23, Governor=a, Dependent=c, label="meets")])
+    cas.to_xmi(tmp_path / "doc.xmi")
+    ts.to_xml(tmp_path / "TypeSystem.xml")
+    with pytest.warns(AccordWarning, match=r"Relation.Dependent -> Span: 2; Relation.Governor -> Span: 2\); read "
+                                           r"them too with --layer Relation,Span"):
+        (doc,) = accord.read(tmp_path / "doc.xmi", layer="Relation:label").documents
+    assert [(x.label, x.start, dict(x.attributes)) for x in doc.annotations] == [("meets", 10, {}), ("meets", 18, {})]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (doc,) = accord.read(tmp_path / "doc.xmi", layer="Relation,Span").documents
+    assert sorted(x.get("Dependent").end for x in doc.annotations if x.label == "meets") == [13, 23]
+
+
+def test_types_missing_from_the_type_system_are_named(tmp_path):
+    """cassis's lenient reading leaves out annotations of types the type system lacks: one warning names them."""
+    _named_entities(tmp_path / "doc.xmi", "Alice", [(0, 5, "PER")])
+    small = cassis.TypeSystem()
+    small.create_type("custom.Other", supertypeName="uima.tcas.Annotation")
+    small.to_xml(tmp_path / "TypeSystem.xml")
+    with pytest.warns(AccordWarning, match="types the type system lacks left out: .*NamedEntity"):
+        (doc,) = accord.read(tmp_path / "doc.xmi", layer="Other").documents
+    assert doc.annotations == ()
