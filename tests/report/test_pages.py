@@ -3,7 +3,7 @@ tests' browser harness notices a request the policy blocks."""
 
 from pathlib import Path
 
-from jinja2 import Environment, PackageLoader
+from accord.report._csp import page_environment
 
 from ..conftest import headless_dom
 
@@ -20,8 +20,7 @@ def test_every_page_template_extends_the_shared_layout():
 
 
 def test_a_request_the_policy_blocks_is_reported(tmp_path):
-    env = Environment(loader=PackageLoader("accord.report", "templates"))
-    layout = env.get_template("_base.html").render(title="t")
+    layout = page_environment().get_template("_base.html").render(title="t")
     page = tmp_path / "leaky.html"
     page.write_text(layout.replace("</body>", '<img src="http://example.org/x.png"></body>'), encoding="utf-8")
     _, errors = headless_dom(page)

@@ -61,7 +61,7 @@ def matrix_context(sa: SpanAgreement, measure: str = "strict", beta: float = 1.0
 def matrix_html(sa: SpanAgreement, measure: str = "strict", beta: float = 1.0,
                 title: str = "Annotator agreement") -> str:
     """The annotator matrix (:func:`matrix_context`) as a page of its own."""
-    from jinja2 import Environment, PackageLoader, select_autoescape
+    from ._csp import page_environment
 
-    env = Environment(loader=PackageLoader("accord.report", "templates"), autoescape=select_autoescape(["html"]))
+    env = page_environment()   # scripts allowed by their hashes
     return env.get_template("matrix.html").render(title=title, **matrix_context(sa, measure, beta))

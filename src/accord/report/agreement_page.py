@@ -39,7 +39,7 @@ def agreement_html(result: Any, measure: str = "strict", beta: float = 1.0,
                    title: str = "Annotator agreement") -> str:
     """The page of an :class:`~accord.agreement._result.AgreementResult` (its matrix when it holds the span
     agreement of annotation sets, ``result.source``)."""
-    from jinja2 import Environment, PackageLoader, select_autoescape
+    from ._csp import page_environment
 
     totals = result.totals
     ci = result.ci or {}
@@ -60,7 +60,7 @@ def agreement_html(result: Any, measure: str = "strict", beta: float = 1.0,
     context: dict[str, Any] = {}
     if result.source is not None:
         context = matrix_context(result.source, measure, beta)
-    env = Environment(loader=PackageLoader("accord.report", "templates"), autoescape=select_autoescape(["html"]))
+    env = page_environment()   # scripts allowed by their hashes
     env.globals["colour"] = cell_colour
     return env.get_template("agreement.html").render(
         title=title, coefficients=coefficients, totals=totals, options=result.options, inputs=result.inputs,

@@ -85,9 +85,9 @@ def _sections(diff: CorpusDiff) -> Iterable[dict[str, Any]]:
 def diff_html(diff: CorpusDiff, measures: tuple[str, ...], beta: float, title: str = "Annotation Diff") -> str:
     """A self-contained page: the Corpus QA summary and, per document and type, the key and
     response annotations side by side, colour coded by outcome, with a filter by outcome."""
-    from jinja2 import Environment, PackageLoader, select_autoescape
+    from ._csp import page_environment
 
-    env = Environment(loader=PackageLoader("accord.report", "templates"), autoescape=select_autoescape(["html"]))
+    env = page_environment()   # scripts allowed by their hashes
     template = env.get_template("diff.html")
     return template.render(title=title, by_type=qa_table(diff, "type", measures, beta),
                            by_document=qa_table(diff, "document", measures, beta), sections=list(_sections(diff)),

@@ -90,13 +90,13 @@ def errors_html(ev: ClueEvaluation, rows: Sequence[ErrorRow], *, title: str = "C
                 level: int = 1, labelled: bool = True, system: str = "predicted", page_size: int = 100) -> str:
     """A self-contained page: the error browser (:mod:`accord.report.error_browser`) over ``rows``, drawn a page
     at a time from the data embedded in the page, with filters by kind, class, label and document."""
-    from jinja2 import Environment, PackageLoader, select_autoescape
+    from ._csp import page_environment
 
     from ..clueval import LEVELS
     from .error_browser import embedded_data, error_browser_data
 
     data = error_browser_data({system: ev}, level=level, labelled=labelled, rows={system: rows})
-    env = Environment(loader=PackageLoader("accord.report", "templates"), autoescape=select_autoescape(["html"]))
+    env = page_environment()   # scripts allowed by their hashes
     return env.get_template("errors.html").render(
         title=title, browser={"data": data, **dict(zip(("encoding", "json"), embedded_data(data))),
                               "page_size": page_size},

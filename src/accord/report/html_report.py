@@ -101,7 +101,7 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
     """The page of ``systems`` (name -> Result, all over the same documents) and their ``comparison``
     (:class:`accord.stats.ComparisonResult`, or None). ``level`` and ``labelled`` choose the errors shown (CLUEval's
     leniency levels; the default, exact and labelled, are the strict errors of the pairs mode)."""
-    from jinja2 import Environment, PackageLoader, select_autoescape
+    from ._csp import page_environment
 
     from .error_browser import embedded_data
 
@@ -142,7 +142,7 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
         for s in sections:
             s["confusion"] = views["confusions"][s["system"]]
     count_keys = list(dict.fromkeys(k for c in counts for k in c["counts"]))
-    env = Environment(loader=PackageLoader("accord.report", "templates"), autoescape=select_autoescape(["html"]))
+    env = page_environment()   # scripts allowed by their hashes
     return env.get_template("report.html").render(
         title=title, summary=summary, sections=sections, comparisons=comparisons, counts=counts,
         count_keys=count_keys, comparison_options=comparison.options if comparison is not None else None,
