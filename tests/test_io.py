@@ -107,3 +107,88 @@ def test_bom_conll_against_plain_conll(tmp_path, capsys):
     assert main(["score", str(gold), str(pred), "--output", "json"]) == 0
     totals = checked(capsys.readouterr().out)["totals"]
     assert (totals["match"], totals["missing"], totals["spurious"]) == (2, 0, 0)
+
+
+# -- issue 33: binary files (1 GB of NUL bytes read as CoNLL was exit 3, after gigabytes of memory)
+
+
+def _sparse_nuls(path, size):
+    """A file of ``size`` NUL bytes that takes no disk space (a sparse file)."""
+    with open(path, "wb") as fh:
+        fh.truncate(size)
+    return path
+
+
+def test_nul_bytes_are_refused_from_the_head_without_reading_the_file(tmp_path):
+    import time
+    import tracemalloc
+
+    p = _sparse_nuls(tmp_path / "nul.conll", 50 << 20)
+    tracemalloc.start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(FormatError, match=r"nul\.conll: a NUL byte at byte 0: a binary file, not utf-8 text"):
+            read_text(p)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert time.monotonic() - start < 1.0
+    assert peak < 1 << 20, peak   # the first 64 KB, not the 50 MB (before: the file, decoded, then split)
+
+
+def test_nul_bytes_under_every_reader_through_the_command(tmp_path, capsys):
+    import time
+
+    p = _sparse_nuls(tmp_path / "nul.bin", 50 << 20)
+    for fmt in ("conll", "conllu", "jsonl", "doccano", "label-studio", "mat-json", "brat", "vrt", "xml-inline",
+                "fake-xml-inline", "webanno-tsv"):
+        start = time.monotonic()
+        assert main(["score", str(p), str(p), "--format", fmt]) == 2, fmt
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "internal error" not in err, (fmt, err)
+        assert time.monotonic() - start < 5, fmt
+
+
+def test_a_nul_byte_past_the_head_and_in_a_shard(tmp_path):
+    from accord._io import HEAD_BYTES, read_text_range
+
+    p = tmp_path / "late.conll"
+    text = "John B-PER\n" * (HEAD_BYTES // 11 + 10)
+    p.write_bytes(text.encode() + b"x\0 O\n")
+    with pytest.raises(FormatError, match=f"a NUL byte at byte {len(text) + 1}"):
+        read_text(p)
+    with pytest.raises(FormatError, match=f"a NUL byte at byte {len(text) + 1}"):
+        read_text_range(str(p), len(text), None)
+    # undecodable bytes are found in the head too, before any NUL after them
+    p.write_bytes(b"ok O\n\xff\0")
+    with pytest.raises(FormatError, match="not utf-8 text: invalid start byte at byte 5"):
+        read_text(p)
+
+
+def test_a_character_cut_at_the_end_of_the_head_is_not_an_error(tmp_path):
+    from accord._io import HEAD_BYTES
+
+    p = tmp_path / "cut.txt"
+    body = "a" * (HEAD_BYTES - 1) + "é" * 10    # "é" is 2 bytes: the head ends inside the first
+    p.write_text(body, encoding="utf-8")
+    assert read_text(p) == body
+
+
+@pytest.mark.slow
+def test_one_gigabyte_of_nul_bytes_as_conll(tmp_path):
+    """The issue's case, in a process of its own to measure its memory."""
+    import subprocess
+    import sys
+    import time
+
+    p = _sparse_nuls(tmp_path / "nul.conll", 1 << 30)
+    code = ("import resource, sys; from accord.cli import main; status = main(sys.argv[1:]); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, status)")
+    start = time.monotonic()
+    out = subprocess.run([sys.executable, "-c", code, "score", str(p), str(p)], capture_output=True, text=True,
+                         timeout=120)
+    elapsed = time.monotonic() - start
+    rss_kb, status = map(int, out.stdout.split())
+    assert status == 2 and "a NUL byte at byte 0: a binary file" in out.stderr, out.stderr
+    assert rss_kb < 300 << 10, rss_kb      # before: exit 3 (MemoryError) after gigabytes
+    assert elapsed < 20

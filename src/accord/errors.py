@@ -38,20 +38,24 @@ QUOTE_LIMIT = 60
 
 
 def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
-    """``repr`` of a piece of input for a message, shortened to about ``limit`` characters.
+    """``repr`` of a piece of input for a message (a string, or any value: a JSON item, a list), shortened to about
+    ``limit`` characters.
 
-    A longer text keeps its first and last characters around an ellipsis and says its length, so a message
-    quoting a span, a line or a field stays one short line whatever the input::
+    A longer one keeps its first and last characters around an ellipsis and says its length, so a message quoting
+    a span, a line or a field stays one short line whatever the input::
 
         >>> quoted("x" * 1000, 20)
         "'xxxxxxxxxxxxx…xxxxxxx' (1,000 characters)"
+        >>> quoted([1, 2])
+        '[1, 2]'
     """
-    text = value if isinstance(value, str) else str(value)
+    text = value if isinstance(value, str) else repr(value)
     if len(text) <= limit:
-        return repr(text)
+        return repr(text) if isinstance(value, str) else text
     head = max(1, limit * 2 // 3)
     tail = max(1, limit - head)
-    return f"{text[:head] + '…' + text[-tail:]!r} ({len(text):,} characters)"
+    short = text[:head] + "…" + text[-tail:]
+    return f"{short!r} ({len(text):,} characters)" if isinstance(value, str) else f"{short} ({len(text):,} characters)"
 
 
 class AccordError(ValueError):

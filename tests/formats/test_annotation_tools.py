@@ -76,7 +76,7 @@ def test_label_studio_annotations_against_predictions(tmp_path):
     pred["predictions"][0]["result"][3]["value"]["text"] = "Rome"
     task = {**gold, "predictions": pred["predictions"]}
     (tmp_path / "export.json").write_text(json.dumps([task], ensure_ascii=False), encoding="utf-8")
-    with pytest.warns(AccordWarning, match="results that are not spans or relations left out: 1 choices"):
+    with pytest.warns(AccordWarning, match="results left out, accord reads text spans .labels. and relations: 1 choices"):
         corpus = accord.read(tmp_path / "export.json")
     spans = [(a.label, a.start, a.end) for a in corpus["1"].annotations if a.start is not None]
     assert spans[-1] == ("LOC", 29, 33) and corpus["1"].surface(29, 33) == "Rome"
@@ -125,3 +125,114 @@ def test_label_studio_and_doccano_write_and_read_back(tmp_path):
     assert accord.score(corpus, again).f1 == 1.0 and again.annotation_count() == 7
     accord.write(again, tmp_path / "y.jsonl", "doccano")
     assert accord.score(corpus, accord.read(tmp_path / "y.jsonl")).f1 == 1.0
+
+
+# -- issue 33: byte-order marks, one task object, doccano's other exports, bounded quotes, the command's options
+
+_LS_TASK = {"id": 7, "data": {"text": "John lives in Rome"},
+            "annotations": [{"result": [
+                {"id": "a", "type": "labels", "value": {"start": 0, "end": 4, "text": "John", "labels": ["PER"]}},
+                {"id": "b", "type": "labels", "value": {"start": 14, "end": 18, "text": "Rome", "labels": ["LOC"]}}]}]}
+
+
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+def test_a_byte_order_mark_does_not_defeat_sniffing(tmp_path, bom):
+    doccano = tmp_path / "d.jsonl"
+    doccano.write_bytes(bom + b'{"id": 1, "text": "John lives", "label": [[0, 4, "PER"]]}\n')
+    ls = tmp_path / "t.json"
+    ls.write_bytes(bom + json.dumps([_LS_TASK]).encode())
+    # before: with a BOM, doccano was read as accord's JSON lines ('"id" is missing') and Label Studio not recognised
+    assert accord.formats.sniff(doccano).name == "doccano"
+    assert accord.formats.sniff(ls).name == "label-studio"
+    assert [(a.label, a.start, a.end) for a in accord.read(doccano)["1"].annotations] == [("PER", 0, 4)]
+    assert [(a.label, a.start, a.end) for a in accord.read(ls)["7"].annotations] == [("PER", 0, 4), ("LOC", 14, 18)]
+
+
+def test_a_byte_order_mark_of_utf16_chooses_the_codec_of_sniffing(tmp_path):
+    ls = tmp_path / "t.json"
+    ls.write_bytes(json.dumps([_LS_TASK]).encode("utf-16"))   # with its BOM
+    assert accord.formats.sniff(ls).name == "label-studio"
+    with accord._io.text_encoding("utf-16"):
+        assert len(accord.read(ls)["7"].annotations) == 2
+
+
+def test_label_studio_export_of_one_task_object(tmp_path):
+    one = tmp_path / "1.json"
+    one.write_text(json.dumps(_LS_TASK, indent=2))
+    assert accord.formats.sniff(one).name == "label-studio"   # before: "cannot tell the format of this file"
+    listed = tmp_path / "all.json"
+    listed.write_text(json.dumps([_LS_TASK]))
+    assert accord.score(one, listed).totals["match"] == 2
+
+
+def test_label_studio_task_without_text_spans_needs_no_text(tmp_path):
+    # a classification of a review's fields: which field is the text cannot be told, and need not be
+    task = {"id": 3, "data": {"reviewText": "good", "summary": "ok"},
+            "annotations": [{"result": [{"type": "choices", "value": {"choices": ["positive"]}}]}]}
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(task))
+    with pytest.warns(AccordWarning, match="1 choices"):
+        corpus = accord.read(path)
+    assert corpus["3"].annotations == () and corpus["3"].text is None
+    task["annotations"][0]["result"].append({"type": "labels", "value": {"start": 0, "end": 2, "labels": ["X"]}})
+    path.write_text(json.dumps(task))
+    with pytest.raises(FormatError, match="which field of 'data' is the text"):   # with a span it must be told
+        accord.read(path)
+
+
+def test_label_studio_quote_mismatch_is_shortened(tmp_path):
+    text = "a" * 100_000
+    task = {"id": 1, "data": {"text": text}, "annotations": [{"result": [
+        {"type": "labels", "value": {"start": 0, "end": 100_000, "text": "b" * 100_000, "labels": ["X"]}}]}]}
+    (tmp_path / "t.json").write_text(json.dumps([task]))
+    with pytest.raises(FormatError) as err:
+        accord.read(tmp_path / "t.json")
+    assert len(str(err.value)) < 400 and "(100,000 characters)" in str(err.value)
+
+
+def test_label_studio_hint_names_the_commands_option(tmp_path, capsys):
+    from accord.cli import main
+
+    task = {"id": 1, "data": {"text": "ab"}, "annotations": [{"result": []}, {"result": []}]}
+    (tmp_path / "t.json").write_text(json.dumps([task]))
+    assert main(["convert", str(tmp_path / "t.json"), str(tmp_path / "o.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "(--set)" in err and "--gold-set" not in err      # before: convert was told --gold-set / --pred-set
+    assert main(["score", str(tmp_path / "t.json"), str(tmp_path / "t.json")]) == 2
+    assert "(--gold-set / --pred-set)" in capsys.readouterr().err
+
+
+def test_doccano_intent_detection_entities_as_lists(tmp_path):
+    path = tmp_path / "intent.jsonl"
+    path.write_text('{"text": "Find a flight from Memphis to Tacoma", "entities": [[19, 26, "City"], [30, 36, "City"]],'
+                    ' "cats": ["flight"]}\n')
+    with pytest.warns(AccordWarning, match=r"1 class\(es\) of whole texts \('cats'\) left out"):
+        corpus = accord.read(path)
+    doc = corpus["1"]
+    assert [(a.label, doc.surface(a.start, a.end)) for a in doc.annotations] == [("City", "Memphis"), ("City", "Tacoma")]
+
+
+def test_doccano_pretty_printed_objects(tmp_path):
+    one = {"text": "Google was founded by Larry Page.", "entities": [
+        {"id": 0, "start_offset": 0, "end_offset": 6, "label": "ORG"},
+        {"id": 1, "start_offset": 22, "end_offset": 32, "label": "PERSON"}],
+        "relations": [{"id": 0, "from_id": 0, "to_id": 1, "type": "foundedBy"}]}
+    path = tmp_path / "pretty.jsonl"
+    path.write_text(json.dumps(one, indent=4) + "\n" + json.dumps({**one, "id": 9}, indent=2) + "\n")
+    corpus = accord.read(path)
+    # document ids: the first object's line (1), then the second's own id
+    assert list(corpus) == ["1", "9"]
+    assert sorted(a.label for a in corpus["9"].annotations) == ["ORG", "PERSON", "foundedBy"]
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(json.dumps(one, indent=4)[:-3])
+    with pytest.raises(FormatError, match=r"broken\.jsonl:1: not valid JSON"):
+        accord.read(broken, format="doccano")
+
+
+def test_doccano_missing_text_names_the_fields(tmp_path):
+    path = tmp_path / "cols.jsonl"
+    path.write_text('{"column_data": "EU rejects", "column_label": [[0, 2, "ORG"]]}\n')
+    with pytest.raises(FormatError, match="no 'text' string .its fields: 'column_data', 'column_label'"):
+        accord.read(path, format="doccano")
+    with pytest.raises(FormatError, match="not a document of accord's JSON lines .*--format doccano"):
+        accord.read(path)

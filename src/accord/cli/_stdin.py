@@ -1,5 +1,5 @@
 """``-`` as an input: standard input, spooled to a temporary file that the readers (and the format
-sniffer) read as any other."""
+sniffer) read as any other; an error names it ``-``, as the user gave it, not by the temporary file's path."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ..errors import OptionError
+from ..errors import AccordError, OptionError
 
 __all__ = ["INPUTS", "standard_input"]
 
@@ -38,6 +38,12 @@ def standard_input(args: argparse.Namespace) -> Iterator[None]:
             setattr(args, name, path)
         else:
             args.inputs[k] = path
-        yield
+        try:
+            yield
+        except AccordError as exc:   # the input as the user gave it, not the temporary file's path
+            exc.args = tuple(a.replace(path, "-") if isinstance(a, str) else a for a in exc.args)
+            if getattr(exc, "path", None) is not None and str(exc.path) == path:
+                exc.path = "-"   # type: ignore[attr-defined]
+            raise
     finally:
         os.unlink(path)

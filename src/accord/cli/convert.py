@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_convert(args: argparse.Namespace) -> int:
     from ..convert import for_format
-    from ..formats._registry import by_extension, get, read, write
+    from ..formats._registry import by_extension, get, input_options, read, write
 
     target = args.to_format or by_extension(args.output)
     get(target)   # an unknown format is an error before anything is read
@@ -46,7 +46,8 @@ def run_convert(args: argparse.Namespace) -> int:
         options["annotation_set"] = args.annotation_set
     if args.layer:
         options["layer"] = args.layer
-    corpus = read(args.input, format=args.from_format, **options)
+    with input_options(format="--from", set="--set"):    # (the hints of reading errors name convert's options)
+        corpus = read(args.input, format=args.from_format, **options)
     converted = for_format(corpus, target)
     write_options = {"scheme": args.scheme} if target in ("conll", "conllu", "vrt") else {}
     if args.annotation_set and target in ("gate", "label-studio"):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,7 +14,7 @@ from ..errors import FormatError, OptionError, quoted
 from ..model import Corpus
 
 __all__ = ["Format", "register", "get", "names", "sniff", "by_extension", "read", "write", "file_head",
-           "format_table", "input_files", "BUILTIN_FORMATS"]
+           "format_table", "input_files", "input_options", "option_hint", "BUILTIN_FORMATS"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,26 @@ class Format:
 
 
 _FORMATS: dict[str, Format] = {}
+
+_OPTION_NAMES: ContextVar[dict[str, str]] = ContextVar(
+    "accord_input_options", default={"format": "--format", "set": "--gold-set / --pred-set"})
+"""The options that name an input's format and annotation set in the running command (:func:`input_options`)."""
+
+
+@contextmanager
+def input_options(**names: str) -> Iterator[None]:
+    """Within the block, messages name the input options as the running command spells them: ``format`` (``accord
+    convert``: ``--from``) and ``set`` (``accord convert``: ``--set``)."""
+    token = _OPTION_NAMES.set({**_OPTION_NAMES.get(), **names})
+    try:
+        yield
+    finally:
+        _OPTION_NAMES.reset(token)
+
+
+def option_hint(what: str) -> str:
+    """The option of the running command that gives an input's ``format`` or annotation ``set``."""
+    return _OPTION_NAMES.get()[what]
 
 BUILTIN_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
     "brat": ("brat", (".ann",)),
@@ -87,14 +109,29 @@ def format_table() -> list[tuple[str, tuple[str, ...]]]:
     return list(table.items())
 
 
+_BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+         (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+"""Byte-order marks and the codec that reads a text beginning with one (UTF-32's before UTF-16's: FF FE starts
+both)."""
+
+
 def file_head(path: str | os.PathLike, size: int = 4096) -> str | None:
     """The first ``size`` characters of a file for sniffing (undecodable bytes replaced), or ``None``
-    when it cannot be read."""
+    when it cannot be read. The text is decoded as the readers will decode it (``--encoding``, UTF-8 by default),
+    a byte-order mark choosing the codec and dropped, so that a BOM never hides the first character."""
+    from .._io import current_encoding
+
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read(size)
-    except OSError:
+        with open(path, "rb") as fh:
+            start = fh.read(4)
+        encoding = next((name for bom, name in _BOMS if start.startswith(bom)), current_encoding())
+        if encoding == "utf-8":
+            encoding = "utf-8-sig"
+        with open(path, encoding=encoding, errors="replace") as fh:
+            head = fh.read(size)
+    except (OSError, LookupError, ValueError):
         return None
+    return head[1:] if head.startswith("\ufeff") else head
 
 
 def register(fmt: Format) -> Format:
@@ -141,17 +178,13 @@ def sniff(path: str | os.PathLike) -> Format:
             if fmt.name in _DIRECTORY_MARKS and _DIRECTORY_MARKS[fmt.name] in exts:
                 return fmt
         candidates = [fmt for fmt in formats if exts & set(fmt.extensions)]
-        if len(candidates) > 1:     # formats sharing an extension: the one whose sniffing recognises a file
-            files = sorted(f for f in p.iterdir() if f.is_file())
-            recognised = [fmt for fmt in candidates if fmt.sniff is not None and any(
-                f.suffix.lower() in fmt.extensions and fmt.sniff(f) for f in files[:20])]
-            if len(recognised) == 1:
-                return recognised[0]
+        if len(candidates) > 1:     # formats sharing an extension: each file's format as a file alone is sniffed
+            return _sniff_folder(p, candidates)
         if len(candidates) == 1:
             return candidates[0]
         raise FormatError(
             "cannot tell the format of this directory from its file extensions "
-            f"({', '.join(sorted(exts)) or 'no files'}); give it with --format", path=p)
+            f"({', '.join(sorted(exts)) or 'no files'}); give it with {option_hint('format')}", path=p)
     if not p.exists():
         raise FormatError("no such file or directory", path=p)
     ext = p.suffix.lower()
@@ -164,9 +197,39 @@ def sniff(path: str | os.PathLike) -> Format:
     sniffed = [fmt for fmt in formats if fmt.sniff is not None and fmt.sniff(p)]
     if len(sniffed) == 1:
         return sniffed[0]
+    head = file_head(p, 512) or ""
+    if head.lstrip().startswith("<View") or "<View>" in head[:200]:
+        raise FormatError("a Label Studio labelling configuration (<View>), not annotations: give the export of the "
+                          "project (JSON)", path=p)
     raise FormatError(
-        f"cannot tell the format of this file (extension {ext or 'none'!r}); give it with --format "
+        f"cannot tell the format of this file (extension {ext or 'none'!r}); give it with {option_hint('format')} "
         f"({', '.join(names())})", path=p)
+
+
+SNIFFED_FILES = 20
+"""The files of a folder whose formats are sniffed when several formats claim its extensions."""
+
+
+def _sniff_folder(p: Path, candidates: list[Format]) -> Format:
+    """The format of a folder whose extensions several formats claim (``.jsonl``: accord's JSON lines and doccano;
+    ``.json``; ``.xml``): that of its first files, each sniffed as a file given alone is; files of different
+    formats are an error naming two of them."""
+    claimed = {ext for fmt in candidates for ext in fmt.extensions}
+    files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix.lower() in claimed)[:SNIFFED_FILES]
+    found: dict[str, Path] = {}
+    for f in files:
+        try:
+            found.setdefault(sniff(f).name, f)
+        except FormatError:
+            continue
+    if len(found) == 1:
+        return get(next(iter(found)))
+    if found:
+        shown = ", ".join(f"{f.name} ({name})" for name, f in list(found.items())[:3])
+        raise FormatError(f"the files of this directory are of several formats ({shown}); give one with "
+                          f"{option_hint('format')}", path=p)
+    raise FormatError(f"cannot tell the format of this directory: none of its {', '.join(sorted(claimed))} files "
+                      f"is recognised; give it with {option_hint('format')}", path=p)
 
 
 def by_extension(path: str | os.PathLike) -> str:
@@ -280,10 +343,13 @@ def _read(p: Path, fmt: Format, options: dict[str, Any]) -> Corpus:
 
 def folder_files(folder: Path, fmt: Format) -> list[Path]:
     """The files of a folder read one by one in ``fmt`` (those of its extensions), in the order they are read;
-    a format read by folders (brat) lists its own (``read.directory_files``)."""
+    a format read by folders (brat) lists its own (``read.directory_files``); a format of no extension of its own
+    reads every file but hidden ones."""
     listing = getattr(fmt.read, "directory_files", None)
     if listing is not None:
         return listing(folder)
+    if not fmt.extensions:   # a format of no extension of its own (fake-xml-inline, spans): every visible file
+        return sorted(f for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
     return sorted(f for f in folder.iterdir() if f.is_file() and f.suffix.lower() in fmt.extensions)
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .._io import read_text
-from ..errors import FormatError, OptionError
+from ..errors import FormatError, OptionError, quoted
 from ..model import Annotation, Corpus, Document, covered_text, is_aggregate
 from ._refs import RawAnnotation, Ref, build_annotations, ref_id
 from ._registry import Format, register
@@ -58,9 +58,10 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
             continue
         fields = line.split("\t")
         ident = fields[0]
+        named = ident if len(ident) <= 40 else quoted(ident)   # (messages name an id, not a line's worth of one)
         body = fields[1].split() if len(fields) > 1 else []
         if not body:
-            raise FormatError(f"expected ID<TAB>TYPE ...; got {line!r}", path=ann_path, line=lineno)
+            raise FormatError(f"expected ID<TAB>TYPE ...; got {quoted(line)}", path=ann_path, line=lineno)
         kind = ident[:1]
         if kind == "T":
             label = body[0]
@@ -69,27 +70,27 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
                 if any(len(f) != 2 or f[0] > f[1] for f in frags):
                     raise ValueError
             except ValueError:
-                raise FormatError(f"bad offsets in {line!r}; expected TYPE START END[;START END...]",
+                raise FormatError(f"bad offsets in {quoted(line)}; expected TYPE START END[;START END...]",
                                   path=ann_path, line=lineno) from None
             start, end = min(f[0] for f in frags), max(f[1] for f in frags)
             if end > len(text):
-                raise FormatError(f"{ident} ends at {end}, past the end of the text ({len(text)} characters)",
+                raise FormatError(f"{named} ends at {end}, past the end of the text ({len(text)} characters)",
                                   path=ann_path, line=lineno)
             attrs: dict[str, Any] = {}
             pieces = None
             if len(frags) > 1:
                 if discontinuous == "error":
-                    raise FormatError(f"{ident} has a discontinuous span ({' '.join(body[1:])}); "
+                    raise FormatError(f"{named} has a discontinuous span ({' '.join(body[1:])[:200]}); "
                                       "--discontinuous fragments scores its pieces, merge their covering extent",
                                       path=ann_path, line=lineno)
                 if discontinuous == "merge":
                     attrs["fragments"] = tuple(f"{a}-{b}" for a, b in frags)
                 else:
                     pieces = tuple(frags)
-            quoted = fields[2] if len(fields) > 2 else None
+            quote = fields[2] if len(fields) > 2 else None
             actual = " ".join(text[a:b] for a, b in frags)
-            if quoted is not None and quoted != actual and quoted != text[start:end]:
-                raise FormatError(f"{ident} quotes {quoted!r} but the text at {start}-{end} is {actual!r}",
+            if quote is not None and quote != actual and quote != text[start:end]:
+                raise FormatError(f"{named} quotes {quoted(quote)} but the text at {start}-{end} is {quoted(actual)}",
                                   path=ann_path, line=lineno)
             raw[ident] = RawAnnotation(label, start, end, attrs, ident, lineno, pieces)
         elif kind == "R":
@@ -97,7 +98,7 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
             for a in body[1:]:
                 role, _, target = a.partition(":")
                 if not target:
-                    raise FormatError(f"bad relation argument {a!r}; expected ROLE:ID", path=ann_path, line=lineno)
+                    raise FormatError(f"bad relation argument {quoted(a)}; expected ROLE:ID", path=ann_path, line=lineno)
                 args[role] = Ref(target)
             raw[ident] = RawAnnotation(body[0], None, None, args, ident, lineno)
         elif kind == "E":
@@ -106,9 +107,9 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
             for a in body[1:]:
                 role, _, target = a.partition(":")
                 if not target:
-                    raise FormatError(f"bad event argument {a!r}; expected ROLE:ID", path=ann_path, line=lineno)
+                    raise FormatError(f"bad event argument {quoted(a)}; expected ROLE:ID", path=ann_path, line=lineno)
                 if role in args:
-                    raise FormatError(f"event {ident} repeats role {role!r}", path=ann_path, line=lineno)
+                    raise FormatError(f"event {named} repeats role {quoted(role)}", path=ann_path, line=lineno)
                 args[role] = Ref(target)
             raw[ident] = RawAnnotation(label, None, None, args, ident, lineno)
         elif kind == "*":
@@ -116,24 +117,26 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
             raw[eid] = RawAnnotation(body[0], None, None, {"members": frozenset(Ref(t) for t in body[1:])}, eid, lineno)
         elif kind in ("A", "M"):
             if len(body) < 2:
-                raise FormatError(f"bad attribute line {line!r}; expected NAME TARGET [VALUE]", path=ann_path, line=lineno)
+                raise FormatError(f"bad attribute line {quoted(line)}; expected NAME TARGET [VALUE]", path=ann_path,
+                                  line=lineno)
             pending_attrs.append((lineno, body[1], body[0], body[2] if len(body) > 2 else True))
         elif kind == "N":
             if len(body) < 3:
-                raise FormatError(f"bad normalization line {line!r}; expected TYPE TARGET DB:ID", path=ann_path, line=lineno)
+                raise FormatError(f"bad normalization line {quoted(line)}; expected TYPE TARGET DB:ID", path=ann_path,
+                                  line=lineno)
             pending_norms.append((lineno, body[1], body[2]))
         else:
-            raise FormatError(f"unknown annotation kind {ident!r}; expected T, R, E, A, M, N, * or #",
+            raise FormatError(f"unknown annotation kind {quoted(ident)}; expected T, R, E, A, M, N, * or #",
                               path=ann_path, line=lineno)
         if kind in ("T", "R", "E", "*"):
             order.append(ident if kind != "*" else f"*{lineno}")
     for lineno, target, name, value in pending_attrs:
         if target not in raw:
-            raise FormatError(f"attribute {name!r} targets unknown id {target!r}", path=ann_path, line=lineno)
+            raise FormatError(f"attribute {quoted(name)} targets unknown id {quoted(target)}", path=ann_path, line=lineno)
         raw[target].attributes[name] = value
     for lineno, target, ref in pending_norms:
         if target not in raw:
-            raise FormatError(f"normalization targets unknown id {target!r}", path=ann_path, line=lineno)
+            raise FormatError(f"normalization targets unknown id {quoted(target)}", path=ann_path, line=lineno)
         norms = raw[target].attributes.get("normalizations", frozenset())
         raw[target].attributes["normalizations"] = norms | {ref}
     annotations = build_annotations([raw[i] for i in order], path=ann_path, doc_id=doc_id)
@@ -233,7 +236,7 @@ def _write_brat_document(doc: Document, folder: Path, name: str, out: Path) -> N
             lines.append(f"{me}\t{head} {' '.join(args)}".rstrip())
         for k, v in scalars.items():
             if isinstance(v, Annotation) or is_aggregate(v):
-                raise FormatError(f"document {doc.id!r}: brat cannot write attribute {k!r} = {v!r}", path=out)
+                raise FormatError(f"document {doc.id!r}: brat cannot write attribute {k!r} = {quoted(v)}", path=out)
             lines.append(f"{new('A')}\t{k} {me}" + ("" if v is True else f" {v}"))
         for norm in sorted(a.attributes.get("normalizations", ())):
             lines.append(f"{new('N')}\tReference {me} {norm}")

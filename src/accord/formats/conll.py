@@ -23,7 +23,7 @@ import numpy as np
 from .. import tagging
 from .._io import read_text
 from .._text_fields import TextFields, code_points, factorize_fields
-from ..errors import FormatError, OptionError
+from ..errors import FormatError, OptionError, quoted
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
 from ._fields import Layout, field_layout
 from ._registry import Format, file_head, register
@@ -98,7 +98,7 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
         if len(bad):
             i = int(token_lines[bad[0]])
             raise FormatError(f"expected {ncols} columns as on the lines above, found {int(f.widths[i])}: "
-                              f"{' '.join(f.line_fields(text, i))!r}", path=path, line=i + 1 + line_offset)
+                              f"{quoted(' '.join(f.line_fields(text, i)))}", path=path, line=i + 1 + line_offset)
         base = f.first[token_lines]
         at = base + token_column % ncols
         out.tokens = TextFields(text, f.starts[at], f.ends[at])

@@ -26,11 +26,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from .._io import read_text
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 from ._json import INTEGER, NULL, SCALAR, STRING, ListOf, Nullable, Object, OneOf, check, parse_json
 from ..model import Annotation, Attributes, Corpus, Document
 from ._refs import RawAnnotation, Ref, build_annotations, ref_id, writer_ids
-from ._registry import Format, register
+from ._registry import Format, option_hint, register
 
 __all__ = ["read_jsonl", "write_jsonl", "document_from_json", "document_to_json", "json_lines"]
 
@@ -64,6 +64,11 @@ def _value_in(v: Any) -> Any:
 
 def document_from_json(obj: Any, *, path: object = None, line: int | None = None) -> Document:
     """Build a document from one parsed JSON object of the format above (its shape checked first)."""
+    if isinstance(obj, dict) and "id" not in obj and "annotations" not in obj:
+        fields = ", ".join(quoted(k, 30) for k in list(obj)[:8]) or "none"
+        raise FormatError(f"$: not a document of accord's JSON lines (no \"id\" nor \"annotations\"; its fields: "
+                          f"{fields}); a doccano export has \"text\" and \"label\" or \"entities\" "
+                          f"({option_hint('format')} doccano)", path=path, line=line)
     check(obj, DOCUMENT, path=path, line=line)
     doc_id = obj["id"]
     raw = []
@@ -71,7 +76,7 @@ def document_from_json(obj: Any, *, path: object = None, line: int | None = None
         start, end = a.get("start"), a.get("end")
         if (start is None) != (end is None) or (start is not None and not 0 <= start <= end):
             raise FormatError(f"$.annotations[{k}]: expected both start and end (0 <= start <= end) or neither; "
-                              f"got [{start!r}, {end!r})", path=path, line=line)
+                              f"got [{quoted(start)}, {quoted(end)})", path=path, line=line)
         frags = a.get("fragments")
         if frags is not None:
             pieces = tuple(sorted((x, y) for x, y in frags))
@@ -79,7 +84,7 @@ def document_from_json(obj: Any, *, path: object = None, line: int | None = None
                     or any(pieces[i][1] > pieces[i + 1][0] for i in range(len(pieces) - 1)) \
                     or (pieces[0][0], pieces[-1][1]) != (start, end):
                 raise FormatError(f"$.annotations[{k}]: fragments must be disjoint pieces [start, end) whose extent is "
-                                  f"the annotation's [{start!r}, {end!r}); got {frags!r}", path=path, line=line)
+                                  f"the annotation's [{start!r}, {end!r}); got {quoted(frags)}", path=path, line=line)
             frags = pieces if len(pieces) > 1 else None
         attrs = a.get("attributes") or {}
         raw.append(RawAnnotation(a["label"], start, end, {n: _value_in(v) for n, v in attrs.items() if v is not None},
@@ -91,7 +96,7 @@ def document_from_json(obj: Any, *, path: object = None, line: int | None = None
     if limit is not None:
         for k, ann in enumerate(annotations):
             if ann.end is not None and ann.end > limit:
-                raise FormatError(f"$.annotations[{k}]: document {doc_id!r}: {ann!r} ends at {ann.end}, past the end "
+                raise FormatError(f"$.annotations[{k}]: document {quoted(doc_id)}: {quoted(ann)} ends at {ann.end}, past the end "
                                   f"of the document ({limit} {'characters' if text is not None else 'tokens'})",
                                   path=path, line=line)
     sentences = obj.get("sentences")
@@ -147,13 +152,56 @@ def document_to_json(doc: Document) -> dict[str, Any]:
     return out
 
 
-def json_lines(path: str | Path, *, encoding: str | None = None) -> Iterator[tuple[int, Any]]:
-    """``(line number, value)`` for each non-blank line of a JSON-lines file; bad JSON names the line."""
+def json_lines(path: str | Path, *, encoding: str | None = None,
+               spread: bool = False) -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` for each non-blank line of a JSON-lines file; bad JSON names the line.
+
+    With ``spread``, a file whose first line is not JSON is read as JSON values one after another, each of any
+    number of lines (a pretty-printed export), numbered by the line each begins on; if it is not that either, the
+    error is the first line's."""
     p = Path(path)
-    for lineno, line in enumerate(read_text(p, encoding).split("\n"), 1):
+    text = read_text(p, encoding)
+    first = True
+    for lineno, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
-        yield lineno, parse_json(line, path=p, line=lineno)
+        try:
+            value = parse_json(line, path=p, line=lineno)
+        except FormatError:
+            if not (spread and first):
+                raise
+            values = _spread_values(text)
+            if values is None:
+                raise
+            yield from values
+            return
+        first = False
+        yield lineno, value
+
+
+def _spread_values(text: str) -> list[tuple[int, Any]] | None:
+    """JSON values one after another, with the line each begins on; ``None`` if the text is not that."""
+    import json
+
+    from ._json import MAX_DEPTH, _nesting_depth, _refuse_constant
+
+    if _nesting_depth(text) > MAX_DEPTH:
+        return None
+    decoder = json.JSONDecoder(parse_constant=_refuse_constant)
+    out: list[tuple[int, Any]] = []
+    at, line, counted = 0, 1, 0
+    while True:
+        while at < len(text) and text[at] in " \t\r\n":
+            at += 1
+        if at == len(text):
+            return out
+        line += text.count("\n", counted, at)
+        counted = at
+        try:
+            value, at = decoder.raw_decode(text, at)
+        except (ValueError, RecursionError):
+            return None
+        out.append((line, value))
 
 
 def read_jsonl(path: str | Path, *, encoding: str | None = None, **_ignored: Any) -> Corpus:

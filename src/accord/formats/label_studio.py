@@ -1,6 +1,6 @@
 """Label Studio's JSON export of text tasks: labelled spans and relations, from annotations or predictions.
 
-The export is a JSON array of tasks, ``{"id": 1, "data": {"text": ...}, "annotations": [{"result": [...],
+The export is a JSON array of tasks (or one task object, as Label Studio exports a task alone), ``{"id": 1, "data": {"text": ...}, "annotations": [{"result": [...],
 "was_cancelled": false, ...}], "predictions": [{"result": [...], "model_version": ...}]}``. A task is a
 document (id: the task's ``id``). Its results of type ``labels`` are spans (``value.start``, ``value.end``,
 one annotation per name in ``value.labels``); results of type ``relation`` are spanless annotations named by
@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from .._io import read_text
-from ..errors import AccordWarning, FormatError, OptionError
+from ..errors import AccordWarning, FormatError, OptionError, quoted
 from ..model import Attributes, Corpus, Document
 from ._json import parse_json
 from ._refs import RawAnnotation, Ref, build_annotations
 from ._span_relations import check_spans_and_relations, relation_ends
-from ._registry import Format, file_head, register
+from ._registry import Format, file_head, option_hint, register
 
 __all__ = ["read_label_studio", "write_label_studio", "utf16_offsets"]
 
@@ -72,17 +72,22 @@ def _choose(task: dict[str, Any], which: str, where: str) -> dict[str, Any] | No
         return items[k - 1] if k <= len(items) else None
     if len(items) > 1:
         raise FormatError(f"{where} has {len(items)} {kind}; choose one with {kind}:1 ... {kind}:{len(items)} "
-                          "(--gold-set / --pred-set)", path=None)
+                          f"({option_hint('set')})", path=None)
     return items[0]
 
 
-def _text(data: Any, results: list[Any], where: str) -> str:
+def _text(data: Any, results: list[Any], where: str) -> str | None:
+    """The task's text: ``data.text``, else the one string of ``data`` that holds every span; ``None`` for a task
+    without text spans whose text cannot be told (a classification of a review's fields, labels of a dialogue's
+    paragraphs): its results are not read, and no offset needs a text."""
     if not isinstance(data, dict):
         raise FormatError(f"{where}: 'data' is not an object", path=None)
     if isinstance(data.get("text"), str):
         return data["text"]
     strings = {k: v for k, v in data.items() if isinstance(v, str)}
     spans = [r.get("value") for r in results if isinstance(r, dict) and r.get("type") in _SPAN_TYPES]
+    if len(strings) != 1 and not spans:
+        return None
     for key, value in strings.items() if spans else ():
         if all(isinstance(s, dict) and isinstance(s.get("text"), str) and
                value[s.get("start", 0):s.get("end", 0)] == s["text"] for s in spans):
@@ -95,7 +100,7 @@ def _text(data: Any, results: list[Any], where: str) -> str:
 
 def _offset(value: Any, field: str, table: list[int] | None, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise FormatError(f"{where}: {field} {value!r} is not an integer offset", path=None)
+        raise FormatError(f"{where}: {field} {quoted(value)} is not an integer offset", path=None)
     if table is None:
         return value
     if not 0 <= value < len(table):
@@ -107,7 +112,7 @@ def _task_document(task: Any, k: int, which: str, p: Path, skipped: dict[str, in
     if not isinstance(task, dict):
         raise FormatError(f"task {k + 1} is not an object", path=p)
     doc_id = str(task.get("id", k + 1))
-    where = f"{p}: task {doc_id}"
+    where = f"{p}: task {doc_id if len(doc_id) <= 40 else quoted(doc_id)}"
     chosen = _choose(task, which, where)
     if chosen is None:
         return None
@@ -115,7 +120,7 @@ def _task_document(task: Any, k: int, which: str, p: Path, skipped: dict[str, in
     if not isinstance(results, list):
         raise FormatError(f"{where}: the {which.split(':')[0]} have no 'result' list", path=None)
     text = _text(task.get("data"), results, where)
-    table = utf16_offsets(text)
+    table = None if text is None else utf16_offsets(text)
     raw: list[RawAnnotation] = []
     relations = []
     for n, r in enumerate(results):
@@ -128,14 +133,15 @@ def _task_document(task: Any, k: int, which: str, p: Path, skipped: dict[str, in
             value = r.get("value")
             if not isinstance(value, dict):
                 raise FormatError(f"{here}: no 'value' object", path=None)
+            assert text is not None   # (a task with text spans has a text: _text)
             start = _offset(value.get("start"), "start", table, here)
             end = _offset(value.get("end"), "end", table, here)
             if not 0 <= start <= end <= len(text):
                 raise FormatError(f"{here}: span [{start}, {end}) does not fit the text ({len(text)} characters)",
                                   path=None)
             if isinstance(value.get("text"), str) and text[start:end] != value["text"]:
-                raise FormatError(f"{here}: the text at [{start}, {end}) is {text[start:end]!r}, the result says "
-                                  f"{value['text']!r}", path=None)
+                raise FormatError(f"{here}: the text at [{start}, {end}) is {quoted(text[start:end])}, the result "
+                                  f"says {quoted(value['text'])}", path=None)
             labels = value.get(kind)
             if not isinstance(labels, list) or not labels or not all(isinstance(x, str) for x in labels):
                 raise FormatError(f"{here}: value.{kind} must be a non-empty list of label names", path=None)
@@ -186,8 +192,8 @@ def read_label_studio(path: str | Path, *, annotation_set: str | None = None, en
         warnings.warn(AccordWarning(f"{p}: {len(without)} task(s) without {which}, left out: {shown}"), stacklevel=2)
     if skipped:
         kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(skipped.items()))
-        warnings.warn(AccordWarning(f"{p}: results that are not spans or relations left out: {kinds}"),
-                      stacklevel=2)
+        warnings.warn(AccordWarning(f"{p}: results left out, accord reads text spans (labels) and relations: "
+                                    f"{kinds}"), stacklevel=2)
     try:
         return Corpus(docs, name=str(p))
     except ValueError as exc:
@@ -226,9 +232,13 @@ def _to_utf16(text: str, offset: int) -> int:
 
 
 def _sniff(p: Path) -> bool:
+    """A JSON array of tasks or one task object (an export of one task): ``data`` with the text, and no
+    ``signal`` (MAT JSON's). (``annotations`` may come after a long text, past the head.)"""
     head = file_head(p, 4096)
-    return (head is not None and head.lstrip().startswith("[") and '"data"' in head
-            and ('"annotations"' in head or '"predictions"' in head))
+    if head is None:
+        return False
+    first = head.lstrip()
+    return first.startswith(("[", "{")) and '"data"' in head and '"signal"' not in head
 
 
 register(Format("label-studio", read_label_studio, write_label_studio, (".json",), _sniff,
