@@ -202,5 +202,5 @@ def test_a_million_tokens_are_placed_fast():
     starts, ends = place_tokens(words, text)
     elapsed = time.perf_counter() - t0
     assert len(starts) == len(words) and text[starts[-2]:ends[-1]] == "York."
-    assert elapsed < 3.0, elapsed
+    assert elapsed < 10.0, elapsed     # about 0.3 s on an idle core; a search per token would take minutes
     assert np.all(ends[:-1] <= starts[1:])

@@ -120,6 +120,14 @@ def _warn(placed: dict[str, Document], sides: list[str], names: list[str | None]
                   "text and both sides are compared in characters", OffsetUnitsWarning, stacklevel=3)
 
 
+_SPACE = np.array([chr(c).isspace() for c in range(0x3001)], dtype=bool)
+"""Whether a code point is whitespace (``str.isspace``), for the code points up to the last such (U+3000)."""
+
+
+def _is_space(codes: np.ndarray) -> np.ndarray:
+    return _SPACE[np.minimum(codes, len(_SPACE) - 1)] & (codes < len(_SPACE))
+
+
 def place_tokens(tokens: Sequence[str], text: str) -> tuple[np.ndarray, np.ndarray] | tuple[int, int]:
     """Where each token is in ``text``, found in order with whitespace skipped.
 
@@ -132,16 +140,15 @@ def place_tokens(tokens: Sequence[str], text: str) -> tuple[np.ndarray, np.ndarr
         When the tokens are not found: the first token that is not (``len(tokens)`` when the text goes on after
         the last one) and the character of the text where it should have been.
     """
+    tokens = tokens if isinstance(tokens, (list, tuple)) else list(tokens)
     joined = "".join(tokens)
-    lengths = np.fromiter((len(t) for t in tokens), dtype=np.int64, count=len(tokens))
+    lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
     if " ".join(tokens) == text:    # the common case: the text is the tokens joined by spaces
         starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64) if len(tokens) else lengths
         return starts, starts + lengths
-    space = [ord(c) for c in set(text) | set(joined) if c.isspace()]
     text_codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
     token_codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    text_kept = ~np.isin(text_codes, space) if space else np.ones(len(text_codes), dtype=bool)
-    token_kept = ~np.isin(token_codes, space) if space else np.ones(len(token_codes), dtype=bool)
+    text_kept, token_kept = ~_is_space(text_codes), ~_is_space(token_codes)
     positions = np.flatnonzero(text_kept)
     a, b = text_codes[text_kept], token_codes[token_kept]
     # the number of kept characters of the joined tokens before each token boundary
