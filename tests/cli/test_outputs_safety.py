@@ -222,3 +222,24 @@ def test_an_interrupted_report_leaves_no_page(tmp_path, monkeypatch):
     _interrupt_at(monkeypatch, os, "replace", 1)
     assert main(["report", str(gold), str(gold), "-o", str(tmp_path / "r.html"), "--bootstrap", "0", "-q"]) == 130
     assert os.listdir(tmp_path) == ["g.jsonl"]
+
+
+def test_an_interrupted_adjudication_leaves_the_previous_folder(tmp_path, monkeypatch):
+    key = _jsonl(tmp_path / "key.jsonl", [_doc("a"), _doc("b"), _doc("c")])
+    resp = _jsonl(tmp_path / "resp.jsonl", [_doc("a"), _doc("b", spans=((0, 4, "PER"),)), _doc("c")])
+    out = tmp_path / "out"
+    argv = ["adjudicate", str(key), str(resp), "-o", str(out), "--out-format", "brat", "-q"]
+    assert main(argv) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert sorted(before) == ["a.ann", "a.txt", "b.ann", "b.txt", "c.ann", "c.txt"]
+    _interrupt_at(monkeypatch, pathlib.Path, "write_text", 3)       # the second document's first file
+    assert main(argv + ["--rest", "key"]) == 130
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert sorted(os.listdir(tmp_path)) == ["key.jsonl", "out", "resp.jsonl"]
+
+
+def test_a_folder_output_cannot_be_standard_output(tmp_path, capsys):
+    gold = _jsonl(tmp_path / "g.jsonl", [_doc("a")])
+    assert main(["score", str(gold), str(gold), "--mat-csv", "-", "-q"]) == 2
+    assert "standard output" in capsys.readouterr().err and not (tmp_path / "-").exists()
+    assert main(["convert", str(_jsonl(tmp_path / "two.jsonl", [_doc("a"), _doc("b")])), "-", "--to", "brat"]) == 2

@@ -291,7 +291,9 @@ def _write(cassis: Any, corpus: Corpus, p: Path) -> None:
                               "and a label) only", path=p)
         cas.add(entity(begin=a.start, end=a.end, value=a.label))
     cas.to_xmi(p)
-    ts.to_xml(p.parent / "TypeSystem.xml")
+    from .._safe_paths import write_text
+
+    write_text(p.parent / "TypeSystem.xml", ts.to_xml())     # whole or not at all; never over an input
 
 
 def _sniff(p: Path) -> bool:
