@@ -185,3 +185,59 @@ def test_agreement_intervals_equal_scipy_bootstrap(tmp_path, capsys, recwarn, me
     assert out["totals"]["ci"]["cohen_kappa"] == pytest.approx(
         [res.confidence_interval.low, res.confidence_interval.high], abs=1e-12)
     assert out["options"]["ci_method"] == method
+
+
+# ---------------------------------------------------------------------------- exact ties (issue 33.8)
+def _pairs_result(docs: list[tuple[int, int, int, int, int]]) -> tuple[Result, np.ndarray]:
+    values = np.array(docs, dtype=np.int64)[:, None, :]
+    table = CountTable(PairsKind.fields, tuple(f"d{k}" for k in range(len(docs))), (ALL,), values)
+    return Result("score", "pairs", {"pairs": Measure(PairsKind(), table)}, nested=False), values[:, 0, :]
+
+
+def _f1_of_counts(values: np.ndarray):
+    """F1 as the definition writes it over the drawn documents' summed counts: 2 match / (gold + pred)."""
+    def statistic(index, axis=-1):
+        t = values[np.asarray(index)].sum(axis=-2)
+        m, gold, pred = t[..., 0], t[..., 0] + t[..., 1] + t[..., 3], t[..., 0] + t[..., 2] + t[..., 4]
+        return 2 * m / (gold + pred)
+    return statistic
+
+
+# Document kinds (match, gold_clash, pred_clash, missing, spurious): A = 1 match of 3 gold, 1 pred (F1 2/4);
+# B = 1 match, 2 gold, 2 pred (F1 2/4); C = 2 match, 3 gold, 3 pred (F1 4/6). A resample of a A's, b B's and c C's
+# (a + b + c = 65) has F1 = 2(65 + c) / (260 + 2c): it depends on c only, so every resample drawing c = 5 C's ties
+# exactly with the observed 140/270 (about 18% of them), and without C's every resample is exactly 1/2.
+_A, _B, _C = (1, 0, 0, 2, 0), (1, 0, 0, 1, 1), (2, 0, 0, 1, 1)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bca_with_exact_ties_equals_scipy(seed):
+    """F1 computed as 2PR / (P + R) put some of the tying resamples one unit in the last place off the observed F1,
+    so the bias correction (the share below the estimate, ties counted half) and the bounds drifted from
+    scipy.stats.bootstrap with the F1 of the counts; F1 is now one division of the counts, 2m / (g + p)."""
+    result, values = _pairs_result([_A] * 30 + [_B] * 30 + [_C] * 5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")      # the macro mean (no label) is undefined
+        out = result.bootstrap(1000, seed=seed, method="bca").to_dict()["totals"]
+    assert out["f1"] == 140 / 270
+    res = stats.bootstrap((np.arange(65),), _f1_of_counts(values), n_resamples=1000, batch=CHUNK, vectorized=True,
+                          random_state=np.random.default_rng(seed), method="BCa")
+    assert out["ci"]["f1"] == [res.confidence_interval.low, res.confidence_interval.high]
+    lo, hi = out["ci"]["f1"]
+    assert lo <= out["f1"] <= hi
+
+
+def test_f1_constant_over_every_resample_is_degenerate_as_in_scipy():
+    """Documents A and B only: every resample's F1 is exactly 1/2, a degenerate bootstrap distribution (scipy: NaN
+    bounds and a DegenerateDataWarning; accord: null and a StatisticsWarning). 2PR / (P + R) scattered the resamples
+    over 1/2 and its neighbouring floats, and BCa gave a spurious interval."""
+    from accord.errors import StatisticsWarning
+
+    result, values = _pairs_result([_A] * 20 + [_B] * 20)
+    with pytest.warns(StatisticsWarning, match="degenerate"):
+        out = result.bootstrap(500, seed=1, method="bca").to_dict()["totals"]
+    assert out["f1"] == 0.5 and out["ci"]["f1"] == [None, None]
+    with pytest.warns(stats.DegenerateDataWarning):
+        res = stats.bootstrap((np.arange(40),), _f1_of_counts(values), n_resamples=500, batch=CHUNK, vectorized=True,
+                              random_state=np.random.default_rng(1), method="BCa")
+    assert np.isnan(res.confidence_interval.low) and np.isnan(res.confidence_interval.high)

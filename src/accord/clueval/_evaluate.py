@@ -32,7 +32,7 @@ import numpy as np
 
 from ..errors import OptionError, TallyError
 from ..match.coverage import CLASS_NAMES, Coverage, coverage_classes
-from ..metrics.prf import f_beta, json_rate, safe_ratio
+from ..metrics.prf import f_from_counts, json_rate, safe_ratio
 from ..model import Corpus
 from ._spans import DocumentPair, SpanTable, span_tables
 
@@ -81,7 +81,7 @@ class ClueCounts:
         """Precision ``pred_hits / pred``, recall ``gold_hits / gold`` and their F-beta."""
         p = safe_ratio(self.pred_hits, self.pred, zero_division)
         r = safe_ratio(self.gold_hits, self.gold, zero_division)
-        return p, r, f_beta(p, r, beta)
+        return p, r, f_from_counts(self.pred_hits, self.pred, self.gold_hits, self.gold, beta, p, r)
 
     def to_dict(self, beta: float = 1.0, zero_division: str = "zero") -> dict[str, Any]:
         """The JSON block: counts, false negatives and positives, rates."""

@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import OptionError
 
 __all__ = ["Kind", "PairsKind", "UnitsKind", "ClueKind", "SemEvalKind", "CorefKind", "SmatchKind", "RecordsKind",
-           "BetterKind", "GateKind", "ratio", "f_beta"]
+           "BetterKind", "GateKind", "ratio", "f_beta", "f_from_counts"]
 
 _FILL = {"zero": 0.0, "one": 1.0, "nan": np.nan}
 
@@ -36,6 +36,24 @@ def f_beta(p: np.ndarray, r: np.ndarray, beta: float = 1.0) -> np.ndarray:
     den = b2 * p + r
     out = ratio((1 + b2) * p * r, den, 0.0)
     return np.where(np.isnan(den), np.nan, out)
+
+
+def f_from_counts(p_num: np.ndarray, pred: np.ndarray, r_num: np.ndarray, gold: np.ndarray, beta: float = 1.0, *,
+                  p: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """F-beta of precision ``p_num / pred`` and recall ``r_num / gold`` as one division of the counts:
+    ``(1 + β²) m / (β² gold + pred)`` when both numerators are ``m``, else ``(1 + β²) p_num r_num / (β² p_num gold
+    + r_num pred)``. Equal to :func:`f_beta` of the two rates, but two count tables of one F value give one float
+    (a division of whole numbers is correctly rounded), so a resample ties exactly with the observed value, as the
+    bootstrap's bias correction needs. Where ``pred`` or ``gold`` is 0 (or a rate undefined), ``f_beta(p, r)`` of
+    the rates given, which carry the kind's value for an empty side. The scalar twin is
+    :func:`accord.metrics.prf.f_from_counts` (the count classes), bit for bit."""
+    b2 = beta * beta
+    p_num, r_num = np.asarray(p_num, dtype=np.float64), np.asarray(r_num, dtype=np.float64)
+    pred, gold = np.asarray(pred, dtype=np.float64), np.asarray(gold, dtype=np.float64)
+    same = ratio((1 + b2) * r_num, b2 * gold + pred, 0.0)
+    crossed = ratio((1 + b2) * p_num * r_num, b2 * p_num * gold + r_num * pred, 0.0)
+    edge = (pred == 0) | (gold == 0) | np.isnan(p) | np.isnan(r)
+    return np.where(edge, f_beta(p, r, beta), np.where(p_num == r_num, same, crossed))
 
 
 def _zero_division(value: str) -> float:
@@ -122,7 +140,7 @@ class _PRF(Kind):
     def _prf(self, p_num: np.ndarray, pred: np.ndarray, r_num: np.ndarray, gold: np.ndarray) -> dict[str, np.ndarray]:
         p = ratio(p_num, pred, self._fill)
         r = ratio(r_num, gold, self._fill)
-        return {"precision": p, "recall": r, "f1": f_beta(p, r, self.beta)}
+        return {"precision": p, "recall": r, "f1": f_from_counts(p_num, pred, r_num, gold, self.beta, p=p, r=r)}
 
 
 class PairsKind(_PRF):
@@ -235,10 +253,6 @@ class SemEvalKind(_PRF):
         return self._prf(v[..., 4] + half * v[..., 6], d["pred"], v[..., 0] + half * v[..., 2], d["gold"])
 
 
-def _f1(p: np.ndarray, r: np.ndarray) -> np.ndarray:
-    return ratio(2 * p * r, p + r, 0.0)
-
-
 class CorefKind(Kind):
     """A coreference metric of the CoNLL-2012 scorer: recall and precision as numerator over denominator
     (0 when the denominator is 0), F1 their harmonic mean; ``gold`` and ``pred`` count mentions.
@@ -266,12 +280,12 @@ class CorefKind(Kind):
     def rates(self, v: np.ndarray) -> dict[str, np.ndarray]:
         r = ratio(v[..., 2], v[..., 3], 0.0)
         p = ratio(v[..., 4], v[..., 5], 0.0)
-        f = _f1(p, r)
+        f = f_from_counts(v[..., 4], v[..., 5], v[..., 2], v[..., 3], p=p, r=r)
         if not self.blanc:
             return {"precision": p, "recall": r, "f1": f}
         rn = ratio(v[..., 6], v[..., 7], 0.0)
         pn = ratio(v[..., 8], v[..., 9], 0.0)
-        fn = _f1(pn, rn)
+        fn = f_from_counts(v[..., 8], v[..., 9], v[..., 6], v[..., 7], p=pn, r=rn)
         key_coref, key_non = v[..., 3] != 0, v[..., 7] != 0
         both = key_coref & key_non
 
@@ -298,7 +312,7 @@ class SmatchKind(Kind):
         either = (g == 0) | (t == 0)
         p = np.where(either, 0.0, ratio(m, t, 0.0))
         r = np.where(either, 0.0, ratio(m, g, 0.0))
-        return {"precision": p, "recall": r, "f1": _f1(p, r)}
+        return {"precision": p, "recall": r, "f1": f_from_counts(m, t, m, g, p=p, r=r)}
 
 
 def _match_rates(m: np.ndarray, gm: np.ndarray, pt: np.ndarray, gt: np.ndarray) -> dict[str, np.ndarray]:
@@ -306,7 +320,7 @@ def _match_rates(m: np.ndarray, gm: np.ndarray, pt: np.ndarray, gt: np.ndarray) 
     empty = np.where((pt == 0) & (gt == 0), 1.0, 0.0)
     p = ratio(m, pt, empty)
     r = ratio(gm, gt, empty)
-    f = np.where(gm == m, ratio(m, (pt + gt) / 2, empty), _f1(p, r))
+    f = np.where(gm == m, ratio(m, (pt + gt) / 2, empty), f_from_counts(m, pt, gm, gt, p=p, r=r))
     return {"precision": p, "recall": r, "f1": f}
 
 

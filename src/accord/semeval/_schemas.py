@@ -57,7 +57,7 @@ from ..match.axis import layered_tables
 from ..match.blocks import overlap_blocks
 from ..match.fragments import has_fragments
 from ..match.sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
-from ..metrics.prf import f_beta, json_rate, safe_ratio
+from ..metrics.prf import f_from_counts, json_rate, safe_ratio
 from ..model import Corpus, covered_length, overlap_length, same_extent
 
 __all__ = ["SCHEMAS", "SchemaCounts", "SemEvalResult", "semeval_schemas"]
@@ -97,9 +97,10 @@ class SchemaCounts(NamedTuple):
     def rates(self, beta: float = 1.0, zero_division: str = "zero") -> tuple[float, float, float]:
         """Precision, recall and F-beta (half credit for partial pairs in the partial and type schemas)."""
         half = 0.5 if self.half_credit else 0.0
-        p = safe_ratio(self.correct_act + half * self.partial_act, self.actual, zero_division)
-        r = safe_ratio(self.correct + half * self.partial, self.possible, zero_division)
-        return p, r, f_beta(p, r, beta)
+        p_num, r_num = self.correct_act + half * self.partial_act, self.correct + half * self.partial
+        p = safe_ratio(p_num, self.actual, zero_division)
+        r = safe_ratio(r_num, self.possible, zero_division)
+        return p, r, f_from_counts(p_num, self.actual, r_num, self.possible, beta, p, r)
 
     def to_dict(self, beta: float = 1.0, zero_division: str = "zero") -> dict[str, Any]:
         p, r, f = self.rates(beta, zero_division)

@@ -86,6 +86,9 @@ class MatchScore(float):
     def f1(self) -> float:
         if self.gold_match == self.match:
             return self._ratio(self.match, (self.pred_total + self.gold_total) / 2)
+        if self.pred_total and self.gold_total:   # 2PR / (P + R) as one division of the counts
+            den = self.match * self.gold_total + self.gold_match * self.pred_total
+            return 2 * self.match * self.gold_match / den if den else 0.0
         p, r = self.precision, self.recall
         return 2 * p * r / (p + r) if p + r else 0.0
 

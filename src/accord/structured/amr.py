@@ -72,8 +72,10 @@ class SmatchScore:
 
     @property
     def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
+        """``2 match / (test + gold)``, one division of the counts (equal to ``2PR / (P + R)``)."""
+        if not self.test_triples or not self.gold_triples:
+            return 0.0
+        return 2 * self.match / (self.gold_triples + self.test_triples)
 
     def to_dict(self) -> dict[str, float]:
         return {"precision": self.precision, "recall": self.recall, "f1": self.f1, "match": self.match,

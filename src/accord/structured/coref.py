@@ -60,8 +60,15 @@ def _ratio(num: float, den: float) -> float:
     return float(num) / float(den) if den else 0.0
 
 
-def _f1(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r else 0.0
+def _f1(p_num: float, p_den: float, r_num: float, r_den: float) -> float:
+    """F1 of ``p_num / p_den`` and ``r_num / r_den`` as one division of the counts (``2m / (r_den + p_den)`` when
+    both numerators are ``m``), so that equal F values are equal floats (as :func:`accord.result._kinds.f_from_counts`)."""
+    if not p_den or not r_den:
+        return 0.0
+    if p_num == r_num:
+        return 2 * r_num / (r_den + p_den) if r_den + p_den else 0.0
+    den = p_num * r_den + r_num * p_den
+    return 2 * p_num * r_num / den if den else 0.0
 
 
 @dataclass(frozen=True)
@@ -100,7 +107,7 @@ class CorefScore:
     @property
     def f1(self) -> float:
         if self.noncoref is None:
-            return _f1(self.precision, self.recall)
+            return _f1(self.precision_num, self.precision_den, self.recall_num, self.recall_den)
         return self._blanc()[2]
 
     def _blanc(self) -> tuple[float, float, float]:
@@ -108,7 +115,8 @@ class CorefScore:
         rc, pc = _ratio(self.recall_num, self.recall_den), _ratio(self.precision_num, self.precision_den)
         n_num, n_key, n_num2, n_resp = self.noncoref
         rn, pn = _ratio(n_num, n_key), _ratio(n_num2, n_resp)
-        fc, fn = _f1(pc, rc), _f1(pn, rn)
+        fc = _f1(self.precision_num, self.precision_den, self.recall_num, self.recall_den)
+        fn = _f1(n_num2, n_resp, n_num, n_key)
         key_coref, key_noncoref = self.recall_den, n_key
         if not key_coref and not key_noncoref:
             return 0.0, 0.0, 0.0
