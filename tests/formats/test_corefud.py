@@ -1,6 +1,8 @@
 """CorefUD's Entity annotation (CoNLL-U MISC) read for accord coref; hand counts and the same clusters as JSON."""
 
+import gzip
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -184,3 +186,29 @@ def test_corefud_recognised_by_its_content_whatever_its_name(tmp_path, capsys, n
     # without the global.Entity comment: an Entity attribute in MISC is enough
     (tmp_path / name).write_text(KEY.replace("# global.Entity = eid-etype-head-other\n", ""), encoding="utf-8")
     assert read_coref(tmp_path / name) == read_coref(tmp_path / "response.conllu")
+
+
+GUM = _CORPORA / "outside3" / "coref_corefud"
+# ufal/corefud-scorer (commit 4fd7b0e) on the same files, run once by hand outside the test suite:
+# corefud-scorer.py gum_test.conllu gum_resp.conllu --keep-singletons --exact-match, its printout (percent, 2 places)
+COREFUD_SCORER_ON_GUM = {"muc": (70.37, 78.17), "bcub": (72.53, 82.80), "ceafe": (76.79, 80.91),
+                         "ceafm": (77.63, 83.76), "blanc": (65.78, 84.79), "lea": (62.42, 72.37)}
+
+
+def test_gum_scores_what_the_corefud_scorer_prints(tmp_path):
+    """A real CorefUD corpus (GUM's test documents and a system's response, 30 documents) scores what the official
+    CorefUD scorer prints for it, to its two decimal places, on every metric."""
+    if not (GUM / "gum_test.conllu.gz").exists():
+        pytest.skip(f"GUM files not found in {GUM}")
+    paths = []
+    for name in ("gum_test.conllu", "gum_resp.conllu"):
+        with gzip.open(GUM / f"{name}.gz") as fh:
+            (tmp_path / name).write_bytes(fh.read())
+        paths.append(tmp_path / name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = accord.coref(*paths)
+    for metric, (recall, precision) in COREFUD_SCORER_ON_GUM.items():
+        got = result.source[metric]
+        assert abs(100 * got.recall - recall) <= 0.005 + 1e-9, metric
+        assert abs(100 * got.precision - precision) <= 0.005 + 1e-9, metric
