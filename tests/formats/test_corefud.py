@@ -169,6 +169,11 @@ def test_entities_on_empty_nodes_are_counted_in_a_warning(tmp_path):
     (tmp_path / "z.conllu").write_text(text, encoding="utf-8")
     with pytest.warns(AccordWarning, match="the Entity of 1 empty node"):
         assert read_coref(tmp_path / "z.conllu") == {"doc1": [[(0, 0)]]}
+    # a mention closing on an empty node: the error says why it never closes
+    text = HEADER + _word(1, "a", "(e1-x") + "1.1\t_\t_\t_\t_\t_\t_\t_\t_\tEntity=e1)\n" + _word(2, "b") + "\n"
+    (tmp_path / "y.conllu").write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError, match=r"never closes \(an Entity on an empty node, such as 5\.1, is not read\)"):
+        read_coref(tmp_path / "y.conllu")
 
 
 @pytest.mark.parametrize("name", ["key.txt", "key", "key.conll"])

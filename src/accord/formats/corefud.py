@@ -121,8 +121,9 @@ def read_corefud(path: str | Path) -> dict[str, Clusters]:
             return
         if open_:
             eid, stack = next(iter(open_.items()))
+            hint = " (an Entity on an empty node, such as 5.1, is not read)" if zeros else ""
             raise FormatError(f"document {doc!r}: the mention of entity {eid} opened on line {stack[-1][1]} never "
-                              "closes", path=p, line=lineno)
+                              f"closes{hint}", path=p, line=lineno)
         if pending:
             raise FormatError(f"document {doc!r}: a discontinuous mention of entity {next(iter(pending))} lacks its "
                               "last part", path=p, line=lineno)
@@ -180,8 +181,9 @@ def read_corefud(path: str | Path) -> dict[str, Clusters]:
                 else:
                     stack = open_.get(eid)
                     if not stack:
-                        raise FormatError(f"document {doc!r}: entity {eid} closes here but no mention of it is open",
-                                          path=p, line=lineno)
+                        hint = " (an Entity on an empty node, such as 5.1, is not read)" if zeros else ""
+                        raise FormatError(f"document {doc!r}: entity {eid} closes here but no mention of it is open"
+                                          f"{hint}", path=p, line=lineno)
                     start = stack.pop()[0]
                     if not stack:
                         del open_[eid]
