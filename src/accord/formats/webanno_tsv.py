@@ -206,8 +206,11 @@ class _Reader:
                 raise FormatError(f"expected a token id like 1-3 and offsets like 0-5, found {cells[0][:40]!r} and "
                                   f"{cells[1][:40]!r}", path=p, line=lineno)
             b, e = int(o.group(1)), int(o.group(2))
-            if e < b or e > _INT_MAX:
-                raise FormatError(f"offsets {cells[1]} are not a span", path=p, line=lineno)
+            if e > _INT_MAX:
+                raise FormatError(f"offset {e} is past {_INT_MAX}, the largest the format holds (Java's int)",
+                                  path=p, line=lineno)
+            if e < b:
+                raise FormatError(f"offsets {cells[1]} end before they begin", path=p, line=lineno)
             if m.group(3) is None:                      # a token
                 sid = int(m.group(1))
                 if pending is not None:                 # the first token of a sentence with #Text= lines
