@@ -123,7 +123,10 @@ def run_merge(args: argparse.Namespace) -> int:
                              token_id_column=args.token_id_column, scheme=args.scheme, repair=args.repair)
     merged = merge_layers(layers)
     if fmt == "jsonl":
-        write_jsonl(merged, args.out)
+        from .._safe_paths import staged_file
+
+        with staged_file(args.out) as staged:     # whole or not at all
+            write_jsonl(merged, staged)
     else:
         values: dict[int, list[str]] = {vrt.column(c): [] for c in columns}
         for doc in merged.values():
