@@ -118,3 +118,16 @@ def test_webanno_tsv_user1_user2(tmp_path, capsys):
                  "--output", "json"]) == 0, capsys.readouterr().err
     out = json.loads(capsys.readouterr().out)
     assert (out["totals"]["gold"], out["totals"]["match"]) == (1, 1)
+
+
+def test_documents_named_inside_both_files_pair_with_a_warning(tmp_path):
+    from accord.errors import AccordWarning
+
+    for name, doc_id, label in (("g.jsonl", "news-17", "LOC"), ("p.jsonl", "news-18", "ORG")):
+        line = {"id": doc_id, "text": TEXT, "annotations": [{"label": "PER", "start": 0, "end": 4},
+                                                            {"label": label, "start": 14, "end": 22}]}
+        (tmp_path / name).write_text(json.dumps(line) + "\n", encoding="utf-8")
+    with pytest.warns(AccordWarning, match="named 'news-17' and 'news-18' inside the files: compared as given"):
+        r = accord.score(str(tmp_path / "g.jsonl"), str(tmp_path / "p.jsonl"))
+    assert (r.totals.match, r.totals.missing, r.totals.spurious) == (1, 1, 1)
+    assert list(r.by_document) == ["news-17"]

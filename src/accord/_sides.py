@@ -10,16 +10,19 @@ Documents pair by id, and a file read alone names its document after the file (`
 two files of different names would hold no document in common. As MATScore's ``--file``/``--ref_file`` and every
 other scorer do, :func:`pair_single_files` pairs the one document of each file under the first side's id; files
 that hold several documents (JSON lines, CoNLL with ``-DOCSTART-``) pair document by document, by their ids inside
-the files. Folders, lists and patterns of files pair by file name as before.
+the files. Two documents that both files name inside (JSON lines' ``id``) and name differently are paired too, with
+a warning naming both. Folders, lists and patterns of files pair by file name as before.
 """
 
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .errors import AccordWarning
 from .model import Corpus
 
 __all__ = ["meet", "pair_single_files", "is_single_file"]
@@ -73,6 +76,15 @@ def pair_single_files(corpora: Sequence[Corpus], sources: Sequence[Any]) -> list
         if doc_id == target:
             out.append(corpus)
             continue
+        if _named_inside(target, sources[0]) and _named_inside(doc_id, source):
+            warnings.warn(f"{sources[0]} and {source} hold one document each, named {target!r} and {doc_id!r} "
+                          "inside the files: compared as given, as two files are", AccordWarning, stacklevel=3)
         files = {target: corpus.files.get(doc_id, Path(source).name)}
         out.append(Corpus([doc._replace(id=target)], name=corpus.name, files=files))
     return out
+
+
+def _named_inside(doc_id: str, source: Any) -> bool:
+    """Whether a file's one document is named inside the file (JSON lines' ``id``, CoNLL-U's ``newdoc id``), not
+    after the file nor by its position."""
+    return doc_id not in (Path(source).stem, "1")

@@ -4,8 +4,9 @@ Column formats (CoNLL, CoNLL-U, VRT) hold tokens and their spans count tokens; t
 GATE XML, Label Studio, doccano, UIMA XMI) hold a text and their spans count characters. :func:`for_format` makes a
 corpus fit the format it is written to:
 
-* to tokens, from a text: the text's whitespace-separated words are the tokens, each non-blank line a
-  sentence (or the document's sentences when it has them); a span must begin and end on word boundaries;
+* to tokens, from a text: the text's whitespace-separated words are the tokens (or, for a token side placed on a
+  text by :mod:`accord._offset_units`, its own tokens), each non-blank line a sentence (or the document's
+  sentences when it has them); a span must begin and end on word boundaries;
 * to a text, from tokens: the tokens joined by one space, sentences by a new line; spans are the characters
   of their tokens.
 
@@ -20,8 +21,9 @@ import re
 from bisect import bisect_left
 from typing import Any
 
+from ._offset_units import TOKEN_OFFSETS
 from .errors import FormatError
-from .model import Corpus, Document
+from .model import Attributes, Corpus, Document
 
 __all__ = ["for_format", "TOKEN_FORMATS", "TEXT_FORMATS"]
 
@@ -47,7 +49,11 @@ def _to_tokens(doc: Document) -> Document:
         if doc.tokens is None:
             raise FormatError(f"document {doc.id!r} has neither text nor tokens", path=None)
         return doc
-    words = [(m.start(), m.end()) for m in _WORD.finditer(doc.text)]
+    placed = (doc.metadata or {}).get(TOKEN_OFFSETS)
+    if placed is not None:      # tokens placed on this text (accord._offset_units): they are its words
+        words = list(zip(placed[0].tolist(), placed[1].tolist()))
+    else:
+        words = [(m.start(), m.end()) for m in _WORD.finditer(doc.text)]
     starts = [a for a, _ in words]
     ends = [b for _, b in words]
     anns = []
@@ -74,7 +80,16 @@ def _to_tokens(doc: Document) -> Document:
     cuts = [c for c in cuts if c <= len(words)]
     sentences = tuple((a, b) for a, b in zip([0] + cuts, cuts) if b > a) if words else ()
     tokens = tuple(doc.text[a:b] for a, b in words)
-    return Document(doc.id, tuple(anns), None, tokens, sentences, doc.metadata)
+    return Document(doc.id, tuple(anns), None, tokens, sentences, _own_metadata(doc))
+
+
+def _own_metadata(doc: Document) -> Any:
+    """The metadata of a document, without the token extents of :mod:`accord._offset_units` (no format holds
+    them)."""
+    meta = doc.metadata or {}
+    if TOKEN_OFFSETS not in meta:
+        return doc.metadata
+    return Attributes({k: v for k, v in meta.items() if k != TOKEN_OFFSETS})
 
 
 def _as_tags(doc: Document) -> Document:
@@ -102,7 +117,7 @@ def _as_tags(doc: Document) -> Document:
 
 def _to_text(doc: Document) -> Document:
     if doc.text is not None:
-        return doc
+        return doc if TOKEN_OFFSETS not in (doc.metadata or {}) else doc._replace(metadata=_own_metadata(doc))
     if doc.tokens is None:
         raise FormatError(f"document {doc.id!r} has neither text nor tokens", path=None)
     tokens = [str(t) for t in doc.tokens]

@@ -181,7 +181,8 @@ def test_agree_bad_input(tmp_path, capsys):
     assert main(["agree", str(tmp_path / "r.csv"), "--type", "X"]) == 2
     assert "one INPUT per annotator" in capsys.readouterr().err
     (tmp_path / "a.jsonl").write_text(json.dumps(_ann_doc("d1", [])) + "\n")
-    (tmp_path / "b.jsonl").write_text(json.dumps(_ann_doc("d2", [])) + "\n")
+    # (two files of one document each pair as given, whatever their ids: issue 33; here b holds two)
+    (tmp_path / "b.jsonl").write_text(json.dumps(_ann_doc("d1", [])) + "\n" + json.dumps(_ann_doc("d2", [])) + "\n")
     assert main(["agree", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")]) == 2
     assert "every annotation set needs the same documents" in capsys.readouterr().err
 

@@ -183,6 +183,7 @@ def run_benchmark(args: argparse.Namespace) -> int:
 
 def run_adjudicate(args: argparse.Namespace) -> int:
     from .._sides import meet
+    from ..convert import for_format
     from ..adjudicate import adjudicate, read_decisions
     from ..diff import diff_corpora
     from ..formats import read, sniff, write
@@ -215,7 +216,7 @@ def run_adjudicate(args: argparse.Namespace) -> int:
                    f"the key's other sets ({n} adjudicated, the others already there); {decided}")
         return 0
     options = {"annotation_set": args.set_name} if args.set_name else {}
-    write(Corpus(docs), args.out, fmt, **options)
+    write(for_format(Corpus(docs), fmt), args.out, fmt, **options)
     info(args, f"{n} annotations in {len(docs)} document(s) written to {args.out}; {decided}")
     return 0
 
