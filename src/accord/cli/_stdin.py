@@ -10,7 +10,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ..errors import AccordError, OptionError
+from ..errors import AccordError, FormatError, OptionError
 
 __all__ = ["INPUTS", "standard_input"]
 
@@ -42,8 +42,8 @@ def standard_input(args: argparse.Namespace) -> Iterator[None]:
             yield
         except AccordError as exc:   # the input as the user gave it, not the temporary file's path
             exc.args = tuple(a.replace(path, "-") if isinstance(a, str) else a for a in exc.args)
-            if getattr(exc, "path", None) is not None and str(exc.path) == path:
-                exc.path = "-"   # type: ignore[attr-defined]
+            if isinstance(exc, FormatError) and exc.path is not None and str(exc.path) == path:
+                exc.path = "-"
             raise
     finally:
         os.unlink(path)

@@ -39,8 +39,9 @@ class Format:
 
 _FORMATS: dict[str, Format] = {}
 
-_OPTION_NAMES: ContextVar[dict[str, str]] = ContextVar(
-    "accord_input_options", default={"format": "--format", "set": "--gold-set / --pred-set"})
+_DEFAULT_OPTION_NAMES = (("format", "--format"), ("set", "--gold-set / --pred-set"))
+_OPTION_NAMES: ContextVar[tuple[tuple[str, str], ...]] = ContextVar("accord_input_options",
+                                                                    default=_DEFAULT_OPTION_NAMES)
 """The options that name an input's format and annotation set in the running command (:func:`input_options`)."""
 
 
@@ -48,7 +49,7 @@ _OPTION_NAMES: ContextVar[dict[str, str]] = ContextVar(
 def input_options(**names: str) -> Iterator[None]:
     """Within the block, messages name the input options as the running command spells them: ``format`` (``accord
     convert``: ``--from``) and ``set`` (``accord convert``: ``--set``)."""
-    token = _OPTION_NAMES.set({**_OPTION_NAMES.get(), **names})
+    token = _OPTION_NAMES.set(tuple({**dict(_OPTION_NAMES.get()), **names}.items()))
     try:
         yield
     finally:
@@ -57,7 +58,7 @@ def input_options(**names: str) -> Iterator[None]:
 
 def option_hint(what: str) -> str:
     """The option of the running command that gives an input's ``format`` or annotation ``set``."""
-    return _OPTION_NAMES.get()[what]
+    return dict(_OPTION_NAMES.get())[what]
 
 BUILTIN_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
     "brat": ("brat", (".ann",)),
@@ -131,7 +132,7 @@ def file_head(path: str | os.PathLike, size: int = 4096) -> str | None:
             head = fh.read(size)
     except (OSError, LookupError, ValueError):
         return None
-    return head[1:] if head.startswith("\ufeff") else head
+    return head.removeprefix("\ufeff")
 
 
 def register(fmt: Format) -> Format:
