@@ -204,3 +204,29 @@ def test_a_million_tokens_are_placed_fast():
     assert len(starts) == len(words) and text[starts[-2]:ends[-1]] == "York."
     assert elapsed < 10.0, elapsed     # about 0.3 s on an idle core; a search per token would take minutes
     assert np.all(ends[:-1] <= starts[1:])
+
+
+def test_coref_of_characters_against_tokens_is_refused(tmp_path, capsys):
+    # brat's mentions are characters, CoNLL-2012's tokens: before, 'John' (0-3) and 'him' (9-11) against tokens 0
+    # and 2 scored 0.00 (with --allow-missing empty) without a word
+    (tmp_path / "k.txt").write_text("John saw him there", encoding="utf-8")
+    (tmp_path / "k.ann").write_text("T1\tPER 0 4\tJohn\nT2\tPER 9 12\thim\n*\tCoreference T1 T2\n", encoding="utf-8")
+    (tmp_path / "r.conll").write_text("#begin document (k);\n" + "".join(
+        f"k 0 {i} {w} _ _ _ _ _ _ _ {c}\n" for i, (w, c) in enumerate(
+            [("John", "(1)"), ("saw", "-"), ("him", "(1)"), ("there", "-")])) + "#end document\n", encoding="utf-8")
+    assert main(["coref", str(tmp_path / "k.ann"), str(tmp_path / "r.conll"), "--allow-missing", "empty"]) == 2
+    err = capsys.readouterr().err
+    assert "counts mentions in characters" in err and "in tokens" in err and err.count("\n") == 1
+    assert main(["coref", str(tmp_path / "r.conll"), str(tmp_path / "r.conll")]) == 0
+
+
+def test_adjudicated_token_key_is_written_in_its_own_tokens(tmp_path, monkeypatch):
+    # the key's tokens 'York' '.' placed on the response's 'York.': written back as CoNLL, the key keeps them
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "1.txt").write_text("I love New York.", encoding="utf-8")
+    (tmp_path / "b" / "1.ann").write_text("T1\tLOC 7 15\tNew York\n", encoding="utf-8")
+    (tmp_path / "k.conll").write_text("I O\nlove O\nNew B-LOC\nYork I-LOC\n. O\n", encoding="utf-8")
+    assert main(["adjudicate", "k.conll", "b", "-o", "out.conll"]) == 0
+    lines = (tmp_path / "out.conll").read_text(encoding="utf-8").split()
+    assert lines == ["I", "O", "love", "O", "New", "B-LOC", "York", "I-LOC", ".", "O"]

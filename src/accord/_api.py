@@ -75,6 +75,13 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
     from .structured._result import coref_result
     from .structured.coref import coref_scores
 
+    if _is_path(key) and _is_path(response) and _coref_unit(key, format) != _coref_unit(response, format):
+        from .errors import PairingError
+
+        units = {"char": "characters (brat, GATE XML, XMI)", "token": "tokens (CoNLL-2012, CorefUD, JSON lines)"}
+        raise PairingError(f"the key ({key}) counts mentions in {units[_coref_unit(key, format)]} and the response "
+                           f"({response}) in {units[_coref_unit(response, format)]}: their offsets would not mean "
+                           "the same places; give both sides in one unit (the same kind of file)")
     k = read_coref(key, format) if _is_path(key) else dict(key)   # type: ignore[arg-type]
     r = read_coref(response, format) if _is_path(response) else dict(response)   # type: ignore[arg-type]
     k, r = _pair_coref_documents(k, r, allow_missing, key, response)
@@ -83,6 +90,19 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
                           inputs=_inputs(gold=(key, len(k)), pred=(response, len(r))))
     result.source = scores
     return result
+
+
+def _coref_unit(path: Any, format: str | None) -> str:
+    """``char`` for the coreference files whose mentions are character offsets (brat, GATE XML, XMI: read by
+    :func:`accord.formats.coref.read_coref` from their extension or a folder holding them), ``token`` for the
+    others."""
+    if format is not None:
+        return "char" if format in ("brat", "gate", "xmi") else "token"
+    p = Path(path)
+    marks = {".ann", ".xml", ".xmi"}
+    if p.is_dir():
+        return "char" if any(f.suffix.lower() in marks for f in p.iterdir() if f.is_file()) else "token"
+    return "char" if p.suffix.lower() in marks else "token"
 
 
 def _pair_coref_documents(k: dict[str, Any], r: dict[str, Any], allow_missing: str | None, key: Any,
