@@ -58,3 +58,41 @@ def test_conll_and_doccano_quotes_are_shortened(tmp_path):
     with pytest.raises(FormatError) as err:
         read(tmp_path / "x.jsonl", format="doccano")
     assert len(str(err.value)) < 300 and "expected [start, end, label]" in str(err.value)
+
+
+# every reader names a file as the user gave it (a relative path stays relative)
+_BAD = {
+    "brat": ("d.ann", "T1\tPER 0 4\tNope\n"), "conll": ("d.conll", "a B-X\nb\n"), "conllu": ("d.conllu", "1\ta\n"),
+    "jsonl": ("d.jsonl", "{}\n"), "doccano": ("d.jsonl", '{"label": []}\n'), "mat-json": ("d.json", "{"),
+    "label-studio": ("d.json", "[1]"), "vrt": ("d.vrt", "<text>\na\tb\nc\n</text>\n"),
+    "webanno-tsv": ("d.tsv", "nope\n"), "xml-inline": ("d.xml", "<a>"), "gate": ("d.xml", "<"),
+    "xmi": ("d.xmi", "<"), "spacy": ("d.spacy", "no"),
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(_BAD))
+def test_errors_name_the_path_as_given(tmp_path, monkeypatch, capsys, fmt):
+    name, content = _BAD[fmt]
+    (tmp_path / "rel").mkdir()
+    (tmp_path / "rel" / name).write_text(content)
+    (tmp_path / "rel" / "d.txt").write_text("John")
+    monkeypatch.chdir(tmp_path)
+    status = main(["score", f"rel/{name}", f"rel/{name}", "--format", fmt])
+    err = capsys.readouterr().err
+    if status == 0 or "needs" in err:   # (an optional reader not installed: its own message)
+        pytest.skip(err)
+    assert status == 2 and str(tmp_path) not in err, err
+    assert "rel/" in err, err
+
+
+def test_an_xmi_type_system_is_named_as_given(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("cassis")
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "a.xmi").write_text('<?xml version="1.0"?><xmi:XMI xmlns:xmi="http://www.omg.org/XMI" '
+                                          'xmi:version="2.0"></xmi:XMI>')
+    (tmp_path / "x" / "TypeSystem.xml").write_text("<bad")
+    monkeypatch.chdir(tmp_path)
+    assert main(["score", "x/a.xmi", "x/a.xmi"]) == 2
+    err = capsys.readouterr().err
+    # before: /tmp/.../x/TypeSystem.xml, the resolved path, where every other reader names rel/... as given
+    assert err.startswith("accord: error: x/TypeSystem.xml: not a UIMA type system"), err

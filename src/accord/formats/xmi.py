@@ -79,7 +79,13 @@ def _type_system(p: Path, typesystem: Any) -> Any:
     for candidate in candidates:
         if candidate.is_file():
             stat = candidate.stat()
-            return _parsed_type_system(str(candidate.resolve()), stat.st_mtime_ns, stat.st_size)
+            resolved = str(candidate.resolve())
+            try:
+                return _parsed_type_system(resolved, stat.st_mtime_ns, stat.st_size)
+            except FormatError as exc:   # named as the user gave it (the cache knows it by its real path)
+                exc.args = (exc.args[0].replace(resolved, str(candidate), 1),)
+                exc.path = candidate
+                raise
     if typesystem:
         raise FormatError("no such type system file", path=typesystem)
     return _parsed_type_system(None, 0, 0)
