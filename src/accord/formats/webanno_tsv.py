@@ -67,6 +67,7 @@ _JAVA_ESCAPE = re.compile(r"\\(u+[0-9a-fA-F]{4}|[0-7]{1,3}|.)", re.DOTALL)
 _JAVA_SIMPLE = {"t": "\t", "n": "\n", "r": "\r", "f": "\f", "b": "\b"}
 _INT_MAX = 2 ** 31 - 1
 _GOVERNOR, _DEPENDENT = "Governor", "Dependent"
+_NONE: dict = {}       # the shared empty dict of an annotation without values (never written to)
 
 
 def _unescape_value(value: str) -> str:
@@ -139,11 +140,25 @@ class _Ann:
 
     def __init__(self, layer: str, b: int, e: int, line: int, k: int):
         self.layer, self.b, self.e, self.line, self.k = layer, b, e, line, k
-        self.values: dict[str, str] = {}
-        self.slots: dict[str, list[Any]] = {}       # feature -> [roles, targets]
+        self.values: dict[str, str] = _NONE       # replaced by a dict of its own at the first value
+        self.slots: dict[str, list[Any]] = _NONE  # feature -> [roles, targets]
         self.refs: tuple[Any, ...] | None = None    # a relation: (source unit id, source id, target unit, target id)
         self.chain: tuple[int, int] | None = None
         self.id: str | None = None
+
+
+def _value(ann: _Ann, feature: str, value: str) -> None:
+    """Set a feature's value (the first one read: a multi-token annotation repeats it on every token)."""
+    if ann.values is _NONE:
+        ann.values = {}
+    ann.values.setdefault(feature, value)
+
+
+def _slot(ann: _Ann, feature: str) -> list[Any]:
+    """The ``[roles, targets]`` of a link feature."""
+    if ann.slots is _NONE:
+        ann.slots = {}
+    return ann.slots.setdefault(feature, [[], []])
 
 
 def _disambiguation(entry: str) -> tuple[str, str | None]:
@@ -171,7 +186,6 @@ class _Reader:
         self.by_element: dict[tuple[str, int, int], _Ann] = {}
         self.anns: list[_Ann] = []
         self.sentences: list[tuple[int, int, int]] = []     # sentence number, UTF-16 begin and end
-        self.tokens: list[tuple[int, int, str, int]] = []    # tokens to check against the #Text= lines
 
     # -- the text and the units ---------------------------------------------------------------------------
     def read(self, first: int) -> str:
@@ -182,6 +196,7 @@ class _Reader:
         pending: list[str] | None = None   # the #Text= lines of a sentence whose first token is not read yet
         sentence_begin = sentence_end = 0
         with_text = False
+        sentence, wide = "", None
         token: tuple[int, int] | None = None
         ncols = len(self.cols)
         for lineno in range(first + 1, len(lines) + 1):
@@ -225,6 +240,7 @@ class _Reader:
                     budget = self._fill(pieces, b, length, budget, lineno)
                     pieces.append(sentence)
                     sentence_begin, length = b, b + _utf16_len(sentence)
+                    wide = None if _utf16_len(sentence) == len(sentence) else sentence.encode("utf-16-le")
                     sentence_end = length - 1
                 elif not self.sentences or self.sentences[-1][0] != sid:
                     with_text = False                   # a sentence without #Text=: its tokens at their offsets
@@ -245,8 +261,15 @@ class _Reader:
                 elif not (sentence_begin <= b and e <= sentence_end):
                     raise FormatError(f"token {cells[0]}: offsets {cells[1]} fall outside its sentence's text "
                                       f"({sentence_begin}-{sentence_end})", path=p, line=lineno)
-                else:
-                    self.tokens.append((b, e, cells[2], lineno))
+                else:       # the token must be the sentence's text at its offsets
+                    word = cells[2]
+                    if wide is None:
+                        there = sentence[b - sentence_begin:e - sentence_begin]
+                    else:
+                        there = wide[2 * (b - sentence_begin):2 * (e - sentence_begin)].decode("utf-16-le", "replace")
+                    if there != word and there != _unescape_value(word):
+                        raise FormatError(f"token {word[:40]!r} at {b}-{e}, where its sentence's text (#Text=) holds "
+                                          f"{there[:40]!r}", path=p, line=lineno)
                 token = (b, e)
                 if self.sentences and self.sentences[-1][0] == sid:
                     self.sentences[-1] = (sid, self.sentences[-1][1], e)
@@ -309,7 +332,7 @@ class _Reader:
             col = self.cols[i]
             for index, entry in enumerate(_STACK.split(cell)):
                 if col.role == "slot-target":
-                    self._get(unit, col.layer, index, None, lineno).slots.setdefault(col.feature, [[], []])[1] = (
+                    _slot(self._get(unit, col.layer, index, None, lineno), col.feature)[1] = (
                         self._slot_targets(entry, lineno))
                     continue
                 if col.role == "chain-link":
@@ -331,11 +354,11 @@ class _Reader:
                     ann = self._get(unit, col.layer, index, number, lineno)
                 if col.role == "feature":
                     if value != "*":
-                        ann.values.setdefault(col.feature, _unescape_value(value))
+                        _value(ann, col.feature, _unescape_value(value))
                 elif col.role == "slot-role":
                     roles = [] if value == "_" else [None if r == "*" else _unescape_value(r)
                                                      for r in _SLOT.split(value)]
-                    ann.slots.setdefault(col.feature, [[], []])[0] = roles
+                    _slot(ann, col.feature)[0] = roles
 
     def _slot_targets(self, entry: str, lineno: int) -> list[Any]:
         if entry in ("_", "*"):
@@ -376,7 +399,7 @@ class _Reader:
             ann.e = max(ann.e, e)
         here.append(ann)
         if m.group(1) != "*":
-            ann.values.setdefault(col.feature, _unescape_value(m.group(1)))
+            _value(ann, col.feature, _unescape_value(m.group(1)))
 
     # -- references -----------------------------------------------------------------------------------------
     def resolve(self, layer: str, unit_id: str, number: int | None, lineno: int) -> _Ann:
@@ -475,12 +498,6 @@ def read_webanno_tsv(path: str | Path, *, layer: str | None = None, encoding: st
     read = {t for t, _ in chosen}
     labels = dict(chosen)
     cp = _code_points(text)
-    for b, e, word, lineno in reader.tokens:
-        cb, ce = cp(b), cp(e)
-        there = text[cb:ce] if cb is not None and ce is not None else None
-        if there != word and there != _unescape_value(word):
-            raise FormatError(f"token {word[:40]!r} at {b}-{e}, where its sentence's text (#Text=) holds "
-                              f"{(there or '')[:40]!r}", path=p, line=lineno)
     unread: Counter = Counter()
     on_tokens = 0
     cols = reader.cols
