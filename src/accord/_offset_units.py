@@ -28,7 +28,7 @@ import numpy as np
 from .errors import AccordWarning, PairingError
 from .model import Annotation, Attributes, Corpus, Document, is_aggregate
 
-__all__ = ["OffsetUnitsWarning", "unify_units", "place_tokens", "tokens_to_chars", "TOKEN_OFFSETS"]
+__all__ = ["TOKEN_OFFSETS", "OffsetUnitsWarning", "place_tokens", "tokens_to_chars", "unify_units"]
 
 TOKEN_OFFSETS = "token_offsets"
 """The metadata key under which a document placed on a text keeps its tokens' ``(starts, ends)`` in characters

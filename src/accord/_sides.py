@@ -25,7 +25,7 @@ from typing import Any
 from .errors import AccordWarning
 from .model import Corpus
 
-__all__ = ["meet", "pair_single_files", "is_single_file"]
+__all__ = ["is_single_file", "meet", "pair_single_files"]
 
 
 def meet(corpora: Sequence[Corpus], sources: Sequence[Any], sides: Sequence[str] | None = None) -> list[Corpus]:

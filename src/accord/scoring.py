@@ -475,8 +475,9 @@ def score(
                                                  read_options, gold_column, pred_column, gold_set, pred_set)
     named = match_file_names(gold_c, pred_c, file_re, ref_fsuff_off, ref_fsuff_on)
     if named[0] is not gold_c or named[1] is not pred_c:   # paired anew by file name: offsets in one unit again
-        named = tuple(unify_units(named, (source_name(gold), source_name(gold if pred is None else pred)),
-                                  ("gold", "predicted")))
+        unified = unify_units(named, (source_name(gold), source_name(gold if pred is None else pred)),
+                              ("gold", "predicted"))
+        named = (unified[0], unified[1])
     gold_c, pred_c = named
     equivalences: dict[str, str] = {}
     for name, members in (equivalence_classes or {}).items():
