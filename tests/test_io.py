@@ -192,3 +192,22 @@ def test_one_gigabyte_of_nul_bytes_as_conll(tmp_path):
     assert status == 2 and "a NUL byte at byte 0: a binary file" in out.stderr, out.stderr
     assert rss_kb < 300 << 10, rss_kb      # before: exit 3 (MemoryError) after gigabytes
     assert elapsed < 20
+
+
+def test_standard_input_is_spooled_without_holding_it(tmp_path, monkeypatch, capsys):
+    import io
+    import sys
+    import tracemalloc
+
+    p = _sparse_nuls(tmp_path / "big", 64 << 20)
+    (tmp_path / "p.conll").write_text("John B-PER\n")
+    with open(p, "rb") as raw:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(raw))
+        tracemalloc.start()
+        try:
+            assert main(["score", "-", str(tmp_path / "p.conll"), "--format", "conll"]) == 2
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    assert "-: a NUL byte at byte 0" in capsys.readouterr().err
+    assert peak < 16 << 20, peak    # before: the 64 MB read whole, then written

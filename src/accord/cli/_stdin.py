@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -28,11 +29,10 @@ def standard_input(args: argparse.Namespace) -> Iterator[None]:
         return
     if len(places) > 1:
         raise OptionError("standard input ('-') can be only one of the inputs")
-    data = sys.stdin.buffer.read()
     fd, path = tempfile.mkstemp(prefix="accord-stdin-")
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        with os.fdopen(fd, "wb") as fh:   # copied a megabyte at a time: never the whole input in memory
+            shutil.copyfileobj(sys.stdin.buffer, fh, 1 << 20)
         name, k = places[0]
         if k is None:
             setattr(args, name, path)
