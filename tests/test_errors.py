@@ -96,3 +96,15 @@ def test_an_xmi_type_system_is_named_as_given(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     # before: /tmp/.../x/TypeSystem.xml, the resolved path, where every other reader names rel/... as given
     assert err.startswith("accord: error: x/TypeSystem.xml: not a UIMA type system"), err
+
+
+def test_vrt_and_mat_json_quotes_are_shortened(tmp_path):
+    (tmp_path / "x.vrt").write_text("<text>\nJohn\tB-PER\n" + "w\t" * 50_000 + "O\n</text>\n")
+    with pytest.raises(FormatError) as err:
+        read(tmp_path / "x.vrt", format="vrt")
+    assert len(str(err.value)) < 300 and "characters)" in str(err.value)
+    mat = {"signal": "John", "version": 2, "asets": [{"type": "PER", "attrs": [], "annots": [[0, "9" * 100_000]]}]}
+    (tmp_path / "x.json").write_text(json.dumps(mat))
+    with pytest.raises(FormatError) as err:
+        read(tmp_path / "x.json", format="mat-json")
+    assert len(str(err.value)) < 300

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 from ..model import Annotation, Corpus, Document, make_annotation
 from ._registry import Format, register
 
@@ -50,7 +50,7 @@ def _value(elem: Any, path: Path, where: str) -> Any:
         if cls in _FLOAT:
             return float(text.strip())
     except ValueError:
-        raise FormatError(f"{where}: {text!r} is not a valid {cls}", path=path) from None
+        raise FormatError(f"{where}: {quoted(text)} is not a valid {cls}", path=path) from None
     if cls == "java.lang.Boolean":
         return text.strip().lower() == "true"
     return text

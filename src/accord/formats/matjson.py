@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .._io import read_text
-from ..errors import FormatError
+from ..errors import FormatError, quoted
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
 from ._json import ANY, BOOLEAN, INTEGER, NUMBER, STRING, ListOf, Nullable, Object, OneOf, check, json_type, parse_json
 from ._refs import (RawAnnotation, Ref, attribute_type, build_annotations, label_groups, ref_id, signal_targets,
@@ -204,9 +204,9 @@ def _rows_one_by_one(asets: list[dict], signal: str, p: Path) -> list[RawAnnotat
             typ, agg = a.get("type", "string"), a.get("aggregation")
             if typ not in _ATTR_TYPES:
                 raise FormatError(f"$.asets[{n}].attrs[{m}].type: expected one of {', '.join(_ATTR_TYPES)}, "
-                                  f"got {typ!r}", path=p)
+                                  f"got {quoted(typ)}", path=p)
             if agg not in (None, "none", "set", "list"):
-                raise FormatError(f"$.asets[{n}].attrs[{m}].aggregation: expected set, list or none, got {agg!r}",
+                raise FormatError(f"$.asets[{n}].attrs[{m}].aggregation: expected set, list or none, got {quoted(agg)}",
                                   path=p)
             attrs.append((a["name"], typ, None if agg == "none" else agg))
         fixed = (2 if has_span else 0) + (1 if has_id else 0)
@@ -214,7 +214,7 @@ def _rows_one_by_one(asets: list[dict], signal: str, p: Path) -> list[RawAnnotat
             where = f"$.asets[{n}].annots[{k}]"
             if not fixed <= len(row) <= fixed + len(attrs):
                 raise FormatError(f"{where}: expected {fixed} to {fixed + len(attrs)} values (annotation set "
-                                  f"{label!r}); got {len(row)}", path=p)
+                                  f"{quoted(label)}); got {len(row)}", path=p)
             start = end = None
             if has_span:
                 start, end = row[0], row[1]
@@ -223,7 +223,7 @@ def _rows_one_by_one(asets: list[dict], signal: str, p: Path) -> list[RawAnnotat
                         raise FormatError(f"{where}[{m}]: expected an integer character offset, got "
                                           f"{json_type(offset)}", path=p)
                 if not (INTEGER.accepts(start) and INTEGER.accepts(end) and 0 <= start <= end <= len(signal)):
-                    raise FormatError(f"{where}: span [{start!r}, {end!r}) does not lie in the signal "
+                    raise FormatError(f"{where}: span [{quoted(start)}, {quoted(end)}) does not lie in the signal "
                                       f"({len(signal)} characters)", path=p)
             ann_id = None
             if has_id:

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from .._io import read_text
-from ..errors import FormatError, OptionError
+from ..errors import FormatError, OptionError, quoted
 from ..model import Annotation, Attributes, Corpus, EMPTY_ATTRIBUTES
 from ._registry import Format, register
 from .vrt import vrt_documents
@@ -93,8 +93,8 @@ def read_spans_table(path: str | Path, *, spans_vrt: str | Path | None = None, d
         try:
             first, last = int(row[col["start"]]), int(row[col["end"]])
         except ValueError:
-            raise FormatError(f"start and end must be corpus positions (integers), found {row[col['start']]!r} "
-                              f"and {row[col['end']]!r}", path=p, line=line) from None
+            raise FormatError(f"start and end must be corpus positions (integers), found {quoted(row[col['start']])} "
+                              f"and {quoted(row[col['end']])}", path=p, line=line) from None
         if last < first:
             raise FormatError(f"end {last} before start {first} (both are positions of tokens, the end inclusive)",
                               path=p, line=line)
@@ -113,7 +113,7 @@ def read_spans_table(path: str | Path, *, spans_vrt: str | Path | None = None, d
         a, b = first - int(starts[k]), last - int(starts[k]) + 1
         surface = " ".join(doc.tokens[a:b])
         if "text" in col and row[col["text"]] != surface:
-            raise FormatError(f"the text {row[col['text']]!r} does not match the VRT's tokens {surface!r} at "
+            raise FormatError(f"the text {quoted(row[col['text']])} does not match the VRT's tokens {quoted(surface)} at "
                               f"{first}-{last}", path=p, line=line)
         ids = doc.metadata.get("token_ids")
         for name, pos in (("start_id", a), ("end_id", b - 1)):
@@ -122,7 +122,7 @@ def read_spans_table(path: str | Path, *, spans_vrt: str | Path | None = None, d
                     raise OptionError(f"{p}: the table has a {name} column; give the VRT's token id column "
                                       "(--token-id-column) to check it")
                 if row[col[name]] != ids[pos]:
-                    raise FormatError(f"{name} {row[col[name]]!r} does not match the VRT's token id {ids[pos]!r} at "
+                    raise FormatError(f"{name} {quoted(row[col[name]])} does not match the VRT's token id {ids[pos]!r} at "
                                       f"corpus position {starts[k] + pos}", path=p, line=line)
         attrs = {h: row[i] for h, i in col.items() if h not in _RESERVED and row[i] != ""}
         found[k].append(Annotation(row[col["label"]], a, b, Attributes(attrs) if attrs else EMPTY_ATTRIBUTES, None))

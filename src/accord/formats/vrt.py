@@ -48,7 +48,7 @@ import numpy as np
 
 from .. import tagging
 from .._io import read_text
-from ..errors import FormatError, OptionError
+from ..errors import FormatError, OptionError, quoted
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
 from ._registry import Format, file_head, register
 
@@ -154,7 +154,7 @@ def parse_vrt(text: str, *, path: object = None, positional_attributes: Sequence
             if len(fields) != width:
                 if width >= 0:
                     raise FormatError(f"expected {width} tab-separated fields as on the token lines above, found "
-                                      f"{len(fields)}: {line!r}", path=path, line=number)
+                                      f"{len(fields)}: {quoted(line)}", path=path, line=number)
                 width = len(fields)
             rows.append(fields)
             lines.append(number)
@@ -168,12 +168,12 @@ def parse_vrt(text: str, *, path: object = None, positional_attributes: Sequence
             continue
         m = _TAG.match(line)
         if m is None:
-            raise FormatError(f"expected a token line or one XML tag, found {line!r}", path=path, line=number)
+            raise FormatError(f"expected a token line or one XML tag, found {quoted(line)}", path=path, line=number)
         closing, name, attrs, empty = m.group(1), m.group(2), m.group(3), m.group(4)
         here = len(rows)
         if closing:
             if attrs.strip() or empty:
-                raise FormatError(f"a closing tag takes no attributes: {line!r}", path=path, line=number)
+                raise FormatError(f"a closing tag takes no attributes: {quoted(line)}", path=path, line=number)
             if not stack or stack[-1][0] != name:
                 expected = f"</{stack[-1][0]}> (opened on line {stack[-1][3]})" if stack else "no closing tag"
                 raise FormatError(f"</{name}> does not close the open element; expected {expected}",
