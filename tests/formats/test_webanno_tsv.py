@@ -297,3 +297,14 @@ def test_coref_reads_the_chains_of_webanno_tsv(capsys):
     assert main(["coref", str(plain), str(plain)]) == 2
     err = capsys.readouterr().err
     assert "WebAnno TSV without a chain layer" in err and "#begin document" not in err
+
+
+@needs_suite
+def test_link_targets_of_any_layer():
+    """sampleSlotAnnotation1: the link's target type is uima.tcas.Annotation, any layer; INCEpTION numbers the
+    annotations of all layers together, so 1-3[1] is the SimpleSpan 'a' and 1-2[2] the SimpleSpan 'is' (by hand)."""
+    tsv = SUITE / "sampleSlotAnnotation1" / "reference.tsv"
+    (doc,) = accord.read(tsv, layer="SimpleSlotHost,SimpleSpan").documents
+    (host,) = [a for a in doc.annotations if a.label == "SimpleSlotHost"]
+    assert host.get("links") == ("pr2", "pr1")
+    assert [doc.text[t.start:t.end] for t in host.get("links.targets")] == ["a", "is"]

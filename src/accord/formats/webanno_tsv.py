@@ -180,9 +180,11 @@ class _Reader:
         self.mine.sort(key=lambda i: cols[i].role != "chain-link")
         self.units: list[tuple[int, int]] = []           # UTF-16 (begin, end) of each token and sub-token
         self.unit_ids: dict[str, int] = {}
+        self.declared = list(_layers(cols))
         self.unit_names: list[str] = []
         self.at_unit: dict[tuple[int, str], list[_Ann]] = {}
         self.by_number: dict[tuple[str, int], _Ann] = {}
+        self.by_any_number: dict[int, _Ann] = {}     # INCEpTION numbers the annotations of all layers together
         self.by_element: dict[tuple[str, int, int], _Ann] = {}
         self.anns: list[_Ann] = []
         self.sentences: list[tuple[int, int, int]] = []     # sentence number, UTF-16 begin and end
@@ -321,6 +323,7 @@ class _Reader:
             ann.e = max(ann.e, e)
         if key is not None:
             self.by_number[key] = ann
+            self.by_any_number.setdefault(key[1], ann)
         here.append(ann)
         return ann
 
@@ -404,14 +407,16 @@ class _Reader:
     # -- references -----------------------------------------------------------------------------------------
     def resolve(self, layer: str, unit_id: str, number: int | None, lineno: int) -> _Ann:
         """The annotation of ``layer`` a reference names (by its number, else the first on its unit)."""
+        declared = layer in self.declared      # else a supertype (uima.tcas.Annotation): any layer
         if number:
-            ann = self.by_number.get((layer, number))
+            ann = self.by_number.get((layer, number)) if declared else self.by_any_number.get(number)
         else:
             unit = self.unit_ids.get(unit_id)
             if unit is None:
                 raise FormatError(f"a reference to token {unit_id[:40]!r}, which the file does not have",
                                   path=self.p, line=lineno)
-            here = self.at_unit.get((unit, layer))
+            here = self.at_unit.get((unit, layer)) if declared else next(
+                (self.at_unit[(unit, t)] for t in self.declared if self.at_unit.get((unit, t))), None)
             ann = here[0] if here else None
         if ann is None:
             raise FormatError(f"a reference to {unit_id[:40]}{f'[{number}]' if number else ''}: no "
@@ -483,9 +488,10 @@ def _parse(path: str | Path, layer: str | None, encoding: str | None) -> tuple[P
     minor, cols, first = _header(lines, p)
     chosen = _choose(layer, cols, p)
     wanted = {t for t, _ in chosen}
-    for c in cols:       # what the layers read point to: slot targets, relation endpoints
+    declared = _layers(cols)
+    for c in cols:       # what the layers read point to: slot targets, relation endpoints (any layer: a supertype)
         if c.layer in wanted and c.role in ("slot-target", "source"):
-            wanted.add(c.target)
+            wanted.update([c.target] if c.target in declared or c.target == TOKEN else declared)
     reader = _Reader(p, lines, minor, cols, wanted)
     text = reader.read(first)
     return p, reader, text, chosen
@@ -537,12 +543,16 @@ def read_webanno_tsv(path: str | Path, *, layer: str | None = None, encoding: st
             for t in targets:
                 if t is None:
                     continue
-                ann = reader.resolve(target_layer, t[0], int(t[1]) if t[1] and t[1].isdigit() else None, t[2])
+                if t[1] is not None and not (t[1].isdigit() and len(t[1]) < 10):
+                    raise FormatError(f"expected a link target like 1-2 or 1-2[3], found {t[0][:40]}[{t[1][:20]}]",
+                                      path=p, line=t[2])
+                ann = reader.resolve(target_layer, t[0], int(t[1]) if t[1] else None, t[2])
                 found.append(ann)
-            if found and target_layer in read:
+            if found and all(x.layer in read for x in found):
                 attrs[targets_attribute(feature)] = tuple(Ref(x.id) for x in found)   # type: ignore[arg-type]
-            elif found:
-                unread[(a.layer, feature, target_layer)] += len(found)
+            for x in found:
+                if x.layer not in read:
+                    unread[(a.layer, feature, x.layer)] += 1
         refs[k] = attrs
     chains: dict[tuple[str, int], list[_Ann]] = {}
     for a in reader.anns:
