@@ -146,3 +146,125 @@ def test_categorical_distance_file_equals_pygamma_precomputed(tmp_path):
     path.write_text("a,b,0.25\n")
     with pytest.raises(Exception, match="no distance between 'a' and 'c'"):
         categorical_matrix(path, ["a", "b", "c"])
+
+
+def _two_documents():
+    return ([(a, "d1", s, e, c) for a, _, s, e, c in corpus(3, n=15)]
+            + [(a, "d0", s, e, c) for a, _, s, e, c in corpus(5, n=8)])
+
+
+@pytest.mark.parametrize("sampler", ["statistical", "shuffle"])
+def test_permuting_rows_and_annotator_names_gives_the_same_gamma(sampler):
+    """Under one seed, the order of the rows (hence of the documents and annotators) and the names of the
+    annotators change nothing: the samples are drawn from the units in a canonical order. (Before, the shuffle
+    sampler's γ moved by 0.02 and the statistical one's in its last digits.)"""
+    import random
+
+    rows = _two_documents()
+    first = gamma_tables(continua_from_rows(rows), samples=10, seed=7, sampler=sampler)[0]
+    reference = first.values()
+    per_document = {d: first.values(np.array([i]))["gamma"] for i, d in enumerate(first.documents)}
+    for trial in range(4):
+        shuffled = list(rows)
+        random.Random(trial).shuffle(shuffled)
+        names = ["A0", "A1", "A2"]
+        renamed = dict(zip(names, random.Random(trial + 10).sample(["x", "y", "z"], 3)))
+        shuffled = [(renamed[a], d, s, e, c) for a, d, s, e, c in shuffled]
+        units = continua_from_rows(shuffled)
+        tables, alignment = gamma_tables(units, samples=10, seed=7, sampler=sampler)
+        values = tables.values()
+        assert (values["gamma"], values["gamma_cat"], values["expected_disorder"]) == \
+            (reference["gamma"], reference["gamma_cat"], reference["expected_disorder"])
+        assert {d: tables.values(np.array([i]))["gamma"] for i, d in enumerate(tables.documents)} == per_document
+        # the alignment is in the input's rows and annotators: every unit once, in its annotator's column
+        cover = np.bincount(alignment.units[alignment.units >= 0], minlength=len(units))
+        assert (cover == 1).all()
+        for col in range(3):
+            members = alignment.units[:, col]
+            assert (units.annotator[members[members >= 0]] == col).all()
+        assert (units.document[alignment.units.max(axis=1)] == alignment.document).all()
+
+
+def test_precision_past_the_cap_is_capped_with_a_warning():
+    """--precision 1e-9 asks for ~10^16 samples (it never ended): drawn MAX_SAMPLES, with a warning naming the
+    precision obtained, 1.96 cv / sqrt(S)."""
+    import time
+
+    from accord.agreement import _gamma
+    from accord.errors import AgreementWarning
+
+    units = continua_from_rows(corpus(3))
+    t = time.process_time()
+    with pytest.warns(AgreementWarning, match=r"asks for [\d,]+ samples .* drawn 1,000, .* precision of") as caught:
+        tables, _ = gamma_tables(units, samples=5, precision=1e-9, seed=0)
+    assert time.process_time() - t < 60
+    assert tables.samples == _gamma.MAX_SAMPLES == 1000
+    first5 = tables.expected[:5, 0, 0] / (tables.expected[:5, 0, 1] / 3)
+    cv = first5.std() / first5.mean()
+    assert f"{1.96 * cv / np.sqrt(1000):.3g}" in str(caught[0].message)
+
+
+def test_samples_past_the_cap_are_refused():
+    from accord.errors import OptionError
+
+    units = continua_from_rows(corpus(3))
+    with pytest.raises(OptionError, match="--samples 1,001 is more than γ draws .at most 1,000"):
+        gamma_tables(units, samples=1001)
+    many = [(a, f"d{k}", 0.0, 5.0, f"c{k % 500}") for k in range(2000) for a in ("A", "B")]
+    with pytest.raises(OptionError, match=r"at most \d+ for 2,000 documents and 500 categories"):
+        gamma_tables(continua_from_rows(many), samples=30)
+
+
+def dense_rows(n: int, stretch: float, seed: int = 0):
+    """``n`` units of each of three annotators, uniformly over ``[0, stretch)``, lengths up to ``stretch / 4``."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for a in range(3):
+        s = np.round(rng.uniform(0, stretch, n))
+        length = np.maximum(1, np.round(rng.uniform(1, max(2.0, min(stretch / 4, 60)), n)))
+        rows += [(f"A{a}", "d", float(x), float(x + y), str(c)) for x, y, c in zip(s, length, rng.choice(list("abcd"), n))]
+    return list(dict.fromkeys(rows))
+
+
+def test_dense_units_are_refused_quickly_naming_the_stretch():
+    """3 x 80 units over one stretch of ~100 took minutes (an integer program of 60,000 candidates for the observed
+    alignment and each sample): refused in bounded time, naming the document, the units and the candidates."""
+    import time
+
+    from accord.agreement._alignment import AlignmentError
+
+    units = continua_from_rows(dense_rows(80, 100.0))
+    t = time.process_time()
+    with pytest.raises(AlignmentError, match=r"document 'd': 240 units \(80/80/80 of the 3 annotators\) over "
+                                             r"\[0, \d+\) have (at least )?[\d,]+ candidate .*--gamma-alpha"):
+        gamma_tables(units)
+    assert time.process_time() - t < 15
+
+
+def test_moderately_dense_units_are_solved_exactly():
+    """3 x 15 over one stretch: every component solved exactly (the observed disorder equals pygamma-agreement's
+    MIP), in bounded time with the samples."""
+    import time
+
+    rows = dense_rows(15, 80.0)
+    units = continua_from_rows(rows)
+    t = time.process_time()
+    tables, _ = gamma_tables(units, samples=30)
+    assert time.process_time() - t < 30
+    pa, c = continuum(rows)
+    theirs = c.get_best_alignment(pa.CombinedCategoricalDissimilarity())
+    assert tables.values()["observed_disorder"] == pytest.approx(float(theirs.disorder), rel=2e-6)
+
+
+@pytest.mark.parametrize("n", [100, pytest.param(1000, marks=pytest.mark.slow)])
+def test_dense_three_by_n_ends_within_a_bound(n):
+    """3 x 1,000 dense units took 22.8 s and 1.24 GB: now a result or the refusal, in bounded time (CI: 3 x 100)."""
+    import time
+
+    from accord.agreement._alignment import AlignmentError
+
+    units = continua_from_rows(dense_rows(n, 2.0 * n))
+    t = time.process_time()
+    with pytest.raises(AlignmentError, match="candidate unitary alignments in one connected component"):
+        gamma_tables(units)
+    assert time.process_time() - t < 20

@@ -22,9 +22,18 @@ tuples of mutually compatible units that pass both tests. Every optimal alignmen
 weaker test :math:`\\delta \\le n \\Delta_\\varnothing`.
 
 Solving. Choosing candidates that cover every unit exactly once at the least total disorder is a
-set-partitioning integer program; it splits into the connected components of the candidates.
-A component of one unit is its singleton; the others go to one integer program solved to
-optimality (relative gap 0) by HiGHS through :func:`scipy.optimize.milp`.
+set-partitioning integer program (a multidimensional assignment, NP-hard from three annotators on);
+it splits into the connected components of the candidates. A component of one unit is its
+singleton; small components are solved together by dynamic programming over bit masks; each
+larger one is an integer program solved to optimality (relative gap 0) by HiGHS through
+:func:`scipy.optimize.milp`.
+
+Limits. Where units are so dense that a component has more than
+:data:`MAX_COMPONENT_CANDIDATES` candidates (many units of every annotator over one stretch, at
+the default positional weight), its exact alignment would take minutes to hours (pygamma-agreement
+enumerates the product of the annotators' units and solves the same integer program): it is
+refused with an :class:`AlignmentError` naming the document, the stretch, its units and candidates,
+as is an integer program not solved within :data:`MIP_SECONDS`. Nothing is approximated.
 """
 
 from __future__ import annotations
@@ -38,16 +47,44 @@ from ..errors import AccordError
 from ._continua import Continua
 from ._dissimilarity import Dissimilarity
 
-__all__ = ["Alignment", "best_alignment", "candidate_alignments", "MAX_CANDIDATES"]
+__all__ = ["Alignment", "AlignmentError", "best_alignment", "candidate_alignments", "MAX_CANDIDATES",
+           "MAX_COMPONENT_CANDIDATES", "MIP_SECONDS"]
 
-MAX_CANDIDATES = 50_000_000
-"""More candidate unitary alignments than this is refused (dense continua with a small positional weight)."""
+MAX_CANDIDATES = 8_000_000
+"""More compatible pairs, or candidate unitary alignments, than this in one call is refused before
+they are stored (about 64 bytes each)."""
+
+MAX_COMPONENT_CANDIDATES = 10_000
+"""A component with more candidate unitary alignments than this is refused: its integer program grows
+faster than linearly (10,000 candidates: about a second; 100,000: over a minute, for the observed
+alignment and again for every sample of the expected disorder)."""
+
+MIP_SECONDS = 60.0
+"""An integer program of one component not solved to optimality within this time is refused."""
 
 _TOLERANCE = 1e-9
 
 
 class AlignmentError(AccordError):
     """The optimal alignment could not be computed (too many candidates, or the solver failed)."""
+
+
+_ADVICE = ("γ's exact alignment of so dense units is out of reach (the problem is NP-hard); raise the positional "
+           "weight (--gamma-alpha) so that fewer units can align, split the document, or use --unitizing alpha-u, "
+           "which needs no alignment")
+
+
+def _dense_error(units: Continua, members: np.ndarray, count: int, what: str, at_least: bool = False
+                 ) -> AlignmentError:
+    """The error for a component (units ``members``) with ``count`` candidates."""
+    doc = units.documents[int(units.document[members[0]])]
+    per = np.bincount(units.annotator[members], minlength=units.n_annotators)
+    where = f"document {doc!r}" + (f" ({what})" if what else "")
+    return AlignmentError(
+        f"{where}: {len(members)} units ({'/'.join(str(int(x)) for x in per)} of the {units.n_annotators} "
+        f"annotators) over [{float(units.start[members].min()):g}, {float(units.end[members].max()):g}) have "
+        f"{'at least ' if at_least else ''}{count:,} candidate unitary alignments in one connected component, more "
+        f"than the exact alignment's limit of {MAX_COMPONENT_CANDIDATES:,}: {_ADVICE}")
 
 
 @dataclass(frozen=True)
@@ -59,6 +96,8 @@ class Alignment:
     units: np.ndarray
     disorder: np.ndarray
     document: np.ndarray
+    candidates: int = 0
+    """How many candidate unitary alignments were weighed (the work done)."""
 
     def __len__(self) -> int:
         return len(self.disorder)
@@ -86,6 +125,7 @@ def _pair_table(units: Continua, a: int, b: int, diss: Dissimilarity, bound: flo
     length_a = end[rows_a] - start[rows_a]
     found_u: list[np.ndarray] = []
     found_v: list[np.ndarray] = []
+    stored = 0
     buckets = np.floor(np.log2(lengths_b)).astype(np.int64)
     for bucket in np.unique(buckets):
         members = np.flatnonzero(buckets == bucket)
@@ -102,9 +142,10 @@ def _pair_table(units: Continua, a: int, b: int, diss: Dissimilarity, bound: flo
         total = int(counts.sum())
         if total == 0:
             continue
-        if total > MAX_CANDIDATES:
-            raise AlignmentError(f"{total} pairs of units to compare between two annotators: the units are too dense "
-                                 "for their positional weight (raise alpha, or split the documents)")
+        stored += total
+        if stored > MAX_CANDIDATES:
+            raise AlignmentError(f"more than {MAX_CANDIDATES:,} pairs of units to compare between two annotators: "
+                                 f"{_ADVICE}")
         u = np.repeat(rows_a, counts)
         offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
         v = rows_b[members[np.repeat(lo, counts) + offsets]]
@@ -130,15 +171,46 @@ def _lookup(codes: np.ndarray, values: np.ndarray, query: np.ndarray) -> tuple[n
     return found, np.where(found, values[at], 0.0)
 
 
-def candidate_alignments(units: Continua, diss: Dissimilarity) -> tuple[np.ndarray, np.ndarray]:
+def _check_pair_components(units: Continua, tables: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]],
+                           limit: float, what: str) -> None:
+    """Refuse, before any tuple is built, a component of the graph of pairs with ``d <= limit`` (each such pair is a
+    candidate of two units) holding more than :data:`MAX_COMPONENT_CANDIDATES` of them."""
+    from scipy import sparse
+    from scipy.sparse.csgraph import connected_components
+
+    n_units = len(units)
+    kept = [codes[values <= limit * (1 + _TOLERANCE)] for codes, values in tables.values()]
+    codes = np.concatenate(kept) if kept else np.zeros(0, dtype=np.int64)
+    if len(codes) <= MAX_COMPONENT_CANDIDATES:
+        return
+    u, v = codes // n_units, codes % n_units
+    graph = sparse.coo_matrix((np.ones(len(codes)), (u, v)), shape=(n_units, n_units))
+    _, label = connected_components(graph, directed=False)
+    per = np.bincount(label[u], minlength=n_units)
+    worst = int(np.argmax(per))
+    if per[worst] > MAX_COMPONENT_CANDIDATES:
+        raise _dense_error(units, np.flatnonzero(label == worst), int(per[worst]), what, at_least=True)
+
+
+def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -> tuple[np.ndarray, np.ndarray]:
     """Every unitary alignment that may belong to an optimal alignment: ``(tuples, disorders)`` with
-    ``tuples[i, a]`` a unit of annotator ``a`` or -1 (see the module docstring for the tests)."""
+    ``tuples[i, a]`` a unit of annotator ``a`` or -1 (see the module docstring for the tests).
+
+    Raises
+    ------
+    AlignmentError
+        A component with more than :data:`MAX_COMPONENT_CANDIDATES` candidates of two units (found from the pairs,
+        before the tuples are built), or more than :data:`MAX_CANDIDATES` pairs or candidates in all. ``what`` says
+        what the units are, in the message.
+    """
     n = units.n_annotators
     n_units = len(units)
     pairs_n = comb(n, 2)
     delta = diss.delta_empty
     bound = (pairs_n + n - 1) * delta
     tables = {(a, b): _pair_table(units, a, b, diss, bound) for a in range(n) for b in range(a + 1, n)}
+    # a candidate of two units u, v: d(u, v) + (C(n, 2) - 1) delta <= 2 C(n, 2) delta, and the per-unit test alike
+    _check_pair_components(units, tables, (pairs_n + 1) * delta, what)
     rows = np.full((1, 0), -1, dtype=np.int64)
     first = np.full(1, -1, dtype=np.int64)
     for j in range(n):
@@ -163,8 +235,8 @@ def candidate_alignments(units: Continua, diss: Dissimilarity) -> tuple[np.ndarr
             if not total:
                 continue
             if total + sum(len(r) for r in parts_rows) > MAX_CANDIDATES:
-                raise AlignmentError(f"more than {MAX_CANDIDATES} candidate unitary alignments: the units are too "
-                                     "dense for their positional weight (raise alpha, or split the documents)")
+                raise AlignmentError(f"more than {MAX_CANDIDATES:,} candidate unitary alignments"
+                                     f"{f' ({what})' if what else ''}: {_ADVICE}")
             offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
             v = codes[np.repeat(lo, counts) + offsets] - np.repeat(f, counts) * n_units
             grown = np.repeat(rows[chosen], counts, axis=0)
@@ -201,8 +273,14 @@ def candidate_alignments(units: Continua, diss: Dissimilarity) -> tuple[np.ndarr
     return rows[keep], total[keep] / pairs_n
 
 
-def best_alignment(units: Continua, diss: Dissimilarity) -> Alignment:
-    """The alignment of least total disorder of every document of ``units`` (exact)."""
+def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alignment:
+    """The alignment of least total disorder of every document of ``units`` (exact).
+
+    Raises
+    ------
+    AlignmentError
+        Units too dense for the exact alignment (see the module's Limits), named with ``what`` they are.
+    """
     from scipy import sparse
     from scipy.sparse.csgraph import connected_components
 
@@ -210,7 +288,7 @@ def best_alignment(units: Continua, diss: Dissimilarity) -> Alignment:
     n = units.n_annotators
     if n_units == 0:
         return Alignment(np.zeros((0, n), dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
-    tuples, disorder = candidate_alignments(units, diss)
+    tuples, disorder = candidate_alignments(units, diss, what)
     real = tuples >= 0
     k = real.sum(axis=1)
     cand, col = np.nonzero(real)
@@ -230,18 +308,57 @@ def best_alignment(units: Continua, diss: Dissimilarity) -> Alignment:
         comp = label[firsts[open_cand]]
         picked_small, hard = _solve_components(tuples[open_cand], disorder[open_cand], comp, units)
         chosen[open_cand[picked_small]] = True
-        if hard.any():
-            rest = open_cand[hard]
-            chosen[rest[_solve(tuples[rest], disorder[rest])]] = True
+        rest = open_cand[hard]
+        per_component = np.bincount(label[firsts[rest]], minlength=n_comp)
+        worst = int(np.argmax(per_component)) if len(rest) else 0
+        if len(rest) and per_component[worst] > MAX_COMPONENT_CANDIDATES:
+            raise _dense_error(units, np.flatnonzero(label == worst), int(per_component[worst]), what)
+        by_comp = np.argsort(label[firsts[rest]], kind="stable")
+        rest = rest[by_comp]
+        comps = label[firsts[rest]]
+        bounds = np.flatnonzero(np.r_[True, comps[1:] != comps[:-1], True]) if len(rest) else np.zeros(1, int)
+        for a, b in zip(bounds[:-1], bounds[1:]):      # each large component, an integer program of its own
+            one = rest[a:b]
+            chosen[one[_solve(tuples[one], disorder[one], units, what)]] = True
     picked = tuples[chosen]
     first_unit = picked[np.arange(len(picked)), np.argmax(picked >= 0, axis=1)]
     order = np.lexsort((first_unit, units.document[first_unit]))
     picked = picked[order]
-    return Alignment(picked, disorder[chosen][order], units.document[first_unit[order]])
+    return Alignment(picked, disorder[chosen][order], units.document[first_unit[order]], len(tuples))
+
+
+class _Columns:
+    """Parallel arrays that grow by appending (capacity doubled), read as views: no concatenation of everything
+    at every step."""
+
+    def __init__(self, dtypes: tuple[type, ...]):
+        self._cols: list[np.ndarray] = [np.zeros(1024, dtype=d) for d in dtypes]
+        self._n = 0
+
+    def append(self, *arrays: np.ndarray) -> None:
+        k = len(arrays[0])
+        if self._n + k > len(self._cols[0]):
+            capacity = max(2 * len(self._cols[0]), self._n + k)
+            grown = []
+            for col in self._cols:
+                new = np.zeros(capacity, dtype=col.dtype)
+                new[:self._n] = col[:self._n]
+                grown.append(new)
+            self._cols = grown
+        for col, values in zip(self._cols, arrays):
+            col[self._n:self._n + k] = values
+        self._n += k
+
+    def column(self, i: int) -> np.ndarray:
+        return self._cols[i][:self._n]
 
 
 MAX_STATES = 4096
 """A component with more partial covers than this at one step goes to the integer program."""
+
+DP_CANDIDATES = 1500
+"""A component with more candidates than this goes to the integer program directly (its partial covers
+would outgrow :data:`MAX_STATES`)."""
 
 
 def _solve_components(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray,
@@ -253,8 +370,8 @@ def _solve_components(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray
     exact cover is reached this way, once). Partial covers of one component with the same mask
     keep the cheaper: the least cost over all covers is found for every component, all components
     advancing together one unit at a time. Returns the indices of the chosen candidates and a
-    mask of the candidates whose component was too large (over 62 units or :data:`MAX_STATES`
-    partial covers) and is left to the integer program.
+    mask of the candidates whose component was too large (over 62 units, :data:`DP_CANDIDATES`
+    candidates or :data:`MAX_STATES` partial covers) and is left to the integer program.
     """
     real = tuples >= 0
     cand, col = np.nonzero(real)
@@ -270,7 +387,7 @@ def _solve_components(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray
     comp_ids, comp_index = np.unique(comp, return_inverse=True)
     comp_size = np.zeros(len(comp_ids), dtype=np.int64)
     np.maximum.at(comp_size, comp_index[cand], rank[unit_pos] + 1)
-    hard_comp = comp_size > 62
+    hard_comp = (comp_size > 62) | (np.bincount(comp_index, minlength=len(comp_ids)) > DP_CANDIDATES)
     local = rank[unit_pos]
     mask = np.zeros(len(tuples), dtype=np.int64)
     np.bitwise_or.at(mask, cand, np.left_shift(np.int64(1), np.where(hard_comp[comp_index[cand]], 0, local)))
@@ -281,26 +398,22 @@ def _solve_components(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray
     by_key = np.argsort(comp_index * 64 + low, kind="stable")
     keys = (comp_index * 64 + low)[by_key]
     # states: component, mask, cost, parent state, candidate
-    s_comp = [np.flatnonzero(~hard_comp)]
-    s_mask = [np.zeros(len(s_comp[0]), dtype=np.int64)]
-    s_cost = [np.zeros(len(s_comp[0]))]
-    s_parent = [np.full(len(s_comp[0]), -1, dtype=np.int64)]
-    s_cand = [np.full(len(s_comp[0]), -1, dtype=np.int64)]
+    roots = np.flatnonzero(~hard_comp)
+    states = _Columns((np.int64, np.int64, np.float64, np.int64, np.int64))
+    states.append(roots, np.zeros(len(roots), dtype=np.int64), np.zeros(len(roots)),
+                  np.full(len(roots), -1, dtype=np.int64), np.full(len(roots), -1, dtype=np.int64))
     buckets: list[list[np.ndarray]] = [[] for _ in range(64)]
-    buckets[0].append(np.arange(len(s_comp[0])))
-    total = len(s_comp[0])
+    buckets[0].append(np.arange(len(roots)))
+    total = len(roots)
     hard = hard_comp.copy()
     done: list[np.ndarray] = []
-
-    def flat(parts: list[np.ndarray]) -> np.ndarray:
-        return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
     for u in range(63):
         if not buckets[u]:
             continue
         ids = np.concatenate(buckets[u])
         buckets[u] = []
-        allc, allm, allcost = flat(s_comp), flat(s_mask), flat(s_cost)
+        allc, allm, allcost = states.column(0), states.column(1), states.column(2)
         ids = ids[~hard[allc[ids]]]
         if not len(ids):
             continue
@@ -331,11 +444,7 @@ def _solve_components(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray
         new_cost = np.repeat(cost, counts)[fits] + disorder[picks]
         new_ids = np.arange(total, total + len(picks))
         total += len(picks)
-        s_comp.append(new_comp)
-        s_mask.append(new_mask)
-        s_cost.append(new_cost)
-        s_parent.append(parent)
-        s_cand.append(picks)
+        states.append(new_comp, new_mask, new_cost, parent, picks)
         complete = new_mask == full[new_comp]
         done.append(new_ids[complete])
         rest = ~complete
@@ -346,7 +455,7 @@ def _solve_components(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray
         values, starts, counts = np.unique(lowest[order_low], return_index=True, return_counts=True)
         for value, start, count in zip(values, starts, counts):
             buckets[int(value)].append(rest_ids[start:start + count])
-    allc, allcost, parents, cands = flat(s_comp), flat(s_cost), flat(s_parent), flat(s_cand)
+    allc, allcost, parents, cands = states.column(0), states.column(2), states.column(3), states.column(4)
     ends = np.concatenate(done) if done else np.zeros(0, dtype=np.int64)
     ends = ends[~hard[allc[ends]]]
     best = ends[np.lexsort((allcost[ends], allc[ends]))]
@@ -361,8 +470,8 @@ def _solve_components(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray
     return picked[picked >= 0], hard[comp_index]
 
 
-def _solve(tuples: np.ndarray, disorder: np.ndarray) -> np.ndarray:
-    """Indices of the candidates of an exact cover of their units at least total disorder."""
+def _solve(tuples: np.ndarray, disorder: np.ndarray, units: Continua | None = None, what: str = "") -> np.ndarray:
+    """Indices of the candidates of an exact cover of their units at least total disorder (one component)."""
     from scipy import sparse
     from scipy.optimize import Bounds, LinearConstraint, milp
 
@@ -371,7 +480,13 @@ def _solve(tuples: np.ndarray, disorder: np.ndarray) -> np.ndarray:
     used, unit_row = np.unique(tuples[cand, col], return_inverse=True)
     matrix = sparse.csr_array((np.ones(len(cand)), (unit_row, cand)), shape=(len(used), len(tuples)))
     result = milp(disorder, integrality=np.ones(len(tuples)), bounds=Bounds(0, 1),
-                  constraints=LinearConstraint(matrix, 1, 1), options={"mip_rel_gap": 0.0, "presolve": True})
+                  constraints=LinearConstraint(matrix, 1, 1),
+                  options={"mip_rel_gap": 0.0, "presolve": True, "time_limit": MIP_SECONDS})
+    if result.status == 1 and units is not None:       # a time or iteration limit
+        doc = units.documents[int(units.document[used[0]])]
+        raise AlignmentError(f"document {doc!r}{f' ({what})' if what else ''}: the exact alignment of {len(used)} "
+                             f"units over [{float(units.start[used].min()):g}, {float(units.end[used].max()):g}) "
+                             f"({len(tuples):,} candidates) was not found within {MIP_SECONDS:g} s: {_ADVICE}")
     if result.x is None or result.status != 0:
         raise AlignmentError(f"the integer program of the alignment was not solved: {result.message}")
     return np.flatnonzero(result.x > 0.5)

@@ -22,23 +22,31 @@ is 1 if no pair counted at all, else 0). γ-k counts only the pairs where a unit
 
 Every document keeps its sums (disorder, units, and the four γ-cat sums, observed and per
 sample), so results over disjoint documents add up.
+
+The samples do not depend on the order of the input: before anything is drawn, the documents are
+put in the order of their names, the annotators in the order of their units (then of their names)
+and the units in the order of document, annotator, start, end and category; sums over documents
+run in the order of their names. Permuting the rows of a table, the inputs or the annotators' names
+gives the same γ under one seed. The samples are at most :data:`MAX_SAMPLES` (a ``precision`` that
+asks for more is capped there with a warning naming the precision obtained).
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import MergeError, OptionError
+from ..errors import AgreementWarning, MergeError, OptionError
 from ._alignment import Alignment, best_alignment
 from ._continua import Continua
 from ._dissimilarity import Dissimilarity
 from ._samplers import SAMPLERS, sample_continua
 
-__all__ = ["GammaTables", "gamma_tables", "PRECISION_LEVELS", "precision_level", "DEFAULT_SEED"]
+__all__ = ["GammaTables", "gamma_tables", "PRECISION_LEVELS", "precision_level", "DEFAULT_SEED", "MAX_SAMPLES"]
 
 PRECISION_LEVELS = {"high": 0.01, "medium": 0.02, "low": 0.1}
 """pygamma-agreement's named precision levels."""
@@ -46,7 +54,16 @@ PRECISION_LEVELS = {"high": 0.01, "medium": 0.02, "low": 0.1}
 DEFAULT_SEED = 0
 """The seed of the samples when none is given: the same input always gives the same γ."""
 
+MAX_SAMPLES = 1000
+"""The most random continua drawn for the expected disorder (``--samples`` above it is refused; a
+``--precision`` asking for more is capped at it, with a warning)."""
+
+MAX_TABLE_CELLS = 50_000_000
+"""The most numbers the per-sample tables may hold (samples × documents × (4 categories' sums + 6)):
+more samples than fit are refused before they are drawn."""
+
 _BATCH_UNITS = 250_000
+_BATCH_CANDIDATES = 2_000_000
 
 
 def precision_level(value: str | float | None) -> float | None:
@@ -129,7 +146,8 @@ class GammaTables:
 
     def values(self, rows: slice | np.ndarray | None = None) -> dict[str, Any]:
         """γ, γ-cat, γ-k and the disorders of the documents ``rows`` (all by default)."""
-        rows = slice(None) if rows is None else rows
+        chosen = np.arange(len(self.documents))[slice(None) if rows is None else rows]
+        rows = chosen[np.argsort(np.array([self.documents[i] for i in chosen], dtype=object), kind="stable")]
         n = self.n_annotators
         obs = self.observed[rows].sum(axis=0)
         exp = self.expected[:, rows].sum(axis=1)
@@ -198,23 +216,100 @@ def _observe(units: Continua, alignment: Alignment, diss: Dissimilarity, n_docum
     return observed, cat, per_k
 
 
+def _canonical(units: Continua) -> tuple[Continua, np.ndarray, np.ndarray, np.ndarray]:
+    """``units`` in an order independent of the input's, and the way back.
+
+    Documents in the order of their names; annotators in the order of their units (document, start,
+    end, category), then of their names (so that renaming annotators, or giving them in another
+    order, changes nothing); rows by document, annotator, start, end, category. Returns
+    ``(canonical, rows, annotators, documents)``: canonical row ``i`` is row ``rows[i]`` of
+    ``units``, canonical annotator ``j`` is ``annotators[j]``, canonical document ``c`` is
+    ``documents[c]``.
+    """
+    n_docs, n = len(units.documents), units.n_annotators
+    doc_order = np.array(sorted(range(n_docs), key=lambda d: units.documents[d]), dtype=np.int64)
+    doc_rank = np.empty(n_docs, dtype=np.int64)
+    doc_rank[doc_order] = np.arange(n_docs)
+    docs = doc_rank[units.document]
+    signature = []
+    for a in range(n):
+        mine = np.flatnonzero(units.annotator == a)
+        signature.append(sorted(zip(docs[mine].tolist(), units.start[mine].tolist(), units.end[mine].tolist(),
+                                    units.category[mine].tolist())))
+    ann_order = np.array(sorted(range(n), key=lambda a: (signature[a], units.annotators[a])), dtype=np.int64)
+    ann_rank = np.empty(n, dtype=np.int64)
+    ann_rank[ann_order] = np.arange(n)
+    anns = ann_rank[units.annotator]
+    rows = np.lexsort((units.category, units.end, units.start, anns, docs))
+    canonical = Continua(tuple(units.annotators[a] for a in ann_order), tuple(units.documents[d] for d in doc_order),
+                         units.categories, docs[rows], anns[rows], units.category[rows], units.start[rows],
+                         units.end[rows], (), units.lengths[doc_order] if len(units.lengths) else units.lengths)
+    return canonical, rows, ann_order, doc_order
+
+
+def _back(alignment: Alignment, rows: np.ndarray, ann_order: np.ndarray, doc_order: np.ndarray) -> Alignment:
+    """A canonical alignment in the rows, annotators and documents of the input."""
+    canon = alignment.units
+    out = np.full_like(canon, -1)
+    for j, a in enumerate(ann_order):
+        out[:, a] = np.where(canon[:, j] >= 0, rows[np.maximum(canon[:, j], 0)], -1)
+    document = doc_order[alignment.document]
+    first = np.where(out >= 0, out, np.iinfo(np.int64).max).min(axis=1)
+    order = np.lexsort((first, document))
+    return Alignment(out[order], alignment.disorder[order], document[order], alignment.candidates)
+
+
+def _sample_limit(units: Continua) -> int:
+    """The most samples whose tables fit :data:`MAX_TABLE_CELLS` (and :data:`MAX_SAMPLES`)."""
+    per_sample = max(1, len(units.documents)) * (6 + 4 * len(units.categories))
+    return max(1, min(MAX_SAMPLES, MAX_TABLE_CELLS // per_sample))
+
+
 def gamma_tables(units: Continua, diss: Dissimilarity | None = None, *, samples: int = 30,
                  precision: float | str | None = None, sampler: str = "statistical",
                  seed: int | None = None) -> tuple[GammaTables, Alignment]:
     """The γ tables of ``units`` and their optimal alignment.
 
     ``samples`` random continua of every document give the expected disorder (drawn from
-    ``numpy.random.default_rng(seed)``; :data:`DEFAULT_SEED` when ``seed`` is None). With a
-    ``precision`` (a fraction, or ``high``/``medium``/``low``), more samples are drawn when the
-    coefficient of variation ``cv`` of the samples' disorders asks for it, as pygamma-agreement
-    and the paper (section 5.3) do: :math:`S \\ge (1.96\\, cv / p)^2`.
+    ``numpy.random.default_rng(seed)``; :data:`DEFAULT_SEED` when ``seed`` is None), from the units
+    in an order that does not depend on the input's. With a ``precision`` (a fraction, or
+    ``high``/``medium``/``low``), more samples are drawn when the coefficient of variation ``cv`` of
+    the samples' disorders asks for it, as pygamma-agreement and the paper (section 5.3) do:
+    :math:`S \\ge (1.96\\, cv / p)^2`, at most :data:`MAX_SAMPLES` (past it, an
+    :class:`~accord.errors.AgreementWarning` names the precision obtained).
+
+    Raises
+    ------
+    OptionError
+        ``samples`` below 1 or above the limit (:data:`MAX_SAMPLES`, or fewer when the tables of
+        many documents and categories would not fit :data:`MAX_TABLE_CELLS`); an unknown sampler.
+    AlignmentError
+        Units too dense for the exact alignment (:mod:`._alignment`).
     """
     diss = diss or Dissimilarity()
+    limit = _sample_limit(units)
     if samples < 1:
         raise OptionError(f"--samples must be at least 1, got {samples}")
+    if samples > limit:
+        why = "" if limit == MAX_SAMPLES else (f" for {len(units.documents):,} documents and "
+                                               f"{len(units.categories):,} categories")
+        raise OptionError(f"--samples {samples:,} is more than γ draws (at most {limit:,}{why}); use --precision "
+                          "to draw as many as the expected disorder needs")
     if sampler not in SAMPLERS:
         raise OptionError(f"unknown sampler {sampler!r}; expected one of {', '.join(SAMPLERS)}")
     level = precision_level(precision)
+    canonical, rows, ann_order, doc_order = _canonical(units)
+    tables, alignment = _tables(canonical, diss, samples, level, limit, sampler, seed)
+    back = np.empty(len(doc_order), dtype=np.int64)
+    back[doc_order] = np.arange(len(doc_order))
+    tables = GammaTables(units.documents, tables.categories, tables.n_annotators, tables.observed[back],
+                         tables.expected[:, back], tables.observed_cat[back], tables.expected_cat[:, back],
+                         tables.observed_k[back], tables.expected_k[:, back])
+    return tables, _back(alignment, rows, ann_order, doc_order)
+
+
+def _tables(units: Continua, diss: Dissimilarity, samples: int, level: float | None, limit: int, sampler: str,
+            seed: int | None) -> tuple[GammaTables, Alignment]:
     n_docs = len(units.documents)
     alignment = best_alignment(units, diss)
     observed, o_cat, o_k = _observe(units, alignment, diss, n_docs)
@@ -222,14 +317,15 @@ def gamma_tables(units: Continua, diss: Dissimilarity | None = None, *, samples:
     expected: list[np.ndarray] = []
     e_cat: list[np.ndarray] = []
     e_k: list[np.ndarray] = []
+    # samples per batch: a bounded number of units, and of candidates (dense units weigh more)
+    per_batch = max(1, min(_BATCH_UNITS // max(1, len(units)), _BATCH_CANDIDATES // max(1, alignment.candidates)))
 
     def draw(count: int) -> None:
-        per_batch = max(1, _BATCH_UNITS // max(1, len(units)))
         done = 0
         while done < count:
             batch = min(per_batch, count - done)
             sampled = sample_continua(units, batch, rng, sampler)
-            chance = best_alignment(sampled, diss)
+            chance = best_alignment(sampled, diss, "a random continuum drawn for the expected disorder")
             obs, cat, per_k = _observe(sampled, chance, diss, batch * n_docs)
             expected.append(obs.reshape(batch, n_docs, 2))
             e_cat.append(cat.reshape(batch, n_docs, 4))
@@ -241,7 +337,13 @@ def gamma_tables(units: Continua, diss: Dissimilarity | None = None, *, samples:
         exp = np.concatenate(expected).sum(axis=1)
         per_sample = exp[:, 0] / (exp[:, 1] / units.n_annotators)
         cv = float(np.std(per_sample) / np.mean(per_sample)) if np.mean(per_sample) else 0.0
-        required = int(math.ceil((cv * 1.96 / level) ** 2))
+        required = math.ceil((cv * 1.96 / level) ** 2)
+        if required > limit:
+            warnings.warn(AgreementWarning(
+                f"γ: --precision {level:g} asks for {required:,} samples of the expected disorder (their coefficient "
+                f"of variation is {cv:.3g}); drawn {limit:,}, the most γ draws, which give a precision of "
+                f"{1.96 * cv / math.sqrt(limit):.3g}"), stacklevel=3)
+            required = limit
         if required > samples:
             draw(required - samples)
     tables = GammaTables(units.documents, units.categories, units.n_annotators, observed,
