@@ -127,3 +127,24 @@ def test_malformed_dask_addresses_are_errors_at_once(tmp_path, capsys, address, 
 ])
 def test_well_formed_dask_addresses(address, normal):
     assert check_address(address) == normal
+
+
+def test_a_local_dask_cluster_has_at_most_a_worker_per_core(tmp_path):
+    pytest.importorskip("distributed")
+    gold, pred = _two_file_corpus(tmp_path)
+    cores = _run.usable_cores()
+    if cores >= 1000:   # pragma: no cover
+        pytest.skip("a machine of 1000 cores")
+    started = []
+    real = _run._client_runner
+
+    def counting(client):
+        started.append(len(client.scheduler_info()["workers"]))
+        return real(client)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_run, "_client_runner", counting)
+        with pytest.warns(JobsWarning, match=f"a local Dask cluster of {max(2, cores)} workers"):
+            r = accord.score(gold, pred, jobs=1000, client="local")
+    assert started == [max(2, cores)]      # before: LocalCluster(n_workers=1000)
+    assert r.totals.match == 4

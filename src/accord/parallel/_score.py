@@ -293,6 +293,9 @@ def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any 
             return _serial(shards)
         if client is None and not auto:
             _warn_capped(jobs, run.workers, len(shards))
+        elif client == "local" and not auto and run.workers < jobs:
+            warnings.warn(JobsWarning(f"--jobs {jobs}: a local Dask cluster of {run.workers} workers, as many as the "
+                                      "cores this process may run on (at least 2)"), stacklevel=3)
         works = [ShardWork(s, score_arguments, (side_options[0], side_options[1]), encoding) for s in shards]
         outcomes = run.map(score_shard, works)
     return _gather(outcomes, shards, arguments, plans)
