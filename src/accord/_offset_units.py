@@ -203,38 +203,47 @@ def tokens_to_chars(doc: Document, text: str, where: tuple[str, Any, str, Any] =
             "format) or the same text")
     starts, ends = found
     n = len(starts)
-    s_list, e_list = starts.tolist(), ends.tolist()    # type: ignore[union-attr]
-    end_of_text = s_list[-1] if n else 0
+    # token offset k -> the character where token k begins (the end of the last token for k == n)
+    begin = np.append(starts, ends[-1] if n else 0).astype(np.int64)   # type: ignore[union-attr]
 
-    def chars(x: int, y: int) -> tuple[int, int]:
-        if not 0 <= x <= y <= n:
-            raise PairingError(f"document {doc.id!r}: the {side} side ({name}) has a span [{x}, {y}) beyond its "
-                               f"{n} tokens")
-        if y > x:
-            return s_list[x], e_list[y - 1]
-        at = s_list[x] if x < n else (e_list[-1] if n else end_of_text)
-        return at, at
+    def chars(x: np.ndarray, y: np.ndarray) -> tuple[list[int], list[int]]:
+        """Token spans ``[x, y)`` in characters, as arrays (an empty span: empty, where its token begins)."""
+        bad = np.flatnonzero((x < 0) | (y < x) | (y > n))
+        if len(bad):
+            raise PairingError(f"document {doc.id!r}: the {side} side ({name}) has a span [{x[bad[0]]}, "
+                               f"{y[bad[0]]}) beyond its {n} tokens")
+        lo = begin[np.minimum(x, n)]
+        hi = np.where(y > x, ends[np.maximum(y - 1, 0)] if n else 0, lo)   # type: ignore[index]
+        return lo.tolist(), hi.tolist()
 
-    mapping: dict[int, Annotation] = {}
-    for a in doc.annotations:
-        if a.start is None:
-            continue
-        start, end = chars(a.start, a.end)  # type: ignore[arg-type]
-        frags = None if a.fragments is None else tuple(chars(x, y) for x, y in a.fragments)
-        mapping[id(a)] = a._replace(start=start, end=end, fragments=frags)
-    annotations = _repoint(doc.annotations, mapping)
-    sentences = None if doc.sentences is None else tuple(
-        (chars(x, y)[0], chars(x, y)[1]) for x, y in doc.sentences)
+    placed = list(doc.annotations)
+    where_spanned = [i for i, a in enumerate(placed) if a.start is not None]
+    lo, hi = chars(np.fromiter((placed[i].start for i in where_spanned), np.int64, len(where_spanned)),
+                   np.fromiter((placed[i].end for i in where_spanned), np.int64, len(where_spanned)))
+    new = tuple.__new__     # Annotation's own __new__, without its keyword handling
+    for i, x, y in zip(where_spanned, lo, hi):
+        a = placed[i]
+        frags = a.fragments
+        if frags is not None:
+            fx, fy = chars(np.array([f[0] for f in frags]), np.array([f[1] for f in frags]))
+            frags = tuple(zip(fx, fy))
+        placed[i] = new(Annotation, (a.label, x, y, a.attributes, a.id, frags))
+    annotations = _repoint(doc.annotations, placed)
+    sentences = None
+    if doc.sentences is not None:
+        bounds = np.array(doc.sentences, dtype=np.int64).reshape(-1, 2)
+        sentences = tuple(zip(*chars(bounds[:, 0], bounds[:, 1])))
     meta = Attributes({**(doc.metadata or {}), TOKEN_OFFSETS: (starts, ends)})
     return Document(doc.id, annotations, text, None, sentences, meta)
 
 
-def _repoint(annotations: Sequence[Annotation], mapping: dict[int, Annotation]) -> tuple[Annotation, ...]:
-    """The annotations re-spanned (``mapping``), those that point to others pointing to the re-spanned ones (and
-    to the rebuilt pointing ones: a chain of relations is followed, once per annotation)."""
+def _repoint(annotations: Sequence[Annotation], placed: list[Annotation]) -> tuple[Annotation, ...]:
+    """The annotations re-spanned (``placed``, in the same order), those that point to others pointing to the
+    re-spanned ones (and to the rebuilt pointing ones: a chain of relations is followed, once per annotation)."""
     if not any(a.attributes and any(isinstance(v, Annotation) or is_aggregate(v) for v in a.attributes.values())
                for a in annotations):
-        return tuple(mapping.get(id(a), a) for a in annotations)
+        return tuple(placed)
+    mapping = {id(a): b for a, b in zip(annotations, placed) if a is not b}
     done: dict[int, Annotation] = {}
     busy: set[int] = set()
 
