@@ -133,8 +133,7 @@ def _sniff(p: Path) -> bool:
         return False
     first = head.lstrip()
     return first.startswith("{") and '"text"' in first and (
-        '"label"' in first or '"entities"' in first or '"labels"' in first) and '"annotations"' not in first and (
-        '"data"' not in first)
+        '"label"' in first or '"entities"' in first or '"labels"' in first) and '"annotations"' not in first
 
 
 register(Format("doccano", read_doccano, write_doccano, (".jsonl",), _sniff,
