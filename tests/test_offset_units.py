@@ -230,3 +230,26 @@ def test_adjudicated_token_key_is_written_in_its_own_tokens(tmp_path, monkeypatc
     assert main(["adjudicate", "k.conll", "b", "-o", "out.conll"]) == 0
     lines = (tmp_path / "out.conll").read_text(encoding="utf-8").split()
     assert lines == ["I", "O", "love", "O", "New", "B-LOC", "York", "I-LOC", ".", "O"]
+
+
+def test_sharded_run_places_tokens_as_one_process_does(tmp_path, capsys):
+    # three documents, gold MAT JSON and predicted CoNLL files, scored in shards of one file: the same counts as
+    # in one process (2 of 2 per document) and one warning line, not one per shard
+    from accord.formats import write
+
+    (tmp_path / "g").mkdir()
+    (tmp_path / "p").mkdir()
+    for k in range(1, 4):
+        write(Corpus([Document(str(k), (A("PER", 0, 4), A("LOC", 14, 22)), text=TEXT)]), tmp_path / "g" / f"{k}.json",
+              "mat-json")
+        (tmp_path / "p" / f"{k}.conll").write_text(CONLL, encoding="utf-8")
+    argv = ["score", str(tmp_path / "g"), str(tmp_path / "p"), "--output", "json"]
+    assert main(argv) == 0
+    serial = capsys.readouterr()
+    assert main(argv + ["--jobs", "2", "--shard-size", "100"]) == 0
+    sharded = capsys.readouterr()
+    assert json.loads(serial.out)["totals"]["match"] == 6
+    assert json.loads(sharded.out)["totals"] == json.loads(serial.out)["totals"]
+    assert [x for x in sharded.err.splitlines() if "counts tokens" in x] == \
+        [x for x in serial.err.splitlines() if "counts tokens" in x]
+    assert len([x for x in serial.err.splitlines() if "counts tokens" in x]) == 1

@@ -112,12 +112,12 @@ def unify_units(corpora: Sequence[Corpus], names: Sequence[str | None] | None = 
 
 def _warn(placed: dict[str, Document], sides: list[str], names: list[str | None], k: int,
           corpora: list[Corpus]) -> None:
-    ids = list(placed)
-    ref = next(j for j, c in enumerate(corpora) if j != k and ids[0] in c and c[ids[0]].text is not None)
-    shown = ", ".join(map(repr, ids[:3])) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
+    # the same words whatever documents it names, so that the shards of one run (accord.parallel) say it once
+    first = next(iter(placed))
+    ref = next(j for j, c in enumerate(corpora) if j != k and first in c and c[first].text is not None)
     warnings.warn(f"the {sides[k]} side ({names[k]}) counts tokens and the {sides[ref]} side ({names[ref]}) "
-                  f"characters: the tokens of {len(ids)} document(s) ({shown}) were placed on the {sides[ref]} "
-                  "text and both sides are compared in characters", OffsetUnitsWarning, stacklevel=3)
+                  f"characters: the {sides[k]} tokens were placed on the {sides[ref]} text and both sides are "
+                  "compared in characters", OffsetUnitsWarning, stacklevel=3)
 
 
 _SPACE = np.array([chr(c).isspace() for c in range(0x3001)], dtype=bool)
