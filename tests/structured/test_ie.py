@@ -239,3 +239,14 @@ def test_ceaf_rme_against_iterx(seed):
     for metric, name in ((S.ceaf_rme_subset(), "subset"), (S.ceaf_rme_phi3(), "phi3")):
         s = metric(pred, gold)
         assert (s.match, s.pred_total, s.gold_match, s.gold_total) == ref[name]
+
+
+def test_ceaf_rme_phi3_spreads_weighted_credit_by_the_integer_program():
+    """Library use with predicted entities of several mentions (weights above 1 take the integer program): gold
+    G1 = {a, b}, G2 = {a, b} (role V, 2 mentions each); predicted P1 = {a, b} (φ3 2 with either), P2 = {a} (1 with
+    either). Each prediction takes an entity of its best score; P1 on G1 and P2 on G2 credit 2 + 1 = 3 of the 4
+    reference mentions (both on G1: 3 capped at 2). Precision side: 2 + 1 of 3."""
+    gold = [{"role": "V", "entity": ("a", "b")}, {"role": "V", "entity": ("a", "b")}]
+    pred = [{"role": "V", "entity": ("a", "b")}, {"role": "V", "entity": ("a",)}]
+    r = S.ceaf_rme_phi3()(pred, gold)
+    assert (r.match, r.pred_total, r.gold_match, r.gold_total) == (3, 3, 3, 4)

@@ -157,3 +157,27 @@ def test_properties(pred, gold):
     # the exact fast path agrees with the matrix path
     slow = S.match(S.func(lambda a, b: 1.0 if a == b else 0.0), "1:1")
     assert S.match(S.exact, "1:1")(pred, gold) == slow(pred, gold)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 7), st.integers(1, 5), st.data())
+def test_one_sided_unit_path_equals_the_integer_program(n, k, data):
+    """The N:1 spreading of unit credits (Kuhn-Munkres over the columns' free places) reaches the optimum the
+    integer program finds, Σ_j min(load_j, cap_j), every row staying on a column of its best score; and neither is
+    below the first choice of every row."""
+    import numpy as np
+
+    from accord.structured._matching import _choices, _spread
+
+    m = np.array(data.draw(st.lists(st.lists(st.sampled_from([0.0, 1.0]), min_size=k, max_size=k), min_size=n,
+                                    max_size=n)))
+    caps = np.array(data.draw(st.lists(st.integers(1, 3), min_size=k, max_size=k)), dtype=float)
+    allowed, rows, cols, free = _choices(m, np.ones(n))
+
+    def credit(c):
+        assert all(allowed[i, j] for i, j in zip(rows, c))
+        return float(np.minimum(np.bincount(c, weights=m[rows, c], minlength=k), caps).sum())
+
+    fast = credit(_spread(m, allowed, rows, cols, free, caps))
+    exact = credit(_spread(m, allowed, rows, cols, free, caps, program=True))
+    assert fast == exact >= credit(cols)

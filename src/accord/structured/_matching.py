@@ -179,31 +179,44 @@ def _one_sided(m: np.ndarray, row_cap: np.ndarray, col_cap: np.ndarray) -> tuple
     it is that optimum; otherwise the rows with a choice are settled by a small integer
     program (:func:`scipy.optimize.milp`).
     """
+    allowed, rows, cols, free = _choices(m, row_cap)
+    if not rows.size:
+        return rows, cols
+    load = np.bincount(cols, weights=m[rows, cols], minlength=m.shape[1])
+    tol = 1e-9 * max(1.0, float(m.max()))
+    if not free.size or (load <= col_cap + tol).all():
+        return rows, cols
+    return rows, _spread(m, allowed, rows, cols, free, col_cap)
+
+
+def _choices(m: np.ndarray, row_cap: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The columns each row may take (those of its best capped score), the rows with a positive score, the first
+    choice of each (its most similar allowed column) and the rows with more than one choice."""
     t = np.minimum(m, row_cap[:, None])
     best = t.max(axis=1)
     tol = 1e-9 * max(1.0, float(best.max()))
-    rows = np.flatnonzero(best > 0)
-    if not rows.size:
-        return rows.astype(np.int64), rows.astype(np.int64)
+    rows = np.flatnonzero(best > 0).astype(np.int64)
     allowed = (t >= best[:, None] - tol) & (best[:, None] > 0)
-    cols = np.argmax(np.where(allowed, m, -1.0), axis=1)[rows]
-    load = np.bincount(cols, weights=m[rows, cols], minlength=m.shape[1])
+    cols = np.argmax(np.where(allowed, m, -1.0), axis=1)[rows].astype(np.int64)
     free = rows[allowed[rows].sum(axis=1) > 1]
-    if not free.size or (load <= col_cap + tol).all():
-        return rows.astype(np.int64), cols.astype(np.int64)
-    return rows.astype(np.int64), _spread(m, allowed, rows, cols, free, col_cap)
+    return allowed, rows, cols, free
 
 
 def _spread(m: np.ndarray, allowed: np.ndarray, rows: np.ndarray, cols: np.ndarray, free: np.ndarray,
-            col_cap: np.ndarray) -> np.ndarray:
+            col_cap: np.ndarray, program: bool = False) -> np.ndarray:
     """The columns of ``rows`` that maximise ``Σ_j min(load_j, col_cap_j)``, the rows in ``free`` choosing
-    among their ``allowed`` columns (an integer program), the others keeping ``cols``."""
+    among their ``allowed`` columns, the others keeping ``cols``: by :func:`_spread_units` when every choice is
+    worth 1 and the caps are whole (unless ``program``), else by an integer program."""
+    if not free.size:
+        return cols
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
 
     is_free = np.isin(rows, free)
     fixed = np.bincount(cols[~is_free], weights=m[rows[~is_free], cols[~is_free]], minlength=m.shape[1])
     fi, fj = np.nonzero(allowed[free])
+    if not program and (m[free[fi], fj] == 1.0).all() and (col_cap == np.round(col_cap)).all():
+        return _spread_units(allowed, rows, cols, free, fixed, col_cap)
     nx = len(fi)
     touched = np.unique(fj)
     ycol = {int(j): nx + k for k, j in enumerate(touched)}
@@ -241,6 +254,26 @@ def _spread(m: np.ndarray, allowed: np.ndarray, rows: np.ndarray, cols: np.ndarr
     where = {int(i): k for k, i in enumerate(rows)}
     for x in np.flatnonzero(res.x[:nx] > 0.5):
         out[where[int(free[fi[x]])]] = fj[x]
+    return out
+
+
+def _spread_units(allowed: np.ndarray, rows: np.ndarray, cols: np.ndarray, free: np.ndarray, fixed: np.ndarray,
+                  col_cap: np.ndarray) -> np.ndarray:
+    """:func:`_spread` when every choice is worth 1 and the caps are whole (φ⊆, φ3 of single mentions): each
+    column keeps ``cap - fixed load`` free places, and a largest matching of the free rows to the places
+    (Kuhn-Munkres) fills the most; a row left without a place takes its first allowed column."""
+    from scipy.optimize import linear_sum_assignment
+
+    room = np.clip(col_cap - fixed, 0, len(free)).astype(np.int64)
+    slot_col = np.repeat(np.arange(len(room)), room)
+    out = cols.copy()
+    if slot_col.size:
+        gain = allowed[free][:, slot_col].astype(np.float64)
+        r, c = linear_sum_assignment(gain, maximize=True)
+        placed = gain[r, c] > 0
+        where = {int(i): k for k, i in enumerate(rows)}
+        for i, j in zip(free[r[placed]], slot_col[c[placed]]):
+            out[where[int(i)]] = j
     return out
 
 
