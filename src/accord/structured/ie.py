@@ -189,12 +189,19 @@ def singleton_mentions(records: Sequence[Any]) -> list[dict[str, Any]]:
 
 def ceaf_rme_subset() -> Similarity:
     """CEAF-RME with ``φ⊆`` (Chen et al., 2023, equation 27): predicted mentions as singleton
-    entities, each matched to at most one reference entity (``N:1``)."""
+    entities, each matched to at most one reference entity (``N:1``).
+
+    A mention that fits several reference entities equally well goes where it credits the
+    reference side most (see :func:`accord.structured._matching._one_sided`), so a key scored
+    against itself is 1 even when it repeats an entity. IterX's script credits the first such
+    entity in file order; the two agree when each mention lies in one entity of its role."""
     return f1(match(product(role=exact, entity=subset), "N:1"))
 
 
 def ceaf_rme_phi3() -> Similarity:
-    """CEAF-RME with ``φ3`` (equation 28), ``N:1``."""
+    """CEAF-RME with ``φ3`` (equation 28), ``N:1``, each reference entity's credit capped at its
+    number of mentions. IterX's script pairs entities one to one for ``φ3`` (a reference entity
+    earns one predicted mention at most); the two agree when no entity receives two."""
     return f1(match(product(role=exact, entity=phi3), "N:1"))
 
 
