@@ -253,3 +253,15 @@ def test_sharded_run_places_tokens_as_one_process_does(tmp_path, capsys):
     assert [x for x in sharded.err.splitlines() if "counts tokens" in x] == \
         [x for x in serial.err.splitlines() if "counts tokens" in x]
     assert len([x for x in serial.err.splitlines() if "counts tokens" in x]) == 1
+
+
+def test_mat_csv_tables_after_placing_equal_those_of_one_unit(issue_example):
+    # MATScore's bytag, bytoken and bychar tables of brat against CoNLL equal those of the CoNLL file against itself
+    # (test toks 5, test chars 22: the text is the tokens joined by spaces), the file column aside
+    assert main(["score", "b", "p.conll", "--by-token", "--by-character", "--mat-csv", "mixed"]) == 0
+    assert main(["score", "p.conll", "p.conll", "--by-token", "--by-character", "--mat-csv", "one"]) == 0
+    for table in ("bytag_excel.csv", "bytoken_excel.csv", "bychar_excel.csv"):
+        mixed = (issue_example / "mixed" / table).read_text(encoding="utf-8").splitlines()
+        one = (issue_example / "one" / table).read_text(encoding="utf-8").splitlines()
+        assert [r.split(",")[3:] for r in mixed] == [r.split(",")[3:] for r in one], table
+        assert mixed[1].split(",")[5] == {"bychar_excel.csv": "22"}.get(table, "5")

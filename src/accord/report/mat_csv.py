@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from .._csv_cells import SpreadsheetDictWriter, SpreadsheetWriter, row_cells, text_cell
+from .._offset_units import TOKEN_OFFSETS
 from .._safe_paths import atomic_directory
 from ..errors import OptionError
 from ..match.engine import UNPAIRED
@@ -78,12 +79,16 @@ def _file_names(report: Report) -> dict[str, str]:
     return {al.doc_id: files.get(al.doc_id, al.doc_id) for al in report.alignments}
 
 
-def _token_count(doc: Document | None, token_labels: frozenset[str]) -> int:
+def _token_count(doc: Document | None, token_labels: frozenset[str], gold: Document | None = None) -> int:
     if doc is None:
         return 0
     if doc.text is None and doc.tokens is not None:
         return len(doc.tokens)
-    return sum(1 for a in doc.annotations if a.label in token_labels and a.start is not None)
+    count = sum(1 for a in doc.annotations if a.label in token_labels and a.start is not None)
+    if not count:   # a token side placed on the text (accord._offset_units): its tokens
+        placed = [d.metadata[TOKEN_OFFSETS] for d in (doc, gold) if d is not None and TOKEN_OFFSETS in d.metadata]
+        count = len(placed[0][0]) if placed else 0
+    return count
 
 
 def _label_order(report: Report) -> list[str]:
@@ -285,7 +290,7 @@ def summary_tables(report: Report, mismatch_details: bool = False) -> dict[str, 
                     total += np.asarray(rows[lbl], dtype=np.int64)
                 emit(files[doc], 1, ALL, "<all>", "", _counts_row(total), test)
                 continue
-            test = _token_count(by_doc[doc].pred_doc, token_labels)
+            test = _token_count(by_doc[doc].pred_doc, token_labels, by_doc[doc].gold_doc)
             corpus_test += test
             rows = tally.docs.get(doc, {})
             extra = details.get(doc, {})
