@@ -35,6 +35,10 @@ TOKEN_OFFSETS = "token_offsets"
 (arrays), so that token scores (MAT's ``--by-token``) still count its tokens."""
 
 
+_TOKEN_INDEXED = ("cpos", "token_ids")
+"""Metadata of the column readers read with token offsets (VRT's corpus position, a column of token ids)."""
+
+
 class OffsetUnitsWarning(AccordWarning):
     """One side of a comparison counted tokens and another characters: the token side was placed on the text."""
 
@@ -233,7 +237,9 @@ def tokens_to_chars(doc: Document, text: str, where: tuple[str, Any, str, Any] =
     if doc.sentences is not None:
         bounds = np.array(doc.sentences, dtype=np.int64).reshape(-1, 2)
         sentences = tuple(zip(*chars(bounds[:, 0], bounds[:, 1])))
-    meta = Attributes({**(doc.metadata or {}), TOKEN_OFFSETS: (starts, ends)})
+    # corpus positions and token ids count tokens: they would be read against characters (the error listings)
+    meta = Attributes({**{k: v for k, v in (doc.metadata or {}).items() if k not in _TOKEN_INDEXED},
+                       TOKEN_OFFSETS: (starts, ends)})
     return Document(doc.id, annotations, text, None, sentences, meta)
 
 
