@@ -162,3 +162,69 @@ def test_documents_add_up():
     for key in ("u_alpha", "binary_u_alpha", "cu_alpha"):
         assert w[key] == pytest.approx(p[key])
     assert w["u_alpha_1995"]["by_category"] == pytest.approx(p["u_alpha_1995"]["by_category"])
+
+
+# DKPro Agreement's UnitizingAgreementTest (dkpro/dkpro-statistics, commit f7f4f89136659c50f175ac8db7bfdfc3875b07db,
+# dkpro-statistics-agreement/src/test/java/org/dkpro/statistics/agreement/unitizing/UnitizingAgreementTest.java):
+# its studies as (offset, length, rater, category) with the values it asserts. Units of length 0 were refused here.
+@pytest.mark.parametrize("units, observed, expected, alpha", [
+    # testOnlyZeroLengthUnitsWithDifferingCategories: no mass to see; D_o = D_e = 0 and alpha 0, not 1
+    ([(0, 0, 0, "A"), (0, 0, 1, "B")], 0.0, 0.0, 0.0),
+    # testOnlyZeroLengthUnitsWithSameCategory
+    ([(0, 0, 0, "A"), (0, 0, 1, "A")], 0.0, 0.0, 0.0),
+    # testZeroLengthUnitsMixedWithPositiveLengthUnits: D_o 0, D_e > 0, alpha 1
+    ([(0, 0, 0, "A"), (2, 5, 0, "A"), (2, 5, 1, "A")], 0.0, ">0", 1.0),
+])
+def test_dkpro_zero_length_units(units, observed, expected, alpha):
+    values = study(units, 15).values()["u_alpha_1995"]
+    d_o = float(np.mean(list(values["observed_disagreement"].values())))
+    d_e = float(np.mean(list(values["expected_disagreement"].values())))
+    assert d_o == pytest.approx(observed, abs=1e-3)
+    assert d_e > 0 if expected == ">0" else d_e == pytest.approx(expected, abs=1e-3)
+    assert values["overall"] == pytest.approx(alpha, abs=1e-3)
+
+
+def test_dkpro_empty_study_has_no_alpha():
+    """testEmptyAnnotationSet: three raters, no unit: NaN in DKPro, None here."""
+    tables = unitizing_alpha_tables(continua_from_rows([], annotators=["r0", "r1", "r2"], documents=["d"],
+                                                       lengths={"d": 20}))
+    assert tables.values()["u_alpha_1995"]["overall"] is None
+
+
+@pytest.mark.parametrize("one, two, distance", [
+    # testDistanceMetric: measureDistance(offset1, length1, category1, offset2, length2, category2), a null category
+    # being a gap; each case as two raters' partitions of [0, 10) holding those two segments
+    ((1, 8, "A"), (2, 1, "A"), 37.0), ((1, 8, "A"), (4, 1, "A"), 25.0), ((1, 8, "A"), (6, 1, "A"), 29.0),
+])
+def test_dkpro_distance_of_two_units(one, two, distance):
+    values = study([(one[0], one[1], 0, "A"), (two[0], two[1], 1, "A")], 10).values()["u_alpha_1995"]
+    # the only non-zero term is the units' distance (neither unit lies inside the other's gap): D_o = 2 d / (2 L²)
+    assert values["observed_disagreement"]["A"] == pytest.approx(distance / 100)
+
+
+def test_a_unit_of_length_0_inside_another_annotators_unit_by_hand():
+    """r0: a point of A at 3; r1: A at [1, 6); L = 10. By hand, with DKPro's definitions: the point differs from the
+    unit by (3 - 1)² + (3 - 6)² = 13 and splits r0's gap in [0, 3) and [3, 10), in neither of which r1's unit lies:
+    D_o = 2 * 13 / (2 * 1 * 10²) = 0.13. Expected: N_A = 2 (the point counts), lengths 0 and 5, gaps 3, 7, 1, 4: the
+    unit of 5 adds (2 - 1)(2*125 - 3*25 + 5)/3 = 60 and 25 * (7 - 5 + 1) = 75, the point nothing; D_e = 135 * 2/10 /
+    (2*10*(2*10 - 1) - 5*4) = 27 / 360 = 0.075; uα = 1 - 0.13 / 0.075."""
+    values = study([(3, 0, 0, "A"), (1, 5, 1, "A")], 10).values()["u_alpha_1995"]
+    assert values["observed_disagreement"]["A"] == pytest.approx(0.13)
+    assert values["expected_disagreement"]["A"] == pytest.approx(0.075)
+    assert values["overall"] == pytest.approx(1 - 0.13 / 0.075)
+    # the 2016 family sees no mass in the point: as if it were not there
+    without = study([(1, 5, 1, "A")], 10, raters=2).values()
+    assert study([(3, 0, 0, "A"), (1, 5, 1, "A")], 10).values()["u_alpha"] == without["u_alpha"]
+
+
+def test_units_of_length_0_are_refused_by_gamma_as_by_pygamma():
+    from accord.agreement._gamma import gamma_tables
+
+    rows = [("a", "d", 0.0, 4.0, "x"), ("b", "d", 3.0, 3.0, "x")]
+    with pytest.raises(RatingsError, match=r"b has a unit of length 0 at \[3, 3\).*--unitizing alpha-u"):
+        gamma_tables(continua_from_rows(rows))
+    pa = pytest.importorskip("pygamma_agreement")
+    from pyannote.core import Segment
+
+    with pytest.raises(ValueError, match="duration 0"):
+        pa.Continuum().add("b", Segment(3.0, 3.0), "x")

@@ -148,7 +148,8 @@ def test_option_errors(tmp_path, capsys, args, message):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("A,x,0,10\nB,x,5,5\n", "u.csv:2: the unit [5, 5) is not a segment"),
+    ("A,x,0,10\nB,x,5,4\n", "u.csv:2: the unit [5, 4) is not a segment with end >= start"),
+    ("A,x,0,10\nB,x,5,5\n", "B has a unit of length 0 at [5, 5) (u.csv:2"),
     ("A,x,0,ten\n", "u.csv:1: start and end must be numbers"),
     ("A,x,0\n", "3 columns without a header"),
     ("annotator,start,end\nA,0,1\n", "no category column"),
@@ -159,3 +160,17 @@ def test_units_table_errors(tmp_path, capsys, text, message):
     table.write_text(text)
     status, _, err = run(["agree", str(table), "--unitizing", "gamma"], capsys)
     assert status != 0 and message in err and "Traceback" not in err
+
+
+def test_alpha_u_takes_units_of_length_0(tmp_path, capsys):
+    """DKPro Agreement's testZeroLengthUnitsMixedWithPositiveLengthUnits through the command: a point of A at 0 and
+    the same unit [2, 7) by both annotators over [0, 15): D_o 0, uα 1 (γ refuses the point, as pygamma-agreement)."""
+    table = tmp_path / "u.csv"
+    table.write_text("annotator,document,start,end,category\nr0,d,0,0,A\nr0,d,2,7,A\nr1,d,2,7,A\nr1,d,15,15,A\n")
+    status, out, err = run(["agree", str(table), "--unitizing", "alpha-u", "--output", "json"], capsys)
+    assert status == 0, err
+    totals = json.loads(out)["totals"]
+    assert totals["u_alpha_1995"]["overall"] == pytest.approx(1.0)
+    assert totals["u_alpha_1995"]["observed_disagreement"]["A"] == 0.0
+    status, _, err = run(["agree", str(table), "--unitizing", "gamma"], capsys)
+    assert status == 2 and "unit of length 0" in err

@@ -286,6 +286,7 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
 
     n_units = len(units)
     n = units.n_annotators
+    units.check_positive("γ")
     if n_units == 0:
         return Alignment(np.zeros((0, n), dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
     tuples, disorder = candidate_alignments(units, diss, what)

@@ -34,7 +34,8 @@ class Continua:
     document, annotator, category : ndarray of int64
         Per unit: indices into ``documents``, ``annotators`` and ``categories``.
     start, end : ndarray of float64
-        Per unit: its segment, ``end > start``.
+        Per unit: its segment, ``end >= start`` (a unit of length 0 is a point: Krippendorff's uα gives it no
+        length, as DKPro Agreement; γ refuses it, as pygamma-agreement, see :meth:`check_positive`).
     ident : tuple
         Per unit: where it came from (an annotation id, or the row of a table), for reports.
     lengths : ndarray of float64
@@ -67,6 +68,19 @@ class Continua:
     def units_per_document(self) -> np.ndarray:
         return np.bincount(self.document, minlength=len(self.documents))
 
+    def check_positive(self, measure: str) -> None:
+        """Refuse a unit of length 0 (``measure`` divides by lengths), naming the first one."""
+        empty = np.flatnonzero(self.end <= self.start)
+        if len(empty):
+            i = int(empty[0])
+            source = f" ({self.ident[i]})" if self.ident else ""
+            raise RatingsError(f"document {self.documents[int(self.document[i])]!r}: "
+                               f"{self.annotators[int(self.annotator[i])]} has a unit of length 0 at "
+                               f"[{self.start[i]:g}, {self.end[i]:g}){source} ({len(empty)} such units in all); "
+                               f"{measure} needs units of positive length (pygamma-agreement refuses them too): leave "
+                               "them out (--types), or use --unitizing alpha-u, which gives them no length, as DKPro "
+                               "Agreement")
+
     def take_document(self, d: int) -> "Continua":
         """One document as a continua of its own (documents renumbered)."""
         rows = self.document_slices()[d]
@@ -94,7 +108,8 @@ def continua_from_rows(rows: Iterable[tuple[str, str, float, float, str]], *,
 
     ``annotators`` and ``documents`` give every annotator and document (one who marked nothing in
     a document still counts); by default those of the rows, in order of appearance. A segment that
-    is empty or reversed, or a coordinate that is not a finite number, is an error naming its row.
+    is reversed, or a coordinate that is not a finite number, is an error naming its row (a segment
+    of length 0 is a unit at a point).
     """
     ann: list[str] = []
     doc: list[str] = []
@@ -106,9 +121,9 @@ def continua_from_rows(rows: Iterable[tuple[str, str, float, float, str]], *,
         s, e = float(s), float(e)
         if not (np.isfinite(s) and np.isfinite(e)):
             raise RatingsError(f"{where}: unit {k + 1} ({a}, {d}) has a start or end that is not a finite number")
-        if e <= s:
-            raise RatingsError(f"{where}: unit {k + 1} ({a}, {d}, [{s:g}, {e:g}), {c}) is empty or reversed; a unit "
-                               "needs end > start (leave zero-length annotations out, e.g. with --types)")
+        if e < s:
+            raise RatingsError(f"{where}: unit {k + 1} ({a}, {d}, [{s:g}, {e:g}), {c}) is reversed; a unit needs "
+                               "end >= start")
         ann.append(str(a))
         doc.append(str(d))
         starts.append(s)
@@ -170,9 +185,9 @@ def continua_from_corpora(corpora: Sequence[Any], names: Sequence[str], *, types
                 else:
                     category = a.label
                 for s, e in a.pieces:
-                    if e <= s:
+                    if e < s:
                         raise RatingsError(f"document {doc_id!r}: {name} has an empty annotation {a.label!r} at "
-                                           f"[{s}, {e}); γ and uα need units of positive length (pick --types)")
+                                           f"[{s}, {e}) that ends before it starts")
                     rows.append((name, doc_id, s, e, category))
                     idents.append(a.id)
     out = continua_from_rows(rows, annotators=list(names), documents=docs, lengths=lengths)
@@ -237,9 +252,9 @@ def read_units_table(path: str | Path) -> Continua:
         except ValueError:
             raise FormatError(f"start and end must be numbers, got {r[columns['start']]!r} and "
                               f"{r[columns['end']]!r}", path=p, line=line) from None
-        if not (np.isfinite(s) and np.isfinite(e)) or e <= s:
+        if not (np.isfinite(s) and np.isfinite(e)) or e < s:
             raise FormatError(f"the unit [{r[columns['start']]}, {r[columns['end']]}) is not a segment with "
-                              "end > start", path=p, line=line)
+                              "end >= start", path=p, line=line)
         document = r[columns["document"]] if "document" in columns else p.stem
         rows.append((r[columns["annotator"]], document, s, e, r[columns["category"]], line))
     if not rows:

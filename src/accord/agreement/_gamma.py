@@ -285,8 +285,11 @@ def gamma_tables(units: Continua, diss: Dissimilarity | None = None, *, samples:
         many documents and categories would not fit :data:`MAX_TABLE_CELLS`); an unknown sampler.
     AlignmentError
         Units too dense for the exact alignment (:mod:`._alignment`).
+    RatingsError
+        A unit of length 0 (γ's positional dissimilarity divides by lengths; pygamma-agreement refuses them too).
     """
     diss = diss or Dissimilarity()
+    units.check_positive("γ")
     limit = _sample_limit(units)
     if samples < 1:
         raise OptionError(f"--samples must be at least 1, got {samples}")

@@ -20,7 +20,10 @@ other annotator by its squared length, anything else by 0:
 :math:`{}_u\\alpha^c = 1 - D_o^c / D_e^c` and over all categories
 :math:`{}_u\\alpha = 1 - \\overline{D_o} / \\overline{D_e}` (means over categories), 0 when the two
 disagreements are equal (as DKPro Agreement). Units of one category by one annotator must not
-overlap.
+overlap. A unit of length 0 (a point) is taken as DKPro Agreement takes it: it has no length (it
+adds nothing to a sum of lengths), splits the gap it stands in, counts in :math:`N_c`, and differs
+from the other annotator's unit it stands strictly inside by the squared distances of their
+boundaries.
 
 **The 2016 family** (Krippendorff, Mathet, Bouvry & Widlöcher, "On the reliability of unitizing
 textual continua: further developments", *Quality & Quantity* 50, 2016). Gaps take the value 0;
@@ -76,7 +79,7 @@ def _check_integer(units: Continua) -> None:
 
 def _check_overlaps(units: Continua, same_category: bool) -> None:
     keys = (units.document, units.annotator) + ((units.category,) if same_category else ())
-    order = np.lexsort((units.start,) + keys[::-1])
+    order = np.lexsort((units.end, units.start) + keys[::-1])      # a unit of length 0 before one that starts there
     d, a, s, e = units.document[order], units.annotator[order], units.start[order], units.end[order]
     same = (d[1:] == d[:-1]) & (a[1:] == a[:-1])
     if same_category:
@@ -268,7 +271,7 @@ def unitizing_alpha_tables(units: Continua) -> UnitizingAlphaTables:
 def _segments(start: np.ndarray, end: np.ndarray, length: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """An annotator's partition of ``[0, length)`` into its (sorted, disjoint) units and the gaps between them:
     ``(starts, ends, is_unit)``; empty gaps are left out."""
-    order = np.argsort(start, kind="stable")
+    order = np.lexsort((end, start))
     start, end = start[order], end[order]
     bounds_s = np.concatenate([[0.0], end])
     bounds_e = np.concatenate([start, [length]])
@@ -276,7 +279,7 @@ def _segments(start: np.ndarray, end: np.ndarray, length: float) -> tuple[np.nda
     starts = np.concatenate([bounds_s[gap], start])
     ends = np.concatenate([bounds_e[gap], end])
     is_unit = np.concatenate([np.zeros(int(gap.sum()), dtype=bool), np.ones(len(start), dtype=bool)])
-    order = np.argsort(starts, kind="stable")
+    order = np.lexsort((ends, starts))     # a unit of length 0 before the gap or unit that starts where it is
     return starts[order], ends[order], is_unit[order]
 
 
@@ -320,7 +323,7 @@ def _coincide(s: np.ndarray, e: np.ndarray, a: np.ndarray, c: np.ndarray, length
     for r in range(m):
         seg_s, seg_e, is_unit = _segments(s[a == r], e[a == r], length)
         cats = np.zeros(len(seg_s), dtype=np.int64)
-        order = np.argsort(s[a == r], kind="stable")
+        order = np.lexsort((e[a == r], s[a == r]))         # the order of the units in _segments
         cats[is_unit] = c[a == r][order] + 1
         sizes = seg_e - seg_s
         np.add.at(weights, cats, np.where(is_unit, sizes * sizes, sizes))
