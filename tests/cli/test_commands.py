@@ -90,10 +90,12 @@ def test_coref_details_list_the_ceaf_alignment(tmp_path, capsys):
                  "--details", str(details), "--output", "json"]) == 0
     capsys.readouterr()
     rows = list(csv.DictReader(details.open()))
-    # key entity 0 (3 mentions) aligns with response entity 1 (2 shared), key 1 with response 0
+    # entities are numbered in the order the reference scorer meets them (first mention in the file), not by
+    # their written numbers: the response's written entity 1 holds token 0, so it is response entity 0.
+    # Key entity 0 (3 mentions) aligns with it (2 shared), key 1 with response entity 1 (written 0)
     got = {(r["metric"], r["key_entity"], r["response_entity"]): float(r["phi"]) for r in rows}
-    assert got == {("ceafm", "0", "1"): 2, ("ceafm", "1", "0"): 2,
-                   ("ceafe", "0", "1"): pytest.approx(0.8), ("ceafe", "1", "0"): 1.0}
+    assert got == {("ceafm", "0", "0"): 2, ("ceafm", "1", "1"): 2,
+                   ("ceafe", "0", "0"): pytest.approx(0.8), ("ceafe", "1", "1"): 1.0}
 
 
 def test_smatch_details_list_the_mapping(tmp_path, capsys):
