@@ -79,3 +79,47 @@ def test_gold_and_pred_in_json_key_and_response_in_gate_tables(capsys):
     assert {"gold", "pred", "f1"} <= set(block) and not {"keys", "responses", "f"} & set(block)
     assert main(["diff", GATE, GATE, "--key-set", "ann1", "--response-set", "ann2"]) == 0
     assert "A = key, B = response" in capsys.readouterr().out
+
+
+# Every numeric or list option of compare, score, report, agree and benchmark refuses a meaningless value in the
+# argument parser (one validator each, in accord.cli._options): exit 2 and a message naming the option. Before,
+# compare --alpha 2 marked every difference significant, --alpha nan none, --rates '' compared nothing, and
+# --seed -1 ended in an internal error.
+_HOSTILE = ("nan", "inf", "-inf", "-0.5", "1e400", "", "x")
+_NUMERIC = {
+    "compare": {"--alpha": ("2", "0", "1", *_HOSTILE), "--samples": ("0", "-5", "2.5", "10000000000", *_HOSTILE),
+                "--seed": ("-1", "1.5", *_HOSTILE), "--rates": ("", ",", "foo", "f1,nope"),
+                "--beta": _HOSTILE},
+    "score": {"--bootstrap": ("0", "1", "-3", "1e12", *_HOSTILE), "--seed": ("-1", *_HOSTILE),
+              "--confidence": ("0", "1", "1.5", *_HOSTILE), "--beta": _HOSTILE},
+    "report": {"--bootstrap": ("1", "-1", *_HOSTILE), "--seed": ("-1", *_HOSTILE),
+               "--confidence": ("1", *_HOSTILE), "--alpha": ("2", *_HOSTILE), "--samples": ("0", *_HOSTILE),
+               "--rates": ("", "foo")},
+    "agree": {"--samples": ("0", "-1", *_HOSTILE), "--gamma-alpha": _HOSTILE, "--gamma-beta": _HOSTILE,
+              "--delta-empty": ("0", *_HOSTILE), "--bootstrap": ("1", *_HOSTILE), "--seed": ("-1", *_HOSTILE),
+              "--confidence": ("2", *_HOSTILE)},
+    "benchmark": {"--threshold": ("1.5", "-0.1", "nan", "inf", "", "x"), "--beta": _HOSTILE,
+                  "--bootstrap": ("1", *_HOSTILE), "--seed": ("-1", *_HOSTILE), "--confidence": ("0", *_HOSTILE)},
+}
+_POSITIONAL = {"compare": ["g", "a", "b"], "score": ["g", "p"], "report": ["g", "a", "-o", "r.html"],
+               "agree": ["a", "b"], "benchmark": ["k", "b", "a"]}
+
+
+@pytest.mark.parametrize("command, option, value", [(c, o, v) for c, options in _NUMERIC.items()
+                                                    for o, values in options.items() for v in values])
+def test_meaningless_option_values_are_refused_naming_the_option(capsys, command, option, value):
+    with pytest.raises(SystemExit) as exc:
+        main([command, *_POSITIONAL[command], f"{option}={value}"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and f"argument {option}" in err.splitlines()[-1], err
+
+
+@pytest.mark.parametrize("command, option, value, expected", [
+    ("compare", "--alpha", "0.01", 0.01), ("compare", "--samples", "1e3", 1000), ("compare", "--rates", "f1,recall",
+                                                                                  ["f1", "recall"]),
+    ("compare", "--seed", "0", 0), ("score", "--bootstrap", "2", 2), ("report", "--bootstrap", "0", 0),
+    ("benchmark", "--threshold", "1", 1.0), ("agree", "--delta-empty", "0.5", 0.5), ("agree", "--gamma-beta", "0",
+                                                                                      0.0)])
+def test_meaningful_option_values_are_taken(command, option, value, expected):
+    args = build_parser().parse_args([command, *_POSITIONAL[command], f"{option}={value}"])
+    assert getattr(args, option[2:].replace("-", "_")) == expected

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 
-__all__ = ["Parser", "csv_list", "beta_value", "equivalence", "add_output", "add_rates", "add_allow_missing",
+from .._limits import MAX_DRAWS
+
+__all__ = ["Parser", "csv_list", "beta_value", "weight", "positive", "open_fraction", "closed_fraction", "count_of",
+           "seed_value", "rate_list", "known_rates", "MAX_DRAWS", "equivalence", "add_output", "add_rates",
+           "add_allow_missing",
            "add_sides_format", "add_tagging", "add_columns", "add_key_response", "add_diff_pairing",
            "add_common", "add_statistics", "repair_of", "add_discontinuous"]
 
@@ -15,14 +20,106 @@ def csv_list(value: str) -> list[str]:
     return [v for v in value.split(",") if v]
 
 
-def beta_value(value: str) -> float:
+def _float(value: str) -> float:
+    """``value`` as a number; NaN for text that is not one (every range check refuses NaN)."""
     try:
-        beta = float(value)
+        return float(value)
     except ValueError:
-        beta = float("nan")
-    if not 0 <= beta < float("inf"):
+        return math.nan
+
+
+def beta_value(value: str) -> float:
+    """``--beta``: a finite number >= 0."""
+    beta = _float(value)
+    if not 0 <= beta < math.inf:
         raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {value!r}")
     return beta
+
+
+def weight(value: str) -> float:
+    """A weight (``--gamma-alpha``, ``--gamma-beta``): a finite number >= 0."""
+    return beta_value(value)
+
+
+def positive(value: str) -> float:
+    """A finite number > 0 (``--delta-empty``)."""
+    number = _float(value)
+    if not 0 < number < math.inf:
+        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {value!r}")
+    return number
+
+
+def open_fraction(value: str) -> float:
+    """A level or probability strictly between 0 and 1 (``--alpha``, ``--confidence``): NaN, infinities, 0, 1
+    and numbers outside are refused (with ``--alpha 2`` every difference would be marked significant)."""
+    number = _float(value)
+    if not 0 < number < 1:
+        raise argparse.ArgumentTypeError(f"expected a number strictly between 0 and 1, got {value!r}")
+    return number
+
+
+def closed_fraction(value: str) -> float:
+    """A rate threshold from 0 to 1 inclusive (``--threshold``)."""
+    number = _float(value)
+    if not 0 <= number <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {value!r}")
+    return number
+
+
+def _whole(value: str) -> int | None:
+    text = value.strip()
+    try:
+        return int(text)
+    except ValueError:
+        number = _float(text)
+        return int(number) if math.isfinite(number) and number == int(number) else None
+
+
+def count_of(minimum: int, maximum: int = MAX_DRAWS, zero: bool = False) -> Callable[[str], int]:
+    """A whole number from ``minimum`` to ``maximum`` (and 0 when ``zero``: "none")."""
+
+    def count(value: str) -> int:
+        number = _whole(value)
+        if number is None or not (minimum <= number <= maximum or (zero and number == 0)):
+            allowed = f"{'0 or ' if zero else ''}a whole number from {minimum:,} to {maximum:,}"
+            raise argparse.ArgumentTypeError(f"expected {allowed}, got {value!r}")
+        return number
+
+    count.__name__ = "count"
+    return count
+
+
+def seed_value(value: str) -> int:
+    """``--seed``: a whole number >= 0 (numpy's generators take no negative seed)."""
+    number = _whole(value)
+    if number is None or number < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value!r}")
+    return number
+
+
+def known_rates() -> tuple[str, ...]:
+    """The rates of every measure kind (the names ``--rates`` may give)."""
+    from ..result._kinds import Kind
+
+    names: dict[str, None] = {}
+    kinds = [Kind]
+    while kinds:
+        kind = kinds.pop()
+        names.update(dict.fromkeys(kind.rate_names))
+        kinds.extend(kind.__subclasses__())
+    return tuple(names)
+
+
+def rate_list(value: str) -> list[str]:
+    """``--rates``: one or more rate names, comma-separated."""
+    rates = [r.strip() for r in value.split(",") if r.strip()]
+    known = known_rates()
+    if not rates:
+        raise argparse.ArgumentTypeError(f"expected one or more of {', '.join(known)}, comma-separated; got {value!r}")
+    unknown = [r for r in rates if r not in known]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"{unknown[0]!r} is not a rate; expected {', '.join(known)}")
+    return list(dict.fromkeys(rates))
 
 
 def equivalence(value: str) -> tuple[str, list[str]]:
@@ -157,10 +254,11 @@ def add_statistics(p: argparse.ArgumentParser) -> None:
     """Bootstrap confidence intervals: ``--bootstrap``, ``--seed``, ``--confidence``, ``--ci-method``,
     ``--confidence-data``."""
     g = p.add_argument_group("confidence intervals (resampling documents)")
-    g.add_argument("--bootstrap", type=int, metavar="N",
+    g.add_argument("--bootstrap", type=count_of(2), metavar="N",
                    help="add confidence intervals of every rate from N bootstrap resamples of the documents")
-    g.add_argument("--seed", type=int, help="seed of the resampling (the same seed gives the same output)")
-    g.add_argument("--confidence", type=float, default=0.95, help="confidence level of the intervals (default 0.95)")
+    g.add_argument("--seed", type=seed_value, help="seed of the resampling (the same seed gives the same output)")
+    g.add_argument("--confidence", type=open_fraction, default=0.95,
+                   help="confidence level of the intervals (default 0.95)")
     g.add_argument("--ci-method", choices=("percentile", "bca"), default="percentile",
                    help="percentile (default) or bca (bias-corrected and accelerated, as scipy.stats.bootstrap)")
     g.add_argument("--confidence-data", "--compute-confidence-data", dest="confidence_data", action="store_true",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .._safe_paths import write_text as write_file
 from ..errors import OptionError
-from ._options import add_discontinuous, add_output, add_statistics, csv_list
+from ._options import add_discontinuous, add_output, add_statistics, count_of, csv_list, positive, weight
 from ._output import emit, output_format
 
 __all__ = ["register", "COMMANDS"]
@@ -56,17 +56,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="gamma: Mathet et al.'s γ with γ-cat, γ-k per category and the optimal alignment; alpha-u: "
                    "Krippendorff's unitizing alphas (uα per category of 1995/2004 as DKPro Agreement, and uα, |uα, "
                    "cuα, (k)cuα of 2016)")
-    g.add_argument("--samples", type=int, default=30, help="γ: random continua for the expected disorder (default "
-                   "30, as pygamma-agreement)")
+    g.add_argument("--samples", type=count_of(1), default=30,
+                   help="γ: random continua for the expected disorder (default 30, as pygamma-agreement)")
     g.add_argument("--precision", help="γ: draw more samples until the expected disorder is this precise (a fraction, "
                    "or high 1%%, medium 2%%, low 10%%; pygamma-agreement's precision_level)")
     g.add_argument("--sampler", choices=("statistical", "shuffle"), default="statistical",
                    help="γ: statistical (pygamma-agreement's default) or shuffle (the paper's shifted annotators)")
-    g.add_argument("--gamma-alpha", type=float, default=1.0, help="γ: weight of the positional dissimilarity "
+    g.add_argument("--gamma-alpha", type=weight, default=1.0, help="γ: weight of the positional dissimilarity "
                    "(default 1)")
-    g.add_argument("--gamma-beta", type=float, default=1.0, help="γ: weight of the categorical dissimilarity "
+    g.add_argument("--gamma-beta", type=weight, default=1.0, help="γ: weight of the categorical dissimilarity "
                    "(default 1)")
-    g.add_argument("--delta-empty", type=float, default=1.0, help="γ: dissimilarity of a unit and the empty unit "
+    g.add_argument("--delta-empty", type=positive, default=1.0, help="γ: dissimilarity of a unit and the empty unit "
                    "(default 1)")
     g.add_argument("--categorical-dissimilarity", default="absolute", metavar="KIND",
                    help="γ: absolute (default: 0 same, 1 different), levenshtein, numerical, or a CSV file of "

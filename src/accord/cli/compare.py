@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import OptionError
-from ._options import add_output, add_rates, add_scaling, csv_list
+from ._options import (MAX_DRAWS, add_output, add_rates, add_scaling, count_of, csv_list, open_fraction, rate_list,
+                       seed_value)
 from ._output import emit
 
 __all__ = ["register", "COMMANDS"]
@@ -34,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="coref: the metrics (default all); structured: the metric names (required)")
     add_record_options(st)
     add_test_options(cp)
-    cp.add_argument("--seed", type=int, help="seed of the sampling (the same seed gives the same output)")
+    cp.add_argument("--seed", type=seed_value, help="seed of the sampling (the same seed gives the same output)")
     add_output(cp)
     add_rates(cp)
     add_scaling(cp)
@@ -45,9 +46,11 @@ def add_test_options(p: argparse.ArgumentParser) -> None:
     t = p.add_argument_group("significance")
     t.add_argument("--test", choices=("permutation", "bootstrap"), default="permutation",
                    help="permutation (approximate randomization, default) or bootstrap (paired)")
-    t.add_argument("--samples", type=int, default=10_000, help="random swaps or resamples (default 10000)")
-    t.add_argument("--alpha", type=float, default=0.05, help="level of the Holm-adjusted p-values (default 0.05)")
-    t.add_argument("--rates", type=csv_list, default=["f1"], help="rates compared, comma-separated (default f1)")
+    t.add_argument("--samples", type=count_of(1), default=10_000,
+                   help=f"random swaps or resamples (default 10000, at most {MAX_DRAWS:,})")
+    t.add_argument("--alpha", type=open_fraction, default=0.05,
+                   help="level of the Holm-adjusted p-values, strictly between 0 and 1 (default 0.05)")
+    t.add_argument("--rates", type=rate_list, default=["f1"], help="rates compared, comma-separated (default f1)")
     t.add_argument("--no-labels", action="store_true", help="compare the totals only, not each label")
 
 

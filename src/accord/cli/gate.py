@@ -12,7 +12,7 @@ from ..errors import OptionError
 from ..model import covered_text
 from ._inputs import features_option
 from ._options import (add_allow_missing, add_diff_pairing, add_discontinuous, add_key_response, add_output, add_rates,
-                       add_statistics, csv_list)
+                       add_statistics, closed_fraction, csv_list)
 from ._output import emit, info, write_text
 
 __all__ = ["register", "COMMANDS", "run_qa"]
@@ -67,7 +67,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_rates(bm, zero_division=False)
     add_allow_missing(bm)
     add_output(bm, "one row per changed annotation")
-    bm.add_argument("--threshold", type=float, metavar="T", help="also list the annotations (not correct in the "
+    bm.add_argument("--threshold", type=closed_fraction, metavar="T",
+                    help="also list the annotations (not correct in the "
                     "new run) of every document type whose precision or recall after is below T (GATE's "
                     "threshold, 0.5 in its tool, with -verbose)")
     bm.add_argument("--html", help="write the one-page HTML report of the two runs (as accord report) to this file")

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import OptionError
-from ._options import add_rates
+from ._options import add_rates, count_of, open_fraction, seed_value
 from ._output import info
 
 __all__ = ["register", "COMMANDS", "write_report"]
@@ -27,10 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_score_options(rp)
     add_test_options(rp)
     s = rp.add_argument_group("intervals")
-    s.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+    s.add_argument("--bootstrap", type=count_of(2, zero=True), default=1000, metavar="N",
                    help="bootstrap resamples of the documents for the intervals (default 1000; 0: none)")
-    s.add_argument("--seed", type=int, default=0, help="seed of the resampling and the tests (default 0)")
-    s.add_argument("--confidence", type=float, default=0.95, help="confidence level of the intervals (default 0.95)")
+    s.add_argument("--seed", type=seed_value, default=0, help="seed of the resampling and the tests (default 0)")
+    s.add_argument("--confidence", type=open_fraction, default=0.95,
+                   help="confidence level of the intervals (default 0.95)")
     s.add_argument("--ci-method", choices=("percentile", "bca"), default="percentile", help="interval method")
     rp.add_argument("-o", "--out", required=True, help="the HTML file to write")
     add_rates(rp)

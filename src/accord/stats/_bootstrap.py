@@ -24,14 +24,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._limits import MAX_DRAWS
 from ..errors import OptionError, StatisticsWarning
 
-__all__ = ["CHUNK", "CI_METHODS", "BootstrapOptions", "resampled_sums", "intervals"]
+__all__ = ["CHUNK", "CI_METHODS", "BootstrapOptions", "check_seed", "resampled_sums", "intervals"]
 
 CHUNK = 64
 """Resamples drawn per batch (small batches keep the weight matrix in cache)."""
 
 CI_METHODS = ("percentile", "bca")
+
+
+def check_seed(seed: object) -> None:
+    """A seed of numpy's generators: ``None`` or a whole number >= 0 (an :class:`OptionError` otherwise)."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise OptionError(f"--seed must be a whole number >= 0; got {seed!r}")
 
 
 @dataclass(frozen=True)
@@ -44,9 +51,13 @@ class BootstrapOptions:
     method: str = "percentile"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.n_resamples, (int, np.integer)) or self.n_resamples < 2:
-            raise OptionError(f"--bootstrap takes a number of resamples >= 2; got {self.n_resamples!r}")
-        if not 0 < self.confidence < 1:
+        if isinstance(self.n_resamples, bool) or not isinstance(self.n_resamples, (int, np.integer)) \
+                or not 2 <= self.n_resamples <= MAX_DRAWS:
+            raise OptionError(f"--bootstrap takes a number of resamples from 2 to {MAX_DRAWS:,}; "
+                              f"got {self.n_resamples!r}")
+        check_seed(self.seed)
+        if isinstance(self.confidence, bool) or not isinstance(self.confidence, (int, float, np.number)) \
+                or not 0 < self.confidence < 1:
             raise OptionError(f"--confidence must lie strictly between 0 and 1; got {self.confidence!r}")
         if self.method not in CI_METHODS:
             raise OptionError(f"--ci-method must be one of {', '.join(CI_METHODS)}; got {self.method!r}")

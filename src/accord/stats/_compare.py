@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from .._limits import MAX_DRAWS
 from ..errors import OptionError
 from ..result._table import ALL, row_order
-from ._bootstrap import CHUNK
+from ._bootstrap import CHUNK, check_seed
 
 __all__ = ["TESTS", "Comparison", "ComparisonResult", "compare", "holm"]
 
@@ -141,8 +142,13 @@ def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: i
     """
     if test not in TESTS:
         raise OptionError(f"--test must be one of {', '.join(TESTS)}; got {test!r}")
-    if samples < 1:
-        raise OptionError(f"--samples must be at least 1; got {samples}")
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or not 1 <= samples <= MAX_DRAWS:
+        raise OptionError(f"--samples must be a whole number from 1 to {MAX_DRAWS:,}; got {samples!r}")
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.number)) or not 0 < alpha < 1:
+        raise OptionError(f"--alpha must be a number strictly between 0 and 1; got {alpha!r}")
+    if isinstance(rates, str) or not list(rates):
+        raise OptionError(f"--rates must name one or more rates (a list such as ['f1']); got {rates!r}")
+    check_seed(seed)
     names = list(results)
     if len(names) < 2:
         raise OptionError("compare needs at least two systems")
