@@ -43,3 +43,20 @@ def test_ragged_rows_and_unknown_categories_name_the_place(tmp_path, capsys):
     assert status == 2 and "r.csv:3" in out.err
     status, out = _agree(tmp_path, capsys, "r1,r2\na,a\nb,c\n", "--categories", "a,b")
     assert status == 2 and "--categories" in out.err and "'c'" in out.err
+
+
+def test_frame_keeps_rater_names_that_the_csv_quotes_for_spreadsheets(tmp_path):
+    """A rater named like a formula is quoted in the CSV (``'=a``) but is its own name in the frame."""
+    pytest.importorskip("pandas")
+    import accord
+
+    table = tmp_path / "r.csv"
+    table.write_text("item,=a,-b,c\n1,x,x,x\n2,y,x,y\n3,y,y,x\n", encoding="utf-8")
+    result = accord.agree(table, items="item")
+    assert "'=a | -b" in result.to_csv()
+    frame = result.to_frame()
+    assert {"=a | -b", "=a | c", "-b | c"} <= set(frame["raters"])
+    # =a and -b agree on items 1 and 3 of 3 (hand count)
+    row = frame[(frame["scope"] == "<all>") & (frame["coefficient"] == "observed_agreement")
+                & (frame["raters"] == "=a | -b")]
+    assert row["value"].tolist() == [pytest.approx(2 / 3)]

@@ -184,11 +184,16 @@ class AgreementResult:
         return json_text(self.to_dict(), indent=indent)
 
     def to_csv(self) -> str:
-        """Rows ``scope, coefficient, raters, value``: the whole input as ``<all>``, then each document."""
+        """Rows ``scope, coefficient, raters, value``: the whole input as ``<all>``, then each document (text cells
+        that a spreadsheet would run as a formula begin with ``'``: :mod:`accord._csv_cells`)."""
+        return self._rows_csv(spreadsheet=True)
+
+    def _rows_csv(self, spreadsheet: bool) -> str:
         buf = io.StringIO()
         from .._csv_cells import SpreadsheetDictWriter
 
-        w = SpreadsheetDictWriter(buf, fieldnames=["scope", "coefficient", "raters", "value"], lineterminator="\n")
+        writer = SpreadsheetDictWriter if spreadsheet else csv.DictWriter
+        w = writer(buf, fieldnames=["scope", "coefficient", "raters", "value"], lineterminator="\n")
         w.writeheader()
         if self.summary is None:
             w.writerows(summary_rows("<all>", self.totals))
@@ -215,7 +220,7 @@ class AgreementResult:
             from ..errors import OptionError
 
             raise OptionError("to_frame needs pandas: pip install 'accord[pandas]'") from None
-        rows = list(csv.DictReader(io.StringIO(self.to_csv())))
+        rows = list(csv.DictReader(io.StringIO(self._rows_csv(spreadsheet=False))))   # the data's own text
         frame = pd.DataFrame.from_records(rows, columns=["scope", "coefficient", "raters", "value"])
         frame["value"] = pd.to_numeric(frame["value"])
         return frame
