@@ -31,6 +31,11 @@ def field_chars(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.n
     return codes[np.arange(int(lens.sum()), dtype=np.int64) + np.repeat(starts.astype(np.int64) - before, lens)]
 
 
+_FEW = 32
+"""Up to this many strings, two sequences compare string by string (a document of a few tokens costs
+microseconds, not the tens of the array comparison)."""
+
+
 class TextFields(Sequence[str]):
     """Strings ``text[starts[k]:ends[k]]``, made when they are read.
 
@@ -38,15 +43,28 @@ class TextFields(Sequence[str]):
     slicing gives a ``TextFields`` over the same text.
     """
 
-    __slots__ = ("text", "starts", "ends")
+    __slots__ = ("text", "_starts", "_ends", "_lo", "_hi")
 
-    def __init__(self, text: str, starts: np.ndarray, ends: np.ndarray):
+    def __init__(self, text: str, starts: np.ndarray, ends: np.ndarray, lo: int = 0, hi: int | None = None):
+        # a contiguous slice keeps its parent's arrays and two bounds, not two array views: a document of a
+        # few tokens costs one small object
         self.text = text
-        self.starts = starts
-        self.ends = ends
+        self._starts, self._ends = starts, ends
+        self._lo = lo
+        self._hi = len(starts) if hi is None else hi
+
+    @property
+    def starts(self) -> np.ndarray:
+        """The start offset of every string in :attr:`text`."""
+        return self._starts[self._lo:self._hi]
+
+    @property
+    def ends(self) -> np.ndarray:
+        """The end offset of every string in :attr:`text`."""
+        return self._ends[self._lo:self._hi]
 
     def __len__(self) -> int:
-        return len(self.starts)
+        return self._hi - self._lo
 
     @overload
     def __getitem__(self, index: int) -> str: ...
@@ -56,8 +74,18 @@ class TextFields(Sequence[str]):
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
+            start, stop, step = index.indices(self._hi - self._lo)
+            if step == 1:
+                return TextFields(self.text, self._starts, self._ends, self._lo + start,
+                                  self._lo + max(start, stop))
             return TextFields(self.text, self.starts[index], self.ends[index])
-        return self.text[int(self.starts[index]):int(self.ends[index])]
+        k = index.__index__()
+        n = self._hi - self._lo
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError("TextFields index out of range")
+        return self.text[int(self._starts[self._lo + k]):int(self._ends[self._lo + k])]
 
     def __iter__(self) -> Iterator[str]:
         text = self.text
@@ -106,7 +134,16 @@ class TextFields(Sequence[str]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, TextFields):
-            if len(self) != len(other) or not np.array_equal(self.lengths(), other.lengths()):
+            if len(self) != len(other):
+                return False
+            if len(self) <= _FEW:     # a few strings: compared as strings, without the arrays' fixed cost
+                mine, theirs = self.text, other.text
+                a0, a1, b0, b1 = self._starts.item, self._ends.item, other._starts.item, other._ends.item
+                for i, j in zip(range(self._lo, self._hi), range(other._lo, other._hi)):
+                    if mine[a0(i):a1(i)] != theirs[b0(j):b1(j)]:
+                        return False
+                return True
+            if not np.array_equal(self.lengths(), other.lengths()):
                 return False
             return bool(np.array_equal(self._chars(), other._chars()))
         if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):

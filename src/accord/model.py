@@ -14,7 +14,7 @@ annotations with equal fields stay two annotations.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from typing import Any, NamedTuple
 
 from .errors import AccordError
@@ -324,6 +324,22 @@ class Corpus(Mapping[str, Document]):
 
     def __len__(self) -> int:
         return len(self._docs)
+
+    # the dict's own views and lookups: Mapping's generic ones call __getitem__ once per document
+    def __contains__(self, key: object) -> bool:
+        return key in self._docs
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._docs.get(key, default)
+
+    def keys(self) -> KeysView[str]:
+        return self._docs.keys()
+
+    def values(self) -> ValuesView[Document]:
+        return self._docs.values()
+
+    def items(self) -> ItemsView[str, Document]:
+        return self._docs.items()
 
     @property
     def documents(self) -> list[Document]:

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from ._collector import collection_paused
 from ._names import check_names
 from ._offset_units import unify_units
 from ._sides import meet
@@ -332,6 +333,7 @@ def _check_user_names(gold: Corpus | None, pred: Corpus | None, task: Task | Non
     check_names(token_annotations or (), labels, "label", "--token-annotations")
 
 
+@collection_paused     # many small objects, no cycle to collect: see accord._collector
 def score(
     gold: Any,
     pred: Any = None,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
@@ -118,42 +118,85 @@ class Tally:
     Row keys are strings: a scoring label, an aggregation name, or ``"LABEL|subset"`` for a
     decomposition row (``subset`` as MAT writes it: ``attr=val,attr2=val2`` or
     ``method=value``).
+
+    The label rows of every document are one array (``documents x labels x counts``, counted for the
+    whole corpus at once by :func:`tally`); the rarer aggregation and decomposition rows are kept per
+    document. :attr:`docs` and :attr:`doc_totals` give the per-document view.
     """
 
     def __init__(self) -> None:
-        self.docs: dict[str, dict[str, np.ndarray]] = {}
-        self.doc_totals: dict[str, np.ndarray] = {}
+        self.documents: dict[str, int] = {}
         self.labels: dict[str, None] = {}
         self.aggregations: dict[str, None] = {}
         self.decompositions: dict[str, dict[str, None]] = {}
+        self.label_values = np.zeros((0, 0, 5), dtype=np.int64)
+        """``label_values[d, k]``: the counts of label ``list(labels)[k]`` in document ``d``."""
+        self.extra: dict[str, dict[str, np.ndarray]] = {}
+        """Aggregation and decomposition rows, by document then key."""
+        self._docs: dict[str, dict[str, np.ndarray]] | None = None
 
     def _row(self, doc: str, key: str) -> np.ndarray:
-        rows = self.docs.setdefault(doc, {})
+        self._docs = None
+        rows = self.extra.setdefault(doc, {})
         arr = rows.get(key)
         if arr is None:
             arr = rows[key] = np.zeros(5, dtype=np.int64)
         return arr
 
+    @property
+    def docs(self) -> dict[str, dict[str, np.ndarray]]:
+        """Each document's rows that count something: labels, aggregations and decompositions (built once)."""
+        if self._docs is None:
+            names = list(self.labels)
+            present = self.label_values.any(axis=2)
+            self._docs = {}
+            for doc, d in self.documents.items():
+                rows = {names[k]: self.label_values[d, k] for k in np.flatnonzero(present[d]).tolist()}
+                rows.update(self.extra.get(doc, {}))
+                self._docs[doc] = rows
+        return self._docs
+
+    @property
+    def doc_totals(self) -> dict[str, np.ndarray]:
+        """Each document's all-labels row."""
+        totals = self.label_values.sum(axis=1)
+        return {doc: totals[d] for doc, d in self.documents.items()}
+
     def merge(self, other: "Tally") -> "Tally":
         """Add another tally's counts into this one (documents must not overlap)."""
-        for doc, rows in other.docs.items():
-            if doc in self.docs:
+        for doc in other.documents:
+            if doc in self.documents:
                 raise TallyError(f"document {doc!r} tallied twice")
-            self.docs[doc] = {k: v.copy() for k, v in rows.items()}
-            self.doc_totals[doc] = other.doc_totals[doc].copy()
-        for attr in ("labels", "aggregations"):
-            getattr(self, attr).update(getattr(other, attr))
+        labels = dict(self.labels)
+        labels.update(other.labels)
+        values = np.zeros((len(self.documents) + len(other.documents), len(labels), 5), dtype=np.int64)
+        values[:len(self.documents), :len(self.labels)] = self.label_values
+        where = [list(labels).index(lbl) for lbl in other.labels]
+        values[len(self.documents):, where] = other.label_values
+        self.label_values, self.labels = values, labels
+        for doc in other.documents:
+            self.documents[doc] = len(self.documents)
+        for doc, rows in other.extra.items():
+            self.extra[doc] = {k: v.copy() for k, v in rows.items()}
+        self.aggregations.update(other.aggregations)
         for label, subs in other.decompositions.items():
             self.decompositions.setdefault(label, {}).update(subs)
+        self._docs = None
         return self
 
     def counts(self, key: str, doc: str | None = None) -> Counts:
         """Counts of one row, for one document or summed over the corpus."""
+        if key in self.labels:
+            k = list(self.labels).index(key)
+            if doc is None:
+                return Counts.from_array(self.label_values[:, k].sum(axis=0))
+            d = self.documents.get(doc)
+            return Counts() if d is None else Counts.from_array(self.label_values[d, k])
         if doc is not None:
-            arr = self.docs.get(doc, {}).get(key)
+            arr = self.extra.get(doc, {}).get(key)
             return Counts() if arr is None else Counts.from_array(arr)
         total = np.zeros(5, dtype=np.int64)
-        for rows in self.docs.values():
+        for rows in self.extra.values():
             arr = rows.get(key)
             if arr is not None:
                 total += arr
@@ -162,11 +205,33 @@ class Tally:
     def total(self, doc: str | None = None) -> Counts:
         """The all-labels row, for one document or the corpus."""
         if doc is not None:
-            return Counts.from_array(self.doc_totals.get(doc, np.zeros(5, dtype=np.int64)))
-        total = np.zeros(5, dtype=np.int64)
-        for arr in self.doc_totals.values():
-            total += arr
-        return Counts.from_array(total)
+            d = self.documents.get(doc)
+            return Counts() if d is None else Counts.from_array(self.label_values[d].sum(axis=0))
+        return Counts.from_array(self.label_values.sum(axis=(0, 1)))
+
+    def table(self) -> Any:
+        """The count table (:class:`~accord.result.CountTable`): every document's total, label, aggregation and
+        decomposition rows, documents in tally order, rows in :func:`~accord.result.row_order`."""
+        from .result import ALL, CountTable, PairsKind
+        from .result._table import row_order
+
+        keys: list[tuple[Any, ...]] = [ALL] + [("label", lbl) for lbl in self.labels]
+        keys += [("aggregation", name) for name in self.aggregations]
+        keys += [("decomposition", lbl, sub) for lbl, subs in self.decompositions.items() for sub in subs]
+        rows = sorted(keys, key=row_order)
+        position = {row: k for k, row in enumerate(rows)}
+        values = np.zeros((len(self.documents), len(rows), 5), dtype=np.int64)
+        label_at = [position[("label", lbl)] for lbl in self.labels]
+        values[:, label_at] = self.label_values
+        values[:, position[ALL]] = self.label_values.sum(axis=1)
+        row_of: dict[str, tuple[Any, ...]] = {f"{lbl}|{sub}": ("decomposition", lbl, sub)
+                                              for lbl, subs in self.decompositions.items() for sub in subs}
+        row_of.update((name, ("aggregation", name)) for name in self.aggregations)
+        for doc, extra in self.extra.items():
+            d = self.documents[doc]
+            for key, arr in extra.items():
+                values[d, position[row_of[key]]] += arr
+        return CountTable(PairsKind.fields, tuple(self.documents), tuple(rows), values)
 
 
 def _subset(ann: Annotation, attrs: tuple[str, ...], task: Task | None, doc: Document | None) -> str:
@@ -179,9 +244,16 @@ def _subset(ann: Annotation, attrs: tuple[str, ...], task: Task | None, doc: Doc
     return ",".join(parts)
 
 
+_GOLD_FIELD = np.array([0, 1, 3], dtype=np.int64)    # MATCH, CLASH, UNPAIRED -> match, gold_clash, missing
+_PRED_FIELD = np.array([-1, 2, 4], dtype=np.int64)   # -> (a match counts once, on the gold side), pred_clash, spurious
+
+
 def tally(alignments: Iterable[DocumentAlignment], *, task: Task | None = None,
           rows: ScoreRows | None = None) -> Tally:
     """Count the outcomes of aligned documents.
+
+    The label rows of all documents are counted at once: every item's (document, label, outcome) code, one
+    ``bincount``; only aggregations and decompositions go item by item.
 
     Raises
     ------
@@ -190,70 +262,98 @@ def tally(alignments: Iterable[DocumentAlignment], *, task: Task | None = None,
     """
     rows = rows or ScoreRows()
     out = Tally()
-    for al in alignments:
-        doc = al.doc_id
-        out.docs.setdefault(doc, {})
-        doc_total = np.zeros(5, dtype=np.int64)
-        n_match_gold = int(np.count_nonzero(al.gold_status == MATCH))
-        n_match_pred = int(np.count_nonzero(al.pred_status == MATCH))
-        if n_match_gold != n_match_pred or len(al.pairs) != int(np.count_nonzero(al.gold_status != UNPAIRED)) \
-                or len(al.pairs) != int(np.count_nonzero(al.pred_status != UNPAIRED)):
-            raise TallyError(f"document {doc!r}: pairs and item outcomes disagree "
-                             f"({len(al.pairs)} pairs, {n_match_gold} gold matches, {n_match_pred} predicted)")
-        for side, anns, labels, status, field_of, sdoc in (
-            ("gold", al.gold, al.gold_label, al.gold_status, (0, 1, 3), al.gold_doc),
-            ("pred", al.pred, al.pred_label, al.pred_status, (None, 2, 4), al.pred_doc),
-        ):
-            limit = rows.limitation
-            counted, counted_status = labels, status
-            if limit is not None:
-                idx = [i for i, ann in enumerate(anns) if ann.label in limit]
-                counted, counted_status = [labels[i] for i in idx], status[np.asarray(idx, dtype=np.int64)]
-            if counted:
-                # count per label with numpy: one code per (label, outcome)
-                # a new label gets the next code: len(code_of) is read just before each setdefault
-                code_of: dict[str, int] = {}
-                inv = np.fromiter(map(code_of.setdefault, counted, map(len, repeat(code_of))), np.int64,
-                                  len(counted))
-                cells = np.bincount(inv * 3 + counted_status, minlength=3 * len(code_of)).reshape(len(code_of), 3)
-                for lbl in sorted(code_of):
-                    k = code_of[lbl]
-                    arr = np.zeros(5, dtype=np.int64)
-                    for st in (MATCH, CLASH, UNPAIRED):
-                        f = field_of[st]
-                        if f is not None:
-                            arr[f] += cells[k, st]
-                    out._row(doc, lbl)[:] += arr
-                    out.labels.setdefault(lbl, None)
-                    doc_total += arr
-            if rows.aggregations or rows.attr_decompositions or rows.partitions:
-                for i, ann in enumerate(anns):
-                    f = field_of[int(status[i])]
-                    if f is None:
-                        continue
-                    if limit is not None and ann.label not in limit:
-                        continue
-                    for name, labels_of in rows.aggregations:
-                        if ann.label in labels_of:
-                            out._row(doc, name)[f] += 1
-                            out.aggregations.setdefault(name, None)
-                    for attrs, labels_of in rows.attr_decompositions:
-                        if ann.label in labels_of:
-                            sub = _subset(ann, attrs, task, sdoc)
-                            out._row(doc, f"{labels[i]}|{sub}")[f] += 1
-                            out.decompositions.setdefault(labels[i], {})[sub] = None
-                    for method, fn, labels_of in rows.partitions:
-                        if ann.label in labels_of:
-                            v = fn(ann, sdoc)
-                            if v is None:
-                                continue
-                            sub = f"{method}={v}"
-                            out._row(doc, f"{labels[i]}|{sub}")[f] += 1
-                            out.decompositions.setdefault(labels[i], {})[sub] = None
-        out.doc_totals[doc] = doc_total
-        if rows.limitation is None:
-            c = Counts.from_array(doc_total)
-            if c.gold != len(al.gold) or c.pred != len(al.pred):
-                raise TallyError(f"document {doc!r}: {len(al.gold)} gold and {len(al.pred)} predicted items, "
-                                 f"but the tally counts {c.gold} and {c.pred}")
+    als = list(alignments)
+    doc_of = out.documents
+    doc_index = np.fromiter(map(doc_of.setdefault, (al.doc_id for al in als), map(len, repeat(doc_of))),
+                            np.int64, len(als))
+    _check_outcomes(als)
+    limit = rows.limitation
+    sides = []
+    for side in ("gold", "pred"):
+        labels_of = [al.gold_label if side == "gold" else al.pred_label for al in als]
+        sizes = np.fromiter(map(len, labels_of), np.int64, len(als))
+        labels = list(chain.from_iterable(labels_of))
+        status = (np.concatenate([al.gold_status if side == "gold" else al.pred_status for al in als])
+                  if labels else np.zeros(0, dtype=np.int8)).astype(np.int64)
+        doc = np.repeat(doc_index, sizes)
+        order = np.repeat(2 * np.arange(len(als), dtype=np.int64) + (side == "pred"), sizes)
+        if limit is not None:
+            kept = [k for k, ann in enumerate(chain.from_iterable(
+                al.gold if side == "gold" else al.pred for al in als)) if ann.label in limit]
+            labels = [labels[k] for k in kept]
+            status, doc, order = status[kept], doc[kept], order[kept]
+        sides.append((labels, status, doc, order, _GOLD_FIELD if side == "gold" else _PRED_FIELD))
+    # labels in the order they are first met: document by document, gold then predicted, by name within one
+    code_of: dict[str, int] = {}
+    codes = [np.fromiter(map(code_of.setdefault, labels, map(len, repeat(code_of))), np.int64, len(labels))
+             for labels, *_ in sides]
+    first = np.full(len(code_of), np.iinfo(np.int64).max, dtype=np.int64)
+    for code, (_, _, _, order, _) in zip(codes, sides):
+        np.minimum.at(first, code, order)
+    names = list(code_of)
+    ranked = sorted(range(len(names)), key=lambda k: (int(first[k]), names[k]))
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[ranked] = np.arange(len(names), dtype=np.int64)
+    out.labels = {names[k]: None for k in ranked}
+    n_doc, n_lab = len(doc_of), len(names)
+    flat = np.zeros(n_doc * n_lab * 5, dtype=np.int64)
+    for code, (_, status, doc, _, field_of) in zip(codes, sides):
+        if status.size and (status.min() < 0 or status.max() > UNPAIRED):
+            raise TallyError(f"an item with the outcome {int(status.max())}: not a match, a clash or unpaired")
+        f = field_of[status]
+        counted = f >= 0
+        flat += np.bincount(((doc * n_lab + rank[code]) * 5 + f)[counted], minlength=flat.size)
+    out.label_values = flat.reshape(n_doc, n_lab, 5)
+    if rows.aggregations or rows.attr_decompositions or rows.partitions:
+        for al in als:
+            _tally_extra_rows(out, al, rows, task)
     return out
+
+
+def _check_outcomes(als: list[DocumentAlignment]) -> None:
+    """Every document's pairs and item outcomes agree: one pair per paired item, matches on both sides alike."""
+    if not als:
+        return
+    counts = []
+    for status in ([al.gold_status for al in als], [al.pred_status for al in als]):
+        sizes = np.fromiter(map(len, status), np.int64, len(als))
+        flat = np.concatenate(status) if sizes.sum() else np.zeros(0, dtype=np.int8)
+        doc = np.repeat(np.arange(len(als)), sizes)
+        counts.append((np.bincount(doc[flat == MATCH], minlength=len(als)),
+                       np.bincount(doc[flat != UNPAIRED], minlength=len(als))))
+    n_pairs = np.fromiter(map(len, (al.pairs for al in als)), np.int64, len(als))
+    bad = np.flatnonzero((counts[0][0] != counts[1][0]) | (n_pairs != counts[0][1]) | (n_pairs != counts[1][1]))
+    if len(bad):
+        k = int(bad[0])
+        raise TallyError(f"document {als[k].doc_id!r}: pairs and item outcomes disagree ({int(n_pairs[k])} pairs, "
+                         f"{int(counts[0][0][k])} gold matches, {int(counts[1][0][k])} predicted)")
+
+
+def _tally_extra_rows(out: Tally, al: DocumentAlignment, rows: ScoreRows, task: Task | None) -> None:
+    """The aggregation and decomposition rows of one document, item by item."""
+    doc, limit = al.doc_id, rows.limitation
+    for anns, labels, status, field_of, sdoc in ((al.gold, al.gold_label, al.gold_status, (0, 1, 3), al.gold_doc),
+                                                 (al.pred, al.pred_label, al.pred_status, (None, 2, 4), al.pred_doc)):
+        for i, ann in enumerate(anns):
+            f = field_of[int(status[i])]
+            if f is None:
+                continue
+            if limit is not None and ann.label not in limit:
+                continue
+            for name, labels_of in rows.aggregations:
+                if ann.label in labels_of:
+                    out._row(doc, name)[f] += 1
+                    out.aggregations.setdefault(name, None)
+            for attrs, labels_of in rows.attr_decompositions:
+                if ann.label in labels_of:
+                    sub = _subset(ann, attrs, task, sdoc)
+                    out._row(doc, f"{labels[i]}|{sub}")[f] += 1
+                    out.decompositions.setdefault(labels[i], {})[sub] = None
+            for method, fn, labels_of in rows.partitions:
+                if ann.label in labels_of:
+                    v = fn(ann, sdoc)
+                    if v is None:
+                        continue
+                    sub = f"{method}={v}"
+                    out._row(doc, f"{labels[i]}|{sub}")[f] += 1
+                    out.decompositions.setdefault(labels[i], {})[sub] = None

@@ -13,6 +13,7 @@ document; ``Document.sentences`` holds the sentence extents and
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import repeat
 from pathlib import Path
@@ -234,31 +235,34 @@ def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str, suffix:
     sent_doc = np.searchsorted(doc_starts, sent_starts, side="right") - 1
     # a chunk belongs to the last document that starts at or before it; empty documents
     # (two -DOCSTART- in a row) have equal starts, so searchsorted picks the later one
-    ann_start = chunks.start.tolist()
-    ann_end = chunks.end.tolist()
-    ann_type = chunks.type_id.tolist()
+    # every document's annotations, sentences and line numbers made for the corpus at once, then sliced per
+    # document: a corpus of many small documents pays no Python call per annotation or sentence
+    chunk_base = doc_starts[chunk_doc] if len(chunk_doc) else np.zeros(0, dtype=np.int64)
+    # tuple.__new__ called from map: the annotations are made without a Python call each
+    all_anns = tuple(map(tuple.__new__, repeat(Annotation), zip(map(labels.__getitem__, chunks.type_id.tolist()),
+                                                                 (chunks.start - chunk_base).tolist(),
+                                                                 (chunks.end - chunk_base).tolist(),
+                                                                 repeat(EMPTY_ATTRIBUTES), repeat(None), repeat(None))))
     chunk_bounds = np.searchsorted(chunk_doc, np.arange(len(doc_starts) + 1), side="left").tolist()
     sent_bounds = np.searchsorted(sent_doc, np.arange(len(doc_starts) + 1), side="left").tolist()
-    sent_list = cols.sentence_starts
-    first_lines = cols.lines[np.asarray(cols.sentence_starts, dtype=np.int64)].tolist()
+    sent_base = doc_starts[sent_doc] if len(sent_doc) else np.zeros(0, dtype=np.int64)
+    sent_end = np.append(sent_starts[1:], n) if len(sent_starts) else sent_starts
+    sent_end = np.minimum(sent_end, doc_ends[sent_doc]) if len(sent_doc) else sent_end   # a document's last ends it
+    all_sentences = tuple(zip((sent_starts - sent_base).tolist(), (sent_end - sent_base).tolist()))
+    first_lines = tuple(cols.lines[np.asarray(cols.sentence_starts, dtype=np.int64)].tolist())
+    comment_at = [k for k, _ in cols.comments]    # in file order
+    tokens = cols.tokens
     docs = []
-    for d in range(len(doc_starts)):
-        base = int(doc_starts[d])
-        stop = int(doc_ends[d])
-        lo, hi = chunk_bounds[d], chunk_bounds[d + 1]
-        # tuple.__new__ called from map: the annotations are made without a Python call each
-        anns = tuple(map(tuple.__new__, repeat(Annotation), zip(map(labels.__getitem__, ann_type[lo:hi]),
-                                                                 map(base.__rsub__, ann_start[lo:hi]),
-                                                                 map(base.__rsub__, ann_end[lo:hi]),
-                                                                 repeat(EMPTY_ATTRIBUTES), repeat(None), repeat(None))))
+    for d, (base, stop) in enumerate(zip(doc_starts.tolist(), doc_ends.tolist())):
         s_lo, s_hi = sent_bounds[d], sent_bounds[d + 1]
-        starts = [s - base for s in sent_list[s_lo:s_hi]]
-        sentences = tuple(zip(starts, starts[1:] + [stop - base]))
-        meta = Attributes(lines=tuple(first_lines[s_lo:s_hi]), source=name)
-        if cols.comments:
-            meta = Attributes(meta, comments=tuple((k - base, c) for k, c in cols.comments if base <= k < stop
-                                                   or (k == stop == n and d == len(doc_starts) - 1)))
-        docs.append(Document(str(d + first_document), anns, None, cols.tokens[base:stop], sentences, meta))
+        meta = Attributes(lines=first_lines[s_lo:s_hi], source=name)
+        if comment_at:   # the document's comments found by bisection (a scan per document was quadratic)
+            last = d == len(doc_starts) - 1 and stop == n
+            c_lo = bisect_left(comment_at, base)
+            c_hi = bisect_right(comment_at, stop) if last else bisect_left(comment_at, stop)
+            meta = Attributes(meta, comments=tuple((k - base, c) for k, c in cols.comments[c_lo:c_hi]))
+        docs.append(Document(str(d + first_document), all_anns[chunk_bounds[d]:chunk_bounds[d + 1]], None,
+                             tokens[base:stop], all_sentences[s_lo:s_hi], meta))
     return Corpus(docs, name=name)
 
 

@@ -44,7 +44,7 @@ class Pair(NamedTuple):
     pred_tokens: tuple[str, ...] = ()
 
 
-@dataclass
+@dataclass(slots=True)     # no __dict__: a corpus of many small documents holds one of these per document
 class DocumentAlignment:
     """The outcome of pairing one document: every item and what became of it.
 
@@ -55,21 +55,23 @@ class DocumentAlignment:
     doc_id: str
     gold_doc: Document | None
     pred_doc: Document | None
-    gold: list[Annotation]
-    pred: list[Annotation]
-    gold_label: list[str]
-    pred_label: list[str]
+    gold: Sequence[Annotation]
+    pred: Sequence[Annotation]
+    gold_label: Sequence[str]
+    pred_label: Sequence[str]
     pairs: list[Pair] = field(default_factory=list)
     gold_status: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
     pred_status: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
-    pointers: dict[str, dict[int, tuple]] = field(default_factory=dict, repr=False, compare=False)
-    """How each annotation is pointed to, by side (:func:`_incoming`, computed once per document)."""
+    pointers: dict[str, dict[int, tuple]] | None = field(default=None, repr=False, compare=False)
+    """How each annotation is pointed to, by side (:func:`_incoming`, computed once per document, when asked)."""
 
-    contents: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
-    """:func:`_attribute_content` of the annotations that needed it, by ``id``."""
+    contents: dict[int, str] | None = field(default=None, repr=False, compare=False)
+    """:func:`_attribute_content` of the annotations that needed it, by ``id`` (while the document is paired)."""
 
     def incoming(self, side: str) -> dict[int, tuple]:
         """:func:`_incoming` of the gold or the predicted annotations, computed once."""
+        if self.pointers is None:
+            self.pointers = {}
         if side not in self.pointers:
             self.pointers[side] = _incoming(self.gold if side == "gold" else self.pred, self.contents)
         return self.pointers[side]
@@ -150,22 +152,32 @@ class Pairer:
         fast = (self.task is None and not self._strata and type(self.similarity) is StrictSimilarity
                 and not self.similarity.attributes)   # type: ignore[attr-defined]
         out: list[DocumentAlignment | None] = [None] * len(triples)
-        batch: list[tuple[int, DocumentAlignment]] = []
+        batch: list[tuple[int, str, Document | None, Document | None, Sequence, Sequence, Sequence, Sequence]] = []
+        shared: dict[tuple[str, ...], tuple[str, ...]] = {}
         for k, (doc_id, gold_doc, pred_doc) in enumerate(triples):
             if fast:
-                gold, glabels = self._labelled(gold_doc)
-                pred, plabels = self._labelled(pred_doc)
+                gold, glabels = self._labelled_shared(gold_doc, shared)
+                pred, plabels = self._labelled_shared(pred_doc, shared)
                 if None not in map(_START, gold) and None not in map(_START, pred) \
                         and not _may_point(gold) and not _may_point(pred):
-                    al = DocumentAlignment(doc_id, gold_doc, pred_doc, gold, pred, glabels, plabels)
-                    al.gold_status = np.full(len(gold), UNPAIRED, dtype=np.int8)
-                    al.pred_status = np.full(len(pred), UNPAIRED, dtype=np.int8)
-                    out[k] = al
-                    batch.append((k, al))
+                    batch.append((k, doc_id, gold_doc, pred_doc, gold, pred, glabels, plabels))
                     continue
             out[k] = self.align(doc_id, gold_doc, pred_doc)
         if batch:
-            _pair_exact_batch([al for _, al in batch])
+            # the outcomes of all documents are two arrays; each document's are views of them
+            n_gold = np.fromiter((len(b[4]) for b in batch), np.int64, len(batch))
+            n_pred = np.fromiter((len(b[5]) for b in batch), np.int64, len(batch))
+            gold_status = np.full(int(n_gold.sum()), UNPAIRED, dtype=np.int8)
+            pred_status = np.full(int(n_pred.sum()), UNPAIRED, dtype=np.int8)
+            g_off = np.concatenate([[0], np.cumsum(n_gold)]).tolist()
+            p_off = np.concatenate([[0], np.cumsum(n_pred)]).tolist()
+            done = []
+            for j, (k, doc_id, gold_doc, pred_doc, gold, pred, glabels, plabels) in enumerate(batch):
+                al = DocumentAlignment(doc_id, gold_doc, pred_doc, gold, pred, glabels, plabels, [],
+                                       gold_status[g_off[j]:g_off[j + 1]], pred_status[p_off[j]:p_off[j + 1]])
+                out[k] = al
+                done.append(al)
+            _pair_exact_batch(done, gold_status, pred_status)
         return out  # type: ignore[return-value]
 
     def align(self, doc_id: str, gold_doc: Document | None, pred_doc: Document | None) -> DocumentAlignment:
@@ -178,6 +190,7 @@ class Pairer:
         out.gold_status, out.pred_status = gstat, pstat
         if not gold or not pred:
             return out
+        out.contents = {}
         ctx = Context(self.label, self.task, {}, gold_doc, pred_doc, shape_codes=self._shape_codes,
                       by_shape=self._by_shape)
         ggroups = self._groups(gold)
@@ -202,7 +215,7 @@ class Pairer:
             depths = set(ggroups[gi].tolist()) | set(pgroups[pi].tolist())
             if len(gi) and len(pi) and len(depths) > 1:   # one depth only: those already met in its round
                 self._pair_group(gold, pred, gi, pi, False, ctx, out)
-        out.contents.clear()    # the canonical order's working memory: not kept with the result
+        out.contents = None     # the canonical order's working memory: not kept with the result
         return out
 
     def _labelled(self, doc: Document | None) -> tuple[list[Annotation], list[str]]:
@@ -220,6 +233,22 @@ class Pairer:
             anns = [anns[k] for k in keep]
             labels = [labels[k] for k in keep]
         return anns, labels
+
+    def _labelled_shared(self, doc: Document | None, shared: dict[tuple[str, ...], tuple[str, ...]]
+                         ) -> tuple[Sequence[Annotation], tuple[str, ...]]:
+        """:meth:`_labelled` without a copy: the document's own tuple of annotations when none is ignored, and
+        equal tuples of labels shared (through ``shared``), so that a corpus of many small documents holds a few
+        label tuples, not one list per document and side."""
+        anns: Sequence[Annotation] = doc.annotations if doc is not None else ()
+        labels = tuple(map(_LABEL, anns))
+        if self.equivalences:
+            eq = self.equivalences
+            labels = tuple([eq.get(lbl, lbl) for lbl in labels])
+        if self.ignore and not self.ignore.isdisjoint(labels):
+            keep = [k for k, lbl in enumerate(labels) if lbl not in self.ignore]
+            anns = tuple([anns[k] for k in keep])
+            labels = tuple([labels[k] for k in keep])
+        return anns, shared.setdefault(labels, labels)
 
     def _groups(self, anns: list[Annotation]) -> np.ndarray:
         """The processing group of each annotation: 2 * stratum, plus 1 for spanless labels."""
@@ -565,8 +594,13 @@ def _with_pieces(gold_keys: list, gold: list[Annotation], pred_keys: list, pred:
     return list(zip(gold_keys, map(_FRAGMENTS, gold))), list(zip(pred_keys, map(_FRAGMENTS, pred)))
 
 
-def _pair_exact_batch(alignments: list[DocumentAlignment]) -> None:
-    """Pair the spanned annotations of many documents by equal (document, start, end, label), at once."""
+def _pair_exact_batch(alignments: list[DocumentAlignment], gold_status: np.ndarray | None = None,
+                      pred_status: np.ndarray | None = None) -> None:
+    """Pair the spanned annotations of many documents by equal (document, start, end, label), at once.
+
+    ``gold_status`` and ``pred_status``, when given, are the outcomes of all the documents' items one after the
+    other (each document's ``gold_status`` a view of them): they are set at once.
+    """
     n_gold = np.fromiter((len(al.gold) for al in alignments), np.int64, len(alignments))
     n_pred = np.fromiter((len(al.pred) for al in alignments), np.int64, len(alignments))
     if not n_gold.sum() or not n_pred.sum():
@@ -594,6 +628,12 @@ def _pair_exact_batch(alignments: list[DocumentAlignment]) -> None:
     p_off = np.concatenate([[0], np.cumsum(n_pred)])
     local_g = mg - g_off[doc]
     local_p = mp - p_off[doc]
+    if gold_status is not None and pred_status is not None:
+        gold_status[mg] = MATCH
+        pred_status[mp] = MATCH
+        for d, g, p in zip(doc.tolist(), local_g.tolist(), local_p.tolist()):
+            alignments[d].pairs.append(Pair(g, p, 1.0))
+        return
     bounds = np.searchsorted(doc, np.arange(len(alignments) + 1))
     for d, al in enumerate(alignments):
         lo, hi = bounds[d], bounds[d + 1]

@@ -17,19 +17,7 @@ __all__ = ["Report", "pairs_table"]
 
 def pairs_table(tally: Tally) -> CountTable:
     """The count table of a tally: every document's total, label, aggregation and decomposition rows."""
-    kinds: dict[str, tuple[str, ...]] = {}
-    for label, subs in tally.decompositions.items():
-        for sub in subs:
-            kinds[f"{label}|{sub}"] = ("decomposition", label, sub)
-    for name in tally.aggregations:
-        kinds[name] = ("aggregation", name)
-    for label in tally.labels:
-        kinds[label] = ("label", label)
-    cells = []
-    for doc, rows in tally.docs.items():
-        cells.append((doc, ALL, tally.doc_totals[doc]))
-        cells.extend((doc, kinds[key], arr) for key, arr in rows.items())
-    return CountTable.build(PairsKind.fields, cells, list(tally.docs))
+    return tally.table()
 
 
 def units_table(scores: Any) -> CountTable:
