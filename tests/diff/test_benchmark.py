@@ -115,4 +115,34 @@ def test_corpus_rows_macro_over_documents_and_threshold(tmp_path, capsys):
     assert "macro over documents" in table and "below 0.5" in table
     page = (tmp_path / "b.html").read_text()
     assert "before" in page and "after" in page
-    assert main([*args, "--threshold", "2"]) == 2
+    with pytest.raises(SystemExit) as refused:     # refused by the argument parser (accord.cli._options)
+        main([*args, "--threshold", "2"])
+    assert refused.value.code == 2
+
+
+def test_a_type_without_responses_or_keys_scores_zero_in_the_per_type_table(tmp_path, capsys):
+    """GATE's Corpus Benchmark tool writes each rate of its per-type statistics table as 0 when its denominator is
+    0 (CorpusBenchmarkTool, ../shared/notes/gate-evaluation.md section 5: "P = (c + 0.5p)/(c+p+s) and R =
+    (c + 0.5p)/(c+p+m), each 0 if its denominator is 0"); accord gave P 1.0 to a type with no response."""
+    from accord.report.benchmark_report import corpus_rows
+
+    bench = benchmark(corpus(KEY), corpus(BEFORE), corpus(AFTER))
+    rows = {r["type"]: r for r in corpus_rows(bench, "average", 1.0)}
+    # by hand: before, LOC has 1 key (missing) and no response; after, ORG has no key and no response
+    loc, org = rows["LOC"]["before"], rows["ORG"]["after"]
+    assert (loc["missing"], loc["correct"] + loc["partial"] + loc["spurious"]) == (1, 0)
+    assert (loc["precision"], loc["recall"], loc["f"]) == (0.0, 0.0, 0.0)
+    assert (org["precision"], org["recall"], org["f"]) == (0.0, 0.0, 0.0)
+    # types with keys and responses keep the measure: after LOC c=1 -> 1.0; before ORG s=1, no key -> 0 as well
+    assert rows["LOC"]["after"]["precision"] == 1.0 and rows["ORG"]["before"]["precision"] == 0.0
+    paths = [write(s, tmp_path / f"{n}.jsonl") for n, s in (("key", KEY), ("before", BEFORE), ("after", AFTER))]
+    assert main(["benchmark", *paths, "--output", "json"]) == 0
+    out = checked(capsys.readouterr().out)
+    assert out["measures"]["before"]["by_label"]["LOC"]["precision"] == 0.0
+    assert out["measures"]["after"]["by_label"]["ORG"]["precision"] == 0.0
+    # a document's row keeps the Annotation Diff's convention (GATE: empty types are rows with P = R = 1)
+    assert out["measures"]["before"]["by_document_label"]["d2"]["LOC"]["precision"] == 1.0
+    assert main(["benchmark", *paths]) == 0
+    table = capsys.readouterr().out
+    loc_line = next(line for line in table.splitlines() if line.strip().startswith("LOC"))
+    assert "1.0000 →" not in loc_line

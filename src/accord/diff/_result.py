@@ -49,6 +49,18 @@ class BenchmarkResult(Result):
         self.below_threshold: list[dict[str, Any]] | None = None
         """With a threshold: the annotations of the document types below it (GATE's verbose listing)."""
 
+    def to_dict(self) -> dict[str, Any]:
+        """The contract's JSON; a type without key or response has P = R = F = 0 in ``by_label``, as in GATE's
+        tool (:func:`~accord.report.benchmark_report.empty_type_rates`; documents keep the Annotation Diff's 1.0)."""
+        from ..report.benchmark_report import empty_type_rates
+
+        out = super().to_dict()
+        for measure in out.get("measures", {}).values():
+            for block in measure.get("by_label", {}).values():
+                if empty_type_rates(block["gold"], block["pred"]):
+                    block.update(precision=0.0, recall=0.0, f1=0.0)
+        return out
+
     def _merged_into(self, out: Result, other: Result) -> None:
         assert isinstance(out, BenchmarkResult) and isinstance(other, BenchmarkResult)
         out.changes, out.changed = self.changes + other.changes, self.changed + other.changed

@@ -10,7 +10,8 @@ from ..diff._counts import DiffCounts
 from ..diff._diff import CorpusDiff
 from ..model import covered_text
 
-__all__ = ["render_benchmark", "change_rows", "corpus_rows", "below_threshold", "render_below_threshold"]
+__all__ = ["render_benchmark", "change_rows", "corpus_rows", "empty_type_rates", "below_threshold",
+           "render_below_threshold"]
 
 _FIGURES = ("precision", "recall", "f")
 
@@ -62,20 +63,32 @@ def render_benchmark(bench: Benchmark, measure: str, beta: float, console: Any =
         print_table(console, c)
 
 
+def empty_type_rates(keys: int, responses: int) -> dict[str, float]:
+    """The rates of a type in the benchmark's per-type table when it has no key or no response: GATE's Corpus
+    Benchmark tool writes each rate as 0 when its denominator is 0 (``CorpusBenchmarkTool``'s statistics table,
+    ``../shared/notes/gate-evaluation.md`` section 5), where the Annotation Diff gives 1.0; with no key or no
+    response nothing is correct or partial, so P, R and F are all 0. Empty otherwise (the measure's own rates)."""
+    return {"precision": 0.0, "recall": 0.0, "f": 0.0} if keys == 0 or responses == 0 else {}
+
+
 def corpus_rows(bench: Benchmark, measure: str, beta: float) -> list[dict[str, Any]]:
-    """Per type over the corpus (micro: summed counts), then every type (micro) and the macro average over
-    documents (the mean of each document's figures over all its types), before and after."""
+    """Per type over the corpus (micro: summed counts; a type without key or response has P = R = F = 0, as in
+    GATE's tool: :func:`empty_type_rates`), then every type (micro) and the macro average over documents (the
+    mean of each document's figures over all its types), before and after."""
     def figures(c: DiffCounts) -> dict[str, Any]:
         return {"correct": c.correct, "partial": c.partial, "missing": c.missing, "spurious": c.spurious,
                 "precision": c.precision(measure), "recall": c.recall(measure), "f": c.f(measure, beta)}
+
+    def type_figures(c: DiffCounts) -> dict[str, Any]:
+        return {**figures(c), **empty_type_rates(c.keys, c.responses)}
 
     def macro(diff: CorpusDiff) -> dict[str, Any]:
         docs = [diff.counts(document=d) for d in diff.documents]
         n = len(docs) or 1
         return {"precision": sum(c.precision(measure) for c in docs) / n,
                 "recall": sum(c.recall(measure) for c in docs) / n, "f": sum(c.f(measure, beta) for c in docs) / n}
-    rows = [{"type": t, "before": figures(bench.before.counts(type=t)), "after": figures(bench.after.counts(type=t))}
-            for t in bench.before.types]
+    rows = [{"type": t, "before": type_figures(bench.before.counts(type=t)),
+             "after": type_figures(bench.after.counts(type=t))} for t in bench.before.types]
     rows.append({"type": "micro (all types)", "before": figures(bench.before.counts()),
                  "after": figures(bench.after.counts())})
     rows.append({"type": "macro over documents", "before": macro(bench.before), "after": macro(bench.after)})
