@@ -63,3 +63,67 @@ def test_small_blocks_join_seamlessly(text):
         _fields.BLOCK = saved
     assert from_layout(text, f) == per_line(text)
     assert len(f.line_starts) == f.nlines
+
+
+# -- the first plain line, told without laying out the text (issue 33: a file of one column is an error at once)
+
+def _first_plain_line_by_split(text, skip):
+    """The reference: str.splitlines and str.split."""
+    for i, line in enumerate(text.splitlines()):
+        fields = line.split()
+        if not fields:
+            continue
+        if fields[0].startswith("#"):
+            return None
+        if fields[0] != skip:
+            return i, min(len(fields), 2)
+    return None
+
+
+FIELD_WORDS = st.sampled_from(["a", "-D", "-D", "#x", "Ü", "b"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(ALPHABET, ASCII, FIELD_WORDS), max_size=40).map("".join))
+def test_first_plain_line_equals_split(text):
+    from accord.formats._fields import first_plain_line
+
+    assert first_plain_line(text, "-D") == _first_plain_line_by_split(text, "-D")
+
+
+def test_first_plain_line_of_a_huge_line_is_quick():
+    import time
+
+    from accord.formats._fields import WINDOW, first_plain_line
+
+    start = time.monotonic()
+    assert first_plain_line("a" * (64 << 20), "-DOCSTART-") == (0, 1)
+    assert first_plain_line(" " * (16 << 20) + "a b", "-DOCSTART-") == (0, 2)
+    assert time.monotonic() - start < 3
+    # a text that is not ASCII is looked at within a window: past it, the whole file decides
+    assert first_plain_line("ä" * (WINDOW + 10), "-DOCSTART-") is None
+    assert first_plain_line("ä B\n" + "ä" * (WINDOW + 10), "-DOCSTART-") == (0, 2)
+
+
+def test_a_column_file_of_one_column_is_refused_before_it_is_laid_out(tmp_path, monkeypatch):
+    import pytest
+
+    from accord.errors import FormatError
+    from accord.formats import _fields, conll
+
+    def never(*args, **kwargs):
+        raise AssertionError("the whole text was laid out")
+
+    monkeypatch.setattr(conll, "field_layout", never)
+    p = tmp_path / "one.conll"
+    p.write_text("\n-DOCSTART-\n\n" + "token\n" * 100_000)
+    facts = {}
+    with pytest.raises(FormatError, match=r"one\.conll:4: expected a token and at least one tag column, found one "
+                                          r"column"):
+        conll.read_conll(p, facts=facts)
+    assert facts["columns"] == 1
+    # a '#' line first: a comment or a token, which only the whole file tells (laid out as before)
+    p.write_text("# x O\ntoken\n")
+    with pytest.raises(AssertionError, match="laid out"):
+        conll.read_conll(p)
+    assert _fields.first_plain_line("# x O\ntoken\n", "-DOCSTART-") is None

@@ -12,13 +12,14 @@ built from the running Python).
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import numpy as np
 
 from .._text_fields import code_points
 
-__all__ = ["Layout", "field_layout"]
+__all__ = ["Layout", "field_layout", "first_plain_line"]
 
 # every whitespace and line-break code point lies below U+3001; clip larger ones to a False slot
 _LIMIT = 0x3001
@@ -137,3 +138,65 @@ def _classes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return common, (codes == 10) | (codes == 13)
     clipped = np.minimum(codes, _LIMIT)
     return _WHITESPACE[clipped], _LINE_BREAK[clipped]
+
+
+
+_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+"""The line breaks of ``str.splitlines`` (``\\r\\n`` is one)."""
+_ASCII_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e"
+_ASCII_SPACES = _ASCII_BREAKS + " \t\x1f"
+_BREAK = re.compile(f"[{_BREAKS}]")
+_SPACE = re.compile(r"\s")
+_INK = re.compile(r"\S")
+WINDOW = 1 << 20
+"""Characters of a text that is not ASCII examined by :func:`first_plain_line` (its searches are slower)."""
+
+
+def _find_any(text: str, chars: str, start: int, end: int) -> int:
+    """The first offset in ``[start, end)`` of one of ``chars`` in ASCII text, or ``end``: one byte search per
+    character, each bounded by the best so far."""
+    for c in chars:
+        k = text.find(c, start, end)
+        if k != -1:
+            end = k
+    return end
+
+
+def first_plain_line(text: str, skip: str) -> tuple[int, int] | None:
+    """``(line, fields)`` of the first line of ``text`` that is not blank and whose first field is not ``skip``
+    (``-DOCSTART-``), with ``fields`` 1 or 2 (two or more); ``None`` when a line beginning with ``#`` comes first
+    (a comment or a token, which only the whole file tells), when there is no such line, or when a text that is
+    not ASCII does not tell within its first :data:`WINDOW` characters.
+
+    It looks at the lines before it and at two fields of it, at the speed of a byte search, never at the rest of
+    the text: a column reader checks the file's first token line before laying out the whole file (1 GB of a single
+    column is an error at once, not after gigabytes of arrays). Lines are numbered from 0 as ``str.splitlines``
+    numbers them.
+    """
+    ascii_text = text.isascii()     # (known without a look at the text)
+    limit = len(text) if ascii_text else min(len(text), WINDOW)
+
+    def find(pattern: re.Pattern[str], chars: str, start: int, end: int) -> int:
+        if ascii_text:
+            return _find_any(text, chars, start, end)
+        m = pattern.search(text, start, end)
+        return end if m is None else m.start()
+
+    pos, line = 0, 0
+    while pos < limit:
+        end = find(_BREAK, _ASCII_BREAKS, pos, limit)
+        if end == limit and limit < len(text):
+            return None     # a line longer than the window
+        ink = _INK.search(text, pos, end)
+        if ink is not None:
+            first = ink.start()
+            if text[first] == "#":
+                return None
+            field_end = find(_SPACE, _ASCII_SPACES, first, end)
+            if text[first:field_end] != skip:
+                return line, 2 if _INK.search(text, field_end, end) is not None else 1
+        if end >= len(text):
+            return None
+        pos = end + 2 if text.startswith("\r\n", end) else end + 1
+        line += 1
+    return None

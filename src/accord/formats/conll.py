@@ -26,7 +26,7 @@ from .._io import read_text
 from .._text_fields import TextFields, code_points, factorize_fields
 from ..errors import FormatError, OptionError, quoted
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
-from ._fields import Layout, field_layout
+from ._fields import Layout, field_layout, first_plain_line
 from ._registry import Format, file_head, register
 
 __all__ = ["read_conll", "write_conll", "parse_columns"]
@@ -64,6 +64,12 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
     any error about them, and ``undecided`` when ``#`` lines were read as comments for want of a plain line.
     """
     out = _Columns(path)
+    early = first_plain_line(text, DOCSTART)
+    if early is not None and early[1] < 2:   # the first token line's error, before the whole text is laid out
+        if facts is not None:
+            facts["columns"] = 1
+        raise FormatError("expected a token and at least one tag column, found one column",
+                          path=path, line=early[0] + 1 + line_offset)
     codes = code_points(text)
     f = field_layout(text, codes)
     nonblank = f.widths > 0
