@@ -673,6 +673,8 @@ def make_similarity(profile: str | None, task: Task | None, attributes: Sequence
     if task is None:
         raise ProfileError(f"profile {profile!r} needs a task file (--task) that defines it; "
                            "built-in profiles are strict, lenient and mat")
+    if profile == "default" and "default" not in {p.name for p in task.similarity_profiles}:
+        profile = None      # the name a result gives the task's unnamed profile
     return ProfileSimilarity(task.similarity_profile(profile), task)
 
 

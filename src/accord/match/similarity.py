@@ -318,7 +318,12 @@ class ProfileSimilarity(Similarity):
     def __init__(self, spec: SimilarityProfileSpec | None, task: Task | None):
         self.spec = spec or SimilarityProfileSpec(None)
         self.task = task
-        self.name = "mat" if spec is None or spec.name is None else spec.name
+        # MAT's built-in profiles without a task profile; a task's unnamed profile is its "default" one (MAT: "If
+        # you leave one of the profiles unnamed, it will be the default profile for the task"), never "mat"
+        self.name = "mat" if spec is None else spec.name or "default"
+        self.described = ("MAT's default similarity profiles" if spec is None else
+                          f"similarity profile {spec.name!r}" if spec.name else
+                          "the task's unnamed (default) similarity profile")
         self._entry: dict[str, _Entry] = {}
         self._profile_of: dict[str, int] = {}
         self._unpaired: dict[str, _Entry] = {}
@@ -330,7 +335,7 @@ class ProfileSimilarity(Similarity):
             entry = self._compile(tp.dimensions, tp)
             for lbl in tp.labels:
                 if lbl in self._profile_of:
-                    raise ProfileError(f"similarity profile {self.name}: label {lbl!r} is in two tag profiles")
+                    raise ProfileError(f"{self.described}: label {lbl!r} is in two tag profiles")
                 self._profile_of[lbl] = k
                 self._entry[lbl] = entry
                 self._unpaired[lbl] = self._unpaired_entry(entry)
@@ -342,7 +347,7 @@ class ProfileSimilarity(Similarity):
             return None, None
         spec = self.task.attribute(label, name)
         if spec is None:
-            raise ProfileError(f"similarity profile {self.name}: label {label!r} has no attribute {name!r}")
+            raise ProfileError(f"{self.described}: label {label!r} has no attribute {name!r}")
         return spec.type, spec.aggregation
 
     def _compile(self, dims: Any, tp: TagProfileSpec | None) -> _Entry:
@@ -353,16 +358,16 @@ class ProfileSimilarity(Similarity):
             method = d.method
             if d.name == "_label":
                 if method not in (None, "label_equality"):
-                    raise ProfileError(f"similarity profile {self.name}: unknown _label method {method!r}")
+                    raise ProfileError(f"{self.described}: unknown _label method {method!r}")
                 residue = d.params.get("true_residue")
                 out.append(_Dim("label", d.weight, residue=None if residue is None else float(residue)))
             elif d.name == "_span":
                 if method not in (None, "overlap"):
-                    raise ProfileError(f"similarity profile {self.name}: unknown _span method {method!r}")
+                    raise ProfileError(f"{self.described}: unknown _span method {method!r}")
                 if self.task is not None:
                     for lbl in labels:
                         if not self.task.is_spanned(lbl):
-                            raise ProfileError(f"similarity profile {self.name}: _span on spanless label {lbl!r}")
+                            raise ProfileError(f"{self.described}: _span on spanless label {lbl!r}")
                 lo, hi = d.params.get("overlap_match_lower_bound"), d.params.get("overlap_mismatch_upper_bound")
                 out.append(_Dim("span", d.weight, lower=None if lo is None else float(lo),
                                 upper=None if hi is None else float(hi)))
@@ -372,14 +377,14 @@ class ProfileSimilarity(Similarity):
                 out.append(_Dim("ann_rem", d.weight))
             elif "," in d.name:
                 if method != "_annotation_set_similarity":
-                    raise ProfileError(f"similarity profile {self.name}: dimension {d.name!r} lists several "
+                    raise ProfileError(f"{self.described}: dimension {d.name!r} lists several "
                                        "attributes and needs method=\"_annotation_set_similarity\"")
                 names = tuple(n.strip() for n in d.name.split(","))
                 for lbl in labels:
                     for n in names:
                         typ, agg = self._attr_type(lbl, n)
                         if typ not in (None, "annotation") or agg is not None:
-                            raise ProfileError(f"similarity profile {self.name}: {n!r} of {lbl!r} must be a "
+                            raise ProfileError(f"{self.described}: {n!r} of {lbl!r} must be a "
                                                "single annotation attribute for _annotation_set_similarity")
                         declared[lbl].add(n)
                 out.append(_Dim("multi", d.weight, attrs=names))
@@ -392,24 +397,24 @@ class ProfileSimilarity(Similarity):
                     if equiv:
                         have = [n for n in equiv if self.task is None or self.task.attribute(lbl, n) is not None]
                         if not have:
-                            raise ProfileError(f"similarity profile {self.name}: label {lbl!r} has none of "
+                            raise ProfileError(f"{self.described}: label {lbl!r} has none of "
                                                f"the attributes {', '.join(equiv)} of equivalence {d.name!r}")
                         actual = have[0]
                     per_label[lbl] = actual
                     declared[lbl].add(actual)
                     kinds.add(self._attr_type(lbl, actual))
                 if len(kinds) > 1:
-                    raise ProfileError(f"similarity profile {self.name}: dimension {d.name!r} has different "
+                    raise ProfileError(f"{self.described}: dimension {d.name!r} has different "
                                        "types or aggregations across the labels of its tag profile")
                 typ, agg = kinds.pop() if kinds else (None, None)
                 if method not in (None, "equality", "similarity"):
-                    raise ProfileError(f"similarity profile {self.name}: unknown method {method!r} for "
+                    raise ProfileError(f"{self.described}: unknown method {method!r} for "
                                        f"attribute dimension {d.name!r}")
                 kind = "annattr" if (typ == "annotation" or method == "similarity") else "attr"
                 out.append(_Dim(kind, d.weight, attr=per_label, attrs=(d.name,) + tuple(equiv or ()),
                                 aggregation=agg))
         if out and sum(d.weight for d in out) <= 0:
-            raise ProfileError(f"similarity profile {self.name}: total weight 0")
+            raise ProfileError(f"{self.described}: total weight 0")
         dead = sum(d.weight for d in out if d.kind in ("attr", "annattr", "multi"))
         return _Entry(out, dead, {k: frozenset(v) for k, v in declared.items()})
 
@@ -424,7 +429,7 @@ class ProfileSimilarity(Similarity):
         for k, st in enumerate(self.strata):
             if label in st:
                 return k
-        raise ProfileError(f"similarity profile {self.name}: label {label!r} is in no <stratum>; "
+        raise ProfileError(f"{self.described}: label {label!r} is in no <stratum>; "
                            "when strata are declared, every content label must be in one")
 
     def _default_entry(self, label: str, spanned: bool) -> _Entry:
@@ -491,7 +496,7 @@ class ProfileSimilarity(Similarity):
                     ht.append(t)
             elif d.kind == "span":
                 if r.start is None or h.start is None:
-                    raise ProfileError(f"similarity profile {self.name}: _span on a spanless annotation "
+                    raise ProfileError(f"{self.described}: _span on a spanless annotation "
                                        f"({r!r} / {h!r})")
                 s = _overlap_ratio(r, h)
                 if d.lower is not None and s > d.lower:

@@ -69,7 +69,7 @@ def _letter(k: int) -> str:
 
 def _profile_name(report: Report) -> str:
     name = report.options.get("profile")
-    return "<default>" if name in (None, "mat") else str(name)
+    return "<default>" if name in (None, "mat", "default") else str(name)   # "default": the task's unnamed one
 
 
 def _file_names(report: Report) -> dict[str, str]:
