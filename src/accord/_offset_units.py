@@ -85,7 +85,7 @@ def unify_units(corpora: Sequence[Corpus], names: Sequence[str | None] | None = 
     kinds = [{_kind(d) for d in c.values()} for c in corpora]
     if not any("text" in k for k in kinds) or not any(k & {"tokens", "tags"} for k in kinds):
         return corpora
-    names = [c.name for c in corpora] if names is None else list(names)
+    names = [c.name or "<corpus>" for c in corpora] if names is None else list(names)
     sides = list(sides) if sides is not None else (["gold", "predicted"] + [f"side {k + 1}" for k in
                                                                             range(2, len(corpora))])
     placed: list[dict[str, Document]] = [{} for _ in corpora]
