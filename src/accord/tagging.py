@@ -353,8 +353,9 @@ def _seqeval_strict_column(tags: Sequence[str], sentence_start: np.ndarray, tabl
     if table.scheme not in TABLES:
         codes = table.intern(tags, where=where)
         prefix, types = table.arrays(codes)
+        # a bare letter (B, I, U...) has no type; seqeval names it "_" in every scheme, as strict_chunks does
         return decode(prefix, types, sentence_start, scheme=table.scheme, repair="discard", tags=tags,
-                      where=where), table.types
+                      where=where), [t or "_" for t in table.types]
     starts = np.flatnonzero(sentence_start).tolist()
     if not starts or starts[0] != 0:
         starts = [0] + starts
