@@ -68,6 +68,18 @@ def test_multi_line_messages_become_one_line(monkeypatch, capsys):
     assert one_error(capsys) == "accord: error: first second"
 
 
+def test_a_message_quoting_a_megabyte_is_cut_in_its_middle(monkeypatch, capsys):
+    from accord.errors import FormatError
+
+    def huge(args):
+        raise FormatError("f.txt:1: expected a tag, found " + "x" * 1_000_000 + " (end)")
+    monkeypatch.setattr(accord.cli, "_run", huge)
+    assert main(["score", "x", "y"]) == 2
+    line = one_error(capsys)
+    assert len(line) < 2100 and line.startswith("accord: error: f.txt:1: expected a tag")
+    assert line.endswith(" (end)") and "characters cut" in line
+
+
 # ------------------------------------------------------------------------------- repairs
 def test_repairs_are_reported_on_stderr_and_in_json(tmp_path, capsys):
     g = conll(tmp_path, "g.conll", "John B-PER\nSmith I-PER\nran O\nhome O\n")

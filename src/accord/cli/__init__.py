@@ -101,9 +101,20 @@ def _show_warning(message: Warning | str, category: type, filename: str, lineno:
     print(f"accord: warning: {_one_line(str(message))}", file=sys.stderr)
 
 
+MAX_MESSAGE = 2000
+"""The longest message printed, in characters: readers quote input through ``errors.quoted``; this is the last
+resort for a message that quotes too much (its middle is cut, saying how much)."""
+
+
 def _one_line(message: str) -> str:
-    """A message on one line (readers' messages may quote several lines of input)."""
-    return " ".join(message.split()) if "\n" in message or "\r" in message else message
+    """A message on one line (readers' messages may quote several lines of input), at most :data:`MAX_MESSAGE`
+    characters."""
+    if "\n" in message or "\r" in message:
+        message = " ".join(message.split())
+    if len(message) > MAX_MESSAGE:
+        cut = len(message) - MAX_MESSAGE
+        message = f"{message[:MAX_MESSAGE // 2]} [... {cut:,} characters cut ...] {message[-MAX_MESSAGE // 2:]}"
+    return message
 
 
 def _run(args: argparse.Namespace) -> int:
