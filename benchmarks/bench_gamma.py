@@ -12,14 +12,23 @@ error of their 30 samples), then times
 pygamma-agreement is run up to ``--peer-max`` units per annotator (its MIP enumerates the product
 of the annotators' units); beyond it accord runs alone, to show the scaling.
 
+Dense units (``--dense``, default 20 40 80 units per annotator): three annotators each marking units
+uniformly over one stretch of 100 (lengths 1 to 25), so that every unit can align with most
+others. accord solves each component of candidates exactly up to its limit of candidates and
+refuses a denser one (exit 2, naming it); pygamma-agreement, given ``--peer-timeout`` seconds,
+solves the same MIPs. Times are CPU seconds of the command and its children (the machine may be
+shared), with the wall time beside them.
+
     python benchmarks/bench_gamma.py                      # 3 x 100 against pygamma, then 3 x 1,000 ... 20,000
     python benchmarks/bench_gamma.py --sizes 100 --repeat 5
+    python benchmarks/bench_gamma.py --sizes --dense 20 40 80 --repeat 1
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -59,25 +68,97 @@ def write_units(path: Path, n: int, annotators: int, seed: int) -> None:
     path.write_text("\n".join(dict.fromkeys(lines)) + "\n")
 
 
+def write_dense(path: Path, n: int, annotators: int, seed: int, stretch: float = 100.0) -> None:
+    """Headerless pygamma-agreement CSV of dense units: ``n`` per annotator uniformly over ``[0, stretch)``."""
+    rng = np.random.default_rng(seed)
+    lines = []
+    for a in range(annotators):
+        start = np.round(rng.uniform(0, stretch, n))
+        length = np.maximum(1, np.round(rng.uniform(1, stretch / 4, n)))
+        category = rng.choice(list("abcd"), n)
+        lines += [f"A{a},{c},{int(s)},{int(s + ln)}" for s, ln, c in zip(start, length, category)]
+    path.write_text("\n".join(dict.fromkeys(lines)) + "\n")
+
+
+def last_json(text: str) -> dict:
+    """The last line of ``text`` that is a JSON object (GLPK may print its log on the same standard output)."""
+    return json.loads(next(line for line in reversed(text.splitlines()) if line.startswith("{")))
+
+
 def timed(cmd: list[str]) -> tuple[float, str]:
     t = time.perf_counter()
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return time.perf_counter() - t, out
 
 
+def cpu_timed(cmd: list[str], timeout: float | None = None) -> tuple[float, float, int | None, str, str]:
+    """``(cpu seconds of the children, wall seconds, exit status or None on timeout, stdout, stderr)``."""
+    before = os.times()
+    t = time.perf_counter()
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        status, out, err = done.returncode, done.stdout, done.stderr
+    except subprocess.TimeoutExpired:
+        status, out, err = None, "", ""
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    return cpu, time.perf_counter() - t, status, out, err
+
+
+def run_dense(sizes: list[int], annotators: int, peer: bool, peer_timeout: float, tmp: str) -> int:
+    """Dense units: accord (a result or its refusal) and pygamma-agreement on the same file."""
+    print(f"\ndense units over one stretch of 100 (CPU s, wall s in brackets; pygamma given {peer_timeout:g} s)")
+    print(f"{'size':>14} {'accord':>22} {'pygamma':>22}  γ accord / pygamma, observed disorder")
+    failures = 0
+    for n in sizes:
+        path = Path(tmp) / f"dense-{n}.csv"
+        write_dense(path, n, annotators, seed=n)
+        cpu, wall, status, out, err = cpu_timed([sys.executable, "-m", "accord", "agree", str(path), "--unitizing",
+                                                 "gamma", "--output", "json"])
+        label = f"{annotators} x {n:,}"
+        ours = json.loads(out)["totals"] if status == 0 else None
+        mine = f"{cpu:.2f} ({wall:.2f})" + ("" if status == 0 else " refused")
+        theirs, peer_text = None, "-"
+        if peer:
+            p_cpu, p_wall, p_status, p_out, _ = cpu_timed([sys.executable, "-c", PEER, str(path), "0"], peer_timeout)
+            if p_status == 0:
+                theirs = last_json(p_out)
+                peer_text = f"{p_cpu:.2f} ({p_wall:.2f})"
+            else:
+                peer_text = f"> {peer_timeout:g} (wall)" if p_status is None else f"exit {p_status}"
+        line = f"{label:>14} {mine:>22} {peer_text:>22}  "
+        if ours is not None and theirs is not None:
+            same = abs(theirs["observed"] - ours["observed_disorder"]) <= 2e-6 * max(1.0, theirs["observed"])
+            failures += not same
+            line += (f"γ {ours['gamma']:.4f} / {theirs['gamma']:.4f}, observed {ours['observed_disorder']:.5f} / "
+                     f"{theirs['observed']:.5f} {'equal' if same else 'DIFFERENT'}")
+        elif ours is not None:
+            line += f"γ {ours['gamma']:.4f}, observed {ours['observed_disorder']:.5f}"
+        else:
+            line += err.strip().split(": ", 2)[-1][:100]
+        print(line)
+    return failures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 5000, 20000])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[100, 1000, 5000, 20000])
     parser.add_argument("--annotators", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--peer-max", type=int, default=100, help="largest size run with pygamma-agreement")
+    parser.add_argument("--dense", type=int, nargs="*", default=[20, 40, 80],
+                        help="units per annotator of the dense cases (none: skip them)")
+    parser.add_argument("--peer-timeout", type=float, default=900.0,
+                        help="seconds pygamma-agreement is given on a dense case")
     args = parser.parse_args()
+    peer_installed = True
     compile_accord()
     import importlib.util
 
     if importlib.util.find_spec("pygamma_agreement") is None:
         print("pygamma-agreement is not installed (pip install pygamma-agreement==0.5.9): accord runs alone")
         args.peer_max = 0
+        peer_installed = False
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         print(f"{'size':>14} {'accord s':>9} {'pygamma s':>10} {'ratio':>7}  γ accord / pygamma, observed disorder")
@@ -100,7 +181,7 @@ def main() -> int:
             for k in range(args.repeat):
                 elapsed, text = timed([sys.executable, "-c", PEER, str(path), str(k)])
                 peer_times.append(elapsed)
-                peer = json.loads(text)
+                peer = last_json(text)
             peer_time = statistics.median(peer_times)
             same = abs(peer["observed"] - ours["observed_disorder"]) <= 2e-6 * max(1.0, peer["observed"])
             error = 4 * np.sqrt(2 * peer["sd"] ** 2 / 30) * ours["observed_disorder"] / ours["expected_disorder"] ** 2
@@ -110,6 +191,8 @@ def main() -> int:
                   f"γ {ours['gamma']:.4f} / {peer['gamma']:.4f} (±{error:.4f}) {'ok' if close else 'DIFFERENT'}, "
                   f"observed {ours['observed_disorder']:.5f} / {peer['observed']:.5f} "
                   f"{'equal' if same else 'DIFFERENT'}")
+        if args.dense:
+            failures += run_dense(args.dense, args.annotators, peer_installed, args.peer_timeout, tmp)
     return 1 if failures else 0
 
 

@@ -222,7 +222,8 @@ def dense_rows(n: int, stretch: float, seed: int = 0):
     for a in range(3):
         s = np.round(rng.uniform(0, stretch, n))
         length = np.maximum(1, np.round(rng.uniform(1, max(2.0, min(stretch / 4, 60)), n)))
-        rows += [(f"A{a}", "d", float(x), float(x + y), str(c)) for x, y, c in zip(s, length, rng.choice(list("abcd"), n))]
+        category = rng.choice(list("abcd"), n)
+        rows += [(f"A{a}", "d", float(x), float(x + y), str(c)) for x, y, c in zip(s, length, category)]
     return list(dict.fromkeys(rows))
 
 

@@ -210,7 +210,8 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
     bound = (pairs_n + n - 1) * delta
     tables = {(a, b): _pair_table(units, a, b, diss, bound) for a in range(n) for b in range(a + 1, n)}
     # a candidate of two units u, v: d(u, v) + (C(n, 2) - 1) delta <= 2 C(n, 2) delta, and the per-unit test alike
-    _check_pair_components(units, tables, (pairs_n + 1) * delta, what)
+    if n > 2:          # two annotators' components are assignment problems, solved exactly at any density
+        _check_pair_components(units, tables, (pairs_n + 1) * delta, what)
     rows = np.full((1, 0), -1, dtype=np.int64)
     first = np.full(1, -1, dtype=np.int64)
     for j in range(n):
@@ -310,6 +311,9 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
         picked_small, hard = _solve_components(tuples[open_cand], disorder[open_cand], comp, units)
         chosen[open_cand[picked_small]] = True
         rest = open_cand[hard]
+        if n == 2 and len(rest):         # two annotators: an assignment problem, exact at any density
+            chosen[rest[_solve_pairs(tuples[rest], disorder[rest])]] = True
+            rest = rest[:0]
         per_component = np.bincount(label[firsts[rest]], minlength=n_comp)
         worst = int(np.argmax(per_component)) if len(rest) else 0
         if len(rest) and per_component[worst] > MAX_COMPONENT_CANDIDATES:
@@ -469,6 +473,44 @@ def _solve_components(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray
         state = state[state >= 0]
     picked = np.concatenate(chosen) if chosen else np.zeros(0, dtype=np.int64)
     return picked[picked >= 0], hard[comp_index]
+
+
+def _solve_pairs(tuples: np.ndarray, disorder: np.ndarray) -> np.ndarray:
+    """Indices of the candidates of an exact cover at least total disorder, for two annotators.
+
+    A unit of the first annotator goes with one of the second, or alone: a minimum-weight perfect
+    matching between (first annotator's units + one stand-in per unit of the second) and (second
+    annotator's units + one stand-in per unit of the first). A unit matched to its own stand-in is
+    alone; the stand-ins of a pair match each other (an edge per candidate pair suffices). Every
+    weight is shifted by the same constant (every perfect matching has the same number of edges), so
+    that no weight is 0 (an absent edge, to the solver).
+    """
+    from scipy import sparse
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+    first, second = tuples[:, 0], tuples[:, 1]
+    left = np.unique(first[first >= 0])
+    right = np.unique(second[second >= 0])
+    n_left, n_right = len(left), len(right)
+    pair = (first >= 0) & (second >= 0)
+    alone_left = (first >= 0) & (second < 0)
+    alone_right = (first < 0) & (second >= 0)
+    li = np.searchsorted(left, np.maximum(first, 0))
+    ri = np.searchsorted(right, np.maximum(second, 0))
+    pairs = np.flatnonzero(pair)
+    rows = np.concatenate([li[pair], li[alone_left], n_left + ri[alone_right], n_left + ri[pairs]])
+    cols = np.concatenate([ri[pair], n_right + li[alone_left], ri[alone_right], n_right + li[pairs]])
+    shift = 1.0 + float(disorder.max(initial=0.0))
+    weights = np.concatenate([disorder[pair], disorder[alone_left], disorder[alone_right], np.zeros(len(pairs))])
+    size = n_left + n_right
+    graph = sparse.csr_array((weights + shift, (rows, cols)), shape=(size, size))
+    matched_rows, matched_cols = min_weight_full_bipartite_matching(graph)
+    index = {}
+    for k, (r, c) in enumerate(zip(rows[:len(rows) - len(pairs)], cols[:len(cols) - len(pairs)])):
+        index[(int(r), int(c))] = k
+    candidates = np.concatenate([np.flatnonzero(pair), np.flatnonzero(alone_left), np.flatnonzero(alone_right)])
+    picked = [candidates[index[(int(r), int(c))]] for r, c in zip(matched_rows, matched_cols) if (int(r), int(c)) in index]
+    return np.array(picked, dtype=np.int64)
 
 
 def _solve(tuples: np.ndarray, disorder: np.ndarray, units: Continua | None = None, what: str = "") -> np.ndarray:
