@@ -85,11 +85,21 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
     k = read_coref(key, format) if _is_path(key) else dict(key)   # type: ignore[arg-type]
     r = read_coref(response, format) if _is_path(response) else dict(response)   # type: ignore[arg-type]
     k, r = _pair_coref_documents(k, r, allow_missing, key, response)
+    if not k:
+        from .errors import PairingError
+
+        raise PairingError(f"no document to score: {_name(key)} and {_name(response)} hold no document in common "
+                           "(an empty file reads as no document)")
     scores = coref_scores(k, r, metrics=metrics)
     result = coref_result(scores, k, r, options={"metrics": list(scores), "allow_missing": allow_missing},
                           inputs=_inputs(gold=(key, len(k)), pred=(response, len(r))))
     result.source = scores
     return result
+
+
+def _name(source: Any) -> str:
+    """A side as messages name it: its path as given, or ``the mapping given`` for Python objects."""
+    return str(source) if _is_path(source) else "the mapping given"
 
 
 def _coref_unit(path: Any, format: str | None) -> str:

@@ -26,6 +26,7 @@ __all__ = [
     "AgreementWarning",
     "StatisticsWarning",
     "PileWarning",
+    "NothingCountedWarning",
     "RepairWarning",
     "ShardedRunWarning",
     "JobsWarning",
@@ -176,6 +177,11 @@ class ShardedRunWarning(AccordWarning):
 class JobsWarning(AccordWarning):
     """``--jobs N`` started fewer than N processes: no more than the cores this process may run on, nor than
     the shards of the comparison (the message says which)."""
+
+
+class NothingCountedWarning(AccordWarning):
+    """Neither side holds anything the measure counts (empty files, documents without annotations): every rate
+    is undefined and shows the zero-division convention's value, not a measured one."""
 
 
 class PileWarning(AccordWarning):

@@ -224,3 +224,32 @@ def test_dash_o_dash_is_standard_output(tmp_path, capsys, monkeypatch):
     assert not (tmp_path / "-").exists()
     assert main(["adjudicate", g, g, "-o", "-"]) == 2
     assert "-o -" in one_error(capsys)
+
+
+# ------------------------------------------------------------------------------- nothing to count
+def test_empty_files_score_with_a_warning_not_a_quiet_zero(tmp_path, capsys):
+    empty = tmp_path / "e.conll"
+    empty.write_text("", encoding="utf-8")
+    only_o = tmp_path / "o.conll"
+    only_o.write_text("-DOCSTART- O\n\nJohn O\n", encoding="utf-8")
+    for path in (empty, only_o):
+        assert main(["score", str(path), str(path), "--output", "json"]) == 0
+        err = capsys.readouterr().err
+        assert "accord: warning: nothing to count: both sides are empty" in err
+
+
+def test_a_document_with_mentions_gives_no_such_warning(tmp_path, capsys):
+    g = conll(tmp_path, "g.conll", "John B-PER\nran O\n")
+    assert main(["score", g, g, "--output", "json"]) == 0
+    assert "nothing to count" not in capsys.readouterr().err
+
+
+def test_coref_on_empty_files_is_an_error_and_without_mentions_a_warning(tmp_path, capsys):
+    empty = tmp_path / "e.conll"
+    empty.write_text("", encoding="utf-8")
+    assert main(["coref", str(empty), str(empty)]) == 2      # was exit 3 (an array of no document reshaped)
+    assert "no document to score" in one_error(capsys)
+    bare = tmp_path / "d.conll"
+    bare.write_text("#begin document (d);\nd 0 0 John -\n#end document\n", encoding="utf-8")
+    assert main(["coref", str(bare), str(bare), "--output", "json"]) == 0
+    assert "nothing to count" in capsys.readouterr().err

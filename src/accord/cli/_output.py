@@ -77,6 +77,7 @@ def emit(args: argparse.Namespace, result: Any, draw: Callable[[Any], None]) -> 
         from ..errors import OptionError
 
         raise OptionError("--seed, --confidence and --ci-method apply with --bootstrap N (or --confidence-data)")
+    warn_if_nothing_counted(result)
     fmt = output_format(args)
     if fmt == "json":
         write_text(args, result.to_json())
@@ -85,6 +86,27 @@ def emit(args: argparse.Namespace, result: Any, draw: Callable[[Any], None]) -> 
     else:
         render(args, draw, caption(result))
     return 0
+
+
+def warn_if_nothing_counted(result: Any) -> None:
+    """A warning when the main measure of ``result`` counts nothing at all (both sides empty): its rates are the
+    zero-division convention's, not measured (never a quiet 0)."""
+    measures = getattr(result, "measures", None)
+    if not measures:
+        return
+    name, measure = next(iter(measures.items()))
+    counts = getattr(measure, "counts", None)
+    if counts is None or counts().any():
+        return
+    import warnings
+
+    from ..errors import NothingCountedWarning
+
+    documents = len(measure.table.documents)
+    warnings.warn(NothingCountedWarning(
+        f"nothing to count: both sides are empty for the {name} measure ({documents} document"
+        f"{'' if documents == 1 else 's'}); every rate shown is the zero-division convention's value, not a "
+        "measured one"), stacklevel=2)
 
 
 def info(args: argparse.Namespace, message: str) -> None:
