@@ -25,10 +25,11 @@ Solving. Choosing candidates that cover every unit exactly once at the least tot
 set-partitioning integer program (a multidimensional assignment, NP-hard from three annotators on);
 it splits into the connected components of the candidates. A component of one unit is its
 singleton; small components are solved together by dynamic programming over bit masks; each
-larger one is an integer program solved to optimality (relative gap 0) by HiGHS through
-:func:`scipy.optimize.milp`.
+larger one is, for two annotators, a minimum-weight perfect matching (an assignment problem,
+exact at any density), and from three annotators on an integer program solved to optimality
+(relative gap 0) by HiGHS through :func:`scipy.optimize.milp`.
 
-Limits. Where units are so dense that a component has more than
+Limits (three annotators or more). Where units are so dense that a component has more than
 :data:`MAX_COMPONENT_CANDIDATES` candidates (many units of every annotator over one stretch, at
 the default positional weight), its exact alignment would take minutes to hours (pygamma-agreement
 enumerates the product of the annotators' units and solves the same integer program): it is
