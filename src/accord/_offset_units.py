@@ -43,16 +43,6 @@ class OffsetUnitsWarning(AccordWarning):
     """One side of a comparison counted tokens and another characters: the token side was placed on the text."""
 
 
-def _kind(doc: Document) -> str:
-    """``text``, ``tokens``, ``tags`` (tag lists without tokens: sentences only) or ``bare`` (offsets of no stated
-    unit: spans given in Python)."""
-    if doc.text is not None:
-        return "text"
-    if doc.tokens is not None:
-        return "tokens"
-    return "tags" if doc.sentences is not None else "bare"
-
-
 def unify_units(corpora: Sequence[Corpus], names: Sequence[str | None] | None = None,
                 sides: Sequence[str] | None = None) -> list[Corpus]:
     """The corpora with every document in one offset unit (see the module docstring).
@@ -82,15 +72,18 @@ def unify_units(corpora: Sequence[Corpus], names: Sequence[str | None] | None = 
     corpora = list(corpora)
     if len(corpora) < 2:
         return corpora
-    kinds = [{_kind(d) for d in c.values()} for c in corpora]
-    if not any("text" in k for k in kinds) or not any(k & {"tokens", "tags"} for k in kinds):
+    # short-circuiting scans: a corpus of texts answers at its first document
+    texts = [any(d.text is not None for d in c.values()) for c in corpora]
+    tokens = [any(d.text is None and (d.tokens is not None or d.sentences is not None) for d in c.values())
+              for c in corpora]
+    if not any(texts) or not any(tokens):
         return corpora
     names = [c.name or "<corpus>" for c in corpora] if names is None else list(names)
     sides = list(sides) if sides is not None else (["gold", "predicted"] + [f"side {k + 1}" for k in
                                                                             range(2, len(corpora))])
     placed: list[dict[str, Document]] = [{} for _ in corpora]
     for k, corpus in enumerate(corpora):
-        if not kinds[k] & {"tokens", "tags"}:
+        if not tokens[k]:
             continue
         for doc_id, doc in corpus.items():
             if doc.text is not None or (doc.tokens is None and doc.sentences is None):
@@ -210,33 +203,44 @@ def tokens_to_chars(doc: Document, text: str, where: tuple[str, Any, str, Any] =
     # token offset k -> the character where token k begins (the end of the last token for k == n)
     begin = np.append(starts, ends[-1] if n else 0).astype(np.int64)   # type: ignore[union-attr]
 
-    def chars(x: np.ndarray, y: np.ndarray) -> tuple[list[int], list[int]]:
-        """Token spans ``[x, y)`` in characters, as arrays (an empty span: empty, where its token begins)."""
-        bad = np.flatnonzero((x < 0) | (y < x) | (y > n))
+    lists: list[list[int]] = []
+
+    def chars(x: Sequence[int], y: Sequence[int]) -> tuple[list[int], list[int]]:
+        """Token spans ``[x, y)`` in characters (an empty span: empty, where its token begins)."""
+        if len(x) <= 16:    # a few spans (a short document, a fragment): plain Python costs less than arrays
+            if not lists:
+                lists.extend((begin.tolist(), ends.tolist()))    # type: ignore[union-attr]
+            b, e = lists
+            for u, v in zip(x, y):
+                if not 0 <= u <= v <= n:
+                    raise PairingError(f"document {doc.id!r}: the {side} side ({name}) has a span [{u}, {v}) "
+                                       f"beyond its {n} tokens")
+            lo_ = [b[u] for u in x]
+            return lo_, [e[v - 1] if v > u else at for u, v, at in zip(x, y, lo_)]
+        xa, ya = np.asarray(x, dtype=np.int64), np.asarray(y, dtype=np.int64)
+        bad = np.flatnonzero((xa < 0) | (ya < xa) | (ya > n))
         if len(bad):
-            raise PairingError(f"document {doc.id!r}: the {side} side ({name}) has a span [{x[bad[0]]}, "
-                               f"{y[bad[0]]}) beyond its {n} tokens")
-        lo = begin[np.minimum(x, n)]
-        hi = np.where(y > x, ends[np.maximum(y - 1, 0)] if n else 0, lo)   # type: ignore[index]
+            raise PairingError(f"document {doc.id!r}: the {side} side ({name}) has a span [{xa[bad[0]]}, "
+                               f"{ya[bad[0]]}) beyond its {n} tokens")
+        lo = begin[np.minimum(xa, n)]
+        hi = np.where(ya > xa, ends[np.maximum(ya - 1, 0)] if n else 0, lo)   # type: ignore[index]
         return lo.tolist(), hi.tolist()
 
     placed = list(doc.annotations)
     where_spanned = [i for i, a in enumerate(placed) if a.start is not None]
-    lo, hi = chars(np.fromiter((placed[i].start for i in where_spanned), np.int64, len(where_spanned)),
-                   np.fromiter((placed[i].end for i in where_spanned), np.int64, len(where_spanned)))
+    lo, hi = chars([placed[i].start for i in where_spanned], [placed[i].end for i in where_spanned])  # type: ignore[misc]
     new = tuple.__new__     # Annotation's own __new__, without its keyword handling
     for i, x, y in zip(where_spanned, lo, hi):
         a = placed[i]
         frags = a.fragments
         if frags is not None:
-            fx, fy = chars(np.array([f[0] for f in frags]), np.array([f[1] for f in frags]))
+            fx, fy = chars([f[0] for f in frags], [f[1] for f in frags])
             frags = tuple(zip(fx, fy))
         placed[i] = new(Annotation, (a.label, x, y, a.attributes, a.id, frags))
     annotations = _repoint(doc.annotations, placed)
     sentences = None
     if doc.sentences is not None:
-        bounds = np.array(doc.sentences, dtype=np.int64).reshape(-1, 2)
-        sentences = tuple(zip(*chars(bounds[:, 0], bounds[:, 1])))
+        sentences = tuple(zip(*chars([a for a, _ in doc.sentences], [b for _, b in doc.sentences])))
     # corpus positions and token ids count tokens: they would be read against characters (the error listings)
     meta = Attributes({**{k: v for k, v in (doc.metadata or {}).items() if k not in _TOKEN_INDEXED},
                        TOKEN_OFFSETS: (starts, ends)})
