@@ -131,3 +131,14 @@ def test_documents_named_inside_both_files_pair_with_a_warning(tmp_path):
         r = accord.score(str(tmp_path / "g.jsonl"), str(tmp_path / "p.jsonl"))
     assert (r.totals.match, r.totals.missing, r.totals.spurious) == (1, 1, 1)
     assert list(r.by_document) == ["news-17"]
+
+
+def test_coref_pairs_two_single_files(tmp_path, capsys):
+    # the same brat chain in two files of different names: every metric 1 (before: "only in the key")
+    for stem in ("key", "response"):
+        (tmp_path / f"{stem}.txt").write_text("John saw him there", encoding="utf-8")
+        (tmp_path / f"{stem}.ann").write_text("T1\tPER 0 4\tJohn\nT2\tPER 9 12\thim\n*\tCoreference T1 T2\n",
+                                              encoding="utf-8")
+    assert main(["coref", str(tmp_path / "key.ann"), str(tmp_path / "response.ann"), "--output", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["conll_f1"] == 1.0

@@ -84,6 +84,13 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
                            "the same places; give both sides in one unit (the same kind of file)")
     k = read_coref(key, format) if _is_path(key) else dict(key)   # type: ignore[arg-type]
     r = read_coref(response, format) if _is_path(response) else dict(response)   # type: ignore[arg-type]
+    if len(k) == 1 and len(r) == 1 and set(k) != set(r):    # two single files pair as given (accord._sides)
+        from ._sides import pair_single_files
+        from .model import Corpus, Document
+
+        (kid,), (rid,) = k, r
+        paired = pair_single_files([Corpus([Document(kid)]), Corpus([Document(rid)])], (key, response))
+        r = {next(iter(paired[1])): r[rid]}
     k, r = _pair_coref_documents(k, r, allow_missing, key, response)
     if not k:
         from .errors import PairingError
