@@ -46,7 +46,9 @@ def _meet(corpora: Sequence[Any], sources: Sequence[Any], sides: Sequence[str] =
 
 
 def _inputs(**sides: tuple[Any, int]) -> dict[str, Any]:
-    return {side: {"sources": [str(src) if _is_path(src) else f"<{type(src).__name__}>"], "documents": n}
+    from ._io import shown_name
+
+    return {side: {"sources": [shown_name(str(src)) if _is_path(src) else f"<{type(src).__name__}>"], "documents": n}
             for side, (src, n) in sides.items()}
 
 
@@ -106,7 +108,9 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
 
 def _name(source: Any) -> str:
     """A side as messages name it: its path as given, or ``the mapping given`` for Python objects."""
-    return str(source) if _is_path(source) else "the mapping given"
+    from ._io import shown_name
+
+    return shown_name(str(source)) if _is_path(source) else "the mapping given"
 
 
 def _coref_unit(path: Any, format: str | None) -> str:

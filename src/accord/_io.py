@@ -20,12 +20,30 @@ from typing import Any
 from .errors import FormatError, OptionError
 
 __all__ = ["read_text", "read_text_range", "read_bytes_range", "text_encoding", "current_encoding", "check_encoding",
-           "HEAD_BYTES"]
+           "HEAD_BYTES", "named_as", "shown_name"]
 
 HEAD_BYTES = 1 << 16
 """Bytes of a text file checked before the whole file is read (see the module docstring)."""
 
 _ENCODING: ContextVar[str] = ContextVar("accord_text_encoding", default="utf-8")
+_SHOWN: ContextVar[dict[str, str] | None] = ContextVar("accord_shown_names", default=None)
+
+
+@contextlib.contextmanager
+def named_as(path: str, name: str) -> Iterator[None]:
+    """Within the block, outputs (the JSON's ``sources``, captions) name the file ``path`` as ``name`` (standard
+    input spooled to a temporary file is ``-``, as the user gave it)."""
+    token = _SHOWN.set({**(_SHOWN.get() or {}), str(path): name})
+    try:
+        yield
+    finally:
+        _SHOWN.reset(token)
+
+
+def shown_name(path: str) -> str:
+    """``path`` as outputs name it (see :func:`named_as`)."""
+    names = _SHOWN.get()
+    return path if not names else names.get(path, path)
 
 
 def check_encoding(encoding: str) -> str:

@@ -38,7 +38,9 @@ def source_name(obj: Any, column: int | str | None = None) -> str:
     if isinstance(obj, Corpus):
         name = "<corpus>"
     elif isinstance(obj, (str, os.PathLike)):
-        name = str(obj)
+        from ._io import shown_name
+
+        name = shown_name(str(obj))
     else:
         name = f"<{type(obj).__name__}>"
     return name if column is None else f"{name}#{column}"

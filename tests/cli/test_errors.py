@@ -253,3 +253,25 @@ def test_coref_on_empty_files_is_an_error_and_without_mentions_a_warning(tmp_pat
     bare.write_text("#begin document (d);\nd 0 0 John -\n#end document\n", encoding="utf-8")
     assert main(["coref", str(bare), str(bare), "--output", "json"]) == 0
     assert "nothing to count" in capsys.readouterr().err
+
+
+def test_standard_input_is_named_dash_in_outputs(tmp_path, monkeypatch, capsys):
+    """The JSON's sources and the captions name standard input '-', not its temporary copy."""
+    import io
+    import sys
+
+    g = conll(tmp_path, "g.conll", "John B-PER\nran O\n")
+    for argv in (["score", g, "-", "--output", "json"], ["score", g, "-"]):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"John B-PER\nran O\n")))
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert "accord-stdin" not in out
+        if "--output" in argv:
+            assert json.loads(out)["inputs"]["pred"]["sources"] == ["-"]
+        else:
+            assert "vs - " in out
+    key = tmp_path / "k.conll"
+    key.write_text("#begin document (d);\nd 0 0 John (0)\n#end document\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(key.read_bytes())))
+    assert main(["coref", str(key), "-", "--output", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["inputs"]["pred"]["sources"] == ["-"]

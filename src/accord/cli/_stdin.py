@@ -11,6 +11,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from .._io import named_as
 from ..errors import AccordError, FormatError, OptionError
 
 __all__ = ["INPUTS", "standard_input"]
@@ -39,7 +40,8 @@ def standard_input(args: argparse.Namespace) -> Iterator[None]:
         else:
             args.inputs[k] = path
         try:
-            yield
+            with named_as(path, "-"):
+                yield
         except AccordError as exc:   # the input as the user gave it, not the temporary file's path
             exc.args = tuple(a.replace(path, "-") if isinstance(a, str) else a for a in exc.args)
             if isinstance(exc, FormatError) and exc.path is not None and str(exc.path) == path:

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .._io import shown_name
 from .._safe_paths import write_text as write_file
 from ..errors import OptionError
 from ..model import covered_text
@@ -124,7 +125,7 @@ def run_qa(args: argparse.Namespace) -> int:
     cd, measures = result.source, tuple(result.measures)
     tables = [qa_table(cd, by, measures, args.beta) for by in args.by]
     if args.html:
-        write_file(args.html, diff_html(cd, measures, args.beta, title=f"{args.key} vs {args.response}"))
+        write_file(args.html, diff_html(cd, measures, args.beta, title=f"{shown_name(args.key)} vs {shown_name(args.response)}"))
     if args.details:
         rows = []
         for d, types in cd.diffs.items():
@@ -170,7 +171,7 @@ def run_benchmark(args: argparse.Namespace) -> int:
         bench = result.source
         runs = {name: diff_result(diff, (measure,), args.beta, command="benchmark")
                 for name, diff in (("before", bench.before), ("after", bench.after))}
-        write_file(args.html, report_html(runs, None, title=f"{args.key}: {args.before} → {args.after}"))
+        write_file(args.html, report_html(runs, None, title=f"{shown_name(args.key)}: {shown_name(args.before)} → {shown_name(args.after)}"))
 
     def draw(console: object) -> None:
         render_benchmark(result.source, measure, args.beta, console)
