@@ -228,18 +228,45 @@ def dense_rows(n: int, stretch: float, seed: int = 0):
 
 
 def test_dense_units_are_refused_quickly_naming_the_stretch():
-    """3 x 80 units over one stretch of ~100 took minutes (an integer program of 60,000 candidates for the observed
-    alignment and each sample): refused in bounded time, naming the document, the units and the candidates."""
+    """3 x 100 units over one stretch of 200 took minutes (103,628 candidates whose linear relaxation is fractional:
+    an integer program of over a minute for the observed alignment and again for each sample): refused in bounded
+    time, naming the document, the units and the candidates."""
     import time
 
     from accord.agreement._alignment import AlignmentError
 
-    units = continua_from_rows(dense_rows(80, 100.0))
+    units = continua_from_rows(dense_rows(100, 200.0))
     t = time.process_time()
-    with pytest.raises(AlignmentError, match=r"document 'd': 240 units \(80/80/80 of the 3 annotators\) over "
+    with pytest.raises(AlignmentError, match=r"document 'd': 300 units \(100/100/100 of the 3 annotators\) over "
                                              r"\[0, \d+\) have (at least )?[\d,]+ candidate .*--gamma-alpha"):
         gamma_tables(units)
-    assert time.process_time() - t < 15
+    assert time.process_time() - t < 20
+
+
+def test_three_by_eighty_over_one_stretch_is_computed_exactly():
+    """3 x 80 units over one stretch of 100 took more than 30 s (pygamma-agreement: 91 s of CPU): 60,000 candidates
+    whose linear relaxation is integral, hence optimal; the observed disorder equals HiGHS's integer program on the
+    same candidates, and γ with its 30 samples comes in bounded time."""
+    import time
+
+    from accord.agreement import _alignment
+
+    units = continua_from_rows(dense_rows(80, 100.0))
+    t = time.process_time()
+    tables, alignment = gamma_tables(units, samples=30)
+    assert time.process_time() - t < 90
+    tuples, disorder = _alignment.candidate_alignments(units, Dissimilarity())
+    from scipy import sparse
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    real = tuples >= 0
+    cand, col = np.nonzero(real)
+    _, row = np.unique(tuples[cand, col], return_inverse=True)
+    matrix = sparse.csr_array((np.ones(len(cand)), (row, cand)))
+    mip = milp(disorder, integrality=np.ones(len(tuples)), bounds=Bounds(0, 1),
+               constraints=LinearConstraint(matrix, 1, 1), options={"mip_rel_gap": 0.0})
+    assert alignment.disorder.sum() == pytest.approx(mip.fun, rel=1e-9)
+    assert tables.values()["gamma"] is not None
 
 
 def test_moderately_dense_units_are_solved_exactly():

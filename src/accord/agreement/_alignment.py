@@ -26,15 +26,17 @@ set-partitioning integer program (a multidimensional assignment, NP-hard from th
 it splits into the connected components of the candidates. A component of one unit is its
 singleton; small components are solved together by dynamic programming over bit masks; each
 larger one is, for two annotators, a minimum-weight perfect matching (an assignment problem,
-exact at any density), and from three annotators on an integer program solved to optimality
-(relative gap 0) by HiGHS through :func:`scipy.optimize.milp`.
+exact at any density), and from three annotators on an integer program: its linear relaxation
+first (HiGHS through :func:`scipy.optimize.linprog`; a solution that is integral, checked to be an
+exact cover of the cost of the relaxation's bound, is optimal), else the integer program solved to
+optimality (relative gap 0) by HiGHS through :func:`scipy.optimize.milp`.
 
 Limits (three annotators or more). Where units are so dense that a component has more than
-:data:`MAX_COMPONENT_CANDIDATES` candidates (many units of every annotator over one stretch, at
-the default positional weight), its exact alignment would take minutes to hours (pygamma-agreement
-enumerates the product of the annotators' units and solves the same integer program): it is
-refused with an :class:`AlignmentError` naming the document, the stretch, its units and candidates,
-as is an integer program not solved within :data:`MIP_SECONDS`. Nothing is approximated.
+:data:`MAX_LP_CANDIDATES` candidates, or more than :data:`MAX_COMPONENT_CANDIDATES` and a
+fractional relaxation (many units of every annotator over one stretch, at the default positional
+weight), its exact alignment would take minutes to hours: it is refused with an
+:class:`AlignmentError` naming the document, the stretch, its units and candidates, as is an
+integer program not solved within :data:`MIP_SECONDS`. Nothing is approximated.
 """
 
 from __future__ import annotations
@@ -49,16 +51,20 @@ from ._continua import Continua
 from ._dissimilarity import Dissimilarity
 
 __all__ = ["Alignment", "AlignmentError", "best_alignment", "candidate_alignments", "MAX_CANDIDATES",
-           "MAX_COMPONENT_CANDIDATES", "MIP_SECONDS"]
+           "MAX_COMPONENT_CANDIDATES", "MAX_LP_CANDIDATES", "MIP_SECONDS"]
 
 MAX_CANDIDATES = 8_000_000
 """More compatible pairs, or candidate unitary alignments, than this in one call is refused before
 they are stored (about 64 bytes each)."""
 
-MAX_COMPONENT_CANDIDATES = 10_000
-"""A component with more candidate unitary alignments than this is refused: its integer program grows
-faster than linearly (10,000 candidates: about a second; 100,000: over a minute, for the observed
-alignment and again for every sample of the expected disorder)."""
+MAX_LP_CANDIDATES = 200_000
+"""A component with more candidate unitary alignments than this is refused before it is solved (its
+linear relaxation alone takes seconds, for the observed alignment and again for every sample)."""
+
+MAX_COMPONENT_CANDIDATES = 30_000
+"""A component with more candidates than this whose linear relaxation is fractional is refused: its
+integer program grows faster than linearly (10,000 candidates: about a second; 100,000: over a
+minute, for the observed alignment and again for every sample of the expected disorder)."""
 
 MIP_SECONDS = 60.0
 """An integer program of one component not solved to optimality within this time is refused."""
@@ -75,8 +81,8 @@ _ADVICE = ("γ's exact alignment of so dense units is out of reach (the problem 
            "which needs no alignment")
 
 
-def _dense_error(units: Continua, members: np.ndarray, count: int, what: str, at_least: bool = False
-                 ) -> AlignmentError:
+def _dense_error(units: Continua, members: np.ndarray, count: int, what: str, at_least: bool = False,
+                 fractional: bool = False) -> AlignmentError:
     """The error for a component (units ``members``) with ``count`` candidates."""
     doc = units.documents[int(units.document[members[0]])]
     per = np.bincount(units.annotator[members], minlength=units.n_annotators)
@@ -84,8 +90,10 @@ def _dense_error(units: Continua, members: np.ndarray, count: int, what: str, at
     return AlignmentError(
         f"{where}: {len(members)} units ({'/'.join(str(int(x)) for x in per)} of the {units.n_annotators} "
         f"annotators) over [{float(units.start[members].min()):g}, {float(units.end[members].max()):g}) have "
-        f"{'at least ' if at_least else ''}{count:,} candidate unitary alignments in one connected component, more "
-        f"than the exact alignment's limit of {MAX_COMPONENT_CANDIDATES:,}: {_ADVICE}")
+        f"{'at least ' if at_least else ''}{count:,} candidate unitary alignments in one connected component, "
+        + (f"a fractional linear relaxation and more than the integer program's limit of "
+           f"{MAX_COMPONENT_CANDIDATES:,}" if fractional else
+           f"more than the exact alignment's limit of {MAX_LP_CANDIDATES:,}") + f": {_ADVICE}")
 
 
 @dataclass(frozen=True)
@@ -175,21 +183,21 @@ def _lookup(codes: np.ndarray, values: np.ndarray, query: np.ndarray) -> tuple[n
 def _check_pair_components(units: Continua, tables: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]],
                            limit: float, what: str) -> None:
     """Refuse, before any tuple is built, a component of the graph of pairs with ``d <= limit`` (each such pair is a
-    candidate of two units) holding more than :data:`MAX_COMPONENT_CANDIDATES` of them."""
+    candidate of two units) holding more than :data:`MAX_LP_CANDIDATES` of them."""
     from scipy import sparse
     from scipy.sparse.csgraph import connected_components
 
     n_units = len(units)
     kept = [codes[values <= limit * (1 + _TOLERANCE)] for codes, values in tables.values()]
     codes = np.concatenate(kept) if kept else np.zeros(0, dtype=np.int64)
-    if len(codes) <= MAX_COMPONENT_CANDIDATES:
+    if len(codes) <= MAX_LP_CANDIDATES:
         return
     u, v = codes // n_units, codes % n_units
     graph = sparse.coo_matrix((np.ones(len(codes)), (u, v)), shape=(n_units, n_units))
     _, label = connected_components(graph, directed=False)
     per = np.bincount(label[u], minlength=n_units)
     worst = int(np.argmax(per))
-    if per[worst] > MAX_COMPONENT_CANDIDATES:
+    if per[worst] > MAX_LP_CANDIDATES:
         raise _dense_error(units, np.flatnonzero(label == worst), int(per[worst]), what, at_least=True)
 
 
@@ -200,7 +208,7 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
     Raises
     ------
     AlignmentError
-        A component with more than :data:`MAX_COMPONENT_CANDIDATES` candidates of two units (found from the pairs,
+        A component with more than :data:`MAX_LP_CANDIDATES` candidates of two units (found from the pairs,
         before the tuples are built), or more than :data:`MAX_CANDIDATES` pairs or candidates in all. ``what`` says
         what the units are, in the message.
     """
@@ -317,7 +325,7 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
             rest = rest[:0]
         per_component = np.bincount(label[firsts[rest]], minlength=n_comp)
         worst = int(np.argmax(per_component)) if len(rest) else 0
-        if len(rest) and per_component[worst] > MAX_COMPONENT_CANDIDATES:
+        if len(rest) and per_component[worst] > MAX_LP_CANDIDATES:
             raise _dense_error(units, np.flatnonzero(label == worst), int(per_component[worst]), what)
         by_comp = np.argsort(label[firsts[rest]], kind="stable")
         rest = rest[by_comp]
@@ -517,12 +525,21 @@ def _solve_pairs(tuples: np.ndarray, disorder: np.ndarray) -> np.ndarray:
 def _solve(tuples: np.ndarray, disorder: np.ndarray, units: Continua | None = None, what: str = "") -> np.ndarray:
     """Indices of the candidates of an exact cover of their units at least total disorder (one component)."""
     from scipy import sparse
-    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
     real = tuples >= 0
     cand, col = np.nonzero(real)
     used, unit_row = np.unique(tuples[cand, col], return_inverse=True)
     matrix = sparse.csr_array((np.ones(len(cand)), (unit_row, cand)), shape=(len(used), len(tuples)))
+    relaxed = linprog(disorder, A_eq=matrix, b_eq=np.ones(len(used)), bounds=(0, 1), method="highs")
+    if relaxed.status == 0 and relaxed.x is not None:
+        pick = relaxed.x > 0.5
+        bound = float(relaxed.fun)
+        if (np.abs(relaxed.x - pick) < 1e-6).all() and (matrix @ pick.astype(float) == 1).all() and \
+                float(disorder[pick].sum()) <= bound + 1e-9 * max(1.0, abs(bound)):
+            return np.flatnonzero(pick)        # an integral optimum of the relaxation: optimal
+    if units is not None and len(tuples) > MAX_COMPONENT_CANDIDATES:
+        raise _dense_error(units, used, len(tuples), what, fractional=True)
     result = milp(disorder, integrality=np.ones(len(tuples)), bounds=Bounds(0, 1),
                   constraints=LinearConstraint(matrix, 1, 1),
                   options={"mip_rel_gap": 0.0, "presolve": True, "time_limit": MIP_SECONDS})
