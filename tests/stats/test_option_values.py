@@ -64,3 +64,15 @@ def test_compare_and_the_bootstrap_refuse_a_bad_seed(seed):
 def test_the_bootstrap_refuses_meaningless_options(n, confidence):
     with pytest.raises(AccordError, match="--bootstrap|--confidence"):
         BootstrapOptions(n, seed=0, confidence=confidence)
+
+
+@pytest.mark.parametrize("beta", [math.nan, -1, 1e7, math.inf, 3e153])
+def test_an_f_beta_weight_beyond_a_million_is_refused(beta):
+    """beta = 3e153 overflowed the counts' arithmetic (numpy's overflow warnings; F-beta equals recall to twelve
+    digits from beta = 1e6 on)."""
+    from accord.result import GateKind
+
+    with pytest.raises(AccordError, match="--beta"):
+        PairsKind(beta)
+    with pytest.raises(AccordError, match="--beta"):
+        GateKind("strict", beta)

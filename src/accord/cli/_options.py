@@ -6,7 +6,7 @@ import argparse
 import math
 from collections.abc import Callable
 
-from .._limits import MAX_DRAWS
+from .._limits import MAX_BETA, MAX_DRAWS
 
 __all__ = ["Parser", "csv_list", "beta_value", "weight", "positive", "open_fraction", "closed_fraction", "count_of",
            "seed_value", "rate_list", "known_rates", "MAX_DRAWS", "equivalence", "add_output", "add_rates",
@@ -29,23 +29,31 @@ def _float(value: str) -> float:
 
 
 def beta_value(value: str) -> float:
-    """``--beta``: a finite number >= 0."""
+    """``--beta``: a number from 0 to :data:`~accord._limits.MAX_BETA` (F-beta is then recall to twelve digits)."""
     beta = _float(value)
-    if not 0 <= beta < math.inf:
-        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {value!r}")
+    if not 0 <= beta <= MAX_BETA:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to {MAX_BETA:g}, got {value!r}")
     return beta
 
 
+MAX_WEIGHT = 1e6
+"""The largest weight of γ's dissimilarity (``--gamma-alpha``, ``--gamma-beta``, ``--delta-empty``): γ depends on
+their ratios only, and larger values overflow the sums of dissimilarities."""
+
+
 def weight(value: str) -> float:
-    """A weight (``--gamma-alpha``, ``--gamma-beta``): a finite number >= 0."""
-    return beta_value(value)
+    """A weight (``--gamma-alpha``, ``--gamma-beta``): a number from 0 to :data:`MAX_WEIGHT`."""
+    number = _float(value)
+    if not 0 <= number <= MAX_WEIGHT:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to {MAX_WEIGHT:g}, got {value!r}")
+    return number
 
 
 def positive(value: str) -> float:
-    """A finite number > 0 (``--delta-empty``)."""
+    """A weight that must not be 0 (``--delta-empty``): a number above 0, at most :data:`MAX_WEIGHT`."""
     number = _float(value)
-    if not 0 < number < math.inf:
-        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {value!r}")
+    if not 0 < number <= MAX_WEIGHT:
+        raise argparse.ArgumentTypeError(f"expected a number above 0 and at most {MAX_WEIGHT:g}, got {value!r}")
     return number
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .._limits import MAX_BETA
 from ..errors import OptionError
 
 __all__ = ["Kind", "PairsKind", "UnitsKind", "ClueKind", "SemEvalKind", "CorefKind", "SmatchKind", "RecordsKind",
@@ -54,6 +55,12 @@ def f_from_counts(p_num: np.ndarray, pred: np.ndarray, r_num: np.ndarray, gold: 
     crossed = ratio((1 + b2) * p_num * r_num, b2 * p_num * gold + r_num * pred, 0.0)
     edge = (pred == 0) | (gold == 0) | np.isnan(p) | np.isnan(r)
     return np.where(edge, f_beta(p, r, beta), np.where(p_num == r_num, same, crossed))
+
+
+def check_beta(beta: float) -> None:
+    """An F-beta weight: a number from 0 to :data:`~accord._limits.MAX_BETA` (an :class:`OptionError` otherwise)."""
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.number)) or not 0 <= beta <= MAX_BETA:
+        raise OptionError(f"--beta must be a number from 0 to {MAX_BETA:g}; got {beta!r}")
 
 
 def _zero_division(value: str) -> float:
@@ -130,8 +137,7 @@ class _PRF(Kind):
     """Precision ``match / pred``, recall ``match / gold``, F-beta; ``zero_division`` for empty sides."""
 
     def __init__(self, beta: float = 1.0, zero_division: str = "zero"):
-        if not beta >= 0:
-            raise OptionError(f"--beta must be a number >= 0; got {beta}")
+        check_beta(beta)
         self.beta, self.zero_division, self._fill = beta, zero_division, _zero_division(zero_division)
 
     def options(self) -> dict[str, Any]:
@@ -384,6 +390,7 @@ class GateKind(Kind):
 
         self.name_given = parse_measure(measure)
         self.measure, self.beta = split_measure(self.name_given, beta)
+        check_beta(self.beta)
 
     def options(self) -> dict[str, Any]:
         return {"measure": self.measure, "beta": self.beta}
