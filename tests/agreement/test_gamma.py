@@ -296,3 +296,21 @@ def test_dense_three_by_n_ends_within_a_bound(n):
     with pytest.raises(AlignmentError, match="candidate unitary alignments in one connected component"):
         gamma_tables(units)
     assert time.process_time() - t < 20
+
+
+def test_precision_on_dense_units_is_capped_by_their_work(monkeypatch):
+    """The samples a precision asks for weigh at most MAX_SAMPLED_CANDIDATES candidate alignments in all: fewer
+    samples for denser units (never fewer than --samples), with the warning saying why."""
+    from accord.agreement import _gamma
+    from accord.agreement._alignment import best_alignment as align
+    from accord.errors import AgreementWarning
+
+    units = continua_from_rows(corpus(3))
+    per_continuum = align(units, Dissimilarity()).candidates
+    monkeypatch.setattr(_gamma, "MAX_SAMPLED_CANDIDATES", 40 * per_continuum)
+    with pytest.warns(AgreementWarning, match=f"drawn 40, the most γ draws for units this dense "
+                                              f"\\({per_continuum:,} candidate"):
+        tables, _ = gamma_tables(units, samples=5, precision=1e-9)
+    assert tables.samples == 40
+    tables, _ = gamma_tables(units, samples=60)           # asked for: drawn
+    assert tables.samples == 60

@@ -61,7 +61,7 @@ MAX_LP_CANDIDATES = 200_000
 """A component with more candidate unitary alignments than this is refused before it is solved (its
 linear relaxation alone takes seconds, for the observed alignment and again for every sample)."""
 
-MAX_COMPONENT_CANDIDATES = 30_000
+MAX_COMPONENT_CANDIDATES = 60_000
 """A component with more candidates than this whose linear relaxation is fractional is refused: its
 integer program grows faster than linearly (10,000 candidates: about a second; 100,000: over a
 minute, for the observed alignment and again for every sample of the expected disorder)."""

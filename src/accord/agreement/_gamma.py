@@ -58,6 +58,11 @@ MAX_SAMPLES = 1000
 """The most random continua drawn for the expected disorder (``--samples`` above it is refused; a
 ``--precision`` asking for more is capped at it, with a warning)."""
 
+MAX_SAMPLED_CANDIDATES = 15_000_000
+"""The most candidate unitary alignments the samples a ``--precision`` asks for may weigh in all
+(samples × the observed alignment's candidates): it is capped at fewer samples for denser units,
+with a warning (never fewer than ``--samples``)."""
+
 MAX_TABLE_CELLS = 50_000_000
 """The most numbers the per-sample tables may hold (samples × documents × (4 categories' sums + 6)):
 more samples than fit are refused before they are drawn."""
@@ -275,8 +280,9 @@ def gamma_tables(units: Continua, diss: Dissimilarity | None = None, *, samples:
     in an order that does not depend on the input's. With a ``precision`` (a fraction, or
     ``high``/``medium``/``low``), more samples are drawn when the coefficient of variation ``cv`` of
     the samples' disorders asks for it, as pygamma-agreement and the paper (section 5.3) do:
-    :math:`S \\ge (1.96\\, cv / p)^2`, at most :data:`MAX_SAMPLES` (past it, an
-    :class:`~accord.errors.AgreementWarning` names the precision obtained).
+    :math:`S \\ge (1.96\\, cv / p)^2`, at most :data:`MAX_SAMPLES`, and fewer for dense units
+    (:data:`MAX_SAMPLED_CANDIDATES`; past it, an :class:`~accord.errors.AgreementWarning` names the
+    precision obtained).
 
     Raises
     ------
@@ -316,6 +322,10 @@ def _tables(units: Continua, diss: Dissimilarity, samples: int, level: float | N
     n_docs = len(units.documents)
     alignment = best_alignment(units, diss)
     observed, o_cat, o_k = _observe(units, alignment, diss, n_docs)
+    why = ""
+    work = max(samples, MAX_SAMPLED_CANDIDATES // max(1, alignment.candidates))
+    if work < limit:        # --precision on dense units: fewer samples
+        limit, why = work, f" for units this dense ({alignment.candidates:,} candidate unitary alignments a continuum)"
     rng = np.random.default_rng(DEFAULT_SEED if seed is None else seed)
     expected: list[np.ndarray] = []
     e_cat: list[np.ndarray] = []
@@ -340,11 +350,13 @@ def _tables(units: Continua, diss: Dissimilarity, samples: int, level: float | N
         exp = np.concatenate(expected).sum(axis=1)
         per_sample = exp[:, 0] / (exp[:, 1] / units.n_annotators)
         cv = float(np.std(per_sample) / np.mean(per_sample)) if np.mean(per_sample) else 0.0
-        required = math.ceil((cv * 1.96 / level) ** 2)
-        if required > limit:
+        ratio = cv * 1.96 / level
+        required = math.ceil(ratio ** 2) if ratio < 1e100 else None   # a tiny --precision: beyond any count
+        if required is None or required > limit:
+            asked = f"{required:,}" if required is not None else "more than 10^200"
             warnings.warn(AgreementWarning(
-                f"γ: --precision {level:g} asks for {required:,} samples of the expected disorder (their coefficient "
-                f"of variation is {cv:.3g}); drawn {limit:,}, the most γ draws, which give a precision of "
+                f"γ: --precision {level:g} asks for {asked} samples of the expected disorder (their coefficient "
+                f"of variation is {cv:.3g}); drawn {limit:,}, the most γ draws{why}, which give a precision of "
                 f"{1.96 * cv / math.sqrt(limit):.3g}"), stacklevel=3)
             required = limit
         if required > samples:
