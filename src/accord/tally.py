@@ -148,7 +148,7 @@ class Tally:
         """Each document's rows that count something: labels, aggregations and decompositions (built once)."""
         if self._docs is None:
             names = list(self.labels)
-            present = self.label_values.any(axis=2)
+            present = np.asarray(self.label_values.any(axis=2))
             self._docs = {}
             for doc, d in self.documents.items():
                 rows = {names[k]: self.label_values[d, k] for k in np.flatnonzero(present[d]).tolist()}

@@ -172,8 +172,8 @@ class Pairer:
             g_off = np.concatenate([[0], np.cumsum(n_gold)]).tolist()
             p_off = np.concatenate([[0], np.cumsum(n_pred)]).tolist()
             done = []
-            for j, (k, doc_id, gold_doc, pred_doc, gold, pred, glabels, plabels) in enumerate(batch):
-                al = DocumentAlignment(doc_id, gold_doc, pred_doc, gold, pred, glabels, plabels, [],
+            for j, (k, doc_id, gold_doc, pred_doc, g_anns, p_anns, g_labels, p_labels) in enumerate(batch):
+                al = DocumentAlignment(doc_id, gold_doc, pred_doc, g_anns, p_anns, g_labels, p_labels, [],
                                        gold_status[g_off[j]:g_off[j + 1]], pred_status[p_off[j]:p_off[j + 1]])
                 out[k] = al
                 done.append(al)
@@ -521,7 +521,7 @@ def _content_key(ann: Annotation, label: str, incoming: dict[int, tuple] | None 
             (incoming or {}).get(id(ann), ()))
 
 
-def _incoming(anns: list[Annotation], contents: dict[int, str] | None = None) -> dict[int, tuple]:
+def _incoming(anns: Sequence[Annotation], contents: dict[int, str] | None = None) -> dict[int, tuple]:
     """For each annotation another one points to: how it is pointed to, sorted.
 
     Each pointer is described by the pointing annotation's label, the attribute, and the
@@ -645,7 +645,7 @@ def _pair_exact_batch(alignments: list[DocumentAlignment], gold_status: np.ndarr
         al.pairs.extend(map(Pair, g_idx.tolist(), p_idx.tolist(), repeat(1.0)))
 
 
-def _may_point(anns: list[Annotation]) -> list[tuple[int, Annotation]]:
+def _may_point(anns: Sequence[Annotation]) -> list[tuple[int, Annotation]]:
     """The annotations (with their index) that have a value other than a scalar: those that may point to others.
     An attributes object found to hold scalars only is not looked at again (readers share them between rows)."""
     scalar_only: set[int] = set()
