@@ -53,9 +53,9 @@ from ._dissimilarity import Dissimilarity
 __all__ = ["Alignment", "AlignmentError", "best_alignment", "candidate_alignments", "MAX_CANDIDATES",
            "MAX_COMPONENT_CANDIDATES", "MAX_LP_CANDIDATES", "MIP_SECONDS"]
 
-MAX_CANDIDATES = 8_000_000
-"""More compatible pairs, or candidate unitary alignments, than this in one call is refused before
-they are stored (about 64 bytes each)."""
+MAX_CANDIDATES = 4_000_000
+"""More compatible pairs, or candidate unitary alignments of three annotators (fewer of more), than
+this in one call is refused before they are stored."""
 
 MAX_LP_CANDIDATES = 200_000
 """A component with more candidate unitary alignments than this is refused before it is solved (its
@@ -181,24 +181,28 @@ def _lookup(codes: np.ndarray, values: np.ndarray, query: np.ndarray) -> tuple[n
 
 
 def _check_pair_components(units: Continua, tables: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]],
-                           limit: float, what: str) -> None:
+                           limit: float, what: str) -> str:
     """Refuse, before any tuple is built, a component of the graph of pairs with ``d <= limit`` (each such pair is a
-    candidate of two units) holding more than :data:`MAX_LP_CANDIDATES` of them."""
+    candidate of two units) holding more than :data:`MAX_LP_CANDIDATES` of them. Returns the densest such component,
+    described for a message (or ``""`` when the pairs are few)."""
     from scipy import sparse
     from scipy.sparse.csgraph import connected_components
 
     n_units = len(units)
     kept = [codes[values <= limit * (1 + _TOLERANCE)] for codes, values in tables.values()]
     codes = np.concatenate(kept) if kept else np.zeros(0, dtype=np.int64)
-    if len(codes) <= MAX_LP_CANDIDATES:
-        return
+    if len(codes) <= 10_000:
+        return ""
     u, v = codes // n_units, codes % n_units
     graph = sparse.coo_matrix((np.ones(len(codes)), (u, v)), shape=(n_units, n_units))
     _, label = connected_components(graph, directed=False)
     per = np.bincount(label[u], minlength=n_units)
     worst = int(np.argmax(per))
+    members = np.flatnonzero(label == worst)
     if per[worst] > MAX_LP_CANDIDATES:
-        raise _dense_error(units, np.flatnonzero(label == worst), int(per[worst]), what, at_least=True)
+        raise _dense_error(units, members, int(per[worst]), what, at_least=True)
+    return (f"the densest stretch: document {units.documents[int(units.document[members[0]])]!r}, {len(members)} "
+            f"units over [{float(units.start[members].min()):g}, {float(units.end[members].max()):g})")
 
 
 def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -> tuple[np.ndarray, np.ndarray]:
@@ -219,8 +223,9 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
     bound = (pairs_n + n - 1) * delta
     tables = {(a, b): _pair_table(units, a, b, diss, bound) for a in range(n) for b in range(a + 1, n)}
     # a candidate of two units u, v: d(u, v) + (C(n, 2) - 1) delta <= 2 C(n, 2) delta, and the per-unit test alike
+    densest = ""
     if n > 2:          # two annotators' components are assignment problems, solved exactly at any density
-        _check_pair_components(units, tables, (pairs_n + 1) * delta, what)
+        densest = _check_pair_components(units, tables, (pairs_n + 1) * delta, what)
     rows = np.full((1, 0), -1, dtype=np.int64)
     first = np.full(1, -1, dtype=np.int64)
     for j in range(n):
@@ -244,9 +249,9 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
             total = int(counts.sum())
             if not total:
                 continue
-            if total + sum(len(r) for r in parts_rows) > MAX_CANDIDATES:
-                raise AlignmentError(f"more than {MAX_CANDIDATES:,} candidate unitary alignments"
-                                     f"{f' ({what})' if what else ''}: {_ADVICE}")
+            if (total + sum(len(r) for r in parts_rows)) * (j + 1) > MAX_CANDIDATES * 3:     # cells of the tuples
+                raise AlignmentError(f"more than {MAX_CANDIDATES * 3 // (j + 1):,} candidate unitary alignments"
+                                     f"{f' ({what})' if what else ''}{f' ({densest})' if densest else ''}: {_ADVICE}")
             offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
             v = codes[np.repeat(lo, counts) + offsets] - np.repeat(f, counts) * n_units
             grown = np.repeat(rows[chosen], counts, axis=0)

@@ -68,7 +68,7 @@ MAX_TABLE_CELLS = 50_000_000
 more samples than fit are refused before they are drawn."""
 
 _BATCH_UNITS = 250_000
-_BATCH_CANDIDATES = 2_000_000
+_BATCH_CANDIDATES = 1_000_000
 
 
 def precision_level(value: str | float | None) -> float | None:
