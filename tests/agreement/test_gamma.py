@@ -293,7 +293,7 @@ def test_dense_three_by_n_ends_within_a_bound(n):
 
     units = continua_from_rows(dense_rows(n, 2.0 * n))
     t = time.process_time()
-    with pytest.raises(AlignmentError, match=r"candidate unitary alignments .*document 'd'.* over \[0, \d+\)"):
+    with pytest.raises(AlignmentError, match=r"document 'd'.* over \[0, \d+\)|over \[0, \d+\).* candidate unitary"):
         gamma_tables(units)
     assert time.process_time() - t < 20
 
