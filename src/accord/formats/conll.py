@@ -257,9 +257,11 @@ def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str, suffix:
     all_sentences = tuple(zip((sent_starts - sent_base).tolist(), (sent_end - sent_base).tolist()))
     first_lines = tuple(cols.lines[np.asarray(cols.sentence_starts, dtype=np.int64)].tolist())
     comment_at = [k for k, _ in cols.comments]    # in file order
-    tokens = cols.tokens
+    begins, stops = doc_starts.tolist(), doc_ends.tolist()
+    tokens = cols.tokens.split(begins, stops) if isinstance(cols.tokens, TextFields) else \
+        [cols.tokens[b:e] for b, e in zip(begins, stops)]
     docs = []
-    for d, (base, stop) in enumerate(zip(doc_starts.tolist(), doc_ends.tolist())):
+    for d, (base, stop) in enumerate(zip(begins, stops)):
         s_lo, s_hi = sent_bounds[d], sent_bounds[d + 1]
         meta = Attributes(lines=first_lines[s_lo:s_hi], source=name)
         if comment_at:   # the document's comments found by bisection (a scan per document was quadratic)
@@ -268,7 +270,7 @@ def build_corpus(cols: _Columns, *, scheme: str, repair: str, name: str, suffix:
             c_hi = bisect_right(comment_at, stop) if last else bisect_left(comment_at, stop)
             meta = Attributes(meta, comments=tuple((k - base, c) for k, c in cols.comments[c_lo:c_hi]))
         docs.append(Document(str(d + first_document), all_anns[chunk_bounds[d]:chunk_bounds[d + 1]], None,
-                             tokens[base:stop], all_sentences[s_lo:s_hi], meta))
+                             tokens[d], all_sentences[s_lo:s_hi], meta))
     return Corpus(docs, name=name)
 
 

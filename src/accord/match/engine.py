@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
 from operator import is_, itemgetter
 from typing import NamedTuple
 
@@ -153,16 +153,30 @@ class Pairer:
                 and not self.similarity.attributes)   # type: ignore[attr-defined]
         out: list[DocumentAlignment | None] = [None] * len(triples)
         batch: list[tuple[int, str, Document | None, Document | None, Sequence, Sequence, Sequence, Sequence]] = []
-        shared: dict[tuple[str, ...], tuple[str, ...]] = {}
-        for k, (doc_id, gold_doc, pred_doc) in enumerate(triples):
-            if fast:
-                gold, glabels = self._labelled_shared(gold_doc, shared)
-                pred, plabels = self._labelled_shared(pred_doc, shared)
-                if None not in map(_START, gold) and None not in map(_START, pred) \
-                        and not _may_point(gold) and not _may_point(pred):
-                    batch.append((k, doc_id, gold_doc, pred_doc, gold, pred, glabels, plabels))
-                    continue
-            out[k] = self.align(doc_id, gold_doc, pred_doc)
+        if fast:
+            shared: dict[tuple[str, ...], tuple[str, ...]] = {}
+            if self.equivalences or self.ignore:
+                label = self._labelled_shared
+                candidates = [(k, doc_id, g, p, *label(g, shared), *label(p, shared))
+                              for k, (doc_id, g, p) in enumerate(triples)]
+            else:   # the documents' own annotations, their labels as shared tuples, without a call per document
+                g_anns = [() if g is None else g.annotations for _, g, _ in triples]
+                p_anns = [() if p is None else p.annotations for _, _, p in triples]
+                share = shared.setdefault
+                g_labels = [share(t, t) for t in map(tuple, map(map, repeat(_LABEL), g_anns))]
+                p_labels = [share(t, t) for t in map(tuple, map(map, repeat(_LABEL), p_anns))]
+                candidates = [(k, doc_id, g, p, ga, gl, pa, pl) for k, ((doc_id, g, p), ga, gl, pa, pl) in
+                              enumerate(zip(triples, g_anns, g_labels, p_anns, p_labels))]
+            # (k, id, gold doc, pred doc, gold, gold labels, pred, pred labels): which documents the batch can pair
+            # (every annotation spanned, none pointing), looked at for the whole corpus at once
+            plain = _plain_documents([c[4] for c in candidates], [c[6] for c in candidates])
+            for c, ok in zip(candidates, plain):
+                if ok:
+                    batch.append((c[0], c[1], c[2], c[3], c[4], c[6], c[5], c[7]))
+                else:
+                    out[c[0]] = self.align(c[1], c[2], c[3])
+        else:
+            out = [self.align(doc_id, gold_doc, pred_doc) for doc_id, gold_doc, pred_doc in triples]
         if batch:
             # the outcomes of all documents are two arrays; each document's are views of them
             n_gold = np.fromiter((len(b[4]) for b in batch), np.int64, len(batch))
@@ -645,6 +659,24 @@ def _pair_exact_batch(alignments: list[DocumentAlignment], gold_status: np.ndarr
         al.pairs.extend(map(Pair, g_idx.tolist(), p_idx.tolist(), repeat(1.0)))
 
 
+def _plain_documents(gold: list[Sequence[Annotation]], pred: list[Sequence[Annotation]]) -> list[bool]:
+    """For each document (its gold and predicted annotations), whether every annotation has a span and none may
+    point to another (:func:`_may_point`): the spans and attributes of the whole corpus looked at in two passes,
+    the few documents with attributes one by one."""
+    n = len(gold)
+    sizes = np.fromiter(map(len, gold), np.int64, n) + np.fromiter(map(len, pred), np.int64, n)
+    flat = [a for g, p in zip(gold, pred) for a in chain(g, p)]
+    doc = np.repeat(np.arange(n), sizes)
+    spanless = np.fromiter(map(is_, map(_START, flat), repeat(None)), bool, len(flat))
+    with_attributes = np.fromiter(map(bool, map(_ATTRIBUTES, flat)), bool, len(flat))
+    bad = np.bincount(doc[spanless], minlength=n) > 0
+    plain = (~bad).tolist()
+    for d in sorted(set(doc[with_attributes].tolist())):
+        if plain[d] and (_may_point(gold[d]) or _may_point(pred[d])):
+            plain[d] = False
+    return plain
+
+
 def _may_point(anns: Sequence[Annotation]) -> list[tuple[int, Annotation]]:
     """The annotations (with their index) that have a value other than a scalar: those that may point to others.
     An attributes object found to hold scalars only is not looked at again (readers share them between rows)."""
@@ -682,5 +714,6 @@ Labeler = Callable[[Annotation], str]
 
 _LABEL = itemgetter(0)
 _START = itemgetter(1)
+_ATTRIBUTES = itemgetter(3)
 _END = itemgetter(2)
 _FRAGMENTS = itemgetter(5)
