@@ -263,3 +263,22 @@ def test_penman_log_lines_stay_off_stderr_and_a_missing_target_is_an_error(tmp_p
     assert not [r for r in caplog.records if r.name.startswith("penman")]
     with pytest.raises(FormatError, match="a role without a target"):
         smatch("(a / dog :ARG0)", "(a / dog)")
+
+
+def test_a_role_without_a_target_is_found_whatever_the_callers_logging():
+    """The root logger at ERROR (as a caller silencing its own libraries sets it) or logging.disable(WARNING) must
+    not hide penman's record of a missing target: it would read as the constant "None" and score."""
+    import logging
+
+    root, disabled = logging.getLogger().level, logging.root.manager.disable
+    try:
+        logging.getLogger().setLevel(logging.ERROR)
+        with pytest.raises(FormatError, match="a role without a target"):
+            smatch("(a / dog :ARG0)", "(a / dog)")
+        logging.disable(logging.WARNING)
+        with pytest.raises(FormatError, match="a role without a target"):
+            smatch("(a / dog :ARG0)", "(a / dog)")
+        assert logging.root.manager.disable == logging.WARNING    # the caller's setting is given back
+    finally:
+        logging.getLogger().setLevel(root)
+        logging.disable(disabled)

@@ -93,14 +93,22 @@ def _penman_log() -> Iterator[list[logging.LogRecord]]:
         def emit(self, record: logging.LogRecord) -> None:
             caught.append(record)
 
-    handler, propagate = _Keep(logging.WARNING), logger.propagate
+    # penman's warnings are read whatever a caller set: the logger's level, or logging.disable(WARNING)
+    handler, propagate, level = _Keep(logging.WARNING), logger.propagate, logger.level
+    disabled = logging.root.manager.disable
     logger.addHandler(handler)
     logger.propagate = False
+    logger.setLevel(logging.WARNING)
+    if disabled >= logging.WARNING:
+        logging.disable(logging.INFO)
     try:
         yield caught
     finally:
         logger.removeHandler(handler)
         logger.propagate = propagate
+        logger.setLevel(level)
+        if disabled >= logging.WARNING:
+            logging.disable(disabled)
 
 
 _NO_TARGET = ("Missing target: ", "Triple without a target: ")
