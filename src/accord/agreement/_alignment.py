@@ -29,12 +29,13 @@ larger one is, for two annotators, a minimum-weight perfect matching (an assignm
 exact at any density), and from three annotators on an integer program: its linear relaxation
 first (HiGHS through :func:`scipy.optimize.linprog`; a solution that is integral, checked to be an
 exact cover of the cost of the relaxation's bound, is optimal), else the integer program solved to
-optimality (relative gap 0) by HiGHS through :func:`scipy.optimize.milp`.
+optimality (relative gap 0) by HiGHS through :func:`scipy.optimize.milp` over the candidates that
+reduced-cost fixing keeps (see :func:`_solve`).
 
 Limits (three annotators or more). Where units are so dense that a component has more than
-:data:`MAX_LP_CANDIDATES` candidates, or more than :data:`MAX_COMPONENT_CANDIDATES` and a
-fractional relaxation (many units of every annotator over one stretch, at the default positional
-weight), its exact alignment would take minutes to hours: it is refused with an
+:data:`MAX_LP_CANDIDATES` candidates, or more than :data:`MAX_COMPONENT_CANDIDATES` left by the
+fixing of a fractional relaxation (many units of every annotator over one stretch, at the default
+positional weight), its exact alignment would take minutes to hours: it is refused with an
 :class:`AlignmentError` naming the document, the stretch, its units and candidates, as is an
 integer program not solved within :data:`MIP_SECONDS`. Nothing is approximated.
 """
