@@ -97,3 +97,18 @@ def test_many_documents_with_a_comment_each_are_read_in_linear_time(tmp_path):
     assert time.process_time() - start < 3.0
     assert len(corpus) == n
     assert all(doc.metadata["comments"] == ((0, f"# sent_id = {k}"),) for k, doc in enumerate(corpus.values()))
+
+
+def test_the_tally_per_document_views_are_built_once(tmp_path):
+    """MAT's CSV files look documents up one by one in ``tally.docs`` and ``tally.doc_totals``: each view is built
+    once (rebuilt on each access it made --mat-csv quadratic in the documents)."""
+    import accord
+
+    g, p, _, counts = _write(tmp_path, 200)
+    report = accord.score(g, p)
+    tally = report.tally
+    assert tally.doc_totals is tally.doc_totals and tally.docs is tally.docs
+    totals = sum(tally.doc_totals[d] for d in report.documents)
+    # match, gold_clash, pred_clash, missing, spurious against the hand count
+    assert totals[0] == counts["match"] and totals[0] + totals[3] == counts["gold"]
+    assert totals[0] + totals[4] == counts["pred"]

@@ -134,6 +134,7 @@ class Tally:
         self.extra: dict[str, dict[str, np.ndarray]] = {}
         """Aggregation and decomposition rows, by document then key."""
         self._docs: dict[str, dict[str, np.ndarray]] | None = None
+        self._totals: dict[str, np.ndarray] | None = None
 
     def _row(self, doc: str, key: str) -> np.ndarray:
         self._docs = None
@@ -158,9 +159,11 @@ class Tally:
 
     @property
     def doc_totals(self) -> dict[str, np.ndarray]:
-        """Each document's all-labels row."""
-        totals = self.label_values.sum(axis=1)
-        return {doc: totals[d] for doc, d in self.documents.items()}
+        """Each document's all-labels row (built once: callers look documents up one by one)."""
+        if self._totals is None:
+            totals = self.label_values.sum(axis=1)
+            self._totals = {doc: totals[d] for doc, d in self.documents.items()}
+        return self._totals
 
     def merge(self, other: "Tally") -> "Tally":
         """Add another tally's counts into this one (documents must not overlap)."""
@@ -181,7 +184,7 @@ class Tally:
         self.aggregations.update(other.aggregations)
         for label, subs in other.decompositions.items():
             self.decompositions.setdefault(label, {}).update(subs)
-        self._docs = None
+        self._docs = self._totals = None
         return self
 
     def counts(self, key: str, doc: str | None = None) -> Counts:
