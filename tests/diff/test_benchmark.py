@@ -1,6 +1,7 @@
 """The Corpus Benchmark on a small corpus counted by hand, in every output format."""
 
 import csv
+import io
 import json
 
 import pytest
@@ -146,3 +147,10 @@ def test_a_type_without_responses_or_keys_scores_zero_in_the_per_type_table(tmp_
     table = capsys.readouterr().out
     loc_line = next(line for line in table.splitlines() if line.strip().startswith("LOC"))
     assert "1.0000 →" not in loc_line
+    # the CSV's corpus rows by type too (they gave 1.0); its document rows keep the Annotation Diff's 1.0
+    assert main(["benchmark", *paths, "--output", "csv"]) == 0
+    rows = {(r["measure"], r["document"], r["group"], r["row"]): r
+            for r in csv.DictReader(io.StringIO(capsys.readouterr().out))}
+    assert rows[("before", "<all>", "label", "LOC")]["precision"] == "0.0"
+    assert rows[("after", "<all>", "label", "ORG")]["precision"] == "0.0"
+    assert rows[("before", "d2", "label", "LOC")]["precision"] == "1.0"

@@ -51,15 +51,21 @@ class BenchmarkResult(Result):
 
     def to_dict(self) -> dict[str, Any]:
         """The contract's JSON; a type without key or response has P = R = F = 0 in ``by_label``, as in GATE's
-        tool (:func:`~accord.report.benchmark_report.empty_type_rates`; documents keep the Annotation Diff's 1.0)."""
-        from ..report.benchmark_report import empty_type_rates
-
+        tool (:meth:`corpus_block`; documents keep the Annotation Diff's 1.0)."""
         out = super().to_dict()
         for measure in out.get("measures", {}).values():
-            for block in measure.get("by_label", {}).values():
-                if empty_type_rates(block["gold"], block["pred"]):
-                    block.update(precision=0.0, recall=0.0, f1=0.0)
+            for label, block in measure.get("by_label", {}).items():
+                block.update(self.corpus_block(("label", label), block))
         return out
+
+    def corpus_block(self, row: tuple[str, ...], block: dict[str, Any]) -> dict[str, Any]:
+        """A type's corpus row: P = R = F = 0 when it has no key or no response, as GATE's Corpus Benchmark tool
+        writes its statistics table (:func:`~accord.report.benchmark_report.empty_type_rates`)."""
+        from ..report.benchmark_report import empty_type_rates
+
+        if row[0] != "label" or not empty_type_rates(block["gold"], block["pred"]):
+            return block
+        return {**block, "precision": 0.0, "recall": 0.0, "f1": 0.0}
 
     def _merged_into(self, out: Result, other: Result) -> None:
         assert isinstance(out, BenchmarkResult) and isinstance(other, BenchmarkResult)

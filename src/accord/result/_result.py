@@ -284,6 +284,11 @@ class Result:
                                     "row": "/".join(row[1:]) or "<all>", **block})
         return pd.DataFrame.from_records(records)
 
+    def corpus_block(self, row: Row, block: dict[str, Any]) -> dict[str, Any]:
+        """A row's counts and rates over the whole corpus as the CSV and JSON give them: the measure's own, unless a
+        mode's tool writes its corpus rows by another convention (the Corpus Benchmark's empty types)."""
+        return block
+
     def csv_measures(self) -> dict[str, Measure]:
         """The measures the CSV lists (subclasses add their own, e.g. MAT's units)."""
         return self.measures
@@ -306,6 +311,8 @@ class Result:
                     r for r in range(len(t.rows)) if keep[r] or t.rows[r] == ALL]
                 for r, block in zip(rows, m.kind.blocks(cells[rows])):
                     row = t.rows[r]
+                    if keep is None:
+                        block = self.corpus_block(row, block)
                     records.append({"measure": name, "document": doc, "group": row[0],
                                     "row": "<all>" if row == ALL else row[1],
                                     "subset": "/".join(row[2:]), **block})
