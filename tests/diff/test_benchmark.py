@@ -154,3 +154,17 @@ def test_a_type_without_responses_or_keys_scores_zero_in_the_per_type_table(tmp_
     assert rows[("before", "<all>", "label", "LOC")]["precision"] == "0.0"
     assert rows[("after", "<all>", "label", "ORG")]["precision"] == "0.0"
     assert rows[("before", "d2", "label", "LOC")]["precision"] == "1.0"
+
+
+def test_a_token_key_against_character_runs_in_python(recwarn):
+    """accord.diff.benchmark called directly with a key in tokens and runs in characters: the key is placed on the
+    text once, so a key annotation is the same in both diffs and its change is one row (by hand: John missing
+    before, correct after; London correct in both)."""
+    text = "John lives in London ."
+    key = Corpus([Document("d", (A("PER", 0, 1), A("LOC", 3, 4)), tokens=("John", "lives", "in", "London", "."))])
+    before = Corpus([Document("d", (A("LOC", 14, 20),), text=text)])
+    after = Corpus([Document("d", (A("PER", 0, 4), A("LOC", 14, 20)), text=text)])
+    bench = benchmark(key, before, after)
+    assert [(c.type, c.side, c.before, c.after, c.direction) for c in bench.changes] == [
+        ("PER", "key", "missing", "correct", "fixed")]
+    assert bench.after.counts().correct == 2 and bench.before.counts().missing == 1

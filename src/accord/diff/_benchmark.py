@@ -83,6 +83,11 @@ def benchmark(key: Corpus, before: Corpus, after: Corpus, *, types: Sequence[str
     The parameters are those of :func:`diff_corpora`; the types compared default to every
     type found in any of the three corpora, so both diffs have the same rows.
     """
+    from .._offset_units import unify_units
+
+    # the three in one unit at once: the key placed once, so that its annotations are the same objects in both diffs
+    key, before, after = unify_units([key, before, after], [key.name, before.name, after.name],
+                                     ["key", "before", "after"])
     found = {a.label for c in (key, before, after) for d in c.documents for a in d.annotations}
     if types is None:
         types = sorted(found)
