@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import comb
+from typing import Any
 
 import numpy as np
 
@@ -529,11 +530,12 @@ def _solve_pairs(tuples: np.ndarray, disorder: np.ndarray) -> np.ndarray:
     return np.array(picked, dtype=np.int64)
 
 
-def _mip(disorder: np.ndarray, matrix: object, columns: np.ndarray) -> object:
+def _mip(disorder: np.ndarray, matrix: Any, columns: np.ndarray) -> Any:
+    """HiGHS's integer program over the ``columns`` of the cover ``matrix``, to optimality (or its time limit)."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     return milp(disorder[columns], integrality=np.ones(len(columns)), bounds=Bounds(0, 1),
-                constraints=LinearConstraint(matrix[:, columns], 1, 1),  # type: ignore[index]
+                constraints=LinearConstraint(matrix[:, columns], 1, 1),
                 options={"mip_rel_gap": 0.0, "presolve": True, "time_limit": MIP_SECONDS})
 
 
