@@ -125,18 +125,48 @@ def test_an_interrupt_during_the_move_waits_for_the_move(tmp_path, monkeypatch):
     out = tmp_path / "out"
     out.mkdir()
     (out / "old.txt").write_text("old")
-    real_rename = os.rename
+    real_replace = os.replace
 
-    def rename(a, b):       # Ctrl-C between the two renames of the swap
-        real_rename(a, b)
+    def replace(a, b):       # Ctrl-C between the renames of the files into the folder
+        real_replace(a, b)
         os.kill(os.getpid(), signal.SIGINT)
-    monkeypatch.setattr(os, "rename", rename)
+    monkeypatch.setattr(os, "replace", replace)
     with pytest.raises(KeyboardInterrupt):
         with atomic_directory(out) as d:
             (d / "new.txt").write_text("new")
-    monkeypatch.setattr(os, "rename", real_rename)
-    assert sorted(p.name for p in out.iterdir()) == ["new.txt", "old.txt"]     # the move completed
+            (d / "two.txt").write_text("two")
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert sorted(p.name for p in out.iterdir()) == ["new.txt", "old.txt", "two.txt"]     # the move completed
     assert os.listdir(tmp_path) == ["out"]
+
+
+def test_an_existing_folder_is_never_moved_and_keeps_its_mode(tmp_path):
+    """Writing into an existing folder: the same folder (inode, mode), the user's files in place, namesakes
+    replaced (a review found the folder swapped for a new one of mode 755 and the user's files moved)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    os.chmod(out, 0o700)
+    (out / "mine.txt").write_text("mine")
+    (out / "a.txt").write_text("old a")
+    before = os.stat(out)
+    with atomic_directory(out) as d:
+        (d / "a.txt").write_text("new a")
+        (d / "b.txt").write_text("new b")
+    after = os.stat(out)
+    assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+    assert {p.name: p.read_text() for p in out.iterdir()} == {"mine.txt": "mine", "a.txt": "new a", "b.txt": "new b"}
+    assert os.listdir(tmp_path) == ["out"]
+
+
+def test_a_folder_named_like_an_output_file_is_never_deleted(tmp_path):
+    out = tmp_path / "out"
+    (out / "d1.txt").mkdir(parents=True)
+    (out / "d1.txt" / "thesis.tex").write_text("years of work")
+    with pytest.raises(OutputError, match="is a folder"):
+        with atomic_directory(out) as d:
+            (d / "d1.txt").write_text("new")
+    assert (out / "d1.txt" / "thesis.tex").read_text() == "years of work"
+    assert sorted(p.name for p in out.iterdir()) == ["d1.txt"]
 
 
 def test_inputs_are_never_overwritten(tmp_path):

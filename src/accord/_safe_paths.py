@@ -35,7 +35,7 @@ from .errors import AccordError, AccordWarning, OutputError
 
 __all__ = ["MAX_NAME_BYTES", "file_name", "document_id", "file_names", "inside", "atomic_write", "write_text",
            "staged_file",
-           "atomic_directory", "protected_inputs", "check_not_input", "is_stdout", "RenamedFileWarning"]
+           "atomic_directory", "folder_of", "protected_inputs", "check_not_input", "is_stdout", "RenamedFileWarning"]
 
 MAX_NAME_BYTES = 200
 """The longest name made from an id, in UTF-8 bytes, before its extension (file systems allow 255)."""
@@ -201,6 +201,14 @@ def is_stdout(path: object) -> bool:
 
 
 # -- atomic files and folders -----------------------------------------------------------------------------------------
+def folder_of(path: str | os.PathLike, real: Path) -> Path:
+    """The folder a file output ``path`` (resolved: ``real``) goes in; an :class:`OutputError` naming ``path`` as
+    given when it does not exist (never the temporary file's name)."""
+    if not real.parent.is_dir():
+        raise OutputError(f"{path}: the folder {Path(path).parent} does not exist; create it first")
+    return real.parent
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -209,20 +217,24 @@ def _umask() -> int:
 
 @contextmanager
 def _uninterrupted() -> Iterator[None]:
-    """Hold ``Ctrl-C`` back while a few renames complete (in the main thread; elsewhere nothing to hold)."""
+    """Hold ``Ctrl-C`` and ``SIGTERM`` back while renames complete (in the main thread; elsewhere nothing to hold)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    caught: list[object] = []
+    caught: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
     try:
-        old = signal.signal(signal.SIGINT, lambda *a: caught.append(a))
+        old = {sig: signal.signal(sig, lambda signum, frame: caught.append(signum)) for sig in held}
     except ValueError:   # pragma: no cover - not the main interpreter
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        if signal.SIGTERM in caught:
+            os.kill(os.getpid(), signal.SIGTERM)   # the default action, now that the renames are done
         if caught:
             raise KeyboardInterrupt
 
@@ -250,7 +262,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | No
     real = Path(os.path.realpath(path))
     if real.is_dir():
         raise OutputError(f"{path} is a folder; give a file name")
-    fd, tmp = tempfile.mkstemp(prefix=f".{real.name[:60]}.", suffix=".accord-tmp", dir=real.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{real.name[:60]}.", suffix=".accord-tmp", dir=folder_of(path, real))
     try:
         with os.fdopen(fd, mode, encoding=None if binary else encoding, newline=None if binary else newline) as fh:
             yield fh
@@ -278,7 +290,7 @@ def staged_file(path: str | os.PathLike) -> Iterator[Path]:
         real = Path(os.path.realpath(path))
         if real.is_dir():
             raise OutputError(f"{path} is a folder; give a file name")
-        folder, name = str(real.parent), real.name
+        folder, name = str(folder_of(path, real)), real.name
     fd, tmp = tempfile.mkstemp(prefix=".accord-", suffix="-" + name[-80:], dir=folder)
     os.close(fd)
     try:
@@ -310,17 +322,19 @@ def write_text(path: str | os.PathLike, text: str) -> None:
 
 @contextmanager
 def atomic_directory(path: str | os.PathLike) -> Iterator[Path]:
-    """A new, empty folder beside ``path`` to build the output in; moved to ``path`` when the block completes.
+    """A new, empty folder to build a folder output in; its files go to ``path`` only when the block completes.
 
-    Where ``path`` does not exist or is empty, the folder is renamed into place. Where it holds files, the old
-    folder is set aside, the new one renamed into place, and the old folder's files that the new one does not
-    hold (files of the user's) moved back: the new files replace their namesakes, nothing else is lost. An
-    exception (or ``Ctrl-C``) in the block removes the new folder and leaves ``path`` as it was.
+    Where ``path`` does not exist, the built folder is renamed to it (one rename). Where it is a folder already, the
+    folder itself is never moved, renamed or re-created (its permissions, owner, mount and the user's other files
+    stay as they are): the output is built in a hidden folder inside it and each file is then renamed over its
+    namesake (each replacement atomic), with ``Ctrl-C`` and ``SIGTERM`` held back until the last rename is done. An
+    exception (or ``Ctrl-C``) in the block removes the built folder and leaves ``path`` as it was.
 
     Raises
     ------
     OutputError
-        ``path`` is ``-``, a file, or the block wrote a file over an input of the command.
+        ``path`` is ``-`` or a file; an output file would replace a folder of the same name (never deleted), or a file
+        of an input of the command.
     """
     if is_stdout(path):
         raise OutputError("'-': this output is a folder of files, which standard output cannot hold; give a folder")
@@ -328,35 +342,31 @@ def atomic_directory(path: str | os.PathLike) -> Iterator[Path]:
     if target.exists() and not target.is_dir():
         raise OutputError(f"{path} is a file; this output is a folder")
     real = Path(os.path.realpath(target))
-    real.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{real.name[:60]}.", suffix=".accord-tmp", dir=real.parent))
+    existed = real.is_dir()
+    if not existed and not real.parent.is_dir():
+        raise OutputError(f"{path}: its parent folder {target.parent} does not exist")
+    where = real if existed else real.parent
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{real.name[:60]}." if not existed else ".accord-",
+                                    suffix=".accord-tmp", dir=where))
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write there ({exc.strerror})") from None
     try:
         yield tmp
-        for entry in os.listdir(tmp):
+        entries = os.listdir(tmp)
+        for entry in entries:
             check_not_input(real / entry)
-        os.chmod(tmp, 0o777 & ~_umask())
+            if existed and (real / entry).is_dir() and not (real / entry).is_symlink():
+                raise OutputError(f"{target / entry} is a folder; accord would write the file {entry} there and never "
+                                  "deletes a folder: move it or choose another output")
         with _uninterrupted():
-            _move_in(tmp, real)
+            if existed:
+                for entry in entries:
+                    os.replace(tmp / entry, real / entry)
+                tmp.rmdir()
+            else:
+                os.chmod(tmp, 0o777 & ~_umask())
+                os.rename(tmp, real)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-
-
-def _move_in(new: Path, target: Path) -> None:
-    if target.is_dir() and not any(target.iterdir()):
-        target.rmdir()
-    if not target.exists():
-        os.rename(new, target)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{target.name[:60]}.", suffix=".accord-old", dir=target.parent))
-    old.rmdir()
-    os.rename(target, old)
-    try:
-        os.rename(new, target)
-    except BaseException:
-        os.rename(old, target)
-        raise
-    for entry in os.listdir(old):
-        if not os.path.lexists(target / entry):
-            os.rename(old / entry, target / entry)
-    shutil.rmtree(old, ignore_errors=True)

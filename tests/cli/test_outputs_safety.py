@@ -243,3 +243,21 @@ def test_a_folder_output_cannot_be_standard_output(tmp_path, capsys):
     assert main(["score", str(gold), str(gold), "--mat-csv", "-", "-q"]) == 2
     assert "standard output" in capsys.readouterr().err and not (tmp_path / "-").exists()
     assert main(["convert", str(_jsonl(tmp_path / "two.jsonl", [_doc("a"), _doc("b")])), "-", "--to", "brat"]) == 2
+
+
+def test_one_document_into_an_existing_folder_and_a_missing_folder_named(tmp_path, capsys):
+    """One document converted to an existing folder goes in it (was 'Is a directory' on a temporary name); a file
+    output in a folder that does not exist is an error naming the path given, not the temporary file."""
+    src = tmp_path / "one.jsonl"
+    _jsonl(src, [_doc("d1")])
+    folder = tmp_path / "ex"
+    folder.mkdir()
+    assert main(["convert", str(src), str(folder), "--to", "mat-json"]) == 0
+    assert [p.name for p in folder.iterdir()] == ["d1.json"]
+    capsys.readouterr()
+    for argv in (["convert", str(src), str(tmp_path / "nodir" / "x.json"), "--to", "mat-json"],
+                 ["score", str(src), str(src), "-o", str(tmp_path / "nodir" / "x.csv")]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "nodir" in err and "does not exist" in err and "accord-tmp" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ex", "one.jsonl"]

@@ -189,7 +189,7 @@ def signal_targets(corpus: Corpus, path: str | Path, extension: str,
     import tempfile
     from contextlib import suppress
 
-    from .._safe_paths import atomic_directory, check_not_input, file_names, inside, is_stdout
+    from .._safe_paths import atomic_directory, check_not_input, file_names, folder_of, inside, is_stdout
 
     p = Path(path)
     docs = corpus.documents
@@ -197,9 +197,10 @@ def signal_targets(corpus: Corpus, path: str | Path, extension: str,
         if doc.text is None:
             raise FormatError(f"document {doc.id!r} has no text; {what} needs the signal",
                               path=p if len(docs) == 1 else p / f"{doc.id}{extension}")
-    if len(docs) == 1 and not is_stdout(p):
+    if len(docs) == 1 and not is_stdout(p) and not p.is_dir():   # one document to a file (to a folder: in it)
         check_not_input(p)
         real = Path(os.path.realpath(p))
+        folder_of(p, real)
         fd, tmp = tempfile.mkstemp(prefix=f".{real.name[:60]}.", suffix=".accord-tmp", dir=real.parent)
         os.close(fd)
         try:
@@ -212,7 +213,7 @@ def signal_targets(corpus: Corpus, path: str | Path, extension: str,
             with suppress(OSError):
                 os.unlink(tmp)
         return
-    if len(docs) == 1:
+    if len(docs) == 1 and is_stdout(p):
         raise FormatError(f"{what}: a document cannot be written to standard output; give a file name", path=p)
     names = file_names([doc.id for doc in docs], extension)
     with atomic_directory(p) as folder:
