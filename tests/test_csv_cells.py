@@ -26,3 +26,24 @@ def test_the_writers_quote_every_cell():
     dw.writerows([{"a": "@x", "b": "-0.25"}])
     rows = list(csv.reader(io.StringIO(buf.getvalue())))
     assert rows == [["'=1+1", "-0.5", "ok"], ["'@x", "-0.25"]]
+
+
+def test_a_line_break_inside_a_cell_never_starts_an_unescaped_row(tmp_path, capsys):
+    """A label 'PER\\r=1+1': Python 3.11's writer with a '\\n' terminator left the '\\r' unquoted, so a spreadsheet
+    (and csv.reader) read '=1+1' as the first cell of a new row, a formula (found by a review)."""
+    import csv
+    import io
+    import json
+
+    from accord.cli import main
+
+    doc = {"id": "d", "text": "John", "annotations": [{"label": "PER\r=1+1", "start": 0, "end": 4}]}
+    g = tmp_path / "g.jsonl"
+    g.write_text(json.dumps(doc) + "\n", encoding="utf-8")
+    for argv in (["score", str(g), str(g), "--output", "csv"], ["diff", str(g), str(g), "--output", "csv"]):
+        assert main(argv) == 0
+        rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+        width = len(rows[0])
+        assert all(len(r) == width for r in rows), rows
+        assert not any(cell.startswith(("=", "+", "@")) for r in rows for cell in r)
+        assert any(cell == "PER\r=1+1" for r in rows for cell in r)

@@ -37,11 +37,26 @@ def row_cells(values: Iterable[Any]) -> list[Any]:
     return [text_cell(v) for v in values]
 
 
+def _breaks_a_line(cells: Iterable[Any]) -> bool:
+    """Whether a cell holds a line break: Python 3.11's writer quotes ``\r`` only when it is in the line terminator,
+    and a spreadsheet reads an unquoted one as the end of the row (its next piece a new row, unescaped)."""
+    return any(isinstance(c, str) and ("\r" in c or "\n" in c) for c in cells)
+
+
 class SpreadsheetDictWriter(csv.DictWriter):
-    """:class:`csv.DictWriter` whose cells pass through :func:`text_cell`."""
+    """:class:`csv.DictWriter` whose cells pass through :func:`text_cell`; a row holding a line break in a cell is
+    written with every cell quoted."""
+
+    def __init__(self, f: Any, fieldnames: Any, *args: Any, **kwds: Any):
+        super().__init__(f, fieldnames, *args, **kwds)
+        self._quoted = csv.writer(f, *args[2:3], **{**{k: v for k, v in kwds.items() if k not in (
+            "restval", "extrasaction")}, "quoting": csv.QUOTE_ALL})
 
     def writerow(self, rowdict: Mapping[str, Any]) -> Any:
-        return super().writerow({k: text_cell(v) for k, v in rowdict.items()})
+        cells = {k: text_cell(v) for k, v in rowdict.items()}
+        if _breaks_a_line(cells.values()):
+            return self._quoted.writerow(self._dict_to_list(cells))   # type: ignore[attr-defined]
+        return super().writerow(cells)
 
     def writerows(self, rowdicts: Iterable[Mapping[str, Any]]) -> None:
         for row in rowdicts:
@@ -49,13 +64,16 @@ class SpreadsheetDictWriter(csv.DictWriter):
 
 
 class SpreadsheetWriter:
-    """:func:`csv.writer` whose cells pass through :func:`text_cell`."""
+    """:func:`csv.writer` whose cells pass through :func:`text_cell`; a row holding a line break in a cell is
+    written with every cell quoted."""
 
     def __init__(self, fh: Any, **options: Any):
         self._writer = csv.writer(fh, **options)
+        self._quoted = csv.writer(fh, **{**options, "quoting": csv.QUOTE_ALL})
 
     def writerow(self, row: Iterable[Any]) -> Any:
-        return self._writer.writerow(row_cells(row))
+        cells = row_cells(row)
+        return (self._quoted if _breaks_a_line(cells) else self._writer).writerow(cells)
 
     def writerows(self, rows: Iterable[Iterable[Any]]) -> None:
         for row in rows:
