@@ -96,3 +96,28 @@ def test_register_method_checks_its_arguments():
         register_method("metadata:x", len)
     with pytest.raises(PluginError):
         register_method("m:f", 3)
+
+
+@pytest.mark.parametrize("module", ["", ".x", "a..b", "x y"])
+def test_plugins_that_are_not_module_names_are_an_error(module, capsys, plugin):
+    _, _, tmp_path = plugin
+    assert main(_argv(tmp_path, "--plugins", module)) == 2      # was exit 3 (an internal error)
+    assert "not a module name" in capsys.readouterr().err
+
+
+def test_a_plugin_failing_as_it_is_imported_is_an_error_naming_it(tmp_path, monkeypatch):
+    (tmp_path / "accord_test_broken_plugin.py").write_text("raise RuntimeError('no licence key')\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginError, match="accord_test_broken_plugin: importing it failed: RuntimeError: no licence"):
+        with enabled_plugins(["accord_test_broken_plugin"]):
+            pass
+    sys.modules.pop("accord_test_broken_plugin", None)
+
+
+def test_only_public_functions_of_an_enabled_module_are_named(plugin, capsys):
+    """A task file may name the functions of a module enabled with --plugins, not its dunder attributes
+    (``module:__class__`` was called as ``ModuleType(annotation, document)``)."""
+    name, _, tmp_path = plugin
+    (tmp_path / "task.xml").write_text(TASK.format(method=f"{name}:__class__"), encoding="utf-8")
+    assert main(_argv(tmp_path, "--plugins", name)) == 2
+    assert "not a public function name" in capsys.readouterr().err

@@ -60,10 +60,14 @@ def enabled_plugins(modules: Iterable[str]) -> Iterator[None]:
     added = []
     try:
         for module in modules:
+            if not module or not all(part.isidentifier() for part in module.split(".")):
+                raise PluginError(f"--plugins {module!r}: not a module name (such as mypackage.methods)")
             try:
                 importlib.import_module(module)
             except ImportError as exc:
                 raise PluginError(f"--plugins {module}: cannot import it ({exc})") from None
+            except Exception as exc:  # noqa: BLE001 - the user's module failed as it was imported: say so in one line
+                raise PluginError(f"--plugins {module}: importing it failed: {type(exc).__name__}: {exc}") from None
             _ENABLED.append(module)
             added.append(module)
         yield
@@ -84,6 +88,8 @@ def resolve_method(name: str, what: str = "method") -> Callable[..., Any]:
         return _REGISTERED[name]
     module, _, attr = name.rpartition(":")
     if module in _ENABLED and module in sys.modules:
+        if not attr.isidentifier() or attr.startswith("_"):
+            raise PluginError(f"{what} {name!r}: {attr!r} is not a public function name of module {module}")
         fn = getattr(sys.modules[module], attr, None)
         if not callable(fn):
             raise PluginError(f"{what} {name!r}: module {module} (enabled with --plugins) has no function {attr!r}")
