@@ -33,7 +33,7 @@ from typing import IO, Any
 
 from .errors import AccordError, AccordWarning, OutputError
 
-__all__ = ["MAX_NAME_BYTES", "file_name", "document_id", "file_names", "inside", "atomic_write", "write_text",
+__all__ = ["MAX_NAME_BYTES", "file_name", "document_id", "id_from_file_name", "file_names", "inside", "atomic_write", "write_text",
            "staged_file",
            "atomic_directory", "folder_of", "protected_inputs", "check_not_input", "is_stdout", "RenamedFileWarning"]
 
@@ -112,6 +112,24 @@ def document_id(name: str, extension: str = "") -> str | None:
     raw = re.sub(r"(?:%[0-9A-F]{2})+", lambda m: bytes.fromhex(m.group(0).replace("%", "")).decode(
         "utf-8", "surrogatepass"), stem)
     return raw
+
+
+def id_from_file_name(stem: str) -> str:
+    """The document id a file named ``stem`` (its name without the extension) holds: the id :func:`file_name`
+    wrote as this name (``%2E.%2Fevil`` is ``../evil``, ``%43ON`` is ``CON``), so that a corpus written to a folder
+    reads back with its ids; any other name (one accord would not have written, a cut one) is its own id."""
+    if "%" not in stem:
+        return stem
+    try:
+        found = document_id(stem)
+    except (ValueError, UnicodeDecodeError):
+        return stem
+    if found is None or not found:
+        return stem
+    try:
+        return found if file_name(found) == stem else stem
+    except OutputError:
+        return stem
 
 
 def _fold(name: str) -> str:

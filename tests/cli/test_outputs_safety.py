@@ -51,6 +51,29 @@ def test_brat_names_read_back_as_the_ids(tmp_path):
     assert {accord._safe_paths.document_id(s) for s in stems} == set(ids)
 
 
+@pytest.mark.parametrize("fmt", ["brat", "mat-json", "xml-inline"])
+def test_a_folder_of_escaped_names_reads_back_with_its_ids_and_scores_perfect(tmp_path, capsys, fmt):
+    """OntoNotes-style ids (nw/wsj/00/wsj_0001) and reserved names written to a folder pair with the original
+    (a review found 'only in the gold side': the readers kept the escaped names as ids)."""
+    ids = ["nw/wsj/00/wsj_0001", "../evil", "CON", "50%", "fine"]
+    _jsonl(tmp_path / "in.jsonl", [_doc(i) for i in ids])
+    out = tmp_path / "out"
+    assert main(["convert", str(tmp_path / "in.jsonl"), str(out), "--to", fmt, "-q"]) == 0
+    capsys.readouterr()
+    assert main(["score", str(tmp_path / "in.jsonl"), str(out), "--output", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result["by_document"]) == set(ids)
+    assert (result["totals"]["match"], result["totals"]["f1"]) == (2 * len(ids), 1.0)
+
+
+def test_a_name_accord_would_not_write_is_its_own_id():
+    from accord._safe_paths import id_from_file_name
+
+    assert id_from_file_name("nw%2Fwsj") == "nw/wsj" and id_from_file_name("%43ON") == "CON"
+    for name in ("%E9t%E9", "100%", "a%2", "%2f", "%41", "cut%~0123456789abcdef"):   # not names file_name writes
+        assert id_from_file_name(name) == name
+
+
 def test_two_ids_sharing_a_file_are_an_error_and_nothing_is_written(tmp_path, capsys):
     _jsonl(tmp_path / "in.jsonl", [_doc("Report"), _doc("report")])
     assert main(["convert", str(tmp_path / "in.jsonl"), str(tmp_path / "out"), "--to", "brat"]) == 2

@@ -181,4 +181,5 @@ def test_reading_is_linear_in_the_size_of_the_file(tmp_path, case):
 
     small, large = run(55_000, 5), run(550_000, 2)     # 550 KB: 50,000 annotations in the last case
     assert large < 10.0, f"{case}: {large:.2f} s for 550 KB"
-    assert large < 20 * max(small, 0.01), f"{case}: 10x the input took {large / max(small, 1e-9):.1f}x the time"
+    # quadratic work takes about 100x; 40x leaves room for a loaded machine (found at 25x under a load of 10)
+    assert large < 40 * max(small, 0.01), f"{case}: 10x the input took {large / max(small, 1e-9):.1f}x the time"

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .._safe_paths import id_from_file_name
 from ..errors import FormatError, OptionError, quoted
 from ..model import Corpus
 
@@ -368,7 +369,8 @@ def _read_files(files: list[Path], fmt: Format, options: dict[str, Any], name: s
     for f in track(files, f"reading {Path(name).name or name}"):
         sub = fmt.read(f, **options)
         for doc in sub.documents:
-            doc_id = f.stem if len(sub) == 1 else f"{f.stem}:{doc.id}"
+            stem = id_from_file_name(f.stem)   # the id a name accord wrote holds (%2F is '/')
+            doc_id = stem if len(sub) == 1 else f"{stem}:{doc.id}"
             if doc_id in origin:
                 raise name_from_two_files(doc_id, origin[doc_id], f, name)
             origin[doc_id] = f

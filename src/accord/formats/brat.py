@@ -23,6 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .._safe_paths import id_from_file_name
 from .._io import read_text
 from ..errors import FormatError, OptionError, quoted
 from ..model import Annotation, Corpus, Document, covered_text, is_aggregate
@@ -48,7 +49,7 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
     if not txt_path.exists():
         raise FormatError("the .txt file with the document text is missing", path=txt_path)
     text = read_text(txt_path, encoding)
-    doc_id = p.stem
+    doc_id = id_from_file_name(p.stem)
     raw: dict[str, RawAnnotation] = {}
     order: list[str] = []
     pending_attrs: list[tuple[int, str, str, Any]] = []

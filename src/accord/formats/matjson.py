@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .._safe_paths import id_from_file_name
 from .._io import read_text
 from ..errors import FormatError, quoted
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
@@ -32,8 +33,8 @@ def _doc_id(p: Path) -> str:
     name = p.name
     for suffix in (".txt.json", ".json"):
         if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return p.stem
+            return id_from_file_name(name[: -len(suffix)])
+    return id_from_file_name(p.stem)
 
 
 _ATTR_TYPES = ("string", "int", "float", "boolean", "annotation")

@@ -35,6 +35,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from .._safe_paths import id_from_file_name
 from .._io import read_text
 from ..errors import AccordWarning, FormatError
 from ..model import Annotation, Attributes, Corpus, Document
@@ -60,7 +61,7 @@ _TOP = "__top"
 
 
 def _doc_id(p: Path) -> str:
-    return p.name[:-4] if p.name.lower().endswith(".xml") else p.stem
+    return id_from_file_name(p.name[:-4] if p.name.lower().endswith(".xml") else p.stem)
 
 
 def read_xml_inline(path: str | Path, *, encoding: str | None = None, **_ignored: Any) -> Corpus:
