@@ -32,8 +32,19 @@ def test_a_hostile_id_becomes_one_plain_name_that_gives_the_id_back(doc_id):
 
 
 def test_ordinary_ids_are_their_own_names():
-    for doc_id in ("doc1", "file:doc", "100%", "a b", "Ünïcode-ид", "x.y"):
+    for doc_id in ("doc1", "100%", "a b", "Ünïcode-ид", "x.y"):
         assert file_name(doc_id, ".json") == doc_id + ".json"
+
+
+def test_what_windows_forbids_and_invisible_characters_are_escaped():
+    """':' opens an NTFS stream ('ab:c' wrote the stream c of file ab), '<>|?*"' are refused by Windows, and a
+    right-to-left override or a zero-width space would make a name show as another (found by a review)."""
+    assert file_name("file:doc", ".json") == "file%3Adoc.json"
+    assert file_name('a<b>|?*"', "") == "a%3Cb%3E%7C%3F%2A%22"
+    assert file_name("invoice\u202egpj.exe", "") == "invoice%E2%80%AEgpj.exe"
+    assert file_name("a\u200bb", "") == "a%E2%80%8Bb"
+    for doc_id in ("file:doc", 'a<b>|?*"', "invoice\u202egpj.exe"):
+        assert document_id(file_name(doc_id, ".ann"), ".ann") == doc_id
 
 
 def test_hand_written_escapes():
@@ -62,7 +73,7 @@ def test_two_ids_sharing_a_file_are_an_error_naming_both():
 
 
 def test_a_renamed_document_is_a_warning():
-    with pytest.warns(RenamedFileWarning, match=r"'\.\./x' written as '%2E\.%2Fx\.ann'"):
+    with pytest.warns(RenamedFileWarning, match=r"1 document\(s\) written under another name.*'\.\./x' as '%2E\.%2Fx\.ann'"):
         assert file_names(["../x", "ok"], ".ann") == {"../x": "%2E.%2Fx.ann", "ok": "ok.ann"}
 
 

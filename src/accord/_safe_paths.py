@@ -44,8 +44,9 @@ _RESERVED = {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$", *(f"COM{c}" for c 
              *(f"LPT{c}" for c in "0123456789¹²³")}
 """Names Windows reserves for devices, with or without an extension, in any case."""
 
-_UNSAFE = set("/\\")
-"""Characters escaped anywhere: the path separators (and control characters, see :func:`_needs_escape`)."""
+_UNSAFE = set('/\\:<>|?*"')
+"""Characters escaped anywhere: the path separators and what Windows forbids in a name (``:`` opens an NTFS
+stream); control and invisible formatting characters too (:func:`_needs_escape`)."""
 
 
 class RenamedFileWarning(AccordWarning):
@@ -61,14 +62,15 @@ def _escape(ch: str) -> str:
 
 
 def _needs_escape(ch: str) -> bool:
-    return ch in _UNSAFE or unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp")
+    return ch in _UNSAFE or unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp")
 
 
 def file_name(doc_id: str, extension: str = "") -> str:
     """The file name of a document: its id, with what a file name cannot safely hold escaped, then ``extension``.
 
-    Escaped (as ``%XX``, the character's UTF-8 bytes): the path separators ``/`` and ``\\``, control characters
-    and line separators, a ``%`` that would read as an escape, the colon of a drive (``C:``); a leading ``.`` (no ``.``, ``..`` or
+    Escaped (as ``%XX``, the character's UTF-8 bytes): the path separators ``/`` and ``\\``, what Windows forbids
+    (``: < > | ? * "``), control characters, invisible formatting characters (bidirectional overrides, zero-width
+    characters: a name must not show as another) and line separators, a ``%`` that would read as an escape; a leading ``.`` (no ``.``, ``..`` or
     hidden file); a trailing ``.`` or space (Windows drops them); the first letter of a name Windows reserves (``CON``, ``NUL``, ``COM1``, ... with or without an extension).
     A name longer than :data:`MAX_NAME_BYTES` bytes is cut and ends with ``%~`` and 16 hex digits of the id's
     SHA-256. :func:`document_id` reads an uncut name back.
@@ -148,6 +150,7 @@ def file_names(ids: Iterable[str], extension: str = "", *, warn: bool = True) ->
     """
     out: dict[str, str] = {}
     seen: dict[str, str] = {}
+    renamed: list[tuple[str, str]] = []
     for doc_id in ids:
         name = file_name(doc_id, extension)
         key = _fold(name)
@@ -157,11 +160,16 @@ def file_names(ids: Iterable[str], extension: str = "", *, warn: bool = True) ->
                               "give them distinct ids")
         seen[key] = doc_id
         out[doc_id] = name
-        if warn and name != doc_id + extension:
-            warnings.warn(RenamedFileWarning(f"document {_short(doc_id)} written as {_short(name)}: its id cannot be "
-                                             "a file name as it is" + (" (the name is cut and hashed: the id is not "
-                                                                        "in it)" if "%~" in name else "")),
-                          stacklevel=2)
+        if name != doc_id + extension:
+            renamed.append((doc_id, name))
+    if warn and renamed:    # one warning for all (thousands of path-like ids made thousands of lines)
+        cut = [(i, n) for i, n in renamed if "%~" in n]
+        shown = ", ".join(f"{_short(i)} as {_short(n)}" for i, n in (cut + renamed)[:3])
+        more = f" and {len(renamed) - 3} more" if len(renamed) > 3 else ""
+        note = (f"; {len(cut)} cut to length and hashed: their ids are not in their names, only here" if cut else
+                "; reading the folder gives the ids back")
+        warnings.warn(RenamedFileWarning(f"{len(renamed)} document(s) written under another name, their ids "
+                                         f"holding what a file name cannot: {shown}{more}{note}"), stacklevel=2)
     return out
 
 

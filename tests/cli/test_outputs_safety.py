@@ -40,7 +40,7 @@ def test_the_reported_attack_writes_inside_the_output_folder(tmp_path, monkeypat
     assert sorted(os.listdir(work)) == ["in.jsonl", "out"]
     names = os.listdir(work / "out")
     assert "%2E.%2Fevil" + ext in names and "ok" + ext in names
-    assert "written as" in capsys.readouterr().err         # each renamed document is named in a warning
+    assert "written under another name" in capsys.readouterr().err   # the renamed documents, in one warning
 
 
 def test_brat_names_read_back_as_the_ids(tmp_path):
