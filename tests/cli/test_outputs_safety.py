@@ -284,3 +284,21 @@ def test_one_document_into_an_existing_folder_and_a_missing_folder_named(tmp_pat
         err = capsys.readouterr().err
         assert "nodir" in err and "does not exist" in err and "accord-tmp" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ex", "one.jsonl"]
+
+
+def test_a_gate_key_folder_of_symbolic_links_is_adjudicated(tmp_path, capsys):
+    """Key files that are links to files elsewhere (git-annex, DataLad, DVC) are read; only outputs are checked to
+    stay in their folder (a review found them refused as 'leads outside')."""
+    import shutil
+
+    real, key, resp = tmp_path / "real", tmp_path / "k", tmp_path / "r"
+    for d in (real, key, resp):
+        d.mkdir()
+    for name in ("beijing-opera.xml", "beijing-opera-2.xml"):
+        shutil.copy(f"tests/data/gate/{name}", real / name)
+        shutil.copy(f"tests/data/gate/{name}", resp / name)
+        (key / name).symlink_to(real / name)
+    out = tmp_path / "out"
+    assert main(["adjudicate", str(key), str(resp), "--key-set", "ann1", "--response-set", "ann2", "-o", str(out),
+                 "--out-format", "gate", "-q"]) == 0, capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == ["beijing-opera-2.xml", "beijing-opera.xml"]

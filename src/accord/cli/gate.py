@@ -243,7 +243,9 @@ def _with_key_sets(key_path: Path, key: object, doc: Any, target: Path, set_name
     from ..formats.gate import read_gate_sets, write_gate_sets
 
     files = getattr(key, "files", {})
-    src = key_path if key_path.is_file() else inside(key_path, files.get(doc.id) or file_name(doc.id, ".xml"))
+    # read from the key folder by the file's own name (a link to a file elsewhere is read as the folder lists it:
+    # git-annex, DataLad and DVC keep files so); only what is written is checked to stay in its folder
+    src = key_path if key_path.is_file() else key_path / (files.get(doc.id) or file_name(doc.id, ".xml"))
     base, sets = read_gate_sets(src)
 
     def same(a: Any) -> tuple:
