@@ -212,3 +212,19 @@ def test_no_warning_for_ordinary_names():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         file_names(["a", "b"], ".ann")
+
+
+def test_a_replaced_file_keeps_its_permissions(tmp_path):
+    """A private output file (mode 600) stays private when accord writes it again (it became 644: a review)."""
+    out = tmp_path / "scores.json"
+    out.write_text("old")
+    os.chmod(out, 0o600)
+    with atomic_write(out) as fh:
+        fh.write("new")
+    assert out.read_text() == "new" and (os.stat(out).st_mode & 0o777) == 0o600
+    fresh = tmp_path / "fresh.json"
+    with atomic_write(fresh) as fh:
+        fh.write("x")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert (os.stat(fresh).st_mode & 0o777) == 0o666 & ~mask

@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -241,6 +242,15 @@ def _umask() -> int:
     return mask
 
 
+def _mode_for(real: Path) -> int:
+    """The permissions of a file written to ``real``: those of the file it replaces (a private file stays private),
+    else the default of a new file (the umask)."""
+    try:
+        return stat.S_IMODE(os.stat(real).st_mode)
+    except OSError:
+        return 0o666 & ~_umask()
+
+
 @contextmanager
 def _uninterrupted() -> Iterator[None]:
     """Hold ``Ctrl-C`` and ``SIGTERM`` back while renames complete (in the main thread; elsewhere nothing to hold)."""
@@ -292,7 +302,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | No
     try:
         with os.fdopen(fd, mode, encoding=None if binary else encoding, newline=None if binary else newline) as fh:
             yield fh
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, _mode_for(real))
         os.replace(tmp, real)
     except BaseException:
         with suppress(OSError):
@@ -333,7 +343,7 @@ def staged_file(path: str | os.PathLike) -> Iterator[Path]:
                 shutil.copyfileobj(fh, sys.stdout.buffer)
             sys.stdout.buffer.flush()
         else:
-            os.chmod(tmp, 0o666 & ~_umask())
+            os.chmod(tmp, _mode_for(real))
             os.replace(tmp, real)
     finally:
         with suppress(OSError):
