@@ -107,3 +107,19 @@ def test_quiet_keeps_warnings_and_drops_the_summary_line(tmp_path, capsys, recwa
     assert main([*args, "--quiet"]) == 0
     assert capsys.readouterr().err == ""
     assert re.search(r"\bFN\b", (tmp_path / "e.tsv").read_text(encoding="utf-8"))
+
+
+def test_table_cells_from_the_data_are_shown_as_they_are(tmp_path, capsys):
+    """A label is never read as rich markup ('[red]X[/red]' showed as 'X': a wrong label on screen) and its control
+    characters cannot drive the terminal (an escape sequence was printed raw: a review)."""
+    import json as _json
+
+    label = "[red]X[/red]\x1b]0;PWNED\x07"
+    g = tmp_path / "g.jsonl"
+    g.write_text(_json.dumps({"id": "d", "text": "John", "annotations": [{"label": label, "start": 0, "end": 4}]})
+                 + "\n", encoding="utf-8")
+    for command in ("score", "diff", "qa"):
+        assert main([command, str(g), str(g)]) == 0
+        out = capsys.readouterr().out
+        assert "\x1b" not in out and "\x07" not in out          # no control character reaches the terminal
+        assert "[red]" in out and "\\x1b" in out                # the markup shown as text, the escape written out

@@ -29,17 +29,21 @@ def change_rows(bench: Benchmark) -> list[dict[str, Any]]:
     return out
 
 
-def _arrow(before: float, after: float) -> str:
+def _arrow(before: float, after: float) -> Any:
+    from rich.text import Text
+
     text = f"{before:.4f} → {after:.4f}"
     if after > before + 1e-12:
-        return f"[green]{text}[/green]"
+        return Text(text, style="green")
     if after < before - 1e-12:
-        return f"[red]{text}[/red]"
+        return Text(text, style="red")
     return text
 
 
 def render_benchmark(bench: Benchmark, measure: str, beta: float, console: Any = None) -> None:
     """The before → after table (green better, red worse), then the changed annotations."""
+    from rich.text import Text
+
     from .table import TableConsole, new_table, print_table
 
     console = console or TableConsole()
@@ -59,7 +63,7 @@ def render_benchmark(bench: Benchmark, measure: str, beta: float, console: Any =
         for r in change_rows(bench):
             colour = "green" if r["direction"] == "fixed" else "red"
             c.add_row(r["document"], r["type"], r["side"], f"{r['start']}-{r['end']}", r["text"] or "",
-                      r["before"], r["after"], f"[{colour}]{r['direction']}[/{colour}]")
+                      r["before"], r["after"], Text(r["direction"], style=colour))
         print_table(console, c)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import unicodedata
 from typing import Any
 
 from ._report import Report
@@ -28,12 +30,34 @@ def TableConsole(*args: Any, caption: str | None = None, **kwargs: Any) -> Any: 
     return _console_class()(*args, caption=caption, **kwargs)
 
 
-def new_table(title: str | None, columns: list[str], *, first: int = 1, text: tuple[int, ...] = ()) -> Any:
-    """A table under accord's one policy: the first ``first`` columns (and those in ``text``) hold names or
-    text (they wrap), every other column holds numbers, right-aligned and never cut."""
+def plain_cell(value: str) -> Any:
+    """A cell of text from the data, shown as it is: never read as rich markup (a label ``[red]X[/red]`` showed as
+    ``X``), its control characters written as escapes (``\\x1b``: the data cannot drive the terminal)."""
+    from rich.text import Text
+
+    if any(unicodedata.category(c) == "Cc" for c in value):
+        value = "".join(f"\\x{ord(c):02x}" if unicodedata.category(c) == "Cc" else c for c in value)
+    return Text(value)
+
+
+@functools.lru_cache(maxsize=None)
+def _table_class() -> type:
     from rich.table import Table
 
-    table = Table(title=title, show_edge=False, header_style="bold")
+    class _PlainTable(Table):
+        """A table whose string cells are text, not markup (:func:`plain_cell`); accord's own styled cells are
+        given as ``rich.text.Text``."""
+
+        def add_row(self, *renderables: Any, **kwargs: Any) -> None:
+            super().add_row(*(plain_cell(r) if isinstance(r, str) else r for r in renderables), **kwargs)
+    return _PlainTable
+
+
+def new_table(title: str | None, columns: list[str], *, first: int = 1, text: tuple[int, ...] = ()) -> Any:
+    """A table under accord's one policy: the first ``first`` columns (and those in ``text``) hold names or
+    text (they wrap), every other column holds numbers, right-aligned and never cut; string cells are shown as
+    they are (:func:`plain_cell`)."""
+    table = _table_class()(title=title, show_edge=False, header_style="bold")
     for k, name in enumerate(columns):
         if k < first or k in text:
             table.add_column(name, overflow="fold")
