@@ -302,3 +302,15 @@ def test_a_gate_key_folder_of_symbolic_links_is_adjudicated(tmp_path, capsys):
     assert main(["adjudicate", str(key), str(resp), "--key-set", "ann1", "--response-set", "ann2", "-o", str(out),
                  "--out-format", "gate", "-q"]) == 0, capsys.readouterr().err
     assert sorted(p.name for p in out.iterdir()) == ["beijing-opera-2.xml", "beijing-opera.xml"]
+
+
+def test_two_outputs_to_one_file_or_both_to_standard_output_are_refused(tmp_path, capsys):
+    """-o same.csv --details same.csv exited 0 with the last write winning (a review)."""
+    gold = _jsonl(tmp_path / "g.jsonl", [_doc("a")])
+    same = tmp_path / "same.csv"
+    assert main(["score", str(gold), str(gold), "-o", str(same), "--details", str(same)]) == 2
+    assert "-o and --details both write to" in capsys.readouterr().err and not same.exists()
+    assert main(["score", str(gold), str(gold), "--details", "-", "--html", "-"]) == 2
+    assert "both write to standard output" in capsys.readouterr().err
+    assert main(["score", str(gold), str(gold), "-o", str(tmp_path / "s.json"), "--details",
+                 str(tmp_path / "d.csv"), "--output", "json"]) == 0

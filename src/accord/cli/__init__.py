@@ -117,6 +117,22 @@ def _one_line(message: str) -> str:
     return message
 
 
+def _refuse_shared_outputs(args: argparse.Namespace, names: list[str]) -> None:
+    """Two outputs of one command to one file (the last would silently win), or two to standard output (they
+    would be mixed), are an error naming both options."""
+    import os
+
+    seen: dict[str, str] = {}
+    for name in names:
+        value = getattr(args, name)
+        where = "-" if value == "-" else os.path.realpath(value)
+        option = "-o" if name == "out" else "--" + name.replace("_", "-")
+        if where in seen:
+            what = "standard output" if where == "-" else value
+            raise OptionError(f"{seen[where]} and {option} both write to {what}; give each output its own file")
+        seen[where] = option
+
+
 def _run(args: argparse.Namespace) -> int:
     if getattr(args, "out", None) == "-":   # -o - is standard output
         if args.command in ("adjudicate", "merge"):
@@ -134,6 +150,8 @@ def _run(args: argparse.Namespace) -> int:
                and (name != "output" or args.command == "convert")]
     inputs = [v for name, value in vars(args).items() if name not in _OUTPUTS
               for v in (value if isinstance(value, list) else [value]) if isinstance(v, str) and v]
+    _refuse_shared_outputs(args, [name for name in _OUTPUTS if isinstance(getattr(args, name, None), str)
+                                  and (name != "output" or args.command == "convert")])
     with protected_inputs(inputs), enabled_plugins(getattr(args, "plugins", None) or ()):
         for out in outputs:
             check_not_input(out)     # before anything is read: an input is never overwritten
