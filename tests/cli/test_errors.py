@@ -275,3 +275,12 @@ def test_standard_input_is_named_dash_in_outputs(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(key.read_bytes())))
     assert main(["coref", str(key), "-", "--output", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["inputs"]["pred"]["sources"] == ["-"]
+
+
+def test_ctrl_c_while_the_options_are_read_is_one_line(monkeypatch, capsys):
+    """Ctrl-C in the first tenth of a second (the parser being built) printed Python's traceback (a review)."""
+    def interrupted():
+        raise KeyboardInterrupt
+    monkeypatch.setattr(accord.cli, "build_parser", interrupted)
+    assert main(["score", "x", "y"]) == 130
+    assert capsys.readouterr().err == "accord: interrupted\n"

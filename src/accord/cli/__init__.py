@@ -54,8 +54,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .._io import text_encoding
     from .._progress import progress_enabled
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:   # Ctrl-C while the options are read: the same one line as later
+        print("accord: interrupted", file=sys.stderr)
+        return 130
     # a short-lived command building many small immutable objects and no reference cycles worth
     # collecting: the cyclic collector would only rescan them (about a third of the run time);
     # a caller's collector is left as it was found
