@@ -236,3 +236,37 @@ def test_doccano_missing_text_names_the_fields(tmp_path):
         accord.read(path, format="doccano")
     with pytest.raises(FormatError, match="not a document of accord's JSON lines .*--format doccano"):
         accord.read(path)
+
+
+def test_prodigy_spans_are_read_and_unknown_span_keys_refused(tmp_path, capsys):
+    """A JSONL record with 'spans' (Prodigy, spaCy's projects) was sniffed as doccano and read as a document without
+    annotations: F1 0, exit 0 (an outside check). Now read; spans under a key neither tool writes are an error."""
+    from accord.cli import main
+
+    gold = tmp_path / "a.jsonl"
+    gold.write_text('{"id":"1","text":"John lives","annotations":[{"start":0,"end":4,"label":"PER"}]}\n',
+                    encoding="utf-8")
+    prodigy = tmp_path / "s.jsonl"
+    prodigy.write_text('{"text":"John lives","spans":[{"start":0,"end":4,"label":"PER","token_start":0}]}\n',
+                       encoding="utf-8")
+    assert main(["score", str(gold), str(prodigy), "--output", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["totals"]["match"] == 1
+    other = tmp_path / "e.jsonl"
+    other.write_text('{"text":"John lives","ents":[{"start":0,"end":4,"label":"PER"}]}\n', encoding="utf-8")
+    assert main(["score", str(gold), str(other)]) == 2
+    assert "spans under 'ents'" in capsys.readouterr().err
+
+
+def test_the_prodigy_export_of_a_spacy_docbin_scores_perfect_against_it(capsys):
+    """spaCy's ner_tweets demo: the DocBin and its Prodigy JSONL hold the same entities (shared/corpora)."""
+    from pathlib import Path
+
+    from accord.cli import main
+
+    folder = Path("../shared/corpora/outside3b/spacy")
+    if not (folder / "ner_tweets_demo.jsonl").exists():
+        pytest.skip("../shared/corpora/outside3b/spacy is not here")
+    assert main(["score", str(folder / "ner_tweets_demo.spacy"), str(folder / "ner_tweets_demo.jsonl"),
+                 "--output", "json"]) == 0
+    totals = json.loads(capsys.readouterr().out)["totals"]
+    assert totals["gold"] > 0 and totals["match"] == totals["gold"] == totals["pred"]

@@ -77,6 +77,23 @@ def _document(obj: Any, p: Path, line: int) -> Document:
                               path=p, line=line)
         span(e.get("start_offset"), e.get("end_offset"), e.get("label"),
              None if e.get("id") is None else str(e["id"]))
+    spans = obj.get("spans")
+    if spans is not None:       # Prodigy's (and spaCy's) JSONL: "spans": [{"start", "end", "label", ...}]
+        if not isinstance(spans, list):
+            raise FormatError(f"{where}: 'spans' is not a list", path=p, line=line)
+        for e in spans:
+            if not isinstance(e, dict):
+                raise FormatError(f"{where}: a span is not an object: {quoted(e)}", path=p, line=line)
+            span(e.get("start"), e.get("end"), e.get("label"), None)
+    if labels is None and "entities" not in obj and spans is None:
+        # a document without spans is valid (doccano's intent exports), but spans under a key neither tool writes
+        # ("ents", "annotation") would be read as none at all: refused, naming the key
+        for key, value in obj.items():
+            if isinstance(value, list) and value and all(
+                    isinstance(v, dict) and ("start" in v or "start_offset" in v) for v in value):
+                raise FormatError(f"{where}: spans under {quoted(key, 30)}, which is read neither by doccano's "
+                                  "reader ('label', 'labels', 'entities') nor by Prodigy's ('spans')",
+                                  path=p, line=line)
     relations = obj.get("relations") or []
     if not isinstance(relations, list):
         raise FormatError(f"{where}: 'relations' is not a list", path=p, line=line)
@@ -133,7 +150,8 @@ def _sniff(p: Path) -> bool:
         return False
     first = head.lstrip()
     return first.startswith("{") and '"text"' in first and (
-        '"label"' in first or '"entities"' in first or '"labels"' in first) and '"annotations"' not in first
+        '"label"' in first or '"entities"' in first or '"labels"' in first or '"spans"' in first) \
+        and '"annotations"' not in first
 
 
 register(Format("doccano", read_doccano, write_doccano, (".jsonl",), _sniff,
