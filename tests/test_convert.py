@@ -1,5 +1,7 @@
 """accord convert: token and character offsets through the tokens; what cannot be carried is an error."""
 
+import json
+
 import pytest
 
 import accord
@@ -87,3 +89,20 @@ def test_tokens_to_xmi(tmp_path):
     assert main(["convert", str(tmp_path / "one.conll"), str(tmp_path / "one.xmi")]) == 0
     (doc,) = accord.read(tmp_path / "one.xmi").documents
     assert [(a.label, doc.surface(a.start, a.end)) for a in doc.annotations] == [("PER", "Ada Lovelace")]
+
+
+@pytest.mark.parametrize("label, target, dest", [("X|Y=Z", "conllu", "o.conllu"), ("X O", "conll", "o.conll"),
+                                                 ("X O", "vrt", "o.vrt"), ("Person Name", "brat", "out")])
+def test_a_label_the_target_would_read_back_as_another_is_refused(tmp_path, capsys, label, target, dest):
+    """'X|Y=Z' in CoNLL-U's MISC read back as X, 'B-X O' in a CoNLL column as O, and a brat type with a space
+    could not be read at all: each was written with exit 0, and the copy scored 0 against its source (an outside
+    check). Now an error naming the document and the label, and nothing written."""
+    from accord.cli import main
+
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": "d1", "text": "John Smith", "annotations": [
+        {"label": label, "start": 0, "end": 10}]}) + "\n", encoding="utf-8")
+    assert main(["convert", str(src), str(tmp_path / dest), "--to", target]) == 2
+    err = capsys.readouterr().err
+    assert "document 'd1'" in err and repr(label) in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]

@@ -38,7 +38,7 @@ _WORD = re.compile(r"\S+")
 def for_format(corpus: Corpus, format: str) -> Corpus:
     """``corpus`` in the unit ``format`` counts in (see the module docstring); other formats take it as it is."""
     if format in TOKEN_FORMATS:
-        return Corpus([_as_tags(_to_tokens(d)) for d in corpus.documents], name=corpus.name)
+        return Corpus([_as_tags(_to_tokens(d), format) for d in corpus.documents], name=corpus.name)
     if format in TEXT_FORMATS:
         return Corpus([_to_text(d) for d in corpus.documents], name=corpus.name)
     return corpus
@@ -92,10 +92,22 @@ def _own_metadata(doc: Document) -> Any:
     return Attributes({k: v for k, v in meta.items() if k != TOKEN_OFFSETS})
 
 
-def _as_tags(doc: Document) -> Document:
-    """Refuse what tags cannot say: spanless annotations, attributes, overlapping spans."""
+_TAG_UNSAFE = re.compile(r"\s")
+"""What a tag cannot hold: the columns of CoNLL and VRT are whitespace-separated (``B-X O`` reads as the tag ``O``)."""
+_MISC_UNSAFE = re.compile(r"[\s|=]")
+"""What CoNLL-U's MISC ``NER=`` value cannot hold: ``|`` separates its attributes, ``=`` a name from its value."""
+
+
+def _as_tags(doc: Document, format: str = "conll") -> Document:
+    """Refuse what tags cannot say: spanless annotations, attributes, overlapping spans, labels that the columns
+    would read back as something else."""
     spans = []
+    unsafe = _MISC_UNSAFE if format == "conllu" else _TAG_UNSAFE
     for a in doc.annotations:
+        if unsafe.search(a.label):
+            raise FormatError(f"document {doc.id!r}: the label {a.label!r} cannot be a {format} tag (it holds "
+                              f"{unsafe.search(a.label).group()!r}, which the format reads as a separator); rename it "
+                              "or convert to a text format", path=None)
         if a.start is None:
             raise FormatError(f"document {doc.id!r}: {a.label!r} has no span; tags hold spans only (convert to a "
                               "text format, or jsonl, to keep relations)", path=None)

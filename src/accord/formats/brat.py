@@ -207,6 +207,10 @@ def _write_brat_document(doc: Document, folder: Path, name: str, out: Path) -> N
         counters[kind] += 1
         return f"{kind}{counters[kind]}"
 
+    for a in doc.annotations:
+        if not a.label or any(c.isspace() for c in a.label):
+            raise FormatError(f"document {doc.id!r}: the label {a.label!r} cannot be a brat type (types are single "
+                              "words: an .ann line is 'T1<tab>TYPE START END'); rename it", path=out)
     kinds = [_kind(a) for a in doc.annotations]
     for a, kind in zip(doc.annotations, kinds):
         if kind != "*":
