@@ -58,7 +58,7 @@ MAX_SAMPLES = 1000
 """The most random continua drawn for the expected disorder (``--samples`` above it is refused; a
 ``--precision`` asking for more is capped at it, with a warning)."""
 
-MAX_SAMPLED_CANDIDATES = 15_000_000
+MAX_SAMPLED_CANDIDATES = 4_000_000
 """The most candidate unitary alignments the samples a ``--precision`` asks for may weigh in all
 (samples × the observed alignment's candidates): it is capped at fewer samples for denser units,
 with a warning (never fewer than ``--samples``)."""
