@@ -106,3 +106,12 @@ def test_a_label_the_target_would_read_back_as_another_is_refused(tmp_path, caps
     err = capsys.readouterr().err
     assert "document 'd1'" in err and repr(label) in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
+
+
+def test_an_output_of_unknown_extension_names_the_option_of_convert(tmp_path, capsys):
+    """convert takes --to; the hint said --out-format (adjudicate's option: an outside check)."""
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": "d", "text": "John", "annotations": []}) + "\n", encoding="utf-8")
+    assert main(["convert", str(src), str(tmp_path / "zz")]) == 2
+    err = capsys.readouterr().err
+    assert "give it with --to" in err and "--out-format" not in err

@@ -38,7 +38,7 @@ def run_convert(args: argparse.Namespace) -> int:
     from ..convert import for_format
     from ..formats._registry import by_extension, get, input_options, read, write
 
-    target = args.to_format or by_extension(args.output)
+    target = args.to_format or by_extension(args.output, "--to")
     get(target)   # an unknown format is an error before anything is read
     options = {"scheme": args.scheme, "repair": repair_of(args), "suffix": args.suffix, "tag_column": args.tag_column,
                "discontinuous": args.discontinuous}

@@ -234,7 +234,7 @@ def _sniff_folder(p: Path, candidates: list[Format]) -> Format:
                       f"is recognised; give it with {option_hint('format')}", path=p)
 
 
-def by_extension(path: str | os.PathLike) -> str:
+def by_extension(path: str | os.PathLike, option: str = "--out-format") -> str:
     """The format to write a file in, from its extension: the one format that uses it, or, where several share it,
     the first of them in :data:`BUILTIN_FORMATS` (``.json``: MAT JSON before Label Studio; ``.jsonl``: accord's
     JSON lines before doccano's)."""
@@ -243,7 +243,7 @@ def by_extension(path: str | os.PathLike) -> str:
     matches = [fmt.name for fmt in formats if ext in fmt.extensions]
     if not matches:
         raise OptionError(f"cannot tell the output format from the extension {ext or 'none'!r} of {path} "
-                          "(no format uses it); give it with --out-format")
+                          f"(no format uses it); give it with {option}")
     return matches[0]
 
 
