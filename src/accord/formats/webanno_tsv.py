@@ -476,7 +476,8 @@ def _choose(spec: str | None, cols: list[_Col], p: Path) -> list[tuple[str, str 
         out.append((layer, label_feature(layer, feature or None, primitive)))
     if missing and layers:
         shown = ", ".join(t.rsplit(".", 1)[-1] for t in layers)
-        how = "choose the layer with --layer" if spec is None else "INCEpTION writes only the layers a document annotates"
+        how = ("choose the layer with --layer (accord score and convert; other commands: accord convert the file "
+               "with --layer first)") if spec is None else "INCEpTION writes only the layers a document annotates"
         warnings.warn(AccordWarning(f"{p}: no layer {', '.join(m.rsplit('.', 1)[-1] for m in missing)} in this file (it declares {shown}): read as "
                                     f"no such annotations; {how}"), stacklevel=3)
     return out
