@@ -24,7 +24,7 @@ with equal labels: the strict score of seqeval's default mode and conlleval.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -194,6 +194,24 @@ class ClueEvaluation:
                 yield level, labelled
 
 
+def _blank_gaps(table: Any, docs: Sequence[Any]) -> np.ndarray | None:
+    """For consecutive spans of ``table`` (sorted on the shared axis), whether they are in one document of
+    characters with only whitespace between them: they touch, as the same spans in tokens do (``New York`` +
+    ``City`` tile ``New York City``). ``None`` where no document has a text (spans in tokens)."""
+    texts = [d.document.text for d in docs]
+    if len(table.start) < 2 or all(t is None for t in texts):
+        return None
+    start, end, doc = np.asarray(table.start), np.asarray(table.end), np.asarray(table.doc)
+    same = (doc[1:] == doc[:-1]) & (start[1:] > end[:-1])
+    joined = np.zeros(len(start) - 1, dtype=bool)
+    for k in np.flatnonzero(same).tolist():
+        d = docs[int(doc[k])]
+        text = d.document.text
+        if text is not None:
+            joined[k] = text[int(end[k]) - d.base:int(start[k + 1]) - d.base].isspace()
+    return joined
+
+
 def evaluate_spans(gold: Corpus, pred: Corpus, *, allow_missing: str | None = None, beta: float = 1.0,
                    zero_division: str = "zero") -> ClueEvaluation:
     """Classify both sides of a paired corpus (documents paired by id, tokens checked).
@@ -213,6 +231,6 @@ def evaluate_spans(gold: Corpus, pred: Corpus, *, allow_missing: str | None = No
 
     pairs = pair_documents(gold, pred, allow_missing)
     g, p, labels, docs = span_tables(pairs)
-    recall_cover = coverage_classes(g.start, g.end, p.start, p.end, p.label)
-    precision_cover = coverage_classes(p.start, p.end, g.start, g.end, g.label)
+    recall_cover = coverage_classes(g.start, g.end, p.start, p.end, p.label, _blank_gaps(p, docs))
+    precision_cover = coverage_classes(p.start, p.end, g.start, g.end, g.label, _blank_gaps(g, docs))
     return ClueEvaluation(g, p, recall_cover, precision_cover, labels, docs, beta, zero_division)

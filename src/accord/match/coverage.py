@@ -77,7 +77,7 @@ def check_disjoint(start: np.ndarray, end: np.ndarray) -> int:
 
 
 def coverage_classes(ref_start: np.ndarray, ref_end: np.ndarray, other_start: np.ndarray, other_end: np.ndarray,
-                     other_label: np.ndarray | None = None) -> Coverage:
+                     other_label: np.ndarray | None = None, joined: np.ndarray | None = None) -> Coverage:
     """Classify reference spans by how the other spans cover them.
 
     Parameters
@@ -89,6 +89,10 @@ def coverage_classes(ref_start: np.ndarray, ref_end: np.ndarray, other_start: np
     other_label : numpy.ndarray of int, optional
         Label codes (>= 0) of the other spans, for the joined label; without them
         ``label`` is all -1.
+    joined : numpy.ndarray of bool, optional
+        For each pair of consecutive other spans (``m - 1`` values), whether they touch across a gap: spans
+        in characters whose gap is only whitespace touch, as the same spans in tokens do (CLUEval's tiling
+        is defined on tokens). Without it, spans touch where one ends at the other's start.
 
     Returns
     -------
@@ -112,7 +116,10 @@ def coverage_classes(ref_start: np.ndarray, ref_end: np.ndarray, other_start: np
     js, je = os_[first], oe[last]
     # breaks[k]: number of gaps between consecutive other spans up to span k
     breaks = np.zeros(m, dtype=np.int64)
-    breaks[1:] = np.cumsum(os_[1:] != oe[:-1])
+    gaps = os_[1:] != oe[:-1]
+    if joined is not None:
+        gaps &= ~np.asarray(joined, dtype=bool)
+    breaks[1:] = np.cumsum(gaps)
     adjacent = breaks[last] == breaks[first]
     one = count == 1
     many = count >= 2
