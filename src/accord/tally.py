@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from .errors import ProfileError, TallyError
-from .match.engine import CLASH, MATCH, UNPAIRED, DocumentAlignment
+from .match.engine import MATCH, UNPAIRED, DocumentAlignment
 from .metrics.prf import json_rate, precision_recall_f
 from .model import Annotation, Document
 from .schema import ScoreProfileSpec, Task

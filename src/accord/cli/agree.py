@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from .._safe_paths import write_text as write_file
 from ..errors import OptionError

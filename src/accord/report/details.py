@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
