@@ -104,10 +104,11 @@ def _as_tags(doc: Document, format: str = "conll") -> Document:
     spans = []
     unsafe = _MISC_UNSAFE if format == "conllu" else _TAG_UNSAFE
     for a in doc.annotations:
-        if unsafe.search(a.label):
+        bad = unsafe.search(a.label)
+        if bad is not None:
             raise FormatError(f"document {doc.id!r}: the label {a.label!r} cannot be a {format} tag (it holds "
-                              f"{unsafe.search(a.label).group()!r}, which the format reads as a separator); rename it "
-                              "or convert to a text format", path=None)
+                              f"{bad.group()!r}, which the format reads as a separator); rename it or convert to a "
+                              "text format", path=None)
         if a.start is None:
             raise FormatError(f"document {doc.id!r}: {a.label!r} has no span; tags hold spans only (convert to a "
                               "text format, or jsonl, to keep relations)", path=None)
