@@ -181,3 +181,23 @@ def test_jobs_beyond_the_work_on_a_folder(tmp_path, jobs):
             (tmp_path / side / f"d{k}.conll").write_text(f"-DOCSTART- O\n\nw{k} B-{LABELS[k]}\n")
     result = run(["score", str(tmp_path / "g"), str(tmp_path / "p"), "--jobs", jobs])
     assert result.status == 0
+
+
+_SPAN_VALUE = st.one_of(st.integers(-3, 40), st.none(), st.text(max_size=3), st.floats(allow_nan=False))
+
+
+@given(st.text(max_size=30), st.lists(st.fixed_dictionaries(
+    {"start": _SPAN_VALUE, "end": _SPAN_VALUE, "label": st.one_of(st.sampled_from(LABELS), st.text(max_size=4),
+                                                                 st.none())}), max_size=4),
+       st.sampled_from(["spans", "ents", "entities", "label"]))
+def test_prodigy_and_other_span_keys(text, spans, key):
+    """JSON lines whose spans sit under Prodigy's 'spans' (read) or an unknown key (refused): a result or one
+    line, and never a document read as unannotated while it holds spans under a key accord does not read."""
+    with tempfile.TemporaryDirectory() as d:
+        gold = Path(d, "g.jsonl")
+        gold.write_text(json.dumps({"id": "1", "text": text, "annotations": []}) + "\n", encoding="utf-8")
+        pred = Path(d, "p.jsonl")
+        pred.write_text(json.dumps({"text": text, key: spans}) + "\n", encoding="utf-8")
+        result = run(["score", str(gold), str(pred), "--output", "json"])
+        if key == "ents" and spans:
+            assert result.status == 2
