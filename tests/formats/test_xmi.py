@@ -65,7 +65,8 @@ def test_named_entities_against_a_set_count(tmp_path, seed):
     assert all(text[a.start:a.end] in text.split() for a in read.annotations)
 
 
-def test_custom_layers_with_relations(tmp_path):
+def _span_and_relation_types():
+    """A type system of custom.Span (label) and custom.Relation (Governor, Dependent, label), with both types."""
     ts = cassis.TypeSystem()
     span = ts.create_type("custom.Span", supertypeName="uima.tcas.Annotation")
     ts.create_feature(span, "label", "uima.cas.String")
@@ -73,6 +74,11 @@ def test_custom_layers_with_relations(tmp_path):
     ts.create_feature(relation, "Governor", "custom.Span")
     ts.create_feature(relation, "Dependent", "custom.Span")
     ts.create_feature(relation, "label", "uima.cas.String")
+    return ts, span, relation
+
+
+def test_custom_layers_with_relations(tmp_path):
+    ts, span, relation = _span_and_relation_types()
 
     def write(folder, dependent_end):
         cas = cassis.Cas(typesystem=ts)
@@ -204,13 +210,7 @@ def test_library_warnings_stay_quiet(tmp_path, capsys):
 def test_relation_endpoints_not_read_are_counted(tmp_path):
     """A relation layer read alone: its Governor and Dependent point to spans not read; left out with a warning
     counting them and naming the option that reads them (they were dropped without a word)."""
-    ts = cassis.TypeSystem()
-    span = ts.create_type("custom.Span", supertypeName="uima.tcas.Annotation")
-    ts.create_feature(span, "label", "uima.cas.String")
-    relation = ts.create_type("custom.Relation", supertypeName="uima.tcas.Annotation")
-    ts.create_feature(relation, "Governor", "custom.Span")
-    ts.create_feature(relation, "Dependent", "custom.Span")
-    ts.create_feature(relation, "label", "uima.cas.String")
+    ts, span, relation = _span_and_relation_types()
     cas = cassis.Cas(typesystem=ts)
     cas.sofa_string = "Alice met Bob and Carol."
     a, b, c = span(begin=0, end=5, label="PER"), span(begin=10, end=13, label="PER"), span(begin=18, end=23)
