@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ._sentence_units import SentenceIndex
 from .errors import ProfileError, TallyError
 from .match.engine import MATCH, UNPAIRED, DocumentAlignment
 from .metrics.prf import json_rate, precision_recall_f
@@ -135,6 +136,12 @@ class Tally:
         """Aggregation and decomposition rows, by document then key."""
         self._docs: dict[str, dict[str, np.ndarray]] | None = None
         self._totals: dict[str, np.ndarray] | None = None
+        self.sentence_sizes: np.ndarray | None = None
+        """Sentences of each document (:class:`~accord._sentence_units.SentenceIndex`), when they were tracked."""
+        self.sentence_items: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        """Counted label items by sentence: ``(sentence, label code in tally order, field)`` arrays."""
+        self.sentence_extra: list[tuple[int, str, int]] = []
+        """Aggregation and decomposition counts by sentence: ``(sentence, row key, field)``, one per count."""
 
     def _row(self, doc: str, key: str) -> np.ndarray:
         self._docs = None
@@ -170,6 +177,7 @@ class Tally:
         for doc in other.documents:
             if doc in self.documents:
                 raise TallyError(f"document {doc!r} tallied twice")
+        self.sentence_sizes, self.sentence_items, self.sentence_extra = None, [], []   # kept by the count tables
         labels = dict(self.labels)
         labels.update(other.labels)
         values = np.zeros((len(self.documents) + len(other.documents), len(labels), 5), dtype=np.int64)
@@ -234,7 +242,29 @@ class Tally:
             d = self.documents[doc]
             for key, arr in extra.items():
                 values[d, position[row_of[key]]] += arr
-        return CountTable(PairsKind.fields, tuple(self.documents), tuple(rows), values)
+        return CountTable(PairsKind.fields, tuple(self.documents), tuple(rows), values,
+                          self._sentences(position, row_of, np.asarray(label_at, dtype=np.int64)))
+
+    def _sentences(self, position: dict, row_of: dict, label_at: np.ndarray) -> Any:
+        """The counts by sentence (:class:`~accord.result.SentenceCounts`), or None when not tracked."""
+        from .result import ALL, SentenceCounts
+
+        if self.sentence_sizes is None:
+            return None
+        units, rows, fields = [], [], []
+        for unit, code, f in self.sentence_items:
+            units += [unit, unit]
+            rows += [label_at[code], np.full(len(unit), position[ALL], dtype=np.int64)]
+            fields += [f, f]
+        if self.sentence_extra:
+            u, k, f = zip(*self.sentence_extra)
+            units.append(np.asarray(u, dtype=np.int64))
+            rows.append(np.asarray([position[row_of[key]] for key in k], dtype=np.int64))
+            fields.append(np.asarray(f, dtype=np.int64))
+        empty = np.zeros(0, dtype=np.int64)
+        return SentenceCounts.from_items(self.sentence_sizes, np.concatenate(units) if units else empty,
+                                         np.concatenate(rows) if rows else empty,
+                                         np.concatenate(fields) if fields else empty, None, len(position), 5)
 
 
 def _subset(ann: Annotation, attrs: tuple[str, ...], task: Task | None, doc: Document | None) -> str:
@@ -270,6 +300,11 @@ def tally(alignments: Iterable[DocumentAlignment], *, task: Task | None = None,
     doc_index = np.fromiter(map(doc_of.setdefault, (al.doc_id for al in als), map(len, repeat(doc_of))),
                             np.int64, len(als))
     _check_outcomes(als)
+    first_of: dict[str, DocumentAlignment] = {}
+    for al in als:
+        first_of.setdefault(al.doc_id, al)
+    sentences = SentenceIndex([(al.gold_doc, al.pred_doc) for al in first_of.values()])
+    out.sentence_sizes = sentences.sizes
     limit = rows.limitation
     sides = []
     for side in ("gold", "pred"):
@@ -280,18 +315,21 @@ def tally(alignments: Iterable[DocumentAlignment], *, task: Task | None = None,
                   if labels else np.zeros(0, dtype=np.int8)).astype(np.int64)
         doc = np.repeat(doc_index, sizes)
         order = np.repeat(2 * np.arange(len(als), dtype=np.int64) + (side == "pred"), sizes)
+        starts = np.fromiter((-1 if a.start is None else a.start for a in chain.from_iterable(
+            al.gold if side == "gold" else al.pred for al in als)), np.int64, len(labels))
+        unit = sentences.units(doc, starts)
         if limit is not None:
             kept = [k for k, ann in enumerate(chain.from_iterable(
                 al.gold if side == "gold" else al.pred for al in als)) if ann.label in limit]
             labels = [labels[k] for k in kept]
-            status, doc, order = status[kept], doc[kept], order[kept]
-        sides.append((labels, status, doc, order, _GOLD_FIELD if side == "gold" else _PRED_FIELD))
+            status, doc, order, unit = status[kept], doc[kept], order[kept], unit[kept]
+        sides.append((labels, status, doc, order, _GOLD_FIELD if side == "gold" else _PRED_FIELD, unit))
     # labels in the order they are first met: document by document, gold then predicted, by name within one
     code_of: dict[str, int] = {}
     codes = [np.fromiter(map(code_of.setdefault, labels, map(len, repeat(code_of))), np.int64, len(labels))
              for labels, *_ in sides]
     first = np.full(len(code_of), np.iinfo(np.int64).max, dtype=np.int64)
-    for code, (_, _, _, order, _) in zip(codes, sides):
+    for code, (_, _, _, order, _, _) in zip(codes, sides):
         np.minimum.at(first, code, order)
     names = list(code_of)
     ranked = sorted(range(len(names)), key=lambda k: (int(first[k]), names[k]))
@@ -300,16 +338,17 @@ def tally(alignments: Iterable[DocumentAlignment], *, task: Task | None = None,
     out.labels = {names[k]: None for k in ranked}
     n_doc, n_lab = len(doc_of), len(names)
     flat = np.zeros(n_doc * n_lab * 5, dtype=np.int64)
-    for code, (_, status, doc, _, field_of) in zip(codes, sides):
+    for code, (_, status, doc, _, field_of, unit) in zip(codes, sides):
         if status.size and (status.min() < 0 or status.max() > UNPAIRED):
             raise TallyError(f"an item with the outcome {int(status.max())}: not a match, a clash or unpaired")
         f = field_of[status]
         counted = f >= 0
         flat += np.bincount(((doc * n_lab + rank[code]) * 5 + f)[counted], minlength=flat.size)
+        out.sentence_items.append((unit[counted], rank[code][counted], f[counted]))
     out.label_values = flat.reshape(n_doc, n_lab, 5)
     if rows.aggregations or rows.attr_decompositions or rows.partitions:
         for al in als:
-            _tally_extra_rows(out, al, rows, task)
+            _tally_extra_rows(out, al, rows, task, sentences)
     return out
 
 
@@ -332,9 +371,12 @@ def _check_outcomes(als: list[DocumentAlignment]) -> None:
                          f"{int(counts[0][0][k])} gold matches, {int(counts[1][0][k])} predicted)")
 
 
-def _tally_extra_rows(out: Tally, al: DocumentAlignment, rows: ScoreRows, task: Task | None) -> None:
+def _tally_extra_rows(out: Tally, al: DocumentAlignment, rows: ScoreRows, task: Task | None,
+                      sentences: SentenceIndex) -> None:
     """The aggregation and decomposition rows of one document, item by item."""
     doc, limit = al.doc_id, rows.limitation
+    d = np.array([out.documents[doc]], dtype=np.int64)
+    by_sentence = out.sentence_extra
     for anns, labels, status, field_of, sdoc in ((al.gold, al.gold_label, al.gold_status, (0, 1, 3), al.gold_doc),
                                                  (al.pred, al.pred_label, al.pred_status, (None, 2, 4), al.pred_doc)):
         for i, ann in enumerate(anns):
@@ -343,15 +385,18 @@ def _tally_extra_rows(out: Tally, al: DocumentAlignment, rows: ScoreRows, task: 
                 continue
             if limit is not None and ann.label not in limit:
                 continue
+            unit = int(sentences.units(d, np.array([-1 if ann.start is None else ann.start]))[0])
             for name, labels_of in rows.aggregations:
                 if ann.label in labels_of:
                     out._row(doc, name)[f] += 1
                     out.aggregations.setdefault(name, None)
+                    by_sentence.append((unit, name, f))
             for attrs, labels_of in rows.attr_decompositions:
                 if ann.label in labels_of:
                     sub = _subset(ann, attrs, task, sdoc)
                     out._row(doc, f"{labels[i]}|{sub}")[f] += 1
                     out.decompositions.setdefault(labels[i], {})[sub] = None
+                    by_sentence.append((unit, f"{labels[i]}|{sub}", f))
             for method, fn, labels_of in rows.partitions:
                 if ann.label in labels_of:
                     v = fn(ann, sdoc)
@@ -360,3 +405,4 @@ def _tally_extra_rows(out: Tally, al: DocumentAlignment, rows: ScoreRows, task: 
                     sub = f"{method}={v}"
                     out._row(doc, f"{labels[i]}|{sub}")[f] += 1
                     out.decompositions.setdefault(labels[i], {})[sub] = None
+                    by_sentence.append((unit, f"{labels[i]}|{sub}", f))

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .._sentence_units import SentenceIndex
 from ..match.coverage import CLASS_NAMES
 from ..result import ClueKind, CountTable, Measure, Result, label_table
 from ._evaluate import LEVELS, ClueEvaluation, leniency_level
@@ -55,13 +56,17 @@ def clueval_result(ev: ClueEvaluation, level: int | str = 1, labelled: bool = Tr
     kind = ClueKind(ev.beta, ev.zero_division)
     docs = [d.id for d in ev.documents]
     g, p = ev.gold, ev.pred
+    index = SentenceIndex([(d.gold, d.pred) for d in ev.documents])
+    bases = np.fromiter((d.base for d in ev.documents), np.int64, len(ev.documents))
+    g_unit = index.units(g.doc, g.start - bases[g.doc]) if len(g) else np.zeros(0, dtype=np.int64)
+    p_unit = index.units(p.doc, p.start - bases[p.doc]) if len(p) else np.zeros(0, dtype=np.int64)
     measures = {}
     order = [(level, labelled)] + [x for x in ev.levels() if x != (level, labelled)]
     for lvl, lab in order:
         gh, ph = ev.hits("gold", lvl, lab), ev.hits("pred", lvl, lab)
         table = label_table(kind.fields, docs, ev.labels, [
             (g.doc, g.label, None), (p.doc, p.label, None), (g.doc[gh], g.label[gh], None),
-            (p.doc[ph], p.label[ph], None)])
+            (p.doc[ph], p.label[ph], None)], sentences=(index.sizes, [g_unit, p_unit, g_unit[gh], p_unit[ph]]))
         measures[measure_name(lvl, lab)] = Measure(kind, table)
     classes = {}
     for side, table, cover in (("gold", g, ev.recall_cover), ("pred", p, ev.precision_cover)):

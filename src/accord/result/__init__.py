@@ -7,8 +7,8 @@ from ._contract import contract_schema
 from ._kinds import (BetterKind, ClueKind, CorefKind, GateKind, Kind, PairsKind, RecordsKind, SemEvalKind,
                      SmatchKind, UnitsKind)
 from ._result import SCHEMA_VERSION, Block, Measure, Result
-from ._table import ALL, CountTable, Row, document_table, label_table
+from ._table import ALL, CountTable, Row, SentenceCounts, document_table, label_table
 
 __all__ = ["ALL", "SCHEMA_VERSION", "Block", "BetterKind", "ClueKind", "CorefKind", "CountTable", "GateKind", "Kind",
-           "Measure", "PairsKind", "RecordsKind", "Result", "Row", "SemEvalKind", "SmatchKind", "UnitsKind",
+           "Measure", "PairsKind", "RecordsKind", "Result", "Row", "SemEvalKind", "SentenceCounts", "SmatchKind", "UnitsKind",
            "contract_schema", "document_table", "label_table"]

@@ -22,13 +22,16 @@ def semeval_result(result: SemEvalResult, *, options: Mapping[str, Any] | None =
     for schema in SCHEMAS:
         kind = SemEvalKind(schema in ("partial", "type"), result.beta, result.zero_division)
         go, po = result.gold_outcome[schema], result.pred_outcome[schema]
-        columns = []
-        for side_doc, side_label, outcome in ((result.gold_doc, result.gold_label, go),
-                                              (result.pred_doc, result.pred_label, po)):
+        columns, units = [], []
+        for side_doc, side_label, outcome, side_unit in ((result.gold_doc, result.gold_label, go, result.gold_unit),
+                                                         (result.pred_doc, result.pred_label, po, result.pred_unit)):
             for code in (CORRECT, INCORRECT, PARTIAL, UNPAIRED):
                 sel = outcome == code
                 columns.append((side_doc[sel], side_label[sel], None))
-        table = label_table(kind.fields, result.documents, result.labels, columns)
+                units.append(None if side_unit is None else side_unit[sel])
+        sentences = None if result.sentence_sizes is None or any(u is None for u in units) else \
+            (result.sentence_sizes, units)
+        table = label_table(kind.fields, result.documents, result.labels, columns, sentences=sentences)
         t = table.values[:, 0].sum(axis=0)
         if int(t[:4].sum()) != len(go) or int(t[4:].sum()) != len(po) or not np.array_equal(t[:3], t[4:7]):
             raise TallyError(f"{schema}: a span was lost or counted twice ({t.tolist()})")

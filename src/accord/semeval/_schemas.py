@@ -53,6 +53,7 @@ import numpy as np
 
 from ..errors import OptionError, TallyError
 from ..match.assign import assign
+from .._sentence_units import SentenceIndex
 from ..match.axis import layered_tables
 from ..match.blocks import overlap_blocks
 from ..match.fragments import has_fragments
@@ -125,6 +126,11 @@ class SemEvalResult:
     documents: list[str]
     beta: float = 1.0
     zero_division: str = "zero"
+    gold_unit: np.ndarray | None = None
+    """The sentence of each gold span (:class:`~accord._sentence_units.SentenceIndex`), and of each predicted one."""
+    pred_unit: np.ndarray | None = None
+    sentence_sizes: np.ndarray | None = None
+    """The number of sentences of each document."""
 
     def __repr__(self) -> str:
         return (f"<SemEvalResult {len(self.documents)} documents, {len(self.gold_label)} gold and "
@@ -300,8 +306,11 @@ def semeval_schemas(gold: Corpus, pred: Corpus, *, allow_missing: str | None = N
 
     pairs = pair_documents(gold, pred, allow_missing)
     documents = [doc_id for doc_id, _, _ in pairs]
-    (g, p), labels, _ = layered_tables([(gd, pd) for _, gd, pd in pairs], ("gold", "predicted"), disjoint=False,
-                                       doc_ids=documents)
+    (g, p), labels, bases = layered_tables([(gd, pd) for _, gd, pd in pairs], ("gold", "predicted"),
+                                           disjoint=False, doc_ids=documents)
+    index = SentenceIndex([(gd, pd) for _, gd, pd in pairs])
+    base = np.asarray(bases, dtype=np.int64)
+    units = [index.units(t.doc, t.start - base[t.doc]) if len(t) else np.zeros(0, dtype=np.int64) for t in (g, p)]
     gs, ge, gl, gd = g.start, g.end, g.label, g.doc
     ps, pe, pl, pd = p.start, p.end, p.label, p.doc
     pieces = None
@@ -309,4 +318,5 @@ def semeval_schemas(gold: Corpus, pred: Corpus, *, allow_missing: str | None = N
     if gfrag.any() or pfrag.any():   # discontinuous spans: overlap and equality counted on their pieces
         pieces = (g.annotations, p.annotations, gfrag, pfrag)
     go, po = _outcomes(gs, ge, gl, ps, pe, pl, pieces)
-    return SemEvalResult(gl, pl, gd, pd, go, po, labels, documents, beta, zero_division)
+    return SemEvalResult(gl, pl, gd, pd, go, po, labels, documents, beta, zero_division, units[0], units[1],
+                         index.sizes)

@@ -1,0 +1,54 @@
+"""Which sentence of its document each counted item lies in: the sub-units of ``--resample sentences``.
+
+A document's sentences are its gold side's (:attr:`accord.model.Document.sentences`), else its predicted
+side's; a document without sentences is one sentence. An item belongs to the sentence in which it starts
+(the last sentence starting at or before its start; an item before the first sentence, or without a span,
+to the first). Sentences are numbered document by document, so the items of a whole corpus are placed by
+one ``searchsorted``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
+
+import numpy as np
+
+from .model import Document
+
+__all__ = ["SentenceIndex"]
+
+_SHIFT = np.int64(1) << np.int64(40)
+"""Document ``d``'s offsets are keyed ``d * _SHIFT + offset`` (offsets stay far below 2**40)."""
+
+
+class SentenceIndex:
+    """The sentences of the documents ``pairs[d] = (gold, predicted)`` of a count table, in its order.
+
+    Attributes
+    ----------
+    sizes : numpy.ndarray
+        ``sizes[d] >= 1``: the number of sentences of document ``d``.
+    """
+
+    def __init__(self, pairs: Sequence[tuple[Document | None, Document | None]]):
+        starts: list[list[int]] = []
+        for gold, pred in pairs:
+            extents = (gold.sentences if gold is not None and gold.sentences else None) or \
+                (pred.sentences if pred is not None and pred.sentences else None)
+            starts.append(sorted({int(a) for a, _ in extents}) if extents else [0])
+        self.sizes = np.fromiter(map(len, starts), np.int64, len(starts))
+        doc = np.repeat(np.arange(len(starts), dtype=np.int64), self.sizes)
+        flat = np.fromiter(chain.from_iterable(starts), np.int64, int(self.sizes.sum()))
+        self._keys = doc * _SHIFT + np.maximum(flat, 0)
+        self._first = np.concatenate([[0], np.cumsum(self.sizes)[:-1]]).astype(np.int64)
+
+    def units(self, doc: np.ndarray, start: np.ndarray) -> np.ndarray:
+        """The sentence (numbered over the corpus) of items in documents ``doc`` starting at ``start``
+        (negative: no span)."""
+        doc = np.asarray(doc, dtype=np.int64)
+        if not len(doc):
+            return np.zeros(0, dtype=np.int64)
+        at = np.searchsorted(self._keys, doc * _SHIFT + np.maximum(np.asarray(start, dtype=np.int64), 0),
+                             side="right") - 1
+        return np.maximum(at, self._first[doc])
