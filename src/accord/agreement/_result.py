@@ -96,17 +96,13 @@ class AgreementResult:
                   method: str = "percentile", summary: bool = False) -> "AgreementResult":
         """Percentile or BCa intervals of every coefficient (the mean over pairs for the pairwise ones) from
         ``n_resamples`` resamples of the **items** (every document's items pooled), drawn as
-        ``scipy.stats.bootstrap`` draws them with ``batch=1`` (BCa: its jackknife over the items, ``n`` more
-        evaluations); returns the result itself."""
-        import warnings
+        ``scipy.stats.bootstrap`` draws them (the same stream for any ``batch``; BCa: its jackknife over the items);
+        returns the result itself.
 
-        import numpy as np
-
+        Every resample's coefficients come from matrix products over the items' additive statistics
+        (:mod:`accord.agreement._resample`): 100,000 items and 1,000 resamples take about a second."""
         from ..errors import OptionError
-        from ..stats import BootstrapOptions, intervals
-        from ._ratings import MISSING, Ratings
-        from ._stats import agreement_stats
-        from ._summary import summarize
+        from ..stats import BootstrapOptions
 
         options = BootstrapOptions(n_resamples, seed, confidence, method)
         if self.summary is not None or not self.ratings:
@@ -114,6 +110,19 @@ class AgreementResult:
                               "(GATE's conventions average over pairs and documents)")
         if summary:
             raise OptionError("--confidence-data applies to counted measures, not to agreement coefficients")
+        lo, hi = self._intervals(options)
+        self.ci = {name: [None if a != a else float(a), None if b != b else float(b)]
+                   for name, a, b in zip(self._totals["coefficients"], lo, hi)}
+        self.options.update(options.to_dict())
+        self.options["resample"] = "items"
+        return self
+
+    def pooled_codes(self) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
+        """Every document's items in one table: ``(codes, categories, raters)``, the categories united in order."""
+        import numpy as np
+
+        from ._ratings import MISSING
+
         tables = list(self.ratings.values())
         categories = tuple(dict.fromkeys(c for t in tables for c in t.categories))
         parts = []
@@ -121,40 +130,33 @@ class AgreementResult:
             remap = np.array([categories.index(c) for c in t.categories] + [MISSING], dtype=np.int64)
             parts.append(remap[t.codes])      # MISSING (-1) indexes the appended MISSING
         codes = np.concatenate(parts) if parts else np.zeros((0, len(tables[0].raters)), dtype=np.int64)
-        raters = tables[0].raters
+        return codes, categories, tables[0].raters
+
+    def _intervals(self, options: Any) -> tuple[Any, Any]:
+        import numpy as np
+
+        from ..stats import intervals
+        from ._resample import (
+            COEFFICIENT_NAMES,
+            evaluate,
+            item_statistics,
+            jackknife_coefficients,
+            resampled_coefficients,
+        )
+
+        codes, categories, raters = self.pooled_codes()
         level = self.options.get("level", "nominal")
         names = list(self._totals["coefficients"])
+        order = [COEFFICIENT_NAMES.index(n) for n in names]
+        table = item_statistics(codes, categories, raters)
 
-        def values(c: np.ndarray) -> list[float]:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                coefficients = summarize(agreement_stats(Ratings(c, categories, raters)), level=level)[0][
-                    "coefficients"]
-            out = []
-            for n in names:
-                v = coefficients[n]
-                v = v["mean"] if isinstance(v, dict) else v
-                out.append(np.nan if v is None else float(v))
-            return out
-        rng = np.random.default_rng(seed)
-        n = len(codes)
-        # one resample at a time, drawn as scipy.stats.bootstrap draws them with batch=1
-        resampled = np.array([values(codes[rng.integers(0, n, (1, n))[0]]) for _ in range(n_resamples)]).T
-        estimate = np.array(values(codes))
-
-        def jackknife() -> np.ndarray:   # BCa: every coefficient with each item left out in turn
-            keep = np.ones(n, dtype=bool)
-            out = []
-            for i in range(n):
-                keep[i] = False
-                out.append(values(codes[keep]))
-                keep[i] = True
-            return np.array(out, dtype=np.float64).reshape(n, len(names)).T
-        lo, hi = intervals(resampled, estimate, confidence, method, jackknife)
-        self.ci = {name: [None if a != a else float(a), None if b != b else float(b)]
-                   for name, a, b in zip(names, lo, hi)}
-        self.options.update(options.to_dict())
-        return self
+        def values(stats: np.ndarray) -> np.ndarray:
+            return evaluate(stats, len(categories), len(raters), level=level, categories=categories)[:, order]
+        rng = np.random.default_rng(options.seed)
+        resampled = resampled_coefficients([table], options.n_resamples, rng, [values])[0].T
+        estimate = values(table.total())[0]
+        return intervals(resampled, estimate, options.confidence, options.method,
+                         lambda: jackknife_coefficients(table, values))
 
     @property
     def by_document(self) -> dict[str, Any]:
