@@ -88,14 +88,21 @@ class ItemStatistics:
         return np.bincount(self.inverse, minlength=self.n_patterns)
 
     def sums(self, counts: np.ndarray) -> np.ndarray:
-        """``(b, S)``: the statistics (unscaled) of ``b`` weightings of the patterns (``(b, U)``)."""
+        """``(b, S)``: the statistics, as scaled sums (divide by :attr:`scale`), of ``b`` weightings of the patterns
+        (``(b, U)``)."""
         out = np.asarray(self.matrix.T @ counts.T).T if not isinstance(self.matrix, np.ndarray) \
             else counts @ self.matrix
-        return np.asarray(out, dtype=np.float64) / self.scale
+        return np.asarray(out, dtype=np.float64)
 
     def total(self) -> np.ndarray:
-        """``(1, S)``: the statistics of the whole table."""
+        """``(1, S)``: the statistics of the whole table (scaled sums)."""
         return self.sums(self.pattern_counts()[None, :].astype(np.float64))
+
+    def evaluator(self, level: str = "nominal", order: Sequence[int] | None = None) -> Callable[[np.ndarray], np.ndarray]:
+        """The coefficients (``order``: which, by position in :data:`COEFFICIENT_NAMES`) of scaled sums."""
+        k, m = len(self.categories), len(self.raters)
+        cols = list(range(len(COEFFICIENT_NAMES))) if order is None else list(order)
+        return lambda sums: evaluate(sums, k, m, level=level, categories=self.categories, scale=self.scale)[:, cols]
 
     def raw_total(self) -> np.ndarray:
         """``(S,)``: the unscaled statistics of the whole table."""
@@ -103,10 +110,10 @@ class ItemStatistics:
         return np.asarray(self.matrix.T @ counts, dtype=np.float64).reshape(-1)
 
     def leave_one_out(self, rows: slice) -> np.ndarray:
-        """``(len(rows), S)``: the statistics without one item of each of the patterns ``rows``."""
+        """``(len(rows), S)``: the statistics (scaled sums) without one item of each of the patterns ``rows``."""
         part = self.matrix[rows]
         part = part if isinstance(part, np.ndarray) else part.toarray()
-        return (self.raw_total()[None, :] - part) / self.scale
+        return self.raw_total()[None, :] - part
 
 
 def _patterns(codes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -249,13 +256,18 @@ def _squared_distances(categories: Sequence[Hashable], level: str) -> np.ndarray
         return np.where(total != 0, (diff / np.where(total != 0, total, 1)) ** 2, 0.0)
 
 
-def evaluate(stats: np.ndarray, k: int, m: int, *, level: str = "nominal",
-             categories: Sequence[Hashable] | None = None) -> np.ndarray:
-    """``(b, S)`` statistics (as :meth:`ItemStatistics.sums` gives them) -> ``(b, 8)`` coefficients, in the order of
-    :data:`COEFFICIENT_NAMES`, with the conventions of :mod:`._coefficients` (NaN where undefined, 1.0 for a chance
-    agreement of 1); no warnings."""
+def evaluate(sums: np.ndarray, k: int, m: int, *, level: str = "nominal",
+             categories: Sequence[Hashable] | None = None, scale: np.ndarray | None = None) -> np.ndarray:
+    """``(b, S)`` statistics -> ``(b, 8)`` coefficients, in the order of :data:`COEFFICIENT_NAMES`, with the
+    conventions of :mod:`._coefficients` (NaN where undefined, 1.0 for a chance agreement of 1); no warnings.
+
+    ``sums`` are the statistics times ``scale`` (:meth:`ItemStatistics.sums`; none: the statistics themselves). The
+    observed agreement of several raters and the category shares are each one division of two exact integers, so
+    two resamples whose statistics are in the same proportions give the same values (their ties are exact)."""
     lay = _layout(k, m)
-    b = len(stats)
+    b = len(sums)
+    scale = np.ones(sums.shape[1]) if scale is None else scale
+    stats = sums / scale
     npairs = m * (m - 1) // 2
     t = stats[:, lay["pairs"]].reshape(b, npairs, k, k)
     n = t.sum(axis=(2, 3))
@@ -271,9 +283,10 @@ def evaluate(stats: np.ndarray, k: int, m: int, *, level: str = "nominal",
     out[:, 2] = _pair_mean(_kappa(po, pe_scott))
     n_pairable, n_rated = stats[:, lay["n_pairable"]][:, 0], stats[:, lay["n_rated"]][:, 0]
     with np.errstate(invalid="ignore", divide="ignore"):
-        multi_po = np.where(n_pairable > 0, stats[:, lay["pa_sum"]][:, 0] / np.where(n_pairable > 0, n_pairable, 1),
-                            np.nan)
-        pi = np.where(n_rated[:, None] > 0, stats[:, lay["pi_sum"]] / np.where(n_rated > 0, n_rated, 1)[:, None], 0.0)
+        multi_po = np.where(n_pairable > 0, sums[:, lay["pa_sum"]][:, 0]
+                            / (scale[lay["pa_sum"]][0] * np.where(n_pairable > 0, n_pairable, 1)), np.nan)
+        pi = np.where(n_rated[:, None] > 0, sums[:, lay["pi_sum"]]
+                      / (scale[lay["pi_sum"]] * np.where(n_rated > 0, n_rated, 1)[:, None]), 0.0)
     out[:, 3] = _kappa(multi_po, (pi ** 2).sum(axis=1))
     # Davies & Fleiss over the items every rater rated
     i = stats[:, lay["complete"]][:, 0]

@@ -68,6 +68,9 @@ class AgreementResult:
         self.ratings = dict(ratings or {})
         """The items (ratings tables) behind ``stats``, by document: the units the bootstrap resamples."""
         self.ci: dict[str, Any] | None = None
+        self.comparison: Any = None
+        """The paired test of two annotator pairs or rounds (:func:`accord.agreement.compare_coefficients`), when
+        made."""
         self.warnings: list[str] = []
         self.source: Any = None
         """The span agreement (:class:`~accord.agreement._spans.SpanAgreement`) when computed."""
@@ -93,7 +96,7 @@ class AgreementResult:
         return self._totals
 
     def bootstrap(self, n_resamples: int, seed: int | None = None, confidence: float = 0.95,
-                  method: str = "percentile", summary: bool = False) -> "AgreementResult":
+                  method: str = "percentile", summary: bool = False, resample: str = "items") -> AgreementResult:
         """Percentile or BCa intervals of every coefficient (the mean over pairs for the pairwise ones) from
         ``n_resamples`` resamples of the **items** (every document's items pooled), drawn as
         ``scipy.stats.bootstrap`` draws them (the same stream for any ``batch``; BCa: its jackknife over the items);
@@ -105,6 +108,9 @@ class AgreementResult:
         from ..stats import BootstrapOptions
 
         options = BootstrapOptions(n_resamples, seed, confidence, method)
+        if resample != "items":
+            raise OptionError(f"resample={resample!r}: agreement resamples items (every document's items pooled); "
+                              "documents and sentences apply to score and compare")
         if self.summary is not None or not self.ratings:
             raise OptionError("--bootstrap applies to ratings tables and annotation sets under the accord convention "
                               "(GATE's conventions average over pairs and documents)")
@@ -138,20 +144,15 @@ class AgreementResult:
         from ..stats import intervals
         from ._resample import (
             COEFFICIENT_NAMES,
-            evaluate,
             item_statistics,
             jackknife_coefficients,
             resampled_coefficients,
         )
 
         codes, categories, raters = self.pooled_codes()
-        level = self.options.get("level", "nominal")
-        names = list(self._totals["coefficients"])
-        order = [COEFFICIENT_NAMES.index(n) for n in names]
         table = item_statistics(codes, categories, raters)
-
-        def values(stats: np.ndarray) -> np.ndarray:
-            return evaluate(stats, len(categories), len(raters), level=level, categories=categories)[:, order]
+        values = table.evaluator(self.options.get("level", "nominal"),
+                                 [COEFFICIENT_NAMES.index(n) for n in self._totals["coefficients"]])
         rng = np.random.default_rng(options.seed)
         resampled = resampled_coefficients([table], options.n_resamples, rng, [values])[0].T
         estimate = values(table.total())[0]
@@ -178,6 +179,8 @@ class AgreementResult:
             out["all_way"] = self.summary["all_way"]
         if self.span is not None:
             out["span_agreement"] = self.span.to_dict()
+        if self.comparison is not None:
+            out["comparison"] = self.comparison.to_dict()
         return out
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -201,6 +204,11 @@ class AgreementResult:
             w.writerows(summary_rows("<all>", self.totals))
             for d, sm in self.by_document.items():
                 w.writerows(summary_rows(d, sm))
+            for c in self.comparison.comparisons if self.comparison is not None else ():
+                sides = f"{c.second} - {c.first}"
+                w.writerows({"scope": scope, "coefficient": c.coefficient, "raters": sides, "value": v} for scope, v in
+                            (("difference", c.difference), ("difference_low", c.ci[0]), ("difference_high", c.ci[1]),
+                             ("p_value", c.p_value), ("p_adjusted", c.p_adjusted)))
             return buf.getvalue()
         for scope, coefs in [("<all>", self.summary["coefficients"])] + list(self.summary["by_document"].items()):
             for name, v in coefs.items():

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from .._safe_paths import write_text as write_file
 from ..errors import OptionError
-from ._options import add_discontinuous, add_output, add_statistics, count_of, csv_list, positive, weight
+from ._options import (
+    add_discontinuous,
+    add_output,
+    add_statistics,
+    count_of,
+    csv_list,
+    positive,
+    weight,
+)
 from ._output import emit, output_format
 
 __all__ = ["register", "COMMANDS"]
@@ -17,7 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     ag = sub.add_parser("agree", help="agreement between annotators: the kappa family, Krippendorff's alpha, γ and uα",
                         description="Agreement of two or more annotators. One INPUT: a CSV/TSV ratings table, wide "
                         "(a column per rater) or long (--items, --raters, --labels). Several INPUTs: annotation sets "
-                        "(files or directories, one per annotator), items paired by exact span.")
+                        "(files or directories, one per annotator), items paired by exact span.",
+                        conflict_handler="resolve")
     ag.add_argument("inputs", nargs="+", metavar="INPUT", help="a ratings table, or one annotation set per annotator")
     ag.add_argument("--items", help="ratings table: the item column (wide: an id column to leave out)")
     ag.add_argument("--raters", help="long ratings table: the rater column")
@@ -74,12 +84,45 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(CSV, or JSON lines for .jsonl)")
     add_output(ag)
     add_statistics(ag)
+    # agreement has one unit: replaces the --resample of the documents' bootstrap (the parser resolves the clash)
+    group = next(g for g in ag._action_groups if any("--bootstrap" in a.option_strings for a in g._group_actions))
+    group.title = "confidence intervals (resampling items)"
+    group.add_argument("--resample", choices=("items",), default=None,
+                       help="the unit --bootstrap and the paired test resample: items (the default and the only "
+                       "one for agreement: every document's items pooled, with replacement)")
+    c = ag.add_argument_group("paired test of a coefficient (the same items; needs --bootstrap N)")
+    c.add_argument("--compare-pairs", type=_two_pairs, metavar="A:B,A:C",
+                   help="is the coefficient of annotators A and C different from that of A and B? The paired "
+                   "bootstrap over the items: the difference (A~C minus A~B), its interval and a two-sided p-value")
+    c.add_argument("--compare-round", metavar="FILE",
+                   help="a second annotation round of the same items (a ratings table read with the same options; "
+                   "items paired by --items, else row by row): its coefficient minus the first round's, with its "
+                   "interval and p-value")
+    c.add_argument("--coefficients", type=csv_list, default=["cohen_kappa"], metavar="NAMES",
+                   help="the coefficients compared, comma-separated (default cohen_kappa; "
+                   "observed_agreement, scott_pi, fleiss_kappa, davies_fleiss_kappa, krippendorff_alpha, bennett_s, "
+                   "gwet_ac1); several are one family, their p-values adjusted by Holm's method")
+
+
+def _two_pairs(value: str) -> list[tuple[str, str]]:
+    """``A:B,A:C``: two pairs of annotators."""
+    pairs = [tuple(p.split(":")) for p in value.split(",")]
+    if len(pairs) != 2 or any(len(p) != 2 or not all(p) for p in pairs):
+        raise argparse.ArgumentTypeError(f"expected two pairs of annotators such as A:B,A:C; got {value!r}")
+    return pairs  # type: ignore[return-value]
 
 
 def run_agree(args: argparse.Namespace) -> int:
     from .. import _api
 
+    if args.resample not in (None, "items"):
+        raise OptionError(f"--resample {args.resample}: agreement resamples items (every document's items pooled); "
+                          "documents and sentences apply to score and compare")
+    if args.compare_pairs and args.compare_round:
+        raise OptionError("--compare-pairs and --compare-round: one paired test at a time")
     if args.unitizing:
+        if args.compare_pairs or args.compare_round:
+            raise OptionError("--compare-pairs and --compare-round apply to coefficients over items, not --unitizing")
         return _run_unitizing(args)
     changed = [flag for flag, name, default in _UNITIZING_ONLY if getattr(args, name) != default]
     if changed:
@@ -99,17 +142,80 @@ def run_agree(args: argparse.Namespace) -> int:
                         pairing=args.pairing, discontinuous=args.discontinuous, bdm=args.bdm)
     for message in result.warnings:
         print(f"accord: warning: {message}", file=sys.stderr)
-    from ..report.agreement_table import render_agreement, render_gate_agreement
+    from ..report.agreement_table import render_gate_agreement
 
+    _paired_test(args, result)
     if result.summary is not None:
         status = emit(args, result, lambda console: render_gate_agreement(result.summary, console))
     else:
-        status = emit(args, result, lambda console: render_agreement(result.to_dict()["totals"], console))
+        status = emit(args, result, lambda console: _render(result, console))
     if args.html:    # after emit: with the intervals of --bootstrap
         from ..report.agreement_page import agreement_html
 
         write_file(args.html, agreement_html(result, args.measure, title="Agreement of " + ", ".join(result.inputs)))
     return status
+
+
+def _render(result: Any, console: Any) -> None:
+    from ..report.agreement_table import render_agreement
+
+    render_agreement(result.to_dict()["totals"], console)
+    if result.comparison is not None:
+        render_comparison(result.comparison, console)
+
+
+def render_comparison(comparison: Any, console: Any) -> None:
+    """The paired test: each coefficient in both, the difference with its interval, the p-values."""
+    from ..report.agreement_table import COEFFICIENT_NAMES
+    from ..report.table import new_table, print_table
+
+    o = comparison.options
+    first = comparison.comparisons[0]
+    table = new_table(f"{first.second} minus {first.first}: paired bootstrap over {comparison.n_items} items "
+                      f"({o['bootstrap']:,} resamples, {o['confidence']:.0%} {o['ci_method']} interval)",
+                      ["coefficient", first.first, first.second, "difference", "interval", "p", "p (Holm)"])
+
+    def num(v: Any, digits: int = 4) -> str:
+        return "—" if v is None else f"{v:.{digits}f}"
+    for c in comparison.comparisons:
+        table.add_row(COEFFICIENT_NAMES.get(c.coefficient, c.coefficient), num(c.first_value), num(c.second_value),
+                      num(c.difference), f"[{num(c.ci[0])}, {num(c.ci[1])}]", num(c.p_value), num(c.p_adjusted))
+    print_table(console, table)
+
+
+def _paired_test(args: argparse.Namespace, result: Any) -> None:
+    """``--compare-pairs`` / ``--compare-round``: the paired bootstrap of the coefficients, kept on ``result``."""
+    if not (args.compare_pairs or args.compare_round):
+        return
+    from ..agreement._paired import align_rounds, compare_coefficients, table_item_ids
+    from ..agreement._ratings import Ratings
+
+    if result.summary is not None:
+        raise OptionError(f"--compare-pairs and --compare-round apply under --convention accord (GATE's "
+                          f"{args.convention} convention averages over pairs and documents)")
+    if args.bootstrap is None:
+        raise OptionError("--compare-pairs and --compare-round need --bootstrap N: the resamples of the paired "
+                          "bootstrap (10000 is usual)")
+    if args.html:
+        raise OptionError("--html does not show the paired test: write it as a table, JSON or CSV")
+    codes, categories, raters = result.pooled_codes()
+    first = Ratings(codes, categories, raters)
+    common: dict[str, Any] = {"coefficients": args.coefficients, "level": args.level, "n_resamples": args.bootstrap,
+                              "seed": args.seed, "confidence": args.confidence, "method": args.ci_method}
+    if args.compare_pairs:
+        result.comparison = compare_coefficients(first, pairs=args.compare_pairs, **common)
+        return
+    if result_has_sets(args):
+        raise OptionError("--compare-round takes a second ratings table: give one ratings table as INPUT")
+    from ..agreement._sources import read_ratings_table
+
+    where = args.compare_round
+    second = read_ratings_table(where, items=args.items, raters=args.raters, labels=args.labels,
+                                categories=args.categories)
+    ids = [table_item_ids(p, items=args.items, raters=args.raters, labels=args.labels)
+           for p in (args.inputs[0], where)]
+    second = align_rounds(first, second, ids[0], ids[1], str(where))
+    result.comparison = compare_coefficients(first, second, names=[str(args.inputs[0]), str(where)], **common)
 
 
 _UNITIZING_ONLY = (("--samples", "samples", 30), ("--precision", "precision", None),
