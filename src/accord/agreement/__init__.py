@@ -20,6 +20,7 @@ from ._stats import AgreementStats
 from ._continua import Continua, continua_from_rows, read_units_table
 from ._dissimilarity import Dissimilarity
 from ._unitizing_result import UnitizingResult
+from ._paired import AgreementComparison, CoefficientComparison, compare_coefficients
 
 
 def agreement_stats(ratings, *, categories=None) -> AgreementStats:  # noqa: ANN001 - documented below
@@ -47,4 +48,5 @@ __all__ = [
     "Ratings", "MISSING", "to_ratings", "ratings_from_long", "AgreementStats", "agreement_stats",
     "iaa_allway_kappa", "iaa_allway_counts",
     "Continua", "continua_from_rows", "read_units_table", "Dissimilarity", "UnitizingResult",
+    "compare_coefficients", "AgreementComparison", "CoefficientComparison",
 ]
