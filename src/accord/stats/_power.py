@@ -60,7 +60,9 @@ def minimum_detectable_difference(delta_resampled: np.ndarray, alpha: float, pow
     ----------
     delta_resampled : array of shape (samples,) or (samples, ...)
         The compared difference ``δ*`` on paired bootstrap resamples of the units (axis 0), as
-        :func:`paired_bootstrap_differences` returns it; further axes are separate statistics (rows, rates).
+        :func:`paired_bootstrap_differences` returns it; further axes are separate statistics (rows, rates). The
+        permutation test's null differences (each unit's two outputs swapped) serve as well: their spread estimates
+        the same standard error when the difference is small (tests/stats/test_power.py: within 5 %).
     alpha : float
         The test's two-sided level, strictly between 0 and 1.
     power : float
