@@ -100,6 +100,17 @@ def test_violation_ratio_counted_by_hand():
     assert violation_ratio([5.0, 6.0], [1.0, 2.0]) == 0.0
 
 
+def test_extreme_magnitudes_neither_overflow_nor_vanish():
+    # Q_A = 0 everywhere, Q_B = 0 up to t = 0.5 and 2e153 above: A lies below B wherever they differ, ratio 1
+    # (100 squared distances of 4e306 summed to inf: ratio NaN before)
+    assert violation_ratio([0.0, 0.0], [0.0, 2e153]) == 1.0
+    assert almost_stochastic_order([0.0, 0.0], [0.0, 2e153], seed=0) == 1.0
+    # distances of 1e-200 square to zero: the lists looked identical (0.5 by convention) before
+    assert violation_ratio([0.0, 0.0], [0.0, 1e-200]) == 1.0
+    assert violation_ratio([0.0, 1e-200], [0.0, 0.0]) == 0.0
+    assert violation_ratio([-1e300, 1e300], [0.0, 1.0]) == pytest.approx(violation_ratio([-1.0, 1.0], [0.0, 1e-300]))
+
+
 def test_bonferroni_divides_the_level():
     a, b, _ = CASES["five_runs"]
     base = violation_ratio(a, b)

@@ -20,6 +20,9 @@ The computation follows ``deepsig.aso`` (Ulmer, Hardmeier & Frellsen 2022, ``dee
 - the integrals are Riemann sums over ``t = dt, 2 dt, …`` below 1 (``numpy.arange(dt, 1, dt)``); as in deepsig the
   first point ``t = dt`` enters the denominator but not the numerator;
 - when the two quantile functions are equal on the grid (no distance), ε_W2 is 0.5 by convention (deepsig's);
+- unlike deepsig, both lists are first mapped onto [0, 1] by one increasing affine map (ε_W2 does not change), so
+  that squared distances neither overflow (deepsig: NaN for scores near 1e154) nor underflow (differences of 1e-200:
+  deepsig's 0.5 for lists it sees as equal);
 - ``num_comparisons`` = k applies Bonferroni's correction, α ↦ α / k. Here deepsig 1.2.8 differs: it raises the
   confidence level to ``confidence + (1 - confidence) / k``, which equals ``1 - α / k`` for k = 2 only (for k = 3 at
   95 % it gives 0.9667 where Bonferroni's level is 0.9833), so for k ≥ 3 our ε_min is the larger (more cautious);
@@ -68,6 +71,19 @@ def _scores(name: str, scores: Sequence[float] | np.ndarray) -> np.ndarray:
     return np.sort(x)
 
 
+def _standardized(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Both sorted lists under one increasing affine map onto [0, 1], which leaves the violation ratio unchanged:
+    squared distances then neither overflow (scores near 1e154) nor underflow to zero."""
+    top = max(abs(a[0]), abs(a[-1]), abs(b[0]), abs(b[-1]))
+    if top > 0:
+        a, b = a / top, b / top
+    low = min(a[0], b[0])
+    span = max(a[-1], b[-1]) - low
+    if span > 0:
+        a, b = (a - low) / span, (b - low) / span
+    return a, b
+
+
 def _grid(dt: float) -> np.ndarray:
     if isinstance(dt, bool) or not isinstance(dt, (int, float, np.number)) or not 0 < dt < 1 \
             or not math.isfinite(dt):
@@ -114,7 +130,7 @@ def violation_ratio(scores_a: Sequence[float] | np.ndarray, scores_b: Sequence[f
     float
         In [0, 1]; 0.5 when the two quantile functions coincide on the grid.
     """
-    a, b = _scores("scores_a", scores_a), _scores("scores_b", scores_b)
+    a, b = _standardized(_scores("scores_a", scores_a), _scores("scores_b", scores_b))
     t = _grid(dt)
     ratio, _ = _ratios(a[_positions(len(a), t)], b[_positions(len(b), t)])
     return float(ratio)
@@ -191,7 +207,7 @@ def almost_stochastic_order(scores_a: Sequence[float] | np.ndarray, scores_b: Se
     Properly Compare Deep Neural Models", ACL. Ulmer, Hardmeier & Frellsen (2022), "deep-significance: Easy and
     Meaningful Significance Testing in the Age of Neural Networks", arXiv:2204.06815.
     """
-    a, b = _scores("scores_a", scores_a), _scores("scores_b", scores_b)
+    a, b = _standardized(_scores("scores_a", scores_a), _scores("scores_b", scores_b))
     _check_options(confidence, num_comparisons, samples)
     check_seed(seed)
     t = _grid(dt)
