@@ -21,7 +21,7 @@ The computation follows ``deepsig.aso`` (Ulmer, Hardmeier & Frellsen 2022, ``dee
   first point ``t = dt`` enters the denominator but not the numerator;
 - when the two quantile functions are equal on the grid (no distance), ε_W2 is 0.5 by convention (deepsig's);
 - unlike deepsig, both lists are first mapped onto [0, 1] by one increasing affine map (ε_W2 does not change), so
-  that squared distances neither overflow (deepsig: NaN for scores near 1e154) nor underflow (differences of 1e-200:
+  that squared distances neither overflow (deepsig: NaN for scores beyond 1e154) nor underflow (differences of 1e-200:
   deepsig's 0.5 for lists it sees as equal);
 - ``num_comparisons`` = k applies Bonferroni's correction, α ↦ α / k. Here deepsig 1.2.8 differs: it raises the
   confidence level to ``confidence + (1 - confidence) / k``, which equals ``1 - α / k`` for k = 2 only (for k = 3 at
