@@ -20,6 +20,7 @@ __all__ = [
     "OutputError",
     "PluginError",
     "MergeError",
+    "StatisticsError",
     "RatingsError",
     "OntologyError",
     "AccordWarning",
@@ -117,6 +118,11 @@ class OutputError(AccordError):
 class PluginError(AccordError):
     """A data file names code (``module:function``) that the user did not enable (``--plugins``,
     ``accord.register_method``), or an enabled plugin cannot be imported."""
+
+
+class StatisticsError(AccordError):
+    """A statistic cannot be drawn from the data: an interval or a paired test over a single resampling unit
+    (one document, one sentence), or sentences asked of a result that does not know them."""
 
 
 class MergeError(AccordError):

@@ -140,8 +140,9 @@ def test_coverage_of_the_true_rate():
 
 
 def test_undefined_rates_give_null_intervals(tmp_path, capsys):
-    g = tmp_path / "g.jsonl"
-    g.write_text(json.dumps({"id": "d", "tokens": ["a"], "annotations": []}) + "\n", encoding="utf-8")
+    g = tmp_path / "g.jsonl"   # two documents with nothing to count: every rate is NaN under --zero-division nan
+    g.write_text("".join(json.dumps({"id": d, "tokens": ["a"], "annotations": []}) + "\n" for d in "de"),
+                 encoding="utf-8")
     assert main(["score", str(g), str(g), "--zero-division", "nan", "--bootstrap", "20", "--output", "json"]) == 0
     out = checked(capsys.readouterr().out)
     assert out["totals"]["ci"]["f1"] == [None, None]

@@ -95,8 +95,9 @@ def test_systems_must_cover_the_same_documents():
 
 def test_a_label_only_one_system_predicts_is_compared_too():
     # found by the fuzzer: system b predicts a label that a never does; a's row for it counts nothing
-    ca = CountTable(PairsKind.fields, ("d0",), (ALL,), np.zeros((1, 1, 5), dtype=np.int64))
-    cb = CountTable(PairsKind.fields, ("d0",), (ALL, ("label", "PER")), np.array([[[0, 0, 0, 0, 1], [0, 0, 0, 0, 1]]]))
+    ca = CountTable(PairsKind.fields, ("d0", "d1"), (ALL,), np.zeros((2, 1, 5), dtype=np.int64))
+    cb = CountTable(PairsKind.fields, ("d0", "d1"), (ALL, ("label", "PER")),
+                    np.array([[[0, 0, 0, 0, 1], [0, 0, 0, 0, 1]], [[0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]]))
     a = Result("score", "pairs", {"pairs": Measure(PairsKind(), ca)}, nested=False)
     b = Result("score", "pairs", {"pairs": Measure(PairsKind(), cb)}, nested=False)
     out = compare({"a": a, "b": b}, samples=20, seed=1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from typing import Any
 from collections.abc import Callable
 
 from .._limits import MAX_BETA, MAX_DRAWS
@@ -261,9 +262,10 @@ def add_diff_pairing(p: argparse.ArgumentParser) -> None:
 def add_statistics(p: argparse.ArgumentParser) -> None:
     """Bootstrap confidence intervals: ``--bootstrap``, ``--seed``, ``--confidence``, ``--ci-method``,
     ``--confidence-data``."""
-    g = p.add_argument_group("confidence intervals (resampling documents)")
+    g = p.add_argument_group("confidence intervals (resampling documents or sentences)")
     g.add_argument("--bootstrap", type=count_of(2), metavar="N",
-                   help="add confidence intervals of every rate from N bootstrap resamples of the documents")
+                   help="add confidence intervals of every rate from N bootstrap resamples (see --resample)")
+    add_resample(g)
     g.add_argument("--seed", type=seed_value, help="seed of the resampling (the same seed gives the same output)")
     g.add_argument("--confidence", type=open_fraction, default=0.95,
                    help="confidence level of the intervals (default 0.95)")
@@ -272,6 +274,14 @@ def add_statistics(p: argparse.ArgumentParser) -> None:
     g.add_argument("--confidence-data", "--compute-confidence-data", dest="confidence_data", action="store_true",
                    help="also the mean, variance and standard deviation of the resampled values (MAT's "
                    "--compute_confidence_data; alone it resamples 1000 times, as MAT)")
+
+
+def add_resample(g: Any) -> None:
+    """``--resample auto|documents|sentences``: the unit of the bootstrap and of the paired tests."""
+    g.add_argument("--resample", choices=("auto", "documents", "sentences"), default="auto",
+                   help="the unit resampled: documents, sentences, or auto (default: documents from 30 documents "
+                   "on, else sentences when the input has them; one document of one sentence is refused, fewer "
+                   "than 20 units warned about)")
 
 
 def byte_size(value: str) -> int:

@@ -45,9 +45,10 @@ def caption(result: Any) -> str:
     text = f"{' vs '.join(sides)} · {mode} · {n} document{'s' if n != 1 else ''}"
     if getattr(result, "ci", None) is not None:
         o = result.options
-        units = "items" if result.command == "agree" else "documents"
+        units = "items" if result.command == "agree" else o.get("resample", "documents")
+        count = o.get("resampled_units")
         text += (f" · {100 * o['confidence']:g} % intervals ({o['ci_method']}, {o['bootstrap']} resamples of the "
-                 f"{units}, seed {o['seed']})")
+                 f"{'' if count is None else f'{count} '}{units}, seed {o['seed']})")
     return text
 
 
@@ -70,13 +71,15 @@ def emit(args: argparse.Namespace, result: Any, draw: Callable[[Any], None]) -> 
     if getattr(args, "confidence_data", False) and args.bootstrap is None:
         args.bootstrap = 1000      # MAT's --compute_confidence_data draws 1000 samples
     if getattr(args, "bootstrap", None) is not None:
+        extra = {} if getattr(args, "resample", None) in (None, "items") else {"resample": args.resample}
         result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method,
-                         summary=args.confidence_data)
+                         summary=args.confidence_data, **extra)
     elif hasattr(args, "bootstrap") and any(getattr(args, name, None) not in (None, False, default) for name, default in (
-            ("seed", None), ("confidence", 0.95), ("ci_method", "percentile"))):
+            ("seed", None), ("confidence", 0.95), ("ci_method", "percentile"), ("resample", "auto"))):
         from ..errors import OptionError
 
-        raise OptionError("--seed, --confidence and --ci-method apply with --bootstrap N (or --confidence-data)")
+        raise OptionError("--seed, --confidence, --ci-method and --resample apply with --bootstrap N (or "
+                          "--confidence-data)")
     warn_if_nothing_counted(result)
     fmt = output_format(args)
     if fmt == "json":

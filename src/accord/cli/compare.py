@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import OptionError
-from ._options import (MAX_DRAWS, add_output, add_rates, add_scaling, count_of, csv_list, open_fraction, rate_list,
-                       seed_value)
+from ._options import (MAX_DRAWS, add_output, add_rates, add_resample, add_scaling, count_of, csv_list, open_fraction,
+                       rate_list, seed_value)
 from ._output import emit
 
 __all__ = ["register", "COMMANDS"]
@@ -22,7 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "significance tests", formatter_class=argparse.RawDescriptionHelpFormatter,
                         description="Score every PRED against GOLD (as accord score, with its options) and test, for "
                         "every two systems, whether their rates differ: paired approximate randomization (default) or "
-                        "paired bootstrap over documents, p-values adjusted by Holm's method.",
+                        "paired bootstrap, over documents or sentences (--resample), p-values adjusted by Holm's method within "
+                        "each family of tests (the totals apart from each label's comparisons).",
                         epilog=_formats_epilog())
     cp.add_argument("gold", help="gold file or directory (the key of --structures)")
     cp.add_argument("preds", nargs="+", metavar="PRED", help="the systems' files or directories (two or more)")
@@ -49,9 +50,16 @@ def add_test_options(p: argparse.ArgumentParser) -> None:
     t.add_argument("--samples", type=count_of(1), default=10_000,
                    help=f"random swaps or resamples (default 10000, at most {MAX_DRAWS:,})")
     t.add_argument("--alpha", type=open_fraction, default=0.05,
-                   help="level of the Holm-adjusted p-values, strictly between 0 and 1 (default 0.05)")
+                   help="level of the adjusted p-values, strictly between 0 and 1 (default 0.05)")
     t.add_argument("--rates", type=rate_list, default=["f1"], help="rates compared, comma-separated (default f1)")
     t.add_argument("--no-labels", action="store_true", help="compare the totals only, not each label")
+    t.add_argument("--correction", choices=("holm", "bonferroni", "none"), default="holm",
+                   help="adjustment of the p-values within each family (default holm)")
+    t.add_argument("--families", choices=("separate", "overall", "all"), default="separate",
+                   help="which tests are corrected together: separate (default; the totals of every pair of systems "
+                   "one family, each label's comparisons another), overall (the totals one family, all labels "
+                   "another), all (every comparison one family)")
+    add_resample(t)
 
 
 def names_of(paths: list[str]) -> list[str]:
@@ -74,7 +82,11 @@ def render_comparison(result: Any, console: Any) -> None:
             block = measure.totals()
             systems.add_row(name, m, *(percent(block[k]) for k in RATES))
     print_table(console, systems)
-    marks = new_table(f"differences (b - a, points) with {result.options['test']} p-values, Holm-adjusted; "
+    o = result.options
+    adjusted = {"holm": "Holm-adjusted", "bonferroni": "Bonferroni-adjusted", "none": "not adjusted"}[
+        o.get("correction", "holm")]
+    marks = new_table(f"differences (b - a, points) with {o['test']} p-values over {o.get('resampled_units')} "
+                      f"{o.get('resample', 'documents')}, {adjusted} within {o.get('families', 'all')} families; "
                       f"* p < {result.options['alpha']:g}, ** p < {result.options['alpha'] / 5:g}",
                       ["a", "b", "measure", "label", "rate", "a %", "b %", "b - a", "p", "p adj.", ""], first=5)
     for c in result.comparisons:
@@ -109,12 +121,14 @@ def run_compare(args: argparse.Namespace) -> int:
         with reading_once():    # the gold file is read once for every system
             results = {name: score_result(args, path)[0] for name, path in zip(names, args.preds)}
     result = compare(results, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
-                     alpha=args.alpha, labels=not args.no_labels)
+                     alpha=args.alpha, labels=not args.no_labels, resample=args.resample, correction=args.correction,
+                     families=args.families)
     return emit(args, result, lambda console: render_comparison(result, console))
 
 
 _STRUCTURE_OPTIONS = {"command", "gold", "preds", "format", "structures", "metrics", "inclusive_spans", "premodifiers",
                       "hierarchy", "test", "samples", "alpha", "rates", "no_labels", "seed", "output", "out",
+                      "correction", "families", "resample",
                       "encoding", "quiet"}
 """The options of ``compare --structures``; every other option of ``compare`` belongs to accord score's modes."""
 

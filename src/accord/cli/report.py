@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_test_options(rp)
     s = rp.add_argument_group("intervals")
     s.add_argument("--bootstrap", type=count_of(2, zero=True), default=1000, metavar="N",
-                   help="bootstrap resamples of the documents for the intervals (default 1000; 0: none)")
+                   help="bootstrap resamples (of the --resample unit) for the intervals (default 1000; 0: none)")
     s.add_argument("--seed", type=seed_value, default=0, help="seed of the resampling and the tests (default 0)")
     s.add_argument("--confidence", type=open_fraction, default=0.95,
                    help="confidence level of the intervals (default 0.95)")
@@ -68,10 +68,12 @@ def run_report(args: argparse.Namespace) -> int:
     comparison = None
     if len(systems) > 1:
         comparison = compare(systems, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
-                             alpha=args.alpha, labels=not args.no_labels)
+                             alpha=args.alpha, labels=not args.no_labels, resample=args.resample,
+                             correction=args.correction, families=args.families)
     if args.bootstrap:
         for result in systems.values():
-            result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method)
+            result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method,
+                             resample=args.resample)
     write_report(args.out, systems, comparison, title=f"{Path(args.gold).name}: {', '.join(names)}", args=args)
     info(args, f"report of {len(systems)} system(s) on {len(next(iter(systems.values())).documents)} documents "
                f"written to {args.out}")

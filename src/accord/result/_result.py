@@ -327,18 +327,34 @@ class Result:
 
     # -- statistics
     def bootstrap(self, n_resamples: int, seed: int | None = None, confidence: float = 0.95,
-                  method: str = "percentile", summary: bool = False) -> "Result":
+                  method: str = "percentile", summary: bool = False, resample: str = "auto") -> "Result":
         """Add confidence intervals of every rate (totals, labels, groups, macro means) by resampling the
-        documents ``n_resamples`` times (see :mod:`accord.stats`); returns the result itself.
+        documents or the sentences ``n_resamples`` times (see :mod:`accord.stats`); returns the result itself.
 
         ``seed`` makes the intervals reproducible; ``method`` is ``percentile`` or ``bca``; ``summary`` adds
-        the mean, variance and standard deviation of the resampled values (MAT's confidence data).
+        the mean, variance and standard deviation of the resampled values (MAT's confidence data);
+        ``resample`` is ``documents``, ``sentences`` or ``auto`` (documents from 30 documents on, else sentences
+        when the counts know them: :mod:`accord.stats._units`). The unit chosen and how many there are go to
+        ``options`` (``resample``, ``resampled_units``).
+
+        Raises
+        ------
+        StatisticsError
+            A single unit to resample (a one-document input without sentences), or sentences asked of counts
+            that do not know them.
         """
         from ..stats import BootstrapOptions, confidence_intervals
+        from ..stats._units import check_unit_count, resampling_unit, unit_matrix
 
-        options = BootstrapOptions(n_resamples, seed, confidence, method)
-        self.ci = confidence_intervals(self.csv_measures(), self.documents, options, summary=summary)
+        options = BootstrapOptions(n_resamples, seed, confidence, method, resample)
+        measures = self.csv_measures()
+        tables = [m.table for m in measures.values()]
+        unit = resampling_unit(tables, resample)
+        units = unit_matrix(tables, self.documents, unit)
+        check_unit_count(units.n, unit, "a bootstrap interval")
+        self.ci = confidence_intervals(measures, self.documents, options, summary=summary, units=units)
         self.options.update(options.to_dict())
+        self.options.update(resample=unit, resampled_units=units.n)
         self.options["confidence_data"] = summary
         return self
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -49,6 +50,8 @@ class BootstrapOptions:
     seed: int | None = None
     confidence: float = 0.95
     method: str = "percentile"
+    resample: str = "auto"
+    """``auto``, ``documents`` or ``sentences`` (:mod:`accord.stats._units`)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.n_resamples, bool) or not isinstance(self.n_resamples, (int, np.integer)) \
@@ -61,26 +64,34 @@ class BootstrapOptions:
             raise OptionError(f"--confidence must lie strictly between 0 and 1; got {self.confidence!r}")
         if self.method not in CI_METHODS:
             raise OptionError(f"--ci-method must be one of {', '.join(CI_METHODS)}; got {self.method!r}")
+        from ._units import RESAMPLE_CHOICES
+
+        if self.resample not in RESAMPLE_CHOICES:
+            raise OptionError(f"--resample must be one of {', '.join(RESAMPLE_CHOICES)}; got {self.resample!r}")
 
     def to_dict(self) -> dict[str, object]:
         return {"bootstrap": int(self.n_resamples), "seed": self.seed, "confidence": self.confidence,
                 "ci_method": self.method}
 
 
-def resampled_sums(values: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """``(n_resamples, k)``: the column sums of ``values`` (``(n, k)``) over each resample of its rows."""
-    n = len(values)
-    out = np.empty((n_resamples, values.shape[1]), dtype=np.float64)
+def resampled_sums(values: Any, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """``(n_resamples, k)``: the column sums of ``values`` (``(n, k)``: an array, or a
+    :class:`~accord.stats._units.UnitMatrix` of documents or sentences) over each resample of its rows."""
+    from ._units import UnitMatrix
+
+    units = values if isinstance(values, UnitMatrix) else \
+        UnitMatrix(np.ascontiguousarray(values, dtype=np.float64), "documents")
+    n = units.n
+    out = np.empty((n_resamples, units.width), dtype=np.float64)
     if n == 0:
         out[:] = 0.0
         return out
-    dense = np.ascontiguousarray(values, dtype=np.float64)
     for start in range(0, n_resamples, CHUNK):
         b = min(CHUNK, n_resamples - start)
         draws = rng.integers(0, n, (b, n))
         draws += (np.arange(b) * n)[:, None]
-        weights = np.bincount(draws.ravel(), minlength=b * n).reshape(b, n)
-        out[start:start + b] = weights @ dense
+        weights = np.bincount(draws.ravel(), minlength=b * n).reshape(b, n).astype(np.float64)
+        out[start:start + b] = units.weighted_sums(weights)
     return out
 
 

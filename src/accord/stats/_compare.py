@@ -1,7 +1,8 @@
 """Comparing systems on the same documents: paired tests of the difference of every rate.
 
 For two systems A and B scored against the same gold documents, the statistic of a measure's row is
-``δ = rate(Σ_d B_d) - rate(Σ_d A_d)``. Both tests keep the documents paired:
+``δ = rate(Σ_d B_d) - rate(Σ_d A_d)``, the sums running over the resampling units ``d``: documents, or the
+sentences inside them (``resample``; :mod:`accord.stats._units`). Both tests keep the units paired:
 
 - ``permutation`` (approximate randomization; Noreen 1989, Riezler & Maxwell 2005): each sample swaps
   the two systems' counts of each document with probability ½; ``p = (1 + #{|δ*| ≥ |δ|}) / (1 + S)``;
@@ -9,8 +10,11 @@ For two systems A and B scored against the same gold documents, the statistic of
   with replacement, the same documents for both systems; under the null the resampled differences are
   centred on δ: ``p = (1 + #{|δ* - δ| ≥ |δ|}) / (1 + S)``.
 
-p-values of all comparisons of one run are adjusted by Holm's step-down method (Holm 1979):
-``p_(i) ↦ max_{j ≤ i} min(1, (m - j + 1) p_(j))``.
+p-values are adjusted within each family of tests (``families``; by default one family per question: the
+totals of every pair of systems, and each label's comparisons apart, so that adding labels never changes the
+answer about the totals), by Holm's step-down method (Holm 1979):
+``p_(i) ↦ max_{j ≤ i} min(1, (m - j + 1) p_(j))`` over the family's ``m`` p-values in increasing order, by
+Bonferroni's ``min(1, m p)``, or not at all (``correction``).
 """
 
 from __future__ import annotations
@@ -25,8 +29,10 @@ from .._limits import MAX_DRAWS
 from ..errors import OptionError
 from ..result._table import ALL, row_order
 from ._bootstrap import CHUNK, check_seed
+from ._units import UnitMatrix, check_unit_count, resampling_unit, unit_matrix
 
-__all__ = ["TESTS", "Comparison", "ComparisonResult", "compare", "holm"]
+__all__ = ["CORRECTIONS", "FAMILIES", "TESTS", "Comparison", "ComparisonResult", "adjust", "bonferroni", "compare",
+           "family_of", "holm"]
 
 TESTS = ("permutation", "bootstrap")
 
@@ -48,12 +54,57 @@ class Comparison:
     p_adjusted: float | None
     test: str
     significant: bool
+    family: str = "all"
+    """The family of tests this one was corrected with (``--families``): ``MEASURE/RATE/ALL`` for the totals of
+    every pair of systems, ``MEASURE/RATE/label:L`` for label ``L``'s, ``MEASURE/RATE/labels`` for every label
+    together, ``all`` for one family of every comparison."""
+    family_size: int = 0
+    """How many comparisons with a p-value the family holds (the ``m`` of the correction)."""
 
     def mark(self, alpha: float) -> str:
         """``**`` for an adjusted p-value below ``alpha / 5``, ``*`` below ``alpha`` (significant), else empty."""
         if not self.significant or self.p_adjusted is None:
             return ""
         return "**" if self.p_adjusted < alpha / 5 else "*"
+
+
+CORRECTIONS = ("holm", "bonferroni", "none")
+FAMILIES = ("separate", "overall", "all")
+
+
+def bonferroni(p_values: Sequence[float | None]) -> list[float | None]:
+    """Bonferroni's adjustment ``min(1, m p)`` of the defined p-values (``None`` stays ``None``)."""
+    m = sum(p is not None for p in p_values)
+    return [None if p is None else min(1.0, m * p) for p in p_values]
+
+
+def family_of(c: "Comparison", families: str) -> str:
+    """The family of a comparison (see :attr:`Comparison.family`)."""
+    if families == "all":
+        return "all"
+    if c.label is None:
+        return f"{c.measure}/{c.rate}/ALL"
+    return f"{c.measure}/{c.rate}/" + ("labels" if families == "overall" else f"label:{c.label}")
+
+
+def adjust(comparisons: Sequence["Comparison"], correction: str, families: str, alpha: float) -> list["Comparison"]:
+    """The comparisons with their family, adjusted p-value and significance: ``correction`` applied within each
+    family (``families``: ``separate``, ``overall`` or ``all``; see :func:`compare`)."""
+    named = [family_of(c, families) for c in comparisons]
+    members: dict[str, list[int]] = {}
+    for k, f in enumerate(named):
+        members.setdefault(f, []).append(k)
+    adjusted: list[float | None] = [None] * len(comparisons)
+    sizes = [0] * len(comparisons)
+    for ks in members.values():
+        raw = [comparisons[k].p_value for k in ks]
+        done = holm(raw) if correction == "holm" else bonferroni(raw) if correction == "bonferroni" else list(raw)
+        m = sum(p is not None for p in raw)
+        for k, p in zip(ks, done):
+            adjusted[k], sizes[k] = p, m
+    return [Comparison(**{**asdict(c), "p_adjusted": p, "significant": p is not None and p < alpha,
+                          "family": f, "family_size": m})
+            for c, p, f, m in zip(comparisons, adjusted, named, sizes)]
 
 
 def holm(p_values: Sequence[float | None]) -> list[float | None]:
@@ -64,19 +115,6 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
     for rank, (p, k) in enumerate(sorted(defined)):
         running = max(running, min(1.0, (m - rank) * p))
         out[k] = running
-    return out
-
-
-def _aligned_values(result: Any, documents: tuple[str, ...], rows: Mapping[str, tuple]) -> dict[str, np.ndarray]:
-    """Each measure's counts in the given document order and rows (zeros for a row the system never counts: a
-    label only another system predicted)."""
-    out = {}
-    for name, m in result.measures.items():
-        t = m.table
-        where = {d: k for k, d in enumerate(t.documents)}
-        values = np.zeros((len(documents), len(rows[name]), len(t.fields)))
-        values[:, [rows[name].index(r) for r in t.rows]] = t.values[[where[d] for d in documents]]
-        out[name] = values
     return out
 
 
@@ -125,7 +163,8 @@ class ComparisonResult:
 
 
 def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: int = 10_000, seed: int | None = None,
-            rates: Sequence[str] = ("f1",), alpha: float = 0.05, labels: bool = True) -> ComparisonResult:
+            rates: Sequence[str] = ("f1",), alpha: float = 0.05, labels: bool = True, resample: str = "auto",
+            correction: str = "holm", families: str = "separate") -> ComparisonResult:
     """Paired tests between every two systems: each measure's total and (``labels``) label rows, each rate.
 
     Parameters
@@ -139,6 +178,21 @@ def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: i
         The rates compared (default F1).
     alpha : float
         The level at which an adjusted p-value is marked significant.
+    resample : {"auto", "documents", "sentences"}
+        The unit swapped or resampled (:mod:`accord.stats._units`: ``auto`` takes documents from 30 documents on,
+        else sentences when the counts know them). A single unit is refused, fewer than 20 warned about.
+    correction : {"holm", "bonferroni", "none"}
+        The adjustment for several tests, applied within each family.
+    families : {"separate", "overall", "all"}
+        Which comparisons are corrected together. ``separate`` (default): one family per question, the totals of
+        every pair of systems (for each measure and rate) one family, each label's comparisons another, so that
+        comparing labels never changes the answer about the totals; ``overall``: the totals one family, all labels
+        together another; ``all``: every comparison of the run one family.
+
+    Raises
+    ------
+    StatisticsError
+        A single document (or sentence) to swap or resample.
     """
     if test not in TESTS:
         raise OptionError(f"--test must be one of {', '.join(TESTS)}; got {test!r}")
@@ -148,6 +202,10 @@ def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: i
         raise OptionError(f"--alpha must be a number strictly between 0 and 1; got {alpha!r}")
     if isinstance(rates, str) or not list(rates):
         raise OptionError(f"--rates must name one or more rates (a list such as ['f1']); got {rates!r}")
+    if correction not in CORRECTIONS:
+        raise OptionError(f"--correction must be one of {', '.join(CORRECTIONS)}; got {correction!r}")
+    if families not in FAMILIES:
+        raise OptionError(f"--families must be one of {', '.join(FAMILIES)}; got {families!r}")
     check_seed(seed)
     names = list(results)
     if len(names) < 2:
@@ -166,51 +224,51 @@ def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: i
     documents = first.documents
     rows = {m: tuple(sorted({r for name in names for r in results[name].measures[m].table.rows}, key=row_order))
             for m in first.measures}
-    values = {name: _aligned_values(results[name], documents, rows) for name in names}
     unknown = [r for r in rates if any(r not in m.kind.rate_names for m in first.measures.values())]
     if unknown:
         raise OptionError(f"--rates: {unknown[0]!r} is not a rate of every measure; they have "
                           f"{', '.join(next(iter(first.measures.values())).kind.rate_names)}")
+    unit = resampling_unit([m.table for name in names for m in results[name].measures.values()], resample)
+    values = {name: unit_matrix([m.table for m in results[name].measures.values()], documents, unit,
+                                [rows[m] for m in results[name].measures]) for name in names}
+    n_units = values[names[0]].n
+    check_unit_count(n_units, unit, "a paired test")
     rng = np.random.default_rng(seed)
     raw: list[Comparison] = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             raw.extend(_pair(first, rows, a, b, values[a], values[b], test, samples, rng, rates, labels))
-    adjusted = holm([c.p_value for c in raw])
-    comparisons = [Comparison(**{**asdict(c), "p_adjusted": p, "significant": p is not None and p < alpha})
-                   for c, p in zip(raw, adjusted)]
+    comparisons = adjust(raw, correction, families, alpha)
     options = {"test": test, "samples": samples, "seed": seed, "rates": list(rates), "alpha": alpha,
-               "correction": "holm"}
+               "correction": correction, "families": families, "resample": unit, "resampled_units": n_units}
     inputs = {"gold": first.inputs.get("gold", {"sources": [], "documents": len(documents)})}
     for name in names:
         inputs[name] = results[name].inputs.get("pred", {"sources": [name], "documents": len(documents)})
     return ComparisonResult(results, comparisons, options, inputs)
 
 
-def _pair(first: Any, all_rows: Mapping[str, tuple], a: str, b: str, va: dict[str, np.ndarray], vb: dict[str, np.ndarray], test: str,
+def _pair(first: Any, all_rows: Mapping[str, tuple], a: str, b: str, va: UnitMatrix, vb: UnitMatrix, test: str,
           samples: int, rng: np.random.Generator, rates: Sequence[str], labels: bool) -> list[Comparison]:
-    names = list(va)
-    shapes = {n: va[n].shape[1:] for n in names}
-    flat_a = np.concatenate([va[n].reshape(len(va[n]), -1) for n in names], axis=1)
-    flat_b = np.concatenate([vb[n].reshape(len(vb[n]), -1) for n in names], axis=1)
-    n_docs = len(flat_a)
-    tot_a, tot_b = flat_a.sum(axis=0), flat_b.sum(axis=0)
-    sims_a = np.empty((samples, flat_a.shape[1]))
+    names = list(first.measures)
+    shapes = {n: (len(all_rows[n]), len(first.measures[n].table.fields)) for n in names}
+    n_units = va.n
+    tot_a, tot_b = va.total(), vb.total()
+    sims_a = np.empty((samples, va.width))
     sims_b = np.empty_like(sims_a)
-    delta = flat_b - flat_a
+    delta = vb - va
     for start in range(0, samples, CHUNK):
         k = min(CHUNK, samples - start)
         if test == "permutation":
-            swap = rng.integers(0, 2, (k, n_docs)).astype(np.float64)
-            moved = swap @ delta
+            swap = rng.integers(0, 2, (k, n_units)).astype(np.float64)
+            moved = delta.weighted_sums(swap)
             sims_a[start:start + k] = tot_a + moved
             sims_b[start:start + k] = tot_b - moved
         else:
-            draws = rng.integers(0, n_docs, (k, n_docs)) if n_docs else np.zeros((k, 0), dtype=np.int64)
-            draws += (np.arange(k) * n_docs)[:, None]
-            weights = np.bincount(draws.ravel(), minlength=k * n_docs).reshape(k, n_docs).astype(np.float64)
-            sims_a[start:start + k] = weights @ flat_a
-            sims_b[start:start + k] = weights @ flat_b
+            draws = rng.integers(0, n_units, (k, n_units)) if n_units else np.zeros((k, 0), dtype=np.int64)
+            draws += (np.arange(k) * n_units)[:, None]
+            weights = np.bincount(draws.ravel(), minlength=k * n_units).reshape(k, n_units).astype(np.float64)
+            sims_a[start:start + k] = va.weighted_sums(weights)
+            sims_b[start:start + k] = vb.weighted_sums(weights)
     out = []
     offset = 0
     for name in names:
@@ -239,7 +297,8 @@ def _pair(first: Any, all_rows: Mapping[str, tuple], a: str, b: str, va: dict[st
     return out
 
 
-_STATISTICS = frozenset({"bootstrap", "seed", "confidence", "ci_method", "confidence_data"})
+_STATISTICS = frozenset({"bootstrap", "seed", "confidence", "ci_method", "confidence_data", "resample",
+                         "resampled_units"})
 
 
 def _scoring(options: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Confidence intervals for every rate of a result, by resampling its documents."""
+"""Confidence intervals for every rate of a result, by resampling its documents or sentences."""
 
 from __future__ import annotations
 
@@ -8,21 +8,9 @@ import numpy as np
 
 
 from ._bootstrap import BootstrapOptions, intervals, resampled_sums
+from ._units import UnitMatrix, unit_matrix
 
 __all__ = ["confidence_intervals"]
-
-
-def _aligned(table: Any, documents: tuple[str, ...]) -> np.ndarray:
-    """A measure's values as ``(documents, rows * fields)`` in the result's document order (zeros for a
-    document the measure does not hold)."""
-    flat = table.values.reshape(len(table.documents), -1).astype(np.float64)
-    if table.documents == documents:
-        return flat
-    out = np.zeros((len(documents), flat.shape[1]))
-    where = {d: k for k, d in enumerate(documents)}
-    for k, d in enumerate(table.documents):
-        out[where[d]] = flat[k]
-    return out
 
 
 def _macro(rates: np.ndarray) -> np.ndarray:
@@ -35,35 +23,39 @@ def _macro(rates: np.ndarray) -> np.ndarray:
 
 
 def confidence_intervals(measures: dict[str, Any], documents: tuple[str, ...], options: BootstrapOptions,
-                         summary: bool = False) -> dict[str, dict[str, Any]]:
+                         summary: bool = False, units: UnitMatrix | None = None) -> dict[str, dict[str, Any]]:
     """Intervals of every rate of every row (total, labels, groups) and of the macro means, per measure.
 
     All measures are resampled with the same draws (one weight matrix for all), so their intervals come
-    from the same resampled corpora. Returns ``{measure: {"rows": {row: {rate: [lo, hi]}}, "macro":
-    {rate: [lo, hi]}}}``, with ``"resampled": {row: {rate: {"mean", "variance", "std"}}}`` when ``summary``
-    (MAT's ``--compute_confidence_data``: the mean, variance and standard deviation of the resampled values).
+    from the same resampled corpora. ``units`` are the resampled units (:func:`accord.stats._units.unit_matrix`
+    of the measures' tables; default: their documents). Returns ``{measure: {"rows": {row: {rate: [lo, hi]}},
+    "macro": {rate: [lo, hi]}}}``, with ``"resampled": {row: {rate: {"mean", "variance", "std"}}}`` when
+    ``summary`` (MAT's ``--compute_confidence_data``: the mean, variance and standard deviation of the
+    resampled values).
     """
-    parts = {name: _aligned(m.table, documents) for name, m in measures.items()}
-    big = np.concatenate(list(parts.values()), axis=1) if parts else np.zeros((len(documents), 0))
+    if units is None:
+        units = unit_matrix([m.table for m in measures.values()], documents, "documents")
     rng = np.random.default_rng(options.seed)
-    sums = resampled_sums(big, options.n_resamples, rng)
+    sums = resampled_sums(units, options.n_resamples, rng)
+    corpus = units.total()
     out: dict[str, dict[str, Any]] = {}
     offset = 0
     for name, m in measures.items():
         t, kind = m.table, m.kind
         r, f = len(t.rows), len(t.fields)
         width = r * f
-        values = parts[name].reshape(len(documents), r, f)
-        total = values.sum(axis=0)
-        resampled = sums[:, offset:offset + width].reshape(-1, r, f)
+        columns = slice(offset, offset + width)
+        total = corpus[columns].reshape(r, f)
+        resampled = sums[:, columns].reshape(-1, r, f)
         offset += width
         rates_b = kind.rates(resampled)            # rate -> (B, rows)
         rates_hat = kind.rates(total)               # rate -> (rows,)
         labels = [k for k, row in enumerate(t.rows) if row[0] == "label"]
 
-        def jackknife(values: np.ndarray = values, total: np.ndarray = total, kind: Any = kind,
-                      labels: list[int] = labels) -> dict[str, np.ndarray]:
-            left_out = kind.rates(total[None] - values)        # rate -> (documents, rows)
+        def jackknife(columns: slice = columns, total: np.ndarray = total, kind: Any = kind,
+                      labels: list[int] = labels, r: int = r, f: int = f) -> dict[str, np.ndarray]:
+            values = units.dense()[:, columns].reshape(units.n, r, f)
+            left_out = kind.rates(total[None] - values)        # rate -> (units, rows)
             return {rate: np.concatenate([v.T, _macro(v[:, labels])[None]], axis=0) for rate, v in left_out.items()}
 
         cache: dict[str, Any] = {}
