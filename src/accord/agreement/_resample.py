@@ -155,9 +155,12 @@ def item_statistics(codes: np.ndarray, categories: Sequence[Hashable], raters: S
     k, m = len(categories), codes.shape[1]
     pat, inverse = _patterns(codes, k)
     u = len(pat)
-    rows_, cols_ = np.nonzero(pat != MISSING)
-    cnt = np.bincount(rows_ * k + pat[rows_, cols_], minlength=u * k).reshape(u, k).astype(np.int64)
-    r = cnt.sum(axis=1)
+    rated = pat != MISSING
+    r = rated.sum(axis=1).astype(np.int64)
+    same = np.zeros(u, dtype=np.int64)          # Σ_c n_c (n_c - 1): ordered pairs of raters giving one category
+    for a in range(m):
+        for b in range(a + 1, m):
+            same += 2 * (rated[:, a] & rated[:, b] & (pat[:, a] == pat[:, b]))
     lay = _layout(k, m)
     width = lay["rater_counts"].stop
     # scales: pa ~ 1/(r(r-1)), pi ~ 1/r, coincidence ~ 1/(r-1); exact while the largest sum stays below 2^53
@@ -167,7 +170,7 @@ def item_statistics(codes: np.ndarray, categories: Sequence[Hashable], raters: S
     scale = np.ones(width)
     if exact:
         scale[lay["pa_sum"]], scale[lay["pi_sum"]], scale[lay["coincidence"]] = l_pa, l_pi, l_co
-    entries: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []   # (pattern, column, value)
+    entries: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []   # (pattern, column, value), repeats added
 
     def add(where: np.ndarray, column: np.ndarray | int, value: np.ndarray | float) -> None:
         idx = np.flatnonzero(where)
@@ -178,27 +181,25 @@ def item_statistics(codes: np.ndarray, categories: Sequence[Hashable], raters: S
     pairs = tuple((a, b) for a in range(m) for b in range(a + 1, m))
     base = lay["pairs"].start
     for p, (a, b) in enumerate(pairs):
-        both = (pat[:, a] != MISSING) & (pat[:, b] != MISSING)
-        add(both, base + p * k * k + pat[:, a] * k + pat[:, b], 1.0)
+        add(rated[:, a] & rated[:, b], base + p * k * k + pat[:, a] * k + pat[:, b], 1.0)
     two, one = r >= 2, r >= 1
     safe2 = np.where(two, r * (r - 1), 1)
-    same = (cnt * (cnt - 1)).sum(axis=1)
-    add(two, lay["pa_sum"].start, same * (l_pa // safe2) if exact else same / safe2)
+    add(two & (same > 0), lay["pa_sum"].start, same * (l_pa // safe2) if exact else same / safe2)
     add(two, lay["n_pairable"].start, 1.0)
     safe1 = np.where(one, r, 1)
-    for c in range(k):
-        add(one & (cnt[:, c] > 0), lay["pi_sum"].start + c, cnt[:, c] * (l_pi // safe1) if exact
-            else cnt[:, c] / safe1)
+    share = l_pi // safe1 if exact else 1.0 / safe1
+    for j in range(m):                   # n_c / r: each rating adds 1/r to its category
+        add(rated[:, j], lay["pi_sum"].start + pat[:, j], share)
     add(one, lay["n_rated"].start, 1.0)
     safe_1 = np.where(two, r - 1, 1)
-    for c in range(k):
-        for d in range(k):
-            num = cnt[:, c] * cnt[:, d] - (cnt[:, c] if c == d else 0)
-            add(two & (num != 0), lay["coincidence"].start + c * k + d, num * (l_co // safe_1) if exact
-                else num / safe_1)
+    weight = l_co // safe_1 if exact else 1.0 / safe_1
+    for j in range(m):                   # n_c n_d - [c = d] n_c: the ordered pairs of two raters' values
+        for i in range(m):
+            if i != j:
+                add(rated[:, j] & rated[:, i], lay["coincidence"].start + pat[:, j] * k + pat[:, i], weight)
     full = (pat != MISSING).all(axis=1)
     add(full, lay["complete"].start, 1.0)
-    add(full, lay["y2"].start, (cnt ** 2).sum(axis=1).astype(np.float64))
+    add(full, lay["y2"].start, (r + same).astype(np.float64))         # Σ_c n_c² = r + Σ_c n_c (n_c - 1)
     for j in range(m):
         add(full, lay["rater_counts"].start + j * k + pat[:, j], 1.0)
     if entries:
@@ -319,11 +320,12 @@ def evaluate(sums: np.ndarray, k: int, m: int, *, level: str = "nominal",
 
 
 # ---------------------------------------------------------------------------------------------- resampling
-def chunks(n_items: int, n_resamples: int) -> Iterator[int]:
-    """Sizes of the chunks of resamples drawn together (64 at most, fewer when the items are many)."""
+def chunks(n_items: int, n_resamples: int, width: int = 0) -> Iterator[int]:
+    """Sizes of the chunks of resamples drawn together (64 at most, fewer when the items or the statistics
+    (``width`` a resample) are many)."""
     from ..stats import CHUNK
 
-    step = max(1, min(CHUNK, _DRAWS_PER_CHUNK // max(n_items, 1)))
+    step = max(1, min(CHUNK, _DRAWS_PER_CHUNK // max(n_items, 1), _DRAWS_PER_CHUNK // max(width, 1)))
     for start in range(0, n_resamples, step):
         yield min(step, n_resamples - start)
 
@@ -341,7 +343,7 @@ def resampled_coefficients(tables: Sequence[ItemStatistics], n_resamples: int, r
     parts: list[list[np.ndarray]] = [[] for _ in tables]
     if n == 0:
         return [ev(np.full((n_resamples, t.matrix.shape[1]), np.nan)) for t, ev in zip(tables, evaluators)]
-    for b in chunks(n, n_resamples):
+    for b in chunks(n, n_resamples, max(t.matrix.shape[1] for t in tables)):
         draws = rng.integers(0, n, (b, n))
         for t, ev, part in zip(tables, evaluators, parts):
             u = t.n_patterns
