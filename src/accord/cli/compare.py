@@ -26,7 +26,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "each family of tests (the totals apart from each label's comparisons).",
                         epilog=_formats_epilog())
     cp.add_argument("gold", help="gold file or directory (the key of --structures)")
-    cp.add_argument("preds", nargs="+", metavar="PRED", help="the systems' files or directories (two or more)")
+    cp.add_argument("preds", nargs="+", metavar="PRED",
+                    help="the systems' files or directories (two or more); several runs of one system (different "
+                    "seeds) as one argument, comma-separated or a quoted glob: 'a_seed1.conll,a_seed2.conll' or "
+                    "'a_seed*.conll'")
     add_score_options(cp)
     st = cp.add_argument_group("coreference, Smatch and structured records")
     st.add_argument("--structures", choices=("coref", "smatch", "structured"),
@@ -37,6 +40,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_record_options(st)
     add_test_options(cp)
     cp.add_argument("--seed", type=seed_value, help="seed of the sampling (the same seed gives the same output)")
+    ci = cp.add_argument_group("intervals of the leaderboard")
+    ci.add_argument("--bootstrap", type=count_of(2), metavar="N",
+                    help="each system's interval of the headline rate from N resamples of the --resample unit (and "
+                    "of the runs, for a system of several runs)")
+    ci.add_argument("--confidence", type=open_fraction, default=0.95,
+                    help="confidence level of the intervals (default 0.95)")
+    ci.add_argument("--ci-method", choices=("percentile", "bca"), default="percentile",
+                    help="percentile (default) or bca (systems of one run)")
     add_output(cp)
     add_rates(cp)
     add_scaling(cp)
@@ -60,6 +71,49 @@ def add_test_options(p: argparse.ArgumentParser) -> None:
                    "one family, each label's comparisons another), overall (the totals one family, all labels "
                    "another), all (every comparison one family)")
     add_resample(t)
+
+
+def runs_of(argument: str) -> list[str]:
+    """The runs of one system on the command line: a path, or several separated by commas, each a path or a glob
+    (``sys_seed*.conll``), in sorted order. A path that exists is one run even if it holds a comma."""
+    import glob
+    import os
+
+    if os.path.exists(argument) or "," not in argument and not glob.has_magic(argument):
+        return [argument]
+    out: list[str] = []
+    for part in (argument.split(",") if not os.path.exists(argument) else [argument]):
+        if not part:
+            raise OptionError(f"system {argument!r}: an empty run between commas")
+        if glob.has_magic(part) and not os.path.exists(part):
+            found = sorted(glob.glob(part))
+            if not found:
+                raise OptionError(f"system {argument!r}: no file matches {part!r}")
+            out.extend(found)
+        else:
+            out.append(part)
+    if len(set(out)) < len(out):
+        raise OptionError(f"system {argument!r} names a run twice")
+    return out
+
+
+def system_names(arguments: list[str], runs: list[list[str]]) -> list[str]:
+    """A name per system: its file name (one run), or the runs' longest common beginning, trimmed of ``_-.``
+    (several runs; the first run's name when they share none)."""
+    import os
+
+    singles = names_of([r[0] if len(r) == 1 else a for a, r in zip(arguments, runs)])
+    out = []
+    for single, files in zip(singles, runs):
+        if len(files) == 1:
+            out.append(single)
+            continue
+        stems = [Path(f).stem for f in files]
+        common = os.path.commonprefix(stems).rstrip("_-. ") or stems[0]
+        out.append(common)
+    if len(set(out)) < len(out):
+        out = [name if out.count(name) == 1 else f"{name}#{k + 1}" for k, name in enumerate(out)]
+    return out
 
 
 def names_of(paths: list[str]) -> list[str]:
@@ -109,26 +163,38 @@ def run_compare(args: argparse.Namespace) -> int:
         raise OptionError("accord compare scores in the pairs, clueval and semeval modes; compare GATE's measures "
                           "with accord.compare on accord.qa results in Python")
     args.details = None
-    names = names_of(args.preds)
+    runs = [runs_of(p) for p in args.preds]
+    names = system_names(args.preds, runs)
+    results: dict[str, Any]
     if args.structures:
         if args.jobs != "1" or args.dask or args.shard_size:
             raise OptionError("--jobs, --dask and --shard-size apply to accord score's modes, not to --structures")
         _check_structure_options(args)
-        results = {name: _structure_result(args, path) for name, path in zip(names, args.preds)}
+        results = {name: _as_runs([_structure_result(args, path) for path in paths])
+                   for name, paths in zip(names, runs)}
     else:
         if args.metrics or args.inclusive_spans or args.premodifiers or args.hierarchy:
             raise OptionError("--metrics, --inclusive-spans, --premodifiers and --hierarchy apply with --structures")
         with reading_once():    # the gold file is read once for every system
-            results = {name: score_result(args, path)[0] for name, path in zip(names, args.preds)}
+            results = {name: _as_runs([score_result(args, path)[0] for path in paths])
+                       for name, paths in zip(names, runs)}
     result = compare(results, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
                      alpha=args.alpha, labels=not args.no_labels, resample=args.resample, correction=args.correction,
                      families=args.families)
+    if args.bootstrap:
+        result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method)
+    del args.bootstrap      # the intervals are the comparison's own (emit bootstraps a result given --bootstrap)
     return emit(args, result, lambda console: render_comparison(result, console))
+
+
+def _as_runs(results: list[Any]) -> Any:
+    """One result, or the list of a system's runs."""
+    return results[0] if len(results) == 1 else results
 
 
 _STRUCTURE_OPTIONS = {"command", "gold", "preds", "format", "structures", "metrics", "inclusive_spans", "premodifiers",
                       "hierarchy", "test", "samples", "alpha", "rates", "no_labels", "seed", "output", "out",
-                      "correction", "families", "resample",
+                      "correction", "families", "resample", "bootstrap", "confidence", "ci_method",
                       "encoding", "quiet"}
 """The options of ``compare --structures``; every other option of ``compare`` belongs to accord score's modes."""
 

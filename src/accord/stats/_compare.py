@@ -29,6 +29,8 @@ from .._limits import MAX_DRAWS
 from ..errors import OptionError
 from ..result._table import ALL, row_order
 from ._bootstrap import CHUNK, check_seed
+from ._aso import almost_stochastic_order
+from ._power import minimum_detectable_difference
 from ._units import UnitMatrix, check_unit_count, resampling_unit, unit_matrix
 
 __all__ = ["CORRECTIONS", "FAMILIES", "TESTS", "Comparison", "ComparisonResult", "adjust", "bonferroni", "compare",
@@ -60,6 +62,19 @@ class Comparison:
     together, ``all`` for one family of every comparison."""
     family_size: int = 0
     """How many comparisons with a p-value the family holds (the ``m`` of the correction)."""
+    standard_error: float | None = None
+    """The standard deviation of the difference over the test's samples (the permutation's null distribution, or
+    the paired bootstrap's resampled differences)."""
+    detectable: float | None = None
+    """The smallest true difference the test detects at ``alpha`` with 80 % power, ``(z_{1-α/2} + z_{0.8}) ·
+    standard_error`` (:func:`accord.stats._power.minimum_detectable_difference`): a difference that is not
+    significant may still be one below this size."""
+    runs: tuple[int, int] = (1, 1)
+    """How many runs of ``a`` and of ``b`` the comparison averages."""
+    aso_epsilon: float | None = None
+    """With several runs of both systems, the totals only: ε_min of Almost Stochastic Order of ``b`` over ``a``
+    (Dror et al. 2019, as ``deepsig.aso(b_runs, a_runs)``): below 0.5, ``b``'s runs are almost stochastically
+    larger; 0: every run of ``b`` above every run of ``a``."""
 
     def mark(self, alpha: float) -> str:
         """``**`` for an adjusted p-value below ``alpha / 5``, ``*`` below ``alpha`` (significant), else empty."""
@@ -127,6 +142,11 @@ class ComparisonResult:
                  inputs: Mapping[str, Any]):
         self.systems, self.comparisons = dict(systems), list(comparisons)
         self.options, self.inputs = dict(options), dict(inputs)
+        self.runs: dict[str, list[Any]] = {name: [r] for name, r in self.systems.items()}
+        """Each system's runs (several results with different seeds, or its one result)."""
+        self.headline: dict[str, dict[str, Any]] = {}
+        """Each system's headline figure (the main measure's total, first rate): ``value`` (the mean over its runs),
+        ``runs``, ``run_values``, ``sd`` and, with :meth:`bootstrap`, ``interval``."""
         first = next(iter(self.systems.values()))
         self.mode = first.mode
         self.documents = first.documents
@@ -137,7 +157,54 @@ class ComparisonResult:
         return {"schema_version": SCHEMA_VERSION, "command": self.command, "mode": self.mode,
                 "options": self.options, "inputs": self.inputs,
                 "systems": {name: r.to_dict() for name, r in self.systems.items()},
+                "headline": self.headline,
                 "comparisons": [asdict(c) for c in self.comparisons]}
+
+    def bootstrap(self, n_resamples: int, seed: int | None = None, confidence: float = 0.95,
+                  method: str = "percentile") -> "ComparisonResult":
+        """Add each system's interval to its headline figure (and every run's intervals to its result), by
+        resampling the comparison's units ``n_resamples`` times with the same draws for every system; returns the
+        comparison itself.
+
+        A system of one run gets its result's interval (:meth:`accord.result.Result.bootstrap`, ``percentile`` or
+        ``bca``). A system of several runs gets the percentile interval of the mean over runs in a two-level
+        bootstrap: the units resampled (the same draws for every run), then the runs drawn with replacement, so
+        that the interval holds the variation between runs as well as between units.
+        """
+        from ._bootstrap import BootstrapOptions, intervals, resampled_sums
+
+        options = BootstrapOptions(n_resamples, seed, confidence, method, self.options.get("resample", "auto"))
+        several = any(len(rs) > 1 for rs in self.runs.values())
+        if several and method != "percentile":
+            raise OptionError("--ci-method bca applies to systems of one run; several runs per system take the "
+                              "percentile interval of the two-level bootstrap")
+        unit = self.options.get("resample", "documents")
+        for name, results in self.runs.items():
+            for r in results:
+                r.bootstrap(n_resamples, seed=seed, confidence=confidence, method=method, resample=unit)
+            head = self.headline[name]
+            if len(results) == 1:
+                m = results[0].measures[head["measure"]]
+                ci = (results[0].ci or {}).get(head["measure"], {}).get("rows", {}).get(ALL, {}).get(head["rate"])
+                head["interval"] = None if ci is None else list(ci)
+                continue
+            rng = np.random.default_rng(seed)
+            stats = []
+            for r in results:
+                m = r.measures[head["measure"]]
+                units = unit_matrix([m.table], self.documents, unit)
+                sums = resampled_sums(units, n_resamples, np.random.default_rng(seed))   # the same units per run
+                resampled = m.kind.rates(sums.reshape(n_resamples, len(m.table.rows), len(m.table.fields)))
+                at = m.table.rows.index(ALL) if ALL in m.table.rows else None
+                stats.append(np.full(n_resamples, np.nan) if at is None else resampled[head["rate"]][:, at])
+            per_run = np.array(stats)                                  # (runs, resamples)
+            picks = rng.integers(0, len(results), (n_resamples, len(results)))
+            pooled = per_run[picks, np.arange(n_resamples)[:, None]].mean(axis=1)
+            lo, hi = intervals(pooled[None], np.array([head["value"] if head["value"] is not None else np.nan]),
+                               confidence, "percentile")
+            head["interval"] = [_num(float(lo[0])), _num(float(hi[0]))]
+        self.options.update(bootstrap=int(n_resamples), confidence=confidence, ci_method=method)
+        return self
 
     def to_json(self, indent: int | None = 2) -> str:
         from ..report.serialize import json_text
@@ -210,47 +277,147 @@ def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: i
     names = list(results)
     if len(names) < 2:
         raise OptionError("compare needs at least two systems")
-    first = results[names[0]]
-    for name in names[1:]:
-        r = results[name]
-        if (r.command, r.mode, list(r.measures), _scoring(r.options)) != (
-                first.command, first.mode, list(first.measures), _scoring(first.options)):
-            raise OptionError(f"system {name!r} was not scored like {names[0]!r} (command, mode, measures, options "
-                              "must be the same)")
-        if set(r.documents) != set(first.documents):
-            extra = sorted(set(r.documents) ^ set(first.documents))
-            raise OptionError(f"systems {names[0]!r} and {name!r} do not cover the same documents (e.g. {extra[0]!r}); "
-                              "a paired test needs every system on every document")
+    runs = {name: _runs_of(name, results[name]) for name in names}
+    first = runs[names[0]][0]
+    for name in names:
+        for k, r in enumerate(runs[name]):
+            what = f"system {name!r}" + (f" (run {k + 1})" if len(runs[name]) > 1 else "")
+            if (r.command, r.mode, list(r.measures), _scoring(r.options)) != (
+                    first.command, first.mode, list(first.measures), _scoring(first.options)):
+                raise OptionError(f"{what} was not scored like {names[0]!r} (command, mode, measures, options must "
+                                  "be the same)")
+            if set(r.documents) != set(first.documents):
+                extra = sorted(set(r.documents) ^ set(first.documents))
+                raise OptionError(f"{what} and {names[0]!r} do not cover the same documents (e.g. {extra[0]!r}); a "
+                                  "paired test needs every system on every document")
     documents = first.documents
-    rows = {m: tuple(sorted({r for name in names for r in results[name].measures[m].table.rows}, key=row_order))
+    everything = [r for name in names for r in runs[name]]
+    rows = {m: tuple(sorted({r for res in everything for r in res.measures[m].table.rows}, key=row_order))
             for m in first.measures}
     unknown = [r for r in rates if any(r not in m.kind.rate_names for m in first.measures.values())]
     if unknown:
         raise OptionError(f"--rates: {unknown[0]!r} is not a rate of every measure; they have "
                           f"{', '.join(next(iter(first.measures.values())).kind.rate_names)}")
-    unit = resampling_unit([m.table for name in names for m in results[name].measures.values()], resample)
-    values = {name: unit_matrix([m.table for m in results[name].measures.values()], documents, unit,
-                                [rows[m] for m in results[name].measures]) for name in names}
-    n_units = values[names[0]].n
+    unit = resampling_unit([m.table for res in everything for m in res.measures.values()], resample)
+    values = {name: [unit_matrix([m.table for m in res.measures.values()], documents, unit,
+                                 [rows[m] for m in res.measures]) for res in runs[name]] for name in names}
+    n_units = values[names[0]][0].n
     check_unit_count(n_units, unit, "a paired test")
     rng = np.random.default_rng(seed)
     raw: list[Comparison] = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
-            raw.extend(_pair(first, rows, a, b, values[a], values[b], test, samples, rng, rates, labels))
+            raw.extend(_pair(first, rows, a, b, values[a], values[b], test, samples, rng, rates, labels, alpha))
     comparisons = adjust(raw, correction, families, alpha)
     options = {"test": test, "samples": samples, "seed": seed, "rates": list(rates), "alpha": alpha,
                "correction": correction, "families": families, "resample": unit, "resampled_units": n_units}
     inputs = {"gold": first.inputs.get("gold", {"sources": [], "documents": len(documents)})}
     for name in names:
-        inputs[name] = results[name].inputs.get("pred", {"sources": [name], "documents": len(documents)})
-    return ComparisonResult(results, comparisons, options, inputs)
+        sources = [s for res in runs[name] for s in res.inputs.get("pred", {}).get("sources", [])] or [name]
+        inputs[name] = {"sources": sources, "documents": len(documents)}
+        if len(runs[name]) > 1:
+            inputs[name]["runs"] = len(runs[name])
+    out = ComparisonResult({name: rs[0] for name, rs in runs.items()}, comparisons, options, inputs)
+    out.runs = runs
+    out.headline = _headline(runs, values, rows, rates[0], unit, n_units)
+    return out
 
 
-def _pair(first: Any, all_rows: Mapping[str, tuple], a: str, b: str, va: UnitMatrix, vb: UnitMatrix, test: str,
-          samples: int, rng: np.random.Generator, rates: Sequence[str], labels: bool) -> list[Comparison]:
-    names = list(first.measures)
-    shapes = {n: (len(all_rows[n]), len(first.measures[n].table.fields)) for n in names}
+def _runs_of(name: str, given: Any) -> list[Any]:
+    """A system's runs: one result, or a list of results (runs with different seeds) of at least one."""
+    if isinstance(given, (list, tuple)):
+        if not given:
+            raise OptionError(f"system {name!r} has no run")
+        return list(given)
+    return [given]
+
+
+def _headline(runs: Mapping[str, list[Any]], values: Mapping[str, list[UnitMatrix]], rows: Mapping[str, tuple],
+              rate: str, unit: str, n_units: int) -> dict[str, dict[str, Any]]:
+    """Each system's headline figure: the main measure's total ``rate``, the mean over its runs with their
+    standard deviation (``ddof=1``) and the value of each run."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, results in runs.items():
+        measure = next(iter(results[0].measures))
+        m = results[0].measures[measure]
+        r, f = len(rows[measure]), len(m.table.fields)
+        at = rows[measure].index(ALL) if ALL in rows[measure] else None
+        per_run = []
+        for u in values[name]:
+            if at is None:
+                per_run.append(float("nan"))
+                continue
+            total = u.total()[:r * f].reshape(r, f)
+            per_run.append(float(m.kind.rates(total)[rate][at]))
+        arr = np.array(per_run)
+        out[name] = {"measure": measure, "rate": rate, "value": _num(float(arr.mean())),
+                     "runs": len(per_run), "run_values": [_num(x) for x in per_run],
+                     "sd": _num(float(arr.std(ddof=1))) if len(per_run) > 1 else None,
+                     "interval": None, "resample": unit, "resampled_units": n_units}
+    return out
+
+
+def _pair(first: Any, all_rows: Mapping[str, tuple], a: str, b: str, runs_a: Sequence[UnitMatrix],
+          runs_b: Sequence[UnitMatrix], test: str, samples: int, rng: np.random.Generator, rates: Sequence[str],
+          labels: bool, alpha: float) -> list[Comparison]:
+    """The comparisons of systems ``a`` and ``b`` (each one run, or several: see :func:`compare`)."""
+    several = len(runs_a) > 1 or len(runs_b) > 1
+    shares: list[np.ndarray] = []
+    if several:
+        sims_a, sims_b, shares = _run_resamples(runs_a, runs_b, samples, rng)
+    else:
+        sims_a, sims_b = _one_run_samples(runs_a[0], runs_b[0], test, samples, rng)
+    used_test = "bootstrap" if several else test
+    out = []
+    offset = 0
+    for name in first.measures:
+        m = first.measures[name]
+        r, f = len(all_rows[name]), len(m.table.fields)
+        width = r * f
+        sl = slice(offset, offset + width)
+        offset += width
+        # the rate of each run on the data, then the mean over runs
+        ra = [m.kind.rates(u.total()[sl].reshape(r, f)) for u in runs_a]
+        rb = [m.kind.rates(u.total()[sl].reshape(r, f)) for u in runs_b]
+        sa = [m.kind.rates(x[:, sl].reshape(-1, r, f)) for x in sims_a]
+        sb = [m.kind.rates(x[:, sl].reshape(-1, r, f)) for x in sims_b]
+        table_rows = all_rows[name]
+        rows = [k for k, row in enumerate(table_rows) if row == ALL or (labels and row[0] == "label")]
+        for rate in rates:
+            x = np.mean([v[rate][rows] for v in ra], axis=0)
+            y = np.mean([v[rate][rows] for v in rb], axis=0)
+            diff = y - x
+            if several:    # the resampled means over the runs drawn (see _run_resamples)
+                null = _mean_of_drawn(sb, rate, rows, shares[1]) - _mean_of_drawn(sa, rate, rows, shares[0])
+            else:
+                null = sb[0][rate][:, rows] - sa[0][rate][:, rows]          # (samples, rows)
+            extreme = np.abs(null) if used_test == "permutation" else np.abs(null - diff)
+            counts = np.count_nonzero(extreme >= np.abs(diff) - 1e-12, axis=0)
+            undefined = np.isnan(diff) | np.isnan(null).any(axis=0)
+            p_values = np.where(undefined, np.nan, (1 + counts) / (1 + samples))
+            with np.errstate(invalid="ignore"):
+                spread = np.where(undefined, np.nan, np.std(null, axis=0, ddof=1) if samples > 1 else np.nan)
+            mdd = np.atleast_1d(minimum_detectable_difference(null, alpha)) if samples > 1 and len(rows) else \
+                np.full(len(rows), np.nan)
+            for j, k in enumerate(rows):
+                row = table_rows[k]
+                se = _num(float(spread[j]))
+                aso = None
+                if row == ALL and len(runs_a) > 1 and len(runs_b) > 1:
+                    aso = almost_stochastic_order([v[rate][k] for v in rb], [v[rate][k] for v in ra],
+                                                  seed=int(rng.integers(0, 2 ** 32)))
+                out.append(Comparison(a, b, name, None if row == ALL else row[1], rate, _num(float(x[j])),
+                                      _num(float(y[j])), _num(float(diff[j])), _num(float(p_values[j])), None,
+                                      used_test, False, standard_error=se,
+                                      detectable=_num(float(mdd[j])),
+                                      runs=(len(runs_a), len(runs_b)), aso_epsilon=aso))
+    return out
+
+
+def _one_run_samples(va: UnitMatrix, vb: UnitMatrix, test: str, samples: int,
+                     rng: np.random.Generator) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The totals of both systems in each sample: units swapped between them (permutation) or resampled alike
+    (bootstrap)."""
     n_units = va.n
     tot_a, tot_b = va.total(), vb.total()
     sims_a = np.empty((samples, va.width))
@@ -264,37 +431,45 @@ def _pair(first: Any, all_rows: Mapping[str, tuple], a: str, b: str, va: UnitMat
             sims_a[start:start + k] = tot_a + moved
             sims_b[start:start + k] = tot_b - moved
         else:
-            draws = rng.integers(0, n_units, (k, n_units)) if n_units else np.zeros((k, 0), dtype=np.int64)
-            draws += (np.arange(k) * n_units)[:, None]
-            weights = np.bincount(draws.ravel(), minlength=k * n_units).reshape(k, n_units).astype(np.float64)
+            weights = _weights(rng, k, n_units)
             sims_a[start:start + k] = va.weighted_sums(weights)
             sims_b[start:start + k] = vb.weighted_sums(weights)
-    out = []
-    offset = 0
-    for name in names:
-        m = first.measures[name]
-        r, f = shapes[name]
-        width = r * f
-        sl = slice(offset, offset + width)
-        offset += width
-        ra, rb = m.kind.rates(tot_a[sl].reshape(r, f)), m.kind.rates(tot_b[sl].reshape(r, f))
-        sa, sb = m.kind.rates(sims_a[:, sl].reshape(-1, r, f)), m.kind.rates(sims_b[:, sl].reshape(-1, r, f))
-        table_rows = all_rows[name]
-        rows = [k for k, row in enumerate(table_rows) if row == ALL or (labels and row[0] == "label")]
-        for rate in rates:
-            x, y = ra[rate][rows], rb[rate][rows]
-            diff = y - x
-            null = sb[rate][:, rows] - sa[rate][:, rows]          # (samples, rows)
-            extreme = np.abs(null) if test == "permutation" else np.abs(null - diff)
-            counts = np.count_nonzero(extreme >= np.abs(diff) - 1e-12, axis=0)
-            undefined = np.isnan(diff) | np.isnan(null).any(axis=0)
-            p_values = np.where(undefined, np.nan, (1 + counts) / (1 + samples))
-            for j, k in enumerate(rows):
-                row = table_rows[k]
-                out.append(Comparison(a, b, name, None if row == ALL else row[1], rate, _num(float(x[j])),
-                                      _num(float(y[j])), _num(float(diff[j])), _num(float(p_values[j])), None, test,
-                                      False))
-    return out
+    return [sims_a], [sims_b]
+
+
+def _weights(rng: np.random.Generator, k: int, n_units: int) -> np.ndarray:
+    """``(k, n_units)``: how many times each unit is drawn in each of ``k`` bootstrap resamples."""
+    draws = rng.integers(0, n_units, (k, n_units)) if n_units else np.zeros((k, 0), dtype=np.int64)
+    draws += (np.arange(k) * n_units)[:, None]
+    return np.bincount(draws.ravel(), minlength=k * n_units).reshape(k, n_units).astype(np.float64)
+
+
+def _run_resamples(runs_a: Sequence[UnitMatrix], runs_b: Sequence[UnitMatrix], samples: int,
+                   rng: np.random.Generator) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+    """The paired bootstrap over units and runs: every run of both systems resampled with the same units; in
+    each resample each system's runs drawn with replacement. Returns the runs' resampled totals (``a``'s, then
+    ``b``'s) and each side's ``(samples, runs)`` shares of its runs in each resample."""
+    n_units = runs_a[0].n
+    everyone = (*runs_a, *runs_b)
+    sims = [np.empty((samples, u.width)) for u in everyone]
+    for start in range(0, samples, CHUNK):
+        k = min(CHUNK, samples - start)
+        weights = _weights(rng, k, n_units)
+        for out, u in zip(sims, everyone):
+            out[start:start + k] = u.weighted_sums(weights)
+    shares = []
+    for runs in (runs_a, runs_b):
+        picks = rng.integers(0, len(runs), (samples, len(runs)))
+        shares.append(np.stack([(picks == j).sum(axis=1) for j in range(len(runs))], axis=1) / len(runs))
+    return sims[:len(runs_a)], sims[len(runs_a):], shares
+
+
+def _mean_of_drawn(rates: list[dict[str, np.ndarray]], rate: str, rows: list[int], share: np.ndarray) -> np.ndarray:
+    """Each resample's mean of the rate over the runs it drew: ``Σ_j share_j * rate_j`` (``(samples, rows)``)."""
+    total = np.zeros_like(rates[0][rate][:, rows])
+    for j, values in enumerate(rates):
+        total += share[:, j, None] * values[rate][:, rows]
+    return total
 
 
 _STATISTICS = frozenset({"bootstrap", "seed", "confidence", "ci_method", "confidence_data", "resample",
