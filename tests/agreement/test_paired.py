@@ -22,7 +22,7 @@ def _cohen(a: np.ndarray, b: np.ndarray) -> float:
 
 def _alpha_nominal(table: np.ndarray) -> float:
     """Krippendorff's nominal alpha of complete data from its coincidence matrix (Krippendorff 2011, section B)."""
-    n, m = table.shape
+    m = table.shape[1]
     cats = np.unique(table)
     o = np.zeros((len(cats), len(cats)))
     for row in table:

@@ -12,8 +12,12 @@ import pytest
 from scipy import stats
 
 from accord.agreement._ratings import MISSING, Ratings
-from accord.agreement._resample import (COEFFICIENT_NAMES, item_statistics, jackknife_coefficients,
-                                        resampled_coefficients)
+from accord.agreement._resample import (
+    COEFFICIENT_NAMES,
+    item_statistics,
+    jackknife_coefficients,
+    resampled_coefficients,
+)
 from accord.agreement._result import AgreementResult
 from accord.agreement._stats import agreement_stats
 from accord.agreement._summary import summarize
@@ -116,25 +120,37 @@ def test_two_complete_raters_resample_exactly_as_before():
     assert np.array_equal(now, before, equal_nan=True)
 
 
-def test_statistics_of_a_resample_are_those_of_the_resampled_table():
+@pytest.mark.parametrize("level", ["nominal", "ordinal"])
+def test_statistics_of_a_resample_are_those_of_the_resampled_table(level):
     """counts @ X gives the additive statistics of the table the resample draws (integers exactly; the fractional
-    statistics, summed as scaled integers, to the last digit)."""
-    table = _table(np.random.default_rng(3), 60, 4, 3, 0.3)
-    items = item_statistics(table.codes, table.categories, table.raters)
+    statistics, summed as scaled integers, to the last digit): each pair's items, agreements and margins, and the
+    coincidences (their margins and the nominal disagreement, or all of them for ordinal alpha)."""
+    from accord.agreement._resample import _layout
+
+    k, m = 3, 4
+    table = _table(np.random.default_rng(3), 60, m, k, 0.3)
+    items = item_statistics(table.codes, table.categories, table.raters, level)
     draw = np.random.default_rng(1).integers(0, 60, 60)
     counts = np.bincount(items.inverse[draw], minlength=items.n_patterns).astype(np.float64)
     got = items.sums(counts[None, :])[0] / items.scale
     want = agreement_stats(Ratings(table.codes[draw], table.categories, table.raters))
-    k, m = 3, 4
-    pairs = got[:6 * k * k].reshape(6, k, k)
-    assert all(np.array_equal(pairs[p], want.pairs[key]) for p, key in enumerate(sorted(want.pairs)))
-    rest = got[6 * k * k:]
-    assert rest[0] == pytest.approx(want.pa_sum, abs=1e-12) and rest[1] == want.n_pairable
-    np.testing.assert_allclose(rest[2:2 + k], want.pi_sum, atol=1e-12)
-    assert rest[2 + k] == want.n_rated
-    np.testing.assert_allclose(rest[3 + k:3 + k + k * k].reshape(k, k), want.coincidence, atol=1e-12)
-    assert rest[3 + k + k * k] == want.complete and rest[4 + k + k * k] == want.y2
-    assert np.array_equal(rest[5 + k + k * k:].reshape(m, k), want.rater_counts)
+    lay = _layout(k, m, level)
+    tables = [want.pairs[p] for p in sorted(want.pairs)]
+    assert np.array_equal(got[lay["pair_n"]], [t.sum() for t in tables])
+    assert np.array_equal(got[lay["pair_trace"]], [np.trace(t) for t in tables])
+    assert np.array_equal(got[lay["pair_rows"]], np.concatenate([t.sum(axis=1) for t in tables]))
+    assert np.array_equal(got[lay["pair_cols"]], np.concatenate([t.sum(axis=0) for t in tables]))
+    assert got[lay["pa_sum"]][0] == pytest.approx(want.pa_sum, abs=1e-12)
+    assert got[lay["n_pairable"]][0] == want.n_pairable and got[lay["n_rated"]][0] == want.n_rated
+    np.testing.assert_allclose(got[lay["pi_sum"]], want.pi_sum, atol=1e-12)
+    if level == "ordinal":
+        np.testing.assert_allclose(got[lay["coincidence"]].reshape(k, k), want.coincidence, atol=1e-12)
+    else:
+        np.testing.assert_allclose(got[lay["pairable_values"]], want.coincidence.sum(axis=1), atol=1e-12)
+        assert got[lay["disagreement"]][0] == pytest.approx(want.coincidence.sum() - np.trace(want.coincidence),
+                                                              abs=1e-12)
+    assert got[lay["complete"]][0] == want.complete and got[lay["y2"]][0] == want.y2
+    assert np.array_equal(got[lay["rater_counts"]].reshape(m, k), want.rater_counts)
 
 
 def test_the_sparse_path_equals_the_dense_one(monkeypatch):

@@ -172,9 +172,9 @@ def compare_coefficients(first: Any, second: Any = None, *, pairs: Sequence[Sequ
         raise OptionError(f"names: two names, got {len(labels)}")
     codes, cats = _united(sides, categories)
     order = [COEFFICIENT_NAMES.index(c) for c in wanted]
-    tables = [item_statistics(c, cats, s.raters) for c, s in zip(codes, sides)]
+    tables = [item_statistics(c, cats, s.raters, level) for c, s in zip(codes, sides)]
 
-    evaluators = [t.evaluator(level, order) for t in tables]
+    evaluators = [t.evaluator(order) for t in tables]
     values = [ev(t.total())[0] for t, ev in zip(tables, evaluators)]
     delta = values[1] - values[0]
     rng = np.random.default_rng(seed)

@@ -47,7 +47,10 @@ _DRAWS_PER_CHUNK = 1 << 22
 """At most this many item draws are held at once (a chunk is up to 64 resamples, fewer for large tables)."""
 _DENSE_CELLS = 1 << 23
 """Patterns x statistics above which the contributions are kept as a sparse matrix."""
+_EVALUATED_CELLS = 1 << 21
+"""Statistics (or ``k x k`` distances) evaluated at once: each array of :func:`evaluate` stays near 16 MB."""
 _EXACT = float(1 << 53)
+CHUNK_MAX = 1 << 30
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,9 @@ class ItemStatistics:
         ``(U, S)``: each pattern's contribution, the fractional columns scaled by ``scale``.
     scale : numpy.ndarray
         ``(S,)``: the divisor of each column (1 for the counts).
+    level : str
+        Krippendorff's alpha's level (ordinal keeps every coincidence, the others their margins and the weighted
+        disagreement).
     """
 
     categories: tuple[Hashable, ...]
@@ -74,6 +80,7 @@ class ItemStatistics:
     inverse: np.ndarray
     matrix: Any
     scale: np.ndarray
+    level: str = "nominal"
 
     @property
     def n_items(self) -> int:
@@ -98,22 +105,19 @@ class ItemStatistics:
         """``(1, S)``: the statistics of the whole table (scaled sums)."""
         return self.sums(self.pattern_counts()[None, :].astype(np.float64))
 
-    def evaluator(self, level: str = "nominal", order: Sequence[int] | None = None) -> Callable[[np.ndarray], np.ndarray]:
+    def evaluator(self, order: Sequence[int] | None = None) -> Callable[[np.ndarray], np.ndarray]:
         """The coefficients (``order``: which, by position in :data:`COEFFICIENT_NAMES`) of scaled sums."""
         k, m = len(self.categories), len(self.raters)
         cols = list(range(len(COEFFICIENT_NAMES))) if order is None else list(order)
-        return lambda sums: evaluate(sums, k, m, level=level, categories=self.categories, scale=self.scale)[:, cols]
+        return lambda sums: evaluate(sums, k, m, level=self.level, categories=self.categories,
+                                     scale=self.scale)[:, cols]
 
-    def raw_total(self) -> np.ndarray:
-        """``(S,)``: the unscaled statistics of the whole table."""
-        counts = self.pattern_counts().astype(np.float64)
-        return np.asarray(self.matrix.T @ counts, dtype=np.float64).reshape(-1)
-
-    def leave_one_out(self, rows: slice) -> np.ndarray:
-        """``(len(rows), S)``: the statistics (scaled sums) without one item of each of the patterns ``rows``."""
+    def leave_one_out(self, rows: slice, total: np.ndarray) -> np.ndarray:
+        """``(len(rows), S)``: the statistics (scaled sums) without one item of each of the patterns ``rows``
+        (``total``: :meth:`total`)."""
         part = self.matrix[rows]
         part = part if isinstance(part, np.ndarray) else part.toarray()
-        return self.raw_total()[None, :] - part
+        return total - part
 
 
 def _patterns(codes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -138,9 +142,15 @@ def _lcm(values: Sequence[int]) -> int:
     return out
 
 
-def _layout(k: int, m: int) -> dict[str, slice]:
-    sizes = [("pairs", m * (m - 1) // 2 * k * k), ("pa_sum", 1), ("n_pairable", 1), ("pi_sum", k), ("n_rated", 1),
-             ("coincidence", k * k), ("complete", 1), ("y2", 1), ("rater_counts", m * k)]
+def _layout(k: int, m: int, level: str) -> dict[str, slice]:
+    """Where each statistic lies in a row: each pair's items, agreements and margins; the multi-rater sums; the
+    coincidences (all of them for ordinal alpha, whose distances depend on the margins; otherwise their margins and
+    the weighted disagreement); the complete items' counts."""
+    npairs = m * (m - 1) // 2
+    coincidence = [("coincidence", k * k)] if level == "ordinal" else [("pairable_values", k), ("disagreement", 1)]
+    sizes = [("pair_n", npairs), ("pair_trace", npairs), ("pair_rows", npairs * k), ("pair_cols", npairs * k),
+             ("pa_sum", 1), ("n_pairable", 1), ("pi_sum", k), ("n_rated", 1), *coincidence, ("complete", 1),
+             ("y2", 1), ("rater_counts", m * k)]
     out, start = {}, 0
     for name, size in sizes:
         out[name] = slice(start, start + size)
@@ -148,9 +158,17 @@ def _layout(k: int, m: int) -> dict[str, slice]:
     return out
 
 
-def item_statistics(codes: np.ndarray, categories: Sequence[Hashable], raters: Sequence[Hashable]) -> ItemStatistics:
+def _rows_at_once(width: int, k: int) -> int:
+    """How many rows of statistics (and of ``k x k`` distances) to evaluate together."""
+    return max(1, _EVALUATED_CELLS // max(width, k * k, 1))
+
+
+def item_statistics(codes: np.ndarray, categories: Sequence[Hashable], raters: Sequence[Hashable],
+                    level: str = "nominal") -> ItemStatistics:
     """The contributions of the items of ``codes`` (items x raters, :data:`~accord.agreement.MISSING` where missing)
-    to the statistics, one row per distinct pattern."""
+    to the statistics that the coefficients (Krippendorff's alpha at ``level``) need, one row per distinct
+    pattern."""
+    d2 = _squared_distances(tuple(categories), level)
     codes = np.asarray(codes, dtype=np.int64)
     k, m = len(categories), codes.shape[1]
     pat, inverse = _patterns(codes, k)
@@ -161,7 +179,7 @@ def item_statistics(codes: np.ndarray, categories: Sequence[Hashable], raters: S
     for a in range(m):
         for b in range(a + 1, m):
             same += 2 * (rated[:, a] & rated[:, b] & (pat[:, a] == pat[:, b]))
-    lay = _layout(k, m)
+    lay = _layout(k, m, level)
     width = lay["rater_counts"].stop
     # scales: pa ~ 1/(r(r-1)), pi ~ 1/r, coincidence ~ 1/(r-1); exact while the largest sum stays below 2^53
     l_pa, l_pi, l_co = _lcm([x * (x - 1) for x in range(2, m + 1)]), _lcm(range(1, m + 1)), _lcm(range(1, m))
@@ -169,7 +187,8 @@ def item_statistics(codes: np.ndarray, categories: Sequence[Hashable], raters: S
     exact = max(l_pa, l_pi * m, l_co * m * m) * float(n) < _EXACT
     scale = np.ones(width)
     if exact:
-        scale[lay["pa_sum"]], scale[lay["pi_sum"]], scale[lay["coincidence"]] = l_pa, l_pi, l_co
+        scale[lay["pa_sum"]], scale[lay["pi_sum"]] = l_pa, l_pi
+        scale[lay["coincidence"] if d2 is None else lay["disagreement"]] = l_co
     entries: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []   # (pattern, column, value), repeats added
 
     def add(where: np.ndarray, column: np.ndarray | int, value: np.ndarray | float) -> None:
@@ -179,9 +198,12 @@ def item_statistics(codes: np.ndarray, categories: Sequence[Hashable], raters: S
                             np.broadcast_to(np.asarray(value, dtype=np.float64), where.shape)[idx]))
 
     pairs = tuple((a, b) for a in range(m) for b in range(a + 1, m))
-    base = lay["pairs"].start
-    for p, (a, b) in enumerate(pairs):
-        add(rated[:, a] & rated[:, b], base + p * k * k + pat[:, a] * k + pat[:, b], 1.0)
+    for p, (a, b) in enumerate(pairs):       # each pair's table as its items, its diagonal and its margins
+        both = rated[:, a] & rated[:, b]
+        add(both, lay["pair_n"].start + p, 1.0)
+        add(both & (pat[:, a] == pat[:, b]), lay["pair_trace"].start + p, 1.0)
+        add(both, lay["pair_rows"].start + p * k + pat[:, a], 1.0)
+        add(both, lay["pair_cols"].start + p * k + pat[:, b], 1.0)
     two, one = r >= 2, r >= 1
     safe2 = np.where(two, r * (r - 1), 1)
     add(two & (same > 0), lay["pa_sum"].start, same * (l_pa // safe2) if exact else same / safe2)
@@ -194,9 +216,17 @@ def item_statistics(codes: np.ndarray, categories: Sequence[Hashable], raters: S
     safe_1 = np.where(two, r - 1, 1)
     weight = l_co // safe_1 if exact else 1.0 / safe_1
     for j in range(m):                   # n_c n_d - [c = d] n_c: the ordered pairs of two raters' values
+        if d2 is not None:               # the coincidences' margins: the values of items rated twice or more
+            add(rated[:, j] & two, lay["pairable_values"].start + pat[:, j], 1.0)
         for i in range(m):
-            if i != j:
-                add(rated[:, j] & rated[:, i], lay["coincidence"].start + pat[:, j] * k + pat[:, i], weight)
+            both = rated[:, j] & rated[:, i]
+            if i == j:
+                continue
+            if d2 is None:
+                add(both, lay["coincidence"].start + pat[:, j] * k + pat[:, i], weight)
+            else:
+                distance = d2[np.where(both, pat[:, j], 0), np.where(both, pat[:, i], 0)]
+                add(both & (distance != 0), lay["disagreement"].start, distance * weight)
     full = (pat != MISSING).all(axis=1)
     add(full, lay["complete"].start, 1.0)
     add(full, lay["y2"].start, (r + same).astype(np.float64))         # Σ_c n_c² = r + Σ_c n_c (n_c - 1)
@@ -216,7 +246,7 @@ def item_statistics(codes: np.ndarray, categories: Sequence[Hashable], raters: S
         from scipy import sparse
 
         matrix = sparse.csr_matrix((vv, (rr, cc)), shape=(u, width))
-    return ItemStatistics(tuple(categories), tuple(raters), pairs, inverse, matrix, scale)
+    return ItemStatistics(tuple(categories), tuple(raters), pairs, inverse, matrix, scale, level)
 
 
 # ---------------------------------------------------------------------------------------------- the coefficients
@@ -265,16 +295,16 @@ def evaluate(sums: np.ndarray, k: int, m: int, *, level: str = "nominal",
     ``sums`` are the statistics times ``scale`` (:meth:`ItemStatistics.sums`; none: the statistics themselves). The
     observed agreement of several raters and the category shares are each one division of two exact integers, so
     two resamples whose statistics are in the same proportions give the same values (their ties are exact)."""
-    lay = _layout(k, m)
+    lay = _layout(k, m, level)
     b = len(sums)
     scale = np.ones(sums.shape[1]) if scale is None else scale
     stats = sums / scale
     npairs = m * (m - 1) // 2
-    t = stats[:, lay["pairs"]].reshape(b, npairs, k, k)
-    n = t.sum(axis=(2, 3))
+    n = stats[:, lay["pair_n"]]
     safe = np.where(n > 0, n, 1)
-    po = np.where(n > 0, np.trace(t, axis1=2, axis2=3) / safe, np.nan)
-    rows, cols = t.sum(axis=3), t.sum(axis=2)
+    po = np.where(n > 0, stats[:, lay["pair_trace"]] / safe, np.nan)
+    rows = stats[:, lay["pair_rows"]].reshape(b, npairs, k)
+    cols = stats[:, lay["pair_cols"]].reshape(b, npairs, k)
     with np.errstate(invalid="ignore", divide="ignore"):
         pe_cohen = np.where(n > 0, (rows * cols).sum(axis=2) / (safe * safe), np.nan)
         pe_scott = np.where(n > 0, (((rows + cols) / (2 * safe)[:, :, None]) ** 2).sum(axis=2), np.nan)
@@ -299,20 +329,25 @@ def evaluate(sums: np.ndarray, k: int, m: int, *, level: str = "nominal",
         df = 1 - (i * m * m - stats[:, lay["y2"]][:, 0]) / np.where(den > 0, den, 1)
     out[:, 4] = np.where(i > 0, np.where(den <= 0, 1.0, df), np.nan)
     # Krippendorff's alpha over the coincidences
-    o = stats[:, lay["coincidence"]].reshape(b, k, k)
-    nc = o.sum(axis=2)
-    total = nc.sum(axis=1)
     d2 = _squared_distances(tuple(categories) if categories is not None else tuple(range(k)), level)
+    if d2 is None:
+        o = stats[:, lay["coincidence"]].reshape(b, k, k)
+        nc = o.sum(axis=2)
+    else:
+        nc = stats[:, lay["pairable_values"]]
+    total = nc.sum(axis=1)
     if d2 is None:
         cum = np.concatenate([np.zeros((b, 1)), np.cumsum(nc, axis=1)], axis=1)
         aa, bb = np.meshgrid(np.arange(k), np.arange(k), indexing="ij")
         lo, hi = np.minimum(aa, bb), np.maximum(aa, bb)
         d2b = (cum[:, hi + 1] - cum[:, lo] - (nc[:, aa] + nc[:, bb]) / 2) ** 2
+        observed = (o * d2b).reshape(b, k * k).sum(axis=1)
     else:
         d2b = np.broadcast_to(d2, (b, k, k))
+        observed = stats[:, lay["disagreement"]][:, 0]
     expected = (nc[:, :, None] * nc[:, None, :] * d2b).reshape(b, k * k).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        alpha = 1 - (total - 1) * (o * d2b).reshape(b, k * k).sum(axis=1) / np.where(expected > 0, expected, 1)
+        alpha = 1 - (total - 1) * observed / np.where(expected > 0, expected, 1)
     out[:, 5] = np.where(total <= 1, np.nan, np.where(expected <= 0, np.nan, alpha))
     out[:, 6] = _kappa(multi_po, 1.0 / k if k else 1.0)
     out[:, 7] = _kappa(multi_po, (pi * (1 - pi)).sum(axis=1) / (k - 1) if k > 1 else 1.0)
@@ -320,12 +355,12 @@ def evaluate(sums: np.ndarray, k: int, m: int, *, level: str = "nominal",
 
 
 # ---------------------------------------------------------------------------------------------- resampling
-def chunks(n_items: int, n_resamples: int, width: int = 0) -> Iterator[int]:
-    """Sizes of the chunks of resamples drawn together (64 at most, fewer when the items or the statistics
-    (``width`` a resample) are many)."""
+def chunks(n_items: int, n_resamples: int, width: int = CHUNK_MAX) -> Iterator[int]:
+    """Sizes of the chunks of resamples drawn together (64 at most, fewer when the items are many, and at most
+    ``width`` resamples)."""
     from ..stats import CHUNK
 
-    step = max(1, min(CHUNK, _DRAWS_PER_CHUNK // max(n_items, 1), _DRAWS_PER_CHUNK // max(width, 1)))
+    step = max(1, min(CHUNK, _DRAWS_PER_CHUNK // max(n_items, 1), width))
     for start in range(0, n_resamples, step):
         yield min(step, n_resamples - start)
 
@@ -343,7 +378,7 @@ def resampled_coefficients(tables: Sequence[ItemStatistics], n_resamples: int, r
     parts: list[list[np.ndarray]] = [[] for _ in tables]
     if n == 0:
         return [ev(np.full((n_resamples, t.matrix.shape[1]), np.nan)) for t, ev in zip(tables, evaluators)]
-    for b in chunks(n, n_resamples, max(t.matrix.shape[1] for t in tables)):
+    for b in chunks(n, n_resamples, min(_rows_at_once(t.matrix.shape[1], len(t.categories)) for t in tables)):
         draws = rng.integers(0, n, (b, n))
         for t, ev, part in zip(tables, evaluators, parts):
             u = t.n_patterns
@@ -359,8 +394,9 @@ def resampled_coefficients(tables: Sequence[ItemStatistics], n_resamples: int, r
 def jackknife_coefficients(table: ItemStatistics, evaluator: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """``(c, n)``: the coefficients with each item left out in turn (computed once per pattern)."""
     u = table.n_patterns
-    step = max(1, _DENSE_CELLS // max(table.matrix.shape[1], 1))
-    values = [evaluator(table.leave_one_out(slice(s, min(s + step, u)))) for s in range(0, u, step)]
+    step = _rows_at_once(table.matrix.shape[1], len(table.categories))
+    total = table.total()
+    values = [evaluator(table.leave_one_out(slice(s, min(s + step, u)), total)) for s in range(0, u, step)]
     if not values:
         values = [evaluator(np.zeros((0, table.matrix.shape[1])))]
     return np.concatenate(values, axis=0).T[:, table.inverse]

@@ -150,9 +150,8 @@ class AgreementResult:
         )
 
         codes, categories, raters = self.pooled_codes()
-        table = item_statistics(codes, categories, raters)
-        values = table.evaluator(self.options.get("level", "nominal"),
-                                 [COEFFICIENT_NAMES.index(n) for n in self._totals["coefficients"]])
+        table = item_statistics(codes, categories, raters, self.options.get("level", "nominal"))
+        values = table.evaluator([COEFFICIENT_NAMES.index(n) for n in self._totals["coefficients"]])
         rng = np.random.default_rng(options.seed)
         resampled = resampled_coefficients([table], options.n_resamples, rng, [values])[0].T
         estimate = values(table.total())[0]
