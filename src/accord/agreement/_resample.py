@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -378,17 +378,40 @@ def resampled_coefficients(tables: Sequence[ItemStatistics], n_resamples: int, r
     parts: list[list[np.ndarray]] = [[] for _ in tables]
     if n == 0:
         return [ev(np.full((n_resamples, t.matrix.shape[1]), np.nan)) for t, ev in zip(tables, evaluators)]
+    tables = _on_joint_patterns(tables)
+    inverse, u = tables[0].inverse, tables[0].n_patterns
     for b in chunks(n, n_resamples, min(_rows_at_once(t.matrix.shape[1], len(t.categories)) for t in tables)):
         draws = rng.integers(0, n, (b, n))
+        ids = inverse[draws]
+        ids += (np.arange(b) * u)[:, None]
+        counts = np.bincount(ids.ravel(), minlength=b * u).reshape(b, u).astype(np.float64)
         for t, ev, part in zip(tables, evaluators, parts):
-            u = t.n_patterns
-            ids = t.inverse[draws]
-            ids += (np.arange(b) * u)[:, None]
-            counts = np.bincount(ids.ravel(), minlength=b * u).reshape(b, u).astype(np.float64)
             part.append(ev(t.sums(counts)))
     for j, part in enumerate(parts):
         outs[j] = np.concatenate(part, axis=0)
     return outs
+
+
+def _on_joint_patterns(tables: Sequence[ItemStatistics]) -> list[ItemStatistics]:
+    """The tables over the patterns of all of them together (an item's rows in every table), so that one gather and
+    one ``bincount`` per chunk serve them all."""
+    if len(tables) == 1:
+        return list(tables)
+    joint = tables[0].inverse
+    for t in tables[1:]:
+        _, joint = np.unique(joint * t.n_patterns + t.inverse, return_inverse=True)
+        joint = joint.reshape(-1)
+    _, first = np.unique(joint, return_index=True)
+    out = []
+    for t in tables:
+        rows = t.inverse[first]
+        matrix = t.matrix
+        if isinstance(matrix, np.ndarray) and len(rows) * matrix.shape[1] > _DENSE_CELLS:
+            from scipy import sparse
+
+            matrix = sparse.csr_matrix(matrix)
+        out.append(replace(t, inverse=joint, matrix=matrix[rows]))
+    return out
 
 
 def jackknife_coefficients(table: ItemStatistics, evaluator: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
