@@ -139,3 +139,15 @@ def test_refusals():
         compare_coefficients(r, r, coefficients="kappa", n_resamples=10)
     with pytest.raises(OptionError, match="--bootstrap"):
         compare_coefficients(r, r, n_resamples=1)
+
+
+def test_one_item_is_refused_and_few_items_warned():
+    """Issue 34's rule for every resampling unit: one item gives the same resample every time (a zero-width interval,
+    p = 1 from nothing): an error; fewer than 20: a warning."""
+    from accord.errors import StatisticsError, StatisticsWarning
+
+    one = {"A": ["x"], "B": ["y"], "C": ["x"]}
+    with pytest.raises(StatisticsError, match="a paired test needs two or more items"):
+        compare_coefficients(one, pairs=[("A", "B"), ("A", "C")], n_resamples=10)
+    with pytest.warns(StatisticsWarning, match="only 5 items to resample"):
+        compare_coefficients(_three(5, 1, 0.8, 0.5), pairs=[("A", "B"), ("A", "C")], n_resamples=10)

@@ -210,3 +210,12 @@ def test_100k_items_1000_resamples_within_5_seconds(raters):
     lo, hi = result.ci["cohen_kappa"]
     value = result.totals["coefficients"]["cohen_kappa"]
     assert lo < (value["mean"] if isinstance(value, dict) else value) < hi and hi - lo < 0.02
+
+
+def test_one_item_is_refused_and_few_items_warned():
+    from accord.errors import StatisticsError, StatisticsWarning
+
+    with pytest.raises(StatisticsError, match="an interval needs two or more items to resample; the input holds 1 item"):
+        _result(_table(np.random.default_rng(0), 1, 2, 3, 0.0)).bootstrap(10)
+    with pytest.warns(StatisticsWarning, match="only 12 items to resample"):
+        _result(_table(np.random.default_rng(0), 12, 2, 3, 0.0)).bootstrap(10)

@@ -129,6 +129,6 @@ def test_a_round_missing_an_item_is_named(tables, tmp_path, capsys):
                  "20"]) == 2
     assert "no item 'i5' (rated in the first round)" in capsys.readouterr().err
     wide = tmp_path / "noid.csv"
-    wide.write_text("A,B\nx,y\n", encoding="utf-8")
+    wide.write_text("A,B\nx,y\ny,y\nx,x\n", encoding="utf-8")
     assert main(["agree", str(wide), "--items", "", "--compare-round", str(wide), "--bootstrap", "20",
                  "--output", "json"]) == 0

@@ -167,6 +167,9 @@ def compare_coefficients(first: Any, second: Any = None, *, pairs: Sequence[Sequ
             raise RatingsError(f"the two rounds rate {one.n_items} and {two.n_items} items; a paired test needs the "
                                "same items, in the same order")
         sides, default = [one, two], ["first", "second"]
+    from ..stats._units import check_unit_count
+
+    check_unit_count(one.n_items, "items", "a paired test")
     labels = list(names) if names is not None else default
     if len(labels) != 2:
         raise OptionError(f"names: two names, got {len(labels)}")

@@ -149,7 +149,10 @@ class AgreementResult:
             resampled_coefficients,
         )
 
+        from ..stats._units import check_unit_count
+
         codes, categories, raters = self.pooled_codes()
+        check_unit_count(len(codes), "items", "an interval")
         table = item_statistics(codes, categories, raters, self.options.get("level", "nominal"))
         values = table.evaluator([COEFFICIENT_NAMES.index(n) for n in self._totals["coefficients"]])
         rng = np.random.default_rng(options.seed)
