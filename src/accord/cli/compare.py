@@ -49,8 +49,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     ci.add_argument("--ci-method", choices=("percentile", "bca"), default="percentile",
                     help="percentile (default) or bca (systems of one run)")
     add_output(cp)
+    _add_paper_formats(cp)
     add_rates(cp)
     add_scaling(cp)
+
+
+PAPER_FORMATS = {"markdown": ".md", "latex": ".tex"}
+"""compare's outputs beyond table, json and csv: the leaderboard as a table for a paper (by ``--output`` or the
+extension of ``-o``)."""
+
+
+def _add_paper_formats(p: argparse.ArgumentParser) -> None:
+    """``--output markdown|latex`` beside the common choices (the one ``--output`` option, more choices)."""
+    for action in p._actions:
+        if action.dest == "output" and action.choices is not None:
+            action.choices = (*action.choices, *PAPER_FORMATS)
+            action.help = ("output format: table, json, csv, or the leaderboard for a paper, markdown or latex "
+                           "(default: by the extension of -o, .json, .csv, .md or .tex, else table)")
 
 
 def add_test_options(p: argparse.ArgumentParser) -> None:
@@ -127,9 +142,16 @@ def names_of(paths: list[str]) -> list[str]:
 
 
 def render_comparison(result: Any, console: Any) -> None:
+    """The terminal tables of ``accord compare``: the leaderboard, every system's totals, the pairwise
+    comparisons, and for each comparison of totals that is not significant the smallest difference it could
+    have detected."""
+    from rich.text import Text
+
+    from ..report.leaderboard import detectable_lines, render_leaderboard
     from ..report.table import RATES, TableConsole, new_table, percent, print_table
 
     console = console or TableConsole()
+    render_leaderboard(result, console)
     systems = new_table("systems (every measure's totals)", ["system", "measure", "P %", "R %", "F %"], first=2)
     for name, r in result.systems.items():
         for m, measure in r.measures.items():
@@ -150,6 +172,24 @@ def render_comparison(result: Any, console: Any) -> None:
         marks.add_row(c.a, c.b, c.measure, c.label or "ALL", c.rate, percent(c.a_value), percent(c.b_value), diff, p,
                       padj, c.mark(result.options["alpha"]), style="bold" if c.significant else None)
     print_table(console, marks)
+    for line in detectable_lines(result):
+        console.print(Text(line))
+
+
+def emit_comparison(args: argparse.Namespace, result: Any) -> int:
+    """``accord compare``'s output: the common formats (:func:`accord.cli._output.emit`), or the leaderboard as
+    Markdown or LaTeX (``--output markdown|latex``, or ``-o`` ending in ``.md`` or ``.tex``)."""
+    from ._output import write_text
+
+    fmt = args.output
+    if fmt is None and getattr(args, "out", None):
+        fmt = next((f for f, ext in PAPER_FORMATS.items() if Path(args.out).suffix.lower() == ext), None)
+    if fmt not in PAPER_FORMATS:
+        return emit(args, result, lambda console: render_comparison(result, console))
+    from ..report.leaderboard import latex, markdown
+
+    write_text(args, markdown(result) if fmt == "markdown" else latex(result))
+    return 0
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -184,7 +224,7 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.bootstrap:
         result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method)
     del args.bootstrap      # the intervals are the comparison's own (emit bootstraps a result given --bootstrap)
-    return emit(args, result, lambda console: render_comparison(result, console))
+    return emit_comparison(args, result)
 
 
 def _as_runs(results: list[Any]) -> Any:

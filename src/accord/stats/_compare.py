@@ -157,8 +157,15 @@ class ComparisonResult:
         return {"schema_version": SCHEMA_VERSION, "command": self.command, "mode": self.mode,
                 "options": self.options, "inputs": self.inputs,
                 "systems": {name: r.to_dict() for name, r in self.systems.items()},
-                "headline": self.headline,
+                "headline": self.headline, "leaderboard": self.leaderboard().to_dict(),
                 "comparisons": [asdict(c) for c in self.comparisons]}
+
+    def leaderboard(self) -> Any:
+        """The systems ranked by their headline figure, each with its interval, runs, standard deviation and the
+        systems it beats significantly on the headline question (:func:`accord.stats._leaderboard.leaderboard`)."""
+        from ._leaderboard import leaderboard
+
+        return leaderboard(self.headline, self.comparisons)
 
     def bootstrap(self, n_resamples: int, seed: int | None = None, confidence: float = 0.95,
                   method: str = "percentile") -> "ComparisonResult":
@@ -215,12 +222,22 @@ class ComparisonResult:
         import io
 
         buf = io.StringIO()
-        names = list(Comparison.__dataclass_fields__)
         from .._csv_cells import SpreadsheetDictWriter
 
+        # one row per system (the leaderboard), then one per comparison; ``row`` says which
+        ranked = ["rank", "key", "system", "value", "sd", "interval_low", "interval_high", "beats"]
+        names = ["row", *ranked, *(k for k in Comparison.__dataclass_fields__ if k not in ranked)]
         w = SpreadsheetDictWriter(buf, fieldnames=names, lineterminator="\n")   # no formula from data
         w.writeheader()
-        w.writerows({k: "" if v is None else v for k, v in asdict(c).items()} for c in self.comparisons)
+        board = self.leaderboard()
+        for s in board:
+            low, high = s.interval if s.interval is not None else (None, None)
+            row = {"row": "system", "rank": s.rank, "key": s.key, "system": s.system, "value": s.value, "sd": s.sd,
+                   "interval_low": low, "interval_high": high, "beats": " ".join(s.beats_keys),
+                   "measure": board.measure, "rate": board.rate, "runs": s.runs}
+            w.writerow({k: "" if v is None else v for k, v in row.items()})
+        w.writerows({"row": "comparison", **{k: "" if v is None else v for k, v in asdict(c).items()}}
+                    for c in self.comparisons)
         return buf.getvalue()
 
     def __repr__(self) -> str:
