@@ -70,7 +70,9 @@ def run_report(args: argparse.Namespace) -> int:
         comparison = compare(systems, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
                              alpha=args.alpha, labels=not args.no_labels, resample=args.resample,
                              correction=args.correction, families=args.families)
-    if args.bootstrap:
+    if args.bootstrap and comparison is not None:   # the forest plot shows the intervals of compare --bootstrap
+        comparison.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method)
+    elif args.bootstrap:
         for result in systems.values():
             result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method,
                              resample=args.resample)

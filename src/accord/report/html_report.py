@@ -125,7 +125,9 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
                          "documents_json": _documents_json(main["by_document"]), "inputs": data["inputs"],
                          "options": data["options"], "classes": data.get("classes")})
     comparisons = []
+    leaderboard, forest, described = None, None, None
     if comparison is not None:
+        leaderboard, forest, described = _leaderboard_view(comparison)
         for c in comparison.comparisons:
             comparisons.append({"a": c.a, "b": c.b, "measure": c.measure, "label": c.label or "ALL", "rate": c.rate,
                                 "a_value": _rate({"v": c.a_value}, "v")["text"],
@@ -147,4 +149,30 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
         title=title, summary=summary, sections=sections, comparisons=comparisons, counts=counts,
         count_keys=count_keys, comparison_options=comparison.options if comparison is not None else None,
         browser=browser, span_note=views["note"], changes=views.get("changes") or [],
-        first_system=next(iter(systems)))
+        first_system=next(iter(systems)), leaderboard=leaderboard, forest=forest, described=described)
+
+
+def _leaderboard_view(comparison: Any) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, str]]:
+    """The leaderboard's rows, the forest plot's geometry (:func:`accord.report.leaderboard.forest_plot`) and the
+    sentences saying how the comparisons were made."""
+    from .leaderboard import caption_text, detectable_lines, forest_plot, interval_text, rate_name, value_text
+
+    board = comparison.leaderboard()
+    o = comparison.options
+    rows = [{"rank": "—" if s.rank is None else s.rank, "key": s.key, "system": s.system, "value": value_text(s),
+             "sort": -1 if s.value is None else s.value, "interval": interval_text(s), "runs": s.runs,
+             "beats": s.marks} for s in board]
+    view = {"rows": rows, "rate": rate_name(board.rate), "measure": board.measure,
+            "intervals": any(s.interval is not None for s in board),
+            "confidence": f"{100 * o.get('confidence', 0.95):g}"}
+    correction = {"holm": "adjusted by Holm's method", "bonferroni": "adjusted by Bonferroni's method",
+                  "none": "not adjusted"}[o.get("correction", "holm")]
+    families = {"separate": "within separate families (the totals of every pair of systems one family, each "
+                            "label's comparisons another)",
+                "overall": "within two families (the totals of every pair of systems, and every label's comparisons)",
+                "all": "within one family of every comparison"}.get(o.get("families", "separate"), "")
+    unit = o.get("resample", "documents")
+    described = {"caption": caption_text(comparison, board, marks="Beats"),
+                 "correction": correction if o.get("correction") == "none" else f"{correction} {families}",
+                 "units": f"{o.get('resampled_units')} {unit}", "detectable": detectable_lines(comparison)}
+    return view, forest_plot(board), described
