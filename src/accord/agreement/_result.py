@@ -103,7 +103,9 @@ class AgreementResult:
         returns the result itself.
 
         Every resample's coefficients come from matrix products over the items' additive statistics
-        (:mod:`accord.agreement._resample`): 100,000 items and 1,000 resamples take about a second."""
+        (:mod:`accord.agreement._resample`): 100,000 items and 1,000 resamples take about a second. ``resample`` is
+        ``"items"``, the one unit of agreement (``options["resample"]``); one item is a
+        :class:`~accord.errors.StatisticsError`, fewer than 20 a :class:`~accord.errors.StatisticsWarning`."""
         from ..errors import OptionError
         from ..stats import BootstrapOptions
 
