@@ -152,10 +152,17 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
         first_system=next(iter(systems)), leaderboard=leaderboard, forest=forest, described=described)
 
 
-def _leaderboard_view(comparison: Any) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, str]]:
+def _leaderboard_view(comparison: Any) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]]:
     """The leaderboard's rows, the forest plot's geometry (:func:`accord.report.leaderboard.forest_plot`) and the
     sentences saying how the comparisons were made."""
-    from .leaderboard import caption_text, detectable_lines, forest_plot, interval_text, rate_name, value_text
+    from .leaderboard import (
+        caption_text,
+        detectable_lines,
+        forest_plot,
+        interval_text,
+        rate_name,
+        value_text,
+    )
 
     board = comparison.leaderboard()
     o = comparison.options

@@ -62,7 +62,7 @@ def _units(result: Any) -> str:
     n = o.get("resampled_units")
     unit = o.get("resample", "documents")
     if n == 1:
-        unit = unit[:-1] if unit.endswith("s") else unit
+        unit = unit.removesuffix("s")
     return unit if n is None else f"{n:,} {unit}"
 
 
@@ -109,7 +109,7 @@ def detectable_lines(result: Any) -> list[str]:
     o = result.options
     n = o.get("resampled_units")
     unit = o.get("resample", "documents")
-    singular = unit[:-1] if unit.endswith("s") else unit
+    singular = unit.removesuffix("s")
     out = []
     for c in result.comparisons:
         if c.label is not None or c.significant or c.p_value is None or n is None:
