@@ -228,4 +228,4 @@ def almost_stochastic_order(scores_a: Sequence[float] | np.ndarray, scores_b: Se
         resampled[start:start + k] = _ratios(a[ranks_a[:, pos_a]], b[ranks_b[:, pos_b]])[0]
     alpha = (1 - float(confidence)) / int(num_comparisons)
     spread = float(np.std(resampled))
-    return float(np.clip(float(observed) + NormalDist().inv_cdf(1 - alpha) * spread, 0.0, 1.0))
+    return float(np.clip(float(observed) - NormalDist().inv_cdf(alpha) * spread, 0.0, 1.0))   # z_{1-α} = -z_α

@@ -92,7 +92,8 @@ def minimum_detectable_difference(delta_resampled: np.ndarray, alpha: float, pow
     d = np.where(undefined, 0.0, d)
     if method == "normal":
         normal = NormalDist()
-        out = (normal.inv_cdf(1 - alpha / 2) + normal.inv_cdf(power)) * d.std(axis=0, ddof=1)
+        # z_{1-α/2} as -z_{α/2}: 1 - α/2 rounds to 1.0 for a tiny α (--alpha 1e-147), α/2 itself does not
+        out = (-normal.inv_cdf(alpha / 2) + normal.inv_cdf(power)) * d.std(axis=0, ddof=1)
     else:
         e = d - d.mean(axis=0)
         critical = np.quantile(np.abs(e), 1 - alpha, axis=0)
