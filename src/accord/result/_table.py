@@ -55,8 +55,12 @@ class SentenceCounts:
             summed = np.rint(summed)
         keep = summed != 0
         cells = cells[keep]
-        return cls(np.asarray(sizes, dtype=np.int64), cells // (n_rows * n_fields), (cells // n_fields) % n_rows,
-                   cells % n_fields, summed[keep].astype(dtype))
+        # narrow columns: a cell costs 4 + 4 + 2 bytes of place and its value (not 32 bytes), as big corpora have
+        # millions of them
+        unit_type = np.int32 if int(np.sum(sizes)) < 2 ** 31 else np.int64
+        return cls(np.asarray(sizes, dtype=np.int64), (cells // (n_rows * n_fields)).astype(unit_type),
+                   ((cells // n_fields) % n_rows).astype(np.int32 if n_rows < 2 ** 31 else np.int64),
+                   (cells % n_fields).astype(np.int16), summed[keep].astype(dtype))
 
     def per_document(self, n_rows: int, n_fields: int, dtype: Any) -> np.ndarray:
         """The counts of each document: ``(documents, rows, fields)``, the sum of its sentences' cells."""
