@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import cast
 
 import numpy as np
 
@@ -97,11 +98,13 @@ def layered_tables(documents: Sequence[Sequence[Document | None]], layer_names: 
             if doc is None:
                 continue
             anns = doc.annotations
-            starts = [a.start for a in anns]
-            if None in starts:
+            maybe_starts = [a.start for a in anns]
+            maybe_ends = [a.end for a in anns]
+            if None in maybe_starts or None in maybe_ends:
                 raise OverlappingSpansError(f"{where(doc_ids[d], layer_names[k])}: spanless annotations have no span "
                                             "to compare")
-            ends = [a.end for a in anns]
+            starts = cast("list[int]", maybe_starts)
+            ends = cast("list[int]", maybe_ends)
             col = columns[k]
             col[0].extend(starts)
             col[1].extend(ends)
@@ -113,13 +116,13 @@ def layered_tables(documents: Sequence[Sequence[Document | None]], layer_names: 
     labels = sorted({lbl for col in columns for lbl in col[2]})
     code = {lbl: i for i, lbl in enumerate(labels)}
     tables = []
-    for k, (starts, ends, names, anns) in enumerate(columns):
-        doc = np.repeat(np.arange(n_docs, dtype=np.int64), sizes[k])
-        start = np.asarray(starts, dtype=np.int64) + bases[doc]
-        end = np.asarray(ends, dtype=np.int64) + bases[doc]
+    for k, (layer_starts, layer_ends, names, layer_anns) in enumerate(columns):
+        doc_of = np.repeat(np.arange(n_docs, dtype=np.int64), sizes[k])
+        start = np.asarray(layer_starts, dtype=np.int64) + bases[doc_of]
+        end = np.asarray(layer_ends, dtype=np.int64) + bases[doc_of]
         label = np.fromiter(map(code.__getitem__, names), dtype=np.int64, count=len(names))
         order = np.lexsort((end, start))
-        table = SpanTable(start[order], end[order], label[order], doc[order], anns, order)
+        table = SpanTable(start[order], end[order], label[order], doc_of[order], layer_anns, order)
         if disjoint:
             _check(table, doc_ids, layer_names[k], where, hint)
         tables.append(table)
@@ -141,6 +144,7 @@ def _check(table: SpanTable, doc_ids: Sequence[str], layer: str, where: Callable
         return
     a = table.annotations[bad]
     place = where(doc_ids[int(table.doc[bad])], layer)
+    assert a.start is not None and a.end is not None  # layered_tables refuses spanless annotations
     if a.end <= a.start:
         raise OverlappingSpansError(f"{place}: the span {a.label} [{a.start}, {a.end}) is empty; spans need at "
                                     "least one token")

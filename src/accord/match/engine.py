@@ -118,7 +118,8 @@ class Pairer:
     def _group_of_label(self, label: str, spanned: bool) -> int:
         stratum = 0
         if self._strata:
-            stratum = self.similarity.stratum_of(label)  # type: ignore[union-attr]
+            assert isinstance(self.similarity, ProfileSimilarity)  # only a MAT profile has strata
+            stratum = self.similarity.stratum_of(label)
         return 2 * stratum + (0 if spanned else 1)
 
     def _check_strata(self, task: Task) -> None:
@@ -150,7 +151,7 @@ class Pairer:
         """
         triples = list(triples)
         fast = (self.task is None and not self._strata and type(self.similarity) is StrictSimilarity
-                and not self.similarity.attributes)   # type: ignore[attr-defined]
+                and not self.similarity.attributes)
         out: list[DocumentAlignment | None] = [None] * len(triples)
         batch: list[tuple[int, str, Document | None, Document | None, Sequence, Sequence, Sequence, Sequence]] = []
         if fast:
@@ -186,13 +187,13 @@ class Pairer:
             g_off = np.concatenate([[0], np.cumsum(n_gold)]).tolist()
             p_off = np.concatenate([[0], np.cumsum(n_pred)]).tolist()
             done = []
-            for j, (k, doc_id, gold_doc, pred_doc, g_anns, p_anns, g_labels, p_labels) in enumerate(batch):
-                al = DocumentAlignment(doc_id, gold_doc, pred_doc, g_anns, p_anns, g_labels, p_labels, [],
+            for j, (k, doc_id, gold_doc, pred_doc, b_g_anns, b_p_anns, b_g_labels, b_p_labels) in enumerate(batch):
+                al = DocumentAlignment(doc_id, gold_doc, pred_doc, b_g_anns, b_p_anns, b_g_labels, b_p_labels, [],
                                        gold_status[g_off[j]:g_off[j + 1]], pred_status[p_off[j]:p_off[j + 1]])
                 out[k] = al
                 done.append(al)
             _pair_exact_batch(done, gold_status, pred_status)
-        return out  # type: ignore[return-value]
+        return out  # type: ignore[return-value]  # every slot is filled above, by align or by the batch
 
     def align(self, doc_id: str, gold_doc: Document | None, pred_doc: Document | None) -> DocumentAlignment:
         """Pair the annotations of one document pair (either side may be missing)."""
@@ -324,19 +325,20 @@ class Pairer:
         Returns False, leaving the work to the blocks, when an attribute value is an
         annotation, a set or a list (those need the similarity's own comparison).
         """
-        names = self.similarity.attributes  # type: ignore[attr-defined]
+        assert isinstance(self.similarity, StrictSimilarity)  # _pair_group calls this for the strict similarity only
+        names = self.similarity.attributes
         gsel = [gold[i] for i in gi.tolist()]
         psel = [pred[i] for i in pi.tolist()]
         gkey: list[object] = [out.gold_label[i] for i in gi.tolist()]
         pkey: list[object] = [out.pred_label[i] for i in pi.tolist()]
         gkey, pkey = _with_pieces(gkey, gsel, pkey, psel)
         if names:
-            for keys, anns, is_gold in ((gkey, gsel, True), (pkey, psel, False)):
+            for side_keys, anns, is_gold in ((gkey, gsel, True), (pkey, psel, False)):
                 for k, a in enumerate(anns):
                     vals = tuple(ctx.value(a, n, is_gold) for n in names)
                     if any(isinstance(v, (Annotation, frozenset, tuple)) for v in vals):
                         return False
-                    keys[k] = (keys[k], vals)
+                    side_keys[k] = (side_keys[k], vals)
         codes = {key: c for c, key in enumerate(set(gkey) | set(pkey))}
         n = len(gsel) + len(psel)
         keys = np.empty((n, 4), dtype=np.int64)
@@ -530,7 +532,11 @@ def _content_key(ann: Annotation, label: str, incoming: dict[int, tuple] | None 
     """A sort key of an annotation by content (scoring label, span, attributes, how others point to it), not by
     its position in its file. ``span`` is its (implied) span when known."""
     if span is None:
-        span = (ann.start, ann.end) if ann.start is not None else (implied_span(ann) or (-1, -1))
+        if ann.start is not None:
+            assert ann.end is not None  # make_annotation: a start comes with an end
+            span = (ann.start, ann.end)
+        else:
+            span = implied_span(ann) or (-1, -1)
     return (label, span, ann.fragments or (), ann.label, _attribute_content(ann, {} if contents is None else contents),
             (incoming or {}).get(id(ann), ()))
 

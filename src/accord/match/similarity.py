@@ -117,6 +117,7 @@ class Context:
     def implied(self, ann: Annotation) -> tuple[int, int] | None:
         """:func:`implied_span` of ``ann``, computed once per annotation."""
         if ann.start is not None:
+            assert ann.end is not None  # make_annotation: a start comes with an end
             return ann.start, ann.end
         key = id(ann)
         if key not in self.spans:
@@ -159,6 +160,7 @@ def _overlap_ratio(r: Annotation, h: Annotation) -> float:
         inter = overlap_length(r, h)
         union = covered_length(r) + covered_length(h) - inter
         return inter / union if union else float(same_extent(r, h))
+    assert r.start is not None and r.end is not None and h.start is not None and h.end is not None  # spanned pairs
     lo = max(r.start, h.start)
     hi = min(r.end, h.end)
     width = max(r.end, h.end) - min(r.start, h.start)
@@ -175,6 +177,7 @@ def _span_tokens(r: Annotation, h: Annotation) -> tuple[tuple[str, ...], tuple[s
         if inter == covered_length(h):
             return ("overmark",), ("undermark",)
         return ("overlap",), ("overlap",)
+    assert r.start is not None and r.end is not None and h.start is not None and h.end is not None  # spanned pairs
     if h.start <= r.start and h.end >= r.end:
         return ("undermark",), ("overmark",)
     if h.start >= r.start and h.end <= r.end:
@@ -220,13 +223,13 @@ def _annotation_value(a: Any, b: Any, ctx: Context, tokens: list[str]) -> float:
         if s < 1.0:
             tokens.append("annclash")
         return s
-    s = ctx.paired.get((id(a), id(b)))
-    if s is None:
+    paired = ctx.paired.get((id(a), id(b)))
+    if paired is None:
         tokens.append("annattributenotpaired")
         return 0.0
-    if s < 1.0:
+    if paired < 1.0:
         tokens.append("annclash")
-    return s
+    return paired
 
 
 # --------------------------------------------------------------------- built-in profiles
@@ -278,6 +281,7 @@ class LenientSimilarity(StrictSimilarity):
     def _spans_agree(self, r: Annotation, h: Annotation) -> bool:
         if r.fragments is not None or h.fragments is not None:
             return overlap_length(r, h) > 0 or same_extent(r, h)
+        assert r.start is not None and r.end is not None and h.start is not None and h.end is not None  # spanned
         return r.start < h.end and h.start < r.end or (r.start == h.start and r.end == h.end)
 
 
@@ -652,6 +656,7 @@ def implied_span(ann: Annotation) -> tuple[int, int] | None:
         When the references form a cycle.
     """
     if ann.start is not None:
+        assert ann.end is not None  # make_annotation: a start comes with an end
         return ann.start, ann.end
     span: dict[int, tuple[int, int] | None] = {}
     on_path: set[int] = set()
@@ -662,13 +667,14 @@ def implied_span(ann: Annotation) -> tuple[int, int] | None:
         key = id(a)
         if expanded:
             on_path.discard(key)
-            lo = hi = None
+            lo: int | None = None
+            hi: int | None = None
             for t in a.referenced():
-                sp = (t.start, t.end) if t.start is not None else span[id(t)]
+                sp = (t.start, t.end) if t.start is not None and t.end is not None else span[id(t)]
                 if sp is not None:
                     lo = sp[0] if lo is None else min(lo, sp[0])
                     hi = sp[1] if hi is None else max(hi, sp[1])
-            span[key] = None if lo is None else (lo, hi)
+            span[key] = None if lo is None or hi is None else (lo, hi)
             continue
         if key in span:
             continue
