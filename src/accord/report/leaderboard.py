@@ -114,7 +114,7 @@ def detectable_lines(result: Any) -> list[str]:
     for c in result.comparisons:
         if c.label is not None or c.significant or c.p_value is None or n is None:
             continue
-        what = f"{c.b} vs {c.a}, {c.measure} {rate_name(c.rate)}"
+        what = f"{_visible(c.b)} vs {_visible(c.a)}, {_visible(c.measure)} {rate_name(c.rate)}"
         out.append(f"{what}: not significant; {detectable_text(n, singular, c.detectable, rate_name(c.rate))}")
     return out
 
