@@ -105,10 +105,10 @@ def chains_in_bulk(lines: CorefLines) -> dict[str, list[list[tuple[int, int]]]] 
     if np.any(width < 1) or np.any(width > 18) or not np.all(opens | closes):
         return None
     # the characters between the brackets of every part are ASCII digits (the brackets are at the ends)
-    inside = np.zeros(len(chars) + 1, dtype=np.int64)
-    np.add.at(inside, digit_lo, 1)
-    np.add.at(inside, digit_hi, -1)
-    inside = np.cumsum(inside[:-1]) > 0
+    edges = np.zeros(len(chars) + 1, dtype=np.int64)
+    np.add.at(edges, digit_lo, 1)
+    np.add.at(edges, digit_hi, -1)
+    inside = np.cumsum(edges[:-1]) > 0
     if not np.all((chars[inside] >= _ZERO) & (chars[inside] <= _NINE)):
         return None
     # the numbers: each digit times its power of ten, summed per part

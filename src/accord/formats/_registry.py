@@ -12,7 +12,7 @@ from typing import Any
 
 from .._safe_paths import id_from_file_name
 from ..errors import FormatError, OptionError, quoted
-from ..model import Corpus
+from ..model import Corpus, Document
 
 __all__ = ["Format", "register", "get", "names", "sniff", "by_extension", "read", "write", "file_head",
            "format_table", "input_files", "input_options", "option_hint", "BUILTIN_FORMATS"]
@@ -365,7 +365,9 @@ def _read_files(files: list[Path], fmt: Format, options: dict[str, Any], name: s
     """Several files as one corpus: a document per file (``stem``), or ``stem:id`` for a file of several."""
     from .._progress import track
 
-    docs, names, origin = [], {}, {}
+    docs: list[Document] = []
+    names: dict[str, str] = {}
+    origin: dict[str, Path] = {}
     for f in track(files, f"reading {Path(name).name or name}"):
         sub = fmt.read(f, **options)
         for doc in sub.documents:
@@ -391,7 +393,7 @@ def write(corpus: Corpus, path: str | os.PathLike, format: str, **options: Any) 
     if not fmt.discontinuous:
         for doc in (corpus.values() if isinstance(corpus, Corpus) else ()):
             a = next((a for a in doc.annotations if a.fragments is not None), None)
-            if a is not None:
+            if a is not None and a.fragments is not None:
                 pieces = ";".join(f"{x} {y}" for x, y in a.fragments)
                 raise FormatError(f"document {doc.id!r}: {a.label} [{pieces}] is a discontinuous span, which {fmt.name} "
                                   "cannot hold (brat and jsonl can); read brat with --discontinuous merge to write the "

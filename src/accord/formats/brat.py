@@ -21,7 +21,7 @@ the text at its offsets; a mismatch is an error naming the line.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .._safe_paths import id_from_file_name
 from .._io import read_text
@@ -67,9 +67,10 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
         if kind == "T":
             label = body[0]
             try:
-                frags = [tuple(int(x) for x in f.split()) for f in " ".join(body[1:]).split(";")]
-                if any(len(f) != 2 or f[0] > f[1] for f in frags):
+                numbers = [tuple(int(x) for x in f.split()) for f in " ".join(body[1:]).split(";")]
+                if any(len(f) != 2 or f[0] > f[1] for f in numbers):
                     raise ValueError
+                frags = cast("list[tuple[int, int]]", numbers)   # pairs: checked on the line above
             except ValueError:
                 raise FormatError(f"bad offsets in {quoted(line)}; expected TYPE START END[;START END...]",
                                   path=ann_path, line=lineno) from None
@@ -78,7 +79,7 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
                 raise FormatError(f"{named} ends at {end}, past the end of the text ({len(text)} characters)",
                                   path=ann_path, line=lineno)
             attrs: dict[str, Any] = {}
-            pieces = None
+            pieces: tuple[tuple[int, int], ...] | None = None
             if len(frags) > 1:
                 if discontinuous == "error":
                     raise FormatError(f"{named} has a discontinuous span ({' '.join(body[1:])[:200]}); "

@@ -282,18 +282,19 @@ def write_conll(corpus: Corpus, path: str | Path, *, scheme: str = "IOB2", docst
     for doc in corpus.values():
         if doc.tokens is None:
             raise OptionError(f"document {doc.id!r} has no tokens; the conll writer needs tokenized documents")
-        spans = []
+        spans: list[tuple[str, int, int]] = []
         for a in doc.annotations:
             if a.start is None:
                 continue
+            assert a.end is not None  # make_annotation: a start comes with an end
             spans.append((a.label, a.start, a.end))
         tags = tagging.encode(spans, len(doc.tokens), scheme)
         if docstart:
             out.append(f"{DOCSTART} O")
             out.append("")
         sentences = doc.sentences or ((0, len(doc.tokens)),)
-        for a, b in sentences:
-            for i in range(a, b):
+        for first, stop in sentences:
+            for i in range(first, stop):
                 out.append(f"{doc.tokens[i]} {tags[i]}")
             out.append("")
     Path(path).write_text("\n".join(out) + ("\n" if out else ""), encoding="utf-8")

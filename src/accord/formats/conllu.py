@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .._io import read_text
 from ..errors import FormatError, OptionError
@@ -232,7 +232,7 @@ def write_conllu(corpus: Corpus, path: str | Path, *, scheme: str = "IOB2", misc
         if doc.tokens is None:
             raise FormatError(f"document {doc.id!r} has no tokens; CoNLL-U holds words", path=path)
         check_spans_only(doc, path, "CoNLL-U (tags)")
-        spans = [(a.label, a.start, a.end) for a in doc.annotations]
+        spans = cast("list[tuple[str, int, int]]", [(a.label, a.start, a.end) for a in doc.annotations])  # spanned
         try:
             tags = tagging.encode(spans, len(doc.tokens), scheme)
         except OptionError as exc:

@@ -51,7 +51,8 @@ class _Chains:
 
     def add(self, key: Any, mention: Annotation) -> None:
         self.parent.setdefault(key, key)
-        self.spans[key] = (mention.start, mention.end - 1)  # type: ignore[operator]
+        assert mention.start is not None and mention.end is not None  # mentions are spanned
+        self.spans[key] = (mention.start, mention.end - 1)
 
     def find(self, key: Any) -> Any:
         parent = self.parent

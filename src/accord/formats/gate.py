@@ -90,6 +90,7 @@ def read_gate_sets(path: str | Path) -> tuple[Document, dict[str, tuple[Annotati
         raise FormatError(f"refused unsafe XML ({type(exc).__name__})", path=p) from None
     except (LookupError, UnicodeError, ValueError) as exc:   # an encoding the XML declaration names
         raise FormatError(f"cannot decode the XML: {exc}", path=p) from None
+    assert root is not None  # a parsed document has a root element
     if _local(root.tag) != "GateDocument":
         raise FormatError(f"expected a <GateDocument> root element, found <{_local(root.tag)}>", path=p)
     text_parts: list[str] = []
@@ -262,6 +263,7 @@ def _set_xml(doc: Document, name: str, anns: Sequence[Annotation], u16: list[int
         if a.start is None:
             raise FormatError(f"document {doc.id!r}: annotation {a.label!r} has no span; GATE annotations have one",
                               path=p)
+        assert a.end is not None  # make_annotation: a start comes with an end
         aid = given[n]
         if aid is None:
             aid, fresh = str(fresh), fresh + 1

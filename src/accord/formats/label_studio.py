@@ -180,7 +180,9 @@ def read_label_studio(path: str | Path, *, annotation_set: str | None = None, en
         tasks = [tasks]
     if not isinstance(tasks, list):
         raise FormatError("expected a JSON array of Label Studio tasks", path=p)
-    docs, without, skipped = [], [], {}
+    docs: list[Document] = []
+    without: list[str] = []
+    skipped: dict[str, int] = {}
     for k, task in enumerate(tasks):
         doc = _task_document(task, k, which, p, skipped)
         if doc is None:
@@ -211,9 +213,11 @@ def write_label_studio(corpus: Corpus, path: str | Path, *, annotation_set: str 
     tasks = []
     for doc in corpus.documents:
         numbers = check_spans_and_relations(doc, path, "Label Studio")
+        assert doc.text is not None  # check_spans_and_relations refuses a document without text
         results: list[dict[str, Any]] = []
         for a in doc.annotations:
             if a.start is not None:
+                assert a.end is not None  # make_annotation: a start comes with an end
                 results.append({"id": f"r{numbers[id(a)]}", "from_name": "label", "to_name": "text",
                                 "type": "labels",
                                 "value": {"start": _to_utf16(doc.text, a.start), "end": _to_utf16(doc.text, a.end),

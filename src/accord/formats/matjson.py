@@ -15,7 +15,7 @@ from itertools import repeat
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .._safe_paths import id_from_file_name
 from .._io import read_text
@@ -146,7 +146,7 @@ def _annotations_in_bulk(asets: list[dict], signal_length: int) -> tuple[Annotat
             built.extend(map(Annotation._make, zip([label] * len(rows), starts, ends, _attributes(columns, len(rows)),
                                                    ids, repeat(None))))
             if has_id:
-                by_id.update(zip(ids, built[first:]))
+                by_id.update(zip(ids, cast("list[Annotation]", built[first:])))   # the ones built just above
         if has_id:
             all_ids.extend(ids)
     for first, label, starts, ends, ids, columns in later:

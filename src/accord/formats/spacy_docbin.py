@@ -108,6 +108,7 @@ def write_docbin(corpus: Corpus, path: str | Path, *, spans_key: str | None = No
         spans = []
         for a in doc.annotations:
             kb_id = str(a.get("kb_id", ""))
+            assert a.start is not None and a.end is not None  # check_spans_only refuses spanless annotations
             if doc.text is not None:
                 span = sdoc.char_span(a.start, a.end, label=a.label, kb_id=kb_id, alignment_mode="strict")
                 if span is None:

@@ -82,7 +82,7 @@ def read_spans_table(path: str | Path, *, spans_vrt: str | Path | None = None, d
     col = {name: header.index(name) for name in header}
     docs = list(base.values())
     starts = np.array([d.metadata["cpos"] for d in docs], dtype=np.int64)
-    ends = starts + np.array([len(d.tokens) for d in docs], dtype=np.int64)
+    ends = starts + np.array([len(d.tokens or ()) for d in docs], dtype=np.int64)   # VRT documents have tokens
     by_id = {d.id: k for k, d in enumerate(docs)}
     found: list[list[Annotation]] = [[] for _ in docs]
     for line, row in enumerate(reader, 2):
@@ -104,6 +104,7 @@ def read_spans_table(path: str | Path, *, spans_vrt: str | Path | None = None, d
                 else f"across the end of document {docs[k].id!r} (positions {starts[k]}-{ends[k] - 1})"
             raise FormatError(f"the span {first}-{last} lies {where}", path=p, line=line)
         doc = docs[k]
+        assert doc.tokens is not None  # a VRT document is its tokens
         if "document" in col and row[col["document"]] != doc.id:
             named = row[col["document"]]
             hint = (f"document {named!r} holds positions {starts[by_id[named]]}-{ends[by_id[named]] - 1}"
@@ -141,6 +142,7 @@ def _write(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
         for a in d.annotations:
             if a.start is None:
                 continue
+            assert a.end is not None  # make_annotation: a start comes with an end
             w.writerow([d.id, base + a.start, base + a.end - 1, a.label, d.surface(a.start, a.end)] +
                        [a.attributes.get(n, "") for n in names])
     Path(path).write_text(buf.getvalue(), encoding="utf-8")

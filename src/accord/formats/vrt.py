@@ -420,7 +420,7 @@ def write_vrt(corpus: Corpus | Mapping[str, Corpus], path: str | Path, *, scheme
             other = layer[doc_id]
             if other.tokens is not None and len(other.tokens) != n:
                 raise OptionError(f"layer {name!r}, document {doc_id!r}: {len(other.tokens)} tokens, not {n}")
-            spans = [(a.label, a.start, a.end) for a in other.annotations if a.start is not None]
+            spans = [(a.label, a.start, a.end) for a in other.annotations if a.start is not None and a.end is not None]
             columns.append(tagging.encode(spans, n, scheme))
         meta = doc.metadata or {}
         ids = meta.get("token_ids") if token_ids else None
@@ -438,7 +438,7 @@ def write_vrt(corpus: Corpus | Mapping[str, Corpus], path: str | Path, *, scheme
             out.append("<s" + "".join(f" {k}={quoteattr(str(v))}" for k, v in sattrs.items()) + ">")
             for i in range(a, b):
                 row = [escape(doc.tokens[i])]
-                if token_ids:
+                if ids is not None:   # set exactly when token_ids
                     row.append(str(ids[i]))
                 row.extend(col[i] for col in columns)
                 out.append("\t".join(row))

@@ -332,7 +332,7 @@ def _render(doc: Document, target: Path) -> str:
         return "<" + " ".join(parts) + ("/>" if empty else ">")
 
     spanless = [tag(a, True) for a in doc.annotations if a.start is None]
-    spans = sorted((a for a in doc.annotations if a.start is not None), key=lambda a: (a.start, -a.end))
+    spans = sorted((a for a in doc.annotations if a.start is not None), key=lambda a: (a.start, -(a.end or 0)))
     out: list[str] = []
     stack: list[Annotation] = []
     pos = 0
@@ -340,17 +340,22 @@ def _render(doc: Document, target: Path) -> str:
 
     def close_until(limit: int) -> None:
         nonlocal pos
-        while stack and stack[-1].end <= limit:
+        while stack:
+            end = stack[-1].end
+            assert end is not None  # only spanned annotations are stacked
+            if end > limit:
+                break
             a = stack.pop()
-            out.append(html.escape(text[pos:a.end], quote=False))
-            pos = a.end
+            out.append(html.escape(text[pos:end], quote=False))
+            pos = end
             out.append(f"</{a.label}>")
     for a in spans:
         if a.fragments is not None:
             raise FormatError(f"document {doc.id!r}: {a!r} is a discontinuous span, which inline XML cannot hold",
                               path=target)
+        assert a.start is not None and a.end is not None  # spans holds the spanned annotations
         close_until(a.start)
-        if stack and a.end > stack[-1].end:
+        if stack and a.end > (stack[-1].end or 0):
             raise FormatError(f"document {doc.id!r}: {stack[-1]!r} and {a!r} cross (crossing dependencies); inline "
                               "XML needs spans that nest", path=target)
         out.append(html.escape(text[pos:a.start], quote=False))
