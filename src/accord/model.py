@@ -45,13 +45,14 @@ class Attributes(dict):
     def _readonly(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("annotation attributes are immutable; build a new Annotation instead")
 
+    # dict's writers are replaced by a refusal on purpose (read-only), so their signatures differ from dict's
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly  # type: ignore[assignment]
     __ior__ = _readonly  # type: ignore[assignment]
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Attributes, (dict(self),))
 
-    def __hash__(self) -> int:  # type: ignore[override]
+    def __hash__(self) -> int:  # type: ignore[override]  # dict is unhashable; these hash by identity
         return id(self)
 
 
@@ -85,11 +86,6 @@ class Annotation(NamedTuple):
     id: str | None = None
     fragments: tuple[tuple[int, int], ...] | None = None
 
-    # identity semantics: an annotation is a thing, not a value
-    __eq__ = object.__eq__  # type: ignore[assignment]
-    __ne__ = object.__ne__  # type: ignore[assignment]
-    __hash__ = object.__hash__  # type: ignore[assignment]
-
     @property
     def spanned(self) -> bool:
         """Whether the annotation has a span."""
@@ -114,7 +110,10 @@ class Annotation(NamedTuple):
         """The span as pieces: the fragments of a discontinuous span, the span itself, or none."""
         if self.fragments is not None:
             return self.fragments
-        return () if self.start is None else ((self.start, self.end),)  # type: ignore[return-value]
+        if self.start is None:
+            return ()
+        assert self.end is not None  # make_annotation: a start comes with an end
+        return ((self.start, self.end),)
 
     def __repr__(self) -> str:
         span = f"[{self.start},{self.end})" if self.start is not None else "spanless"
@@ -126,6 +125,12 @@ class Annotation(NamedTuple):
         ident = f" #{self.id}" if self.id is not None else ""
         return f"<{self.label} {span}{attrs}{ident}>"
 
+
+# identity semantics: an annotation is a thing, not a value. Set after the class, as type checkers take an assignment
+# in a NamedTuple's body for a field; object's own methods keep the C slots, so comparing and hashing stay as fast.
+for _name in ("__eq__", "__ne__", "__hash__"):
+    setattr(Annotation, _name, getattr(object, _name))
+del _name
 
 def _short(value: Any) -> str:
     if isinstance(value, Annotation):
@@ -173,7 +178,7 @@ def make_annotation(
             frags = None
     if (start is None) != (end is None):
         raise AccordError(f"annotation {label!r}: give both start and end, or neither")
-    if start is not None and (start < 0 or end < start):  # type: ignore[operator]
+    if start is not None and end is not None and (start < 0 or end < start):   # (both or neither: checked above)
         raise AccordError(f"annotation {label!r}: invalid span [{start}, {end})")
     if not attributes:
         return Annotation(label, start, end, EMPTY_ATTRIBUTES, id, frags)
@@ -207,7 +212,8 @@ def same_extent(r: Annotation, h: Annotation) -> bool:
 def overlap_length(r: Annotation, h: Annotation) -> int:
     """How many offsets two spanned annotations share, counted on their pieces."""
     if r.fragments is None and h.fragments is None:
-        return max(0, min(r.end, h.end) - max(r.start, h.start))  # type: ignore[type-var,operator]
+        assert r.start is not None and r.end is not None and h.start is not None and h.end is not None  # spanned
+        return max(0, min(r.end, h.end) - max(r.start, h.start))
     total = 0
     for a, b in r.pieces:
         for c, d in h.pieces:
