@@ -57,7 +57,8 @@ def _graph(g: Any, side: str) -> tuple[list[Any], np.ndarray]:
         from scipy.sparse.csgraph import shortest_path
 
         src, dst = zip(*edge_list)
-        adj = coo_matrix((np.ones(len(src)), (src, dst)), shape=(n, n)).tocsr()
+        adj = coo_matrix((np.ones(len(src)), (np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64))),
+                         shape=(n, n)).tocsr()
         reach = np.isfinite(shortest_path(adj, directed=True, unweighted=True))
     return nodes, reach
 
@@ -97,7 +98,7 @@ class _GraphMatch(Match):
             cols = np.stack([a[bad], b[bad]], axis=1).reshape(-1)
             blocks.append(coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(bad), k)))
         matrix = vstack(blocks).tocsr()
-        res = milp(-w[ci, cj], integrality=np.ones(k), bounds=Bounds(0, 1),
+        res = milp(-w[ci, cj], integrality=np.ones(k, dtype=np.int64), bounds=Bounds(0, 1),
                    constraints=[LinearConstraint(matrix, -np.inf, 1.0)])
         if res.x is None:  # pragma: no cover - all zeros is always feasible
             raise OptionError(f"the graph matching ILP failed: {res.message}")

@@ -250,19 +250,20 @@ def _solve(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]], cons
         for k, (_, j, _, _) in enumerate(cand):
             by_j.setdefault(j, []).append(k)
         at_most_one(by_j)
-    c = np.zeros(nx + ny)
-    c[:nx] = [-s for _, _, s, _ in cand]
-    c[nx:] = -y_gain
-    integrality = np.zeros(nx + ny)
+    cost = np.zeros(nx + ny)
+    cost[:nx] = [-s for _, _, s, _ in cand]
+    cost[nx:] = -y_gain
+    integrality = np.zeros(nx + ny, dtype=np.int64)
     integrality[nx:] = 1
     constraints = []
     if r:
-        a = coo_matrix((vals, (rows, cols)), shape=(r, nx + ny)).tocsr()
+        a = coo_matrix((np.asarray(vals), (np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64))),
+                       shape=(r, nx + ny)).tocsr()
         constraints.append(LinearConstraint(a, -np.inf, np.asarray(upper)))
     # HiGHS's presolve costs more than it saves on these small programs (half the time of a pair on AMR) and
     # does not change what is optimal: the same stopping rule applies (HiGHS's relative gap, 1e-4 by default,
     # which for Smatch's integer counts below 10,000 triples leaves no room for a worse solution)
-    res = milp(c, integrality=integrality, bounds=Bounds(0, 1), constraints=constraints,
+    res = milp(cost, integrality=integrality, bounds=Bounds(0, 1), constraints=constraints,
                options={"presolve": False})
     if res.x is None:  # pragma: no cover - the problem is always feasible (all zeros)
         raise OptionError(f"the matching ILP failed: {res.message}")

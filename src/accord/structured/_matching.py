@@ -243,9 +243,10 @@ def _spread(m: np.ndarray, allowed: np.ndarray, rows: np.ndarray, cols: np.ndarr
     c[nx:] = -1.0
     upper = np.ones(nv)
     upper[nx:] = col_cap[touched]
-    integrality = np.zeros(nv)
+    integrality = np.zeros(nv, dtype=np.int64)
     integrality[:nx] = 1
-    a = coo_matrix((a_vals, (a_rows, a_cols)), shape=(r, nv)).tocsr()
+    a = coo_matrix((np.asarray(a_vals), (np.asarray(a_rows, dtype=np.int64),
+                                                       np.asarray(a_cols, dtype=np.int64))), shape=(r, nv)).tocsr()
     res = milp(c, integrality=integrality, bounds=Bounds(0, upper), constraints=[LinearConstraint(a, lo, hi)],
                options={"mip_rel_gap": 0.0})
     if res.x is None:  # pragma: no cover - feasible: every free row has an allowed column
@@ -319,7 +320,7 @@ class _SequenceMatch(Match):
     def __init__(self, sim: Similarity):
         self.sim, self.constraint = sim, "1:1"
 
-    def compute(self, pred: Sequence[Any], gold: Sequence[Any]) -> tuple[float, list[tuple[int, int, float]]]:
+    def compute(self, pred: Collection[Any], gold: Collection[Any]) -> tuple[float, list[tuple[int, int, float]]]:
         p, g = _items(pred), _items(gold)
         n, k = len(p), len(g)
         if not n or not k:

@@ -380,8 +380,16 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
         by_doc = {}
         for d, doc_id in enumerate(docs):
             vals = [float(a[d]) for a in arrays]
-            by_doc[doc_id] = CorefScore(metric, *vals[:4], noncoref=tuple(vals[4:]) if len(vals) > 4 else None)
+            by_doc[doc_id] = CorefScore(metric, vals[0], vals[1], vals[2], vals[3], noncoref=_noncoref(vals))
         tot = [float(a.sum()) for a in arrays]
-        out[metric] = CorefScore(metric, *tot[:4], noncoref=tuple(tot[4:]) if len(tot) > 4 else None,
+        out[metric] = CorefScore(metric, tot[0], tot[1], tot[2], tot[3], noncoref=_noncoref(tot),
                                  by_document=by_doc, alignment=tuple(aligned.get(metric, ())))
     return out
+
+
+def _noncoref(vals: list[float]) -> tuple[float, float, float, float] | None:
+    """The non-coreference-link counts of BLANC (its last four figures of eight), None for the other metrics."""
+    if len(vals) <= 4:
+        return None
+    assert len(vals) == 8  # BLANC: four counts of coreference links, four of non-coreference links
+    return vals[4], vals[5], vals[6], vals[7]

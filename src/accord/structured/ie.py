@@ -127,7 +127,7 @@ the shared links; a mention missing from the other side counts as its own part).
 def memberships(entities: Collection[Collection[Hashable]]) -> list[dict[str, Any]]:
     """B-cubed's data structure (section 3.2): one ``{"mention", "entity"}`` record per mention,
     the entity being the frozenset of its mentions."""
-    out = []
+    out: list[dict[str, Any]] = []
     for e in entities:
         members = frozenset(_mentions(e))
         out.extend({"mention": m, "entity": members} for m in members)
@@ -208,7 +208,8 @@ def ceaf_rme_phi3() -> Similarity:
 # ---------------------------------------------------------------------------- SciREX
 def _bounds(m: Any) -> tuple[int, int]:
     try:
-        s, e = _key(m)  # type: ignore[misc]
+        span: Any = _key(m)   # a (start, end) pair, or the error below
+        s, e = span
         return int(s), int(e)
     except (TypeError, ValueError, KeyError):
         raise OptionError(f"a mention must be a (start, end) span, got {m!r}") from None

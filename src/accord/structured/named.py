@@ -9,9 +9,9 @@ score is the product of the micro type F1 and the micro filler F1.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Collection, Hashable, Mapping
+from collections.abc import Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from ..errors import AccordWarning, OptionError
 from ._matching import MatchScore, micro
@@ -132,11 +132,13 @@ def score_records(name: str, key: Mapping[str, list[Any]], response: Mapping[str
         key, response = _drop_empty_entities(name, key, "key"), _drop_empty_entities(name, response, "response")
     if name.startswith("ceaf-rme"):    # equations 27 and 28 score predicted mentions as singleton entities
         response = {d: singleton_mentions(recs) for d, recs in response.items()}
-    by_doc = {d: metric(response.get(d, []), gold) for d, gold in key.items()}
+    # every named metric is normalized: it scores a document as a MatchScore (BETTER's as a BetterScore)
+    by_doc = cast("dict[str, MatchScore | BetterScore]",
+                  {d: metric(response.get(d, []), gold) for d, gold in key.items()})
     if name == "better":
-        scores = list(by_doc.values())
-        total: MatchScore | BetterScore = BetterScore(micro(s.type_score for s in scores),  # type: ignore[union-attr]
-                                                      micro(s.filler_score for s in scores), [])  # type: ignore[union-attr]
+        scores = cast("list[BetterScore]", list(by_doc.values()))
+        total: MatchScore | BetterScore = BetterScore(micro(s.type_score for s in scores),
+                                                      micro(s.filler_score for s in scores), [])
     else:
-        total = micro(by_doc.values())   # type: ignore[arg-type]
+        total = micro(cast("Iterable[MatchScore]", by_doc.values()))
     return RecordScores(name, total, by_doc)
