@@ -248,16 +248,16 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
             lo = np.searchsorted(codes, f * n_units)
             hi = np.searchsorted(codes, (f + 1) * n_units)
             counts = hi - lo
-            total = int(counts.sum())
-            if not total:
+            n_new = int(counts.sum())
+            if not n_new:
                 continue
-            if (total + sum(len(r) for r in parts_rows)) * (j + 1) > MAX_CANDIDATES * 3:     # cells of the tuples
+            if (n_new + sum(len(r) for r in parts_rows)) * (j + 1) > MAX_CANDIDATES * 3:     # cells of the tuples
                 raise AlignmentError(f"more than {MAX_CANDIDATES * 3 // (j + 1):,} candidate unitary alignments"
                                      f"{f' ({what})' if what else ''}{f' ({densest})' if densest else ''}: {_ADVICE}")
-            offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+            offsets = np.arange(n_new) - np.repeat(np.cumsum(counts) - counts, counts)
             v = codes[np.repeat(lo, counts) + offsets] - np.repeat(f, counts) * n_units
             grown = np.repeat(rows[chosen], counts, axis=0)
-            keep = np.ones(total, dtype=bool)
+            keep = np.ones(n_new, dtype=bool)
             for c in range(a + 1, j):      # members after the first must be compatible with v too
                 member = grown[:, c]
                 has = member >= 0
@@ -534,7 +534,7 @@ def _mip(disorder: np.ndarray, matrix: Any, columns: np.ndarray) -> Any:
     """HiGHS's integer program over the ``columns`` of the cover ``matrix``, to optimality (or its time limit)."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
-    return milp(disorder[columns], integrality=np.ones(len(columns)), bounds=Bounds(0, 1),
+    return milp(disorder[columns], integrality=np.ones(len(columns), dtype=np.int64), bounds=Bounds(0, 1),
                 constraints=LinearConstraint(matrix[:, columns], 1, 1),
                 options={"mip_rel_gap": 0.0, "presolve": True, "time_limit": MIP_SECONDS})
 
@@ -558,7 +558,9 @@ def _solve(tuples: np.ndarray, disorder: np.ndarray, units: Continua | None = No
     cand, col = np.nonzero(real)
     used, unit_row = np.unique(tuples[cand, col], return_inverse=True)
     matrix = sparse.csc_array((np.ones(len(cand)), (unit_row, cand)), shape=(len(used), len(tuples)))
-    relaxed = linprog(disorder, A_eq=matrix, b_eq=np.ones(len(used)), bounds=(0, 1), method="highs")
+    # scipy-stubs type A_eq as dense only, though HiGHS takes a sparse matrix (a dense one would not fit in memory)
+    relaxed = linprog(disorder, A_eq=matrix, b_eq=np.ones(len(used)), bounds=(0, 1),  # type: ignore[call-overload]
+                      method="highs")
     columns = np.arange(len(tuples))
     if relaxed.status == 0 and relaxed.x is not None:
         pick = relaxed.x > 0.5

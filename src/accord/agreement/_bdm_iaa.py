@@ -47,6 +47,7 @@ def _pair_counts(keys: list[Annotation], responses: list[Annotation], table: Bdm
     concepts = [_concept(r, feature) for r in responses]
     for i, k in enumerate(keys):
         ck = _concept(k, feature)
+        assert k.start is not None and k.end is not None  # bdm_agreement passes spanned annotations only
         # the responses overlapping the key and not matched yet, in their order (the plugin's loop order)
         for j in np.flatnonzero((starts < k.end) & (ends > k.start) & ~resp_matched).tolist():
             if resp_matched[j]:
@@ -77,7 +78,7 @@ def bdm_agreement(corpora: Sequence[Corpus], names: Sequence[str], table: BdmTab
     """Each annotator pair's BDM counts and Maynard's strict and lenient P, R, F1, and their mean over pairs."""
     if len(corpora) < 2:
         raise RatingsError(f"agreement needs at least two annotation sets, got {len(corpora)}")
-    pairs = []
+    pairs: list[dict[str, Any]] = []
     for (i, a), (j, b) in itertools.combinations(enumerate(names), 2):
         total = [0.0] * 5
         for doc_id, doc in corpora[i].items():

@@ -70,7 +70,7 @@ def corpus_qa_table(a_anns: Sequence[Annotation], b_anns: Sequence[Annotation], 
         span = span_key(x)
         if a_spans[span] > 1:
             continue
-        partners = b_by_span.get(span, [])   # type: ignore[arg-type]
+        partners = b_by_span.get(span, [])
         if len(partners) == 1:
             cells[(value(x), value(partners[0]))] += 1
     categories = sorted({value(x) for x in a_inst} | {value(x) for x in b_inst})

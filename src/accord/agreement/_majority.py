@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import RatingsError
-from ..model import Corpus
+from ..model import EMPTY_ATTRIBUTES, Attributes, Corpus
 
 __all__ = ["against_majority"]
 
@@ -37,7 +37,8 @@ def against_majority(corpora: Sequence[Corpus], names: Sequence[str], types: Seq
             for t in types:
                 f = feature.get(t) if isinstance(feature, Mapping) else feature
                 reference = consensus([c[doc_id].annotations for c in others], type=t, feature=f, min_votes=votes)
-                reference = [a._replace(attributes={f: a.attributes[f]} if f and f in a.attributes else {})
+                reference = [a._replace(attributes=Attributes({f: a.attributes[f]}) if f and f in a.attributes
+                                        else EMPTY_ATTRIBUTES)
                              for a in reference]
                 mine = [a for a in doc.annotations if a.label == t and a.start is not None]
                 diffs = annotation_diff(reference, mine, features=(f,) if f else (), types=[t])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -92,6 +92,7 @@ def _encode_numeric(columns: list[np.ndarray], raters: Sequence[Hashable], categ
     else:
         values = np.unique(rated)    # (flattened)
     found = values.tolist()
+    cats: tuple[Hashable, ...]
     if categories is None:
         cats = tuple(found)
     else:
@@ -176,6 +177,7 @@ def to_ratings(ratings: Any, *, categories: Sequence[Hashable] | None = None, wh
     scale that is not the natural order, or to count a category nobody used). ``where``
     names the source (a file) in error messages.
     """
+    cols: list[Any]
     if isinstance(ratings, Ratings):
         if categories is None or tuple(categories) == ratings.categories:
             return ratings
@@ -204,15 +206,17 @@ def to_ratings(ratings: Any, *, categories: Sequence[Hashable] | None = None, wh
         return _encode([ratings[:, j] if _numeric(ratings[:, j]) else ratings[:, j].tolist()
                         for j in range(ratings.shape[1])], list(range(ratings.shape[1])), categories, "array")
     if isinstance(ratings, Iterable) and not isinstance(ratings, (str, bytes)):
-        rows = [list(r) if isinstance(r, Iterable) and not isinstance(r, (str, bytes)) else None for r in ratings]
-        if any(r is None for r in rows):
+        maybe_rows = [list(r) if isinstance(r, Iterable) and not isinstance(r, (str, bytes)) else None
+                      for r in ratings]
+        if any(r is None for r in maybe_rows):
             raise RatingsError("ratings: expected rows of ratings (one value per rater), got a row that is not a "
                                "sequence")
+        rows = cast("list[list[Any]]", maybe_rows)   # no None: refused on the line above
         width = len(rows[0]) if rows else 0
         for i, r in enumerate(rows):
-            if len(r) != width:  # type: ignore[arg-type]
-                raise RatingsError(f"ratings: row {i} has {len(r)} ratings, row 0 has {width}")  # type: ignore[arg-type]
-        return _encode([[r[j] for r in rows] for j in range(width)], list(range(width)),  # type: ignore[index]
+            if len(r) != width:
+                raise RatingsError(f"ratings: row {i} has {len(r)} ratings, row 0 has {width}")
+        return _encode([[r[j] for r in rows] for j in range(width)], list(range(width)),
                        categories, "ratings")
     raise RatingsError(f"ratings: expected rows, a dict of columns, an array or a DataFrame, got "
                        f"{type(ratings).__name__}")

@@ -80,6 +80,7 @@ class AgreementResult:
             total = None
             for st in self.stats.values():
                 total = st if total is None else total + st
+            assert total is not None  # stats is not empty (refused above)
             self._totals, self.warnings = summarize(total, level=self.options.get("level", "nominal"))
             self._by_document = {d: summarize(st, level=self.options.get("level", "nominal"))[0]
                                  for d, st in self.stats.items()}
