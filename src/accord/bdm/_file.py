@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -54,7 +55,10 @@ def write_bdm_file(scores: Iterable[BdmScore], path: str | Path) -> int:
     return text.count("\n") - 1
 
 
-def _number(fields: dict[str, str], name: str, cast: type) -> float:
+_N = TypeVar("_N", int, float)
+
+
+def _number(fields: dict[str, str], name: str, cast: Callable[[str | int], _N]) -> _N:
     """A parameter of a BDM line; 0 where the line leaves it out or empty."""
     value = fields.get(name, "")
     return cast(value) if value != "" else cast(0)

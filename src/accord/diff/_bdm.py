@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 
 from ..diff._features import _as_string
 from ..model import Annotation, span_key
-from ._diff import TypeDiff
+from ._diff import BdmLookup, TypeDiff
 
 __all__ = ["bdm_credit"]
 
@@ -32,31 +32,36 @@ _KEY_LEFT = ("missing", "mismatch", "wrong")
 _RESPONSE_LEFT = ("spurious", "mismatch", "wrong")
 
 
-def _concept_bdm(table: object, key: Annotation, resp: Annotation, features: Sequence[str] | None) -> float:
+def _concept_bdm(table: BdmLookup, key: Annotation, resp: Annotation, features: Sequence[str] | None) -> float:
     if not features:
-        return table.bdm(key.label, resp.label)  # type: ignore[attr-defined]
+        return table.bdm(key.label, resp.label)
     if key.label != resp.label:
         return 0.0
     total = 0.0
     for f in features:
         kv, rv = key.attributes.get(f), resp.attributes.get(f)
         if kv is not None and rv is not None:
-            total += table.bdm(_as_string(kv), _as_string(rv))  # type: ignore[attr-defined]
+            total += table.bdm(_as_string(kv), _as_string(rv))
     return total / len(features)
 
 
-def bdm_credit(by_type: Mapping[str, TypeDiff], table: object, features: Sequence[str] | None) -> dict[str, float]:
+def _span_order(a: Annotation) -> tuple[int, int]:
+    assert a.start is not None and a.end is not None  # BDM credits spans
+    return a.start, a.end
+
+
+def bdm_credit(by_type: Mapping[str, TypeDiff], table: BdmLookup, features: Sequence[str] | None) -> dict[str, float]:
     """The BDM credit of each type of one document's diff (see the module docstring).
 
     ``table`` is a :class:`accord.bdm.BdmTable` (anything with ``bdm(a, b) -> float``).
     """
-    keys = sorted((r.key for td in by_type.values() for r in td.rows if r.outcome in _KEY_LEFT),
-                  key=lambda a: (a.start, a.end))  # type: ignore[arg-type, return-value]
-    pool: dict[tuple[int, int], list[Annotation]] = {}
+    keys = sorted((r.key for td in by_type.values() for r in td.rows if r.outcome in _KEY_LEFT and r.key is not None),
+                  key=_span_order)
+    pool: dict[tuple, list[Annotation]] = {}
     for td in by_type.values():
         for r in td.rows:
-            if r.outcome in _RESPONSE_LEFT:
-                pool.setdefault(span_key(r.response), []).append(r.response)  # type: ignore[arg-type]
+            if r.outcome in _RESPONSE_LEFT and r.response is not None:
+                pool.setdefault(span_key(r.response), []).append(r.response)
     credit = {t: 0.0 for t in by_type}
     for k in keys:
         candidates = pool.get(span_key(k))

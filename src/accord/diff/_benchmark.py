@@ -93,11 +93,11 @@ def benchmark(key: Corpus, before: Corpus, after: Corpus, *, types: Sequence[str
         types = sorted(found)
     else:
         check_names(types, found, "annotation type", "--type")
-    opts = dict(types=types, features=features, pairing=pairing, compare_as_strings=compare_as_strings,
+    opts: dict[str, Any] = dict(types=types, features=features, pairing=pairing, compare_as_strings=compare_as_strings,
                 check_types=False,
                 allow_missing=allow_missing)
-    old = diff_corpora(key, before, **opts)  # type: ignore[arg-type]
-    new = diff_corpora(key, after, **opts)  # type: ignore[arg-type]
+    old = diff_corpora(key, before, **opts)
+    new = diff_corpora(key, after, **opts)
     changes: list[Change] = []
     for doc in old.documents:
         if doc not in new.diffs:
@@ -112,20 +112,19 @@ def benchmark(key: Corpus, before: Corpus, after: Corpus, *, types: Sequence[str
                 rw, rn = _RANK.get(was, 0), _RANK.get(now, 0)
                 if rw != rn:
                     changes.append(Change(doc, typ, "key", r.key, was, now, "fixed" if rn > rw else "broken"))
-            old_spur = Counter(_content(r.response) for r in od.rows if r.outcome == "spurious")
-            new_spur = Counter(_content(r.response) for r in nd.rows if r.outcome == "spurious")
+            old_spur = Counter(_content(r.response) for r in od.rows if r.outcome == "spurious" and r.response is not None)
+            new_spur = Counter(_content(r.response) for r in nd.rows if r.outcome == "spurious" and r.response is not None)
             for rows, other, before_out, after_out, direction in (
                     (nd.rows, old_spur, "absent", "spurious", "broken"),
                     (od.rows, new_spur, "spurious", "absent", "fixed")):
                 left = Counter(other)
                 for r in rows:
-                    if r.outcome != "spurious":
+                    if r.outcome != "spurious" or r.response is None:   # (a spurious row has its response)
                         continue
-                    c = _content(r.response)  # type: ignore[arg-type]
+                    c = _content(r.response)
                     if left[c]:
                         left[c] -= 1
                     else:
-                        changes.append(Change(doc, typ, "response", r.response, before_out, after_out,  # type: ignore
-                                              direction))
+                        changes.append(Change(doc, typ, "response", r.response, before_out, after_out, direction))
     changes.sort(key=lambda c: (c.document, c.annotation.start, c.annotation.end, c.type, c.side))
     return Benchmark(old, new, tuple(changes))

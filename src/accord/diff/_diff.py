@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -18,6 +18,13 @@ from ._pairing import CORRECT, MISMATCH, PAIRINGS, PARTIAL, compatibility, pair
 from ._relations import check_target_types, pair_spanless, spanless_depths
 
 __all__ = ["OUTCOMES", "DiffRow", "TypeDiff", "CorpusDiff", "annotation_diff", "diff_corpora", "hide_adjudicated"]
+
+
+class BdmLookup(Protocol):
+    """What the BDM credit needs of a :class:`accord.bdm.BdmTable`: the BDM of two concepts."""
+
+    def bdm(self, key: str, response: str) -> float: ...
+
 
 OUTCOMES = ("correct", "partial", "mismatch", "wrong", "missing", "spurious")
 """Row outcomes; GATE's diff view shows them as ``=``, ``~``, ``<>``, ``?``, ``-?`` and ``?-``."""
@@ -43,7 +50,8 @@ class DiffRow(NamedTuple):
         a = self.key if self.key is not None else self.response
         assert a is not None
         if a.start is not None:
-            return (a.start, a.end)  # type: ignore[return-value]
+            assert a.end is not None  # make_annotation: a start comes with an end
+            return (a.start, a.end)
         return implied_span(a) or (-1, -1)
 
 
@@ -250,12 +258,12 @@ class CorpusDiff:
 
 def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None = None,
                  features: Sequence[str] | None = (), pairing: str = "gate", compare_as_strings: bool = False,
-                 allow_missing: str | None = None, bdm: object = None, check_types: bool = True) -> CorpusDiff:
+                 allow_missing: str | None = None, bdm: BdmLookup | None = None, check_types: bool = True) -> CorpusDiff:
     """Annotation Diff over a corpus: documents paired by id, each type compared separately.
 
     ``types`` defaults to every type found on either side of any document; the other
     parameters are those of :func:`annotation_diff`; ``allow_missing`` is that of
-    :func:`accord.scoring.pair_documents`. Two corpora of one document each pair whatever
+    :func:`accord.pipeline.pair_documents`. Two corpora of one document each pair whatever
     their ids (``key.xml`` against ``response.xml``). ``bdm``, a
     :class:`accord.bdm.BdmTable`, adds each type's BDM credit to its counts (see
     :mod:`accord.diff._bdm`) for the ``*-bdm`` measures.
@@ -265,7 +273,7 @@ def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None =
     otherwise compare nothing and score 1.0); ``check_types=False`` leaves the types
     unchecked for a caller that checked them against more corpora.
     """
-    from ..scoring import pair_documents
+    from ..pipeline import pair_documents
     from ._bdm import bdm_credit   # _bdm imports this module
 
     if len(key) == 1 and len(response) == 1:

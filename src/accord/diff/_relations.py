@@ -109,7 +109,7 @@ def pair_spanless(keys: list[Annotation], resps: list[Annotation], paired: dict[
 def _signature(roles: dict[str, Any], ident: Callable[[Any], int]) -> tuple:
     """The roles and (identities of) their targets, comparable across the two sides once the key's targets are
     replaced by their partners."""
-    out = []
+    out: list[tuple[str, str, Any]] = []
     for name in sorted(roles):
         value = roles[name]
         if isinstance(value, frozenset):
