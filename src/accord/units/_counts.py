@@ -48,7 +48,7 @@ from .._offset_units import TOKEN_OFFSETS
 from ..errors import OptionError
 from ..match.engine import DocumentAlignment, Pairer
 from ..match.similarity import Context
-from ..model import Document
+from ..model import Annotation, Document
 from ..tally import Counts
 from ._intervals import CLASHED, MATCHED, MISSING, SPURIOUS, Interval, scored_intervals
 
@@ -141,6 +141,7 @@ class _Signal:
         """A non-empty span of the document in characters of the signal."""
         if self.offsets is None:
             return start, end
+        assert self.token_ends is not None  # set with the offsets
         return int(self.offsets[start]), int(self.token_ends[end - 1])
 
     def to_chars(self, al: DocumentAlignment) -> DocumentAlignment:
@@ -149,13 +150,13 @@ class _Signal:
         if self.offsets is None:
             return al
 
-        def convert(anns: list) -> list:
+        def convert(anns: Sequence[Annotation]) -> list[Annotation]:
             out = []
             for a in anns:
                 if a.fragments is not None:
                     pieces = tuple(self.char_span(x, y) for x, y in a.fragments if y > x)
                     a = a._replace(start=pieces[0][0], end=pieces[-1][1], fragments=pieces)
-                elif a.start is not None and a.end > a.start:
+                elif a.start is not None and a.end is not None and a.end > a.start:
                     start, end = self.char_span(a.start, a.end)
                     a = a._replace(start=start, end=end)
                 out.append(a)
@@ -223,10 +224,12 @@ def score_units(alignments: Sequence[DocumentAlignment], pairer: Pairer, units: 
             scores.test_units[al.doc_id] = test
             for iv, n in zip(intervals, amounts):
                 if iv.status == CLASHED:
+                    assert iv.gold_label is not None and iv.pred_label is not None  # a clash has both sides
                     rows.setdefault(iv.gold_label, [0] * 5)[1] += n
                     rows.setdefault(iv.pred_label, [0] * 5)[2] += n
                 else:
                     label = iv.pred_label if iv.status == SPURIOUS else iv.gold_label
+                    assert label is not None  # the side the interval has
                     rows.setdefault(label, [0] * 5)[_FIELD[iv.status]] += n
             if scores.confusability is not None:
                 _confuse(scores, intervals, amounts, measure, test, al.doc_id)
@@ -246,10 +249,10 @@ def _measure(unit: str, signal: _Signal, al: DocumentAlignment, token_labels: fr
     if unit == "character":
         return (lambda a, b: b - a), len(signal.text)
     if unit == "pseudo-token":
-        bounds = set()
+        bounds: set[int] = set()
         for doc in (al.gold_doc, al.pred_doc):
             for ann in (doc.annotations if doc is not None else ()):
-                if ann.start is not None and ann.end > ann.start and ann.label not in token_labels:
+                if ann.start is not None and ann.end is not None and ann.end > ann.start and ann.label not in token_labels:
                     for x, y in ann.pieces:
                         bounds.update(signal.char_span(x, y))
         cnt = signal.pseudo_counter(bounds)
@@ -259,6 +262,7 @@ def _measure(unit: str, signal: _Signal, al: DocumentAlignment, token_labels: fr
         return None, (f"document {al.doc_id!r} has no token annotations labelled "
                       f"{', '.join(map(repr, sorted(token_labels)))}; token scoring "
                       "needs them (or token-unit documents)")
+    assert ends is not None  # set with the starts
     start_set, end_set = set(starts.tolist()), set(ends.tolist())
 
     def tokens(a: int, b: int) -> int | None:
@@ -279,6 +283,7 @@ def _confuse(scores: UnitScores, intervals: list[Interval], amounts: list[int], 
                                             "would take part in two pairs")
             return
     cells = scores.confusability
+    assert cells is not None  # the caller adds a document only while the matrix is kept
     for iv, n in zip(intervals, amounts):
         if n:
             cells[(iv.pred_label, iv.gold_label)] += n

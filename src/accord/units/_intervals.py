@@ -80,7 +80,7 @@ def scored_intervals(alignment: DocumentAlignment, similarity: Similarity, ctx: 
     spurious: list[_Piece] = []
 
     def spanned(ann: Annotation, label: str) -> bool:
-        return ann.start is not None and label not in skip_labels and ann.end > ann.start
+        return ann.start is not None and label not in skip_labels and ann.end is not None and ann.end > ann.start
 
     paired_g, paired_p = set(), set()
     for pair in alignment.pairs:
