@@ -131,6 +131,7 @@ def error_table(ev: ClueEvaluation, side: str, level: int | str = 1, labelled: b
         doc = d.document
         base = d.base
         ann = table.annotations[i]
+        assert ann.start is not None and ann.end is not None  # span tables hold spanned annotations
         meta = doc.metadata or {}
         cpos0 = int(meta.get("cpos", 0))
         ids = meta.get("token_ids")
@@ -150,7 +151,8 @@ def error_table(ev: ClueEvaluation, side: str, level: int | str = 1, labelled: b
             cpos=(cpos0 + ann.start, cpos0 + ann.end - 1), label=ann.label, text=doc.surface(ann.start, ann.end),
             token_ids=(ids[ann.start], ids[ann.end - 1]) if ids is not None else None,
             others=tuple(others), other_start=o_start, other_end=o_end,
-            other_cpos=(cpos0 + o_start, cpos0 + o_end - 1) if others else None,
-            other_token_ids=(ids[o_start], ids[o_end - 1]) if ids is not None and others else None,
+            other_cpos=(cpos0 + o_start, cpos0 + o_end - 1) if o_start is not None and o_end is not None else None,
+            other_token_ids=(ids[o_start], ids[o_end - 1]) if ids is not None and o_start is not None
+            and o_end is not None else None,
             context=_context(doc, lo, hi)))
     return rows

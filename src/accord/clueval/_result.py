@@ -69,8 +69,8 @@ def clueval_result(ev: ClueEvaluation, level: int | str = 1, labelled: bool = Tr
             (p.doc[ph], p.label[ph], None)], sentences=(index.sizes, [g_unit, p_unit, g_unit[gh], p_unit[ph]]))
         measures[measure_name(lvl, lab)] = Measure(kind, table)
     classes = {}
-    for side, table, cover in (("gold", g, ev.recall_cover), ("pred", p, ev.precision_cover)):
-        columns = [(table.doc[cover.klass == k], table.label[cover.klass == k], None)
+    for side, spans, cover in (("gold", g, ev.recall_cover), ("pred", p, ev.precision_cover)):
+        columns = [(spans.doc[cover.klass == k], spans.label[cover.klass == k], None)
                    for k in range(len(CLASS_NAMES))]
         classes[side] = label_table(CLASS_NAMES, docs, ev.labels, columns)
     opts = {"leniency": level, "leniency_name": LEVELS[level - 1], "labelled": labelled, **kind.options(),
