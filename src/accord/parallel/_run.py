@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from ..errors import OptionError
 
@@ -16,6 +16,12 @@ CONNECT_TIMEOUT = 20
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+class Submit(Protocol):
+    """How a runner runs ``fn`` over ``items``: the results, in the items' order (generic in both)."""
+
+    def __call__(self, fn: Callable[[T], R], items: Sequence[T], /) -> list[R]: ...
 
 
 def usable_cores() -> int:
@@ -50,7 +56,7 @@ class Runner:
     ``workers`` is the number of tasks that run at once (1 in this process).
     """
 
-    def __init__(self, workers: int, submit: Callable[[Callable[[T], R], Sequence[T]], list[R]], where: str):
+    def __init__(self, workers: int, submit: Submit, where: str):
         self.workers, self._submit, self.where = workers, submit, where
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
