@@ -32,7 +32,7 @@ def _load(obj: Any, format: str | None, annotation_set: str | None, side: str = 
     if annotation_set is not None:
         raise OptionError(f"an annotation set names a set of GATE XML files; the {side} side is a "
                           f"{type(obj).__name__}")
-    from .scoring import _corpus
+    from .pipeline import read_corpus as _corpus
 
     return _corpus(obj, format, {}, side)
 
@@ -130,7 +130,7 @@ def _pair_coref_documents(k: dict[str, Any], r: dict[str, Any], allow_missing: s
                           response: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """Key and response documents with the same ids, as ``allow_missing`` says (see :func:`coref`)."""
     from .errors import PairingError
-    from .scoring import ALLOW_MISSING
+    from .pipeline import ALLOW_MISSING
 
     if allow_missing not in (None,) + ALLOW_MISSING:
         raise OptionError(f"--allow-missing must be one of {', '.join(ALLOW_MISSING)}; got {allow_missing!r}")

@@ -1,26 +1,22 @@
-"""``accord.score``: read, validate, pair, tally and report, in one call."""
+"""``accord.score``: the stages of :mod:`accord.pipeline` (read, prepare, pair), then a mode's measure (the pairs
+mode: pairing and :func:`accord.tally.tally`; CLUEval; SemEval) into a result, in one call."""
 
 from __future__ import annotations
 
 import math
 import os
-import warnings
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._collector import collection_paused
-from ._names import check_names
 from ._offset_units import unify_units
-from ._sides import meet
-from ._text_fields import TextFields
 from ._progress import track
-from .errors import OptionError, PairingError, RepairWarning
-from .formats import read, sniff
+from .errors import OptionError
 from .match.engine import DocumentAlignment, Pairer, make_similarity
 from .metrics.prf import ZERO_DIVISION
-from .model import Annotation, Corpus, Document
+from .model import Annotation
+from .pipeline import (ALLOW_MISSING, check_user_names, corpus_names, in_shard, match_file_names, missing_documents,
+                       pair_documents, read_sides, read_with_repairs, reading_once, source_name)
 from .regions import UNDECLARED, annotation_roles, prepare_corpus, restrict_pairs
 from .report import Report
 from .schema import Task, load_task
@@ -28,311 +24,7 @@ from .tally import ScoreRows, tally
 
 __all__ = ["score", "pair_documents", "missing_documents", "corpus_names", "match_file_names", "read_sides",
            "reading_once", "source_name", "ALLOW_MISSING"]
-
-ALLOW_MISSING = ("empty", "skip")
-
-
-def source_name(obj: Any, column: int | str | None = None) -> str:
-    """How the JSON names an input: its path (with ``#column`` for a column of a file), ``<corpus>`` for a
-    corpus given in Python, ``<list>``, ``<Dataset>``... for another Python object."""
-    if isinstance(obj, Corpus):
-        name = "<corpus>"
-    elif isinstance(obj, (str, os.PathLike)):
-        from ._io import shown_name
-
-        name = shown_name(str(obj))
-    else:
-        name = f"<{type(obj).__name__}>"
-    return name if column is None else f"{name}#{column}"
-
-
-_SHARED_READS: ContextVar[dict[str, Any] | None] = ContextVar("accord_shared_reads", default=None)
-
-
-@contextmanager
-def reading_once() -> Iterator[None]:
-    """Within the block a file read again with the same format and options is not read again (``compare`` and
-    ``report`` score every system against one gold file): the corpus is shared, its warnings are shown once and its
-    repairs are still reported in every result."""
-    token = _SHARED_READS.set({"corpora": {}, "shown": set()})
-    try:
-        yield
-    finally:
-        _SHARED_READS.reset(token)
-
-
-def _corpus(obj: Any, fmt: str | None, options: dict[str, Any], side: str = "gold") -> Corpus:
-    """The corpus of one input: a path read in ``fmt``, a corpus or document as it is, or a Python object
-    (tag lists, spaCy, Hugging Face, pandas) made into one by :func:`accord.objects.as_corpus`."""
-    if isinstance(obj, Corpus):
-        return obj
-    if isinstance(obj, (str, os.PathLike)):
-        shared = _SHARED_READS.get()
-        if shared is None:
-            return read(obj, format=fmt, **options)
-        key = (os.path.abspath(obj), fmt, repr(sorted(options.items(), key=lambda kv: kv[0])))
-        if key not in shared["corpora"]:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                corpus = read(obj, format=fmt, **options)
-            shared["corpora"][key] = (corpus, [w.message for w in caught])
-        corpus, messages = shared["corpora"][key]
-        for message in messages:    # to the caller's recorder (_read_with_repairs), at each read
-            warnings.warn(message, stacklevel=2)
-        return corpus
-    if isinstance(obj, Document):
-        return Corpus([obj])
-    from .objects import as_corpus
-
-    if fmt is not None:
-        raise OptionError(f"format {fmt!r} names a file format; the {side} side is a {type(obj).__name__}")
-    return as_corpus(obj, side=side, **options)
-
-
-def read_sides(gold: Any, pred: Any, gold_format: str | None, pred_format: str | None,
-               read_options: dict[str, Any], gold_column: int | str | None = None,
-               pred_column: int | str | None = None, gold_set: str | None = None,
-               pred_set: str | None = None) -> tuple[Corpus, Corpus]:
-    """Read the gold and the predicted corpus, each from its own file or from two columns of one file
-    (or two annotation sets of GATE XML files: ``gold_set``, ``pred_set``)."""
-    from .objects import label_names_of, object_kind
-
-    if pred is None and object_kind(gold) == "spacy":
-        from .objects._spacy import holds_examples
-
-        if not holds_examples(gold):
-            raise OptionError("give the predicted Docs too; only spaCy Examples hold both sides (reference and "
-                              "predicted)")
-        pred = gold
-    if pred is None:
-        if gold_column is None or pred_column is None:
-            raise OptionError("give the predicted file, or --gold-column and --pred-column to read both sides "
-                              "from columns of the gold file")
-        pred = gold
-        pred_format = pred_format or gold_format
-
-    if object_kind(gold) is not None and "label_names" not in read_options:
-        names = label_names_of(gold, tags_column=read_options.get("tags_column"))
-        if names is not None and object_kind(pred) in ("tags", "datasets"):
-            read_options = {**read_options, "label_names": names}  # integer predictions named by the gold ClassLabel
-    sides = []
-    for side, obj, fmt, column, aset in (("gold", gold, gold_format, gold_column, gold_set),
-                                         ("pred", pred, pred_format, pred_column, pred_set)):
-        options = read_options if aset is None else {**read_options, "annotation_set": aset}
-        if column is not None:
-            if isinstance(obj, (str, os.PathLike)):
-                fmt = fmt or sniff(obj).name   # sniffed once, then read in that format
-                if fmt not in _COLUMN_FORMATS:
-                    raise OptionError(f"{obj}: --gold-column and --pred-column choose columns of column files "
-                                      f"({', '.join(_COLUMN_FORMATS)}), not of {fmt} files")
-            options = {**options, "column": column}
-        sides.append(_corpus(obj, fmt, options, side))
-    gold_c, pred_c = meet(sides, (gold, pred), ("gold", "predicted"))   # single files paired, one offset unit
-    return gold_c, pred_c
-
-
-_COLUMN_FORMATS = ("conll", "vrt")
-
-
-def pair_documents(gold: Corpus, pred: Corpus, allow_missing: str | None = None
-                   ) -> list[tuple[str, Document | None, Document | None]]:
-    """Pair documents by id, checking that paired token sequences agree (a side counting tokens is placed on the
-    text of a side counting characters first: :func:`accord._offset_units.unify_units`).
-
-    Parameters
-    ----------
-    allow_missing : {None, "empty", "skip"}
-        ``None``: a document on one side only is an error. ``"empty"``: it is scored
-        against an empty document (its items all missing or all spurious). ``"skip"``:
-        it is left out.
-    """
-    if allow_missing not in (None,) + ALLOW_MISSING:
-        raise OptionError(f"--allow-missing must be one of {', '.join(ALLOW_MISSING)}; got {allow_missing!r}")
-    gold, pred = unify_units((gold, pred), sides=("gold", "predicted"))    # corpora given in Python
-    only_gold = [d for d in gold if d not in pred]
-    only_pred = [d for d in pred if d not in gold]
-    if (only_gold or only_pred) and allow_missing is None:
-        raise missing_documents(only_gold, only_pred, gold.name, pred.name)
-    out: list[tuple[str, Document | None, Document | None]] = []
-    for doc_id, gdoc in gold.items():
-        pdoc = pred.get(doc_id)
-        if pdoc is None:
-            if allow_missing == "empty":
-                out.append((doc_id, gdoc, None))
-            continue
-        _check_tokens(gdoc, pdoc, gold.name, pred.name)
-        out.append((doc_id, gdoc, pdoc))
-    if allow_missing == "empty":
-        out.extend((d, None, pred[d]) for d in only_pred)
-    return out
-
-
-def missing_documents(only_gold: Sequence[str], only_pred: Sequence[str], gold_name: str | None,
-                      pred_name: str | None) -> PairingError:
-    """The error of documents found on one side only (the first five of each side named)."""
-    def show(ids: Sequence[str]) -> str:
-        return ", ".join(map(repr, ids[:5])) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-    parts = []
-    if only_gold:
-        parts.append(f"{len(only_gold)} document(s) only in the gold side ({gold_name}): {show(only_gold)}")
-    if only_pred:
-        parts.append(f"{len(only_pred)} document(s) only in the predicted side ({pred_name}): {show(only_pred)}")
-    return PairingError("; ".join(parts) + ". Use --allow-missing empty or --allow-missing skip to score anyway")
-
-
-def match_file_names(gold: Corpus, pred: Corpus, file_re: str | None = None, ref_fsuff_off: str | None = None,
-                     ref_fsuff_on: str | None = None) -> tuple[Corpus, Corpus]:
-    """MATScore's file selection: the predicted documents whose file name matches ``file_re`` in full, each paired
-    with the gold document of the file named like it with the suffix ``ref_fsuff_off`` taken off and
-    ``ref_fsuff_on`` put on (``--file-re``, ``--ref-fsuff-off``, ``--ref-fsuff-on``).
-
-    With ``file_re`` the gold documents of no selected predicted file are left out, as MAT looks up only the
-    reference files of the hypothesis files it scores. A predicted document is renamed to the id of its gold
-    document, so that the pairing (and ``allow_missing``) works on ids as everywhere else; its file name stays in
-    ``pred.files``.
-    """
-    import re
-
-    if file_re is None and ref_fsuff_off is None and ref_fsuff_on is None:
-        return gold, pred
-    pattern = None
-    if file_re is not None:
-        try:
-            pattern = re.compile(file_re)
-        except re.error as exc:
-            raise OptionError(f"--file-re {file_re!r} is not a regular expression: {exc}") from None
-    pred_files = {d: pred.files.get(d, d) for d in pred}
-    selected = [d for d in pred if pattern is None or pattern.fullmatch(pred_files[d])]
-    if pattern is not None and not selected:
-        raise OptionError(f"--file-re {file_re!r} matches none of the {len(pred)} predicted file name(s) "
-                          f"({', '.join(sorted(pred_files.values())[:5])}...); it must match a whole name")
-    gold_by_file = {gold.files.get(d, d): d for d in gold}
-    renamed, files = [], {}
-    for d in selected:
-        name = pred_files[d]
-        if ref_fsuff_off and name.endswith(ref_fsuff_off):
-            name = name[: -len(ref_fsuff_off)]
-        name += ref_fsuff_on or ""
-        target = gold_by_file.get(name, d if ref_fsuff_off is None and ref_fsuff_on is None else name)
-        renamed.append(pred[d]._replace(id=target))
-        files[target] = pred_files[d]
-    pred_out = Corpus(renamed, name=pred.name, files=files)
-    if pattern is not None:
-        gold = Corpus([doc for d, doc in gold.items() if d in pred_out], name=gold.name,
-                      files={d: f for d, f in gold.files.items() if d in pred_out})
-    return gold, pred_out
-
-
-def _check_tokens(g: Document, p: Document, gname: str | None, pname: str | None) -> None:
-    gmeta, pmeta = g.metadata or {}, p.metadata or {}
-    gids, pids = gmeta.get("token_ids"), pmeta.get("token_ids")
-    if gids is not None and pids is not None and gids != pids:
-        n = min(len(gids), len(pids))
-        i = next((k for k in range(n) if gids[k] != pids[k]), n)
-        if i == n:
-            raise PairingError(f"document {g.id!r}: the gold side has {len(gids)} token ids and the predicted side "
-                               f"{len(pids)} ({_where(g, gname, i)} / {_where(p, pname, i)})")
-        raise PairingError(f"document {g.id!r}: token id {gids[i]!r} at {_where(g, gname, i)} but {pids[i]!r} at "
-                           f"{_where(p, pname, i)}; gold and prediction must hold the same tokens in the same order")
-    if g.text is not None and p.text is not None and g.text != p.text:
-        _text_differs(g, p, gname, pname)
-    bare = (g.tokens is None and g.text is None) or (p.tokens is None and p.text is None)
-    if bare and g.sentences is not None and p.sentences is not None:   # tag lists given in Python
-        _check_sentences(g, p)
-    if g.tokens is None or p.tokens is None or g.tokens == p.tokens:
-        return
-    n = min(len(g.tokens), len(p.tokens))
-    if isinstance(g.tokens, TextFields):
-        i = g.tokens.first_difference(p.tokens)
-        i = n if i is None else i
-    else:
-        i = next((k for k in range(n) if g.tokens[k] != p.tokens[k]), n)
-    if i == n:
-        raise PairingError(f"document {g.id!r}: the gold side has {len(g.tokens)} tokens and the predicted side "
-                           f"{len(p.tokens)}; the files must hold the same tokens ({_where(g, gname, i)} / "
-                           f"{_where(p, pname, i)})")
-    raise PairingError(f"document {g.id!r}: token {i} differs: {g.tokens[i]!r} at {_where(g, gname, i)} but "
-                       f"{p.tokens[i]!r} at {_where(p, pname, i)}; gold and prediction must hold the same tokens")
-
-
-def _text_differs(g: Document, p: Document, gname: str | None, pname: str | None) -> None:
-    """A paired document whose two sides hold different texts: the first character that differs, in context."""
-    n = min(len(g.text or ""), len(p.text or ""))
-    i = next((k for k in range(n) if g.text[k] != p.text[k]), n)  # type: ignore[index]
-    line = (g.text or "").count("\n", 0, i) + 1
-    raise PairingError(f"document {g.id!r}: the texts differ from character {i} (line {line}): gold "
-                       f"{(g.text or '')[max(0, i - 10):i + 20]!r} ({gname}), predicted "
-                       f"{(p.text or '')[max(0, i - 10):i + 20]!r} ({pname}); offsets of the two sides would not "
-                       "mean the same characters")
-
-
-def _check_sentences(g: Document, p: Document) -> None:
-    """Documents without tokens or text (tag lists given in Python): the same sentences, of the same lengths."""
-    gs, ps = g.sentences or (), p.sentences or ()
-    if len(gs) != len(ps):
-        raise PairingError(f"document {g.id!r}: the gold side has {len(gs)} sentences and the predicted side "
-                           f"{len(ps)}")
-    for k, (a, b) in enumerate(zip(gs, ps)):
-        if a != b:
-            raise PairingError(f"document {g.id!r}: sentence {k + 1} has {a[1] - a[0]} gold tags and "
-                               f"{b[1] - b[0]} predicted tags; both sides must tag the same tokens")
-
-
-def _where(doc: Document, name: str | None, i: int) -> str:
-    """Where token ``i`` of a document is: file and line (column files), or the corpus position (VRT)."""
-    meta = doc.metadata or {}
-    lines = meta.get("lines")
-    if "cpos" in meta:
-        at = f"{name}, corpus position {meta['cpos'] + i}"
-        if lines and doc.sentences:
-            for (a, b), line in zip(doc.sentences, lines):
-                if a <= i < b:
-                    return f"{at} (sentence from line {line})"
-        return at
-    if lines and doc.sentences:
-        for (a, b), line in zip(doc.sentences, lines):
-            if a <= i < b or (i >= b and (a, b) == doc.sentences[-1]):
-                return f"{name}:{line + (i - a)}"
-    return f"{name}, token {i}"
-
-
-def corpus_names(corpora: Sequence[Corpus], attributes: bool = True) -> tuple[set[str], set[str]]:
-    """The labels and (with ``attributes``) the attribute names the corpora's annotations use."""
-    labels: set[str] = set()
-    names: set[str] = set()
-    for corpus in corpora:
-        for doc in corpus.values():
-            for a in doc.annotations:
-                labels.add(a.label)
-                if attributes:
-                    names.update(a.attributes)
-    return labels, names
-
-
-def _check_user_names(gold: Corpus | None, pred: Corpus | None, task: Task | None, attributes: Sequence[str],
-                      equivalences: Mapping[str, str], ignore: Sequence[str],
-                      content_annotations: Sequence[str] | None = None,
-                      token_annotations: Sequence[str] | None = None,
-                      seen: tuple[set[str], set[str]] | None = None) -> None:
-    """Refuse an attribute, an equivalence member, an ignored, content or token label that neither side holds
-    (nor the task declares): a misspelt name would silently change nothing. ``seen`` gives the labels and
-    attribute names of the corpora instead of the corpora (:mod:`accord.parallel` gathers them from its shards)."""
-    if not (attributes or equivalences or ignore or content_annotations or token_annotations):
-        return
-    if seen is None:
-        assert gold is not None and pred is not None
-        seen = corpus_names((gold, pred), bool(attributes))
-    labels, names = set(seen[0]), set(seen[1])
-    if task is not None:
-        labels.update(task.labels)
-        labels.update(task.effective)
-        for spec in task.labels.values():
-            names.update(spec.attributes)
-    check_names(attributes, names, "attribute", "--attributes")
-    check_names(equivalences, labels, "label", "--equivalence-class")
-    check_names(ignore, labels | set(equivalences.values()), "label", "--ignore")
-    check_names(content_annotations or (), labels, "label", "--content-annotations")
-    check_names(token_annotations or (), labels, "label", "--token-annotations")
+# the stages' names stay importable from here (accord.scoring was their home before accord.pipeline)
 
 
 @collection_paused     # many small objects, no cycle to collect: see accord._collector
@@ -452,11 +144,11 @@ def score(
     """
     if shard_size is not None and client is None and str(jobs) == "1":
         raise OptionError("shard_size (--shard-size) applies with jobs > 1 (--jobs) or a Dask client (--dask)")
-    if (client is not None or jobs != 1) and not _in_shard():
+    if (client is not None or jobs != 1) and not in_shard():
         from .parallel import score_in_shards
 
         arguments = {k: v for k, v in locals().items() if k not in ("jobs", "client", "shard_size")}
-        sharded = score_in_shards(arguments, jobs, client, shard_size)
+        sharded = score_in_shards(arguments, jobs, client, shard_size, score=score)
         if sharded is not None:
             return sharded
     if match != "pairs":
@@ -475,7 +167,7 @@ def score(
         raise OptionError(f"--beta must be a number >= 0; got {beta}")
     if isinstance(task, (str, os.PathLike)):
         task = load_task(task)
-    gold_c, pred_c, repairs = _read_with_repairs(gold, pred, gold_format or format, pred_format or format,
+    gold_c, pred_c, repairs = read_with_repairs(gold, pred, gold_format or format, pred_format or format,
                                                  read_options, gold_column, pred_column, gold_set, pred_set)
     named = match_file_names(gold_c, pred_c, file_re, ref_fsuff_off, ref_fsuff_on)
     if named[0] is not gold_c or named[1] is not pred_c:   # paired anew by file name: offsets in one unit again
@@ -487,8 +179,8 @@ def score(
     for name, members in (equivalence_classes or {}).items():
         for m in members:
             equivalences[m] = name
-    if not _in_shard():     # a shard's caller checks the names of all shards
-        _check_user_names(gold_c, pred_c, task, attributes, equivalences, ignore, content_annotations,
+    if not in_shard():     # a shard's caller checks the names of all shards
+        check_user_names(gold_c, pred_c, task, attributes, equivalences, ignore, content_annotations,
                           token_annotations)
     roles = annotation_roles(task, content_annotations, token_annotations)
     # --ignore before validation, as MAT removes ignored labels before anything else reads them
@@ -541,35 +233,6 @@ def score(
     return report
 
 
-_IN_SHARD: ContextVar[bool] = ContextVar("accord_in_shard", default=False)
-"""True while :func:`score` scores one shard for :mod:`accord.parallel` (whose caller checks the whole corpus)."""
-
-
-def _in_shard() -> bool:
-    return _IN_SHARD.get()
-
-
-def _read_with_repairs(gold: Any, pred: Any, gold_format: str | None, pred_format: str | None,
-                       read_options: dict[str, Any], gold_column: int | str | None, pred_column: int | str | None,
-                       gold_set: str | None, pred_set: str | None) -> tuple[Corpus, Corpus, list[dict[str, Any]]]:
-    """Both sides (:func:`read_sides`), and the repairs of invalid tag sequences their readers warned about (the
-    warnings are passed on to the caller)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        gold_c, pred_c = read_sides(gold, pred, gold_format, pred_format, read_options, gold_column, pred_column,
-                                    gold_set, pred_set)
-    repairs = []
-    shown = (_SHARED_READS.get() or {}).get("shown")
-    for w in caught:
-        if shown is None or id(w.message) not in shown:
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-            if shown is not None:
-                shown.add(id(w.message))
-        if isinstance(w.message, RepairWarning):
-            repairs.append(w.message.to_dict())
-    return gold_c, pred_c, repairs
-
-
 def _score_spans(gold: Any, pred: Any, match: str, *, leniency: int | str, labelled: bool, beta: float,
                  zero_division: str, allow_missing: str | None, formats: tuple, columns: tuple, sets: tuple,
                  read_options: dict[str, Any], unsupported: dict[str, Any]) -> Any:
@@ -583,7 +246,7 @@ def _score_spans(gold: Any, pred: Any, match: str, *, leniency: int | str, label
         raise OptionError(f"{', '.join(given)} do not apply to --match {match}")
     if zero_division not in ZERO_DIVISION:
         raise OptionError(f"zero_division must be one of {', '.join(ZERO_DIVISION)}; got {zero_division!r}")
-    gold_c, pred_c, repairs = _read_with_repairs(gold, pred, formats[0], formats[1], read_options, columns[0],
+    gold_c, pred_c, repairs = read_with_repairs(gold, pred, formats[0], formats[1], read_options, columns[0],
                                                  columns[1], *sets)
     inputs = {"gold": {"sources": [source_name(gold, columns[0])], "documents": len(gold_c)},
               "pred": {"sources": [source_name(gold if pred is None else pred, columns[1])],

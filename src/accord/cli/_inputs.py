@@ -34,7 +34,7 @@ def vrt_options(args: argparse.Namespace) -> dict:
 
 def read_span_sides(args: argparse.Namespace, gold_format: str | None, pred_format: str | None) -> tuple:
     """Both sides of ``errors`` and ``score --match clueval|semeval``, with the column and tag options."""
-    from ..scoring import read_sides
+    from ..pipeline import read_sides
 
     options = vrt_options(args)
     gold_column, pred_column = options.pop("gold_column"), options.pop("pred_column")

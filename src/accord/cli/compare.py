@@ -195,7 +195,7 @@ def emit_comparison(args: argparse.Namespace, result: Any) -> int:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from ..scoring import reading_once
+    from ..pipeline import reading_once
     from ..stats import compare
     from .score import score_result
 

@@ -52,7 +52,7 @@ def write_report(path: str, systems: dict, comparison: object = None, title: str
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from ..scoring import reading_once
+    from ..pipeline import reading_once
     from ..stats import compare
     from .compare import names_of
     from .score import score_result

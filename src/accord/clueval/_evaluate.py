@@ -221,13 +221,13 @@ def evaluate_spans(gold: Corpus, pred: Corpus, *, allow_missing: str | None = No
     gold, pred : Corpus
         Each document's spans must not overlap or nest (checked).
     allow_missing : {None, "empty", "skip"}
-        Documents found on one side only (see :func:`accord.scoring.pair_documents`).
+        Documents found on one side only (see :func:`accord.pipeline.pair_documents`).
 
     Returns
     -------
     ClueEvaluation
     """
-    from ..scoring import pair_documents
+    from ..pipeline import pair_documents
 
     pairs = pair_documents(gold, pred, allow_missing)
     g, p, labels, docs = span_tables(pairs)

@@ -5,7 +5,7 @@ the serial one, byte for byte:
 
 - which error is reported: a reading error of the gold side before one of the predicted side, each the first in
   file order (the error of the earliest shard); then a label or attribute name that no shard holds; then a
-  document found on one side only (named as :func:`accord.scoring.pair_documents` names them); then the first
+  document found on one side only (named as :func:`accord.pipeline.pair_documents` names them); then the first
   error of scoring;
 - the order of documents (gold documents in file order, then documents only predicted), and so of every
   per-document table and of the bootstrap's resamples;
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,13 +42,13 @@ SCAN_BYTES = 64 << 20
 def _shard_context() -> Any:
     """Within the block :func:`accord.score` scores one shard: it leaves the checks that need the whole corpus
     (the names the user gave) to the caller, and does not cut its shard again."""
-    from ..scoring import _IN_SHARD
+    from ..pipeline import IN_SHARD
 
-    token = _IN_SHARD.set(True)
+    token = IN_SHARD.set(True)
     try:
         yield
     finally:
-        _IN_SHARD.reset(token)
+        IN_SHARD.reset(token)
 
 
 # -- errors and warnings cross process boundaries as (class, args, attributes): accord's exceptions take
@@ -72,6 +73,9 @@ class ShardWork:
     arguments: dict[str, Any]
     side_options: tuple[dict[str, Any], dict[str, Any]]
     encoding: str
+    score: Callable[..., Any]
+    """The serial scoring of a pair of corpora (:func:`accord.score`, given by the caller: this package never
+    imports the scoring it runs)."""
 
 
 @dataclass
@@ -142,7 +146,7 @@ _NAMED_OPTIONS = ("attributes", "equivalence_classes", "ignore", "content_annota
 
 def score_shard(work: ShardWork) -> ShardOutcome:
     """Read and score one shard (in a worker process)."""
-    from ..scoring import corpus_names, score
+    from ..pipeline import corpus_names
 
     out = ShardOutcome(work.shard.index)
     with text_encoding(work.encoding), _shard_context():
@@ -165,7 +169,7 @@ def score_shard(work: ShardWork) -> ShardOutcome:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                result = score(corpora[0], corpora[1], **arguments, **work.arguments["read_options"])
+                result = work.score(corpora[0], corpora[1], **arguments, **work.arguments["read_options"])
             except AccordError as exc:
                 out.error = ("score", _freeze(exc))
                 return out
@@ -242,9 +246,9 @@ def _scan_columns(plans: list[InputPlan], run: Any, encoding: str) -> None:
 
 
 def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any = None,
-                    shard_size: int | None = None) -> Any:
-    """:func:`accord.score` with the arguments given (``gold``, ``pred`` and the rest), over shards run by ``jobs``
-    processes or the Dask ``client``; ``None`` when the comparison cannot be cut (a :class:`ShardedRunWarning`
+                    shard_size: int | None = None, *, score: Callable[..., Any]) -> Any:
+    """``score`` (:func:`accord.score`) with the arguments given (``gold``, ``pred`` and the rest), over shards run
+    by ``jobs`` processes or the Dask ``client``; ``None`` when the comparison cannot be cut (a :class:`ShardedRunWarning`
     says why) or the shards disagree with the plan: the caller then scores in one process."""
     auto = isinstance(jobs, str) and jobs.strip().lower() == "auto"
     jobs = resolve_jobs(jobs)
@@ -296,7 +300,7 @@ def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any 
         elif client == "local" and not auto and run.workers < jobs:
             warnings.warn(JobsWarning(f"--jobs {jobs}: a local Dask cluster of {run.workers} workers, as many as the "
                                       "cores this process may run on (at least 2)"), stacklevel=3)
-        works = [ShardWork(s, score_arguments, (side_options[0], side_options[1]), encoding) for s in shards]
+        works = [ShardWork(s, score_arguments, (side_options[0], side_options[1]), encoding, score) for s in shards]
         outcomes = run.map(score_shard, works)
     return _gather(outcomes, shards, arguments, plans)
 
@@ -331,7 +335,7 @@ def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[s
             plans: list[InputPlan]) -> Any:
     """The serial result from the shards' outcomes (see the module's docstring), or None to score serially."""
     from ..result import Result
-    from ..scoring import _check_user_names, missing_documents, source_name
+    from ..pipeline import check_user_names, missing_documents, source_name
 
     why = plan_disagreement(outcomes, shards, plans)
     if why:
@@ -350,7 +354,7 @@ def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[s
         task = arguments["task"]
         labels = set().union(*(out.names[0] for out in outcomes))
         names = set().union(*(out.names[1] for out in outcomes))
-        _check_user_names(None, None, task, arguments["attributes"], equivalences, arguments["ignore"],
+        check_user_names(None, None, task, arguments["attributes"], equivalences, arguments["ignore"],
                           arguments["content_annotations"], arguments["token_annotations"], seen=(labels, names))
     for out in outcomes:
         if out.error is not None and issubclass(out.error[1][0], ValidationError):

@@ -302,7 +302,7 @@ def semeval_schemas(gold: Corpus, pred: Corpus, *, allow_missing: str | None = N
     Gold or predicted spans may overlap each other (nested entities): the overlap blocks
     then hold several spans of a side, and the pairing stays one to one.
     """
-    from ..scoring import pair_documents
+    from ..pipeline import pair_documents
 
     pairs = pair_documents(gold, pred, allow_missing)
     documents = [doc_id for doc_id, _, _ in pairs]

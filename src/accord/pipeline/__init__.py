@@ -1,0 +1,12 @@
+"""The stages every comparison goes through, in the order data flows: read both sides (:mod:`._read`), prepare
+and check the names the user gives (:mod:`._prepare`), pair the documents (:mod:`._pair`). A mode then measures the
+pairs into a count table (``tally``, ``clueval``, ``semeval``, ...), a result holds the measures, a renderer draws
+them. :func:`accord.score` composes these stages; :mod:`accord.parallel` calls the same stages on shards."""
+
+from ._pair import ALLOW_MISSING, match_file_names, missing_documents, pair_documents
+from ._prepare import IN_SHARD, check_user_names, corpus_names, in_shard
+from ._read import read_corpus, read_sides, read_with_repairs, reading_once, source_name
+
+__all__ = ["ALLOW_MISSING", "IN_SHARD", "check_user_names", "corpus_names", "in_shard", "match_file_names",
+           "missing_documents", "pair_documents", "read_corpus", "read_sides", "read_with_repairs", "reading_once",
+           "source_name"]

@@ -1,0 +1,60 @@
+"""The preparation stage's checks: the names a user gives (attributes, equivalences, ignored, content and token
+labels) must be names the corpora or the task hold, and the shard context of :mod:`accord.parallel`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
+
+from .._names import check_names
+from ..model import Corpus
+from ..schema import Task
+
+__all__ = ["corpus_names", "check_user_names", "in_shard", "IN_SHARD"]
+
+
+def corpus_names(corpora: Sequence[Corpus], attributes: bool = True) -> tuple[set[str], set[str]]:
+    """The labels and (with ``attributes``) the attribute names the corpora's annotations use."""
+    labels: set[str] = set()
+    names: set[str] = set()
+    for corpus in corpora:
+        for doc in corpus.values():
+            for a in doc.annotations:
+                labels.add(a.label)
+                if attributes:
+                    names.update(a.attributes)
+    return labels, names
+
+
+def check_user_names(gold: Corpus | None, pred: Corpus | None, task: Task | None, attributes: Sequence[str],
+                      equivalences: Mapping[str, str], ignore: Sequence[str],
+                      content_annotations: Sequence[str] | None = None,
+                      token_annotations: Sequence[str] | None = None,
+                      seen: tuple[set[str], set[str]] | None = None) -> None:
+    """Refuse an attribute, an equivalence member, an ignored, content or token label that neither side holds
+    (nor the task declares): a misspelt name would silently change nothing. ``seen`` gives the labels and
+    attribute names of the corpora instead of the corpora (:mod:`accord.parallel` gathers them from its shards)."""
+    if not (attributes or equivalences or ignore or content_annotations or token_annotations):
+        return
+    if seen is None:
+        assert gold is not None and pred is not None
+        seen = corpus_names((gold, pred), bool(attributes))
+    labels, names = set(seen[0]), set(seen[1])
+    if task is not None:
+        labels.update(task.labels)
+        labels.update(task.effective)
+        for spec in task.labels.values():
+            names.update(spec.attributes)
+    check_names(attributes, names, "attribute", "--attributes")
+    check_names(equivalences, labels, "label", "--equivalence-class")
+    check_names(ignore, labels | set(equivalences.values()), "label", "--ignore")
+    check_names(content_annotations or (), labels, "label", "--content-annotations")
+    check_names(token_annotations or (), labels, "label", "--token-annotations")
+
+
+IN_SHARD: ContextVar[bool] = ContextVar("accord_in_shard", default=False)
+"""True while :func:`score` scores one shard for :mod:`accord.parallel` (whose caller checks the whole corpus)."""
+
+
+def in_shard() -> bool:
+    return IN_SHARD.get()

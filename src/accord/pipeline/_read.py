@@ -1,0 +1,141 @@
+"""The first stage: reading both sides of a comparison into corpora (files, columns of one file, annotation sets,
+Python objects), each file once within :func:`reading_once`, with the repairs its reader warned about."""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from .._sides import meet
+from ..errors import OptionError, RepairWarning
+from ..formats import read, sniff
+from ..model import Corpus, Document
+
+__all__ = ["source_name", "reading_once", "read_corpus", "read_sides", "read_with_repairs"]
+
+
+def source_name(obj: Any, column: int | str | None = None) -> str:
+    """How the JSON names an input: its path (with ``#column`` for a column of a file), ``<corpus>`` for a
+    corpus given in Python, ``<list>``, ``<Dataset>``... for another Python object."""
+    if isinstance(obj, Corpus):
+        name = "<corpus>"
+    elif isinstance(obj, (str, os.PathLike)):
+        from .._io import shown_name
+
+        name = shown_name(str(obj))
+    else:
+        name = f"<{type(obj).__name__}>"
+    return name if column is None else f"{name}#{column}"
+
+
+_SHARED_READS: ContextVar[dict[str, Any] | None] = ContextVar("accord_shared_reads", default=None)
+
+
+@contextmanager
+def reading_once() -> Iterator[None]:
+    """Within the block a file read again with the same format and options is not read again (``compare`` and
+    ``report`` score every system against one gold file): the corpus is shared, its warnings are shown once and its
+    repairs are still reported in every result."""
+    token = _SHARED_READS.set({"corpora": {}, "shown": set()})
+    try:
+        yield
+    finally:
+        _SHARED_READS.reset(token)
+
+
+def read_corpus(obj: Any, fmt: str | None, options: dict[str, Any], side: str = "gold") -> Corpus:
+    """The corpus of one input: a path read in ``fmt``, a corpus or document as it is, or a Python object
+    (tag lists, spaCy, Hugging Face, pandas) made into one by :func:`accord.objects.as_corpus`."""
+    if isinstance(obj, Corpus):
+        return obj
+    if isinstance(obj, (str, os.PathLike)):
+        shared = _SHARED_READS.get()
+        if shared is None:
+            return read(obj, format=fmt, **options)
+        key = (os.path.abspath(obj), fmt, repr(sorted(options.items(), key=lambda kv: kv[0])))
+        if key not in shared["corpora"]:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                corpus = read(obj, format=fmt, **options)
+            shared["corpora"][key] = (corpus, [w.message for w in caught])
+        corpus, messages = shared["corpora"][key]
+        for message in messages:    # to the caller's recorder (_read_with_repairs), at each read
+            warnings.warn(message, stacklevel=2)
+        return corpus
+    if isinstance(obj, Document):
+        return Corpus([obj])
+    from ..objects import as_corpus
+
+    if fmt is not None:
+        raise OptionError(f"format {fmt!r} names a file format; the {side} side is a {type(obj).__name__}")
+    return as_corpus(obj, side=side, **options)
+
+
+def read_sides(gold: Any, pred: Any, gold_format: str | None, pred_format: str | None,
+               read_options: dict[str, Any], gold_column: int | str | None = None,
+               pred_column: int | str | None = None, gold_set: str | None = None,
+               pred_set: str | None = None) -> tuple[Corpus, Corpus]:
+    """Read the gold and the predicted corpus, each from its own file or from two columns of one file
+    (or two annotation sets of GATE XML files: ``gold_set``, ``pred_set``)."""
+    from ..objects import label_names_of, object_kind
+
+    if pred is None and object_kind(gold) == "spacy":
+        from ..objects._spacy import holds_examples
+
+        if not holds_examples(gold):
+            raise OptionError("give the predicted Docs too; only spaCy Examples hold both sides (reference and "
+                              "predicted)")
+        pred = gold
+    if pred is None:
+        if gold_column is None or pred_column is None:
+            raise OptionError("give the predicted file, or --gold-column and --pred-column to read both sides "
+                              "from columns of the gold file")
+        pred = gold
+        pred_format = pred_format or gold_format
+
+    if object_kind(gold) is not None and "label_names" not in read_options:
+        names = label_names_of(gold, tags_column=read_options.get("tags_column"))
+        if names is not None and object_kind(pred) in ("tags", "datasets"):
+            read_options = {**read_options, "label_names": names}  # integer predictions named by the gold ClassLabel
+    sides = []
+    for side, obj, fmt, column, aset in (("gold", gold, gold_format, gold_column, gold_set),
+                                         ("pred", pred, pred_format, pred_column, pred_set)):
+        options = read_options if aset is None else {**read_options, "annotation_set": aset}
+        if column is not None:
+            if isinstance(obj, (str, os.PathLike)):
+                fmt = fmt or sniff(obj).name   # sniffed once, then read in that format
+                if fmt not in _COLUMN_FORMATS:
+                    raise OptionError(f"{obj}: --gold-column and --pred-column choose columns of column files "
+                                      f"({', '.join(_COLUMN_FORMATS)}), not of {fmt} files")
+            options = {**options, "column": column}
+        sides.append(read_corpus(obj, fmt, options, side))
+    gold_c, pred_c = meet(sides, (gold, pred), ("gold", "predicted"))   # single files paired, one offset unit
+    return gold_c, pred_c
+
+
+_COLUMN_FORMATS = ("conll", "vrt")
+
+
+def read_with_repairs(gold: Any, pred: Any, gold_format: str | None, pred_format: str | None,
+                       read_options: dict[str, Any], gold_column: int | str | None, pred_column: int | str | None,
+                       gold_set: str | None, pred_set: str | None) -> tuple[Corpus, Corpus, list[dict[str, Any]]]:
+    """Both sides (:func:`read_sides`), and the repairs of invalid tag sequences their readers warned about (the
+    warnings are passed on to the caller)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gold_c, pred_c = read_sides(gold, pred, gold_format, pred_format, read_options, gold_column, pred_column,
+                                    gold_set, pred_set)
+    repairs = []
+    shown = (_SHARED_READS.get() or {}).get("shown")
+    for w in caught:
+        if shown is None or id(w.message) not in shown:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+            if shown is not None:
+                shown.add(id(w.message))
+        if isinstance(w.message, RepairWarning):
+            repairs.append(w.message.to_dict())
+    return gold_c, pred_c, repairs
