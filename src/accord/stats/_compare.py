@@ -180,7 +180,7 @@ class ComparisonResult:
         """
         from ._bootstrap import BootstrapOptions, intervals, resampled_sums
 
-        options = BootstrapOptions(n_resamples, seed, confidence, method, self.options.get("resample", "auto"))
+        BootstrapOptions(n_resamples, seed, confidence, method)      # the values checked, before any work
         several = any(len(rs) > 1 for rs in self.runs.values())
         if several and method != "percentile":
             raise OptionError("--ci-method bca applies to systems of one run; several runs per system take the "
@@ -191,7 +191,6 @@ class ComparisonResult:
                 r.bootstrap(n_resamples, seed=seed, confidence=confidence, method=method, resample=unit)
             head = self.headline[name]
             if len(results) == 1:
-                m = results[0].measures[head["measure"]]
                 ci = (results[0].ci or {}).get(head["measure"], {}).get("rows", {}).get(ALL, {}).get(head["rate"])
                 head["interval"] = None if ci is None else list(ci)
                 continue
