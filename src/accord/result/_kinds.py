@@ -160,7 +160,7 @@ class PairsKind(_PRF):
     columns = (("gold", "gold"), ("pred", "pred"), ("match", "match"), ("g.clash", "gold_clash"),
                ("p.clash", "pred_clash"), ("missing", "missing"), ("spurious", "spurious"))
     name = "pairs"
-    fields = ("match", "gold_clash", "pred_clash", "missing", "spurious")
+    fields: tuple[str, ...] = ("match", "gold_clash", "pred_clash", "missing", "spurious")
     integer = frozenset(fields + ("gold", "pred"))
 
     def derived(self, v: np.ndarray) -> dict[str, np.ndarray]:
@@ -343,7 +343,7 @@ class RecordsKind(Kind):
     columns = (("gold", "gold"), ("pred", "pred"), ("match", "match"), ("pred total", "pred_total"),
                ("gold total", "gold_total"))
     name = "records"
-    fields = ("gold", "pred", "match", "gold_match", "pred_total", "gold_total")
+    fields: tuple[str, ...] = ("gold", "pred", "match", "gold_match", "pred_total", "gold_total")
     integer = frozenset(("gold", "pred"))
 
     def rates(self, v: np.ndarray) -> dict[str, np.ndarray]:

@@ -85,7 +85,7 @@ class Measure:
         if not idx:
             return {d: {} for d in t.documents}
         cells = t.values[:, idx]
-        nonzero = cells[..., :self.kind.presence].any(axis=2) | self.kind.every_cell
+        nonzero = np.asarray(cells[..., :self.kind.presence].any(axis=2)) | self.kind.every_cell
         blocks = iter(self.kind.blocks(cells[nonzero]))
         for d, doc in enumerate(t.documents):
             out[doc] = {t.rows[idx[k]][1]: Block(next(blocks)) for k in np.flatnonzero(nonzero[d])}

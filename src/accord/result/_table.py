@@ -163,7 +163,7 @@ class CountTable:
         remap = np.empty(len(rows), dtype=np.int64)
         for k, row in enumerate(rows):
             remap[row_index[row]] = k
-        values = np.zeros((len(doc_index), len(rows), len(fields)), dtype=dtype)
+        values: np.ndarray = np.zeros((len(doc_index), len(rows), len(fields)), dtype=dtype)
         for d, r, counts in triples:
             values[d, remap[r]] += np.asarray(counts, dtype=dtype)
         return cls(tuple(fields), tuple(doc_index), tuple(rows), values)
@@ -278,7 +278,7 @@ def label_table(fields: Sequence[str], documents: Sequence[str], labels: Sequenc
     order = sorted(range(n_lab), key=lambda k: labels[k])
     position = np.empty(n_lab, dtype=np.int64)
     position[order] = np.arange(n_lab)
-    values = np.zeros((n_doc, 1 + n_lab, len(fields)), dtype=dtype)
+    values: np.ndarray = np.zeros((n_doc, 1 + n_lab, len(fields)), dtype=dtype)
     for f, (doc, label, weight) in enumerate(columns):
         if n_lab == 0 or len(doc) == 0:
             continue
@@ -292,14 +292,14 @@ def label_table(fields: Sequence[str], documents: Sequence[str], labels: Sequenc
         sizes, units = sentences
         unit = np.concatenate([np.asarray(u, dtype=np.int64) for u in units] * 2) if len(units) else \
             np.zeros(0, dtype=np.int64)
-        label = [1 + position[np.asarray(lab, dtype=np.int64)] for _, lab, _ in columns]
+        item_label = [1 + position[np.asarray(lab, dtype=np.int64)] for _, lab, _ in columns]
         field = [np.full(len(lab), f, dtype=np.int64) for f, (_, lab, _) in enumerate(columns)]
-        weight = [np.ones(len(lab)) if w is None else np.asarray(w, dtype=np.float64) for _, lab, w in columns]
+        item_weight = [np.ones(len(lab)) if w is None else np.asarray(w, dtype=np.float64) for _, lab, w in columns]
         total = [np.zeros(len(lab), dtype=np.int64) for _, lab, _ in columns]
         empty = np.zeros(0, dtype=np.int64)
         by_sentence = SentenceCounts.from_items(
-            sizes, unit, np.concatenate(label + total) if columns else empty,
-            np.concatenate(field * 2) if columns else empty, np.concatenate(weight * 2) if columns else None,
+            sizes, unit, np.concatenate(item_label + total) if columns else empty,
+            np.concatenate(field * 2) if columns else empty, np.concatenate(item_weight * 2) if columns else None,
             len(rows), len(fields), dtype)
     return CountTable(tuple(fields), tuple(documents), rows, values, by_sentence)
 
