@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -93,7 +93,9 @@ def unify_units(corpora: Sequence[Corpus], names: Sequence[str | None] | None = 
             if ref is None:
                 continue
             where = (sides[k], names[k], sides[ref], names[ref])
-            placed[k][doc_id] = tokens_to_chars(doc, corpora[ref][doc_id].text, where)  # type: ignore[arg-type]
+            ref_text = corpora[ref][doc_id].text
+            assert ref_text is not None  # ref was chosen above for its text
+            placed[k][doc_id] = tokens_to_chars(doc, ref_text, where)
     if not any(placed):
         return corpora
     out = []
@@ -189,7 +191,7 @@ def tokens_to_chars(doc: Document, text: str, where: tuple[str, Any, str, Any] =
     tokens = doc.tokens
     found = place_tokens(tokens, text)
     if isinstance(found[0], int):
-        k, at = found   # type: ignore[misc]
+        k, at = found
         line = text.count("\n", 0, at) + 1
         has = text[at:at + 20]
         what = f"token {k} {str(tokens[k])!r}" if k < len(tokens) else "the end of the tokens"
@@ -201,7 +203,7 @@ def tokens_to_chars(doc: Document, text: str, where: tuple[str, Any, str, Any] =
     starts, ends = found
     n = len(starts)
     # token offset k -> the character where token k begins (the end of the last token for k == n)
-    begin = np.append(starts, ends[-1] if n else 0).astype(np.int64)   # type: ignore[union-attr]
+    begin = np.append(starts, ends[-1] if n else 0).astype(np.int64)
 
     lists: list[list[int]] = []
 
@@ -209,7 +211,7 @@ def tokens_to_chars(doc: Document, text: str, where: tuple[str, Any, str, Any] =
         """Token spans ``[x, y)`` in characters (an empty span: empty, where its token begins)."""
         if len(x) <= 16:    # a few spans (a short document, a fragment): plain Python costs less than arrays
             if not lists:
-                lists.extend((begin.tolist(), ends.tolist()))    # type: ignore[union-attr]
+                lists.extend((begin.tolist(), ends.tolist()))
             b, e = lists
             for u, v in zip(x, y):
                 if not 0 <= u <= v <= n:
@@ -223,12 +225,13 @@ def tokens_to_chars(doc: Document, text: str, where: tuple[str, Any, str, Any] =
             raise PairingError(f"document {doc.id!r}: the {side} side ({name}) has a span [{xa[bad[0]]}, "
                                f"{ya[bad[0]]}) beyond its {n} tokens")
         lo = begin[np.minimum(xa, n)]
-        hi = np.where(ya > xa, ends[np.maximum(ya - 1, 0)] if n else 0, lo)   # type: ignore[index]
+        hi = np.where(ya > xa, ends[np.maximum(ya - 1, 0)] if n else 0, lo)
         return lo.tolist(), hi.tolist()
 
     placed = list(doc.annotations)
     where_spanned = [i for i, a in enumerate(placed) if a.start is not None]
-    lo, hi = chars([placed[i].start for i in where_spanned], [placed[i].end for i in where_spanned])  # type: ignore[misc]
+    lo, hi = chars(cast("list[int]", [placed[i].start for i in where_spanned]),   # spanned: chosen on the line above
+                   cast("list[int]", [placed[i].end for i in where_spanned]))
     new = tuple.__new__     # Annotation's own __new__, without its keyword handling
     for i, x, y in zip(where_spanned, lo, hi):
         a = placed[i]

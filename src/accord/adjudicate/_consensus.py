@@ -65,11 +65,13 @@ def consensus(annotations: Sequence[Sequence[Annotation]], *, type: str, feature
         for a in anns:
             if a.label != type or a.start is None:
                 continue
+            assert a.end is not None  # make_annotation: a start comes with an end
             span = (a.start, a.end)
             if span in seen:
                 continue
             seen.add(span)
-            value = None if feature is None or feature not in a.attributes else _as_string(a.attributes[feature])
+            value: object = (None if feature is None or feature not in a.attributes
+                             else _as_string(a.attributes[feature]))
             votes.setdefault(span, {}).setdefault(value, []).append(i)
             source.setdefault((span, value), a)
     out: list[Annotation] = []

@@ -23,7 +23,7 @@ INPUTS = ("gold", "pred", "key", "response", "before", "after", "input", "ontolo
 @contextmanager
 def standard_input(args: argparse.Namespace) -> Iterator[None]:
     """Replace an input given as ``-`` by a temporary copy of standard input for the command's run."""
-    places = [(name, None) for name in INPUTS if getattr(args, name, None) == "-"]
+    places: list[tuple[str, int | None]] = [(name, None) for name in INPUTS if getattr(args, name, None) == "-"]
     places += [("inputs", k) for k, v in enumerate(getattr(args, "inputs", None) or []) if v == "-"]
     if not places:
         yield
