@@ -101,7 +101,7 @@ _MISC_UNSAFE = re.compile(r"[\s|=]")
 def _as_tags(doc: Document, format: str = "conll") -> Document:
     """Refuse what tags cannot say: spanless annotations, attributes, overlapping spans, labels that the columns
     would read back as something else."""
-    spans = []
+    spans: list[tuple[int, int, str]] = []
     unsafe = _MISC_UNSAFE if format == "conllu" else _TAG_UNSAFE
     for a in doc.annotations:
         bad = unsafe.search(a.label)
@@ -119,6 +119,7 @@ def _as_tags(doc: Document, format: str = "conll") -> Document:
         if a.attributes:
             raise FormatError(f"document {doc.id!r}: {a.label} [{a.start}, {a.end}) has attributes "
                               f"({', '.join(a.attributes)}); tags hold labels only", path=None)
+        assert a.end is not None  # make_annotation: a start comes with an end
         spans.append((a.start, a.end, a.label))
     spans.sort()
     for (s1, e1, l1), (s2, e2, l2) in zip(spans, spans[1:]):
@@ -155,6 +156,7 @@ def _to_text(doc: Document) -> Document:
         def chars(x: int, y: int) -> tuple[int, int]:
             start = starts[x] if x < len(starts) else len(text)
             return start, (ends[y - 1] if y > x else start)
+        assert a.end is not None  # make_annotation: a start comes with an end
         start, end = chars(a.start, a.end)
         new = a._replace(start=start, end=end, fragments=None if a.fragments is None else
                          tuple(chars(x, y) for x, y in a.fragments))

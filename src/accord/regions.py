@@ -156,12 +156,13 @@ def _side_regions(doc: Document, roles: AnnotationRoles, gold_only: bool, task: 
         found = [a for a in doc.annotations if a.label in roles.zone and a.start is not None]
         if found:
             zones = _merge((a.start, a.end) for a in found
-                           if (task.value(a, "region_type") if task is not None else a.attributes.get(
+                           if a.start is not None and a.end is not None   # (all of found: for the type checker)
+                           and (task.value(a, "region_type") if task is not None else a.attributes.get(
                                "region_type")) in (BODY, None))
     if not gold_only:
         return zones
     segments = _merge((a.start, a.end) for a in doc.annotations
-                      if a.label in roles.segment and a.start is not None and _status_is_gold(a))
+                      if a.label in roles.segment and a.start is not None and a.end is not None and _status_is_gold(a))
     return intersect(zones, segments)
 
 
@@ -201,7 +202,7 @@ def _inside(regions: list[tuple[int, int]], starts: list[int]) -> Callable[[Anno
     from .match.similarity import implied_span
 
     def keep(a: Annotation) -> bool:
-        span = (a.start, a.end) if a.start is not None else implied_span(a)
+        span = (a.start, a.end) if a.start is not None and a.end is not None else implied_span(a)
         if span is None:
             return bool(regions)
         k = bisect_right(starts, span[0]) - 1
