@@ -257,10 +257,10 @@ class Tally:
             rows += [label_at[code], np.full(len(unit), position[ALL], dtype=np.int64)]
             fields += [f, f]
         if self.sentence_extra:
-            u, k, f = zip(*self.sentence_extra)
-            units.append(np.asarray(u, dtype=np.int64))
-            rows.append(np.asarray([position[row_of[key]] for key in k], dtype=np.int64))
-            fields.append(np.asarray(f, dtype=np.int64))
+            extra_units, extra_keys, extra_fields = zip(*self.sentence_extra)
+            units.append(np.asarray(extra_units, dtype=np.int64))
+            rows.append(np.asarray([position[row_of[key]] for key in extra_keys], dtype=np.int64))
+            fields.append(np.asarray(extra_fields, dtype=np.int64))
         empty = np.zeros(0, dtype=np.int64)
         return SentenceCounts.from_items(self.sentence_sizes, np.concatenate(units) if units else empty,
                                          np.concatenate(rows) if rows else empty,

@@ -132,7 +132,8 @@ def run_merge(args: argparse.Namespace) -> int:
         for doc in merged.values():
             n = len(doc.tokens or ())
             for name, k in zip(layers, values):
-                spans = [(a.attributes.get(name, args.unknown_label), a.start, a.end) for a in doc.annotations]
+                spans = [(a.attributes.get(name, args.unknown_label), a.start, a.end) for a in doc.annotations
+                         if a.start is not None and a.end is not None]   # (all: merged from tag layers)
                 values[k].extend(tagging.encode(spans, n, args.scheme))
         write_file(args.out, rewrite_columns(text, values, path=args.input))
     before = sum(len(d.annotations) for layer in layers.values() for d in layer.values())

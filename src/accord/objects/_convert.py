@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from ..errors import FormatError, OptionError
 from ..model import Corpus, Document
@@ -145,4 +145,4 @@ def check_label_names(label_names: Any, where: str) -> list[str]:
         raise OptionError(f"{where}: label_names must be a list of tag names (index = tag number)")
     if not all(isinstance(n, str) for n in names):
         raise OptionError(f"{where}: label_names must be strings")
-    return list(names)
+    return cast("list[str]", list(names))   # strings: checked above

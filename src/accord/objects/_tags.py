@@ -118,6 +118,15 @@ def tags_corpus(sentences: Sequence[Sequence[Any]], *, name: str, label_names: A
     return Corpus([Document(document_id, tuple(anns), None, words, extents, meta)], name=name)
 
 
+def _shifted(anns: Sequence[Annotation], by: int) -> tuple[Annotation, ...]:
+    """The annotations moved ``by`` offsets to the left (all spanned: decoded from tags)."""
+    out = []
+    for a in anns:
+        assert a.start is not None and a.end is not None  # decoded from tags
+        out.append(a._replace(start=a.start - by, end=a.end - by))
+    return tuple(out)
+
+
 def split_documents(anns: Sequence[Annotation], sentence_offsets: Sequence[int], doc_bounds: Sequence[int],
                     ids: Sequence[str], words: Sequence[str] | None, *, name: str, column: str | None) -> Corpus:
     """Documents of consecutive token ranges ``doc_bounds[d]:doc_bounds[d + 1]``, named ``ids[d]``, each with its
@@ -125,6 +134,7 @@ def split_documents(anns: Sequence[Annotation], sentence_offsets: Sequence[int],
     which include every document boundary). An id that comes back after another is an error naming ``column``."""
     if len(set(ids)) != len(ids):
         seen: set[str] = set()
+        # set.add returns None: the first id seen before (a deliberate idiom)
         again = next(i for i in ids if i in seen or seen.add(i))  # type: ignore[func-returns-value]
         raise FormatError(f"the rows of document {again!r} (column {column!r}) are not consecutive", path=name)
     starts = np.fromiter((a.start for a in anns), dtype=np.int64, count=len(anns))
@@ -133,8 +143,7 @@ def split_documents(anns: Sequence[Annotation], sentence_offsets: Sequence[int],
     for d, doc_id in enumerate(ids):
         lo, hi = int(doc_bounds[d]), int(doc_bounds[d + 1])
         a_lo, a_hi = np.searchsorted(starts, [lo, hi]).tolist()
-        doc_anns = tuple(anns[a_lo:a_hi]) if lo == 0 else tuple(a._replace(start=a.start - lo, end=a.end - lo)
-                                                                  for a in anns[a_lo:a_hi])
+        doc_anns = tuple(anns[a_lo:a_hi]) if lo == 0 else _shifted(anns[a_lo:a_hi], lo)
         cuts = (cuts_all[(cuts_all >= lo) & (cuts_all <= hi)] - lo).tolist()
         docs.append(Document(doc_id, doc_anns, None, None if words is None else tuple(words[lo:hi]),
                              tuple(zip(cuts[:-1], cuts[1:])), Attributes(source=name)))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -30,7 +30,7 @@ def semeval_result(result: SemEvalResult, *, options: Mapping[str, Any] | None =
                 columns.append((side_doc[sel], side_label[sel], None))
                 units.append(None if side_unit is None else side_unit[sel])
         sentences = None if result.sentence_sizes is None or any(u is None for u in units) else \
-            (result.sentence_sizes, units)
+            (result.sentence_sizes, cast("list[np.ndarray]", units))   # no None: tested on the line above
         table = label_table(kind.fields, result.documents, result.labels, columns, sentences=sentences)
         t = table.values[:, 0].sum(axis=0)
         if int(t[:4].sum()) != len(go) or int(t[4:].sum()) != len(po) or not np.array_equal(t[:3], t[4:7]):
