@@ -53,11 +53,16 @@ def _shard_context() -> Any:
 
 # -- errors and warnings cross process boundaries as (class, args, attributes): accord's exceptions take
 #    keyword-only arguments, which pickling by ``args`` would lose
-def _freeze(exc: BaseException) -> tuple[type, tuple, dict]:
+def _freeze(exc: BaseException) -> tuple[type[BaseException], tuple, dict]:
     return type(exc), exc.args, dict(vars(exc))
 
 
-def _thaw(frozen: tuple[type, tuple, dict]) -> BaseException:
+def _caught(w: warnings.WarningMessage) -> Warning:
+    """A caught warning's message: the Warning that warn() made of it (typeshed also allows a str there)."""
+    return w.message if isinstance(w.message, Warning) else w.category(w.message)
+
+
+def _thaw(frozen: tuple[type[BaseException], tuple, dict]) -> BaseException:
     cls, args, attrs = frozen
     exc = cls.__new__(cls)
     exc.args = args
@@ -160,7 +165,7 @@ def score_shard(work: ShardWork) -> ShardOutcome:
                 except AccordError as exc:
                     out.error = (phase, _freeze(exc))
                 finally:
-                    out.warnings.extend((k, w.category, _freeze(w.message)) for w in caught)
+                    out.warnings.extend((k, w.category, _freeze(_caught(w))) for w in caught)
             if out.error is not None:
                 return out
         if any(work.arguments.get(k) for k in _NAMED_OPTIONS):
@@ -174,7 +179,7 @@ def score_shard(work: ShardWork) -> ShardOutcome:
                 out.error = ("score", _freeze(exc))
                 return out
             finally:
-                out.warnings.extend((2, w.category, _freeze(w.message)) for w in caught)
+                out.warnings.extend((2, w.category, _freeze(_caught(w))) for w in caught)
     result.corpora = None
     if hasattr(result, "alignments"):
         result.alignments = []
@@ -436,6 +441,7 @@ def _emit_warnings(outcomes: list[ShardOutcome], plans: list[InputPlan]) -> None
         for out in outcomes:
             for k, category, frozen in out.warnings:
                 message = _thaw(frozen)
+                assert isinstance(message, Warning)  # frozen from a caught warning
                 if k != step or isinstance(message, RepairWarning) or (category, str(message)) in shown:
                     continue
                 shown.add((category, str(message)))
