@@ -145,7 +145,7 @@ class SemEvalResult:
         if by is None:
             g = np.bincount(go, minlength=4)
             p = np.bincount(po, minlength=4)
-            out = SchemaCounts(*g.tolist(), *p.tolist(), half_credit=half)
+            out = _schema_counts(g.tolist() + p.tolist(), half)
             if out.possible != len(go) or out.actual != len(po) or g[:3].sum() != p[:3].sum():
                 raise TallyError(f"{schema}: a span was lost or counted twice ({out})")
             return out
@@ -159,8 +159,13 @@ class SemEvalResult:
         g = np.bincount(gk * 4 + go, minlength=4 * k).reshape(k, 4)
         p = np.bincount(pk * 4 + po, minlength=4 * k).reshape(k, 4)
         both = np.concatenate([g, p], axis=1).tolist()
-        rows = {key: SchemaCounts(*row, half) for key, row in zip(keys, both)}
+        rows = {key: _schema_counts(row, half) for key, row in zip(keys, both)}
         return dict(sorted(rows.items())) if by == "label" else rows
+
+
+def _schema_counts(row: list[int], half_credit: bool) -> SchemaCounts:
+    """The counts of one row: the four gold outcomes, then the four predicted ones (the fields' order)."""
+    return SchemaCounts(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], half_credit=half_credit)
 
 
 _Pieces = tuple  # (gold annotations, predicted annotations, gold discontinuous?, predicted discontinuous?)
