@@ -170,13 +170,13 @@ def add_rates(p: argparse.ArgumentParser, zero_division: bool = True) -> None:
                        help="rate for an empty denominator: 0 (default), 1 (MAT) or NaN (null in JSON)")
 
 
-def add_allow_missing(p: argparse.ArgumentParser) -> None:
+def add_allow_missing(p: argparse._ActionsContainer) -> None:   # a parser or an argument group
     p.add_argument("--allow-missing", choices=("empty", "skip"),
                    help="documents found on one side only: score them against nothing (empty) or leave them out "
                    "(skip); by default they are an error")
 
 
-def add_sides_format(p: argparse.ArgumentParser) -> None:
+def add_sides_format(p: argparse._ActionsContainer) -> None:   # a parser or an argument group
     """``--format`` of both sides and ``--gold-format``/``--pred-format``."""
     from ..formats._registry import names
 
@@ -185,7 +185,7 @@ def add_sides_format(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pred-format", help="format of the predicted side")
 
 
-def add_discontinuous(p: argparse.ArgumentParser) -> None:
+def add_discontinuous(p: argparse._ActionsContainer) -> None:   # a parser or an argument group
     """``--discontinuous``: how brat's discontinuous spans are read, by every command that reads brat."""
     p.add_argument("--discontinuous", choices=("fragments", "merge", "error"), default="fragments",
                    help="brat's discontinuous spans: score their pieces (fragments, default: exact when every piece "
@@ -197,7 +197,7 @@ def repair_of(args: argparse.Namespace) -> str:
     return "seqeval" if getattr(args, "compat", None) == "seqeval" else args.repair
 
 
-def add_tagging(p: argparse.ArgumentParser) -> None:
+def add_tagging(p: argparse._ActionsContainer) -> None:   # a parser or an argument group
     """Tag scheme, repair and tag column of column files."""
     p.add_argument("--scheme", default="IOB2", help="tag scheme of column files: IOB1, IOB2 (BIO), IOE1, IOE2, "
                    "IOBES (BIOES), BILOU, IO (default IOB2)")
@@ -213,7 +213,7 @@ def add_tagging(p: argparse.ArgumentParser) -> None:
                    help="0-based index of the tag column in column files (default: the last)")
 
 
-def add_columns(p: argparse.ArgumentParser) -> None:
+def add_columns(p: argparse._ActionsContainer) -> None:   # a parser or an argument group
     """Options that choose the columns of VRT and CoNLL files."""
     p.add_argument("--columns", help="VRT: the BIO column, by name or 1-based number (CoNLL: like --tag-column); "
                    "the same for both sides (sides in other formats ignore it)")
