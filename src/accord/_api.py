@@ -5,16 +5,19 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .errors import OptionError
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
 
 __all__ = ["coref", "smatch", "structured_metrics", "gate_diff", "qa", "benchmark", "agree"]
 
 PathLike = str | os.PathLike
 
 
-def _is_path(obj: Any) -> bool:
+def _is_path(obj: object) -> TypeIs[str | os.PathLike]:
     return isinstance(obj, (str, os.PathLike))
 
 
@@ -84,8 +87,8 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
         raise PairingError(f"the key ({key}) counts mentions in {units[_coref_unit(key, format)]} and the response "
                            f"({response}) in {units[_coref_unit(response, format)]}: their offsets would not mean "
                            "the same places; give both sides in one unit (the same kind of file)")
-    k = read_coref(key, format) if _is_path(key) else dict(key)   # type: ignore[arg-type]
-    r = read_coref(response, format) if _is_path(response) else dict(response)   # type: ignore[arg-type]
+    k = read_coref(key, format) if _is_path(key) else dict(key)
+    r = read_coref(response, format) if _is_path(response) else dict(response)
     if len(k) == 1 and len(r) == 1 and set(k) != set(r):    # two single files pair as given (accord._sides)
         from ._sides import pair_single_files
         from .model import Corpus, Document
@@ -165,14 +168,14 @@ def smatch(gold: PathLike | Sequence[Any], pred: PathLike | Sequence[Any]) -> An
     from .structured._result import smatch_result
     from .structured.amr import read_amr, smatch_corpus
 
-    g = read_amr(gold) if _is_path(gold) else list(gold)   # type: ignore[arg-type]
-    p = read_amr(pred) if _is_path(pred) else list(pred)   # type: ignore[arg-type]
+    g = read_amr(gold) if _is_path(gold) else list(gold)
+    p = read_amr(pred) if _is_path(pred) else list(pred)
     if len(g) != len(p):
         raise OptionError(f"{gold if _is_path(gold) else 'gold'} has {len(g)} graphs but "
                           f"{pred if _is_path(pred) else 'pred'} has {len(p)}; they pair in order")
     total = smatch_corpus(p, g)
     ids = [getattr(x, "metadata", {}).get("id") for x in g]
-    documents = ids if all(ids) and len(set(ids)) == len(ids) else None
+    documents = cast("list[str]", ids) if all(ids) and len(set(ids)) == len(ids) else None   # every id set
     result = smatch_result(total, documents=documents, inputs=_inputs(gold=(gold, len(g)), pred=(pred, len(p))))
     result.source = total
     return result
@@ -548,17 +551,17 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
                                ratings={str(path): table})
     if items or raters or labels:
         raise OptionError("--items, --raters and --labels apply to one ratings table, not to annotation sets")
-    inputs = [inputs] if _is_path(inputs) else list(inputs)   # type: ignore[arg-type, list-item]
+    inputs = [inputs] if _is_path(inputs) else list(inputs)
     names, corpora, where = _annotation_sets(inputs, sets, format, discontinuous)
-    types, feature = _types_and_features(types, feature, convention)
+    types, features = _types_and_features(types, feature, convention)
     options.update(types=list(types) if types else None,
-                   feature=dict(feature) if isinstance(feature, Mapping) else feature, convention=convention)
+                   feature=dict(features) if isinstance(features, Mapping) else features, convention=convention)
     spans = span = None
     if span_measure is not None:
         from .agreement._result import SpanPart
         from .agreement._spans import span_agreement
 
-        spans = span_agreement(corpora, names, types=types or None, feature=feature, pairing=pairing)
+        spans = span_agreement(corpora, names, types=types or None, feature=features, pairing=pairing)
         span = SpanPart(spans.measures(span_measure), span_measure, 1.0, spans.types, spans.feature)
         options.update(span_measure=span_measure, pairing=pairing)
     if bdm is not None and convention == "accord":
@@ -568,26 +571,27 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
             raise OptionError(f"--convention {convention} needs --types (and --feature for corpus-qa)")
         from .agreement._gate_summary import gate_summary_of
 
-        summary = gate_summary_of(corpora, names, list(types), feature, convention)
+        summary = gate_summary_of(corpora, names, list(types), features, convention)
         if convention == "iaa" and len(names) > 2:
             from .agreement._majority import against_majority
 
-            summary["against_majority"] = against_majority(corpora, names, list(types), feature)
+            summary["against_majority"] = against_majority(corpora, names, list(types), features)
         if bdm is not None:
             from .agreement._bdm_iaa import bdm_agreement
             from .bdm import read_bdm_file
 
-            table = read_bdm_file(bdm) if _is_path(bdm) else bdm
-            summary["bdm"] = bdm_agreement(corpora, names, table, list(types), feature)
+            bdm_table = read_bdm_file(bdm) if _is_path(bdm) else bdm
+            summary["bdm"] = bdm_agreement(corpora, names, bdm_table, list(types), features)
             options.update(bdm=str(bdm) if _is_path(bdm) else "<BdmTable>")
         if convention == "iaa":     # the plugin's F-measures, "micro averaged over documents"
             from .agreement._spans import span_agreement
 
-            summary["f_measures"] = span_agreement(corpora, names, types=types, feature=feature,
+            summary["f_measures"] = span_agreement(corpora, names, types=types, feature=features,
                                                    pairing="gate").gate_iaa_f()
         result = AgreementResult(convention, summary=summary, options=options, inputs=where, span=span)
     else:
-        tables = ratings_from_corpora(corpora, names, type=types, feature=feature)
+        assert not isinstance(features, Mapping)  # the accord convention: one feature (_types_and_features refuses more)
+        tables = ratings_from_corpora(corpora, names, type=types, feature=features)
         if not tables:
             raise OptionError("the annotation sets hold no documents")
         result = AgreementResult("annotation-sets", stats={d: agreement_stats(t) for d, t in tables.items()},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import os
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ ANNOTATED = "Anns"
 """The category of an annotated item when no feature is compared (GATE's name)."""
 
 
-def read_ratings_table(path: str | Path, *, items: str | None = None, raters: str | None = None,
+def read_ratings_table(path: str | os.PathLike, *, items: str | None = None, raters: str | None = None,
                        labels: str | None = None, categories: Sequence[Hashable] | None = None) -> Ratings:
     """Read a CSV (or TSV, by the ``.tsv`` extension or a tab in the header) ratings table.
 

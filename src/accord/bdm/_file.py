@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
@@ -64,7 +65,7 @@ def _number(fields: dict[str, str], name: str, cast: Callable[[str | int], _N]) 
     return cast(value) if value != "" else cast(0)
 
 
-def read_bdm_file(path: str | Path) -> BdmTable:
+def read_bdm_file(path: str | os.PathLike) -> BdmTable:
     """Read GATE's BDM file (written by GATE's BDM computation tool or :func:`write_bdm_file`).
 
     The first line is a header and is skipped. Each further line needs at least ``key=``,

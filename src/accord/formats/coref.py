@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import re
 from pathlib import Path
 
@@ -227,7 +228,7 @@ _COREF_READERS = {
 """Each coreference format: the module (imported when that format is read) and its reader."""
 
 
-def read_coref(path: str | Path, format: str | None = None) -> dict[str, Clusters]:
+def read_coref(path: str | os.PathLike, format: str | None = None) -> dict[str, Clusters]:
     """Read clusters; ``format`` is ``conll2012``, ``jsonl``, ``corefud``, ``brat``, ``gate`` or ``xmi`` (default
     by extension:
     ``.jsonl`` and ``.json`` JSON lines, ``.conllu`` CorefUD, ``.ann`` or a folder holding ``.ann`` files brat,
