@@ -124,8 +124,8 @@ def _check_tokens(g: Document, p: Document, gname: str | None, pname: str | None
         return
     n = min(len(g.tokens), len(p.tokens))
     if isinstance(g.tokens, TextFields):
-        i = g.tokens.first_difference(p.tokens)
-        i = n if i is None else i
+        first = g.tokens.first_difference(p.tokens)
+        i = n if first is None else first
     else:
         i = next((k for k in range(n) if g.tokens[k] != p.tokens[k]), n)
     if i == n:
