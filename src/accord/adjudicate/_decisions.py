@@ -66,10 +66,10 @@ def read_decisions(path: str | Path) -> dict[RowId, str]:
                 spans[0] is None and spans[2] is None:
             raise FormatError("give the key span, the response span or both, each as a start and an end",
                               path=p, line=n)
-        rid = (rec["document"], rec["type"], *spans)
+        rid: RowId = (rec["document"], rec["type"], spans[0], spans[1], spans[2], spans[3])
         if rid in out and out[rid] != choice:
             raise FormatError(f"the row {rid} is decided twice, differently", path=p, line=n)
-        out[rid] = choice  # type: ignore[index]
+        out[rid] = choice
     return out
 
 

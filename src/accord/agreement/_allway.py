@@ -105,9 +105,10 @@ def iaa_allway_kappa(corpora: Sequence[Corpus], names: Sequence[str], *, type: s
                    np.fromiter((a.end for a in x), dtype=np.int64, count=len(x))) for x in sets]
         pieces = [any(x.fragments is not None for x in other) for other in sets]
         for a in sets[0]:
+            assert a.start is not None and a.end is not None  # of_type keeps spanned annotations
             row = [category(a)]
             for other, (starts, ends), in_pieces in zip(sets[1:], bounds[1:], pieces[1:]):
-                k = _first_overlapping(starts, ends, a.start, a.end)  # type: ignore[arg-type]
+                k = _first_overlapping(starts, ends, a.start, a.end)
                 if k >= 0 and (a.fragments is not None or in_pieces):
                     # a discontinuous span: the first whose pieces overlap (the extents found the candidates)
                     k = next((j for j, x in enumerate(other) if overlap_length(a, x) > 0 or same_extent(a, x)), -1)

@@ -286,8 +286,9 @@ def krippendorff_alpha(ratings: Any, *, level: str = "nominal",
         lo, hi = np.minimum(a, b), np.maximum(a, b)
         d2 = (cum[hi + 1] - cum[lo] - (nc[a] + nc[b]) / 2) ** 2
     else:
+        maybe_numbers: Sequence[Any] = s.categories   # float() of each: a TypeError or ValueError when not numeric
         try:
-            v = np.array([float(c) for c in s.categories])  # type: ignore[arg-type]
+            v = np.array([float(c) for c in maybe_numbers])
         except (TypeError, ValueError):
             raise RatingsError(f"Krippendorff's alpha at the {level} level needs numeric categories, got "
                                f"{', '.join(map(repr, s.categories))}") from None

@@ -136,7 +136,8 @@ def gate_pair_tables(corpora: Sequence[Corpus], names: Sequence[str], *, type: s
                 continue
             ka, kb = corpora[i][doc_id].annotations, corpora[j][doc_id].annotations
             if convention == "corpus-qa":
-                tables[doc_id] = corpus_qa_table(ka, kb, type, feature, (a, b))  # type: ignore[arg-type]
+                assert feature is not None  # corpus-qa needs a feature (refused above without one)
+                tables[doc_id] = corpus_qa_table(ka, kb, type, feature, (a, b))
             else:
                 labels = None
                 if feature is not None:

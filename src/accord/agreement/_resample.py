@@ -274,8 +274,9 @@ def _squared_distances(categories: Sequence[Hashable], level: str) -> np.ndarray
         return 1.0 - np.eye(k)
     if level == "ordinal":
         return None
+    maybe_numbers: Sequence[Any] = categories   # float() of each: a TypeError or ValueError when not numeric
     try:
-        v = np.array([float(c) for c in categories])  # type: ignore[arg-type]
+        v = np.array([float(c) for c in maybe_numbers])
     except (TypeError, ValueError):
         raise RatingsError(f"Krippendorff's alpha at the {level} level needs numeric categories, got "
                            f"{', '.join(map(repr, categories))}") from None

@@ -87,7 +87,10 @@ class AgreementResult:
 
     @property
     def documents(self) -> tuple[str, ...]:
-        return tuple(self.stats if self.stats is not None else self.summary.get("by_document", {}))  # type: ignore[union-attr]
+        if self.stats is not None:
+            return tuple(self.stats)
+        assert self.summary is not None  # a result holds stats or a summary
+        return tuple(self.summary.get("by_document", {}))
 
     @property
     def totals(self) -> dict[str, Any]:
@@ -256,7 +259,7 @@ class AgreementResult:
             raise MergeError(f"cannot merge results that both hold document {sorted(both)[0]!r}")
         return AgreementResult(self.mode, stats={**self.stats, **other.stats}, options=self.options,
                                inputs=merge_inputs(self.inputs, other.inputs), ratings={**self.ratings, **other.ratings},
-                               span=None if self.span is None else self.span + other.span)  # type: ignore[operator]
+                               span=None if self.span is None or other.span is None else self.span + other.span)
 
     def __add__(self, other: "AgreementResult") -> "AgreementResult":
         return self.merge(other)

@@ -83,7 +83,7 @@ class SpanAgreement:
         """The counts GATE's IAA plugin reports overall: for each type and document the mean
         over pairs, then the mean over documents, then over types (``correct``, ``partial``,
         ``spurious``, ``missing``, floats)."""
-        per_type: list[tuple[float, float, float, float]] = []
+        per_type: list[tuple[float, ...]] = []   # correct, partial, spurious, missing
         docs = sorted({d for cells in self.cells.values() for d in cells})
         for t in self.types:
             per_doc = []
@@ -94,7 +94,7 @@ class SpanAgreement:
                     per_doc.append((sum(c.correct for c in cs) / n, sum(c.partial for c in cs) / n,
                                     sum(c.spurious for c in cs) / n, sum(c.missing for c in cs) / n))
             if per_doc:
-                per_type.append(tuple(sum(x[i] for x in per_doc) / len(per_doc) for i in range(4)))  # type: ignore
+                per_type.append(tuple(sum(x[i] for x in per_doc) / len(per_doc) for i in range(4)))
         if not per_type:
             return {"correct": 0.0, "partial": 0.0, "spurious": 0.0, "missing": 0.0}
         return {k: sum(x[i] for x in per_type) / len(per_type)

@@ -22,7 +22,9 @@ class DocumentPair:
     @property
     def document(self) -> Document:
         """The side that gives tokens and sentences (gold, else prediction)."""
-        return self.gold if self.gold is not None else self.pred  # type: ignore[return-value]
+        doc = self.gold if self.gold is not None else self.pred
+        assert doc is not None  # a pair has at least one side
+        return doc
 
 
 def span_tables(pairs: list[tuple[str, Document | None, Document | None]],
