@@ -32,4 +32,4 @@ def collection_paused(function: F) -> F:
             if collecting:
                 gc.enable()
 
-    return paused  # type: ignore[return-value]
+    return paused  # type: ignore[return-value]  # functools.wraps keeps function's signature

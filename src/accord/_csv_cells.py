@@ -55,6 +55,7 @@ class SpreadsheetDictWriter(csv.DictWriter):
     def writerow(self, rowdict: Mapping[str, Any]) -> Any:
         cells = {k: text_cell(v) for k, v in rowdict.items()}
         if _breaks_a_line(cells.values()):
+            # DictWriter's own row builder (typeshed does not list it)
             return self._quoted.writerow(self._dict_to_list(cells))   # type: ignore[attr-defined]
         return super().writerow(cells)
 

@@ -34,7 +34,7 @@ def track(items: Iterable[T], description: str, total: int | None = None,
     shards, few and long, show theirs from two)."""
     if total is None:
         try:
-            total = len(items)  # type: ignore[arg-type]
+            total = len(items)  # type: ignore[arg-type]  # an iterable may have no len(): the except below
         except TypeError:
             total = None
     if not _enabled or (total is not None and total < min_items):

@@ -334,6 +334,7 @@ def staged_file(path: str | os.PathLike) -> Iterator[Path]:
             yield Path(tmp)
         except AccordError as exc:
             exc.args = tuple(a.replace(tmp, str(path)) if isinstance(a, str) else a for a in exc.args)
+            # the errors that name a file have a path attribute (FormatError and others); getattr tests for it
             if getattr(exc, "path", None) is not None and str(exc.path) == tmp:   # type: ignore[attr-defined]
                 exc.path = path   # type: ignore[attr-defined]
             raise

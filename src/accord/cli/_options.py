@@ -142,8 +142,8 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose description may be computed when help is shown (``lazy_description``),
     so that building the parser imports nothing a command does not need."""
 
-    def __init__(self, *args: object, lazy_description: Callable[[], str] | None = None, **kwargs: object):
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, lazy_description: Callable[[], str] | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
         self._lazy_description = lazy_description
 
     def format_help(self) -> str:

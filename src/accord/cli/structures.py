@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError
 from ._options import add_allow_missing, add_output, add_statistics, csv_list
 from ._output import emit
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["register", "COMMANDS", "COREF_METRICS", "add_record_options", "structured_result"]
 
@@ -78,11 +81,11 @@ def run_coref(args: argparse.Namespace) -> int:
                 for m, s in result.source.items() for d, k, r, phi in s.alignment)
         write_rows(rows, args.details, ("document", "metric", "key_entity", "response_entity", "phi"))
 
-    def draw(console: object) -> None:
+    def draw(console: Console) -> None:
         render_result(result, console, by_label=False)
         value = result.conll_f1()
         if value is not None:
-            console.print(f"CoNLL F1 (mean of MUC, B-cubed, CEAFe F1): {100 * value:.2f}")  # type: ignore[attr-defined]
+            console.print(f"CoNLL F1 (mean of MUC, B-cubed, CEAFe F1): {100 * value:.2f}")
     return emit(args, result, draw)
 
 

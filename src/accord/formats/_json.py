@@ -20,7 +20,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import FormatError
 
@@ -174,7 +174,7 @@ def check(value: Any, shape: Shape, *, path: object = None, line: int | None = N
             chosen = next((o for o in s.options if _fits(o, v)), None)
             if chosen is None:
                 _fail(prefix, at, s, v, path, line)
-            s = chosen  # type: ignore[assignment]
+            s = chosen
         if not s.accepts(v):
             _fail(prefix, at, s, v, path, line)
         if isinstance(s, ListOf):
@@ -200,7 +200,7 @@ def check(value: Any, shape: Shape, *, path: object = None, line: int | None = N
                     stack.append((v[k], sub, _child(at, k)))
 
 
-def _fail(prefix: str, at: str, shape: Shape, value: Any, path: object, line: int | None) -> None:
+def _fail(prefix: str, at: str, shape: Shape, value: Any, path: object, line: int | None) -> NoReturn:
     got = json_type(value)
     if isinstance(value, list) and isinstance(shape, ListOf) and got == "an array":
         got = f"an array of {len(value)}"

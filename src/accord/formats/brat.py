@@ -162,6 +162,7 @@ def _read_ann_files(files: list[Path], name: str, **options: Any) -> Corpus:
     return Corpus([read_brat(f, **options).documents[0] for f in files], name=name)
 
 
+# attributes of the reader function that the registry looks for (a function type has no such attributes)
 read_brat.read_directory = _read_directory  # type: ignore[attr-defined]
 read_brat.directory_files = directory_files  # type: ignore[attr-defined]
 read_brat.read_some = _read_ann_files  # type: ignore[attr-defined]

@@ -163,7 +163,7 @@ def _annotations_in_bulk(asets: list[dict], signal_length: int) -> tuple[Annotat
                                                                      repeat(None)))
     if len(set(all_ids)) != len(all_ids):
         return None   # an id used twice
-    return tuple(built)  # type: ignore[arg-type]
+    return tuple(built)  # type: ignore[arg-type]  # the pointing ones were filled in above
 
 
 def _attributes(columns: list[tuple[str, bool, list]], n: int) -> list[Attributes]:

@@ -26,10 +26,12 @@ __all__ = ["records_from_corpus"]
 
 def _span(a: Annotation, doc_id: str, what: str) -> Mention:
     if a.start is not None:
-        return Mention(a.start, a.end)  # type: ignore[arg-type]
+        assert a.end is not None  # make_annotation: a start comes with an end
+        return Mention(a.start, a.end)
     trigger = a.get("trigger")
     if isinstance(trigger, Annotation) and trigger.start is not None:
-        return Mention(trigger.start, trigger.end)  # type: ignore[arg-type]
+        assert trigger.end is not None  # make_annotation: a start comes with an end
+        return Mention(trigger.start, trigger.end)
     raise FormatError(f"document {doc_id!r}: {what} points to {a.label!r}, which has neither a span nor a "
                       "trigger", path=None)
 

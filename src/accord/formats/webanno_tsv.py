@@ -530,7 +530,8 @@ def read_webanno_tsv(path: str | Path, *, layer: str | None = None, encoding: st
             dep = reader.resolve(target_layer, reader.unit_names[unit], tgt, lineno)
             a.b, a.e = dep.b, dep.e
             if target_layer in read:
-                attrs[_GOVERNOR], attrs[_DEPENDENT] = Ref(gov.id), Ref(dep.id)     # type: ignore[arg-type]
+                assert gov.id is not None and dep.id is not None  # resolve() gives what it returns an id
+                attrs[_GOVERNOR], attrs[_DEPENDENT] = Ref(gov.id), Ref(dep.id)
             else:
                 unread[(a.layer, _GOVERNOR, target_layer)] += 1
                 unread[(a.layer, _DEPENDENT, target_layer)] += 1
@@ -550,6 +551,7 @@ def read_webanno_tsv(path: str | Path, *, layer: str | None = None, encoding: st
                 ann = reader.resolve(target_layer, t[0], int(t[1]) if t[1] else None, t[2])
                 found.append(ann)
             if found and all(x.layer in read for x in found):
+                # resolve() gave each an id (the field is None only before)
                 attrs[targets_attribute(feature)] = tuple(Ref(x.id) for x in found)   # type: ignore[arg-type]
             for x in found:
                 if x.layer not in read:
@@ -560,7 +562,7 @@ def read_webanno_tsv(path: str | Path, *, layer: str | None = None, encoding: st
         if a.chain is not None and a.layer in read:
             chains.setdefault((a.layer, a.chain[0]), []).append(a)
     for elements in chains.values():
-        elements.sort(key=lambda x: x.chain[1])      # type: ignore[index]
+        elements.sort(key=lambda x: x.chain[1])      # type: ignore[index]  # chains hold chained elements only
         for x, following in pairwise(elements):
             if following.id is None:
                 following.id = f"a{following.k + 1}"

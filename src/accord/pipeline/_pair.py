@@ -138,8 +138,9 @@ def _check_tokens(g: Document, p: Document, gname: str | None, pname: str | None
 
 def _text_differs(g: Document, p: Document, gname: str | None, pname: str | None) -> None:
     """A paired document whose two sides hold different texts: the first character that differs, in context."""
-    n = min(len(g.text or ""), len(p.text or ""))
-    i = next((k for k in range(n) if g.text[k] != p.text[k]), n)  # type: ignore[index]
+    g_text, p_text = g.text or "", p.text or ""
+    n = min(len(g_text), len(p_text))
+    i = next((k for k in range(n) if g_text[k] != p_text[k]), n)
     line = (g.text or "").count("\n", 0, i) + 1
     raise PairingError(f"document {g.id!r}: the texts differ from character {i} (line {line}): gold "
                        f"{(g.text or '')[max(0, i - 10):i + 20]!r} ({gname}), predicted "
