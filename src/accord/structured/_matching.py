@@ -21,7 +21,7 @@ mentions). Pairs are computed on the predicted side as rows, the reference as co
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable
 from typing import Any
 
 import numpy as np
