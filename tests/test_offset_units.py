@@ -88,11 +88,22 @@ def test_benchmark_agree_compare_report_adjudicate(issue_example, capsys):
     assert main(["agree", "b", "p.conll", "--output", "json"]) == 0
     agree = json.loads(capsys.readouterr().out)["totals"]
     assert agree["items"] == 2 and agree["coefficients"]["observed_agreement"] == 1.0
-    assert main(["compare", "b", "p.conll", "q.conll", "--output", "json"]) == 0
+    # one document of one sentence: nothing to resample (issue 34), so compare refuses and the report has no
+    # intervals; with two documents both compare the systems on the characters
+    assert main(["compare", "b", "p.conll", "q.conll", "--output", "json"]) == 2
+    assert "a paired test needs two or more sentences" in capsys.readouterr().err
+    assert main(["report", "b", "p.conll", "-o", "r.html"]) == 0
+    assert "accord: warning: the report has no intervals: a bootstrap interval needs two or more sentences" in \
+        capsys.readouterr().err
+    assert main(["adjudicate", "p.conll", "b", "-o", "adj.jsonl"]) == 0
+    (issue_example / "b" / "2.txt").write_text(TEXT, encoding="utf-8")
+    (issue_example / "b" / "2.ann").write_text(ANN, encoding="utf-8")
+    two = "-DOCSTART- O\n\n" + CONLL.strip("\n") + "\n\n-DOCSTART- O\n\n" + CONLL.strip("\n") + "\n"
+    (issue_example / "p2.conll").write_text(two, encoding="utf-8")
+    (issue_example / "q2.conll").write_text(two, encoding="utf-8")
+    assert main(["compare", "b", "p2.conll", "q2.conll", "--output", "json"]) == 0
     compared = json.dumps(json.loads(capsys.readouterr().out))
     assert '"a_value": 1.0' in compared and '"b_value": 1.0' in compared
-    assert main(["report", "b", "p.conll", "-o", "r.html"]) == 0
-    assert main(["adjudicate", "p.conll", "b", "-o", "adj.jsonl"]) == 0
     adjudicated = json.loads((issue_example / "adj.jsonl").read_text(encoding="utf-8"))
     spans = sorted((a["label"], a["start"], a["end"]) for a in adjudicated["annotations"])
     assert spans == [("LOC", 14, 22), ("PER", 0, 4)]

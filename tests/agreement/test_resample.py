@@ -219,3 +219,16 @@ def test_one_item_is_refused_and_few_items_warned():
         _result(_table(np.random.default_rng(0), 1, 2, 3, 0.0)).bootstrap(10)
     with pytest.warns(StatisticsWarning, match="only 12 items to resample"):
         _result(_table(np.random.default_rng(0), 12, 2, 3, 0.0)).bootstrap(10)
+
+
+def test_a_table_with_no_rating_at_all_gives_undefined_intervals(tmp_path, capsys):
+    # found by the reader fuzzer: items without any value (no category) crashed the interval-scale weighting
+    from accord.cli import main
+
+    (tmp_path / "r.csv").write_text("item,r1,r2,r3\ni0,,,\ni0,,,\n", encoding="utf-8")   # the fuzzer's table
+    assert main(["agree", str(tmp_path / "r.csv"), "--items", "item", "--bootstrap", "20", "--seed", "1",
+                 "--ci-method", "bca", "--output", "json"]) == 0
+    import json
+
+    ci = json.loads(capsys.readouterr().out)["totals"]["ci"]
+    assert all(v == [None, None] for v in ci.values())

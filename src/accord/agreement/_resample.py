@@ -224,7 +224,7 @@ def item_statistics(codes: np.ndarray, categories: Sequence[Hashable], raters: S
                 continue
             if d2 is None:
                 add(both, lay["coincidence"].start + pat[:, j] * k + pat[:, i], weight)
-            else:
+            elif d2.size:                # (no value at all: no category, nothing to weigh)
                 distance = d2[np.where(both, pat[:, j], 0), np.where(both, pat[:, i], 0)]
                 add(both & (distance != 0), lay["disagreement"].start, distance * weight)
     full = (pat != MISSING).all(axis=1)

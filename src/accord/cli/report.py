@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
-
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import OptionError
@@ -66,20 +68,35 @@ def run_report(args: argparse.Namespace) -> int:
     with reading_once():    # the gold file is read once for every system
         systems = {name: score_result(args, path)[0] for name, path in zip(names, args.preds)}
     comparison = None
+    # the page's statistics are drawn by default: a corpus of one unit (one document of one sentence) cannot carry
+    # them, and the page says so (a warning) rather than refusing the scores
     if len(systems) > 1:
-        comparison = compare(systems, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
-                             alpha=args.alpha, labels=not args.no_labels, resample=args.resample,
-                             correction=args.correction, families=args.families)
+        with _without_statistics("no comparison of the systems"):
+            comparison = compare(systems, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
+                                 alpha=args.alpha, labels=not args.no_labels, resample=args.resample,
+                                 correction=args.correction, families=args.families)
     if args.bootstrap and comparison is not None:   # the forest plot shows the intervals of compare --bootstrap
         comparison.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method)
     elif args.bootstrap:
-        for result in systems.values():
-            result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method,
-                             resample=args.resample)
+        with _without_statistics("no intervals"):
+            for result in systems.values():
+                result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method,
+                                 resample=args.resample)
     write_report(args.out, systems, comparison, title=f"{Path(args.gold).name}: {', '.join(names)}", args=args)
     info(args, f"report of {len(systems)} system(s) on {len(next(iter(systems.values())).documents)} documents "
                f"written to {args.out}")
     return 0
+
+
+@contextmanager
+def _without_statistics(what: str) -> Iterator[None]:
+    """A :class:`StatisticsError` inside the block becomes a warning that the page has ``what``."""
+    from ..errors import StatisticsError, StatisticsWarning
+
+    try:
+        yield
+    except StatisticsError as exc:
+        warnings.warn(StatisticsWarning(f"the report has {what}: {exc}"), stacklevel=3)
 
 
 COMMANDS = {"report": run_report}

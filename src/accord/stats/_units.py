@@ -7,8 +7,7 @@ same corpus every time, an interval of width zero and p = 1 for any difference. 
 convention of single-file NER and MT evaluation (Koehn 2004's paired bootstrap over sentences).
 
 The rule (``--resample auto``, the default): **documents** when the corpus holds at least
-:data:`AUTO_DOCUMENTS` of them, else **sentences** when the counts know them and there are more sentences
-than documents, else documents. Fewer than :data:`FEW_UNITS` units of the chosen kind give a
+:data:`AUTO_DOCUMENTS` of them, else **sentences** when the counts know them, else documents. Fewer than :data:`FEW_UNITS` units of the chosen kind give a
 :class:`~accord.errors.StatisticsWarning` (intervals and tests unreliable); a single unit is a
 :class:`~accord.errors.StatisticsError` (nothing to resample).
 
@@ -67,7 +66,7 @@ def resampling_unit(tables: Sequence[CountTable], requested: str = "auto") -> st
         return "documents"
     sentences = tables[0].sentences
     assert sentences is not None
-    return "sentences" if sentences.n_units > n_documents else "documents"
+    return "sentences" if sentences.n_units >= n_documents else "documents"
 
 
 def check_unit_count(n: int, unit: str, purpose: str) -> None:
@@ -83,7 +82,7 @@ def check_unit_count(n: int, unit: str, purpose: str) -> None:
             hint = ("; resample sentences (--resample sentences) when the input has them, or give the documents "
                     "(-DOCSTART- lines in a column file, document_column= for a dataset)")
         elif unit == "sentences":
-            hint = "; the input has no sentence boundaries to resample"
+            hint = " (the input is one sentence: no interval or test can be drawn from it)"
         raise StatisticsError(f"{purpose} needs two or more {unit} to resample; the input holds {n} {one if n == 1 else unit}"
                               f" (every resample would redraw the same counts: a zero-width interval, p = 1){hint}")
     if n < FEW_UNITS:
