@@ -32,15 +32,17 @@ class SentenceIndex:
     """
 
     def __init__(self, pairs: Sequence[tuple[Document | None, Document | None]]):
-        starts: list[list[int]] = []
-        for gold, pred in pairs:
-            extents = (gold.sentences if gold is not None and gold.sentences else None) or \
-                (pred.sentences if pred is not None and pred.sentences else None)
-            starts.append(sorted({int(a) for a, _ in extents}) if extents else [0])
-        self.sizes = np.fromiter(map(len, starts), np.int64, len(starts))
-        doc = np.repeat(np.arange(len(starts), dtype=np.int64), self.sizes)
-        flat = np.fromiter(chain.from_iterable(starts), np.int64, int(self.sizes.sum()))
-        self._keys = doc * _SHIFT + np.maximum(flat, 0)
+        extents = [(gold.sentences if gold is not None and gold.sentences else None)
+                   or (pred.sentences if pred is not None and pred.sentences else None) for gold, pred in pairs]
+        n = len(extents)
+        counts = np.fromiter((len(e) if e else 1 for e in extents), np.int64, n)
+        # every document's sentence starts (0 for a document without sentences), keyed by document: sorted and
+        # without repeats by one np.unique, whatever order a reader gave them in
+        starts = np.fromiter(chain.from_iterable((a for a, _ in e) if e else (0,) for e in extents), np.int64,
+                             int(counts.sum()))
+        doc = np.repeat(np.arange(n, dtype=np.int64), counts)
+        self._keys = np.unique(doc * _SHIFT + np.maximum(starts, 0))
+        self.sizes = np.bincount(self._keys // _SHIFT, minlength=n).astype(np.int64)
         self._first = np.concatenate([[0], np.cumsum(self.sizes)[:-1]]).astype(np.int64)
 
     def units(self, doc: np.ndarray, start: np.ndarray) -> np.ndarray:
