@@ -24,7 +24,7 @@ def units_table(scores: Any) -> CountTable:
     """The count table of one unit (:class:`accord.units.UnitScores`): counts in units per label, and each
     document's test size on every row (MAT's accuracies of a label divide by the whole test size)."""
     labels = scores.labels
-    cells = []
+    cells: list[tuple[str, tuple[str, ...], list[Any]]] = []
     for doc, rows in scores.by_document.items():
         test = scores.test_units.get(doc, 0)
         total = np.zeros(5, dtype=np.int64)

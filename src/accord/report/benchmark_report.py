@@ -23,7 +23,7 @@ def change_rows(bench: Benchmark) -> list[dict[str, Any]]:
         a = c.annotation
         text = bench.after.texts.get(c.document) or bench.before.texts.get(c.document)
         out.append({"document": c.document, "type": c.type, "side": c.side, "start": a.start, "end": a.end,
-                    "text": text[a.start:a.end] if text is not None else None,  # type: ignore[index]
+                    "text": text[a.start:a.end] if text is not None else None,
                     "features": json.dumps(dict(a.attributes), ensure_ascii=False, default=str),
                     "before": c.before, "after": c.after, "direction": c.direction})
     return out

@@ -74,7 +74,8 @@ def _profile_name(report: Report) -> str:
 
 def _file_names(report: Report) -> dict[str, str]:
     """Document id -> the predicted file's name (MAT's ``file`` column), the id when there is no file."""
-    pred = report.corpora[1] if getattr(report, "corpora", None) else None
+    corpora = getattr(report, "corpora", None)
+    pred = corpora[1] if corpora else None
     files = getattr(pred, "files", {}) or {}
     return {al.doc_id: files.get(al.doc_id, al.doc_id) for al in report.alignments}
 
@@ -140,7 +141,7 @@ class _Sheet:
         """The row's cells in ``fmt``; ``n`` is its 1-based line in the file (the header is line 1)."""
         col = {name: f"{_letter(k)}{n}" for k, name in enumerate(self.columns)}
         values = _computed(row, self.test_column, self.units)
-        out = []
+        out: list[Any] = []
         for name in self.columns:
             if name in values and fmt != "literal":
                 out.append(_formula(name, col, self.test_column, fmt))
@@ -248,7 +249,8 @@ def summary_tables(report: Report, mismatch_details: bool = False) -> dict[str, 
     files = _file_names(report)
     docs = sorted(files, key=lambda d: (files[d], d))
     sim, score_profile = _profile_name(report), report.options.get("score_profile") or "<default>"
-    confidence = bool(report.ci) and any("resampled" in m for m in report.ci.values())
+    ci = report.ci or {}
+    confidence = any("resampled" in m for m in ci.values())
     token_labels = frozenset(report.options.get("token_annotations") or ("lex",))
     details, ref_cols, hyp_cols = _mismatch_details(report) if mismatch_details else ({}, [], [])
     tally = report.tally
@@ -257,7 +259,8 @@ def summary_tables(report: Report, mismatch_details: bool = False) -> dict[str, 
     out: dict[str, _Sheet] = {}
     for name, unit, test_column in _TABLES:
         units = unit is not None
-        if units and (unit not in report.units or report.units[unit].skipped):
+        unit_key = unit if unit is not None else ""      # used where ``units`` holds
+        if units and (unit_key not in report.units or report.units[unit_key].skipped):
             continue
         columns, ci_columns = _columns(test_column, subset, ref_cols if not units else [],
                                        hyp_cols if not units else [], units, confidence)
@@ -280,7 +283,7 @@ def summary_tables(report: Report, mismatch_details: bool = False) -> dict[str, 
         rates = list(_RATES) + (list(_ACCURACIES) if units else [])
         for doc in docs:
             if units:
-                scores = report.units[unit]
+                scores = report.units[unit_key]
                 test = scores.test_units.get(doc, 0)
                 corpus_test += test
                 rows = scores.by_document.get(doc, {})
@@ -313,7 +316,7 @@ def summary_tables(report: Report, mismatch_details: bool = False) -> dict[str, 
             emit(files[doc], 1, ALL, "<all>", "", {**_counts_row(tally.doc_totals[doc]), **all_details}, test)
         measure = unit or "pairs"
         if units:
-            order = [("label", lbl) for lbl in sorted(report.units[unit].labels)] + [ALL]
+            order = [("label", lbl) for lbl in sorted(report.units[unit_key].labels)] + [ALL]
         else:
             order = [k for lbl in labels for k in [("label", lbl)] + [("decomposition", lbl, sub) for sub in
                                                                       tally.decompositions.get(lbl, {})]]
@@ -350,7 +353,7 @@ def _description(a: Annotation | None) -> str:
 def detail_rows(report: Report) -> list[dict[str, Any]]:
     """MAT's ``details.csv`` rows: one per pair and unpaired item, files in name order, items by position."""
     files = _file_names(report)
-    out = []
+    out: list[dict[str, Any]] = []
     for al in sorted(report.alignments, key=lambda a: (files[a.doc_id], a.doc_id)):
         events = []
 

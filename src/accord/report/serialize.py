@@ -25,7 +25,7 @@ def _finite(value: object) -> object:
     return value
 
 
-def json_text(obj: object, indent: int | None = 2, **options: object) -> str:
+def json_text(obj: object, indent: int | None = 2, **options: Any) -> str:
     """Every JSON output of accord: standard JSON, an undefined rate (NaN) written as ``null``.
 
     Indented, except that an object or array holding scalars only (a row of counts, a list of

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -67,13 +68,13 @@ def confidence_intervals(measures: dict[str, Any], documents: tuple[str, ...], o
 
         rows: dict[Any, dict[str, list]] = {row: {} for row in t.rows}
         macro: dict[str, list] = {}
-        resampled_summary: dict[Any, dict[str, dict[str, float]]] = {row: {} for row in t.rows}
+        resampled_summary: dict[Any, dict[str, dict[str, float | None]]] = {row: {} for row in t.rows}
         for rate in kind.rate_names:
             # the rows' statistics, then the macro mean over labels, as one block of statistics
             stat_b = np.concatenate([rates_b[rate].T, _macro(rates_b[rate][:, labels])[None]], axis=0)
             stat_hat = np.concatenate([rates_hat[rate], _macro(rates_hat[rate][labels])[None]])
             lo, hi = intervals(stat_b, stat_hat, options.confidence, options.method,
-                               lambda rate=rate: rate_jackknife(rate))
+                               functools.partial(rate_jackknife, rate))
             for k, row in enumerate(t.rows):
                 rows[row][rate] = [_num(lo[k]), _num(hi[k])]
                 if summary:
