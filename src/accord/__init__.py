@@ -12,11 +12,11 @@ from ._lazy import submodule_getattr
 
 if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): ``import accord`` loads no numpy
     from ._api import agree, benchmark, coref, gate_diff, qa, smatch, structured_metrics
+    from ._plugins import register_method
     from .errors import AccordError
     from .formats import read, write
     from .model import Annotation, Corpus, Document, make_annotation
     from .objects import as_corpus
-    from ._plugins import register_method
     from .report import Report
     from .result import Result
     from .schema import Task, load_task

@@ -53,7 +53,7 @@ class TextFields(Sequence[str]):
         self._lo = lo
         self._hi = len(starts) if hi is None else hi
 
-    def split(self, begins: Sequence[int], stops: Sequence[int]) -> list["TextFields"]:
+    def split(self, begins: Sequence[int], stops: Sequence[int]) -> list[TextFields]:
         """``[self[b:e] for b, e in zip(begins, stops)]`` for bounds within this sequence, made in one loop."""
         text, starts, ends, lo = self.text, self._starts, self._ends, self._lo
         return [TextFields(text, starts, ends, lo + b, lo + e) for b, e in zip(begins, stops)]
@@ -75,7 +75,7 @@ class TextFields(Sequence[str]):
     def __getitem__(self, index: int) -> str: ...
 
     @overload
-    def __getitem__(self, index: slice) -> "TextFields": ...
+    def __getitem__(self, index: slice) -> TextFields: ...
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
@@ -225,7 +225,7 @@ def factorize_fields(text: str, codes: np.ndarray, starts: np.ndarray, ends: np.
 _CHUNK = 1 << 20
 
 
-def _book(books: list["_CodeBook"], j: int) -> "_CodeBook":
+def _book(books: list[_CodeBook], j: int) -> _CodeBook:
     while len(books) <= j:
         books.append(_CodeBook())
     return books[j]

@@ -95,7 +95,7 @@ class Annotation(NamedTuple):
         """The value of attribute ``name`` or ``default``."""
         return self.attributes.get(name, default)
 
-    def referenced(self) -> Iterator["Annotation"]:
+    def referenced(self) -> Iterator[Annotation]:
         """The annotations this one points to through annotation-valued attributes."""
         for value in self.attributes.values():
             if isinstance(value, Annotation):
@@ -291,7 +291,7 @@ class Document(NamedTuple):
             return " ".join(self.tokens[start:end])
         return ""
 
-    def replace_annotations(self, annotations: Iterable[Annotation]) -> "Document":
+    def replace_annotations(self, annotations: Iterable[Annotation]) -> Document:
         """A copy of this document with other annotations."""
         return self._replace(annotations=tuple(annotations))
 

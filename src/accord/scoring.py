@@ -15,8 +15,19 @@ from .errors import OptionError
 from .match.engine import DocumentAlignment, Pairer, make_similarity
 from .metrics.prf import ZERO_DIVISION
 from .model import Annotation
-from .pipeline import (ALLOW_MISSING, check_user_names, corpus_names, in_shard, match_file_names, missing_documents,
-                       pair_documents, read_sides, read_with_repairs, reading_once, source_name)
+from .pipeline import (
+    ALLOW_MISSING,
+    check_user_names,
+    corpus_names,
+    in_shard,
+    match_file_names,
+    missing_documents,
+    pair_documents,
+    read_sides,
+    read_with_repairs,
+    reading_once,
+    source_name,
+)
 from .regions import UNDECLARED, annotation_roles, prepare_corpus, restrict_pairs
 from .report import Report
 from .schema import Task, load_task

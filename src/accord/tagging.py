@@ -63,7 +63,7 @@ __all__ = [
 ]
 
 # prefix codes
-O, B, I, E, S = 0, 1, 2, 3, 4
+O, B, I, E, S = 0, 1, 2, 3, 4      # noqa: E741 (the schemes' own letters: O and I are the tags' names)
 _PREFIX_NAMES = "OBIES"
 
 SCHEMES = ("IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU", "IO")
@@ -151,7 +151,7 @@ class TagTable:
         self.type_id.append(typ)
         return code
 
-    def intern(self, tags: Sequence[str], *, where: "_Where | None" = None,
+    def intern(self, tags: Sequence[str], *, where: _Where | None = None,
                positions: np.ndarray | None = None) -> np.ndarray:
         """Codes of ``tags`` as an int32 array; an unknown prefix raises :class:`SchemeError`.
 
@@ -402,7 +402,7 @@ REPAIRS_SHOWN = 5
 
 
 def warn_repairs(chunks: Chunks, tags: Sequence[str], sentence_start: np.ndarray, *, scheme: str, repair: str,
-                 where: "_Where | None" = None) -> None:
+                 where: _Where | None = None) -> None:
     """Say that invalid transitions were repaired or discarded: a :class:`~accord.errors.RepairWarning`
     with the count and the first :data:`REPAIRS_SHOWN` places (file, line, tag, the tag before)."""
     import warnings

@@ -58,7 +58,7 @@ class Counts:
         """Predicted items: ``match + pred_clash + spurious``."""
         return self.match + self.pred_clash + self.spurious
 
-    def __add__(self, other: "Counts") -> "Counts":
+    def __add__(self, other: Counts) -> Counts:
         return Counts(*(getattr(self, f) + getattr(other, f) for f in _FIELDS))
 
     def rates(self, beta: float = 1.0, zero_division: str = "zero") -> tuple[float, float, float]:
@@ -73,7 +73,7 @@ class Counts:
                 "precision": json_rate(p), "recall": json_rate(r), "f1": json_rate(f)}
 
     @classmethod
-    def from_array(cls, arr: Iterable[int]) -> "Counts":
+    def from_array(cls, arr: Iterable[int]) -> Counts:
         return cls(*(int(x) for x in arr))
 
 
@@ -87,7 +87,7 @@ class ScoreRows:
     limitation: frozenset[str] | None = None
 
     @classmethod
-    def from_spec(cls, spec: ScoreProfileSpec | None) -> "ScoreRows":
+    def from_spec(cls, spec: ScoreProfileSpec | None) -> ScoreRows:
         if spec is None:
             return cls()
         return cls(
@@ -172,7 +172,7 @@ class Tally:
             self._totals = {doc: totals[d] for doc, d in self.documents.items()}
         return self._totals
 
-    def merge(self, other: "Tally") -> "Tally":
+    def merge(self, other: Tally) -> Tally:
         """Add another tally's counts into this one (documents must not overlap)."""
         for doc in other.documents:
             if doc in self.documents:

@@ -11,16 +11,27 @@ statistics of both tables together, so per-document results merge exactly)::
     agreement.krippendorff_alpha(table, level="ordinal")
 """
 
-from ._coefficients import (LEVELS, Pairwise, bennett_s, cohen_kappa, confusion_matrix, davies_fleiss_kappa,
-                            fleiss_kappa, gwet_ac1, krippendorff_alpha, observed_agreement, scott_pi,
-                            specific_agreement)
 from ._allway import iaa_allway_counts, iaa_allway_kappa
-from ._ratings import MISSING, Ratings, ratings_from_long, to_ratings
-from ._stats import AgreementStats
+from ._coefficients import (
+    LEVELS,
+    Pairwise,
+    bennett_s,
+    cohen_kappa,
+    confusion_matrix,
+    davies_fleiss_kappa,
+    fleiss_kappa,
+    gwet_ac1,
+    krippendorff_alpha,
+    observed_agreement,
+    scott_pi,
+    specific_agreement,
+)
 from ._continua import Continua, continua_from_rows, read_units_table
 from ._dissimilarity import Dissimilarity
-from ._unitizing_result import UnitizingResult
 from ._paired import AgreementComparison, CoefficientComparison, compare_coefficients
+from ._ratings import MISSING, Ratings, ratings_from_long, to_ratings
+from ._stats import AgreementStats
+from ._unitizing_result import UnitizingResult
 
 
 def agreement_stats(ratings, *, categories=None) -> AgreementStats:  # noqa: ANN001 - documented below

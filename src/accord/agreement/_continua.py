@@ -81,7 +81,7 @@ class Continua:
                                "them out (--types), or use --unitizing alpha-u, which gives them no length, as DKPro "
                                "Agreement")
 
-    def take_document(self, d: int) -> "Continua":
+    def take_document(self, d: int) -> Continua:
         """One document as a continua of its own (documents renumbered)."""
         rows = self.document_slices()[d]
         return Continua(self.annotators, (self.documents[d],), self.categories,

@@ -186,7 +186,7 @@ class GammaTables:
                 "observed_disorder": float(observed), "expected_disorder": expected,
                 "expected_disorder_cv": cv, "samples": self.samples}
 
-    def __add__(self, other: "GammaTables") -> "GammaTables":
+    def __add__(self, other: GammaTables) -> GammaTables:
         if self.samples != other.samples or self.n_annotators != other.n_annotators:
             raise MergeError("cannot merge γ tables with different numbers of samples or annotators")
         both = set(self.documents) & set(other.documents)
@@ -194,7 +194,7 @@ class GammaTables:
             raise MergeError(f"cannot merge γ tables that both hold document {sorted(both)[0]!r}")
         cats = tuple(sorted(set(self.categories) | set(other.categories)))
 
-        def widen(t: "GammaTables", table: np.ndarray, axis: int) -> np.ndarray:
+        def widen(t: GammaTables, table: np.ndarray, axis: int) -> np.ndarray:
             shape = list(table.shape)
             shape[axis] = len(cats)
             out = np.zeros(shape)

@@ -194,7 +194,7 @@ def gate_summary(tables: dict[tuple[str, str], dict[str, Ratings]], convention: 
         for n in funcs:
             means = [by_doc[d][n]["mean"] for d in docs]
             coefficients[n] = {"pairs": [], "mean": plain(_nanmean([math.nan if m is None else m for m in means]))}
-            for p, per in tables.items():
+            for p in tables:
                 vals = [x["value"] for d in docs for x in by_doc[d][n]["pairs"] if tuple(x["raters"]) == p]
                 coefficients[n]["pairs"].append({"raters": list(p), "value": plain(_nanmean(
                     [math.nan if v is None else v for v in vals]))})

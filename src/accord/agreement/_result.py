@@ -32,7 +32,7 @@ class SpanPart:
 
         return span_agreement_dict(self.measures, self.measure, self.beta, self.types, self.feature)
 
-    def __add__(self, other: "SpanPart") -> "SpanPart":
+    def __add__(self, other: SpanPart) -> SpanPart:
         if set(self.measures) != set(other.measures) or (self.measure, self.beta) != (other.measure, other.beta):
             raise MergeError("cannot merge span agreements of different annotators or measures")
         return SpanPart({p: m + other.measures[p] for p, m in self.measures.items()}, self.measure, self.beta,
@@ -148,14 +148,13 @@ class AgreementResult:
         import numpy as np
 
         from ..stats import intervals
+        from ..stats._units import check_unit_count
         from ._resample import (
             COEFFICIENT_NAMES,
             item_statistics,
             jackknife_coefficients,
             resampled_coefficients,
         )
-
-        from ..stats._units import check_unit_count
 
         codes, categories, raters = self.pooled_codes()
         check_unit_count(len(codes), "items", "an interval")
@@ -243,7 +242,7 @@ class AgreementResult:
         frame["value"] = pd.to_numeric(frame["value"])
         return frame
 
-    def merge(self, other: "AgreementResult") -> "AgreementResult":
+    def merge(self, other: AgreementResult) -> AgreementResult:
         """Agreement over both results' documents (disjoint, same raters and options)."""
         if self.stats is None or other.stats is None:
             raise MergeError(f"results of GATE's {self.options.get('convention', 'iaa')} convention do not merge: "
@@ -261,7 +260,7 @@ class AgreementResult:
                                inputs=merge_inputs(self.inputs, other.inputs), ratings={**self.ratings, **other.ratings},
                                span=None if self.span is None or other.span is None else self.span + other.span)
 
-    def __add__(self, other: "AgreementResult") -> "AgreementResult":
+    def __add__(self, other: AgreementResult) -> AgreementResult:
         return self.merge(other)
 
     def __repr__(self) -> str:

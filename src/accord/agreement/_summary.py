@@ -7,8 +7,18 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
-from ._coefficients import (Pairwise, bennett_s, cohen_kappa, davies_fleiss_kappa, fleiss_kappa, gwet_ac1,
-                            krippendorff_alpha, observed_agreement, scott_pi, specific_agreement)
+from ._coefficients import (
+    Pairwise,
+    bennett_s,
+    cohen_kappa,
+    davies_fleiss_kappa,
+    fleiss_kappa,
+    gwet_ac1,
+    krippendorff_alpha,
+    observed_agreement,
+    scott_pi,
+    specific_agreement,
+)
 from ._stats import AgreementStats
 
 __all__ = ["summarize", "summary_rows"]

@@ -110,7 +110,7 @@ class UnitizingAlphaTables:
     not_2016: str = ""
     """Why the 2016 family is not computed (units of one annotator overlap), or empty."""
 
-    def __add__(self, other: "UnitizingAlphaTables") -> "UnitizingAlphaTables":
+    def __add__(self, other: UnitizingAlphaTables) -> UnitizingAlphaTables:
         if self.categories != other.categories or self.n_annotators != other.n_annotators:
             raise MergeError("cannot merge uα statistics of different categories or annotators")
         return UnitizingAlphaTables(

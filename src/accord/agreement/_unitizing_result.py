@@ -155,7 +155,7 @@ class UnitizingResult:
                             "" if unit.get("id") is None else unit.get("id")])
         write_text(p, buf.getvalue())     # whole or not at all; '-' is standard output
 
-    def merge(self, other: "UnitizingResult") -> "UnitizingResult":
+    def merge(self, other: UnitizingResult) -> UnitizingResult:
         """Agreement over both results' documents (disjoint; same annotators, measure and options)."""
         if (self.mode, self.options) != (other.mode, other.options):
             raise MergeError("cannot merge unitizing results of different measures or options")
@@ -180,10 +180,10 @@ class UnitizingResult:
                                alpha={**self.alpha, **other.alpha} if self.alpha else None, options=self.options,
                                inputs=merge_inputs(self.inputs, other.inputs))
 
-    def __add__(self, other: "UnitizingResult") -> "UnitizingResult":
+    def __add__(self, other: UnitizingResult) -> UnitizingResult:
         return self.merge(other)
 
-    def bootstrap(self, *args: Any, **kwargs: Any) -> "UnitizingResult":
+    def bootstrap(self, *args: Any, **kwargs: Any) -> UnitizingResult:
         raise OptionError("--bootstrap does not apply to --unitizing: γ's expected disorder is itself sampled "
                           "(--samples, --precision), and uα has no resampling unit defined")
 

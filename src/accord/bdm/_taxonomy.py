@@ -24,7 +24,7 @@ class Taxonomy:
     children: Mapping[str, tuple[str, ...]] = field(repr=False)
 
     @classmethod
-    def from_edges(cls, edges: Iterable[tuple[str, str | None]]) -> "Taxonomy":
+    def from_edges(cls, edges: Iterable[tuple[str, str | None]]) -> Taxonomy:
         """From ``(concept, superclass)`` pairs; ``(concept, None)`` declares a concept alone.
 
         Raises :class:`~accord.errors.OntologyError` on a cycle (naming its concepts).

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 from .._limits import MAX_BETA, MAX_DRAWS
 

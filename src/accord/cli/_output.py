@@ -55,9 +55,8 @@ def caption(result: Any) -> str:
 def render(args: argparse.Namespace, draw: Callable[[Any], None], text: str | None = None) -> None:
     """Draw rich tables on standard output or into ``-o FILE`` (120 columns), every table captioned
     with ``text``."""
-    from ..report.table import TableConsole
-
     from .._safe_paths import atomic_write
+    from ..report.table import TableConsole
 
     if getattr(args, "out", None):
         with atomic_write(args.out) as fh:

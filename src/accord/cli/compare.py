@@ -7,8 +7,18 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import OptionError
-from ._options import (MAX_DRAWS, add_output, add_rates, add_resample, add_scaling, count_of, csv_list, open_fraction,
-                       rate_list, seed_value)
+from ._options import (
+    MAX_DRAWS,
+    add_output,
+    add_rates,
+    add_resample,
+    add_scaling,
+    count_of,
+    csv_list,
+    open_fraction,
+    rate_list,
+    seed_value,
+)
 from ._output import emit
 
 __all__ = ["register", "COMMANDS"]

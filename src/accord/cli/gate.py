@@ -12,8 +12,17 @@ from .._safe_paths import write_text as write_file
 from ..errors import OptionError
 from ..model import covered_text
 from ._inputs import features_option
-from ._options import (add_allow_missing, add_diff_pairing, add_discontinuous, add_key_response, add_output, add_rates,
-                       add_statistics, closed_fraction, csv_list)
+from ._options import (
+    add_allow_missing,
+    add_diff_pairing,
+    add_discontinuous,
+    add_key_response,
+    add_output,
+    add_rates,
+    add_statistics,
+    closed_fraction,
+    csv_list,
+)
 from ._output import emit, info, write_text
 
 __all__ = ["register", "COMMANDS", "run_qa"]
@@ -185,8 +194,8 @@ def run_benchmark(args: argparse.Namespace) -> int:
 
 def run_adjudicate(args: argparse.Namespace) -> int:
     from .._sides import meet
-    from ..convert import for_format
     from ..adjudicate import adjudicate, read_decisions
+    from ..convert import for_format
     from ..diff import diff_corpora
     from ..formats import read, sniff, write
     from ..formats._registry import by_extension

@@ -8,8 +8,20 @@ from typing import Any
 
 from ..errors import OptionError
 from ._inputs import vrt_options
-from ._options import (add_allow_missing, add_columns, add_discontinuous, add_output, add_rates, add_scaling,
-                       add_sides_format, add_statistics, add_tagging, csv_list, equivalence, repair_of)
+from ._options import (
+    add_allow_missing,
+    add_columns,
+    add_discontinuous,
+    add_output,
+    add_rates,
+    add_scaling,
+    add_sides_format,
+    add_statistics,
+    add_tagging,
+    csv_list,
+    equivalence,
+    repair_of,
+)
 from ._output import emit
 
 __all__ = ["register", "COMMANDS"]

@@ -75,7 +75,7 @@ def run_errors(args: argparse.Namespace) -> int:
     return 0
 
 
-def _by_position(ev: "ClueEvaluation", rows: list) -> list:
+def _by_position(ev: ClueEvaluation, rows: list) -> list:
     """False negatives and false positives interleaved: by document, start, longer spans first, FN first."""
     order = {d.id: k for k, d in enumerate(ev.documents)}
     return sorted(rows, key=lambda r: (order[r.document], r.start, -r.end, r.kind))

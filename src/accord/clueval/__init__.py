@@ -5,9 +5,9 @@ See :mod:`accord.clueval._evaluate` for the classes and the leniency levels,
 """
 
 from ..match.coverage import CLASS_NAMES, OverlappingSpansError
-from ._evaluate import LEVELS, ClueCounts, ClueEvaluation, evaluate_spans, leniency_level
 from ._confusion import SpanConfusion, span_confusion
 from ._errors import ErrorRow, OtherSpan, error_table
+from ._evaluate import LEVELS, ClueCounts, ClueEvaluation, evaluate_spans, leniency_level
 from ._merge import merge_layers
 from ._spans import DocumentPair, SpanTable
 

@@ -280,7 +280,7 @@ def classification_report(y_true: Any, y_pred: Any, *, digits: int = 2, suffix: 
         return {row[0]: {"precision": row[1], "recall": row[2], "f1-score": row[3], "support": row[4]}
                 for row in rows if row is not None}
     width = max(max(map(len, names)) if names else 0, len("weighted avg"), digits)
-    head = "{:>{width}s} ".format("", width=width) + "".join(" {:>9}".format(h) for h in
+    head = "{:>{width}s} ".format("", width=width) + "".join(f" {h:>9}" for h in
                                                            ("precision", "recall", "f1-score", "support"))
     fmt = "{:>{width}s} " + " {:>9.{digits}f}" * 3 + " {:>9}"
     lines = ["" if row is None else fmt.format(*row, width=width, digits=digits) for row in rows]

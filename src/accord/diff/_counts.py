@@ -112,7 +112,7 @@ class DiffCounts:
         """``R = c + p + s``."""
         return self.correct + self.partial + self.spurious
 
-    def __add__(self, other: "DiffCounts") -> "DiffCounts":
+    def __add__(self, other: DiffCounts) -> DiffCounts:
         return DiffCounts(self.correct + other.correct, self.partial + other.partial,
                           self.missing + other.missing, self.spurious + other.spurious, self.bdm + other.bdm)
 

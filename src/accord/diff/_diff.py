@@ -11,9 +11,9 @@ import numpy as np
 
 from .._names import check_names
 from ..errors import OptionError, PairingError, TallyError
+from ..match.similarity import implied_span
 from ..model import Annotation, Corpus, Document
 from ._counts import DiffCounts
-from ..match.similarity import implied_span
 from ._pairing import CORRECT, MISMATCH, PAIRINGS, PARTIAL, compatibility, pair
 from ._relations import check_target_types, pair_spanless, spanless_depths
 
@@ -274,7 +274,7 @@ def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None =
     unchecked for a caller that checked them against more corpora.
     """
     from ..pipeline import pair_documents
-    from ._bdm import bdm_credit   # _bdm imports this module
+    from ._bdm import bdm_credit  # _bdm imports this module
 
     if len(key) == 1 and len(response) == 1:
         (kdoc,), (rdoc,) = key.documents, response.documents

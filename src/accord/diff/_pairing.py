@@ -37,8 +37,8 @@ from ..errors import OptionError
 from ..match.assign import assign
 from ..match.blocks import overlap_blocks
 from ..match.fragments import refine
-from ..model import Annotation
 from ..match.sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
+from ..model import Annotation
 
 __all__ = ["PAIRINGS", "CORRECT", "PARTIAL", "MISMATCH", "WRONG", "candidates", "pair", "compatibility"]
 

@@ -24,6 +24,7 @@ diff's (GATE's greedy pairing, or the optimal one).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -89,7 +90,7 @@ def pair_spanless(keys: list[Annotation], resps: list[Annotation], paired: dict[
             partner[id(t)] = id(got[0])
             worst = min(worst, got[1])
         else:
-            for j in by_signature.get(_signature(roles, lambda t: partner[id(t)]), ()):
+            for j in by_signature.get(_signature(roles, functools.partial(_partner_of, partner)), ()):
                 ki.append(i)
                 ri.append(j)
                 all_correct.append(worst == CORRECT)
@@ -104,6 +105,11 @@ def pair_spanless(keys: list[Annotation], resps: list[Annotation], paired: dict[
     k_arr, r_arr = np.asarray(ki, dtype=np.int64), np.asarray(ri, dtype=np.int64)
     chosen = (_gate_greedy if pairing == "gate" else _optimal)(k_arr, r_arr, value, len(keys), len(resps))
     return k_arr[chosen], r_arr[chosen], value[chosen]
+
+
+def _partner_of(partner: dict[int, int], target: Any) -> int:
+    """The identity of the response's partner of a key target (``partner`` by the target's identity)."""
+    return partner[id(target)]
 
 
 def _signature(roles: dict[str, Any], ident: Callable[[Any], int]) -> tuple:

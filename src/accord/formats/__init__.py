@@ -20,7 +20,7 @@ webanno-tsv  WebAnno TSV 3, INCEpTION's tab-separated export; read only (:mod:`a
 """
 
 from .._lazy import submodule_getattr
-from ._registry import Format, get, names, read, register, sniff, write   # the format modules load on first use
+from ._registry import Format, get, names, read, register, sniff, write  # the format modules load on first use
 
 __all__ = ["Format", "get", "names", "read", "register", "sniff", "write"]
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, cast
 
-from .._safe_paths import id_from_file_name
 from .._io import read_text
+from .._safe_paths import id_from_file_name
 from ..errors import FormatError, OptionError, quoted
 from ..model import Annotation, Corpus, Document, covered_text, is_aggregate
 from ._refs import RawAnnotation, Ref, build_annotations, ref_id

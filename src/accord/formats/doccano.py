@@ -20,8 +20,8 @@ from typing import Any
 from ..errors import AccordWarning, FormatError, quoted
 from ..model import Attributes, Corpus, Document
 from ._refs import RawAnnotation, Ref, build_annotations
-from ._span_relations import check_spans_and_relations, relation_ends
 from ._registry import Format, file_head, register
+from ._span_relations import check_spans_and_relations, relation_ends
 from .jsonl import json_lines
 
 __all__ = ["read_doccano", "write_doccano"]

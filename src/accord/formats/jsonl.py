@@ -21,14 +21,14 @@ themselves, ``{"ref": ID}`` for a pointer to another annotation of the same docu
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from .._io import read_text
 from ..errors import FormatError, quoted
-from ._json import INTEGER, NULL, SCALAR, STRING, ListOf, Nullable, Object, OneOf, check, parse_json
 from ..model import Annotation, Attributes, Corpus, Document
+from ._json import INTEGER, NULL, SCALAR, STRING, ListOf, Nullable, Object, OneOf, check, parse_json
 from ._refs import RawAnnotation, Ref, build_annotations, ref_id, writer_ids
 from ._registry import Format, option_hint, register
 

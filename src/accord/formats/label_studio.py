@@ -31,8 +31,8 @@ from ..errors import AccordWarning, FormatError, OptionError, quoted
 from ..model import Attributes, Corpus, Document
 from ._json import parse_json
 from ._refs import RawAnnotation, Ref, build_annotations
-from ._span_relations import check_spans_and_relations, relation_ends
 from ._registry import Format, file_head, option_hint, register
+from ._span_relations import check_spans_and_relations, relation_ends
 
 __all__ = ["read_label_studio", "write_label_studio", "utf16_offsets"]
 
@@ -88,7 +88,7 @@ def _text(data: Any, results: list[Any], where: str) -> str | None:
     spans = [r.get("value") for r in results if isinstance(r, dict) and r.get("type") in _SPAN_TYPES]
     if len(strings) != 1 and not spans:
         return None
-    for key, value in strings.items() if spans else ():
+    for value in strings.values() if spans else ():
         if all(isinstance(s, dict) and isinstance(s.get("text"), str) and
                value[s.get("start", 0):s.get("end", 0)] == s["text"] for s in spans):
             return value

@@ -11,19 +11,26 @@ without its extension (``.json``, or ``.txt.json`` as MAT names them).
 
 from __future__ import annotations
 
-from itertools import repeat
-
 import json
+from itertools import repeat
 from pathlib import Path
 from typing import Any, cast
 
-from .._safe_paths import id_from_file_name
 from .._io import read_text
+from .._safe_paths import id_from_file_name
 from ..errors import FormatError, quoted
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
 from ._json import ANY, BOOLEAN, INTEGER, NUMBER, STRING, ListOf, Nullable, Object, OneOf, check, json_type, parse_json
-from ._refs import (RawAnnotation, Ref, attribute_type, build_annotations, label_groups, ref_id, signal_targets,
-                    writer_ids)
+from ._refs import (
+    RawAnnotation,
+    Ref,
+    attribute_type,
+    build_annotations,
+    label_groups,
+    ref_id,
+    signal_targets,
+    writer_ids,
+)
 from ._registry import Format, file_head, register
 
 __all__ = ["read_mat_json", "write_mat_json"]

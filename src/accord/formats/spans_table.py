@@ -33,7 +33,7 @@ import numpy as np
 
 from .._io import read_text
 from ..errors import FormatError, OptionError, quoted
-from ..model import Annotation, Attributes, Corpus, EMPTY_ATTRIBUTES
+from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus
 from ._registry import Format, register
 from .vrt import vrt_documents
 

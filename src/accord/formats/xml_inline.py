@@ -35,12 +35,20 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from .._safe_paths import id_from_file_name
 from .._io import read_text
+from .._safe_paths import id_from_file_name
 from ..errors import AccordWarning, FormatError
 from ..model import Annotation, Attributes, Corpus, Document
-from ._refs import (RawAnnotation, Ref, attribute_type, build_annotations, label_groups, ref_id, signal_targets,
-                    writer_ids)
+from ._refs import (
+    RawAnnotation,
+    Ref,
+    attribute_type,
+    build_annotations,
+    label_groups,
+    ref_id,
+    signal_targets,
+    writer_ids,
+)
 from ._registry import Format, file_head, register
 
 __all__ = ["read_xml_inline", "read_fake_xml_inline", "write_xml_inline"]

@@ -8,6 +8,7 @@ similarity are returned.
 from __future__ import annotations
 
 import numpy as np
+
 from ..errors import OptionError
 
 __all__ = ["CONSTRAINTS", "assign", "assigned_total"]

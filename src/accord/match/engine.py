@@ -26,8 +26,8 @@ from ..schema import Task
 from .assign import assign
 from .blocks import exact_pairs, overlap_blocks
 from .shapes import pair_scores, spanless_block_scores
-from .sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
 from .similarity import Context, LenientSimilarity, ProfileSimilarity, Similarity, StrictSimilarity, implied_span
+from .sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
 
 __all__ = ["MATCH", "CLASH", "UNPAIRED", "Pair", "DocumentAlignment", "Pairer", "reference_depths"]
 

@@ -11,9 +11,9 @@ jobs=N)``) or the workers of a Dask cluster (``--dask tcp://scheduler:8786``, ``
 ``accord.score(..., client=dask_client)``); see ``docs/scaling.md``.
 """
 
+from ..errors import ShardedRunWarning
 from ._plan import DEFAULT_SHARD_BYTES, Piece, Shard, Side, scan_marks
 from ._run import resolve_jobs, runner
-from ..errors import ShardedRunWarning
 from ._score import score_in_shards
 
 __all__ = ["DEFAULT_SHARD_BYTES", "Piece", "Shard", "Side", "ShardedRunWarning", "resolve_jobs",

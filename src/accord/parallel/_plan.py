@@ -100,7 +100,7 @@ class Marks:
     irregular: bool = False
 
     @classmethod
-    def join(cls, parts: Sequence["Marks"]) -> "Marks":
+    def join(cls, parts: Sequence[Marks]) -> Marks:
         """The marks of consecutive ranges as those of their union (line counts from the first range's start)."""
         out = cls()
         for part in parts:
@@ -152,7 +152,7 @@ def scan_marks(path: str, start: int, end: int, encoding: str = "utf-8") -> Mark
     return out
 
 
-def plan_shards(gold: "InputPlan", pred: "InputPlan", shard_bytes: int, min_shards: int) -> list[Shard] | str:
+def plan_shards(gold: InputPlan, pred: InputPlan, shard_bytes: int, min_shards: int) -> list[Shard] | str:
     """The shards of a comparison, or why the inputs cannot be cut (said in the warning)."""
     if gold.kind == "files" and pred.kind == "files":
         return _plan_files(gold, pred, shard_bytes, min_shards)

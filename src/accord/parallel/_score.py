@@ -28,8 +28,18 @@ from typing import Any
 from .._io import current_encoding, read_bytes_range, read_text_range, text_encoding
 from ..errors import AccordError, JobsWarning, RepairWarning, ShardedRunWarning, ValidationError
 from ..model import Corpus
-from ._plan import (DEFAULT_SHARD_BYTES, InputPlan, Marks, Shard, Side, byte_compatible, byte_ranges,
-                    file_size, plan_shards, scan_marks)
+from ._plan import (
+    DEFAULT_SHARD_BYTES,
+    InputPlan,
+    Marks,
+    Shard,
+    Side,
+    byte_compatible,
+    byte_ranges,
+    file_size,
+    plan_shards,
+    scan_marks,
+)
 from ._run import resolve_jobs, runner, usable_cores
 
 __all__ = ["score_in_shards", "score_shard", "ShardWork", "ShardOutcome"]
@@ -339,8 +349,8 @@ def _serial(why: str) -> None:
 def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[str, Any],
             plans: list[InputPlan]) -> Any:
     """The serial result from the shards' outcomes (see the module's docstring), or None to score serially."""
-    from ..result import Result
     from ..pipeline import check_user_names, missing_documents, source_name
+    from ..result import Result
 
     why = plan_disagreement(outcomes, shards, plans)
     if why:

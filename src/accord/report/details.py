@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..match.engine import UNPAIRED
+from ..match.engine import UNPAIRED, DocumentAlignment
 from ..model import Annotation, Document
 from ._report import Report
 
@@ -41,8 +41,9 @@ def detail_rows(report: Report) -> Iterator[dict[str, Any]]:
     for al in report.alignments:
         gdoc, pdoc = al.gold_doc, al.pred_doc
 
-        def row(outcome: str, g: Annotation | None, p: Annotation | None, gl: str, pl: str,
-                sim: float | None) -> dict[str, Any]:
+        def row(outcome: str, g: Annotation | None, p: Annotation | None, gl: str, pl: str, sim: float | None, *,
+                al: DocumentAlignment = al, gdoc: Document | None = gdoc,
+                pdoc: Document | None = pdoc) -> dict[str, Any]:       # this iteration's document, bound
             return {
                 "document": al.doc_id, "outcome": outcome, "gold_label": gl, "pred_label": pl,
                 "gold_start": None if g is None else g.start, "gold_end": None if g is None else g.end,

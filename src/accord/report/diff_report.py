@@ -6,9 +6,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..diff import CorpusDiff, DiffCounts
-from ..model import covered_text
 from ..diff._counts import split_measure
 from ..diff._qa import QATable, qa_table
+from ..model import covered_text
 from .table import print_table
 
 __all__ = ["render_qa", "diff_html", "SYMBOLS"]

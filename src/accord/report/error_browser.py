@@ -203,7 +203,7 @@ def error_browser_data(evaluations: Mapping[str, ClueEvaluation], *, level: int 
     creator = np.array([s for s, _, _, _ in context_rows], dtype=np.int64)
     gold: list[list[int]] = [[] for _ in context_rows]
     out["context_pred"] = []
-    for s, (name, ev) in enumerate(evaluations.items()):
+    for s, ev in enumerate(evaluations.values()):
         # each context's extent on this evaluation's axis; a document this system was not paired on has none
         bases = {d.id: d.base for d in ev.documents}
         present = [key[0] in bases for key in contexts]

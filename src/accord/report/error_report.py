@@ -90,9 +90,8 @@ def errors_html(ev: ClueEvaluation, rows: Sequence[ErrorRow], *, title: str = "C
                 level: int = 1, labelled: bool = True, system: str = "predicted", page_size: int = 100) -> str:
     """A self-contained page: the error browser (:mod:`accord.report.error_browser`) over ``rows``, drawn a page
     at a time from the data embedded in the page, with filters by kind, class, label and document."""
-    from ._csp import page_environment
-
     from ..clueval import LEVELS
+    from ._csp import page_environment
     from .error_browser import embedded_data, error_browser_data
 
     data = error_browser_data({system: ev}, level=level, labelled=labelled, rows={system: rows})

@@ -102,7 +102,6 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
     (:class:`accord.stats.ComparisonResult`, or None). ``level`` and ``labelled`` choose the errors shown (CLUEval's
     leniency levels; the default, exact and labelled, are the strict errors of the pairs mode)."""
     from ._csp import page_environment
-
     from .error_browser import embedded_data
 
     sections = []

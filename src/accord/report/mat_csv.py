@@ -42,7 +42,7 @@ from .._csv_cells import SpreadsheetDictWriter, SpreadsheetWriter, row_cells, te
 from .._offset_units import TOKEN_OFFSETS
 from .._safe_paths import atomic_directory
 from ..errors import OptionError
-from ..match.engine import UNPAIRED
+from ..match.engine import UNPAIRED, DocumentAlignment
 from ..model import Annotation, Document, covered_text
 from ._report import Report
 
@@ -268,7 +268,9 @@ def summary_tables(report: Report, mismatch_details: bool = False) -> dict[str, 
         head = {"similarity profile": sim, "score profile": score_profile}
         corpus_rows: dict[tuple, dict[str, Any]] = {}
 
-        def emit(file: str, docs_n: int, key: tuple, tag: str, sub: str, counts: dict[str, Any], test: int) -> None:
+        def emit(file: str, docs_n: int, key: tuple, tag: str, sub: str, counts: dict[str, Any], test: int, *,
+                 head: dict[str, Any] = head, test_column: str = test_column, sheet: _Sheet = sheet,
+                 corpus_rows: dict[tuple, dict[str, Any]] = corpus_rows) -> None:    # this table's, bound
             row = {**head, "file": file, "test docs": docs_n, "tag": tag, test_column: test, **counts}
             if subset:
                 row["tag subset"] = sub
@@ -357,7 +359,8 @@ def detail_rows(report: Report) -> list[dict[str, Any]]:
     for al in sorted(report.alignments, key=lambda a: (files[a.doc_id], a.doc_id)):
         events = []
 
-        def row(kind: str, g: Annotation | None, p: Annotation | None, gl: str, pl: str) -> dict[str, Any]:
+        def row(kind: str, g: Annotation | None, p: Annotation | None, gl: str, pl: str, *,
+                al: DocumentAlignment = al) -> dict[str, Any]:     # this iteration's document, bound
             def content(doc: Document | None, a: Annotation | None) -> str:
                 return "" if a is None or doc is None or doc.text is None else covered_text(doc.text, a)
             return {"file": files[al.doc_id], "type": kind, "refid": g.id if g is not None else "",
@@ -422,7 +425,7 @@ def write_mat_csv(report: Report, directory: str | Path, formats: Sequence[str] 
             dw.writeheader()
             dw.writerows(detail_rows(report))
         written.append(Path(directory) / path.name)
-        for unit, scores in report.units.items():
+        for scores in report.units.values():
             if scores.confusability is not None:
                 from .units_report import confusability_rows
 

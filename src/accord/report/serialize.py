@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 
-
 __all__ = ["to_json", "to_csv", "json_text"]
 
 

@@ -40,7 +40,7 @@ def plain_cell(value: str) -> Any:
     return Text(value)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _table_class() -> type:
     from rich.table import Table
 

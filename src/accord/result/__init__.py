@@ -4,8 +4,18 @@
 """
 
 from ._contract import contract_schema
-from ._kinds import (BetterKind, ClueKind, CorefKind, GateKind, Kind, PairsKind, RecordsKind, SemEvalKind,
-                     SmatchKind, UnitsKind)
+from ._kinds import (
+                     BetterKind,
+                     ClueKind,
+                     CorefKind,
+                     GateKind,
+                     Kind,
+                     PairsKind,
+                     RecordsKind,
+                     SemEvalKind,
+                     SmatchKind,
+                     UnitsKind,
+)
 from ._result import SCHEMA_VERSION, Block, Measure, Result
 from ._table import ALL, CountTable, Row, SentenceCounts, document_table, label_table
 

@@ -138,7 +138,7 @@ class Measure:
             out["macro"] = {**out["macro"], "ci": ci["macro"]}
         return out
 
-    def __add__(self, other: "Measure") -> "Measure":
+    def __add__(self, other: Measure) -> Measure:
         if type(self.kind) is not type(other.kind) or self.kind.options() != other.kind.options():
             raise MergeError(f"cannot merge measures {self.kind!r} and {other.kind!r}")
         return Measure(self.kind, self.table + other.table)
@@ -327,7 +327,7 @@ class Result:
 
     # -- statistics
     def bootstrap(self, n_resamples: int, seed: int | None = None, confidence: float = 0.95,
-                  method: str = "percentile", summary: bool = False, resample: str = "auto") -> "Result":
+                  method: str = "percentile", summary: bool = False, resample: str = "auto") -> Result:
         """Add confidence intervals of every rate (totals, labels, groups, macro means) by resampling the
         documents or the sentences ``n_resamples`` times (see :mod:`accord.stats`); returns the result itself.
 
@@ -359,7 +359,7 @@ class Result:
         return self
 
     # -- merging
-    def merge(self, other: "Result") -> "Result":
+    def merge(self, other: Result) -> Result:
         """The result of both results' documents (which must be disjoint, under the same options)."""
         if not isinstance(other, Result) or type(other) is not type(self):
             raise MergeError(f"cannot merge a {type(self).__name__} with {type(other).__name__}")
@@ -382,7 +382,7 @@ class Result:
         return out
 
     @staticmethod
-    def merge_all(results: "list[Result]") -> "Result":
+    def merge_all(results: list[Result]) -> Result:
         """``results[0] + results[1] + ...`` (documents in that order), merged pairwise in a balanced tree, so
         that ``k`` results of ``n`` documents cost ``n log k`` copies, not ``n k``."""
         if not results:
@@ -393,7 +393,7 @@ class Result:
                      for k in range(0, len(level), 2)]
         return level[0]
 
-    def reorder_documents(self, documents: "list[str]") -> "Result":
+    def reorder_documents(self, documents: list[str]) -> Result:
         """The result itself with its documents in the order of ``documents`` (which holds each of them once;
         others are ignored): the order of every per-document table, view and resampling."""
         present = set(self.documents)
@@ -405,15 +405,15 @@ class Result:
             self._reorder_extras(order)
         return self
 
-    def _reorder_extras(self, documents: "list[str]") -> None:
+    def _reorder_extras(self, documents: list[str]) -> None:
         """Subclasses reorder their own per-document tables here."""
 
-    def __add__(self, other: "Result") -> "Result":
+    def __add__(self, other: Result) -> Result:
         if not isinstance(other, Result):
             return NotImplemented
         return self.merge(other)
 
-    def _merged_into(self, out: "Result", other: "Result") -> None:
+    def _merged_into(self, out: Result, other: Result) -> None:
         """Subclasses set their own attributes of a merged result here."""
 
     def __repr__(self) -> str:

@@ -43,7 +43,7 @@ class SentenceCounts:
 
     @classmethod
     def from_items(cls, sizes: np.ndarray, unit: np.ndarray, row: np.ndarray, field: np.ndarray,
-                   value: np.ndarray | None, n_rows: int, n_fields: int, dtype: type = np.int64) -> "SentenceCounts":
+                   value: np.ndarray | None, n_rows: int, n_fields: int, dtype: type = np.int64) -> SentenceCounts:
         """Cells summed from counted items: item ``k`` adds ``value[k]`` (1 when ``value`` is None) to field
         ``field[k]`` of row ``row[k]`` of sentence ``unit[k]``."""
         unit, row, field = (np.asarray(a, dtype=np.int64) for a in (unit, row, field))
@@ -72,12 +72,12 @@ class SentenceCounts:
             out = np.rint(out)
         return out.reshape(len(self.sizes), n_rows, n_fields).astype(dtype)
 
-    def with_rows(self, where: np.ndarray) -> "SentenceCounts":
+    def with_rows(self, where: np.ndarray) -> SentenceCounts:
         """The same cells with row ``r`` renumbered ``where[r]`` (a table's rows united with another's)."""
         return SentenceCounts(self.sizes, self.unit, np.asarray(where, dtype=np.int64)[self.row], self.field,
                               self.value)
 
-    def take(self, positions: np.ndarray) -> "SentenceCounts":
+    def take(self, positions: np.ndarray) -> SentenceCounts:
         """The sentences of the documents at ``positions`` (in that order), renumbered."""
         offsets = np.concatenate([[0], np.cumsum(self.sizes)])
         doc_of_unit = np.repeat(np.arange(len(self.sizes), dtype=np.int64), self.sizes)
@@ -93,7 +93,7 @@ class SentenceCounts:
                               self.value[kept][order])
 
     @staticmethod
-    def concat(parts: Sequence["SentenceCounts"]) -> "SentenceCounts":
+    def concat(parts: Sequence[SentenceCounts]) -> SentenceCounts:
         """The sentences of several tables' documents, in order (rows already renumbered alike)."""
         shift = np.concatenate([[0], np.cumsum([p.n_units for p in parts])])
         return SentenceCounts(np.concatenate([p.sizes for p in parts]),
@@ -146,7 +146,7 @@ class CountTable:
 
     @classmethod
     def build(cls, fields: Sequence[str], cells: Iterable[tuple[str, Row, Sequence[float]]],
-              documents: Sequence[str] = (), *, dtype: type = np.int64) -> "CountTable":
+              documents: Sequence[str] = (), *, dtype: type = np.int64) -> CountTable:
         """A table from ``(document, row, counts)`` cells (cells of one document and row add up).
 
         ``documents`` fixes the order of documents (others follow in order of appearance), so a
@@ -180,7 +180,7 @@ class CountTable:
         """Counts of every row summed over documents: ``(rows, fields)``."""
         return self.values.sum(axis=0)
 
-    def take(self, documents: Sequence[str]) -> "CountTable":
+    def take(self, documents: Sequence[str]) -> CountTable:
         """The table of ``documents`` (a reordering of some or all of its documents), in that order."""
         index = {d: k for k, d in enumerate(self.documents)}
         where = np.fromiter((index[d] for d in documents), dtype=np.int64, count=len(documents))
@@ -188,7 +188,7 @@ class CountTable:
         return CountTable(self.fields, tuple(documents), self.rows, self.values[where], sentences)
 
     @classmethod
-    def concat(cls, tables: Sequence["CountTable"]) -> "CountTable":
+    def concat(cls, tables: Sequence[CountTable]) -> CountTable:
         """The table of several tables over disjoint documents, in order: ``tables[0] + tables[1] + ...`` in
         one copy.
 
@@ -220,7 +220,7 @@ class CountTable:
             offset += len(t.documents)
         return cls(fields, documents, rows, values, _joined_sentences(tables, rows))
 
-    def __add__(self, other: "CountTable") -> "CountTable":
+    def __add__(self, other: CountTable) -> CountTable:
         """The table of both documents sets: rows united, documents of ``self`` first.
 
         Raises

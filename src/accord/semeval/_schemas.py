@@ -51,9 +51,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._sentence_units import SentenceIndex
 from ..errors import OptionError, TallyError
 from ..match.assign import assign
-from .._sentence_units import SentenceIndex
 from ..match.axis import layered_tables
 from ..match.blocks import overlap_blocks
 from ..match.fragments import has_fragments

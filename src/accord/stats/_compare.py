@@ -28,8 +28,8 @@ import numpy as np
 from .._limits import MAX_DRAWS
 from ..errors import OptionError
 from ..result._table import ALL, row_order
-from ._bootstrap import CHUNK, check_seed
 from ._aso import almost_stochastic_order
+from ._bootstrap import CHUNK, check_seed
 from ._power import minimum_detectable_difference
 from ._units import UnitMatrix, check_unit_count, resampling_unit, unit_matrix
 
@@ -93,7 +93,7 @@ def bonferroni(p_values: Sequence[float | None]) -> list[float | None]:
     return [None if p is None else min(1.0, m * p) for p in p_values]
 
 
-def family_of(c: "Comparison", families: str) -> str:
+def family_of(c: Comparison, families: str) -> str:
     """The family of a comparison (see :attr:`Comparison.family`)."""
     if families == "all":
         return "all"
@@ -102,7 +102,7 @@ def family_of(c: "Comparison", families: str) -> str:
     return f"{c.measure}/{c.rate}/" + ("labels" if families == "overall" else f"label:{c.label}")
 
 
-def adjust(comparisons: Sequence["Comparison"], correction: str, families: str, alpha: float) -> list["Comparison"]:
+def adjust(comparisons: Sequence[Comparison], correction: str, families: str, alpha: float) -> list[Comparison]:
     """The comparisons with their family, adjusted p-value and significance: ``correction`` applied within each
     family (``families``: ``separate``, ``overall`` or ``all``; see :func:`compare`)."""
     named = [family_of(c, families) for c in comparisons]
@@ -168,7 +168,7 @@ class ComparisonResult:
         return leaderboard(self.headline, self.comparisons)
 
     def bootstrap(self, n_resamples: int, seed: int | None = None, confidence: float = 0.95,
-                  method: str = "percentile") -> "ComparisonResult":
+                  method: str = "percentile") -> ComparisonResult:
         """Add each system's interval to its headline figure (and every run's intervals to its result), by
         resampling the comparison's units ``n_resamples`` times with the same draws for every system; returns the
         comparison itself.

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
 
 from ._bootstrap import BootstrapOptions, intervals, resampled_sums
 from ._units import UnitMatrix, unit_matrix
@@ -61,7 +61,8 @@ def confidence_intervals(measures: dict[str, Any], documents: tuple[str, ...], o
 
         cache: dict[str, Any] = {}
 
-        def rate_jackknife(rate: str) -> np.ndarray:
+        def rate_jackknife(rate: str, cache: dict[str, Any] = cache,
+                           jackknife: Callable[[], dict[str, np.ndarray]] = jackknife) -> np.ndarray:
             if "all" not in cache:
                 cache["all"] = jackknife()
             return cache["all"][rate]

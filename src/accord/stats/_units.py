@@ -121,7 +121,7 @@ class UnitMatrix:
             return self.matrix
         return np.asarray(self.matrix.todense())
 
-    def __sub__(self, other: "UnitMatrix") -> "UnitMatrix":
+    def __sub__(self, other: UnitMatrix) -> UnitMatrix:
         return UnitMatrix(self.matrix - other.matrix, self.unit)
 
 

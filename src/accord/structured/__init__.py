@@ -19,9 +19,34 @@ from ._matching import Match, MatchScore, f1, fbeta, jaccard, match, micro, prec
 from ._similarity import Similarity, exact, field, func, get_field, product, threshold, weighted
 from .amr import SmatchScore, amr_triples, read_amr, smatch, smatch_corpus
 from .coref import COREF_METRICS, CorefScore, conll_f1, coref_scores
-from .ie import (ancestor_f1, bcub_precision, bcub_recall, memberships, ceaf_e, ceaf_m, ceaf_ree, ceaf_rme_phi3, ceaf_rme_subset, entity_sets,
-                 event_argument_f1, event_trigger_f1, las, level_type_similarity, mention, muc_link, muc_recall,
-                 phi3, phi4, relation_f1, scirex_entity, scirex_f1, scirex_mention, span_iou, subset, uas)
+from .ie import (
+                 ancestor_f1,
+                 bcub_precision,
+                 bcub_recall,
+                 ceaf_e,
+                 ceaf_m,
+                 ceaf_ree,
+                 ceaf_rme_phi3,
+                 ceaf_rme_subset,
+                 entity_sets,
+                 event_argument_f1,
+                 event_trigger_f1,
+                 las,
+                 level_type_similarity,
+                 memberships,
+                 mention,
+                 muc_link,
+                 muc_recall,
+                 phi3,
+                 phi4,
+                 relation_f1,
+                 scirex_entity,
+                 scirex_f1,
+                 scirex_mention,
+                 span_iou,
+                 subset,
+                 uas,
+)
 from .named import NAMED_METRICS, RecordScores, named_metric, score_records
 from .templates import BetterScore, better_score, muc4_score, set_fill, slot_filler, string_fill
 

@@ -270,8 +270,9 @@ def read_amr(path: Any) -> list[Any]:
     A file holding no graph, a graph that is not PENMAN notation and a graph nested deeper
     than :data:`MAX_DEPTH` are :class:`~accord.errors.FormatError` naming the file and line.
     """
-    import penman
     from pathlib import Path
+
+    import penman
 
     from .._io import read_text
 

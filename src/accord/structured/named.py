@@ -9,17 +9,37 @@ score is the product of the micro type F1 and the micro filler F1.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Collection, Hashable, Iterable, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, cast
+from typing import Any, cast
 
 from ..errors import AccordWarning, OptionError
 from ._matching import MatchScore, micro
 from ._similarity import Similarity
-from .ie import (ceaf_ree, ceaf_ree_phi3, ceaf_ree_phi4, ceaf_rme_phi3, ceaf_rme_subset, event_argument_f1,
-                 event_trigger_f1, las, relation_f1, scirex_f1, singleton_mentions, uas)
-from .templates import (BetterScore, attack_half_credit, better_score, muc4_score, muc4_subset, set_fill, slot_filler,
-                        string_fill)
+from .ie import (
+    ceaf_ree,
+    ceaf_ree_phi3,
+    ceaf_ree_phi4,
+    ceaf_rme_phi3,
+    ceaf_rme_subset,
+    event_argument_f1,
+    event_trigger_f1,
+    las,
+    relation_f1,
+    scirex_f1,
+    singleton_mentions,
+    uas,
+)
+from .templates import (
+    BetterScore,
+    attack_half_credit,
+    better_score,
+    muc4_score,
+    muc4_subset,
+    set_fill,
+    slot_filler,
+    string_fill,
+)
 
 __all__ = ["NAMED_METRICS", "RecordScores", "named_metric", "score_records"]
 
