@@ -590,7 +590,8 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
                                                    pairing="gate").gate_iaa_f()
         result = AgreementResult(convention, summary=summary, options=options, inputs=where, span=span)
     else:
-        assert not isinstance(features, Mapping)  # the accord convention: one feature (_types_and_features refuses more)
+        # the accord convention: one feature (_types_and_features refuses more)
+        assert not isinstance(features, Mapping)
         tables = ratings_from_corpora(corpora, names, type=types, feature=features)
         if not tables:
             raise OptionError("the annotation sets hold no documents")

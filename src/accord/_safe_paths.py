@@ -34,8 +34,8 @@ from typing import IO, Any
 
 from .errors import AccordError, AccordWarning, OutputError
 
-__all__ = ["MAX_NAME_BYTES", "file_name", "document_id", "id_from_file_name", "file_names", "inside", "atomic_write", "write_text",
-           "staged_file",
+__all__ = ["MAX_NAME_BYTES", "file_name", "document_id", "id_from_file_name", "file_names", "inside", "atomic_write",
+           "write_text", "staged_file",
            "atomic_directory", "folder_of", "protected_inputs", "check_not_input", "is_stdout", "RenamedFileWarning"]
 
 MAX_NAME_BYTES = 200
@@ -71,8 +71,9 @@ def file_name(doc_id: str, extension: str = "") -> str:
 
     Escaped (as ``%XX``, the character's UTF-8 bytes): the path separators ``/`` and ``\\``, what Windows forbids
     (``: < > | ? * "``), control characters, invisible formatting characters (bidirectional overrides, zero-width
-    characters: a name must not show as another) and line separators, a ``%`` that would read as an escape; a leading ``.`` (no ``.``, ``..`` or
-    hidden file); a trailing ``.`` or space (Windows drops them); the first letter of a name Windows reserves (``CON``, ``NUL``, ``COM1``, ... with or without an extension).
+    characters: a name must not show as another) and line separators, a ``%`` that would read as an escape; a leading
+    ``.`` (no ``.``, ``..`` or hidden file); a trailing ``.`` or space (Windows drops them); the first letter of a name
+    Windows reserves (``CON``, ``NUL``, ``COM1``, ... with or without an extension).
     A name longer than :data:`MAX_NAME_BYTES` bytes is cut and ends with ``%~`` and 16 hex digits of the id's
     SHA-256. :func:`document_id` reads an uncut name back.
 

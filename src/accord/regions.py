@@ -241,7 +241,8 @@ def restrict_pairs(triples: Iterable[tuple[str, Document | None, Document | None
         yield doc_id, out[0], out[1]
     parts = []
     if left_out["gold"] or left_out["predicted"]:
-        parts.append(f"{left_out['gold']} gold and {left_out['predicted']} predicted annotation(s) lie outside the processable regions (zones with region_type 'body'; with --gold-only "
+        parts.append(f"{left_out['gold']} gold and {left_out['predicted']} predicted annotation(s) lie outside the "
+                     "processable regions (zones with region_type 'body'; with --gold-only "
                      "or --ref-gold-only, SEGMENTs whose status is 'human gold' or 'reconciled') and are not scored")
     if empty:
         shown = ", ".join(map(repr, empty[:5])) + (f" and {len(empty) - 5} more" if len(empty) > 5 else "")

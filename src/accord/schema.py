@@ -268,7 +268,8 @@ class Task:
         if spec.spanned and ann.start is None:
             raise ValidationError(f"{where()}: label {ann.label!r} is spanned, but the annotation has no span")
         if not spec.spanned and ann.start is not None:
-            raise ValidationError(f"{where()}: label {ann.label!r} is declared span=\"no\", but the annotation has a span")
+            raise ValidationError(f"{where()}: label {ann.label!r} is declared span=\"no\", "
+                                  "but the annotation has a span")
         for name, value in ann.attributes.items():
             attr = spec.attributes.get(name)
             if attr is None:
@@ -374,7 +375,8 @@ def parse_task(text: str, source: str = "task") -> Task:
         raise SchemaError(f"{source}: not well-formed XML ({exc})") from None
     except Exception as exc:  # defusedxml refusals (entities, DTDs)
         raise SchemaError(f"{source}: refused XML ({exc})") from None
-    descriptor_sets = [root] if root.tag == "annotation_set_descriptors" else list(root.iter("annotation_set_descriptors"))
+    descriptor_sets = ([root] if root.tag == "annotation_set_descriptors"
+                       else list(root.iter("annotation_set_descriptors")))
     if not descriptor_sets:
         raise SchemaError(f"{source}: no <annotation_set_descriptors> element")
     labels: dict[str, LabelSpec] = {}
@@ -567,11 +569,13 @@ def _parse_score(el: Any, task: Task, source: str) -> ScoreProfileSpec:
         prof.aggregations.append((a.get("name") or ",".join(_split(a.get("true_labels"))),
                                   _known_labels(task, _split(a.get("true_labels")), where)))
     for a in el.findall("attr_decomposition"):
-        prof.attr_decompositions.append((_split(a.get("attrs")), _known_labels(task, _split(a.get("true_labels")), where)))
+        prof.attr_decompositions.append((_split(a.get("attrs")),
+                                         _known_labels(task, _split(a.get("true_labels")), where)))
     for a in el.findall("partition_decomposition"):
         if not a.get("method"):
             raise SchemaError(f"{where}: <partition_decomposition> needs a method")
-        prof.partition_decompositions.append((a.get("method"), _known_labels(task, _split(a.get("true_labels")), where)))
+        prof.partition_decompositions.append((a.get("method"),
+                                              _known_labels(task, _split(a.get("true_labels")), where)))
     lim = el.find("label_limitation")
     if lim is not None:
         prof.label_limitation = _known_labels(task, _split(lim.get("true_labels")), where)

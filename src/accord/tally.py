@@ -83,7 +83,8 @@ class ScoreRows:
 
     aggregations: list[tuple[str, frozenset[str]]] = field(default_factory=list)
     attr_decompositions: list[tuple[tuple[str, ...], frozenset[str]]] = field(default_factory=list)
-    partitions: list[tuple[str, Callable[[Annotation, Document | None], Any], frozenset[str]]] = field(default_factory=list)
+    partitions: list[tuple[str, Callable[[Annotation, Document | None], Any], frozenset[str]]] = field(
+        default_factory=list)
     limitation: frozenset[str] | None = None
 
     @classmethod

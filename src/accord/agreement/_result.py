@@ -257,7 +257,8 @@ class AgreementResult:
         if both:
             raise MergeError(f"cannot merge results that both hold document {sorted(both)[0]!r}")
         return AgreementResult(self.mode, stats={**self.stats, **other.stats}, options=self.options,
-                               inputs=merge_inputs(self.inputs, other.inputs), ratings={**self.ratings, **other.ratings},
+                               inputs=merge_inputs(self.inputs, other.inputs),
+                               ratings={**self.ratings, **other.ratings},
                                span=None if self.span is None or other.span is None else self.span + other.span)
 
     def __add__(self, other: AgreementResult) -> AgreementResult:

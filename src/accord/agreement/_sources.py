@@ -31,7 +31,8 @@ def read_ratings_table(path: str | os.PathLike, *, items: str | None = None, rat
     Long form when ``raters`` and ``labels`` name columns (``items`` too): one row per
     (item, rater, label). Wide form otherwise: one row per item, one column per rater,
     ``items`` naming an id column to leave out (``""``: there is none, every column is a
-    rater). An empty cell is a missing rating; every row has as many cells as the header. Without ``items``, a first column that looks
+    rater). An empty cell is a missing rating; every row has as many cells as the header. Without ``items``, a first
+    column that looks
     like item ids (named ``id``, ``item``... or a distinct value on every one of five or more
     rows) is an error asking for ``--items``: counted as a rater it would change every value.
     """

@@ -15,7 +15,8 @@ other annotator by its squared length, anything else by 0:
 
     D_o^c = \\frac{2}{m(m-1)L^2} \\sum_{i<j} \\sum_{g \\cap h \\ne \\varnothing} \\delta(g, h), \\qquad
     D_e^c = \\frac{\\frac{2}{L} \\sum_{u \\in c} \\left[ \\frac{(N_c - 1)(2l_u^3 - 3l_u^2 + l_u)}{3}
-            + l_u^2 \\sum_{\\text{gaps } G \\ge l_u} (G - l_u + 1) \\right]}{mL(mL - 1) - \\sum_{u \\in c} l_u(l_u - 1)},
+            + l_u^2 \\sum_{\\text{gaps } G \\ge l_u} (G - l_u + 1) \\right]}
+            {mL(mL - 1) - \\sum_{u \\in c} l_u(l_u - 1)},
 
 :math:`{}_u\\alpha^c = 1 - D_o^c / D_e^c` and over all categories
 :math:`{}_u\\alpha = 1 - \\overline{D_o} / \\overline{D_e}` (means over categories), 0 when the two
@@ -189,7 +190,8 @@ class UnitizingAlphaTables:
                     value = 1 - (e_margins[k] / margins[k]) * (margins[k] - inner[k, k]) / spread if spread else np.nan
                     per_k[name] = None if not np.isfinite(value) else float(value)
         return {
-            "u_alpha_1995": self._values_1995(d_o, d_e), "u_alpha": u_alpha, "binary_u_alpha": bar, "cu_alpha": cu, "cu_alpha_by_category": per_k,
+            "u_alpha_1995": self._values_1995(d_o, d_e), "u_alpha": u_alpha, "binary_u_alpha": bar, "cu_alpha": cu,
+            "cu_alpha_by_category": per_k,
             "continuum_length": float(self.length),
         }
 
@@ -262,7 +264,8 @@ def unitizing_alpha_tables(units: Continua) -> UnitizingAlphaTables:
             _coincide(s, e, a, c, length, m, n_cat, coincidences, weights, squares)
         else:
             coincidences[:] = np.nan
-    return UnitizingAlphaTables(cats, m, total_length, observed, [np.concatenate(x) if x else np.zeros(0) for x in unit_lengths],
+    return UnitizingAlphaTables(cats, m, total_length, observed,
+                                [np.concatenate(x) if x else np.zeros(0) for x in unit_lengths],
                                 [np.concatenate(x) if x else np.zeros(0) for x in gap_lengths],
                                 coincidences, weights, squares,
                                 "" if exclusive else f"the 2016 uα family is not computed: {exclusive_error}")

@@ -73,7 +73,8 @@ def emit(args: argparse.Namespace, result: Any, draw: Callable[[Any], None]) -> 
         extra = {} if getattr(args, "resample", None) in (None, "items") else {"resample": args.resample}
         result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method,
                          summary=args.confidence_data, **extra)
-    elif hasattr(args, "bootstrap") and any(getattr(args, name, None) not in (None, False, default) for name, default in (
+    elif hasattr(args, "bootstrap") and any(
+            getattr(args, name, None) not in (None, False, default) for name, default in (
             ("seed", None), ("confidence", 0.95), ("ci_method", "percentile"), ("resample", "auto"))):
         from ..errors import OptionError
 

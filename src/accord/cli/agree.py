@@ -221,7 +221,8 @@ def _paired_test(args: argparse.Namespace, result: Any) -> None:
 _UNITIZING_ONLY = (("--samples", "samples", 30), ("--precision", "precision", None),
                    ("--sampler", "sampler", "statistical"), ("--gamma-alpha", "gamma_alpha", 1.0),
                    ("--gamma-beta", "gamma_beta", 1.0), ("--delta-empty", "delta_empty", 1.0),
-                   ("--categorical-dissimilarity", "categorical_dissimilarity", "absolute"), ("--details", "details", None))
+                   ("--categorical-dissimilarity", "categorical_dissimilarity", "absolute"),
+                   ("--details", "details", None))
 
 
 def _run_unitizing(args: argparse.Namespace) -> int:

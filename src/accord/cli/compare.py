@@ -32,8 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "significance tests", formatter_class=argparse.RawDescriptionHelpFormatter,
                         description="Score every PRED against GOLD (as accord score, with its options) and test, for "
                         "every two systems, whether their rates differ: paired approximate randomization (default) or "
-                        "paired bootstrap, over documents or sentences (--resample), p-values adjusted by Holm's method within "
-                        "each family of tests (the totals apart from each label's comparisons); prints the leaderboard (the "
+                        "paired bootstrap, over documents or sentences (--resample), p-values adjusted by Holm's "
+                        "method within each family of tests (the totals apart from each label's comparisons); "
+                        "prints the leaderboard (the "
                         "systems ranked by the headline rate, each with the systems it beats significantly), then the "
                         "pairwise table.",
                         epilog=_formats_epilog())

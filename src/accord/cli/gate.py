@@ -134,7 +134,8 @@ def run_qa(args: argparse.Namespace) -> int:
     cd, measures = result.source, tuple(result.measures)
     tables = [qa_table(cd, by, measures, args.beta) for by in args.by]
     if args.html:
-        write_file(args.html, diff_html(cd, measures, args.beta, title=f"{shown_name(args.key)} vs {shown_name(args.response)}"))
+        write_file(args.html, diff_html(cd, measures, args.beta,
+                                        title=f"{shown_name(args.key)} vs {shown_name(args.response)}"))
     if args.details:
         rows = []
         for d, types in cd.diffs.items():
@@ -180,7 +181,8 @@ def run_benchmark(args: argparse.Namespace) -> int:
         bench = result.source
         runs = {name: diff_result(diff, (measure,), args.beta, command="benchmark")
                 for name, diff in (("before", bench.before), ("after", bench.after))}
-        write_file(args.html, report_html(runs, None, title=f"{shown_name(args.key)}: {shown_name(args.before)} → {shown_name(args.after)}"))
+        write_file(args.html, report_html(runs, None, title=f"{shown_name(args.key)}: {shown_name(args.before)} → "
+                                                            f"{shown_name(args.after)}"))
 
     def draw(console: object) -> None:
         render_benchmark(result.source, measure, args.beta, console)

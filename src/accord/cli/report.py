@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     from .score import _formats_epilog, add_score_options
 
     rp = sub.add_parser("report", help="one HTML page: every system's scores with intervals, labels, documents "
-                        "and, with several systems, their comparison", formatter_class=argparse.RawDescriptionHelpFormatter,
+                        "and, with several systems, their comparison",
+                        formatter_class=argparse.RawDescriptionHelpFormatter,
                         description="Score every PRED against GOLD (as accord score, with its options), bootstrap "
                         "their intervals, compare them (as accord compare) and write one self-contained HTML page.",
                         epilog=_formats_epilog())

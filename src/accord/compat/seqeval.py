@@ -184,7 +184,8 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, average: str | 
 
 
 def _from_counts(tp: np.ndarray, pred_sum: np.ndarray, true_sum: np.ndarray, *, average: str | None,
-                 warn_for: Sequence[str], beta: float, zero_division: Any, warn_stack: int) -> tuple[Any, Any, Any, Any]:
+                 warn_for: Sequence[str], beta: float, zero_division: Any,
+                 warn_stack: int) -> tuple[Any, Any, Any, Any]:
     if average == "micro":
         tp, pred_sum, true_sum = tp.sum(keepdims=True), pred_sum.sum(keepdims=True), true_sum.sum(keepdims=True)
     precision = _divide(tp, pred_sum, "precision", "predicted", warn_for, zero_division, warn_stack)

@@ -112,8 +112,10 @@ def benchmark(key: Corpus, before: Corpus, after: Corpus, *, types: Sequence[str
                 rw, rn = _RANK.get(was, 0), _RANK.get(now, 0)
                 if rw != rn:
                     changes.append(Change(doc, typ, "key", r.key, was, now, "fixed" if rn > rw else "broken"))
-            old_spur = Counter(_content(r.response) for r in od.rows if r.outcome == "spurious" and r.response is not None)
-            new_spur = Counter(_content(r.response) for r in nd.rows if r.outcome == "spurious" and r.response is not None)
+            old_spur = Counter(_content(r.response) for r in od.rows
+                               if r.outcome == "spurious" and r.response is not None)
+            new_spur = Counter(_content(r.response) for r in nd.rows
+                               if r.outcome == "spurious" and r.response is not None)
             for rows, other, before_out, after_out, direction in (
                     (nd.rows, old_spur, "absent", "spurious", "broken"),
                     (od.rows, new_spur, "spurious", "absent", "fixed")):

@@ -258,7 +258,8 @@ class CorpusDiff:
 
 def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None = None,
                  features: Sequence[str] | None = (), pairing: str = "gate", compare_as_strings: bool = False,
-                 allow_missing: str | None = None, bdm: BdmLookup | None = None, check_types: bool = True) -> CorpusDiff:
+                 allow_missing: str | None = None, bdm: BdmLookup | None = None,
+                 check_types: bool = True) -> CorpusDiff:
     """Annotation Diff over a corpus: documents paired by id, each type compared separately.
 
     ``types`` defaults to every type found on either side of any document; the other

@@ -3,7 +3,8 @@
 Candidates are the (key, response) pairs that are coextensive or overlap, found by sorting
 the spans into overlap blocks (never all pairs). In a pile (an overlap block of more than
 :data:`accord.match.sparse.DENSE_LIMIT` key x response pairs) only the nearest spans are
-candidates (:mod:`accord.match.sparse`), so GATE's exact counts hold for every block but piles. Each candidate gets GATE's value:
+candidates (:mod:`accord.match.sparse`), so GATE's exact counts hold for every block but piles.
+Each candidate gets GATE's value:
 
 ========  ==========================================  =====
 outcome   condition                                   value

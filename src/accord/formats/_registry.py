@@ -395,7 +395,8 @@ def write(corpus: Corpus, path: str | os.PathLike, format: str, **options: Any) 
             a = next((a for a in doc.annotations if a.fragments is not None), None)
             if a is not None and a.fragments is not None:
                 pieces = ";".join(f"{x} {y}" for x, y in a.fragments)
-                raise FormatError(f"document {doc.id!r}: {a.label} [{pieces}] is a discontinuous span, which {fmt.name} "
+                raise FormatError(f"document {doc.id!r}: {a.label} [{pieces}] is a discontinuous span, "
+                                  f"which {fmt.name} "
                                   "cannot hold (brat and jsonl can); read brat with --discontinuous merge to write the "
                                   "covering extent instead", path=Path(path))
     if fmt.name in _STAGE_THEMSELVES:

@@ -100,7 +100,8 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
             for a in body[1:]:
                 role, _, target = a.partition(":")
                 if not target:
-                    raise FormatError(f"bad relation argument {quoted(a)}; expected ROLE:ID", path=ann_path, line=lineno)
+                    raise FormatError(f"bad relation argument {quoted(a)}; expected ROLE:ID",
+                                      path=ann_path, line=lineno)
                 args[role] = Ref(target)
             raw[ident] = RawAnnotation(body[0], None, None, args, ident, lineno)
         elif kind == "E":
@@ -134,7 +135,8 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
             order.append(ident if kind != "*" else f"*{lineno}")
     for lineno, target, name, value in pending_attrs:
         if target not in raw:
-            raise FormatError(f"attribute {quoted(name)} targets unknown id {quoted(target)}", path=ann_path, line=lineno)
+            raise FormatError(f"attribute {quoted(name)} targets unknown id {quoted(target)}",
+                              path=ann_path, line=lineno)
         raw[target].attributes[name] = value
     for lineno, target, ref in pending_norms:
         if target not in raw:

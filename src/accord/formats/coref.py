@@ -264,7 +264,8 @@ def _by_content(p: Path) -> str:
     return "corefud" if head is not None and looks_like_corefud(head) else "conll2012"
 
 
-def write_coref_conll(docs: dict[str, Clusters], path: str | Path, *, tokens: dict[str, list[str]] | None = None) -> None:
+def write_coref_conll(docs: dict[str, Clusters], path: str | Path, *,
+                      tokens: dict[str, list[str]] | None = None) -> None:
     """Write clusters as a two-column CoNLL-2012-style file (token, chain); tokens default to ``_``."""
     out: list[str] = []
     for doc, clusters in docs.items():

@@ -13,7 +13,8 @@ Each line is an object::
 (spans are token offsets) are optional, as are ``sentences`` (pairs of offsets) and
 ``metadata``. An annotation has a ``label``, ``start`` and ``end`` (both or neither:
 spanless), optionally ``fragments`` (the pieces ``[[start, end], ...]`` of a discontinuous
-span; ``start`` and ``end`` are then their extent), an optional ``id`` and ``attributes``: strings, numbers and booleans as
+span; ``start`` and ``end`` are then their extent), an optional ``id`` and ``attributes``:
+strings, numbers and booleans as
 themselves, ``{"ref": ID}`` for a pointer to another annotation of the same document,
 ``{"set": [...]}`` for a set and a JSON array for a list.
 """
@@ -96,7 +97,8 @@ def document_from_json(obj: Any, *, path: object = None, line: int | None = None
     if limit is not None:
         for k, ann in enumerate(annotations):
             if ann.end is not None and ann.end > limit:
-                raise FormatError(f"$.annotations[{k}]: document {quoted(doc_id)}: {quoted(ann)} ends at {ann.end}, past the end "
+                raise FormatError(f"$.annotations[{k}]: document {quoted(doc_id)}: {quoted(ann)} ends at {ann.end}, "
+                                  "past the end "
                                   f"of the document ({limit} {'characters' if text is not None else 'tokens'})",
                                   path=path, line=line)
     sentences = obj.get("sentences")

@@ -1,6 +1,7 @@
 """Label Studio's JSON export of text tasks: labelled spans and relations, from annotations or predictions.
 
-The export is a JSON array of tasks (or one task object, as Label Studio exports a task alone), ``{"id": 1, "data": {"text": ...}, "annotations": [{"result": [...],
+The export is a JSON array of tasks (or one task object, as Label Studio exports a task alone),
+``{"id": 1, "data": {"text": ...}, "annotations": [{"result": [...],
 "was_cancelled": false, ...}], "predictions": [{"result": [...], "model_version": ...}]}``. A task is a
 document (id: the task's ``id``). Its results of type ``labels`` are spans (``value.start``, ``value.end``,
 one annotation per name in ``value.labels``); results of type ``relation`` are spanless annotations named by

@@ -1,4 +1,5 @@
-"""Structured records from JSON lines: relations, dependencies, events, role-filler entities, n-ary relations, templates.
+"""Structured records from JSON lines: relations, dependencies, events, role-filler entities, n-ary relations,
+templates.
 
 One document per line, ``{"id": "doc1", KIND: [record, ...]}`` (``doc_id`` or ``doc_key``
 is accepted for ``id``); a line may hold several kinds, and a document without a kind has

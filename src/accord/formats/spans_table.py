@@ -114,8 +114,8 @@ def read_spans_table(path: str | Path, *, spans_vrt: str | Path | None = None, d
         a, b = first - int(starts[k]), last - int(starts[k]) + 1
         surface = " ".join(doc.tokens[a:b])
         if "text" in col and row[col["text"]] != surface:
-            raise FormatError(f"the text {quoted(row[col['text']])} does not match the VRT's tokens {quoted(surface)} at "
-                              f"{first}-{last}", path=p, line=line)
+            raise FormatError(f"the text {quoted(row[col['text']])} does not match the VRT's tokens "
+                              f"{quoted(surface)} at {first}-{last}", path=p, line=line)
         ids = doc.metadata.get("token_ids")
         for name, pos in (("start_id", a), ("end_id", b - 1)):
             if name in col:
@@ -123,8 +123,8 @@ def read_spans_table(path: str | Path, *, spans_vrt: str | Path | None = None, d
                     raise OptionError(f"{p}: the table has a {name} column; give the VRT's token id column "
                                       "(--token-id-column) to check it")
                 if row[col[name]] != ids[pos]:
-                    raise FormatError(f"{name} {quoted(row[col[name]])} does not match the VRT's token id {ids[pos]!r} at "
-                                      f"corpus position {starts[k] + pos}", path=p, line=line)
+                    raise FormatError(f"{name} {quoted(row[col[name]])} does not match the VRT's token id "
+                                      f"{ids[pos]!r} at corpus position {starts[k] + pos}", path=p, line=line)
         attrs = {h: row[i] for h, i in col.items() if h not in _RESERVED and row[i] != ""}
         found[k].append(Annotation(row[col["label"]], a, b, Attributes(attrs) if attrs else EMPTY_ATTRIBUTES, None))
     return Corpus([d.replace_annotations(sorted(f, key=lambda x: (x.start, x.end))) for d, f in zip(docs, found)],

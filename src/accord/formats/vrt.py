@@ -52,7 +52,8 @@ from ..errors import FormatError, OptionError, quoted
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
 from ._registry import Format, file_head, register
 
-__all__ = ["read_vrt", "read_vrt_layers", "vrt_documents", "write_vrt", "parse_vrt", "rewrite_columns", "VrtFile", "INTERNAL_METADATA"]
+__all__ = ["read_vrt", "read_vrt_layers", "vrt_documents", "write_vrt", "parse_vrt", "rewrite_columns", "VrtFile",
+           "INTERNAL_METADATA"]
 
 _ENTITIES = {"&quot;": '"', "&apos;": "'"}
 _TAG = re.compile(r"<(/?)([A-Za-z_][\w.\-]*)((?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(/?)>\s*$")

@@ -478,8 +478,8 @@ def _choose(spec: str | None, cols: list[_Col], p: Path) -> list[tuple[str, str 
         shown = ", ".join(t.rsplit(".", 1)[-1] for t in layers)
         how = ("choose the layer with --layer (accord score and convert; other commands: accord convert the file "
                "with --layer first)") if spec is None else "INCEpTION writes only the layers a document annotates"
-        warnings.warn(AccordWarning(f"{p}: no layer {', '.join(m.rsplit('.', 1)[-1] for m in missing)} in this file (it declares {shown}): read as "
-                                    f"no such annotations; {how}"), stacklevel=3)
+        warnings.warn(AccordWarning(f"{p}: no layer {', '.join(m.rsplit('.', 1)[-1] for m in missing)} in this file "
+                                    f"(it declares {shown}): read as no such annotations; {how}"), stacklevel=3)
     return out
 
 

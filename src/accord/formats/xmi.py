@@ -147,7 +147,8 @@ def read_xmi(path: str | Path, *, layer: str | None = None, typesystem: Any = No
         held = [t for t in held if not t.startswith(_PLUMBING)]
         if held:
             warnings.warn(AccordWarning(f"{p}: no {', '.join(t.rsplit('.', 1)[-1] for t, _ in layers)} annotation: "
-                                        f"read as none; the file holds {', '.join(held)} (choose with --layer: accord score and "
+                                        f"read as none; the file holds {', '.join(held)} "
+                                        "(choose with --layer: accord score and "
                                         "convert; other commands: accord convert the file with --layer first)"),
                           stacklevel=2)
     ids = {fs.xmiID: str(fs.xmiID) for fs, _, _ in chosen}

@@ -263,8 +263,8 @@ def _scan_columns(plans: list[InputPlan], run: Any, encoding: str) -> None:
 def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any = None,
                     shard_size: int | None = None, *, score: Callable[..., Any]) -> Any:
     """``score`` (:func:`accord.score`) with the arguments given (``gold``, ``pred`` and the rest), over shards run
-    by ``jobs`` processes or the Dask ``client``; ``None`` when the comparison cannot be cut (a :class:`ShardedRunWarning`
-    says why) or the shards disagree with the plan: the caller then scores in one process."""
+    by ``jobs`` processes or the Dask ``client``; ``None`` when the comparison cannot be cut (a
+    :class:`ShardedRunWarning` says why) or the shards disagree with the plan: the caller then scores in one process."""
     auto = isinstance(jobs, str) and jobs.strip().lower() == "auto"
     jobs = resolve_jobs(jobs)
     if jobs == 1 and client is None:

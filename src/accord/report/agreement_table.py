@@ -7,7 +7,8 @@ from typing import Any
 
 __all__ = ["COEFFICIENT_NAMES", "render_agreement", "render_gate_agreement", "render_unitizing"]
 
-COEFFICIENT_NAMES = {"observed_agreement": "observed agreement", "cohen_kappa": "Cohen's kappa", "scott_pi": "Scott's pi",
+COEFFICIENT_NAMES = {"observed_agreement": "observed agreement", "cohen_kappa": "Cohen's kappa",
+          "scott_pi": "Scott's pi",
           "fleiss_kappa": "Fleiss' kappa", "davies_fleiss_kappa": "Davies & Fleiss kappa",
           "krippendorff_alpha": "Krippendorff's alpha", "bennett_s": "Bennett's S", "gwet_ac1": "Gwet's AC1",
           "siegel_castellan_kappa": "Siegel & Castellan kappa (m raters)"}
@@ -93,7 +94,8 @@ def render_gate_agreement(summary: Mapping[str, Any], console: Any = None) -> No
                        *(_fmt(p["strict"][k]) for k in ("precision", "recall", "f1")), _fmt(p["lenient"]["f1"]))
         mean = summary["bdm"]["mean"]
         bt.add_section()
-        bt.add_row("mean of pairs", "", "", "", "", "", *(_fmt(mean["strict"][k]) for k in ("precision", "recall", "f1")),
+        bt.add_row("mean of pairs", "", "", "", "", "",
+                   *(_fmt(mean["strict"][k]) for k in ("precision", "recall", "f1")),
                    _fmt(mean["lenient"]["f1"]))
         print_table(console, bt)
     tables = [("", b) for b in summary.get("pair_tables", ())] + [

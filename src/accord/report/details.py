@@ -60,10 +60,12 @@ def detail_rows(report: Report) -> Iterator[dict[str, Any]]:
                                                                           al.pred_label[pair.pred], pair.similarity)))
         for i in (al.gold_status == UNPAIRED).nonzero()[0].tolist():
             g = al.gold[i]
-            events.append(((g.start if g.start is not None else -1), row("missing", g, None, al.gold_label[i], "", None)))
+            events.append(((g.start if g.start is not None else -1),
+                           row("missing", g, None, al.gold_label[i], "", None)))
         for j in (al.pred_status == UNPAIRED).nonzero()[0].tolist():
             p = al.pred[j]
-            events.append(((p.start if p.start is not None else -1), row("spurious", None, p, "", al.pred_label[j], None)))
+            events.append(((p.start if p.start is not None else -1),
+                           row("spurious", None, p, "", al.pred_label[j], None)))
         events.sort(key=lambda e: e[0])
         for _, r in events:
             yield r

@@ -87,7 +87,8 @@ def _token_count(doc: Document | None, token_labels: frozenset[str], gold: Docum
         return len(doc.tokens)
     count = sum(1 for a in doc.annotations if a.label in token_labels and a.start is not None)
     if not count:   # a token side placed on the text (accord._offset_units): its tokens
-        placed = [d.metadata[TOKEN_OFFSETS] for d in (doc, gold) if d is not None and TOKEN_OFFSETS in (d.metadata or {})]
+        placed = [d.metadata[TOKEN_OFFSETS] for d in (doc, gold)
+                  if d is not None and TOKEN_OFFSETS in (d.metadata or {})]
         count = len(placed[0][0]) if placed else 0
     return count
 

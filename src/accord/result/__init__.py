@@ -20,5 +20,5 @@ from ._result import SCHEMA_VERSION, Block, Measure, Result
 from ._table import ALL, CountTable, Row, SentenceCounts, document_table, label_table
 
 __all__ = ["ALL", "SCHEMA_VERSION", "Block", "BetterKind", "ClueKind", "CorefKind", "CountTable", "GateKind", "Kind",
-           "Measure", "PairsKind", "RecordsKind", "Result", "Row", "SemEvalKind", "SentenceCounts", "SmatchKind", "UnitsKind",
-           "contract_schema", "document_table", "label_table"]
+           "Measure", "PairsKind", "RecordsKind", "Result", "Row", "SemEvalKind", "SentenceCounts", "SmatchKind",
+           "UnitsKind", "contract_schema", "document_table", "label_table"]

@@ -7,7 +7,8 @@ same corpus every time, an interval of width zero and p = 1 for any difference. 
 convention of single-file NER and MT evaluation (Koehn 2004's paired bootstrap over sentences).
 
 The rule (``--resample auto``, the default): **documents** when the corpus holds at least
-:data:`AUTO_DOCUMENTS` of them, else **sentences** when the counts know them, else documents. Fewer than :data:`FEW_UNITS` units of the chosen kind give a
+:data:`AUTO_DOCUMENTS` of them, else **sentences** when the counts know them, else documents. Fewer than
+:data:`FEW_UNITS` units of the chosen kind give a
 :class:`~accord.errors.StatisticsWarning` (intervals and tests unreliable); a single unit is a
 :class:`~accord.errors.StatisticsError` (nothing to resample).
 
@@ -83,7 +84,8 @@ def check_unit_count(n: int, unit: str, purpose: str) -> None:
                     "(-DOCSTART- lines in a column file, document_column= for a dataset)")
         elif unit == "sentences":
             hint = " (the input is one sentence: no interval or test can be drawn from it)"
-        raise StatisticsError(f"{purpose} needs two or more {unit} to resample; the input holds {n} {one if n == 1 else unit}"
+        raise StatisticsError(f"{purpose} needs two or more {unit} to resample; the input holds "
+                              f"{n} {one if n == 1 else unit}"
                               f" (every resample would redraw the same counts: a zero-width interval, p = 1){hint}")
     if n < FEW_UNITS:
         warnings.warn(StatisticsWarning(f"only {n} {unit} to resample: {purpose} over fewer than {FEW_UNITS} {unit} "

@@ -54,7 +54,8 @@ __all__ = [
     # similarities
     "Similarity", "exact", "field", "func", "get_field", "product", "weighted", "threshold",
     # matching and normalizers
-    "Match", "MatchScore", "match", "sequence_match", "graph_match", "precision", "recall", "f1", "fbeta", "jaccard", "micro",
+    "Match", "MatchScore", "match", "sequence_match", "graph_match", "precision", "recall", "f1", "fbeta", "jaccard",
+    "micro",
     # latent variables
     "Var", "LATENT", "LatentResult", "latent_match",
     # coreference

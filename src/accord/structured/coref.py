@@ -62,7 +62,8 @@ def _ratio(num: float, den: float) -> float:
 
 def _f1(p_num: float, p_den: float, r_num: float, r_den: float) -> float:
     """F1 of ``p_num / p_den`` and ``r_num / r_den`` as one division of the counts (``2m / (r_den + p_den)`` when
-    both numerators are ``m``), so that equal F values are equal floats (as :func:`accord.result._kinds.f_from_counts`)."""
+    both numerators are ``m``), so that equal F values are equal floats (as
+    :func:`accord.result._kinds.f_from_counts`)."""
     if not p_den or not r_den:
         return 0.0
     if p_num == r_num:

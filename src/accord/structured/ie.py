@@ -24,8 +24,10 @@ from ._matching import f1, match, precision, recall
 from ._similarity import Similarity, exact, field, func, product, threshold
 
 __all__ = ["mention", "relation_f1", "uas", "las", "event_trigger_f1", "event_argument_f1", "ceaf_ree",
-           "ceaf_rme_subset", "ceaf_rme_phi3", "ceaf_ree_phi3", "ceaf_ree_phi4", "singleton_mentions", "token_f1", "head_word", "phi3", "phi4", "muc_link", "subset", "entity_sets", "ceaf_m", "ceaf_e", "muc_recall",
-           "level_type_similarity", "ancestor_f1", "ancestor_chain", "Parents", "memberships", "bcub_recall", "bcub_precision", "span_iou", "scirex_mention", "scirex_entity", "scirex_f1"]
+           "ceaf_rme_subset", "ceaf_rme_phi3", "ceaf_ree_phi3", "ceaf_ree_phi4", "singleton_mentions", "token_f1",
+           "head_word", "phi3", "phi4", "muc_link", "subset", "entity_sets", "ceaf_m", "ceaf_e", "muc_recall",
+           "level_type_similarity", "ancestor_f1", "ancestor_chain", "Parents", "memberships", "bcub_recall",
+           "bcub_precision", "span_iou", "scirex_mention", "scirex_entity", "scirex_f1"]
 
 mention: Similarity = product(left=exact, right=exact)
 """Exact offsets: ``δ(left) × δ(right)`` (equation 8)."""

@@ -252,7 +252,8 @@ def _measure(unit: str, signal: _Signal, al: DocumentAlignment, token_labels: fr
         bounds: set[int] = set()
         for doc in (al.gold_doc, al.pred_doc):
             for ann in (doc.annotations if doc is not None else ()):
-                if ann.start is not None and ann.end is not None and ann.end > ann.start and ann.label not in token_labels:
+                if ann.start is not None and ann.end is not None and ann.end > ann.start and \
+                        ann.label not in token_labels:
                     for x, y in ann.pieces:
                         bounds.update(signal.char_span(x, y))
         cnt = signal.pseudo_counter(bounds)
