@@ -247,35 +247,26 @@ def score(
 def _score_spans(gold: Any, pred: Any, match: str, *, leniency: int | str, labelled: bool, beta: float,
                  zero_division: str, allow_missing: str | None, formats: tuple, columns: tuple, sets: tuple,
                  read_options: dict[str, Any], unsupported: dict[str, Any]) -> Any:
-    """``score(match="clueval")`` and ``score(match="semeval")``: read both sides, classify or pair spans."""
-    if match not in ("clueval", "semeval"):
-        raise OptionError(f"match must be pairs, clueval or semeval; got {match!r}")
-    given = [name for name, value in unsupported.items() if value]
-    if match == "semeval" and (str(leniency) != "1" or not labelled):
+    """``score(match=NAME)`` for a mode of the registry (:mod:`accord.modes`) other than pairs: read both sides,
+    then the mode measures them."""
+    from .modes import ModeOptions, mode
+
+    chosen = mode(match)
+    given = [name for name, value in unsupported.items() if value and name not in chosen.takes]
+    if "leniency" not in chosen.takes and (str(leniency) != "1" or not labelled):
         given.append("leniency/labelled")
     if given:
         raise OptionError(f"{', '.join(given)} do not apply to --match {match}")
     if zero_division not in ZERO_DIVISION:
         raise OptionError(f"zero_division must be one of {', '.join(ZERO_DIVISION)}; got {zero_division!r}")
     gold_c, pred_c, repairs = read_with_repairs(gold, pred, formats[0], formats[1], read_options, columns[0],
-                                                 columns[1], *sets)
+                                                columns[1], *sets)
     inputs = {"gold": {"sources": [source_name(gold, columns[0])], "documents": len(gold_c)},
               "pred": {"sources": [source_name(gold if pred is None else pred, columns[1])],
                        "documents": len(pred_c)}}
     options = {"allow_missing": allow_missing,
                **{k: read_options[k] for k in ("scheme", "repair", "suffix") if read_options.get(k)}}
-    if match == "semeval":
-        from .semeval import semeval_schemas
-        from .semeval._result import semeval_result
-
-        result = semeval_schemas(gold_c, pred_c, allow_missing=allow_missing, beta=beta, zero_division=zero_division)
-        out = semeval_result(result, options=options, inputs=inputs)
-        out.repairs, out.source, out.corpora = repairs, result, (gold_c, pred_c)
-        return out
-    from .clueval import evaluate_spans
-    from .clueval._result import clueval_result
-
-    ev = evaluate_spans(gold_c, pred_c, allow_missing=allow_missing, beta=beta, zero_division=zero_division)
-    out = clueval_result(ev, leniency, labelled, options=options, inputs=inputs)
-    out.repairs, out.source, out.corpora = repairs, ev, (gold_c, pred_c)
+    out = chosen.measure(gold_c, pred_c, ModeOptions(allow_missing, beta, zero_division, leniency, labelled, options,
+                                                     inputs))
+    out.repairs, out.corpora = repairs, (gold_c, pred_c)
     return out

@@ -107,10 +107,10 @@ def add_score_options(sc: argparse.ArgumentParser) -> None:
     m.add_argument("--ignore", type=csv_list, default=[], help="labels removed before pairing (comma-separated)")
     m.add_argument("--bdm", help="a BDM score file: score as GATE's Corpus QA with the BDM measures (implies "
                    "--profile gate)")
-    m.add_argument("--match", choices=("pairs", "clueval", "semeval"), default="pairs",
-                   help="pairs: one-to-one pairing and the profile's similarity (default); clueval: CLUEval's "
-                   "coverage classes, recall and precision per leniency level; semeval: the SemEval-2013 "
-                   "schemas strict, exact, partial and type (as nervaluate, on an optimal pairing)")
+    from ..modes import mode, mode_names
+
+    m.add_argument("--match", choices=mode_names(), default="pairs",    # the registry's modes (accord.modes)
+                   help="; ".join(f"{name}: {mode(name).summary}" for name in mode_names()))
     m.add_argument("--leniency", default="1", help="clueval: the level shown first, 1-4 or exact, superset, "
                    "tiling, overlap (default 1; JSON and CSV hold all four)")
     m.add_argument("--unlabelled", action="store_true", help="clueval: ignore labels (default: labelled)")
@@ -180,7 +180,9 @@ def _check_span_options(args: argparse.Namespace) -> None:
                                             ("--by-token/--by-pseudo-token/--by-character/--confusability",
                                              args.by_token or args.by_pseudo_token or args.by_character or
                                              args.confusability), *_mat_document_options(args)) if given]
-    if args.match == "semeval" and (args.leniency != "1" or args.unlabelled):
+    from ..modes import mode
+
+    if "leniency" not in mode(args.match).takes and (args.leniency != "1" or args.unlabelled):
         unsupported.append("--leniency/--unlabelled")
     if unsupported:
         raise OptionError(f"{', '.join(unsupported)} do not apply to --match {args.match}")
@@ -191,7 +193,7 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
     its tables (``accord score`` and ``accord compare``)."""
     from .. import scoring
 
-    if args.match in ("clueval", "semeval"):
+    if args.match != "pairs":     # a mode of the registry (accord.modes) other than the pipeline's own
         from ..clueval import leniency_level
 
         _check_span_options(args)
@@ -203,13 +205,13 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
                                match=args.match, leniency=leniency_level(args.leniency), labelled=not args.unlabelled,
                                discontinuous=args.discontinuous, **scaling(args),
                                **vrt_options(args))
-        if args.match == "semeval":
-            from ..report.result_table import render_result
+        if args.match == "clueval":     # its coverage classes drawn too
+            from ..report.clueval_report import render_clueval
 
-            return result, lambda console: render_result(result, console)
-        from ..report.clueval_report import render_clueval
+            return result, lambda console: render_clueval(result, console)
+        from ..report.result_table import render_result
 
-        return result, lambda console: render_clueval(result, console)
+        return result, lambda console: render_result(result, console)
     from ..report import render_table
 
     if args.leniency != "1" or args.unlabelled:

@@ -12,7 +12,7 @@ from ..match.coverage import CLASS_NAMES
 from ..result import ClueKind, CountTable, Measure, Result, label_table
 from ._evaluate import LEVELS, ClueEvaluation, leniency_level
 
-__all__ = ["ClueResult", "clueval_result", "measure_name"]
+__all__ = ["ClueResult", "clueval_result", "measure_corpora", "measure_name"]
 
 
 def measure_name(level: int, labelled: bool) -> str:
@@ -90,3 +90,14 @@ def _check(result: ClueResult, ev: ClueEvaluation) -> None:
     for side, n in (("gold", len(ev.gold)), ("pred", len(ev.pred))):
         if int(np.sum(result.classes[side].values[:, 0])) != n:
             raise TallyError(f"coverage classes of the {side} side do not add up to its {n} spans")
+
+
+def measure_corpora(gold: Any, pred: Any, options: Any) -> ClueResult:
+    """The ``clueval`` mode (:mod:`accord.modes`): both sides' spans classified, every leniency level counted."""
+    from ._evaluate import evaluate_spans
+
+    ev = evaluate_spans(gold, pred, allow_missing=options.allow_missing, beta=options.beta,
+                        zero_division=options.zero_division)
+    out = clueval_result(ev, options.leniency, options.labelled, options=options.options, inputs=options.inputs)
+    out.source = ev
+    return out

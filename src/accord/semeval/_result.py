@@ -11,7 +11,7 @@ from ..errors import TallyError
 from ..result import Measure, Result, SemEvalKind, label_table
 from ._schemas import CORRECT, INCORRECT, PARTIAL, SCHEMAS, UNPAIRED, SemEvalResult
 
-__all__ = ["semeval_result"]
+__all__ = ["measure_corpora", "semeval_result"]
 
 
 def semeval_result(result: SemEvalResult, *, options: Mapping[str, Any] | None = None,
@@ -38,3 +38,14 @@ def semeval_result(result: SemEvalResult, *, options: Mapping[str, Any] | None =
         measures[schema] = Measure(kind, table)
     opts = {"beta": result.beta, "zero_division": result.zero_division, **(options or {})}
     return Result("score", "semeval", measures, nested=True, options=opts, inputs=inputs)
+
+
+def measure_corpora(gold: Any, pred: Any, options: Any) -> Result:
+    """The ``semeval`` mode (:mod:`accord.modes`): spans paired optimally, counted under the four schemas."""
+    from ._schemas import semeval_schemas
+
+    scored = semeval_schemas(gold, pred, allow_missing=options.allow_missing, beta=options.beta,
+                             zero_division=options.zero_division)
+    out = semeval_result(scored, options=options.options, inputs=options.inputs)
+    out.source = scored
+    return out
