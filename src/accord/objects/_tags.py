@@ -11,7 +11,7 @@ import numpy as np
 from .. import tagging
 from ..errors import FormatError, OptionError
 from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
-from ._convert import check_label_names
+from ._labels import check_label_names
 
 __all__ = ["tags_corpus", "SentenceWhere", "split_documents"]
 

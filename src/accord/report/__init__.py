@@ -2,7 +2,7 @@
 
 from ._report import Report
 from .details import detail_rows, write_details
+from .pairs_table import render_table
 from .serialize import to_csv, to_json
-from .table import render_table
 
 __all__ = ["Report", "render_table", "to_json", "to_csv", "detail_rows", "write_details"]

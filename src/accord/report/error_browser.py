@@ -42,7 +42,7 @@ import numpy as np
 from ..clueval import ClueEvaluation
 from ..clueval._errors import ErrorRow, error_table
 from ..match.coverage import CLASS_NAMES
-from .error_report import context_pieces
+from ._context import context_pieces
 
 __all__ = ["ERROR_CLASSES", "ErrorChanges", "error_browser_data", "error_changes", "error_rows", "embedded_data",
            "embedded_json", "COMPRESS_OVER"]

@@ -15,6 +15,7 @@ from typing import Any
 from .._csv_cells import SpreadsheetDictWriter
 from ..clueval import ClueEvaluation
 from ..clueval._errors import ErrorRow
+from ._context import context_pieces
 
 __all__ = ["ERROR_COLUMNS", "PROBLEM_MARK", "OTHER_MARK", "context_pieces", "error_dicts", "errors_delimited",
            "errors_html",
@@ -27,14 +28,6 @@ ERROR_COLUMNS = ("kind", "class", "document", "label", "text", "start", "end", "
                  "token_id_start", "token_id_end", "other_labels", "other_text", "other_start", "other_end",
                  "other_cpos_start", "other_cpos_end", "other_token_id_start", "other_token_id_end", "context",
                  "note")
-
-
-def context_pieces(doc: Any, a: int, b: int) -> tuple[Sequence[str], bool]:
-    """The pieces of a document's extent ``[a, b)``: its tokens (True), or its characters as one string for a
-    document whose spans are character offsets (False)."""
-    if doc.tokens is not None and doc.text is None:
-        return doc.tokens[a:b], True
-    return (doc.text or "")[a:b], False
 
 
 def _tokens(ev: ClueEvaluation, row: ErrorRow) -> tuple[Sequence[str], bool]:

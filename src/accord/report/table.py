@@ -1,4 +1,5 @@
-"""The terminal table (rich)."""
+"""The terminal tables' one policy (rich): the console, a table's columns and widths, cells, rates as percentages.
+The renderers of each result draw with these (:mod:`.pairs_table`, :mod:`.result_table`, ...)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,7 @@ import functools
 import unicodedata
 from typing import Any
 
-from ._report import Report
-
-__all__ = ["render_table", "percent", "row_interval", "new_table", "print_table", "TableConsole", "RATES"]
+__all__ = ["percent", "row_interval", "new_table", "print_table", "plain_cell", "TableConsole", "RATES"]
 
 RATES = ("precision", "recall", "f1")
 
@@ -162,41 +161,3 @@ def row_interval(result: Any, measure: str, row: tuple, rate: str) -> list | Non
     if row == ("macro",):
         return ci["macro"].get(rate)
     return ci["rows"].get(row, {}).get(rate)
-
-
-def render_table(report: Report, console: Any = None, title: str | None = None) -> None:
-    """Print the corpus rows: labels, aggregations, decompositions, all labels and the macro mean.
-
-    Rates are percentages with two decimals, as conlleval and seqscore print them.
-    """
-    console = console or TableConsole()
-    f_name = "F1" if report.beta == 1 else f"F{report.beta:g}"
-    clashes = report.totals.gold_clash or report.totals.pred_clash
-    columns = ["gold", "pred", "match"] + (["g.clash", "p.clash"] if clashes else []) + ["missing", "spurious"]
-    profile = report.options.get("profile")
-    if profile and profile != "strict":    # strict is the default of column files: said only when it is not
-        title = f"{title} (profile {profile})" if title else f"profile {profile}"
-    table = new_table(title, ["label"] + columns + ["P %", "R %", f"{f_name} %"])
-
-    def add(name: str, counts: Any, row: tuple, style: str | None = None) -> None:
-        p, r, f = report.rates(counts)
-        cells = [counts.gold, counts.pred, counts.match] + (
-            [counts.gold_clash, counts.pred_clash] if clashes else []) + [counts.missing, counts.spurious]
-        rates = [percent(x, row_interval(report, "pairs", row, k)) for x, k in zip((p, r, f), RATES)]
-        table.add_row(name, *map(str, cells), *rates, style=style)
-
-    for lbl, counts in report.by_label.items():
-        add(lbl, counts, ("label", lbl))
-        for sub, c in report.decompositions.get(lbl, {}).items():
-            add(f"  {lbl} [{sub}]", c, ("decomposition", lbl, sub), "dim")
-    for name, c in report.aggregations.items():
-        add(f"{name} (aggregate)", c, ("aggregation", name), "italic")
-    table.add_section()
-    add("ALL", report.totals, ("all",), "bold")
-    macro = report.macro()
-    table.add_row("macro", *([""] * len(columns)), *(percent(macro[k], row_interval(report, "pairs", ("macro",), k))
-                                                     for k in RATES), style="dim")
-    print_table(console, table)
-    if report.units:
-        from .units_report import render_units
-        render_units(report, console)
