@@ -7,7 +7,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["contract_schema"]
+__all__ = ["SCHEMA_VERSION", "contract_schema"]
+
+SCHEMA_VERSION = "1.0"
+"""The version of the JSON contract (``accord/result/contract.schema.json``)."""
 
 
 @lru_cache(maxsize=1)

@@ -9,13 +9,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import MergeError, OptionError, TallyError
+from ._contract import SCHEMA_VERSION
 from ._kinds import Kind
 from ._table import ALL, CountTable, Row
 
 __all__ = ["SCHEMA_VERSION", "Block", "Measure", "Result", "merge_inputs"]
-
-SCHEMA_VERSION = "1.0"
-"""The version of the JSON contract (``accord/result/contract.schema.json``)."""
 
 
 class Block(dict):

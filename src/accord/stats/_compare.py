@@ -152,7 +152,7 @@ class ComparisonResult:
         self.documents = first.documents
 
     def to_dict(self) -> dict[str, Any]:
-        from ..result import SCHEMA_VERSION
+        from ..result._contract import SCHEMA_VERSION
 
         return {"schema_version": SCHEMA_VERSION, "command": self.command, "mode": self.mode,
                 "options": self.options, "inputs": self.inputs,
