@@ -23,3 +23,69 @@ def test_import_contracts_are_kept(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert status == EXIT_STATUS_SUCCESS, out
     assert "4 kept, 0 broken" in out
+
+
+def test_no_module_imports_itself_back():
+    """No circle of imports between accord's modules (imports for type checking only left out): each module can be
+    read, and moved, after the ones it imports."""
+    grimp = pytest.importorskip("grimp", reason="grimp comes with import-linter (the test extra)")
+    import sys as _sys
+
+    _sys.path.insert(0, str(ROOT / "src"))
+    try:
+        graph = grimp.build_graph("accord", cache_dir=None, exclude_type_checking_imports=True)
+    finally:
+        _sys.path.remove(str(ROOT / "src"))
+    edges = {m: set(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
+    circles = _strongly_connected(edges)
+    assert not circles, "import circles: " + "; ".join(" <-> ".join(sorted(c)) for c in circles)
+
+
+def _strongly_connected(edges: dict[str, set[str]]) -> list[set[str]]:
+    """The components of more than one module (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[set[str]] = []
+    counter = 0
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.add(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    out.append(component)
+    return out
+
+
+def test_the_circle_finder_finds_a_circle():
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert _strongly_connected(edges) == [{"a", "b", "c"}]

@@ -24,6 +24,10 @@ from ._output import emit
 __all__ = ["register", "COMMANDS"]
 
 
+_PARSERS: list[argparse.ArgumentParser] = []
+"""The ``compare`` parsers registered (the last one reads an option's default for ``--structures``' check)."""
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     from .score import _formats_epilog, add_score_options
     from .structures import add_record_options
@@ -38,6 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "systems ranked by the headline rate, each with the systems it beats significantly), then the "
                         "pairwise table.",
                         epilog=_formats_epilog())
+    _PARSERS.append(cp)
     cp.add_argument("gold", help="gold file or directory (the key of --structures)")
     cp.add_argument("preds", nargs="+", metavar="PRED",
                     help="the systems' files or directories (two or more); several runs of one system (different "
@@ -254,9 +259,7 @@ _STRUCTURE_OPTIONS = {"command", "gold", "preds", "format", "structures", "metri
 
 def _check_structure_options(args: argparse.Namespace) -> None:
     """Refuse, with ``--structures``, every option that belongs to accord score's modes or to another structure."""
-    from . import build_parser
-
-    defaults = vars(build_parser().parse_args(["compare", args.gold, *args.preds]))
+    defaults = vars(_PARSERS[-1].parse_args([args.gold, *args.preds]))
     given = sorted(f"--{k.replace('_', '-')}" for k, default in defaults.items()
                    if k not in _STRUCTURE_OPTIONS and getattr(args, k, default) != default)
     if given:

@@ -11,8 +11,9 @@ from pathlib import Path
 from ..errors import OptionError
 from ._options import add_rates, count_of, open_fraction, seed_value
 from ._output import info
+from ._pages import write_report
 
-__all__ = ["register", "COMMANDS", "write_report"]
+__all__ = ["register", "COMMANDS"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,20 +39,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--ci-method", choices=("percentile", "bca"), default="percentile", help="interval method")
     rp.add_argument("-o", "--out", required=True, help="the HTML file to write")
     add_rates(rp)
-
-
-def write_report(path: str, systems: dict, comparison: object = None, title: str | None = None,
-                 args: argparse.Namespace | None = None) -> None:
-    """The page of ``systems``; its errors at the leniency of ``args`` (``--match clueval``) or exact."""
-    from ..clueval import leniency_level
-    from ..report.html_report import report_html
-
-    level, labelled = 1, True
-    if args is not None and getattr(args, "match", None) == "clueval":
-        level, labelled = leniency_level(args.leniency), not args.unlabelled
-    from .._safe_paths import write_text
-
-    write_text(path, report_html(systems, comparison, title=title or "accord report", level=level, labelled=labelled))
 
 
 def run_report(args: argparse.Namespace) -> int:

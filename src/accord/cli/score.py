@@ -262,7 +262,7 @@ def run_score(args: argparse.Namespace) -> int:
     if args.html:
         from pathlib import Path
 
-        from .report import write_report
+        from ._pages import write_report
 
         write_report(args.html, {Path(args.pred or args.gold).stem: result},
                      title=f"{Path(args.gold).name}: {Path(args.pred or args.gold).name}", args=args)

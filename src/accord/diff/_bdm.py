@@ -21,11 +21,13 @@ compared (GATE divides by the empty feature set and gives no credit).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..diff._features import _as_string
 from ..model import Annotation, span_key
-from ._diff import BdmLookup, TypeDiff
+from ._features import _as_string
+
+if TYPE_CHECKING:      # types only: the diff calls this module, this module never calls the diff
+    from ._diff import BdmLookup, TypeDiff
 
 __all__ = ["bdm_credit"]
 

@@ -275,7 +275,7 @@ def diff_corpora(key: Corpus, response: Corpus, *, types: Sequence[str] | None =
     unchecked for a caller that checked them against more corpora.
     """
     from ..pipeline import pair_documents
-    from ._bdm import bdm_credit  # _bdm imports this module
+    from ._bdm import bdm_credit
 
     if len(key) == 1 and len(response) == 1:
         (kdoc,), (rdoc,) = key.documents, response.documents

@@ -36,6 +36,9 @@ class Format:
     discontinuous: bool = False
     """Whether the format holds discontinuous spans (:attr:`~accord.model.Annotation.fragments`); writing one to
     a format that does not is an error, not a silent merge."""
+    check: Callable[[Corpus, Path, dict[str, Any]], None] | None = None
+    """A check of the whole corpus read (every file of a folder), given the path and the reader's options: it
+    raises a :class:`~accord.errors.FormatError` for a corpus that would score as if it were empty."""
 
 
 _FORMATS: dict[str, Format] = {}
@@ -319,10 +322,8 @@ def read(path: str | os.PathLike, format: str | None = None, **options: Any) -> 
     p = Path(path)
     fmt = get(format) if format else sniff(p)
     corpus = _read(p, fmt, options)
-    if fmt.name == "gate" and not options.get("annotation_set"):
-        from .gate import check_default_sets
-
-        check_default_sets(corpus, p)
+    if fmt.check is not None:
+        fmt.check(corpus, p, options)
     return corpus
 
 

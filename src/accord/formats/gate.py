@@ -288,4 +288,11 @@ def _sniff(path: Path) -> bool:
     return b"<GateDocument" in head
 
 
-register(Format("gate", read_gate, write_gate, (".xml",), _sniff, "GATE XML documents (one annotation set)"))
+def _check_corpus(corpus: Corpus, path: Path, options: dict[str, Any]) -> None:
+    """The default sets read (no ``annotation_set``): refused when empty while named sets hold annotations."""
+    if not options.get("annotation_set"):
+        check_default_sets(corpus, path)
+
+
+register(Format("gate", read_gate, write_gate, (".xml",), _sniff, "GATE XML documents (one annotation set)",
+                check=_check_corpus))
