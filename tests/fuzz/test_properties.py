@@ -258,6 +258,7 @@ def test_split_span_modes_merge_into_the_whole(pair, cut):
 
 
 # ------------------------------------------------------------------------ statistics
+@settings(max_examples=700 if FULL else 60)      # each case bootstraps and compares twice: CI runs fewer
 @given(text_documents(), text_documents(), st.integers(0, 2**16))
 def test_intervals_hold_the_estimate_and_a_system_ties_with_itself(gold_docs, pred_docs, seed):
     share_texts(gold_docs, pred_docs)
@@ -286,6 +287,7 @@ def test_intervals_hold_the_estimate_and_a_system_ties_with_itself(gold_docs, pr
 
 
 # ---------------------------------------------------------------- JSON of every command
+@settings(max_examples=700 if FULL else 60)      # eight commands per case: CI runs fewer
 @given(text_documents(), text_documents())
 def test_json_outputs_keep_the_identities_and_bounds(gold_docs, pred_docs):
     share_texts(gold_docs, pred_docs)
@@ -337,6 +339,7 @@ def test_json_is_identical_under_two_hash_seeds(docs):
 PAYLOAD = "<img src=x onerror=alert(1)>"
 
 
+@settings(max_examples=700 if FULL else 60)      # four pages written per case: CI runs fewer
 @given(token_documents(max_docs=1), st.booleans())
 def test_html_pages_escape_what_they_show(docs, in_label):
     for d in docs:
