@@ -252,8 +252,12 @@ def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: i
 
     Parameters
     ----------
-    results : mapping of system name to Result
-        Results of one command and mode over the same documents (checked).
+    results : mapping of system name to Result, or to a list of Results
+        Results of one command and mode over the same documents (checked). A list holds a system's runs (the same
+        system trained with different seeds): its headline is the mean over the runs with their standard
+        deviation, and its comparisons are paired bootstraps over the units and the runs (each resample redraws
+        the units, the same for every run, and each system's runs with replacement), whatever ``test`` says;
+        between two systems of several runs each, the totals also get Almost Stochastic Order (``aso_epsilon``).
     test : {"permutation", "bootstrap"}
     samples : int
         Random swaps (permutation) or resamples (bootstrap).
