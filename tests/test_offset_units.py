@@ -91,9 +91,9 @@ def test_benchmark_agree_compare_report_adjudicate(issue_example, capsys):
     # one document of one sentence: nothing to resample (issue 34), so compare refuses and the report has no
     # intervals; with two documents both compare the systems on the characters
     assert main(["compare", "b", "p.conll", "q.conll", "--output", "json"]) == 2
-    assert "a paired test needs two or more sentences" in capsys.readouterr().err
+    assert "a paired test needs two or more documents" in capsys.readouterr().err   # brat: no sentences
     assert main(["report", "b", "p.conll", "-o", "r.html"]) == 0
-    assert "accord: warning: the report has no intervals: a bootstrap interval needs two or more sentences" in \
+    assert "accord: warning: the report has no intervals: a bootstrap interval needs two or more documents" in \
         capsys.readouterr().err
     assert main(["adjudicate", "p.conll", "b", "-o", "adj.jsonl"]) == 0
     (issue_example / "b" / "2.txt").write_text(TEXT, encoding="utf-8")

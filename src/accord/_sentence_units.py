@@ -1,7 +1,9 @@
 """Which sentence of its document each counted item lies in: the sub-units of ``--resample sentences``.
 
-A document's sentences are its gold side's (:attr:`accord.model.Document.sentences`), else its predicted
-side's; a document without sentences is one sentence. An item belongs to the sentence in which it starts
+A document's sentences are its gold side's (:attr:`accord.model.Document.sentences`): the same units for every
+system scored against that gold standard. A document whose gold side has no sentences (or no gold side) is one
+sentence; a corpus none of whose gold documents has sentences does not know its sentences (:attr:`known`), and
+is resampled by documents only. An item belongs to the sentence in which it starts
 (the last sentence starting at or before its start; an item before the first sentence, or without a span,
 to the first). Sentences are numbered document by document, so the items of a whole corpus are placed by
 one ``searchsorted``.
@@ -29,11 +31,14 @@ class SentenceIndex:
     ----------
     sizes : numpy.ndarray
         ``sizes[d] >= 1``: the number of sentences of document ``d``.
+    known : bool
+        Whether some gold document has sentence boundaries (else every document is one "sentence", and the
+        counts by sentence would only repeat the documents).
     """
 
     def __init__(self, pairs: Sequence[tuple[Document | None, Document | None]]):
-        extents = [(gold.sentences if gold is not None and gold.sentences else None)
-                   or (pred.sentences if pred is not None and pred.sentences else None) for gold, pred in pairs]
+        extents = [gold.sentences if gold is not None and gold.sentences else None for gold, _ in pairs]
+        self.known = any(e is not None for e in extents)
         n = len(extents)
         counts = np.fromiter((len(e) if e else 1 for e in extents), np.int64, n)
         # every document's sentence starts (0 for a document without sentences), keyed by document: sorted and

@@ -305,7 +305,7 @@ def tally(alignments: Iterable[DocumentAlignment], *, task: Task | None = None,
     for al in als:
         first_of.setdefault(al.doc_id, al)
     sentences = SentenceIndex([(al.gold_doc, al.pred_doc) for al in first_of.values()])
-    out.sentence_sizes = sentences.sizes
+    out.sentence_sizes = sentences.sizes if sentences.known else None
     limit = rows.limitation
     sides = []
     for side in ("gold", "pred"):

@@ -138,10 +138,31 @@ def test_identical_runs_are_the_single_run_bootstrap(runs):
 def test_runs_on_the_command_line(runs, capsys, tmp_path):
     a_paths, b_paths = runs
     pattern = str(Path(a_paths[0]).parent / "a_seed*.conll")
-    assert main(["compare", CONLL_GOLD, pattern, ",".join(b_paths), "--samples", "300", "--seed", "1",
+    assert main(["compare", CONLL_GOLD, pattern, ",".join(b_paths), "--runs", "--samples", "300", "--seed", "1",
                  "--no-labels", "--output", "json"]) == 0
     out = checked(capsys.readouterr().out)
     assert set(out["headline"]) == {"a_seed", "b_seed"}
     assert out["headline"]["a_seed"]["runs"] == 3 and out["inputs"]["b_seed"]["runs"] == 4
-    assert main(["compare", CONLL_GOLD, str(tmp_path / "none*.conll"), CONLL_PRED]) == 2
+    assert main(["compare", CONLL_GOLD, str(tmp_path / "none*.conll"), CONLL_PRED, "--runs"]) == 2
     assert "no file matches" in capsys.readouterr().err
+    # without --runs a glob is one corpus of its files, as in every command (its documents named by file), so it
+    # does not pair with the gold file's documents: an error, as accord score gives, never runs
+    assert main(["compare", CONLL_GOLD, pattern, ",".join(b_paths), "--samples", "30", "--output", "json"]) == 2
+    assert "document(s) only in the predicted side" in capsys.readouterr().err
+
+
+def test_what_could_be_detected_is_at_the_level_the_family_leaves(five):
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf
+    result = compare(five, samples=2000, seed=5)
+    for c in result.comparisons:
+        m = c.family_size       # 10 pairs of systems for the totals and for each label
+        assert m == 10
+        assert c.detectable == pytest.approx((-z(0.05 / m / 2) + z(0.8)) * c.standard_error, rel=1e-12)
+    # 30 samples: no p-value can fall below 1/31, above the level 0.05/10 a test of the family needs
+    few = compare(five, samples=30, seed=5, labels=False)
+    assert all(c.detectable is None and not c.significant for c in few.comparisons)
+    # a system against itself: no spread, nothing to state
+    same = compare({"a": five["A"], "b": five["A"]}, samples=200, seed=5, labels=False)
+    assert same.comparisons[0].detectable is None

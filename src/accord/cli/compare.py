@@ -46,8 +46,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     cp.add_argument("gold", help="gold file or directory (the key of --structures)")
     cp.add_argument("preds", nargs="+", metavar="PRED",
                     help="the systems' files or directories (two or more); several runs of one system (different "
-                    "seeds) as one argument, comma-separated or a quoted glob: 'a_seed1.conll,a_seed2.conll' or "
-                    "'a_seed*.conll'")
+                    "seeds) as one argument, comma-separated ('a_seed1.conll,a_seed2.conll'), or a quoted glob with "
+                    "--runs")
+    cp.add_argument("--runs", action="store_true",
+                    help="read a PRED that is a quoted glob ('a_seed*.conll') as the runs of one system, one run per "
+                    "file (without it a glob is one corpus of all its files, as in every command)")
     add_score_options(cp)
     st = cp.add_argument_group("coreference, Smatch and structured records")
     st.add_argument("--structures", choices=("coref", "smatch", "structured"),
@@ -106,13 +109,15 @@ def add_test_options(p: argparse.ArgumentParser) -> None:
     add_resample(t)
 
 
-def runs_of(argument: str) -> list[str]:
+def runs_of(argument: str, globs_are_runs: bool = False) -> list[str]:
     """The runs of one system on the command line: a path, or several separated by commas, each a path or a glob
-    (``sys_seed*.conll``), in sorted order. A path that exists is one run even if it holds a comma."""
+    (``sys_seed*.conll``), in sorted order. A path that exists is one run even if it holds a comma. A glob alone is
+    one corpus of all its files, as in every command (``accord score 'gold/*.conll' ...``), unless
+    ``globs_are_runs`` (``--runs``): then each of its files is a run."""
     import glob
     import os
 
-    if os.path.exists(argument) or "," not in argument and not glob.has_magic(argument):
+    if os.path.exists(argument) or "," not in argument and not (globs_are_runs and glob.has_magic(argument)):
         return [argument]
     out: list[str] = []
     for part in (argument.split(",") if not os.path.exists(argument) else [argument]):
@@ -221,7 +226,7 @@ def run_compare(args: argparse.Namespace) -> int:
         raise OptionError("accord compare scores in the pairs, clueval and semeval modes; compare GATE's measures "
                           "with accord.compare on accord.qa results in Python")
     args.details = None
-    runs = [runs_of(p) for p in args.preds]
+    runs = [runs_of(p, args.runs) for p in args.preds]
     names = system_names(args.preds, runs)
     results: dict[str, Any]
     if args.structures:
@@ -252,7 +257,7 @@ def _as_runs(results: list[Any]) -> Any:
 
 _STRUCTURE_OPTIONS = {"command", "gold", "preds", "format", "structures", "metrics", "inclusive_spans", "premodifiers",
                       "hierarchy", "test", "samples", "alpha", "rates", "no_labels", "seed", "output", "out",
-                      "correction", "families", "resample", "bootstrap", "confidence", "ci_method",
+                      "correction", "families", "resample", "bootstrap", "confidence", "ci_method", "runs",
                       "encoding", "quiet"}
 """The options of ``compare --structures``; every other option of ``compare`` belongs to accord score's modes."""
 

@@ -66,7 +66,8 @@ def clueval_result(ev: ClueEvaluation, level: int | str = 1, labelled: bool = Tr
         gh, ph = ev.hits("gold", lvl, lab), ev.hits("pred", lvl, lab)
         table = label_table(kind.fields, docs, ev.labels, [
             (g.doc, g.label, None), (p.doc, p.label, None), (g.doc[gh], g.label[gh], None),
-            (p.doc[ph], p.label[ph], None)], sentences=(index.sizes, [g_unit, p_unit, g_unit[gh], p_unit[ph]]))
+            (p.doc[ph], p.label[ph], None)],
+            sentences=(index.sizes, [g_unit, p_unit, g_unit[gh], p_unit[ph]]) if index.known else None)
         measures[measure_name(lvl, lab)] = Measure(kind, table)
     classes = {}
     for side, spans, cover in (("gold", g, ev.recall_cover), ("pred", p, ev.precision_cover)):

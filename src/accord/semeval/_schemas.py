@@ -324,4 +324,4 @@ def semeval_schemas(gold: Corpus, pred: Corpus, *, allow_missing: str | None = N
         pieces = (g.annotations, p.annotations, gfrag, pfrag)
     go, po = _outcomes(gs, ge, gl, ps, pe, pl, pieces)
     return SemEvalResult(gl, pl, gd, pd, go, po, labels, documents, beta, zero_division, units[0], units[1],
-                         index.sizes)
+                         index.sizes if index.known else None)

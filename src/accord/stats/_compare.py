@@ -21,16 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
 from .._limits import MAX_DRAWS
-from ..errors import OptionError
+from ..errors import OptionError, StatisticsError
 from ..result._table import ALL, row_order
 from ._aso import almost_stochastic_order
 from ._bootstrap import CHUNK, check_seed
-from ._power import minimum_detectable_difference
 from ._units import UnitMatrix, check_unit_count, resampling_unit, unit_matrix
 
 __all__ = ["CORRECTIONS", "FAMILIES", "TESTS", "Comparison", "ComparisonResult", "adjust", "bonferroni", "compare",
@@ -66,9 +66,10 @@ class Comparison:
     """The standard deviation of the difference over the test's samples (the permutation's null distribution, or
     the paired bootstrap's resampled differences)."""
     detectable: float | None = None
-    """The smallest true difference the test detects at ``alpha`` with 80 % power, ``(z_{1-α/2} + z_{0.8}) ·
-    standard_error`` (:func:`accord.stats._power.minimum_detectable_difference`): a difference that is not
-    significant may still be one below this size."""
+    """The smallest true difference the test detects with 80 % power at the level its family's correction leaves
+    it, ``(z_{1-α/(2m)} + z_{0.8}) · standard_error`` (:func:`detectable_at`; ``m`` 1 without a correction): a
+    difference that is not significant may still be one below this size. ``None`` when the test has no spread or
+    too few samples to reach the level."""
     runs: tuple[int, int] = (1, 1)
     """How many runs of ``a`` and of ``b`` the comparison averages."""
     aso_epsilon: float | None = None
@@ -102,9 +103,11 @@ def family_of(c: Comparison, families: str) -> str:
     return f"{c.measure}/{c.rate}/" + ("labels" if families == "overall" else f"label:{c.label}")
 
 
-def adjust(comparisons: Sequence[Comparison], correction: str, families: str, alpha: float) -> list[Comparison]:
+def adjust(comparisons: Sequence[Comparison], correction: str, families: str, alpha: float,
+           samples: int | None = None) -> list[Comparison]:
     """The comparisons with their family, adjusted p-value and significance: ``correction`` applied within each
-    family (``families``: ``separate``, ``overall`` or ``all``; see :func:`compare`)."""
+    family (``families``: ``separate``, ``overall`` or ``all``; see :func:`compare`), and the minimum detectable
+    difference at the level the correction leaves each test (:func:`detectable_at`)."""
     named = [family_of(c, families) for c in comparisons]
     members: dict[str, list[int]] = {}
     for k, f in enumerate(named):
@@ -118,8 +121,27 @@ def adjust(comparisons: Sequence[Comparison], correction: str, families: str, al
         for k, p in zip(ks, done):
             adjusted[k], sizes[k] = p, m
     return [Comparison(**{**asdict(c), "p_adjusted": p, "significant": p is not None and p < alpha,
-                          "family": f, "family_size": m})
+                          "family": f, "family_size": m,
+                          "detectable": detectable_at(c.standard_error, alpha, 1 if correction == "none" else m,
+                                                      samples)})
             for c, p, f, m in zip(comparisons, adjusted, named, sizes)]
+
+
+def detectable_at(standard_error: float | None, alpha: float, family_size: int, samples: int | None,
+                  power: float = 0.8) -> float | None:
+    """The minimum detectable difference of one test of a family: ``(z_{1-α/(2m)} + z_{power}) · SE``, the level
+    Bonferroni's bound leaves each of the family's ``m`` tests (Holm's first step; a bound for its later ones).
+
+    ``None`` where nothing could be detected: no spread (``SE`` 0 or undefined), or too few samples for any
+    p-value to reach the level (the smallest is ``1 / (1 + samples)``).
+    """
+    if standard_error is None or not standard_error > 0:
+        return None
+    level = alpha / max(1, family_size)
+    if samples is not None and 1 / (1 + samples) >= level:
+        return None
+    normal = NormalDist()
+    return (-normal.inv_cdf(level / 2) + normal.inv_cdf(power)) * standard_error
 
 
 def holm(p_values: Sequence[float | None]) -> list[float | None]:
@@ -321,14 +343,24 @@ def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: i
     unit = resampling_unit([m.table for res in everything for m in res.measures.values()], resample)
     values = {name: [unit_matrix([m.table for m in res.measures.values()], documents, unit,
                                  [rows[m] for m in res.measures]) for res in runs[name]] for name in names}
-    n_units = values[names[0]][0].n
+    first_units = values[names[0]][0]
+    n_units = first_units.n
+    for name in names:
+        for k, u in enumerate(values[name]):
+            same = u.n == n_units and (u.sizes is None or first_units.sizes is None
+                                       or np.array_equal(u.sizes, first_units.sizes))
+            if not same:
+                what = f"system {name!r}" + (f" (run {k + 1})" if len(values[name]) > 1 else "")
+                raise StatisticsError(f"{what} is cut into other {unit} than {names[0]!r} ({u.n} against {n_units}); "
+                                      "paired tests need the same units for every system: resample documents "
+                                      "(--resample documents)")
     check_unit_count(n_units, unit, "a paired test")
     rng = np.random.default_rng(seed)
     raw: list[Comparison] = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             raw.extend(_pair(first, rows, a, b, values[a], values[b], test, samples, rng, rates, labels, alpha))
-    comparisons = adjust(raw, correction, families, alpha)
+    comparisons = adjust(raw, correction, families, alpha, samples)
     options = {"test": test, "samples": samples, "seed": seed, "rates": list(rates), "alpha": alpha,
                "correction": correction, "families": families, "resample": unit, "resampled_units": n_units}
     inputs = {"gold": first.inputs.get("gold", {"sources": [], "documents": len(documents)})}
@@ -417,8 +449,6 @@ def _pair(first: Any, all_rows: Mapping[str, tuple], a: str, b: str, runs_a: Seq
             p_values = np.where(undefined, np.nan, (1 + counts) / (1 + samples))
             with np.errstate(invalid="ignore"):
                 spread = np.where(undefined, np.nan, np.std(null, axis=0, ddof=1) if samples > 1 else np.nan)
-            mdd = np.atleast_1d(minimum_detectable_difference(null, alpha)) if samples > 1 and len(rows) else \
-                np.full(len(rows), np.nan)
             for j, k in enumerate(rows):
                 row = table_rows[k]
                 se = _num(float(spread[j]))
@@ -429,7 +459,6 @@ def _pair(first: Any, all_rows: Mapping[str, tuple], a: str, b: str, runs_a: Seq
                 out.append(Comparison(a, b, name, None if row == ALL else row[1], rate, _num(float(x[j])),
                                       _num(float(y[j])), _num(float(diff[j])), _num(float(p_values[j])), None,
                                       used_test, False, standard_error=se,
-                                      detectable=_num(float(mdd[j])),
                                       runs=(len(runs_a), len(runs_b)), aso_epsilon=aso))
     return out
 

@@ -96,8 +96,10 @@ class UnitMatrix:
     """Counts of the resampling units as a ``(units, columns)`` matrix: dense for documents, sparse (CSR) for
     sentences, so that a resample's totals are ``weights @ matrix`` either way."""
 
-    def __init__(self, matrix: Any, unit: str):
+    def __init__(self, matrix: Any, unit: str, sizes: np.ndarray | None = None):
         self.matrix, self.unit = matrix, unit
+        self.sizes = sizes
+        """Sentences: how many each document has (the cut every system compared must share)."""
 
     @property
     def n(self) -> int:
@@ -170,7 +172,7 @@ def unit_matrix(tables: Sequence[CountTable], documents: tuple[str, ...], unit: 
                                         shape=(sc.n_units, len(target) * f)))
     if not blocks:
         return UnitMatrix(np.zeros((0, 0)), unit)
-    return UnitMatrix(sparse.hstack(blocks, format="csr"), unit)
+    return UnitMatrix(sparse.hstack(blocks, format="csr"), unit, sizes)
 
 
 def _dense_documents(table: CountTable, documents: tuple[str, ...], target: tuple[Row, ...]) -> np.ndarray:
