@@ -115,7 +115,15 @@ def detectable_lines(result: Any) -> list[str]:
         if c.label is not None or c.significant or c.p_value is None or n is None:
             continue
         what = f"{_visible(c.b)} vs {_visible(c.a)}, {_visible(c.measure)} {rate_name(c.rate)}"
-        out.append(f"{what}: not significant; {detectable_text(n, singular, c.detectable, rate_name(c.rate))}")
+        if c.detectable is not None:
+            why = detectable_text(n, singular, c.detectable, rate_name(c.rate))
+        elif not c.standard_error:
+            why = "the two systems differ on no resampled unit (the test's differences do not vary)"
+        else:
+            level = o.get("alpha", 0.05) / max(1, c.family_size if o.get("correction", "holm") != "none" else 1)
+            why = (f"with {o.get('samples')} samples no p-value can fall below {1 / (1 + o.get('samples', 1)):.2g}, "
+                   f"above the level {level:.2g} a test of its family needs (--samples)")
+        out.append(f"{what}: not significant; {why}")
     return out
 
 
