@@ -70,8 +70,8 @@ def _unescaped(line: str, char: str) -> int:
 
 
 _UNLATEX = [("\\textbackslash{}", "\\"), ("\\textasciitilde{}", "~"), ("\\textasciicircum{}", "^"),
-            ("\\textless{}", "<"), ("\\textgreater{}", ">"), ("\\textbar{}", "|"), ("\\&", "&"), ("\\%", "%"),
-            ("\\$", "$"), ("\\#", "#"), ("\\_", "_"), ("\\{", "{"), ("\\}", "}")]
+            ("\\textless{}", "<"), ("\\textgreater{}", ">"), ("\\textbar{}", "|"), ("\\textasciigrave{}", "`"),
+            ("\\&", "&"), ("\\%", "%"), ("\\$", "$"), ("\\#", "#"), ("\\_", "_"), ("\\{", "{"), ("\\}", "}")]
 
 
 def _unlatex(text: str) -> str:

@@ -264,7 +264,8 @@ def add_statistics(p: argparse.ArgumentParser) -> None:
     ``--confidence-data``."""
     g = p.add_argument_group("confidence intervals (resampling documents or sentences)")
     g.add_argument("--bootstrap", type=count_of(2), metavar="N",
-                   help="add confidence intervals of every rate from N bootstrap resamples (see --resample)")
+                   help="add confidence intervals of every rate (every coefficient, for agree) from N bootstrap "
+                   "resamples (see --resample)")
     add_resample(g)
     g.add_argument("--seed", type=seed_value, help="seed of the resampling (the same seed gives the same output)")
     g.add_argument("--confidence", type=open_fraction, default=0.95,

@@ -137,7 +137,7 @@ def runs_of(argument: str, globs_are_runs: bool = False) -> list[str]:
 
 def system_names(arguments: list[str], runs: list[list[str]]) -> list[str]:
     """A name per system: its file name (one run), or the runs' longest common beginning, trimmed of ``_-.``
-    (several runs; the first run's name when they share none)."""
+    (several runs; ``x+y`` when they share none)."""
     import os
 
     singles = names_of([r[0] if len(r) == 1 else a for a, r in zip(arguments, runs)])
@@ -147,8 +147,8 @@ def system_names(arguments: list[str], runs: list[list[str]]) -> list[str]:
             out.append(single)
             continue
         stems = [Path(f).stem for f in files]
-        common = os.path.commonprefix(stems).rstrip("_-. ") or stems[0]
-        out.append(common)
+        common = os.path.commonprefix(stems).rstrip("_-. ")
+        out.append(common or ("+".join(stems) if len(stems) <= 3 else f"{stems[0]}+{len(stems) - 1} more"))
     if len(set(out)) < len(out):
         out = [name if out.count(name) == 1 else f"{name}#{k + 1}" for k, name in enumerate(out)]
     return out
@@ -175,16 +175,23 @@ def render_comparison(result: Any, console: Any) -> None:
 
     console = console or TableConsole()
     render_leaderboard(result, console)
-    systems = new_table("systems (every measure's totals)", ["system", "measure", "P %", "R %", "F %"], first=2)
-    for name, r in result.systems.items():
-        for m, measure in r.measures.items():
-            block = measure.totals()
-            systems.add_row(name, m, *(percent(block[k]) for k in RATES))
+    several = {name for name, rs in result.runs.items() if len(rs) > 1}
+    systems = new_table("systems (every measure's totals" + ("; each run of a system of several" if several else "")
+                        + ")", ["system", "measure", "P %", "R %", "F %"], first=2)
+    for name, rs in result.runs.items():
+        for k, r in enumerate(rs):
+            shown = f"{name} (run {k + 1})" if name in several else name
+            for m, measure in r.measures.items():
+                block = measure.totals()
+                systems.add_row(shown, m, *(percent(block[k]) for k in RATES))
     print_table(console, systems)
     o = result.options
+    tests = sorted({c.test for c in result.comparisons}) or [o["test"]]
     adjusted = {"holm": "Holm-adjusted", "bonferroni": "Bonferroni-adjusted", "none": "not adjusted"}[
         o.get("correction", "holm")]
-    marks = new_table(f"differences (b - a, points) with {o['test']} p-values over {o.get('resampled_units')} "
+    units = o.get("resampled_units")
+    count = f"{units:,}" if isinstance(units, int) else str(units)
+    marks = new_table(f"differences (b - a, points) with {' and '.join(tests)} p-values over {count} "
                       f"{o.get('resample', 'documents')}, {adjusted} within {o.get('families', 'all')} families; "
                       f"* p < {result.options['alpha']:g}, ** p < {result.options['alpha'] / 5:g}",
                       ["a", "b", "measure", "label", "rate", "a %", "b %", "b - a", "p", "p adj.", ""], first=5)

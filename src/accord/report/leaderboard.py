@@ -201,7 +201,7 @@ def _markdown_caption(text: str) -> str:
 
 _LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
           "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
-          ">": r"\textgreater{}", "|": r"\textbar{}"}
+          ">": r"\textgreater{}", "|": r"\textbar{}", "`": r"\textasciigrave{}"}
 
 
 def latex_escape(text: str) -> str:

@@ -257,7 +257,8 @@ class ComparisonResult:
                    "interval_low": low, "interval_high": high, "beats": " ".join(s.beats_keys),
                    "measure": board.measure, "rate": board.rate, "runs": s.runs}
             w.writerow({k: "" if v is None else v for k, v in row.items()})
-        w.writerows({"row": "comparison", **{k: "" if v is None else v for k, v in asdict(c).items()}}
+        w.writerows({"row": "comparison", **{k: "" if v is None else "/".join(map(str, v)) if isinstance(v, tuple)
+                                             else v for k, v in asdict(c).items()}}
                     for c in self.comparisons)
         return buf.getvalue()
 
@@ -321,16 +322,17 @@ def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: i
         raise OptionError("compare needs at least two systems")
     runs = {name: _runs_of(name, results[name]) for name in names}
     first = runs[names[0]][0]
+    reference = f"{names[0]!r}" + (" (its run 1)" if len(runs[names[0]]) > 1 else "")
     for name in names:
         for k, r in enumerate(runs[name]):
             what = f"system {name!r}" + (f" (run {k + 1})" if len(runs[name]) > 1 else "")
             if (r.command, r.mode, list(r.measures), _scoring(r.options)) != (
                     first.command, first.mode, list(first.measures), _scoring(first.options)):
-                raise OptionError(f"{what} was not scored like {names[0]!r} (command, mode, measures, options must "
+                raise OptionError(f"{what} was not scored like {reference} (command, mode, measures, options must "
                                   "be the same)")
             if set(r.documents) != set(first.documents):
                 extra = sorted(set(r.documents) ^ set(first.documents))
-                raise OptionError(f"{what} and {names[0]!r} do not cover the same documents (e.g. {extra[0]!r}); a "
+                raise OptionError(f"{what} and {reference} do not cover the same documents (e.g. {extra[0]!r}); a "
                                   "paired test needs every system on every document")
     documents = first.documents
     everything = [r for name in names for r in runs[name]]
