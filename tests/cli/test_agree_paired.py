@@ -132,3 +132,14 @@ def test_a_round_missing_an_item_is_named(tables, tmp_path, capsys):
     wide.write_text("A,B\nx,y\ny,y\nx,x\n", encoding="utf-8")
     assert main(["agree", str(wide), "--items", "", "--compare-round", str(wide), "--bootstrap", "20",
                  "--output", "json"]) == 0
+
+
+def test_the_comparison_keeps_the_json_contract(tables, capsys):
+    # found by the outside review: the contract had no place for the agreement comparison
+    from tests.result.contract import checked
+
+    for extra in (["--compare-pairs", "A:B,A:C"], ["--compare-round", str(tables["second"])]):
+        assert main(["agree", str(tables["first"]), "--items", "item", *extra, "--bootstrap", "50", "--seed", "1",
+                     "--output", "json"]) == 0
+        out = checked(capsys.readouterr().out)
+        assert out["comparison"]["compare"] in ("pairs", "rounds") and out["comparison"]["comparisons"]
