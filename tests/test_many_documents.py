@@ -1,8 +1,8 @@
 """The cost of a document is small: a corpus of many one-token documents scores about as fast as one of few
 long documents (issue 33, item 15: 100,000 one-token documents took 8-13 s and 520 MB).
 
-Measured in a child process: the CPU time and the wall time of the ``accord.score`` call (after a first call
-on a tiny file, so that imports are not counted) and the child's peak resident memory
+Measured in a child process: the CPU time and the wall time of the ``accord.score`` call, the least of three
+(after a first call on a tiny file, so that imports are not counted) and the child's peak resident memory
 (``VmHWM``: :mod:`tests._peak`). The time asserted is the call's CPU time: the wall time is printed too, but on a
 machine shared with other jobs it measures them as well.
 """
@@ -22,12 +22,18 @@ from tests._peak import PEAK_KB
 TAGS = ("B-PER", "B-LOC", "B-ORG", "O")
 
 _CHILD = """
-import json, resource, sys, time
+import gc, json, resource, sys, time
 import accord
 accord.score(sys.argv[3], sys.argv[3])
-wall, cpu = time.perf_counter(), time.process_time()
-report = accord.score(sys.argv[1], sys.argv[2])
-cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+best, report = None, None
+for _ in range(3):      # the least of three calls: one call's CPU time swings by half on a shared machine
+    report = None       # the last call's result freed first: the peak memory is one call's
+    gc.collect()
+    wall, cpu = time.perf_counter(), time.process_time()
+    report = accord.score(sys.argv[1], sys.argv[2])
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    best = (cpu, wall) if best is None or cpu < best[0] else best
+cpu, wall = best
 t = report.totals
 print(json.dumps({"cpu": cpu, "wall": wall, "rss_mb": """ + PEAK_KB + """ / 1024,
                   "documents": len(report.documents), "gold": t.gold, "pred": t.pred, "match": t.match}))
