@@ -345,7 +345,10 @@ def tally(alignments: Iterable[DocumentAlignment], *, task: Task | None = None,
         f = field_of[status]
         counted = f >= 0
         flat += np.bincount(((doc * n_lab + rank[code]) * 5 + f)[counted], minlength=flat.size)
-        out.sentence_items.append((unit[counted], rank[code][counted], f[counted]))
+        if out.sentence_sizes is not None:      # kept narrow: the report holds its tally
+            narrow = np.int32 if len(unit) < 2 ** 31 and int(out.sentence_sizes.sum()) < 2 ** 31 else np.int64
+            out.sentence_items.append((unit[counted].astype(narrow), rank[code][counted].astype(narrow),
+                                       f[counted].astype(np.int8)))
     out.label_values = flat.reshape(n_doc, n_lab, 5)
     if rows.aggregations or rows.attr_decompositions or rows.partitions:
         for al in als:
