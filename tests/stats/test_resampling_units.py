@@ -93,7 +93,7 @@ def test_the_caption_says_what_was_resampled(single, capsys):
     gold, system, _ = single
     assert main(["score", gold, system, "--bootstrap", "50", "--seed", "1"]) == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert "1 document" in text and "50 resamples of the 3453 sentences" in text
+    assert "1 document" in text and "50 resamples of the 3,453 sentences" in text
 
 
 def test_documents_of_one_document_are_refused(single, capsys):

@@ -48,7 +48,7 @@ def caption(result: Any) -> str:
         units = "items" if result.command == "agree" else o.get("resample", "documents")
         count = o.get("resampled_units")
         text += (f" · {100 * o['confidence']:g} % intervals ({o['ci_method']}, {o['bootstrap']} resamples of the "
-                 f"{'' if count is None else f'{count} '}{units}, seed {o['seed']})")
+                 f"{'' if count is None else f'{count:,} '}{units}, seed {o['seed']})")
     return text
 
 
