@@ -66,7 +66,7 @@ def test_families_and_corrections_equal_statsmodels(five):
 
     for correction, method in (("holm", "holm"), ("bonferroni", "bonferroni")):
         for families in ("separate", "overall", "all"):
-            result = compare(five, samples=500, seed=1, correction=correction, families=families)
+            result = compare(five, samples=100, seed=1, correction=correction, families=families)
             groups: dict[str, list] = {}
             for c in result.comparisons:
                 groups.setdefault(c.family, []).append(c)
@@ -79,7 +79,7 @@ def test_families_and_corrections_equal_statsmodels(five):
                 adjusted = multipletests(raw, method=method)[1]
                 assert [c.p_adjusted for c in members] == pytest.approx(list(adjusted), abs=1e-12)
                 assert all(c.family_size == len(members) for c in members)
-    plain = compare(five, samples=500, seed=1, correction="none")
+    plain = compare(five, samples=100, seed=1, correction="none")
     assert all(c.p_adjusted == c.p_value for c in plain.comparisons)
 
 
