@@ -4,6 +4,22 @@ import pytest
 
 DATA = Path(__file__).parent / "data"
 
+SHARED_GATE = Path(__file__).resolve().parents[2] / "shared" / "data" / "gate"
+"""GATE's test documents (other projects' data: read from ../shared, never committed here)."""
+GATE_DOCUMENTS = ("beijing-opera.xml", "beijing-opera-2.xml", "in-outlook-09-aug-2001.xml")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The GATE documents the tests name under tests/data/gate/ are links made here to ../shared/data/gate (ignored
+    by git), so that the repository holds no copy of them."""
+    target = DATA / "gate"
+    for name in GATE_DOCUMENTS:
+        link, source = target / name, SHARED_GATE / name
+        if source.exists() and not link.exists():
+            if link.is_symlink():          # a link left dangling by an earlier checkout
+                link.unlink()
+            link.symlink_to(source)
+
 
 @pytest.fixture
 def data_dir() -> Path:
