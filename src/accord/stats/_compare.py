@@ -361,7 +361,7 @@ def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: i
     raw: list[Comparison] = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
-            raw.extend(_pair(first, rows, a, b, values[a], values[b], test, samples, rng, rates, labels, alpha))
+            raw.extend(_pair(first, rows, a, b, values[a], values[b], test, samples, rng, rates, labels))
     comparisons = adjust(raw, correction, families, alpha, samples)
     options = {"test": test, "samples": samples, "seed": seed, "rates": list(rates), "alpha": alpha,
                "correction": correction, "families": families, "resample": unit, "resampled_units": n_units}
@@ -413,7 +413,7 @@ def _headline(runs: Mapping[str, list[Any]], values: Mapping[str, list[UnitMatri
 
 def _pair(first: Any, all_rows: Mapping[str, tuple], a: str, b: str, runs_a: Sequence[UnitMatrix],
           runs_b: Sequence[UnitMatrix], test: str, samples: int, rng: np.random.Generator, rates: Sequence[str],
-          labels: bool, alpha: float) -> list[Comparison]:
+          labels: bool) -> list[Comparison]:
     """The comparisons of systems ``a`` and ``b`` (each one run, or several: see :func:`compare`)."""
     several = len(runs_a) > 1 or len(runs_b) > 1
     shares: list[np.ndarray] = []
