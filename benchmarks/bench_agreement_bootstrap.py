@@ -29,13 +29,13 @@ import numpy as np
 from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 from bench_seqeval import median_time  # noqa: E402
 
 from accord.agreement import MISSING, Ratings, agreement_stats, compare_coefficients  # noqa: E402
 from accord.agreement._result import AgreementResult  # noqa: E402
 from accord.agreement._summary import summarize  # noqa: E402
 from accord.stats import CHUNK  # noqa: E402
-from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 N_ITEMS, N_RESAMPLES = 100_000, 1_000
 

@@ -27,6 +27,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+
 from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -37,7 +37,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-
 from _process import compile_accord
 
 PEER = """

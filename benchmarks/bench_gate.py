@@ -74,7 +74,8 @@ def bench_coefficients(args: argparse.Namespace) -> None:
 def bench_diff(args: argparse.Namespace) -> None:
     from accord.diff import diff_corpora
     from accord.diff._result import diff_result
-    from accord.model import Corpus, Document, make_annotation as A
+    from accord.model import Corpus, Document
+    from accord.model import make_annotation as A
 
     rng = np.random.default_rng(5)
     n = args.annotations

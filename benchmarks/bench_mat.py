@@ -25,11 +25,12 @@ import tempfile
 import time
 from pathlib import Path
 
-import accord
-from accord.formats.matjson import write_mat_json
-from accord.model import Corpus, Document, make_annotation
-from accord.schema import parse_task
 from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
+
+import accord
+from accord.formats.text.matjson import write_mat_json
+from accord.model import Corpus, Document, make_annotation
+from accord.model.schema import parse_task
 
 TASK = """<task><annotation_set_descriptors><annotation_set_descriptor name='content'>
 <annotation label='PER'/><annotation label='LOC'/><annotation label='ORG'/>

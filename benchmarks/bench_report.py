@@ -23,6 +23,7 @@ import tempfile
 import time
 import warnings
 from pathlib import Path
+
 from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,8 +88,8 @@ def main() -> None:
     warnings.simplefilter("ignore")
     sys.path.insert(0, str(ROOT / "src"))
     import accord
-    from accord.report.error_browser import error_rows
     from accord.clueval import evaluate_spans
+    from accord.report.error_browser import error_rows
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

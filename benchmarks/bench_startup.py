@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
 from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,7 +54,7 @@ def main() -> None:
     gold = str(ROOT / "tests" / "data" / "conll03" / "gold.conll")
     pred = str(ROOT / "tests" / "data" / "conll03" / "xlm_flert.conll")
     help_modules = {name for _, name in imported(["-m", "accord", "--help"])}
-    heavy = sorted(help_modules & {"numpy", "scipy", "rich", "jinja2", "accord.formats.conll", "accord.formats.gate"})
+    heavy = sorted(help_modules & {"numpy", "scipy", "rich", "jinja2", "accord.formats.tokens.conll", "accord.formats.text.gate"})
     assert not heavy, f"accord --help imports {', '.join(heavy)}"
     bare = run_time([py, "-c", "pass"], args.repeat)
     rows = [("python -c pass", bare),

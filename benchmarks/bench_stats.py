@@ -25,12 +25,12 @@ import numpy as np
 from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 from bench_seqeval import generate, median_time, write_conll  # noqa: E402
 
 import accord  # noqa: E402
 from accord.result import ALL, Measure, PairsKind, Result, label_table  # noqa: E402
 from accord.stats import CHUNK  # noqa: E402
-from _versions import print_versions  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def scipy_f1(values: np.ndarray, n: int, seed: int) -> tuple[float, float]:

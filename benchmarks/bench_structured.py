@@ -52,9 +52,10 @@ def gen_doc(rng: random.Random, n: int) -> tuple[list, list]:
 
 
 def bench_coref(args: argparse.Namespace) -> None:
-    from accord.structured import coref_scores
     from metametric.metrics.coref import coref_suite
     from metametric.structures.ie import Entity, EntitySet, Mention
+
+    from accord.structured import coref_scores
 
     rng = random.Random(7)
     docs = {f"d{i}": gen_doc(rng, args.mentions) for i in range(args.docs)}
@@ -91,7 +92,7 @@ def bench_coref_command(key: dict, resp: dict, repeat: int) -> None:
     of one entity overlap across each other, which the chain column cannot say (a closing bracket closes the
     entity's innermost open mention), so the files are not the generated clusters exactly.
     """
-    from accord.formats.coref import read_coref, write_coref_conll
+    from accord.formats.coref.clusters import read_coref, write_coref_conll
     from accord.structured import coref_scores
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -186,6 +187,7 @@ def graph_strings(path: Path) -> list[str]:
 def smatch_in_process(pred: Path, gold: Path, what: str) -> tuple[list, bool]:
     """accord, smatch and smatchpp (ILP) on the graphs of the two files, each pair checked."""
     import smatch as sm
+
     from accord.structured import smatch
 
     tests, golds = graph_strings(pred), graph_strings(gold)

@@ -64,9 +64,9 @@ def test_the_command_line_offers_it(toy, capsys):
 
 def test_the_registry_refuses_what_it_cannot_run():
     with pytest.raises(OptionError, match="registered already"):
-        register_mode(Mode("pairs", "again", "accord.scoring:score"))
+        register_mode(Mode("pairs", "again", "accord.pairs._score:measure_corpora"))
     with pytest.raises(OptionError, match="module:function"):
-        register_mode(Mode("broken", "no function", "accord.scoring"))
+        register_mode(Mode("broken", "no function", "accord.pairs._score"))
     with pytest.raises(OptionError, match="match must be one of pairs, clueval, semeval"):
         mode("nothing")
     with pytest.raises(OptionError, match="match must be one of"):

@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 import accord
 from accord.cli import main
-from accord.model import Corpus, Document, make_annotation as A
-from accord.schema import parse_task
+from accord.model import Corpus, Document
+from accord.model import make_annotation as A
+from accord.model.schema import parse_task
 
 TASK = """<task><annotation_set_descriptors><annotation_set_descriptor name='content'>
 <annotation label='PERSON'/><annotation label='LOCATION'/><annotation label='GPE'/>

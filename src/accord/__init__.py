@@ -8,28 +8,27 @@
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from ._lazy import submodule_getattr
+from ._support.lazy import submodule_getattr
 
 if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): ``import accord`` loads no numpy
-    from ._api import agree, benchmark, coref, gate_diff, qa, smatch, structured_metrics
-    from ._plugins import register_method
+    from ._api import agree, benchmark, coref, gate_diff, qa, score, smatch, structured_metrics
+    from ._support.plugins import register_method
     from .errors import AccordError
     from .formats import read, write
     from .model import Annotation, Corpus, Document, make_annotation
+    from .model.schema import Task, load_task
     from .objects import as_corpus
     from .report import Report
     from .result import Result
-    from .schema import Task, load_task
-    from .scoring import score
     from .stats import compare
 
 _LAZY = {
     "agree": "._api", "benchmark": "._api", "coref": "._api", "gate_diff": "._api", "qa": "._api",
     "smatch": "._api", "structured_metrics": "._api", "AccordError": ".errors", "read": ".formats",
     "write": ".formats", "Annotation": ".model", "Corpus": ".model", "Document": ".model",
-    "make_annotation": ".model", "Report": ".report", "Result": ".result", "Task": ".schema",
-    "load_task": ".schema", "score": ".scoring", "compare": ".stats", "as_corpus": ".objects",
-    "register_method": "._plugins",
+    "make_annotation": ".model", "Report": ".report", "Result": ".result", "Task": ".model.schema",
+    "load_task": ".model.schema", "score": "._api", "compare": ".stats", "as_corpus": ".objects",
+    "register_method": "._support.plugins",
 }
 
 __all__ = [

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from ._support.collector import collection_paused
 from .errors import OptionError
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs
 
-__all__ = ["coref", "smatch", "structured_metrics", "gate_diff", "qa", "benchmark", "agree"]
+    from .model.schema import Task
+
+__all__ = ["score", "coref", "smatch", "structured_metrics", "gate_diff", "qa", "benchmark", "agree"]
 
 PathLike = str | os.PathLike
 
@@ -42,17 +46,180 @@ def _load(obj: Any, format: str | None, annotation_set: str | None, side: str = 
 
 def _meet(corpora: Sequence[Any], sources: Sequence[Any], sides: Sequence[str] = ("key", "response")) -> list[Any]:
     """The corpora of a comparison ready to pair: single files paired as given, offsets in one unit
-    (:func:`accord._sides.meet`)."""
-    from ._sides import meet
+    (:func:`accord.pipeline._sides.meet`)."""
+    from .pipeline._sides import meet
 
     return meet(corpora, sources, sides)
 
 
 def _inputs(**sides: tuple[Any, int]) -> dict[str, Any]:
-    from ._io import shown_name
+    from ._support.io import shown_name
 
     return {side: {"sources": [shown_name(str(src)) if _is_path(src) else f"<{type(src).__name__}>"], "documents": n}
             for side, (src, n) in sides.items()}
+
+
+@collection_paused     # many small objects, no cycle to collect: see accord._support.collector
+def score(
+    gold: Any,
+    pred: Any = None,
+    *,
+    format: str | None = None,
+    gold_format: str | None = None,
+    pred_format: str | None = None,
+    task: Task | str | os.PathLike | None = None,
+    profile: str | None = None,
+    score_profile: str | None = None,
+    attributes: Sequence[str] = (),
+    equivalence_classes: Mapping[str, Sequence[str]] | None = None,
+    ignore: Sequence[str] = (),
+    beta: float = 1.0,
+    zero_division: str = "zero",
+    allow_missing: str | None = None,
+    validate: bool = True,
+    gold_column: int | str | None = None,
+    pred_column: int | str | None = None,
+    units: Sequence[str] = (),
+    content_annotations: Sequence[str] | None = None,
+    token_annotations: Sequence[str] | None = None,
+    gold_only: bool = False,
+    ref_gold_only: bool = False,
+    file_re: str | None = None,
+    ref_fsuff_off: str | None = None,
+    ref_fsuff_on: str | None = None,
+    confusability: str | None = None,
+    gold_set: str | None = None,
+    pred_set: str | None = None,
+    match: str = "pairs",
+    leniency: int | str = 1,
+    labelled: bool = True,
+    jobs: int | str = 1,
+    client: Any = None,
+    shard_size: int | None = None,
+    **read_options: Any,
+) -> Any:
+    """Compare predicted annotations with gold annotations.
+
+    Parameters
+    ----------
+    gold, pred : path, Corpus or Python object
+        Files or directories (read with :func:`accord.read`), loaded corpora, or Python objects
+        (:mod:`accord.objects`): lists of tag lists (seqeval's ``y_true``, ``y_pred``; integer tags with
+        ``label_names=``), spaCy ``Doc``s, ``Example``s or a ``DocBin``, a Hugging Face ``Dataset``, a
+        pandas ``DataFrame`` of spans or of token tags. ``pred`` may be left out for spaCy ``Example``s
+        (their ``reference`` is gold, ``predicted`` the prediction) and with ``gold_column`` and
+        ``pred_column`` (two columns of one file).
+    format, gold_format, pred_format : str, optional
+        Format names (``conll``, ``brat``, ``mat-json``, ``jsonl``); sniffed when omitted.
+    task : Task or path, optional
+        A MAT task file: labels, attributes, effective labels, similarity and score profiles.
+    profile : str, optional
+        ``strict`` (default without a task), ``lenient``, ``mat``, or the name of a
+        similarity profile of the task (default with a task: the task's default profile).
+    score_profile : str, optional
+        Name of a score profile of the task (default: its unnamed one, if any).
+    attributes : sequence of str
+        Attributes that must be equal for a strict or lenient match.
+    equivalence_classes : mapping
+        ``{"NAME": ["A", "B"]}``: labels A and B both score as NAME.
+    ignore : sequence of str
+        Labels (after equivalence) removed before pairing.
+    beta : float
+        The F-beta weight (reported under the key ``f1``).
+    zero_division : {"zero", "one", "nan"}
+        The rate for an empty denominator.
+    allow_missing : {None, "empty", "skip"}
+        How documents present on one side only count (see :func:`pair_documents`).
+    validate : bool
+        Check both corpora against the task schema first.
+    gold_column, pred_column : int or str, optional
+        Column files (CoNLL, VRT): the tag column of each side. With both, ``pred`` may
+        be ``None``: gold and prediction are two columns of the ``gold`` file. VRT columns
+        go by name or 1-based number, CoNLL columns by ``tag_column``'s numbering.
+    units : sequence of {"token", "pseudo-token", "character"}
+        Also score in these units, as MAT's ``--by_token``, ``--by_pseudo_token`` and
+        ``--by_character`` (:mod:`accord.units`); ``Report.units`` holds the results.
+    content_annotations, token_annotations : sequence of str, optional
+        Without a task, which labels are scored and which are tokens (MAT's ``--content_annotations`` and
+        ``--token_annotations``; default: tokens ``lex``, content every label but tokens, ``zone`` and
+        ``SEGMENT``). With a task its annotation set descriptors say it (:mod:`accord.pipeline._regions`).
+    gold_only, ref_gold_only : bool
+        Score only inside the SEGMENTs whose status is ``human gold`` or ``reconciled`` of the predicted
+        (``gold_only``, MAT's ``--gold_only``) or of the gold documents (``ref_gold_only``).
+    file_re, ref_fsuff_off, ref_fsuff_on : str, optional
+        MATScore's file selection and pairing by file names (:func:`match_file_names`).
+    confusability : {"token", "pseudo-token", "character"}, optional
+        Build the confusability matrix in this unit (it must be among ``units``). Without a task or a
+        ``profile`` it pairs under MAT's default profile (``mat``: by overlap, so that label confusions show),
+        not the strict default.
+    gold_set, pred_set : str, optional
+        GATE XML: the annotation set of each side (default: the default set).
+    match : str
+        The mode (:mod:`accord.modes`): ``pairs`` (default), the profile's one-to-one pairing (a
+        :class:`Report`); ``clueval``, CLUEval's leniency levels (a :class:`~accord.clueval._result.ClueResult`,
+        ``leniency`` and ``labelled`` choosing the level shown first); ``semeval``, the SemEval-2013 schemas
+        (a :class:`~accord.result.Result`); or a mode registered with :func:`accord.modes.register_mode`. An
+        option the mode does not take (``task`` for ``clueval``...) is an :class:`~accord.errors.OptionError`.
+    jobs : int or "auto"
+        Score in this many processes (``auto``: one per core): the inputs are cut into shards at document
+        boundaries and the shards' count tables added up, into exactly the result of ``jobs=1``
+        (:mod:`accord.parallel`). Inputs that cannot be cut are scored in one process, with a warning.
+    client : distributed.Client, optional
+        Score the shards on this Dask cluster instead (paths must be readable by its workers).
+    shard_size : int, optional
+        The bytes of input per shard (default 16 MiB); a worker's memory grows with it.
+    **read_options
+        Passed to the readers (``scheme``, ``repair``, ``tag_column``...) or to :func:`accord.objects.as_corpus`
+        (``label_names``, ``suffix``, ``spans_key``, ``tokens_column``, ``tags_column``, ``document_column``).
+
+    Returns
+    -------
+    Report, or the result of the ``match`` mode
+    """
+    arguments = {k: v for k, v in locals().items() if k not in ("jobs", "client", "shard_size")}   # before others
+    from .metrics.prf import ZERO_DIVISION
+    from .model.schema import load_task
+    from .modes import ModeOptions, check_mode_options, mode
+    from .pipeline import in_shard, read_with_repairs, source_name
+
+    if shard_size is not None and client is None and str(jobs) == "1":
+        raise OptionError("shard_size (--shard-size) applies with jobs > 1 (--jobs) or a Dask client (--dask)")
+    if (client is not None or jobs != 1) and not in_shard():
+        from .parallel import score_in_shards
+
+        sharded = score_in_shards(arguments, jobs, client, shard_size, score=score)
+        if sharded is not None:
+            return sharded
+    chosen = mode(match)
+    settings = {"task": task, "profile": profile, "score_profile": score_profile, "attributes": attributes,
+                "equivalence_classes": equivalence_classes, "ignore": ignore, "units": units,
+                "confusability": confusability, "content_annotations": content_annotations,
+                "token_annotations": token_annotations, "gold_only": gold_only, "ref_gold_only": ref_gold_only,
+                "file_re": file_re, "ref_fsuff_off": ref_fsuff_off, "ref_fsuff_on": ref_fsuff_on,
+                "validate": validate, "leniency": leniency, "labelled": labelled}
+    check_mode_options(chosen, settings)
+    if "token_label" in read_options:     # renamed: a reader would ignore it silently
+        raise OptionError("token_label is now token_annotations (a list of labels, MAT's --token_annotations)")
+    if zero_division not in ZERO_DIVISION:
+        raise OptionError(f"zero_division must be one of {', '.join(ZERO_DIVISION)}; got {zero_division!r}")
+    if not beta >= 0 or math.isinf(beta):
+        raise OptionError(f"--beta must be a number >= 0; got {beta}")
+    if isinstance(task, (str, os.PathLike)):     # before the inputs are read: a task file's error comes first
+        settings["task"] = load_task(task)
+    gold_c, pred_c, repairs = read_with_repairs(gold, pred, gold_format or format, pred_format or format,
+                                                 read_options, gold_column, pred_column, gold_set, pred_set)
+    sources = (source_name(gold), source_name(gold if pred is None else pred))
+    inputs = {"gold": {"sources": [source_name(gold, gold_column)], "documents": len(gold_c)},
+              "pred": {"sources": [source_name(gold if pred is None else pred, pred_column)],
+                       "documents": len(pred_c)}}
+    options = {"allow_missing": allow_missing,
+               **{k: read_options[k] for k in ("scheme", "repair", "suffix") if read_options.get(k)}}
+    out = chosen.measure(gold_c, pred_c, ModeOptions(allow_missing, beta, zero_division, leniency, labelled, options,
+                                                     inputs, settings=settings, sources=sources))
+    out.repairs = repairs
+    if getattr(out, "corpora", None) is None:    # a mode may keep the corpora as it prepared them
+        out.corpora = (gold_c, pred_c)
+    return out
 
 
 def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, Any], *,
@@ -76,7 +243,7 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
     CorefResult
         One measure per metric; ``conll_f1`` when MUC, B-cubed and CEAFe are scored.
     """
-    from .formats.coref import read_coref
+    from .formats.coref.clusters import read_coref
     from .structured._result import coref_result
     from .structured.coref import coref_scores
 
@@ -89,9 +256,9 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
                            "the same places; give both sides in one unit (the same kind of file)")
     k = read_coref(key, format) if _is_path(key) else dict(key)
     r = read_coref(response, format) if _is_path(response) else dict(response)
-    if len(k) == 1 and len(r) == 1 and set(k) != set(r):    # two single files pair as given (accord._sides)
-        from ._sides import pair_single_files
+    if len(k) == 1 and len(r) == 1 and set(k) != set(r):    # two single files pair as given (accord.pipeline._sides)
         from .model import Corpus, Document
+        from .pipeline._sides import pair_single_files
 
         (kid,), (rid,) = k, r
         paired = pair_single_files([Corpus([Document(kid)]), Corpus([Document(rid)])], (key, response))
@@ -111,14 +278,14 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
 
 def _name(source: Any) -> str:
     """A side as messages name it: its path as given, or ``the mapping given`` for Python objects."""
-    from ._io import shown_name
+    from ._support.io import shown_name
 
     return shown_name(str(source)) if _is_path(source) else "the mapping given"
 
 
 def _coref_unit(path: Any, format: str | None) -> str:
     """``char`` for the coreference files whose mentions are character offsets (brat, GATE XML, XMI: read by
-    :func:`accord.formats.coref.read_coref` from their extension or a folder holding them), ``token`` for the
+    :func:`accord.formats.coref.clusters.read_coref` from their extension or a folder holding them), ``token`` for the
     others."""
     if format is not None:
         return "char" if format in ("brat", "gate", "xmi") else "token"
@@ -186,10 +353,11 @@ _RELATION_FORMATS = ("brat", "mat-json", "label-studio", "doccano", "xmi", "gate
 
 
 def _records(key: Any, response: Any, kind: str) -> tuple[Any, Any]:
-    """The key's and the response's records of one kind: from JSON lines (:mod:`accord.formats.records`), or, for
+    """The key's and the response's records of one kind: from JSON lines
+    (:mod:`accord.formats.records.records`), or, for
     relations and events, from any annotation file (brat, MAT JSON, XMI, Label Studio...:
-    :mod:`accord.formats.records_from_spans`), two annotation files meeting as every two sides do (:func:`_meet`)."""
-    from .formats.records import read_records
+    :mod:`accord.formats.records.from_spans`), two annotation files meeting as every two sides do (:func:`_meet`)."""
+    from .formats.records.records import read_records
 
     corpora = [_annotation_corpus(Path(path)) if kind in ("relations", "events") else None
                for path in (key, response)]
@@ -197,7 +365,7 @@ def _records(key: Any, response: Any, kind: str) -> tuple[Any, Any]:
         corpora = _meet(corpora, (key, response))
     if corpora[0] is None and corpora[1] is None:
         return read_records(Path(key), kind), read_records(Path(response), kind)
-    from .formats.records_from_spans import records_from_corpus
+    from .formats.records.from_spans import records_from_corpus
 
     k, r = (records_from_corpus(c, kind) if c is not None else read_records(Path(p), kind)
             for c, p in zip(corpora, (key, response)))
@@ -224,15 +392,15 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
     Parameters
     ----------
     key, response : path
-        JSON lines, one document per line (record formats: :mod:`accord.formats.records`); for the relation
+        JSON lines, one document per line (record formats: :mod:`accord.formats.records.records`); for the relation
         and event metrics also any annotation file or folder (brat, MAT JSON, XMI...), its relations and
-        events made into records (:mod:`accord.formats.records_from_spans`).
+        events made into records (:mod:`accord.formats.records.from_spans`).
     metrics : sequence of str
         Names of :data:`accord.structured.named.NAMED_METRICS`.
     inclusive_spans, premodifiers, hierarchy
         SciREX's inclusive spans; MUC-4 and BETTER's premodifiers and set-fill hierarchy.
     """
-    from ._names import unknown_message
+    from ._support.names import unknown_message
     from .structured._result import records_result
     from .structured.named import NAMED_METRICS, score_records
 

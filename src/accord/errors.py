@@ -167,7 +167,7 @@ class RepairWarning(AccordWarning):
         super().__init__(message)
         self.path, self.method, self.count, self.first = path, method, count, first
         self.parts = parts or {}
-        """What the message was made of (:func:`accord.tagging.repair_warning`), to merge the warnings of the
+        """What the message was made of (:func:`accord.model.tagging.repair_warning`), to merge the warnings of the
         shards of one file."""
 
     def to_dict(self) -> dict:

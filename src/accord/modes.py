@@ -25,7 +25,7 @@ from typing import Any
 
 from .errors import OptionError
 
-__all__ = ["Mode", "ModeOptions", "register_mode", "mode", "mode_names"]
+__all__ = ["Mode", "ModeOptions", "SETTINGS", "check_mode_options", "register_mode", "mode", "mode_names"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,11 @@ class ModeOptions:
     """The result's ``options`` so far (reader options that change counts: scheme, repair, suffix; allow_missing)."""
     inputs: dict[str, Any] = field(default_factory=dict)
     """The result's ``inputs`` (sources and document counts of both sides)."""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The mode-specific options of :func:`accord.score` (those of :data:`SETTINGS`), as given; a mode reads those it
+    ``takes`` (the others were checked to be at their defaults)."""
+    sources: tuple[str, str] = ("gold", "predicted")
+    """How messages name the two inputs (their paths as shown)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,15 @@ class Mode:
 
 
 _MODES: dict[str, Mode] = {}
+
+SETTINGS: dict[str, Any] = {
+    "task": None, "profile": None, "score_profile": None, "attributes": (), "equivalence_classes": None,
+    "ignore": (), "units": (), "confusability": None, "content_annotations": None, "token_annotations": None,
+    "gold_only": False, "ref_gold_only": False, "file_re": None, "ref_fsuff_off": None, "ref_fsuff_on": None,
+    "validate": True, "leniency": 1, "labelled": True,
+}
+"""The options of :func:`accord.score` that belong to one mode or another, with their defaults: a mode lists those
+it reads in :attr:`Mode.takes`; any other given a value besides its default is refused (:func:`check_mode_options`)."""
 
 
 def register_mode(new: Mode, *, replace: bool = False) -> Mode:
@@ -90,14 +104,36 @@ def mode(name: str) -> Mode:
     return found
 
 
+def check_mode_options(chosen: Mode, settings: dict[str, Any]) -> None:
+    """Refuse the mode-specific options given to a mode that does not take them (an :class:`OptionError` naming them
+    all): a mode never ignores an option silently.
+
+    ``leniency`` and ``labelled`` are named together, as ``leniency/labelled``; a value equal to the default (``1``
+    or ``"1"`` for the leniency) counts as not given."""
+    given = []
+    for name, value in settings.items():
+        default = SETTINGS.get(name)
+        if name in chosen.takes or name == "labelled":
+            continue
+        if name == "leniency":
+            if str(value) != "1" or not settings.get("labelled", True):
+                given.append("leniency/labelled")
+        elif value is not default and value != default and not (default in (None, ()) and not value):
+            given.append(name)
+    if given:
+        raise OptionError(f"{', '.join(given)} do not apply to --match {chosen.name}")
+
+
 def mode_names() -> tuple[str, ...]:
     """The registered modes' names, in registration order (the built-in ones first)."""
     return tuple(_MODES)
 
 
-register_mode(Mode("pairs", "one-to-one pairing and the profile's similarity (default)", "accord.scoring:score",
+register_mode(Mode("pairs", "one-to-one pairing and the profile's similarity (default)",
+                   "accord.pairs._score:measure_corpora",
                    ("task", "profile", "score_profile", "attributes", "equivalence_classes", "ignore", "units",
-                    "confusability")))
+                    "confusability", "content_annotations", "token_annotations", "gold_only", "ref_gold_only",
+                    "file_re", "ref_fsuff_off", "ref_fsuff_on", "validate")))
 register_mode(Mode("clueval", "CLUEval's coverage classes, recall and precision per leniency level",
                    "accord.clueval._result:measure_corpora", ("leniency", "labelled")))
 register_mode(Mode("semeval", "the SemEval-2013 schemas strict, exact, partial and type (as nervaluate, on an "

@@ -1,8 +1,8 @@
 """Adjudication of an Annotation Diff by rules and decisions, by hand; the HTML diff page's decisions."""
 
 import csv
-import json
 import html
+import json
 import re
 from pathlib import Path
 
@@ -13,8 +13,9 @@ from accord.cli import main
 from accord.diff import diff_corpora
 from accord.errors import FormatError, OptionError
 from accord.formats import read
-from accord.formats.gate import read_gate_sets
-from accord.model import Corpus, Document, make_annotation as A
+from accord.formats.text.gate import read_gate_sets
+from accord.model import Corpus, Document
+from accord.model import make_annotation as A
 from accord.report.diff_report import diff_html
 from tests.conftest import headless_dom
 

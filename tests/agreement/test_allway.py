@@ -20,7 +20,8 @@ from accord.agreement._allway import iaa_allway_counts, iaa_allway_kappa
 from accord.agreement._gate import gate_pair_tables, gate_summary
 from accord.errors import RatingsError
 from accord.formats import read
-from accord.model import Attributes, Corpus, make_annotation as A
+from accord.model import Attributes, Corpus
+from accord.model import make_annotation as A
 
 DATA = Path(__file__).parent.parent / "data" / "gate"
 NAMES = ["ann1", "ann2", "ann3"]

@@ -21,8 +21,9 @@ from accord.agreement._spans import span_agreement
 from accord.cli import main
 from accord.errors import RatingsError
 from accord.formats import read
-from accord.formats.gate import read_gate_sets
-from accord.model import Corpus, Document, make_annotation as A
+from accord.formats.text.gate import read_gate_sets
+from accord.model import Corpus, Document
+from accord.model import make_annotation as A
 
 DATA = Path(__file__).parent.parent / "data" / "gate"
 DOCS = ["beijing-opera.xml", "beijing-opera-2.xml"]

@@ -2,8 +2,18 @@
 
 import pytest
 
-from accord.bdm import (BdmScore, BdmTable, Taxonomy, bdm_scores, bdm_value, read_bdm_file, read_hierarchy,
-                        read_ontology, read_taxonomy, write_bdm_file)
+from accord.bdm import (
+    BdmScore,
+    BdmTable,
+    Taxonomy,
+    bdm_scores,
+    bdm_value,
+    read_bdm_file,
+    read_hierarchy,
+    read_ontology,
+    read_taxonomy,
+    write_bdm_file,
+)
 from accord.bdm._file import format_bdm_line
 from accord.errors import FormatError, OntologyError
 

@@ -10,7 +10,7 @@ import math
 import pytest
 
 from accord.cli import main
-from accord.formats.coref import write_coref_conll
+from accord.formats.coref.clusters import write_coref_conll
 from tests.result.contract import checked
 
 

@@ -9,7 +9,7 @@ from scipy import stats
 
 import accord
 from accord.cli import main
-from accord.formats.coref import write_coref_conll
+from accord.formats.coref.clusters import write_coref_conll
 
 from ..conftest import DATA
 from ..result.contract import checked

@@ -12,7 +12,7 @@ import pytest
 
 import accord.cli
 from accord.cli import main
-from accord.formats.gate import read_gate_sets
+from accord.formats.text.gate import read_gate_sets
 from tests.result.contract import checked
 
 DATA = Path(__file__).parents[1] / "data"

@@ -1,5 +1,5 @@
 """What accord writes: inside the output folder only, whole or not at all, never over an input, '-' as standard
-output, no spreadsheet formula from the data (accord._safe_paths, accord._csv_cells)."""
+output, no spreadsheet formula from the data (accord._support.safe_paths, accord._support.csv_cells)."""
 
 import csv
 import io
@@ -9,7 +9,7 @@ import pathlib
 
 import pytest
 
-import accord._safe_paths
+import accord._support.safe_paths
 from accord.cli import main
 
 
@@ -48,7 +48,7 @@ def test_brat_names_read_back_as_the_ids(tmp_path):
     _jsonl(tmp_path / "in.jsonl", [_doc(i) for i in ids])
     assert main(["convert", str(tmp_path / "in.jsonl"), str(tmp_path / "out"), "--to", "brat", "-q"]) == 0
     stems = {p.stem for p in (tmp_path / "out").glob("*.ann")}
-    assert {accord._safe_paths.document_id(s) for s in stems} == set(ids)
+    assert {accord._support.safe_paths.document_id(s) for s in stems} == set(ids)
 
 
 @pytest.mark.parametrize("fmt", ["brat", "mat-json", "xml-inline"])
@@ -67,7 +67,7 @@ def test_a_folder_of_escaped_names_reads_back_with_its_ids_and_scores_perfect(tm
 
 
 def test_a_name_accord_would_not_write_is_its_own_id():
-    from accord._safe_paths import id_from_file_name
+    from accord._support.safe_paths import id_from_file_name
 
     assert id_from_file_name("nw%2Fwsj") == "nw/wsj" and id_from_file_name("%43ON") == "CON"
     for name in ("%E9t%E9", "100%", "a%2", "%2f", "%41", "cut%~0123456789abcdef"):   # not names file_name writes
@@ -228,9 +228,9 @@ def test_interrupted_score_outputs_leave_the_previous_files(tmp_path, monkeypatc
     assert main(argv) == 0
     snapshot = _tree(tmp_path)
     contents = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
-    import accord._csv_cells
+    import accord._support.csv_cells
 
-    for owner, name, n in [(accord._csv_cells.SpreadsheetDictWriter, "writerow", 2),   # --details, second row
+    for owner, name, n in [(accord._support.csv_cells.SpreadsheetDictWriter, "writerow", 2),   # --details, second row
                            (pathlib.Path, "open", 2),                                 # --mat-csv, second file
                            (os, "replace", 1), (os, "replace", 2), (os, "replace", 3)]:
         with monkeypatch.context() as m:

@@ -5,12 +5,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from accord import score
 from accord.clueval import OverlappingSpansError, evaluate_spans, leniency_level
 from accord.errors import OptionError
 from accord.formats import read
-from accord.formats.vrt import write_vrt
+from accord.formats.tokens.vrt import write_vrt
 from accord.model import Corpus, Document, make_annotation
-from accord.scoring import score
 
 DATA = Path(__file__).parents[1] / "data"
 
@@ -143,6 +143,7 @@ def test_level_one_labelled_equals_the_strict_engine_on_conll03_through_vrt(tmp_
         assert (counts.gold, counts.pred, counts.gold_hits) == (s.gold, s.pred, s.match)
     # and seqeval's default mode, the independent source
     from seqeval.metrics import classification_report
+
     from tests.conftest import read_conll_sentences
     rep = classification_report(read_conll_sentences(DATA / "conll03" / "gold.conll"),
                                 read_conll_sentences(DATA / "conll03" / "xlm_flert.conll"), output_dict=True,
@@ -156,7 +157,8 @@ def test_spans_in_characters_tile_across_whitespace_as_in_tokens():
     """CLUEval's classes are defined on tokens: gold 'New York City' against predicted 'New York' + 'City' is a
     tiling (recall 1 at the tiling level, by hand). In characters the space between the predicted spans made them
     not touch, a partial false negative (an outside check: CoNLL-2003 with brat gold lost 12 tilings)."""
-    from accord.model import Corpus, Document, make_annotation as A
+    from accord.model import Corpus, Document
+    from accord.model import make_annotation as A
 
     tokens = ("I", "love", "New", "York", "City")
     gold_t = Corpus([Document("d", (A("LOC", 0, 1), A("LOC", 2, 5)), tokens=tokens)])

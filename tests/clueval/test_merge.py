@@ -8,8 +8,8 @@ import pytest
 from accord.cli import main
 from accord.clueval import OverlappingSpansError, merge_layers
 from accord.errors import OptionError
-from accord.match.blocks import overlap_blocks
 from accord.formats import read
+from accord.match.blocks import overlap_blocks
 from accord.model import Corpus, Document, make_annotation
 
 

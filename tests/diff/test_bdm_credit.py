@@ -5,7 +5,8 @@ import pytest
 from accord.bdm import BdmTable, Taxonomy, bdm_scores
 from accord.diff import DiffCounts, diff_corpora, parse_measure
 from accord.errors import OptionError, TallyError
-from accord.model import Corpus, Document, make_annotation as A
+from accord.model import Corpus, Document
+from accord.model import make_annotation as A
 
 TABLE = BdmTable(bdm_scores(Taxonomy.from_edges([
     ("Entity", None), ("Person", "Entity"), ("Organisation", "Entity"), ("Politician", "Person"),

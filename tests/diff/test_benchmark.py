@@ -5,11 +5,12 @@ import io
 import json
 
 import pytest
+from tests.result.contract import checked
 
 from accord.cli import main
 from accord.diff._benchmark import benchmark
-from accord.model import Corpus, Document, make_annotation as A
-from tests.result.contract import checked
+from accord.model import Corpus, Document
+from accord.model import make_annotation as A
 
 TEXT1, TEXT2 = "Ann met Bob in Paris.", "Jane left."
 KEY = [("d1", TEXT1, [("PER", 0, 3), ("PER", 8, 11), ("LOC", 15, 20)]), ("d2", TEXT2, [("PER", 0, 4)])]

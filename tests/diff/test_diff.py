@@ -5,13 +5,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from accord.diff import DiffCounts, annotation_diff, diff_corpora, subsumes, values_equal
 from accord.diff._pairing import candidates, pair
 from accord.errors import OptionError, PairingError
-from accord.formats.gate import read_gate_sets
-from accord.model import Corpus, Document, make_annotation as A
+from accord.formats.text.gate import read_gate_sets
+from accord.model import Corpus, Document
+from accord.model import make_annotation as A
 
 DATA = Path(__file__).parent.parent / "data" / "gate"
 

@@ -4,11 +4,10 @@ unless their types are asked for."""
 import json
 
 import pytest
+from tests.conftest import DATA
 
 import accord
 from accord.errors import AccordError, AccordWarning
-
-from tests.conftest import DATA
 
 RELATIONS = DATA / "doccano" / "relation_extraction.jsonl"
 

@@ -152,7 +152,7 @@ def test_a_byte_order_mark_of_utf16_chooses_the_codec_of_sniffing(tmp_path):
     ls = tmp_path / "t.json"
     ls.write_bytes(json.dumps([_LS_TASK]).encode("utf-16"))   # with its BOM
     assert accord.formats.sniff(ls).name == "label-studio"
-    with accord._io.text_encoding("utf-16"):
+    with accord._support.io.text_encoding("utf-16"):
         assert len(accord.read(ls)["7"].annotations) == 2
 
 

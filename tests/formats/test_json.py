@@ -10,8 +10,20 @@ from hypothesis import strategies as st
 
 from accord.errors import FormatError
 from accord.formats import read as read_corpus
-from accord.formats._json import (INTEGER, MAX_DEPTH, NUMBER, STRING, ListOf, Nullable, Object, OneOf, _exact_depth,
-                                  _nesting_depth, check, parse_json)
+from accord.formats._json import (
+    INTEGER,
+    MAX_DEPTH,
+    NUMBER,
+    STRING,
+    ListOf,
+    Nullable,
+    Object,
+    OneOf,
+    _exact_depth,
+    _nesting_depth,
+    check,
+    parse_json,
+)
 
 
 def test_parse_refuses_nan_and_infinity():

@@ -18,8 +18,8 @@ def test_the_builtin_table_equals_what_the_modules_register():
 def test_import_and_help_load_no_reader_and_no_numpy():
     code = ("import sys, accord; from accord.cli import build_parser; "
             "[p.format_help() for p in [build_parser()]]; "
-            "heavy = sorted(m for m in ('numpy', 'scipy', 'rich', 'jinja2', 'accord.formats.conll', "
-            "'accord.formats.gate') if m in sys.modules); print(','.join(heavy))")
+            "heavy = sorted(m for m in ('numpy', 'scipy', 'rich', 'jinja2', 'accord.formats.tokens.conll', "
+            "'accord.formats.text.gate') if m in sys.modules); print(','.join(heavy))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == ""
@@ -33,7 +33,7 @@ def test_a_file_whose_extension_one_format_claims_loads_only_that_reader():
 
     code = ("import sys, warnings; warnings.simplefilter('ignore'); import accord; "
             f"accord.read({str(DATA / 'conll03' / 'gold.conll')!r}); "
-            "print(','.join(m for m in ('accord.formats.gate', 'accord.formats.vrt', 'accord.formats.brat', "
+            "print(','.join(m for m in ('accord.formats.text.gate', 'accord.formats.tokens.vrt', 'accord.formats.text.brat', "
             "'xml.sax.saxutils') if m in sys.modules))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout.strip() == "", run.stderr
@@ -48,9 +48,9 @@ def test_file_lists_and_glob_patterns(tmp_path):
     # issue 19.1: inputs given as many files, by a list (@list.txt) or a pattern; documents named by file
     import pytest
 
+    from accord import score
     from accord.errors import FormatError
     from accord.formats import read
-    from accord.scoring import score
 
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()

@@ -7,8 +7,9 @@ import pytest
 import accord
 from accord.errors import AccordError, FormatError, SchemeError
 from accord.formats import read, write
-from accord.model import Corpus, Document, make_annotation as A
-from accord.tagging import decode_tags, encode
+from accord.model import Corpus, Document
+from accord.model import make_annotation as A
+from accord.model.tagging import decode_tags, encode
 
 
 def relation_doc():
@@ -120,7 +121,7 @@ def test_conll_bad_inputs(tmp_path):
     f.write_text("a O\nb S-PER\nc X-PER\n")
     with pytest.raises(SchemeError, match=r"x\.conll:3: tag 'X-PER' is not a IOB2 tag"):
         read(f)
-    f.write_text("a O\nb S-PER\n")     # read as conlleval reads it, with a warning (tests/test_tagging.py)
+    f.write_text("a O\nb S-PER\n")     # read as conlleval reads it, with a warning (tests/model/test_tagging.py)
     with pytest.raises(SchemeError, match=r"x\.conll:2: tag 'S-PER' is not a IOB2 tag"):
         read(f, repair="error")
     g = tmp_path / "g.conll"

@@ -89,7 +89,7 @@ def jsonl_text(docs: list[dict]) -> str:
 
 def conll_text(docs: list[dict], comments: bool = False) -> str:
     """Token documents as a CoNLL file (IOB2), one sentence per document, -DOCSTART- between them."""
-    from accord.tagging import encode
+    from accord.model.tagging import encode
 
     lines: list[str] = []
     for d in docs:

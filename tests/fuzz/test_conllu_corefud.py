@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import accord
-from accord.formats.coref import read_coref, write_coref_conll
+from accord.formats.coref.clusters import read_coref, write_coref_conll
 
 from .harness import FULL, PROFILE, run
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from accord._safe_paths import document_id
+from accord._support.safe_paths import document_id
 
 from .harness import PROFILE, run
 

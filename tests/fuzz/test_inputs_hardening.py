@@ -112,7 +112,7 @@ def test_a_byte_order_mark_changes_nothing_for_doccano_and_label_studio(docs, en
             marked.write_bytes(codecs.BOM_UTF8 + body if encoding == "utf-8" else body)
             expected = accord.formats.sniff(plain).name
             assert expected == ("doccano" if name.endswith("jsonl") else "label-studio")
-            with accord._io.text_encoding(None if encoding == "utf-8" else encoding), warnings.catch_warnings():
+            with accord._support.io.text_encoding(None if encoding == "utf-8" else encoding), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 assert accord.formats.sniff(marked).name == expected
                 got = accord.read(marked)

@@ -3,10 +3,10 @@ perfect, whichever units the two count in (issue 33, "Done when").
 
 Generated token corpora are written as JSON lines (tokens), converted to every text format (characters) and
 every column format (tokens), and scored against the original: the token side is placed on the text of the
-character side (:mod:`accord._offset_units`), so F1 is 1 and every item is matched. The other way round, the
+character side (:mod:`accord.pipeline._offset_units`), so F1 is 1 and every item is matched. The other way round, the
 text copy (brat) is converted to each column format and the two scored: characters against tokens again.
 GATE XML and XMI hold one document per file: their copies are of one document, compared as two single files
-(:mod:`accord._sides`).
+(:mod:`accord.pipeline._sides`).
 """
 
 from __future__ import annotations

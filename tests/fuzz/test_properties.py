@@ -34,9 +34,9 @@ import accord
 from accord.clueval import evaluate_spans
 from accord.diff import diff_corpora
 from accord.errors import StatisticsError, StatisticsWarning
-from accord.formats.jsonl import document_from_json
+from accord.formats.text.jsonl import document_from_json
 from accord.model import Corpus
-from accord.schema import parse_task
+from accord.model.schema import parse_task
 from accord.semeval import semeval_schemas
 
 from .harness import FULL, PROFILE, run

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accord.formats import write
-from accord.formats.jsonl import document_from_json
+from accord.formats.text.jsonl import document_from_json
 from accord.model import Corpus
 
 from ..result.contract import checked

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from accord.formats.records import RECORD_KINDS
+from accord.formats.records.records import RECORD_KINDS
 from accord.structured import amr_triples, smatch
 from accord.structured._latent import Var
 from accord.structured.named import NAMED_METRICS, score_records

@@ -13,8 +13,7 @@ Spans are half-open token ranges. The diagram (seed 002, "Recall")::
 import numpy as np
 import pytest
 
-from accord.match.coverage import (EXACT, NONE, OVERLAP, PARTIAL, SUPERSET, TILING, check_disjoint,
-                                   coverage_classes)
+from accord.match.coverage import EXACT, NONE, OVERLAP, PARTIAL, SUPERSET, TILING, check_disjoint, coverage_classes
 
 G = (10, 20)
 

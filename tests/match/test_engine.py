@@ -12,7 +12,7 @@ import accord
 from accord.errors import PileWarning
 from accord.match.sparse import DENSE_LIMIT, sparse_assign
 from accord.model import Corpus, Document, make_annotation
-from accord.schema import parse_task
+from accord.model.schema import parse_task
 from tests._peak import PEAK_KB
 
 OUTCOMES = ("match", "gold_clash", "pred_clash", "missing", "spurious")

@@ -9,8 +9,7 @@ from accord.errors import AccordError
 from accord.match.engine import Pairer
 from accord.match.fragments import refine
 from accord.match.similarity import LenientSimilarity, StrictSimilarity
-from accord.model import (Corpus, Document, make_annotation, normalize_fragments, overlap_length, same_extent,
-                          span_key)
+from accord.model import Corpus, Document, make_annotation, normalize_fragments, overlap_length, same_extent, span_key
 
 
 def test_pieces_are_sorted_and_joined_and_one_piece_is_contiguous():

@@ -13,7 +13,7 @@ import pytest
 from accord.cli import main
 from accord.errors import AccordError
 from accord.match.engine import make_similarity
-from accord.schema import parse_task
+from accord.model.schema import parse_task
 
 DESCRIPTORS = """<annotation_set_descriptors><annotation_set_descriptor name='content'>
 <annotation label='PERSON'/><annotation label='LOCATION'/>

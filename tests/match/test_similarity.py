@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 from accord.errors import PairingError, ProfileError, SchemaError
 from accord.match.engine import MATCH, Pairer
 from accord.match.similarity import Context, ProfileSimilarity
-from accord.model import Corpus, Document, make_annotation as A
-from accord.schema import parse_task
+from accord.model import Corpus, Document
+from accord.model import make_annotation as A
+from accord.model.schema import parse_task
 
 
 def task(body: str, profiles: str = "") -> object:
@@ -282,8 +283,7 @@ def test_closed_form_assignment_totals_equal_assign(n_rows, n_cols, data):
     """The remainder's small matrices skip the solver: the total equals the one of the pairs ``assign`` chooses."""
     import numpy as np
 
-    from accord.match.assign import assign
-    from accord.match.assign import assigned_total
+    from accord.match.assign import assign, assigned_total
 
     cells = st.one_of(st.sampled_from([0.0, 0.5, 1.0, 1 / 3, 2 / 3]), st.floats(0, 1))
     m = np.array(data.draw(st.lists(cells, min_size=n_rows * n_cols, max_size=n_rows * n_cols))).reshape(

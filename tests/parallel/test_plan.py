@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accord.errors import AccordError
-from accord.formats.conll import read_conll
+from accord.formats.tokens.conll import read_conll
 from accord.parallel._plan import Marks, byte_ranges, plan_shards, scan_marks
 from accord.parallel._run import runner
 from accord.parallel._score import ShardOutcome, _describe, _read_side, _scan_columns, plan_disagreement

@@ -10,7 +10,8 @@ import pytest
 from accord.diff import diff_corpora
 from accord.diff._qa import qa_table
 from accord.diff._result import diff_result
-from accord.model import Corpus, Document, make_annotation as A
+from accord.model import Corpus, Document
+from accord.model import make_annotation as A
 from accord.report.diff_report import diff_html, render_qa
 
 from ..conftest import headless_dom

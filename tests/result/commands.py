@@ -43,7 +43,7 @@ def write_inputs(tmp: Path) -> dict[str, str]:
     p["units_pred"] = _jsonl(tmp / "up.jsonl", [{"id": "d", "text": SIGNAL, "annotations": [
         ann("ORG", start + len("United "), start + len("United States of America"))]}])
     p["empty"] = _jsonl(tmp / "e.jsonl", [{"id": "d", "tokens": ["a", "b"], "annotations": []}])
-    from accord.formats.coref import write_coref_conll
+    from accord.formats.coref.clusters import write_coref_conll
 
     cases = json.loads((DATA / "coref" / "reference_cases.json").read_text())["cases"]
     key = {f"d{k}": c["key_clusters"] for k, c in enumerate(cases[:4])}

@@ -6,18 +6,28 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from accord.clueval import ClueCounts
 from accord.diff import DiffCounts
-from accord.result import (BetterKind, ClueKind, CorefKind, GateKind, PairsKind, RecordsKind, SemEvalKind, SmatchKind,
-                           UnitsKind)
+from accord.pairs._tally import Counts
+from accord.result import (
+    BetterKind,
+    ClueKind,
+    CorefKind,
+    GateKind,
+    PairsKind,
+    RecordsKind,
+    SemEvalKind,
+    SmatchKind,
+    UnitsKind,
+)
 from accord.semeval import SchemaCounts
 from accord.structured._matching import MatchScore
 from accord.structured.amr import SmatchScore
 from accord.structured.coref import CorefScore
 from accord.structured.templates import BetterScore
-from accord.tally import Counts
 from accord.units import accuracies
 
 small = st.integers(0, 6)

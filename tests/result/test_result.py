@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 import accord
-from accord.model import Corpus, Document, make_annotation as A
-from accord.result import ALL, CountTable, PairsKind, label_table
 from accord.errors import MergeError, TallyError
+from accord.model import Corpus, Document
+from accord.model import make_annotation as A
+from accord.result import ALL, CountTable, PairsKind, label_table
 
 
 def corpora():
@@ -70,7 +71,7 @@ def test_agreement_result_frame_and_repr(tmp_path):
 
 @pytest.mark.parametrize("match", ["pairs", "clueval", "semeval"])
 def test_every_score_mode_reports_the_repairs(match, recwarn):
-    from ..result.commands import CONLL_GOLD, CONLL_PRED
+    from .commands import CONLL_GOLD, CONLL_PRED
 
     result = accord.score(CONLL_GOLD, CONLL_PRED, match=match)
     # seqscore lists 23 invalid transitions in this file (tests/data/conll03/xlm_flert.seqscore.txt)

@@ -106,7 +106,7 @@ def test_a_label_only_one_system_predicts_is_compared_too():
 
 def test_the_gold_file_is_read_once_for_every_system(tmp_path, capsys, monkeypatch):
     """compare reads GOLD once: its repair warning is shown once, and every system's result still reports it."""
-    import accord.pipeline._read as scoring   # the reading stage
+    import accord.pipeline._read as scoring  # the reading stage
 
     worse = worse_copy(tmp_path)           # 214 invalid IOB2 transitions: as gold, it warns
     reads = []

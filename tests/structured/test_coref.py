@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from accord.errors import OptionError
 from accord.structured.coref import COREF_METRICS, conll_f1, coref_scores
+
 from ..conftest import DATA
 
 CASES = json.loads((DATA / "coref" / "reference_cases.json").read_text())["cases"]

@@ -132,7 +132,7 @@ def test_named_ceaf_rme_splits_predicted_entities_into_mentions():
 
 # ---------------------------------------------------------------------------- CEAF-RME: self-scoring, IterX
 def _entities(path, text):
-    from accord.formats.records import read_records
+    from accord.formats.records.records import read_records
 
     path.write_text(text, encoding="utf-8")
     return read_records(path, "entities")

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
+from accord import score
 from accord.cli import main
 from accord.model import Corpus, Document, make_annotation
-from accord.scoring import score
 from tests.mat_documents import text_document
 from tests.result.contract import checked
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from .._io import read_text
+from .._support.io import read_text
 from ..diff import CorpusDiff
 from ..diff._diff import DiffRow
 from ..errors import FormatError, OptionError
@@ -75,7 +75,7 @@ def read_decisions(path: str | Path) -> dict[RowId, str]:
 
 def write_decisions(decisions: Mapping[RowId, str], path: str | Path) -> None:
     """Write decisions as CSV (the format :func:`read_decisions` reads)."""
-    from .._safe_paths import atomic_write
+    from .._support.safe_paths import atomic_write
 
     with atomic_write(path, newline="") as fh:     # whole or not at all
         w = csv.writer(fh, lineterminator="\n")

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .._io import read_text
+from .._support.io import read_text
 from ..errors import FormatError, RatingsError
 
 __all__ = ["Continua", "continua_from_corpora", "continua_from_rows", "read_units_table"]

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._io import read_text
+from .._support.io import read_text
 from ..errors import FormatError, OptionError
 
 __all__ = ["Dissimilarity", "categorical_matrix", "CATEGORICAL_KINDS"]

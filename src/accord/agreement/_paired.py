@@ -204,7 +204,7 @@ def table_item_ids(path: Any, *, items: str | None, raters: str | None, labels: 
     import csv
     from pathlib import Path
 
-    from .._io import read_text
+    from .._support.io import read_text
 
     if not items:
         return None

@@ -197,12 +197,12 @@ class AgreementResult:
 
     def to_csv(self) -> str:
         """Rows ``scope, coefficient, raters, value``: the whole input as ``<all>``, then each document (text cells
-        that a spreadsheet would run as a formula begin with ``'``: :mod:`accord._csv_cells`)."""
+        that a spreadsheet would run as a formula begin with ``'``: :mod:`accord._support.csv_cells`)."""
         return self._rows_csv(spreadsheet=True)
 
     def _rows_csv(self, spreadsheet: bool) -> str:
         buf = io.StringIO()
-        from .._csv_cells import SpreadsheetDictWriter
+        from .._support.csv_cells import SpreadsheetDictWriter
 
         writer = SpreadsheetDictWriter if spreadsheet else csv.DictWriter
         w = writer(buf, fieldnames=["scope", "coefficient", "raters", "value"], lineterminator="\n")

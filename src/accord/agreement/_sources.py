@@ -8,11 +8,11 @@ from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._io import read_text
-from .._names import check_names
-from .._offset_units import unify_units
+from .._support.io import read_text
+from .._support.names import check_names
 from ..errors import FormatError, RatingsError
 from ..model import Corpus, span_key
+from ..pipeline._offset_units import unify_units
 from ._ratings import Ratings, ratings_from_long, to_ratings
 
 __all__ = ["NON_CAT", "ANNOTATED", "read_ratings_table", "ratings_from_corpora", "same_documents",
@@ -102,7 +102,7 @@ def ratings_from_corpora(corpora: Sequence[Corpus], names: Sequence[str], *,
     or :data:`ANNOTATED` when one ``type`` is given, or the annotation's label; :data:`NON_CAT` when it did not annotate
     that span. Two annotations of one annotator on one span are an error: an item has one
     category per annotator. Every annotator must have the same documents; an annotator counting tokens is placed
-    on the text of one counting characters (:func:`accord._offset_units.unify_units`).
+    on the text of one counting characters (:func:`accord.pipeline._offset_units.unify_units`).
 
     The items are shared by all annotators, so in a pairwise table an item that neither of
     the two marked (a third annotator did) counts as agreement on ``Non-cat``; GATE's IAA

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .._csv_cells import SpreadsheetWriter
-from .._safe_paths import write_text
+from .._support.csv_cells import SpreadsheetWriter
+from .._support.safe_paths import write_text
 from ..errors import MergeError, OptionError
 from ..result._result import SCHEMA_VERSION, merge_inputs
 from ._alignment import Alignment

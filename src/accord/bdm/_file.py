@@ -9,7 +9,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from .._io import read_text
+from .._support.io import read_text
 from ..errors import FormatError
 from ._compute import BdmScore, BdmTable
 
@@ -50,7 +50,7 @@ def format_bdm_file(scores: Iterable[BdmScore]) -> str:
 def write_bdm_file(scores: Iterable[BdmScore], path: str | Path) -> int:
     """Write the scores in GATE's format (UTF-8); returns the number of pairs written."""
     text = format_bdm_file(scores)
-    from .._safe_paths import write_text
+    from .._support.safe_paths import write_text
 
     write_text(path, text)     # whole or not at all
     return text.count("\n") - 1

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._io import read_text
+from .._support.io import read_text
 from ..errors import FormatError, OntologyError
 
 __all__ = ["Taxonomy", "read_taxonomy", "read_ontology", "read_hierarchy"]

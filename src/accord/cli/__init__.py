@@ -9,7 +9,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .._memory import return_large_blocks
+from .._support.memory import return_large_blocks
 from ..errors import AccordError, OptionError
 from . import agree, compare, convert, gate, report, score, spans, structures
 from ._options import Parser, add_common
@@ -51,8 +51,8 @@ option); an unexpected exception, which is a defect in accord (one line, never a
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command and return its exit status: 0, 2 for bad input or options, 3 for a defect in accord."""
-    from .._io import text_encoding
-    from .._progress import progress_enabled
+    from .._support.io import text_encoding
+    from .._support.progress import progress_enabled
 
     try:
         parser = build_parser()
@@ -147,8 +147,8 @@ def _run(args: argparse.Namespace) -> int:
         commands.update(module.COMMANDS)
     if args.command not in commands:
         raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
-    from .._plugins import enabled_plugins
-    from .._safe_paths import check_not_input, protected_inputs
+    from .._support.plugins import enabled_plugins
+    from .._support.safe_paths import check_not_input, protected_inputs
 
     outputs = [getattr(args, name) for name in _OUTPUTS if isinstance(getattr(args, name, None), str)
                and (name != "output" or args.command == "convert")]

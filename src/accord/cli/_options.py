@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from .._limits import MAX_BETA, MAX_DRAWS
+from .._support.limits import MAX_BETA, MAX_DRAWS
 
 __all__ = ["Parser", "csv_list", "beta_value", "weight", "positive", "open_fraction", "closed_fraction", "count_of",
            "seed_value", "rate_list", "known_rates", "MAX_DRAWS", "equivalence", "add_output", "add_rates",
@@ -30,7 +30,8 @@ def _float(value: str) -> float:
 
 
 def beta_value(value: str) -> float:
-    """``--beta``: a number from 0 to :data:`~accord._limits.MAX_BETA` (F-beta is then recall to twelve digits)."""
+    """``--beta``: a number from 0 to :data:`~accord._support.limits.MAX_BETA` (F-beta is then recall to twelve
+    digits)."""
     beta = _float(value)
     if not 0 <= beta <= MAX_BETA:
         raise argparse.ArgumentTypeError(f"expected a number from 0 to {MAX_BETA:g}, got {value!r}")

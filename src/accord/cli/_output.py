@@ -24,7 +24,7 @@ def output_format(args: argparse.Namespace) -> str:
 
 def write_text(args: argparse.Namespace, text: str) -> None:
     """Write JSON or CSV output to ``-o FILE`` or standard output, ending with a newline."""
-    from .._safe_paths import write_text as write_file
+    from .._support.safe_paths import write_text as write_file
 
     text = text if text.endswith("\n") else text + "\n"
     if getattr(args, "out", None):
@@ -55,7 +55,7 @@ def caption(result: Any) -> str:
 def render(args: argparse.Namespace, draw: Callable[[Any], None], text: str | None = None) -> None:
     """Draw rich tables on standard output or into ``-o FILE`` (120 columns), every table captioned
     with ``text``."""
-    from .._safe_paths import atomic_write
+    from .._support.safe_paths import atomic_write
     from ..report.table import TableConsole
 
     if getattr(args, "out", None):

@@ -16,6 +16,6 @@ def write_report(path: str, systems: dict, comparison: object = None, title: str
     level, labelled = 1, True
     if args is not None and getattr(args, "match", None) == "clueval":
         level, labelled = leniency_level(args.leniency), not args.unlabelled
-    from .._safe_paths import write_text
+    from .._support.safe_paths import write_text
 
     write_text(path, report_html(systems, comparison, title=title or "accord report", level=level, labelled=labelled))

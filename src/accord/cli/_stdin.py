@@ -11,7 +11,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from .._io import named_as
+from .._support.io import named_as
 from ..errors import AccordError, FormatError, OptionError
 
 __all__ = ["INPUTS", "standard_input"]

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any, cast
 
-from .._safe_paths import write_text as write_file
+from .._support.safe_paths import write_text as write_file
 from ..errors import OptionError
 from ._options import (
     add_discontinuous,

@@ -35,8 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    from ..convert import for_format
     from ..formats._registry import by_extension, get, input_options, read, write
+    from ..formats.convert import for_format
 
     target = args.to_format or by_extension(args.output, "--to")
     get(target)   # an unknown format is an error before anything is read

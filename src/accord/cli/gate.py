@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .._io import shown_name
-from .._safe_paths import write_text as write_file
+from .._support.io import shown_name
+from .._support.safe_paths import write_text as write_file
 from ..errors import OptionError
 from ..model import covered_text
 from ._inputs import features_option
@@ -195,13 +195,13 @@ def run_benchmark(args: argparse.Namespace) -> int:
 
 
 def run_adjudicate(args: argparse.Namespace) -> int:
-    from .._sides import meet
     from ..adjudicate import adjudicate, read_decisions
-    from ..convert import for_format
     from ..diff import diff_corpora
     from ..formats import read, sniff, write
     from ..formats._registry import by_extension
+    from ..formats.convert import for_format
     from ..model import Corpus
+    from ..pipeline._sides import meet
 
     features = features_option(args.features)
     how = getattr(args, "discontinuous", "fragments")
@@ -239,7 +239,7 @@ def _write_with_key_sets(key_path: Path, key: object, docs: list, out: Path, set
     adjudicated annotations (added to what the set already holds, once). One document: ``out`` is the file; several:
     ``out`` is a folder of files named as the key's, built beside ``out`` and moved in when complete. Returns the
     documents written and the annotations added."""
-    from .._safe_paths import atomic_directory, staged_file
+    from .._support.safe_paths import atomic_directory, staged_file
 
     added = 0
     with (atomic_directory(out) if len(docs) > 1 else staged_file(out)) as target:   # whole or not at all
@@ -250,8 +250,8 @@ def _write_with_key_sets(key_path: Path, key: object, docs: list, out: Path, set
 
 def _with_key_sets(key_path: Path, key: object, doc: Any, target: Path, set_name: str, folder: bool) -> int:
     """One key document written back to ``target`` (a file, or a folder) with ``set_name`` added; the number added."""
-    from .._safe_paths import file_name, inside
-    from ..formats.gate import read_gate_sets, write_gate_sets
+    from .._support.safe_paths import file_name, inside
+    from ..formats.text.gate import read_gate_sets, write_gate_sets
 
     files = getattr(key, "files", {})
     # read from the key folder by the file's own name (a link to a file elsewhere is read as the folder lists it:

@@ -121,7 +121,7 @@ def add_score_options(sc: argparse.ArgumentParser) -> None:
     u.add_argument("--by-character", action="store_true", help="also score in characters")
     u.add_argument("--confusability", action="store_true", help="the confusability matrix of labels, in tokens "
                    "(in pseudo-tokens, or characters, when only those are scored; alone it implies --by-token)")
-    r = sc.add_argument_group("what of a MAT document is scored (see accord.regions)")
+    r = sc.add_argument_group("what of a MAT document is scored (see accord.pipeline._regions)")
     r.add_argument("--content-annotations", type=csv_list, metavar="LABELS",
                    help="without --task: the labels scored (default: every label but the token annotations, zone "
                    "and SEGMENT); with a task its descriptors of category 'content' say it")
@@ -191,13 +191,13 @@ def _check_span_options(args: argparse.Namespace) -> None:
 def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Callable[[Any], None]]:
     """The result of scoring ``pred`` against ``args.gold`` in the pairs, clueval or semeval mode, and how to draw
     its tables (``accord score`` and ``accord compare``)."""
-    from .. import scoring
+    from .._api import score
 
     if args.match != "pairs":     # a mode of the registry (accord.modes) other than the pipeline's own
         from ..clueval import leniency_level
 
         _check_span_options(args)
-        result = scoring.score(args.gold, pred, format=args.format, gold_format=args.gold_format,
+        result = score(args.gold, pred, format=args.format, gold_format=args.gold_format,
                                pred_format=args.pred_format, beta=args.beta, zero_division=args.zero_division,
                                allow_missing=args.allow_missing, scheme=args.scheme, repair=repair_of(args),
                                suffix=args.suffix,
@@ -223,7 +223,7 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
     equivalences: dict[str, list[str]] = {}
     for name, members in args.equivalence_class:
         equivalences.setdefault(name, []).extend(members)
-    report = scoring.score(
+    report = score(
         args.gold, pred, format=args.format, gold_format=args.gold_format, pred_format=args.pred_format,
         task=args.task, profile=args.profile, score_profile=args.score_profile, attributes=args.attributes,
         equivalence_classes=equivalences, ignore=args.ignore, beta=args.beta, zero_division=args.zero_division,

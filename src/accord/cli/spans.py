@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .._safe_paths import write_text as write_file
+from .._support.safe_paths import write_text as write_file
 from ..errors import OptionError
 from ._inputs import read_span_sides
 from ._options import add_allow_missing, add_columns, add_discontinuous, add_sides_format, add_tagging, csv_list
@@ -104,11 +104,11 @@ def _register_merge(sub: argparse._SubParsersAction) -> None:
 
 
 def run_merge(args: argparse.Namespace) -> int:
-    from .. import tagging
-    from .._io import read_text
+    from .._support.io import read_text
     from ..clueval import merge_layers
-    from ..formats.jsonl import write_jsonl
-    from ..formats.vrt import parse_vrt, read_vrt_layers, rewrite_columns
+    from ..formats.text.jsonl import write_jsonl
+    from ..formats.tokens.vrt import parse_vrt, read_vrt_layers, rewrite_columns
+    from ..model import tagging
 
     columns = csv_list(args.columns)
     if len(set(columns)) != len(columns):
@@ -123,7 +123,7 @@ def run_merge(args: argparse.Namespace) -> int:
                              token_id_column=args.token_id_column, scheme=args.scheme, repair=args.repair)
     merged = merge_layers(layers)
     if fmt == "jsonl":
-        from .._safe_paths import staged_file
+        from .._support.safe_paths import staged_file
 
         with staged_file(args.out) as staged:     # whole or not at all
             write_jsonl(merged, staged)

@@ -21,7 +21,7 @@ def _structured_help() -> str:
     from ..structured.named import NAMED_METRICS
 
     return ("Score RESPONSE against KEY (JSON lines, one document per line; the record formats are in the README "
-            "and accord.formats.records) with one or more metrics:\n\n"
+            "and accord.formats.records.records) with one or more metrics:\n\n"
             + "\n".join(f"  {n:<20} [{kind}] {d}" for n, (kind, d) in NAMED_METRICS.items()))
 
 

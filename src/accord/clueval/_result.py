@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from .._sentence_units import SentenceIndex
 from ..match.coverage import CLASS_NAMES
 from ..result import ClueKind, CountTable, Measure, Result, label_table
+from ..result._sentence_units import SentenceIndex
 from ._evaluate import LEVELS, ClueEvaluation, leniency_level
 
 __all__ = ["ClueResult", "clueval_result", "measure_corpora", "measure_name"]

@@ -1,6 +1,6 @@
 """Drop-in replacements for peer tools' Python APIs (``accord.compat.seqeval``), loaded on first use."""
 
-from .._lazy import submodule_getattr
+from .._support.lazy import submodule_getattr
 
 __all__: list[str] = []
 

@@ -4,12 +4,12 @@ Change ``from seqeval.metrics import f1_score`` to ``from accord.compat.seqeval 
 f1_score``. The functions take lists of tag lists and give seqeval 1.2.2's numbers in its
 default mode (conlleval's chunking) and in its strict mode (``mode="strict"`` with a
 ``scheme``), computed on numpy arrays: chunks are decoded with
-:func:`accord.tagging.decode` and gold and predicted entities are paired by hashing
+:func:`accord.model.tagging.decode` and gold and predicted entities are paired by hashing
 (:func:`accord.match.blocks.exact_pairs`).
 
 Strict mode with ``IOB1`` or ``IOE1`` reads chunks with seqeval's own start, inside and end
 tables (:mod:`accord.compat._seqeval_strict`): the same chunks as seqeval, also where they differ
-from accord's validity rules (:mod:`accord.tagging`, ``accord score``) and where seqeval marks its
+from accord's validity rules (:mod:`accord.model.tagging`, ``accord score``) and where seqeval marks its
 IOE1 reading as incomplete.
 
 Differences from seqeval, on purpose:
@@ -34,9 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import tagging
 from ..errors import OptionError
 from ..match.blocks import exact_pairs
+from ..model import tagging
 from ._seqeval_strict import TABLES, strict_chunks
 
 __all__ = [

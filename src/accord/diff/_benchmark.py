@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .._names import check_names
+from .._support.names import check_names
 from ..model import Annotation, Corpus, span_key
 from ._counts import DiffCounts, parse_measure
 from ._diff import CorpusDiff, diff_corpora
@@ -83,7 +83,7 @@ def benchmark(key: Corpus, before: Corpus, after: Corpus, *, types: Sequence[str
     The parameters are those of :func:`diff_corpora`; the types compared default to every
     type found in any of the three corpora, so both diffs have the same rows.
     """
-    from .._offset_units import unify_units
+    from ..pipeline._offset_units import unify_units
 
     # the three in one unit at once: the key placed once, so that its annotations are the same objects in both diffs
     key, before, after = unify_units([key, before, after], [key.name, before.name, after.name],

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-from .._names import check_names
+from .._support.names import check_names
 from ..errors import OptionError, PairingError, TallyError
 from ..match.similarity import implied_span
 from ..model import Annotation, Corpus, Document

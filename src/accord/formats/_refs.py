@@ -179,17 +179,17 @@ def signal_targets(corpus: Corpus, path: str | Path, extension: str,
                    what: str) -> Iterator[tuple[Document, Path, Path]]:
     """Each document with text, the file it goes to (named in messages) and the file to write it to: ``path`` for
     a one-document corpus, else ``path/<name><extension>``, the name made from the id by
-    :func:`accord._safe_paths.file_name`. A document without text is an error (``what`` needs it).
+    :func:`accord._support.safe_paths.file_name`. A document without text is an error (``what`` needs it).
 
     The files are written whole or not at all: the caller writes each document to the third path, a temporary
     file beside ``path`` (or a file in a temporary folder beside it), and the output is renamed into place when
-    the caller asks for the next document after the last (:mod:`accord._safe_paths`).
+    the caller asks for the next document after the last (:mod:`accord._support.safe_paths`).
     """
     import os
     import tempfile
     from contextlib import suppress
 
-    from .._safe_paths import atomic_directory, check_not_input, file_names, folder_of, inside, is_stdout
+    from .._support.safe_paths import atomic_directory, check_not_input, file_names, folder_of, inside, is_stdout
 
     p = Path(path)
     docs = corpus.documents

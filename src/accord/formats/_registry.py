@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .._safe_paths import id_from_file_name
+from .._support.safe_paths import id_from_file_name
 from ..errors import FormatError, OptionError, quoted
 from ..model import Corpus, Document
 
@@ -65,21 +65,21 @@ def option_hint(what: str) -> str:
     return dict(_OPTION_NAMES.get())[what]
 
 BUILTIN_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "brat": ("brat", (".ann",)),
-    "conll": ("conll", (".conll", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".tsv", ".txt", ".col")),
-    "gate": ("gate", (".xml",)),
-    "jsonl": ("jsonl", (".jsonl",)),
-    "mat-json": ("matjson", (".json",)),
-    "vrt": ("vrt", (".vrt",)),
-    "spans": ("spans_table", ()),
-    "spacy": ("spacy_docbin", (".spacy",)),
-    "conllu": ("conllu", (".conllu",)),
-    "label-studio": ("label_studio", (".json",)),
-    "doccano": ("doccano", (".jsonl",)),
-    "xmi": ("xmi", (".xmi",)),
-    "webanno-tsv": ("webanno_tsv", (".tsv",)),
-    "xml-inline": ("xml_inline", (".xml",)),
-    "fake-xml-inline": ("xml_inline", ()),
+    "brat": ("text.brat", (".ann",)),
+    "conll": ("tokens.conll", (".conll", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".tsv", ".txt", ".col")),
+    "gate": ("text.gate", (".xml",)),
+    "jsonl": ("text.jsonl", (".jsonl",)),
+    "mat-json": ("text.matjson", (".json",)),
+    "vrt": ("tokens.vrt", (".vrt",)),
+    "spans": ("tokens.spans_table", ()),
+    "spacy": ("tokens.spacy_docbin", (".spacy",)),
+    "conllu": ("tokens.conllu", (".conllu",)),
+    "label-studio": ("text.label_studio", (".json",)),
+    "doccano": ("text.doccano", (".jsonl",)),
+    "xmi": ("text.xmi", (".xmi",)),
+    "webanno-tsv": ("text.webanno_tsv", (".tsv",)),
+    "xml-inline": ("text.xml_inline", (".xml",)),
+    "fake-xml-inline": ("text.xml_inline", ()),
 }
 """accord's own formats: name -> (module of ``accord.formats``, extensions). A module registers its format when it
 is imported, on first use (:func:`_load`), so that ``accord --help`` imports no reader; the tests check that this
@@ -124,7 +124,7 @@ def file_head(path: str | os.PathLike, size: int = 4096) -> str | None:
     """The first ``size`` characters of a file for sniffing (undecodable bytes replaced), or ``None``
     when it cannot be read. The text is decoded as the readers will decode it (``--encoding``, UTF-8 by default),
     a byte-order mark choosing the codec and dropped, so that a BOM never hides the first character."""
-    from .._io import current_encoding
+    from .._support.io import current_encoding
 
     try:
         with open(path, "rb") as fh:
@@ -264,7 +264,7 @@ def input_files(path: str | os.PathLike) -> list[Path] | None:
 
     text = os.fspath(path)
     if text.startswith("@") and not _exists(text):
-        from .._io import read_text
+        from .._support.io import read_text
 
         listing = Path(text[1:])
         try:
@@ -364,7 +364,7 @@ def name_from_two_files(doc_id: str, first: object, second: object, name: str) -
 
 def _read_files(files: list[Path], fmt: Format, options: dict[str, Any], name: str) -> Corpus:
     """Several files as one corpus: a document per file (``stem``), or ``stem:id`` for a file of several."""
-    from .._progress import track
+    from .._support.progress import track
 
     docs: list[Document] = []
     names: dict[str, str] = {}
@@ -403,11 +403,11 @@ def write(corpus: Corpus, path: str | os.PathLike, format: str, **options: Any) 
     if fmt.name in _STAGE_THEMSELVES:
         fmt.write(corpus, Path(path), **options)
         return
-    from .._safe_paths import staged_file
+    from .._support.safe_paths import staged_file
 
     with staged_file(path) as staged:    # written whole or not at all; '-' is standard output
         fmt.write(corpus, staged, **options)
 
 
 _STAGE_THEMSELVES = ("brat", "mat-json", "xml-inline", "fake-xml-inline")
-"""Writers of folders (named by document ids), built beside their target by :mod:`accord._safe_paths`."""
+"""Writers of folders (named by document ids), built beside their target by :mod:`accord._support.safe_paths`."""

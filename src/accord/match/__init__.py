@@ -4,7 +4,7 @@ The modules load on first use (``accord.match.sparse`` after ``import accord``),
 imports no numpy.
 """
 
-from .._lazy import submodule_getattr
+from .._support.lazy import submodule_getattr
 
 __all__: list[str] = []
 

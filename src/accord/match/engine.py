@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import PairingError, ProfileError
 from ..model import SCALAR_TYPES, Annotation, Document, is_aggregate
-from ..schema import Task
+from ..model.schema import Task
 from .assign import assign
 from .blocks import exact_pairs, overlap_blocks
 from .shapes import pair_scores, spanless_block_scores

@@ -41,7 +41,7 @@ import numpy as np
 
 from ..errors import PairingError, ProfileError
 from ..model import Annotation, covered_length, is_aggregate, overlap_length, same_extent
-from ..schema import DimensionSpec, SimilarityProfileSpec, TagProfileSpec, Task
+from ..model.schema import DimensionSpec, SimilarityProfileSpec, TagProfileSpec, Task
 from .assign import assigned_total
 
 __all__ = [

@@ -8,9 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import tagging
 from ..errors import FormatError, OptionError
-from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document
+from ..model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document, tagging
 from ._labels import check_label_names
 
 __all__ = ["tags_corpus", "SentenceWhere", "split_documents"]
@@ -83,7 +82,7 @@ def named_tags(flat: list[Any], offsets: np.ndarray, name: str, label_names: Any
 
 def decode_sentences(tags: list[str], offsets: np.ndarray, *, name: str, scheme: str = "IOB2",
                      repair: str = "conlleval", suffix: bool = False) -> tuple[list[Annotation], list[str]]:
-    """Spans of flat tags over sentences, as :func:`accord.tagging.decode_column` reads a column file's."""
+    """Spans of flat tags over sentences, as :func:`accord.model.tagging.decode_column` reads a column file's."""
     first = np.zeros(len(tags), dtype=bool)
     starts = offsets[:-1][offsets[:-1] < offsets[1:]]
     first[starts] = True

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._io import check_encoding, read_bytes_range
+from .._support.io import check_encoding, read_bytes_range
 
 __all__ = ["Piece", "Side", "Shard", "Marks", "scan_marks", "plan_shards", "byte_ranges", "DEFAULT_SHARD_BYTES"]
 

@@ -92,7 +92,7 @@ def runner(jobs: int = 1, dask: Any = None) -> Iterator[Runner]:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        from .._progress import track
+        from .._support.progress import track
 
         processes = min(workers, len(items))
         if processes <= 1:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._io import current_encoding, read_bytes_range, read_text_range, text_encoding
+from .._support.io import current_encoding, read_bytes_range, read_text_range, text_encoding
 from ..errors import AccordError, JobsWarning, RepairWarning, ShardedRunWarning, ValidationError
 from ..model import Corpus
 from ._plan import (
@@ -136,7 +136,7 @@ def _read_side(side: Side, options: dict[str, Any], ids: list[list[str]], origin
         if p.whole:
             sub = read(p.path, format=p.format, **options)
         else:
-            from ..formats.conll import read_conll
+            from ..formats.tokens.conll import read_conll
 
             facts: dict[str, Any] = {}
             try:
@@ -287,7 +287,7 @@ def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any 
         plans = [_describe(gold, arguments["gold_format"] or fmt, encoding)]
         plans.append(plans[0] if pred is None else _describe(pred, arguments["pred_format"] or fmt, encoding))
         if isinstance(arguments["task"], (str, os.PathLike)):     # parsed once, not by every worker
-            from ..schema import load_task
+            from ..model.schema import load_task
 
             arguments = {**arguments, "task": load_task(arguments["task"])}
     except AccordError:
@@ -461,7 +461,7 @@ def _emit_warnings(outcomes: list[ShardOutcome], plans: list[InputPlan]) -> None
 def _merged_repairs(outcomes: list[ShardOutcome], plans: list[InputPlan]) -> list[RepairWarning]:
     """One repair warning per file and side, in the order of reading the gold and then the predicted input (a
     file's shards in file order)."""
-    from ..tagging import merge_repair_warnings
+    from ..model.tagging import merge_repair_warnings
 
     ranks = [{f: n for n, f in enumerate(plan.files)} for plan in plans]
     groups: dict[tuple[int, int, str], list[RepairWarning]] = {}

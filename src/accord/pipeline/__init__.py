@@ -1,5 +1,7 @@
 """The stages every comparison goes through, in the order data flows: read both sides (:mod:`._read`), prepare
-and check the names the user gives (:mod:`._prepare`), pair the documents (:mod:`._pair`). A mode then measures the
+and check the names the user gives (:mod:`._prepare`; regions, ignored labels and token annotations:
+:mod:`._regions`), pair the documents (:mod:`._pair`; two sides made to meet, single files paired as given and
+offsets in one unit: :mod:`._sides`, :mod:`._offset_units`). A mode then measures the
 pairs into a count table (``tally``, ``clueval``, ``semeval``, ...), a result holds the measures, a renderer draws
 them. :func:`accord.score` composes these stages; :mod:`accord.parallel` calls the same stages on shards."""
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._offset_units import unify_units
-from .._text_fields import TextFields
 from ..errors import OptionError, PairingError
 from ..model import Corpus, Document
+from ..model._text_fields import TextFields
+from ._offset_units import unify_units
 
 __all__ = ["ALLOW_MISSING", "pair_documents", "missing_documents", "match_file_names"]
 
@@ -18,7 +18,7 @@ ALLOW_MISSING = ("empty", "skip")
 def pair_documents(gold: Corpus, pred: Corpus, allow_missing: str | None = None
                    ) -> list[tuple[str, Document | None, Document | None]]:
     """Pair documents by id, checking that paired token sequences agree (a side counting tokens is placed on the
-    text of a side counting characters first: :func:`accord._offset_units.unify_units`).
+    text of a side counting characters first: :func:`accord.pipeline._offset_units.unify_units`).
 
     Parameters
     ----------

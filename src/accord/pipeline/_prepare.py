@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 
-from .._names import check_names
+from .._support.names import check_names
 from ..model import Corpus
-from ..schema import Task
+from ..model.schema import Task
 
 __all__ = ["corpus_names", "check_user_names", "in_shard", "IN_SHARD"]
 

@@ -10,10 +10,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from .._sides import meet
 from ..errors import OptionError, RepairWarning
 from ..formats import read, sniff
 from ..model import Corpus, Document
+from ._sides import meet
 
 __all__ = ["source_name", "reading_once", "read_corpus", "read_sides", "read_with_repairs"]
 
@@ -24,7 +24,7 @@ def source_name(obj: Any, column: int | str | None = None) -> str:
     if isinstance(obj, Corpus):
         name = "<corpus>"
     elif isinstance(obj, (str, os.PathLike)):
-        from .._io import shown_name
+        from .._support.io import shown_name
 
         name = shown_name(str(obj))
     else:

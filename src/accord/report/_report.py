@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from ..match.engine import DocumentAlignment
+from ..pairs._tally import Tally
 from ..result import ALL, Block, CountTable, Measure, PairsKind, Result, UnitsKind
-from ..tally import Tally
 
 __all__ = ["Report", "pairs_table"]
 
@@ -115,7 +115,7 @@ class Report(Result):
         return self.rates(self.totals)[2]
 
     def block(self, counts: Any) -> dict[str, Any]:
-        """The JSON count block of a :class:`~accord.tally.Counts` or a block."""
+        """The JSON count block of a :class:`~accord.pairs._tally.Counts` or a block."""
         if isinstance(counts, dict):
             return counts
         return counts.to_dict(self.beta, self.zero_division)

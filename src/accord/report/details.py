@@ -80,10 +80,10 @@ def write_rows(rows: Iterable[Mapping[str, Any]], path: str | Path, columns: Seq
     """Write rows as CSV with ``columns``, or as JSON lines when the file name ends in ``.jsonl``.
 
     In CSV a missing value is empty, a list or object is written as JSON text, and a text that a spreadsheet would
-    run as a formula starts with ``'`` (:mod:`accord._csv_cells`). ``-`` is standard output.
+    run as a formula starts with ``'`` (:mod:`accord._support.csv_cells`). ``-`` is standard output.
     """
-    from .._csv_cells import SpreadsheetDictWriter
-    from .._safe_paths import atomic_write
+    from .._support.csv_cells import SpreadsheetDictWriter
+    from .._support.safe_paths import atomic_write
 
     p = Path(path)
     if p.suffix.lower() == ".jsonl":

@@ -12,7 +12,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from .._csv_cells import SpreadsheetDictWriter
+from .._support.csv_cells import SpreadsheetDictWriter
 from ..clueval import ClueEvaluation
 from ..clueval._errors import ErrorRow
 from ._context import context_pieces

@@ -38,12 +38,11 @@ from typing import Any
 
 import numpy as np
 
-from .._csv_cells import SpreadsheetDictWriter, SpreadsheetWriter, row_cells, text_cell
-from .._offset_units import TOKEN_OFFSETS
-from .._safe_paths import atomic_directory
+from .._support.csv_cells import SpreadsheetDictWriter, SpreadsheetWriter, row_cells, text_cell
+from .._support.safe_paths import atomic_directory
 from ..errors import OptionError
 from ..match.engine import UNPAIRED, DocumentAlignment
-from ..model import Annotation, Document, covered_text
+from ..model import TOKEN_OFFSETS, Annotation, Document, covered_text
 from ._report import Report
 
 __all__ = ["FORMULA_FORMATS", "check_formula_formats", "summary_tables", "detail_rows", "write_mat_csv"]
@@ -86,7 +85,7 @@ def _token_count(doc: Document | None, token_labels: frozenset[str], gold: Docum
     if doc.text is None and doc.tokens is not None:
         return len(doc.tokens)
     count = sum(1 for a in doc.annotations if a.label in token_labels and a.start is not None)
-    if not count:   # a token side placed on the text (accord._offset_units): its tokens
+    if not count:   # a token side placed on the text (accord.pipeline._offset_units): its tokens
         placed = [d.metadata[TOKEN_OFFSETS] for d in (doc, gold)
                   if d is not None and TOKEN_OFFSETS in (d.metadata or {})]
         count = len(placed[0][0]) if placed else 0
@@ -403,7 +402,7 @@ def write_mat_csv(report: Report, directory: str | Path, formats: Sequence[str] 
 
     The files are written in a folder beside ``directory`` and moved in when all are complete (an interruption
     leaves the previous files); text from the data that a spreadsheet would run as a formula starts with ``'``
-    (:mod:`accord._csv_cells`), accord's own formulas (``--csv-formula-output``) are kept.
+    (:mod:`accord._support.csv_cells`), accord's own formulas (``--csv-formula-output``) are kept.
 
     ``formats`` are any of ``excel``, ``oo``, ``literal`` (MAT's ``--csv_formula_output``): one summary file per
     table and format. ``details.csv`` is always written, ``confusability.csv`` when a matrix was built.

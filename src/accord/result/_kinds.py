@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._limits import MAX_BETA
+from .._support.limits import MAX_BETA
 from ..errors import OptionError
 
 __all__ = ["Kind", "PairsKind", "UnitsKind", "ClueKind", "SemEvalKind", "CorefKind", "SmatchKind", "RecordsKind",
@@ -58,7 +58,8 @@ def f_from_counts(p_num: np.ndarray, pred: np.ndarray, r_num: np.ndarray, gold: 
 
 
 def check_beta(beta: float) -> None:
-    """An F-beta weight: a number from 0 to :data:`~accord._limits.MAX_BETA` (an :class:`OptionError` otherwise)."""
+    """An F-beta weight: a number from 0 to :data:`~accord._support.limits.MAX_BETA` (an :class:`OptionError`
+    otherwise)."""
     if isinstance(beta, bool) or not isinstance(beta, (int, float, np.number)) or not 0 <= beta <= MAX_BETA:
         raise OptionError(f"--beta must be a number from 0 to {MAX_BETA:g}; got {beta!r}")
 

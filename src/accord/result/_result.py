@@ -316,7 +316,7 @@ class Result:
                                     "subset": "/".join(row[2:]), **block})
         columns = list(dict.fromkeys(k for rec in records for k in rec))
         buf = io.StringIO()
-        from .._csv_cells import SpreadsheetDictWriter
+        from .._support.csv_cells import SpreadsheetDictWriter
 
         w = SpreadsheetDictWriter(buf, fieldnames=columns, lineterminator="\n", restval="")   # no formula from data
         w.writeheader()

@@ -51,7 +51,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._sentence_units import SentenceIndex
 from ..errors import OptionError, TallyError
 from ..match.assign import assign
 from ..match.axis import layered_tables
@@ -60,6 +59,7 @@ from ..match.fragments import has_fragments
 from ..match.sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
 from ..metrics.prf import f_from_counts, json_rate, safe_ratio
 from ..model import Corpus, covered_length, overlap_length, same_extent
+from ..result._sentence_units import SentenceIndex
 
 __all__ = ["SCHEMAS", "SchemaCounts", "SemEvalResult", "semeval_schemas"]
 
@@ -127,7 +127,8 @@ class SemEvalResult:
     beta: float = 1.0
     zero_division: str = "zero"
     gold_unit: np.ndarray | None = None
-    """The sentence of each gold span (:class:`~accord._sentence_units.SentenceIndex`), and of each predicted one."""
+    """The sentence of each gold span (:class:`~accord.result._sentence_units.SentenceIndex`), and of each
+    predicted one."""
     pred_unit: np.ndarray | None = None
     sentence_sizes: np.ndarray | None = None
     """The number of sentences of each document."""

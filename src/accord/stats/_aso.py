@@ -42,7 +42,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from .._limits import MAX_DRAWS
+from .._support.limits import MAX_DRAWS
 from ..errors import OptionError, StatisticsWarning
 from ._bootstrap import check_seed
 

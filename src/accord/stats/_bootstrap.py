@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .._limits import MAX_DRAWS
+from .._support.limits import MAX_DRAWS
 from ..errors import OptionError, StatisticsWarning
 
 __all__ = ["CHUNK", "CI_METHODS", "BootstrapOptions", "check_seed", "resampled_sums", "intervals"]

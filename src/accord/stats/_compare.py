@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .._limits import MAX_DRAWS
+from .._support.limits import MAX_DRAWS
 from ..errors import OptionError, StatisticsError
 from ..result._table import ALL, row_order
 from ._aso import almost_stochastic_order
@@ -243,7 +243,7 @@ class ComparisonResult:
         import io
 
         buf = io.StringIO()
-        from .._csv_cells import SpreadsheetDictWriter
+        from .._support.csv_cells import SpreadsheetDictWriter
 
         # one row per system (the leaderboard), then one per comparison; ``row`` says which
         ranked = ["rank", "key", "system", "value", "sd", "interval_low", "interval_high", "beats"]

@@ -35,7 +35,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from .._limits import MAX_DRAWS
+from .._support.limits import MAX_DRAWS
 from ..errors import OptionError
 from ._bootstrap import resampled_sums
 
@@ -120,7 +120,7 @@ def paired_bootstrap_differences(counts_a: np.ndarray, counts_b: np.ndarray, rat
         whose first axis is the samples: e.g. ``lambda v: kind.rates(v)["f1"]`` for a result's
         :class:`~accord.result.Kind`.
     samples : int
-        Resamples (from 2 to :data:`~accord._limits.MAX_DRAWS`).
+        Resamples (from 2 to :data:`~accord._support.limits.MAX_DRAWS`).
     rng : numpy.random.Generator
         The generator (a fresh unseeded one if omitted).
 

@@ -234,7 +234,7 @@ def smatch_corpus(tests: Iterable[Any], golds: Iterable[Any]) -> SmatchScore:
     tests, golds = list(tests), list(golds)
     if len(tests) != len(golds):
         raise OptionError(f"{len(tests)} test graphs but {len(golds)} gold graphs; they pair in order")
-    from .._progress import track
+    from .._support.progress import track
 
     scores = tuple(smatch(t, g) for t, g in track(zip(tests, golds), "Smatch pairs", len(tests)))
     return SmatchScore(sum(s.match for s in scores), sum(s.test_triples for s in scores),
@@ -274,7 +274,7 @@ def read_amr(path: Any) -> list[Any]:
 
     import penman
 
-    from .._io import read_text
+    from .._support.io import read_text
 
     p = Path(path)
     text = read_text(p)

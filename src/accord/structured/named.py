@@ -1,6 +1,6 @@
 """The structured metrics by name, scored per document and for a corpus (``accord structured``).
 
-Each name maps to the kind of record it reads (see :mod:`accord.formats.records`) and a
+Each name maps to the kind of record it reads (see :mod:`accord.formats.records.records`) and a
 metric built in the framework. A corpus score is the micro average over documents, as the
 CoNLL scorers compute it: matching scores and totals are summed, then divided. BETTER's
 score is the product of the micro type F1 and the micro filler F1.

@@ -17,7 +17,7 @@ by single spaces, spans mapped onto it):
     the test size is their number. When a boundary falls inside a token, token scoring is
     abandoned for the whole run, as MAT does (the reason is reported).
 
-Counts follow the tag level (:mod:`accord.tally`): a match under the gold label, a clash
+Counts follow the tag level (:mod:`accord.pairs._tally`): a match under the gold label, a clash
 as ``gold_clash`` under the gold label and ``pred_clash`` under the predicted label,
 missing under the gold label, spurious under the predicted label. With ``T`` the test size
 of the row, ``M`` missing, ``S`` spurious and ``C`` the gold-side clashes:
@@ -44,12 +44,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .._offset_units import TOKEN_OFFSETS
 from ..errors import OptionError
 from ..match.engine import DocumentAlignment, Pairer
 from ..match.similarity import Context
-from ..model import Annotation, Document
-from ..tally import Counts
+from ..model import TOKEN_OFFSETS, Annotation, Document
+from ..pairs._tally import Counts
 from ._intervals import CLASHED, MATCHED, MISSING, SPURIOUS, Interval, scored_intervals
 
 __all__ = ["UNITS", "UnitScores", "score_units", "accuracies"]
@@ -120,7 +119,7 @@ class _Signal:
                           if a.label in token_labels and a.start is not None)
             placed = [d.metadata[TOKEN_OFFSETS] for d in (pred, gold) if d is not None and d.metadata
                       and TOKEN_OFFSETS in d.metadata]
-            if not toks and placed:     # a token side placed on the text (accord._offset_units): its tokens
+            if not toks and placed:     # a token side placed on the text (accord.pipeline._offset_units): its tokens
                 toks = list(zip(placed[0][0].tolist(), placed[0][1].tolist()))
             self.token_starts = np.array([s for s, _ in toks], dtype=np.int64) if toks else None
             self.token_ends = np.array([e for _, e in toks], dtype=np.int64) if toks else None

@@ -1,0 +1,193 @@
+"""The chains of a well-formed CoNLL-2012 file, read with arrays.
+
+:func:`chains_in_bulk` parses every chain column of a file at once: the characters of all chains
+are gathered into one array, split into parts at ``|``, each part checked against ``(N``, ``N)``
+or ``(N)`` and its number read; opening and closing parts of one entity in one document are
+matched as brackets are (by nesting depth), a token's openings before its closings as the
+reference scorer (v8.01) reads them. Each document's entities are listed in the order the reference
+scorer numbers them: that of their first one-token mention or opening, a token's one-token mentions
+before its openings, each in written order. It returns ``None`` at the first thing it does not
+find well formed (a fault, or what it leaves to the line-by-line reader: digits other than ASCII,
+numbers of more than 18 digits), and the caller reads the file line by line to name the fault.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...model._text_fields import field_chars
+
+__all__ = ["CorefLines", "chains_in_bulk"]
+
+_OPEN, _CLOSE, _BAR, _ZERO, _NINE = (ord(c) for c in "()|09")
+
+
+class CorefLines:
+    """The lines of a CoNLL-2012 file that matter, from its field layout.
+
+    ``marks``: lines whose first field begins with ``#`` (``#begin document``, ``#end document``,
+    comments), with ``mark_text`` their stripped text; ``token_lines``: the other non-blank lines;
+    ``mention``: indices (among ``token_lines``) of those whose last field is not ``-`` or ``_``,
+    ``chain_start``/``chain_end``: where that field is in the text (indexed like ``token_lines``).
+    """
+
+    __slots__ = ("text", "codes", "marks", "mark_text", "before_mark", "token_lines", "chain_start", "chain_end",
+                 "mention")
+
+    def __init__(self, text: str, codes: np.ndarray, marks: np.ndarray, mark_text: list[str],
+                 token_lines: np.ndarray, chain_start: np.ndarray, chain_end: np.ndarray, mention: np.ndarray):
+        self.text, self.codes = text, codes
+        self.marks, self.mark_text = marks, mark_text
+        self.before_mark: list[int] = np.searchsorted(token_lines, marks).tolist()
+        """How many token lines come before each mark."""
+        self.token_lines, self.chain_start, self.chain_end, self.mention = token_lines, chain_start, chain_end, mention
+
+
+def _documents(lines: CorefLines) -> list[tuple[str, int, int]] | None:
+    """``(name, first token line, token line after the last)`` of each document, or None if the marks are faulty."""
+    out: list[tuple[str, int, int]] = []
+    names: set[str] = set()
+    current: tuple[str, int] | None = None
+    outside_from = 0
+    for index, stripped in zip(lines.before_mark, lines.mark_text):
+        if stripped.startswith("#begin document"):
+            name = stripped[len("#begin document"):].strip()
+            if current is not None or name in names or index > outside_from:
+                return None
+            names.add(name)
+            current = (name, index)
+        elif stripped.startswith("#end document"):
+            if current is None:
+                return None
+            out.append((current[0], current[1], index))
+            current, outside_from = None, index
+    if current is not None or len(lines.token_lines) > outside_from:
+        return None
+    return out
+
+
+def chains_in_bulk(lines: CorefLines) -> dict[str, list[list[tuple[int, int]]]] | None:
+    """``{document: [entity, ...]}`` (entities in the order of their first part, mentions sorted), or None (see
+    the module)."""
+    docs = _documents(lines)
+    if docs is None:
+        return None
+    out: dict[str, list[list[tuple[int, int]]]] = {name: [] for name, _, _ in docs}
+    mention = lines.mention
+    if not len(mention):
+        return out
+    doc_first = np.array([lo for _, lo, _ in docs], dtype=np.int64)
+    doc_of = np.searchsorted(doc_first, mention, side="right") - 1     # every token line lies in a document
+    token = mention - doc_first[doc_of]
+
+    # the characters of every chain, one after the other
+    starts = lines.chain_start[mention].astype(np.int64)
+    lens = lines.chain_end[mention].astype(np.int64) - starts
+    before = np.cumsum(lens) - lens
+    chars = field_chars(lines.codes, starts, starts + lens)
+    chain_of = np.repeat(np.arange(len(mention)), lens)
+
+    # parts: runs between bars; an empty part (a bar at either end, two bars together) is a fault
+    bar = chars == _BAR
+    first_char = np.zeros(len(chars), dtype=bool)
+    first_char[before] = True
+    last_char = np.zeros(len(chars), dtype=bool)
+    last_char[before + lens - 1] = True
+    part_begin = ~bar & (first_char | np.concatenate([[False], bar[:-1]]))
+    part_end = ~bar & (last_char | np.concatenate([bar[1:], [False]]))
+    if np.count_nonzero(part_begin) != np.count_nonzero(bar) + len(mention):
+        return None
+    begin, end = np.flatnonzero(part_begin), np.flatnonzero(part_end) + 1
+    opens = chars[begin] == _OPEN
+    closes = chars[end - 1] == _CLOSE
+    digit_lo, digit_hi = begin + opens, end - closes
+    width = digit_hi - digit_lo
+    if np.any(width < 1) or np.any(width > 18) or not np.all(opens | closes):
+        return None
+    # the characters between the brackets of every part are ASCII digits (the brackets are at the ends)
+    edges = np.zeros(len(chars) + 1, dtype=np.int64)
+    np.add.at(edges, digit_lo, 1)
+    np.add.at(edges, digit_hi, -1)
+    inside = np.cumsum(edges[:-1]) > 0
+    if not np.all((chars[inside] >= _ZERO) & (chars[inside] <= _NINE)):
+        return None
+    # the numbers: each digit times its power of ten, summed per part
+    where = np.flatnonzero(inside)
+    part_of_char = np.searchsorted(begin, where, side="right") - 1
+    power = (digit_hi[part_of_char] - 1 - where).astype(np.int64)
+    values = (chars[where].astype(np.int64) - _ZERO) * (10 ** power)
+    entity = np.add.reduceat(values, np.searchsorted(where, digit_lo)) if len(where) else np.zeros(0, np.int64)
+
+    chain = chain_of[begin]
+    part_doc, part_token = doc_of[chain], token[chain]
+    kind = np.where(opens & closes, 0, np.where(opens, 1, -1))    # one-token mention, opening, closing
+    # opening and closing parts matched per (document, entity), in file order, by nesting depth; within one token
+    # the openings come before the closings, as the reference scorer reads them ("1)|(1" closes the mention it opens)
+    rank = np.where(kind == -1, 2, kind)
+    order = _stable_order(part_doc, entity, part_token, rank)
+    k_doc, k_ent, k_kind, k_tok = part_doc[order], entity[order], kind[order], part_token[order]
+    group_start = np.ones(len(order), dtype=bool)
+    group_start[1:] = (k_doc[1:] != k_doc[:-1]) | (k_ent[1:] != k_ent[:-1])
+    group_id = np.cumsum(group_start) - 1
+    depth = np.cumsum(k_kind)
+    depth_before_group = (depth - k_kind)[group_start]
+    depth -= depth_before_group[group_id]
+    if np.any(depth < 0):
+        return None
+    group_last = np.append(np.flatnonzero(group_start)[1:], len(order)) - 1
+    if np.any(depth[group_last] != 0):
+        return None
+    bracket = k_kind != 0
+    level = np.where(k_kind == 1, depth, depth + 1)[bracket]
+    b_doc, b_ent, b_kind, b_tok = k_doc[bracket], k_ent[bracket], k_kind[bracket], k_tok[bracket]
+    pairing = _stable_order(b_doc, b_ent, level)
+    b_kind, b_tok = b_kind[pairing], b_tok[pairing]
+    if np.any(b_kind[0::2] != 1) or np.any(b_kind[1::2] != -1):
+        return None
+    single = k_kind == 0
+    m_doc = np.concatenate([k_doc[single], b_doc[pairing][0::2]])
+    m_ent = np.concatenate([k_ent[single], b_ent[pairing][0::2]])
+    m_start = np.concatenate([k_tok[single], b_tok[0::2]])
+    m_end = np.concatenate([k_tok[single], b_tok[1::2]])
+    final = _stable_order(m_doc, m_ent, m_start, m_end)
+    m_doc, m_ent = m_doc[final], m_ent[final]
+    spans = list(zip(m_start[final].tolist(), m_end[final].tolist()))
+    # clusters: runs of one (document, entity), in the order of the entities' first parts
+    new_cluster = np.ones(len(spans), dtype=bool)
+    new_cluster[1:] = (m_doc[1:] != m_doc[:-1]) | (m_ent[1:] != m_ent[:-1])
+    bounds = np.append(np.flatnonzero(new_cluster), len(spans)).tolist()
+    appearance = _first_parts(part_doc, entity, part_token, kind, begin)
+    cluster_doc = m_doc[new_cluster].tolist()
+    names = [name for name, _, _ in docs]
+    for c in np.argsort(appearance, kind="stable").tolist():
+        out[names[cluster_doc[c]]].append(spans[bounds[c]:bounds[c + 1]])
+    return out
+
+
+def _first_parts(doc: np.ndarray, entity: np.ndarray, token: np.ndarray, kind: np.ndarray,
+                 begin: np.ndarray) -> np.ndarray:
+    """For each (document, entity) in sorted order, the rank of its first part in the file as the reference
+    scorer meets them: by document and token, a token's one-token mentions (kind 0) before its openings (kind 1),
+    each in written order (``begin``, where the part starts); closings (kind -1) never come first."""
+    starting = kind != -1
+    doc, entity, token, kind, begin = doc[starting], entity[starting], token[starting], kind[starting], begin[starting]
+    rank = np.empty(len(doc), dtype=np.int64)
+    rank[_stable_order(doc, token, kind, begin)] = np.arange(len(doc))
+    grouped = _stable_order(doc, entity, rank)
+    g_doc, g_ent = doc[grouped], entity[grouped]
+    first = np.ones(len(grouped), dtype=bool)
+    first[1:] = (g_doc[1:] != g_doc[:-1]) | (g_ent[1:] != g_ent[:-1])
+    return rank[grouped][first]
+
+
+def _stable_order(*keys: np.ndarray) -> np.ndarray:
+    """The stable sort order by non-negative integer keys, the first the most significant: one sort of the keys
+    packed into one integer where their ranges fit in 63 bits, else a lexicographic sort."""
+    bits = [max(1, int(k.max()).bit_length()) if len(k) else 1 for k in keys]
+    if sum(bits) > 63:
+        return np.lexsort(keys[::-1])
+    packed = np.zeros(len(keys[0]), dtype=np.int64)
+    for key, width in zip(keys, bits):
+        packed <<= width
+        packed |= key.astype(np.int64)
+    return np.argsort(packed, kind="stable")

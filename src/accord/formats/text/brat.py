@@ -1,0 +1,256 @@
+"""brat standoff: a ``.txt`` file and a ``.ann`` file per document.
+
+Read into the model:
+
+* ``T`` text-bound annotations: spanned annotations (character offsets). A discontinuous
+  span (``0 4;9 12``) is read as ``discontinuous`` says: ``"fragments"`` (the default) keeps
+  its pieces (:attr:`~accord.model.Annotation.fragments`; exactness and overlap are computed
+  on them), ``"merge"`` keeps only the covering extent and records the pieces in the
+  attribute ``fragments`` (a list of ``"start-end"`` strings), ``"error"`` refuses it.
+* ``A``/``M`` attributes: a binary attribute is ``True``; a valued one its string.
+* ``N`` normalizations: the set attribute ``normalizations`` of ``"DB:ID"`` strings.
+* ``R`` relations: spanless annotations whose argument roles are annotation attributes.
+* ``E`` events: spanless annotations with the attribute ``trigger`` and one per role.
+* ``*`` equivalences: spanless annotations with the set attribute ``members``.
+* ``#`` notes are skipped.
+
+The document id is the file name without extension. The text a ``T`` line quotes must be
+the text at its offsets; a mismatch is an error naming the line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, cast
+
+from ..._support.io import read_text
+from ..._support.safe_paths import id_from_file_name
+from ...errors import FormatError, OptionError, quoted
+from ...model import Annotation, Corpus, Document, covered_text, is_aggregate
+from .._refs import RawAnnotation, Ref, build_annotations, ref_id
+from .._registry import Format, register
+
+__all__ = ["read_brat", "write_brat", "DISCONTINUOUS"]
+
+
+DISCONTINUOUS = ("fragments", "merge", "error")
+
+
+def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: str | None = None,
+              **_ignored: Any) -> Corpus:
+    """Read one document from ``X.ann`` and ``X.txt`` (either path may be given)."""
+    p = Path(path)
+    if discontinuous not in DISCONTINUOUS:
+        raise OptionError(f"discontinuous must be one of {', '.join(DISCONTINUOUS)}; got {discontinuous!r}")
+    ann_path = p.with_suffix(".ann")
+    txt_path = p.with_suffix(".txt")
+    if not ann_path.exists():
+        raise FormatError("no .ann file beside this path", path=ann_path)
+    if not txt_path.exists():
+        raise FormatError("the .txt file with the document text is missing", path=txt_path)
+    text = read_text(txt_path, encoding)
+    doc_id = id_from_file_name(p.stem)
+    raw: dict[str, RawAnnotation] = {}
+    order: list[str] = []
+    pending_attrs: list[tuple[int, str, str, Any]] = []
+    pending_norms: list[tuple[int, str, str]] = []
+    for lineno, line in enumerate(read_text(ann_path, encoding).splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        ident = fields[0]
+        named = ident if len(ident) <= 40 else quoted(ident)   # (messages name an id, not a line's worth of one)
+        body = fields[1].split() if len(fields) > 1 else []
+        if not body:
+            raise FormatError(f"expected ID<TAB>TYPE ...; got {quoted(line)}", path=ann_path, line=lineno)
+        kind = ident[:1]
+        if kind == "T":
+            label = body[0]
+            try:
+                numbers = [tuple(int(x) for x in f.split()) for f in " ".join(body[1:]).split(";")]
+                if any(len(f) != 2 or f[0] > f[1] for f in numbers):
+                    raise ValueError
+                frags = cast("list[tuple[int, int]]", numbers)   # pairs: checked on the line above
+            except ValueError:
+                raise FormatError(f"bad offsets in {quoted(line)}; expected TYPE START END[;START END...]",
+                                  path=ann_path, line=lineno) from None
+            start, end = min(f[0] for f in frags), max(f[1] for f in frags)
+            if end > len(text):
+                raise FormatError(f"{named} ends at {end}, past the end of the text ({len(text)} characters)",
+                                  path=ann_path, line=lineno)
+            attrs: dict[str, Any] = {}
+            pieces: tuple[tuple[int, int], ...] | None = None
+            if len(frags) > 1:
+                if discontinuous == "error":
+                    raise FormatError(f"{named} has a discontinuous span ({' '.join(body[1:])[:200]}); "
+                                      "--discontinuous fragments scores its pieces, merge their covering extent",
+                                      path=ann_path, line=lineno)
+                if discontinuous == "merge":
+                    attrs["fragments"] = tuple(f"{a}-{b}" for a, b in frags)
+                else:
+                    pieces = tuple(frags)
+            quote = fields[2] if len(fields) > 2 else None
+            actual = " ".join(text[a:b] for a, b in frags)
+            if quote is not None and quote != actual and quote != text[start:end]:
+                raise FormatError(f"{named} quotes {quoted(quote)} but the text at {start}-{end} is {quoted(actual)}",
+                                  path=ann_path, line=lineno)
+            raw[ident] = RawAnnotation(label, start, end, attrs, ident, lineno, pieces)
+        elif kind == "R":
+            args = {}
+            for a in body[1:]:
+                role, _, target = a.partition(":")
+                if not target:
+                    raise FormatError(f"bad relation argument {quoted(a)}; expected ROLE:ID",
+                                      path=ann_path, line=lineno)
+                args[role] = Ref(target)
+            raw[ident] = RawAnnotation(body[0], None, None, args, ident, lineno)
+        elif kind == "E":
+            label, _, trigger = body[0].partition(":")
+            args = {"trigger": Ref(trigger)} if trigger else {}
+            for a in body[1:]:
+                role, _, target = a.partition(":")
+                if not target:
+                    raise FormatError(f"bad event argument {quoted(a)}; expected ROLE:ID", path=ann_path, line=lineno)
+                if role in args:
+                    raise FormatError(f"event {named} repeats role {quoted(role)}", path=ann_path, line=lineno)
+                args[role] = Ref(target)
+            raw[ident] = RawAnnotation(label, None, None, args, ident, lineno)
+        elif kind == "*":
+            eid = f"*{lineno}"
+            raw[eid] = RawAnnotation(body[0], None, None, {"members": frozenset(Ref(t) for t in body[1:])}, eid, lineno)
+        elif kind in ("A", "M"):
+            if len(body) < 2:
+                raise FormatError(f"bad attribute line {quoted(line)}; expected NAME TARGET [VALUE]", path=ann_path,
+                                  line=lineno)
+            pending_attrs.append((lineno, body[1], body[0], body[2] if len(body) > 2 else True))
+        elif kind == "N":
+            if len(body) < 3:
+                raise FormatError(f"bad normalization line {quoted(line)}; expected TYPE TARGET DB:ID", path=ann_path,
+                                  line=lineno)
+            pending_norms.append((lineno, body[1], body[2]))
+        else:
+            raise FormatError(f"unknown annotation kind {quoted(ident)}; expected T, R, E, A, M, N, * or #",
+                              path=ann_path, line=lineno)
+        if kind in ("T", "R", "E", "*"):
+            order.append(ident if kind != "*" else f"*{lineno}")
+    for lineno, target, name, value in pending_attrs:
+        if target not in raw:
+            raise FormatError(f"attribute {quoted(name)} targets unknown id {quoted(target)}",
+                              path=ann_path, line=lineno)
+        raw[target].attributes[name] = value
+    for lineno, target, ref in pending_norms:
+        if target not in raw:
+            raise FormatError(f"normalization targets unknown id {quoted(target)}", path=ann_path, line=lineno)
+        norms = raw[target].attributes.get("normalizations", frozenset())
+        raw[target].attributes["normalizations"] = norms | {ref}
+    annotations = build_annotations([raw[i] for i in order], path=ann_path, doc_id=doc_id)
+    return Corpus([Document(doc_id, annotations, text)], name=str(ann_path))
+
+
+def _read_directory(path: Path, **options: Any) -> Corpus:
+    files = directory_files(path)
+    if not files:
+        raise FormatError("no .ann files in this directory", path=path)
+    return _read_ann_files(files, str(path), **options)
+
+
+def directory_files(path: Path) -> list[Path]:
+    """The files of a brat folder, one per document, in the order the folder is read."""
+    return sorted(path.glob("*.ann"))
+
+
+def _read_ann_files(files: list[Path], name: str, **options: Any) -> Corpus:
+    """Some of a brat folder's documents (:mod:`accord.parallel` shares a folder out by files)."""
+    return Corpus([read_brat(f, **options).documents[0] for f in files], name=name)
+
+
+# attributes of the reader function that the registry looks for (a function type has no such attributes)
+read_brat.read_directory = _read_directory  # type: ignore[attr-defined]
+read_brat.directory_files = directory_files  # type: ignore[attr-defined]
+read_brat.read_some = _read_ann_files  # type: ignore[attr-defined]
+
+
+def _kind(a: Annotation) -> str:
+    """The brat line kind an annotation is written as: T, E (has a trigger), * (only a set of
+    members, as read from an equivalence line) or R."""
+    if a.start is not None:
+        return "T"
+    if "trigger" in a.attributes:
+        return "E"
+    members = a.attributes.get("members")
+    if len(a.attributes) == 1 and isinstance(members, frozenset) and all(isinstance(m, Annotation) for m in members):
+        return "*"
+    return "R"
+
+
+def write_brat(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
+    """Write each document as ``ID.txt`` and ``ID.ann`` in the directory ``path``.
+
+    The id becomes a file name by :func:`accord._support.safe_paths.file_name` (``%XX`` for what a name cannot hold,
+    read back by :func:`accord._support.safe_paths.document_id`); the folder is built beside ``path`` and moved in when
+    complete (:func:`accord._support.safe_paths.atomic_directory`).
+    """
+    from ..._support.safe_paths import atomic_directory, file_names
+
+    names = file_names([doc.id for doc in corpus.values()])
+    with atomic_directory(path) as out:
+        for doc in corpus.values():
+            _write_brat_document(doc, out, names[doc.id], Path(path))
+
+
+def _write_brat_document(doc: Document, folder: Path, name: str, out: Path) -> None:
+    """One document's ``.txt`` and ``.ann`` files in ``folder`` (``out``: the output, named in errors)."""
+    from ..._support.safe_paths import inside
+
+    if doc.text is None:
+        raise FormatError(f"document {doc.id!r} has no text; brat needs it", path=out)
+    ids: dict[int, str] = {}
+    counters = {"T": 0, "R": 0, "E": 0, "A": 0, "N": 0}
+
+    def new(kind: str) -> str:
+        counters[kind] += 1
+        return f"{kind}{counters[kind]}"
+
+    for a in doc.annotations:
+        if not a.label or any(c.isspace() for c in a.label):
+            raise FormatError(f"document {doc.id!r}: the label {a.label!r} cannot be a brat type (types are single "
+                              "words: an .ann line is 'T1<tab>TYPE START END'); rename it", path=out)
+    kinds = [_kind(a) for a in doc.annotations]
+    for a, kind in zip(doc.annotations, kinds):
+        if kind != "*":
+            ids[id(a)] = a.id if a.id and a.id[:1] == kind else new(kind)
+    lines = []
+    for a, kind in zip(doc.annotations, kinds):
+        if kind == "*":
+            members = sorted(ref_id(m, ids) for m in a.attributes["members"])
+            lines.append(f"*\t{a.label} {' '.join(members)}")
+            continue
+        me = ref_id(a, ids)
+        scalars = {}
+        if kind == "T":
+            offsets = ";".join(f"{s} {e}" for s, e in a.pieces)   # a discontinuous span: its pieces
+            lines.append(f"{me}\t{a.label} {offsets}\t{covered_text(doc.text, a)}")
+            scalars = {k: v for k, v in a.attributes.items() if k not in ("fragments", "normalizations")}
+        else:
+            args = []
+            head = a.label
+            for k, v in a.attributes.items():
+                if isinstance(v, Annotation):
+                    if k == "trigger":
+                        head = f"{a.label}:{ref_id(v, ids)}"
+                    else:
+                        args.append(f"{k}:{ref_id(v, ids)}")
+                else:
+                    scalars[k] = v
+            lines.append(f"{me}\t{head} {' '.join(args)}".rstrip())
+        for k, v in scalars.items():
+            if isinstance(v, Annotation) or is_aggregate(v):
+                raise FormatError(f"document {doc.id!r}: brat cannot write attribute {k!r} = {quoted(v)}", path=out)
+            lines.append(f"{new('A')}\t{k} {me}" + ("" if v is True else f" {v}"))
+        for norm in sorted(a.attributes.get("normalizations", ())):
+            lines.append(f"{new('N')}\tReference {me} {norm}")
+    inside(folder, f"{name}.txt").write_text(doc.text, encoding="utf-8")
+    inside(folder, f"{name}.ann").write_text("\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
+
+
+register(Format("brat", read_brat, write_brat, (".ann",), None, "brat standoff (.ann + .txt)", discontinuous=True))

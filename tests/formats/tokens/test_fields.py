@@ -1,0 +1,129 @@
+"""The array field layout equals ``[line.split() for line in text.splitlines()]`` on any text."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from accord.formats.tokens._fields import field_layout
+from accord.model._text_fields import code_points
+
+# whitespace and line breaks of every kind str.split and str.splitlines know, plus ordinary letters
+ALPHABET = st.sampled_from(list("ab-Ü中") + [" ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f",
+                                             "\x85", "\xa0", "\u2028", "\u2029", "\u3000", "\u200b", "\x00"])
+ASCII = st.sampled_from(list("ab-#") + [" ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f", "\x00"])
+
+
+def per_line(text):
+    return [line.split() for line in text.splitlines()]
+
+
+def from_layout(text, f):
+    return [f.line_fields(text, i) for i in range(f.nlines)]
+
+
+@settings(max_examples=300)
+@given(st.lists(ALPHABET, max_size=60).map("".join))
+def test_equals_per_line_split(text):
+    f = field_layout(text)
+    assert from_layout(text, f) == per_line(text)
+    assert f.widths.sum() == len(f.starts) == len(f.ends) == len(text.split())
+
+
+@settings(max_examples=300)
+@given(st.lists(ASCII, max_size=60).map("".join))
+def test_ascii_equals_per_line_split(text):
+    """ASCII text takes the byte path (comparisons, the table only for rare control characters)."""
+    assert code_points(text).dtype.itemsize == 1
+    f = field_layout(text)
+    assert from_layout(text, f) == per_line(text)
+    lines = text.splitlines()
+    for i, line in enumerate(lines):   # each line begins where splitlines says
+        assert text[f.line_starts[i]:].startswith(line)
+
+
+def test_hand_example():
+    text = "EU B-ORG\r\n\r\nrejects\tO\n-DOCSTART- O\n"
+    f = field_layout(text)
+    assert f.nlines == 4
+    assert f.widths.tolist() == [2, 0, 2, 2]
+    assert f.line_starts.tolist() == [0, 10, 12, 22]
+    assert [text[f.starts[k]:f.ends[k]] for k in f.first[[0, 2]] + 1] == ["B-ORG", "O"]
+
+
+@settings(max_examples=300)
+@given(st.lists(ALPHABET, max_size=80).map("".join))
+def test_small_blocks_join_seamlessly(text):
+    """A long text is examined a block at a time (cut after a line feed): the layout is the same."""
+    from accord.formats.tokens import _fields
+
+    saved = _fields.BLOCK
+    _fields.BLOCK = 5
+    try:
+        f = field_layout(text)
+    finally:
+        _fields.BLOCK = saved
+    assert from_layout(text, f) == per_line(text)
+    assert len(f.line_starts) == f.nlines
+
+
+# -- the first plain line, told without laying out the text (issue 33: a file of one column is an error at once)
+
+def _first_plain_line_by_split(text, skip):
+    """The reference: str.splitlines and str.split."""
+    for i, line in enumerate(text.splitlines()):
+        fields = line.split()
+        if not fields:
+            continue
+        if fields[0].startswith("#"):
+            return None
+        if fields[0] != skip:
+            return i, min(len(fields), 2)
+    return None
+
+
+FIELD_WORDS = st.sampled_from(["a", "-D", "-D", "#x", "Ü", "b"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(ALPHABET, ASCII, FIELD_WORDS), max_size=40).map("".join))
+def test_first_plain_line_equals_split(text):
+    from accord.formats.tokens._fields import first_plain_line
+
+    assert first_plain_line(text, "-D") == _first_plain_line_by_split(text, "-D")
+
+
+def test_first_plain_line_of_a_huge_line_is_quick():
+    import time
+
+    from accord.formats.tokens._fields import WINDOW, first_plain_line
+
+    start = time.monotonic()
+    assert first_plain_line("a" * (64 << 20), "-DOCSTART-") == (0, 1)
+    assert first_plain_line(" " * (16 << 20) + "a b", "-DOCSTART-") == (0, 2)
+    assert time.monotonic() - start < 3
+    # a text that is not ASCII is looked at within a window: past it, the whole file decides
+    assert first_plain_line("ä" * (WINDOW + 10), "-DOCSTART-") is None
+    assert first_plain_line("ä B\n" + "ä" * (WINDOW + 10), "-DOCSTART-") == (0, 2)
+
+
+def test_a_column_file_of_one_column_is_refused_before_it_is_laid_out(tmp_path, monkeypatch):
+    import pytest
+
+    from accord.errors import FormatError
+    from accord.formats.tokens import _fields, conll
+
+    def never(*args, **kwargs):
+        raise AssertionError("the whole text was laid out")
+
+    monkeypatch.setattr(conll, "field_layout", never)
+    p = tmp_path / "one.conll"
+    p.write_text("\n-DOCSTART-\n\n" + "token\n" * 100_000)
+    facts = {}
+    with pytest.raises(FormatError, match=r"one\.conll:4: expected a token and at least one tag column, found one "
+                                          r"column"):
+        conll.read_conll(p, facts=facts)
+    assert facts["columns"] == 1
+    # a '#' line first: a comment or a token, which only the whole file tells (laid out as before)
+    p.write_text("# x O\ntoken\n")
+    with pytest.raises(AssertionError, match="laid out"):
+        conll.read_conll(p)
+    assert _fields.first_plain_line("# x O\ntoken\n", "-DOCSTART-") is None
