@@ -1,0 +1,121 @@
+"""Every command's rendered outputs on the test data, byte for byte as stored before the renderers were made to
+draw from the result only (issue 35, part 3): the terminal tables (``-o FILE``, 120 columns), the CSV of
+``--details``, MATScore's files of ``--mat-csv`` and the HTML pages of ``--html`` and ``accord report``.
+
+The stored outputs in tests/golden/renders/ were made by accord itself (commit 6c48870's code) from the inputs of
+tests/result/commands.py; moving the renderers must not change one byte of them. Paths of the inputs are shown as
+``<data>`` and ``<tmp>``; the pages' script hashes (Content-Security-Policy) follow the scripts, whose text the page
+holds, and are shown as ``<sha256>`` (their scripts embed the temporary paths); an object's memory address (the
+agreement page names a bound method where it means a count of items) as ``0x<address>``. A meant change regenerates them with
+``ACCORD_REGENERATE_GOLDEN=1 python -m pytest tests/report/test_golden_renders.py`` and says why in its commit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+import os
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+from accord.cli import main
+
+from ..result.commands import CONLL_GOLD, CONLL_PRED, DATA, command_lines, worse_copy, write_inputs
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "renders"
+REGENERATE = os.environ.get("ACCORD_REGENERATE_GOLDEN") == "1"
+SEEDED = {"agree gamma": ["--seed", "0"]}
+"""Commands that sample: seeded, so that their output is one."""
+
+DETAILS = ("score pairs", "score pairs nan", "score task", "score units", "score gate", "coref", "smatch",
+           "structured relations", "structured templates", "diff", "qa", "benchmark", "agree gamma")
+"""The commands that write ``--details``."""
+HTML = ("score pairs", "score pairs nan", "score task", "score units", "score clueval", "score semeval", "score gate",
+        "diff", "qa", "benchmark", "agree ratings", "agree sets", "agree iaa", "agree corpus-qa")
+"""The commands that write ``--html``."""
+MAT_CSV = ("score pairs", "score pairs nan", "score task", "score units")
+"""The commands that write MATScore's files (``--mat-csv``)."""
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("renders")
+    paths = write_inputs(tmp)
+    paths["worse"] = worse_copy(tmp)
+    return tmp, paths
+
+
+def _extra_lines(p: dict[str, str]) -> dict[str, list[str]]:
+    """Commands whose only output is a table or a page: ``compare`` and ``report`` of two systems."""
+    systems = [CONLL_GOLD, CONLL_PRED, p["worse"], "--samples", "20", "--seed", "0"]
+    return {"compare": ["compare", *systems],
+            "report": ["report", *systems, "--bootstrap", "20"],
+            "report clueval": ["report", *systems, "--bootstrap", "20", "--match", "clueval", "--leniency", "2"]}
+
+
+def _normalized(text: str, tmp: Path) -> str:
+    text = text.replace(str(DATA), "<data>").replace(str(tmp), "<tmp>")
+    text = re.sub(r" at 0x[0-9a-f]+", " at 0x<address>", text)   # the agreement page's item count (a defect)
+    return re.sub(r"sha256-[A-Za-z0-9+/=]+", "<sha256>", text)
+
+
+def _run(argv: list[str]) -> None:
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(argv) == 0, argv
+
+
+def _check(text: str, stored: Path) -> None:
+    if REGENERATE:
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        stored.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+    if not stored.exists():
+        pytest.fail(f"{stored} is missing: make it with ACCORD_REGENERATE_GOLDEN=1")
+    expected = gzip.decompress(stored.read_bytes()).decode("utf-8")
+    if text != expected:
+        lines = [(k, a, b) for k, (a, b) in enumerate(zip(text.splitlines(), expected.splitlines())) if a != b]
+        where = f"line {lines[0][0] + 1}: {lines[0][1].strip()[:160]!r} instead of {lines[0][2].strip()[:160]!r}" \
+            if lines else f"{len(text)} characters instead of {len(expected)}"
+        pytest.fail(f"{stored.name} differs ({where})")
+
+
+def _stem(name: str) -> str:
+    return name.replace(" ", "_")
+
+
+def _cases() -> list[tuple[str, str]]:
+    from ..result.commands import command_names
+
+    names = [*command_names(), "compare"]
+    return ([(n, "table") for n in names] + [(n, "details") for n in DETAILS] + [(n, "html") for n in HTML]
+            + [(n, "mat-csv") for n in MAT_CSV] + [("report", "html"), ("report clueval", "html")])
+
+
+@pytest.mark.parametrize(("name", "kind"), _cases())
+def test_rendered_output_is_byte_identical_to_the_stored_one(inputs, name, kind):
+    tmp, paths = inputs
+    lines = {**command_lines(paths), **_extra_lines(paths)}
+    argv = [*lines[name], *SEEDED.get(name, [])]
+    out = tmp / f"{_stem(name)}.{kind}"
+    if kind == "table":
+        _run([*argv, "--output", "table", "-o", str(out)])
+    elif kind == "details":
+        out = out.with_suffix(".csv")
+        _run([*argv, "--output", "json", "-o", str(tmp / "ignored.json"), "--details", str(out)])
+    elif kind == "html" and name.startswith("report"):
+        _run([*argv, "-o", str(out)])
+    elif kind == "html":
+        _run([*argv, "--output", "json", "-o", str(tmp / "ignored.json"), "--html", str(out)])
+    else:
+        _run([*argv, "--output", "json", "-o", str(tmp / "ignored.json"), "--mat-csv", str(out)])
+        files = sorted(out.iterdir())
+        assert files, f"{name}: --mat-csv wrote no file"
+        for f in files:
+            _check(_normalized(f.read_text(encoding="utf-8"), tmp), GOLDEN / f"{_stem(name)}.mat-csv.{f.name}.gz")
+        return
+    _check(_normalized(out.read_text(encoding="utf-8"), tmp), GOLDEN / f"{_stem(name)}.{kind}.gz")
