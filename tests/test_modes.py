@@ -71,3 +71,83 @@ def test_the_registry_refuses_what_it_cannot_run():
         mode("nothing")
     with pytest.raises(OptionError, match="match must be one of"):
         accord.score(CONLL_GOLD, CONLL_PRED, match="nothing")
+
+
+# --- every mode in the registry: those of two sides run through accord.score, the rest are named ---------------
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory):
+    from .result.commands import write_inputs
+
+    return write_inputs(tmp_path_factory.mktemp("modes"))
+
+
+def _json(result) -> dict:
+    out = json.loads(result.to_json())
+    out.pop("inputs", None)      # the Python entry and accord.score name objects alike; the rest is the result
+    return out
+
+
+def test_score_runs_coreference_as_accord_coref_does(inputs):
+    ours = accord.score(inputs["coref_key"], inputs["coref_resp"], match="coref")
+    direct = accord.coref(inputs["coref_key"], inputs["coref_resp"])
+    assert ours.command == "coref" and _json(ours) == _json(direct)
+    some = accord.score(inputs["coref_key"], inputs["coref_resp"], match="coref", metrics=["muc"])
+    assert list(some.measures) == ["muc"]
+
+
+def test_score_runs_smatch_and_structured_as_their_functions_do(inputs):
+    assert _json(accord.score(inputs["amr_gold"], inputs["amr_pred"], match="smatch")) == _json(
+        accord.smatch(inputs["amr_gold"], inputs["amr_pred"]))
+    ours = accord.score(inputs["rel_key"], inputs["rel_resp"], match="structured", metrics=["relation"])
+    assert _json(ours) == _json(accord.structured_metrics(inputs["rel_key"], inputs["rel_resp"], ["relation"]))
+
+
+def test_a_mode_refuses_what_it_does_not_take(inputs):
+    with pytest.raises(OptionError, match="scheme do not apply to match='coref'"):
+        accord.score(inputs["coref_key"], inputs["coref_resp"], match="coref", scheme="IOB2")
+    with pytest.raises(OptionError, match="task do not apply to --match coref"):
+        accord.score(inputs["coref_key"], inputs["coref_resp"], match="coref", task=inputs["task"])
+    with pytest.raises(OptionError, match="gold_only do not apply to --match clueval"):
+        accord.score(CONLL_GOLD, CONLL_PRED, match="clueval", gold_only=True)
+    with pytest.raises(OptionError, match="several sides: run it with accord.agree"):
+        accord.score(CONLL_GOLD, CONLL_PRED, match="agreement")
+    with pytest.raises(OptionError, match="jobs"):
+        accord.score(inputs["amr_gold"], inputs["amr_pred"], match="smatch", jobs=2)
+
+
+def test_every_result_mode_belongs_to_a_registered_mode():
+    """The ``mode`` of every command's JSON (the stored outputs of tests/golden) is a registered mode's, and the
+    command that made it is that mode's command (``score --profile gate`` is GATE's diff, run by ``score``)."""
+    import gzip
+    from pathlib import Path
+
+    from accord.modes import mode as registered
+    from accord.modes import result_modes
+
+    seen = set()
+    for path in sorted((Path(__file__).parent / "golden").glob("*.json.gz")):
+        out = json.loads(gzip.decompress(path.read_bytes()))
+        owners = result_modes().get(out["mode"])
+        assert owners, (path.name, out["mode"])
+        assert out["command"] in {registered(o).command for o in owners} | {"score"}, path.name
+        seen.update(owners)
+    assert {"pairs", "clueval", "semeval", "coref", "smatch", "structured", "qa", "diff", "benchmark",
+            "agreement"} <= seen
+
+
+def test_the_command_line_and_the_readme_list_the_registry():
+    from pathlib import Path
+
+    from accord.cli import build_parser
+
+    score = build_parser()._subparsers._group_actions[0].choices["score"]
+    match = next(a for a in score._actions if "--match" in a.option_strings)
+    assert tuple(match.choices) == mode_names("score")
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("<!-- modes -->"):readme.index("<!-- /modes -->")]
+    listed = [line.split("|")[1].strip().strip("`") for line in table.splitlines()[3:] if line.startswith("|")]
+    assert listed == list(mode_names())
+    for name in mode_names():
+        assert f"`accord {mode(name).command}" in table, name

@@ -182,15 +182,22 @@ def score(
     from .modes import ModeOptions, check_mode_options, mode
     from .pipeline import in_shard, read_with_repairs, source_name
 
+    chosen = mode(match)
+    if chosen.sides != 2:
+        raise OptionError(f"match={match!r} compares {'several' if chosen.sides == 0 else chosen.sides} sides: "
+                          f"run it with accord.{'agree' if chosen.command == 'agree' else chosen.command}() or "
+                          f"`accord {chosen.command}`")
     if shard_size is not None and client is None and str(jobs) == "1":
         raise OptionError("shard_size (--shard-size) applies with jobs > 1 (--jobs) or a Dask client (--dask)")
+    if not chosen.reads_spans and (client is not None or str(jobs) != "1"):
+        raise OptionError(f"jobs (--jobs) and a Dask client cut span inputs into shards; match={match!r} reads "
+                          f"{chosen.inputs}")
     if (client is not None or jobs != 1) and not in_shard():
         from .parallel import score_in_shards
 
         sharded = score_in_shards(arguments, jobs, client, shard_size, score=score)
         if sharded is not None:
             return sharded
-    chosen = mode(match)
     settings = {"task": task, "profile": profile, "score_profile": score_profile, "attributes": attributes,
                 "equivalence_classes": equivalence_classes, "ignore": ignore, "units": units,
                 "confusability": confusability, "content_annotations": content_annotations,
@@ -204,6 +211,14 @@ def score(
         raise OptionError(f"zero_division must be one of {', '.join(ZERO_DIVISION)}; got {zero_division!r}")
     if not beta >= 0 or math.isinf(beta):
         raise OptionError(f"--beta must be a number >= 0; got {beta}")
+    if not chosen.reads_spans:     # the mode reads its inputs itself, its own options checked by its function
+        if gold_column is not None or pred_column is not None or pred is None:
+            raise OptionError(f"match={match!r} compares two inputs given as gold and pred; columns of one file "
+                              f"are span inputs")
+        extra = dict(read_options)
+        extra.update({k: v for k, v in (("key_set", gold_set), ("response_set", pred_set)) if v is not None})
+        return chosen.measure(gold, pred, ModeOptions(allow_missing, beta, zero_division, extra=extra,
+                                                      formats=(gold_format or format, pred_format or format)))
     if isinstance(task, (str, os.PathLike)):     # before the inputs are read: a task file's error comes first
         settings["task"] = load_task(task)
     gold_c, pred_c, repairs = read_with_repairs(gold, pred, gold_format or format, pred_format or format,

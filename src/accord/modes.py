@@ -1,19 +1,28 @@
-"""Scoring modes as plug-ins: what ``accord.score(match=NAME)`` and ``accord score --match NAME`` run.
+"""Modes as plug-ins: every way accord measures, found by name in one registry, as formats are.
 
-A mode turns the paired corpora the pipeline's stages made (:mod:`accord.pipeline`) into a
-:class:`~accord.result.Result`: its measures are count tables and kinds, as every other result's. A mode is found
-by name in one registry, as formats are: the built-in modes name the module that measures them
-(``"module:function"``, imported when the mode runs), and adding a mode is one call::
+A mode turns two sides (gold and predicted, key and response) into a :class:`~accord.result.Result` whose measures
+are count tables and kinds, as every other result's. The registry says, for each mode, its name, a one-line summary,
+the ``module:function`` that measures it (imported when the mode runs), the options of :func:`accord.score` it
+takes, the command that runs it (``accord score --match NAME`` or a command of its own) and what it compares:
+
+- ``inputs="spans"``: the span corpora that :mod:`accord.pipeline`'s stages read; the function is called as
+  ``function(gold_corpus, pred_corpus, options)`` with a :class:`ModeOptions`;
+- any other kind (``"coreference chains"``, ``"AMR graphs"``...): the mode reads its inputs itself; the function is
+  called as ``function(gold_source, pred_source, options)`` with the paths or objects given, and the mode's own
+  keyword options in ``options.extra``.
+
+:func:`accord.score` runs any mode of two sides (``accord.score(key, response, match="coref")``); modes of three
+sides or more (GATE's benchmark, agreement between annotators) are listed for their command and refused there.
+Adding a mode is its module and one call::
 
     from accord.modes import Mode, register_mode
 
     register_mode(Mode("mine", "my measure", "my_package.measure:measure_corpora"))
 
-The function is called as ``function(gold, pred, options)`` with the two corpora and a :class:`ModeOptions`, and
-returns a Result. ``takes`` names the options of :func:`accord.score` the mode reads beyond the shared ones
-(``allow_missing``, ``beta``, ``zero_division``); any other mode-specific option given to it is refused.
-The pairs mode (MAT's one-to-one pairing with tasks, profiles, regions and units) is the pipeline's own and is
-listed here too, so that the command line's ``--match`` choices come from this registry.
+``takes`` names the options of :func:`accord.score` the mode reads beyond the shared ones (``allow_missing``,
+``beta``, ``zero_division``); any other mode-specific option given to it is refused (:func:`check_mode_options`).
+The command line's ``--match`` choices, the modes' list in ``accord --help`` and the README's table come from this
+registry, and the ``mode`` of every result's JSON is one of the names in :func:`result_modes`.
 """
 
 from __future__ import annotations
@@ -46,23 +55,64 @@ class ModeOptions:
     ``takes`` (the others were checked to be at their defaults)."""
     sources: tuple[str, str] = ("gold", "predicted")
     """How messages name the two inputs (their paths as shown)."""
+    formats: tuple[str | None, str | None] = (None, None)
+    """The format of each side, when given (a mode that reads its inputs itself)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """A mode that reads its inputs itself: the keyword options given to :func:`accord.score` that are neither shared
+    nor listed in :data:`SETTINGS` (``metrics=`` for ``coref``...), for the mode's function to check."""
 
 
 @dataclass(frozen=True)
 class Mode:
-    """A scoring mode: its name, a one-line summary (the command line's help), the ``module:function`` that
-    measures it, and the options of :func:`accord.score` it takes beyond the shared ones."""
+    """A mode: its name, a one-line summary (the command line's help), the ``module:function`` that measures it,
+    the options of :func:`accord.score` it takes beyond the shared ones, the command that runs it, what it compares,
+    how many sides (``0``: any number, as annotators), and the ``mode`` names its results carry in their JSON
+    (default: its name)."""
 
     name: str
     summary: str
     function: str
     takes: tuple[str, ...] = ()
+    command: str = "score"
+    inputs: str = "spans"
+    sides: int = 2
+    result_modes: tuple[str, ...] = ()
+
+    @property
+    def reads_spans(self) -> bool:
+        """Whether the pipeline reads its inputs as span corpora (else the mode reads them itself)."""
+        return self.inputs == "spans"
 
     def measure(self, gold: Any, pred: Any, options: ModeOptions) -> Any:
-        """The mode's result for the paired corpora (its module imported now)."""
+        """The mode's result for the two sides (its module imported now): the corpora the pipeline read, or, for a
+        mode that reads its inputs itself, the paths or objects given, with its own options checked against its
+        function's signature (an :class:`OptionError` naming what it does not take)."""
         module, _, name = self.function.partition(":")
         fn: Callable[..., Any] = getattr(importlib.import_module(module), name)
-        return fn(gold, pred, options)
+        if self.reads_spans:
+            return fn(gold, pred, options)
+        kwargs = dict(options.extra)
+        given_formats = {f for f in options.formats if f is not None}
+        if len(given_formats) > 1:
+            raise OptionError(f"match={self.name!r} reads both sides in one format; got {' and '.join(given_formats)}")
+        if given_formats:
+            kwargs["format"] = given_formats.pop()
+        if options.allow_missing is not None:
+            kwargs["allow_missing"] = options.allow_missing
+        if options.beta != 1.0:
+            kwargs["beta"] = options.beta
+        if options.zero_division != "zero":
+            kwargs["zero_division"] = options.zero_division
+        import inspect
+
+        parameters = inspect.signature(fn).parameters
+        if not any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+            unknown = [k for k in kwargs if k not in parameters]
+            if unknown:
+                taken = [k for k, p in parameters.items() if p.kind is p.KEYWORD_ONLY or k not in list(parameters)[:2]]
+                raise OptionError(f"{', '.join(unknown)} do not apply to match={self.name!r} (accord {self.command}); "
+                                  f"it takes {', '.join(taken) or 'no option'}")
+        return fn(gold, pred, **kwargs)
 
 
 _MODES: dict[str, Mode] = {}
@@ -124,9 +174,19 @@ def check_mode_options(chosen: Mode, settings: dict[str, Any]) -> None:
         raise OptionError(f"{', '.join(given)} do not apply to --match {chosen.name}")
 
 
-def mode_names() -> tuple[str, ...]:
-    """The registered modes' names, in registration order (the built-in ones first)."""
-    return tuple(_MODES)
+def mode_names(command: str | None = None) -> tuple[str, ...]:
+    """The registered modes' names, in registration order (the built-in ones first); with ``command``, those of
+    that command only (``"score"``: the choices of ``--match``)."""
+    return tuple(name for name, m in _MODES.items() if command is None or m.command == command)
+
+
+def result_modes() -> dict[str, tuple[str, ...]]:
+    """Every ``mode`` value a result's JSON may carry, with the registered modes whose results carry it."""
+    out: dict[str, tuple[str, ...]] = {}
+    for m in _MODES.values():
+        for value in m.result_modes or (m.name,):
+            out[value] = (*out.get(value, ()), m.name)
+    return out
 
 
 register_mode(Mode("pairs", "one-to-one pairing and the profile's similarity (default)",
@@ -136,5 +196,24 @@ register_mode(Mode("pairs", "one-to-one pairing and the profile's similarity (de
                     "file_re", "ref_fsuff_off", "ref_fsuff_on", "validate")))
 register_mode(Mode("clueval", "CLUEval's coverage classes, recall and precision per leniency level",
                    "accord.clueval._result:measure_corpora", ("leniency", "labelled")))
-register_mode(Mode("semeval", "the SemEval-2013 schemas strict, exact, partial and type (as nervaluate, on an "
-                   "optimal pairing)", "accord.semeval._result:measure_corpora"))
+register_mode(Mode("semeval", "the SemEval-2013 schemas strict, exact, partial and type (as nervaluate)",
+                   "accord.semeval._result:measure_corpora"))
+register_mode(Mode("coref", "MUC, B-cubed, CEAF, BLANC, LEA and the CoNLL score of coreference chains",
+                   "accord._api:coref", command="coref", inputs="coreference chains"))
+register_mode(Mode("smatch", "Smatch: the best triple match of two graphs (AMR, PENMAN)", "accord._api:smatch",
+                   command="smatch", inputs="AMR graphs"))
+register_mode(Mode("structured", "relations, events, n-ary relations and templates (unified metrics)",
+                   "accord._api:structured_metrics", command="structured",
+                   inputs="records"))
+register_mode(Mode("qa", "GATE's Corpus QA: strict, lenient and average P/R/F by type, with features",
+                   "accord._api:qa", command="qa", inputs="annotation sets",
+                   result_modes=("gate",)))
+register_mode(Mode("diff", "GATE's Annotation Diff: each pair of annotations and its outcome",
+                   "accord._api:gate_diff", command="diff", inputs="annotation sets",
+                   result_modes=("gate",)))
+register_mode(Mode("benchmark", "GATE's corpus benchmark: a key, a system before and after a change",
+                   "accord._api:benchmark", command="benchmark", inputs="annotation sets", sides=3,
+                   result_modes=("gate",)))
+register_mode(Mode("agreement", "agreement between annotators: kappa family, alpha, IAA F, gamma, unitizing alpha",
+                   "accord._api:agree", command="agree", inputs="annotators' labels or annotation sets", sides=0,
+                   result_modes=("ratings", "annotation-sets", "corpus-qa", "iaa", "gamma", "alpha-u")))

@@ -23,7 +23,8 @@ _MODULES = (score, compare, report, structures, agree, gate, spans, convert)
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``accord`` command."""
     parser = argparse.ArgumentParser(prog="accord", description="Compare annotations: a system against gold, "
-                                     "or annotators against each other.")
+                                     "or annotators against each other.", epilog=_modes_epilog(),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action=_Version, nargs=0, help="show accord's version and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for module in _MODULES:
@@ -31,6 +32,18 @@ def build_parser() -> argparse.ArgumentParser:
     for command in sub.choices.values():
         add_common(command)
     return parser
+
+
+def _modes_epilog() -> str:
+    """The registered modes (:mod:`accord.modes`), each with the command that runs it."""
+    from ..modes import mode, mode_names
+
+    lines = ["modes (accord.modes; accord score --match NAME, or the mode's own command):"]
+    for name in mode_names():
+        m = mode(name)
+        run = f"score --match {name}" if m.command == "score" else m.command
+        lines.append(f"  {name:<11} accord {run:<22} {m.summary}")
+    return "\n".join(lines)
 
 
 class _Version(argparse.Action):

@@ -109,7 +109,7 @@ def add_score_options(sc: argparse.ArgumentParser) -> None:
                    "--profile gate)")
     from ..modes import mode, mode_names
 
-    m.add_argument("--match", choices=mode_names(), default="pairs",    # the registry's modes (accord.modes)
+    m.add_argument("--match", choices=mode_names("score"), default="pairs",    # the registry's modes of score
                    help="; ".join(f"{name}: {mode(name).summary}" for name in mode_names()))
     m.add_argument("--leniency", default="1", help="clueval: the level shown first, 1-4 or exact, superset, "
                    "tiling, overlap (default 1; JSON and CSV hold all four)")

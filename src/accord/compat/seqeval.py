@@ -8,7 +8,7 @@ default mode (conlleval's chunking) and in its strict mode (``mode="strict"`` wi
 (:func:`accord.match.blocks.exact_pairs`).
 
 Strict mode with ``IOB1`` or ``IOE1`` reads chunks with seqeval's own start, inside and end
-tables (:mod:`accord.compat._seqeval_strict`): the same chunks as seqeval, also where they differ
+tables (:mod:`accord.model._seqeval_strict`): the same chunks as seqeval, also where they differ
 from accord's validity rules (:mod:`accord.model.tagging`, ``accord score``) and where seqeval marks its
 IOE1 reading as incomplete.
 
@@ -37,7 +37,7 @@ import numpy as np
 from ..errors import OptionError
 from ..match.blocks import exact_pairs
 from ..model import tagging
-from ._seqeval_strict import TABLES, strict_chunks
+from ..model._seqeval_strict import TABLES, strict_chunks
 
 __all__ = [
     "compute",

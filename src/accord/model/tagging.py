@@ -347,8 +347,8 @@ SEQEVAL = "seqeval"
 def _seqeval_strict_column(tags: Sequence[str], sentence_start: np.ndarray, table: TagTable,
                            where: Any) -> tuple[Chunks, list[str]]:
     """The chunks seqeval's strict mode reads: IOB1 and IOE1 by its own tables
-    (:mod:`accord.compat._seqeval_strict`), the other schemes as ``discard`` reads them (the same chunks)."""
-    from ..compat._seqeval_strict import TABLES, strict_chunks
+    (:mod:`accord.model._seqeval_strict`), the other schemes as ``discard`` reads them (the same chunks)."""
+    from ._seqeval_strict import TABLES, strict_chunks
 
     if table.scheme not in TABLES:
         codes = table.intern(tags, where=where)

@@ -248,6 +248,11 @@ def read_coref(path: str | os.PathLike, format: str | None = None) -> dict[str, 
     by_suffix = {".jsonl": "jsonl", ".json": "jsonl", ".conllu": "corefud", ".ann": "brat", ".xml": "gate",
                  ".xmi": "xmi", ".tsv": "webanno-tsv"}
     fmt = format or by_suffix.get(suffix) or _by_content(p)
+    if fmt == "webanno-tsv" and format is None and not p.is_dir():
+        from ..text.webanno_tsv import _sniff
+
+        if not _sniff(p):      # a .tsv file that is not WebAnno TSV: CoNLL-2012 (or CorefUD) by its content
+            fmt = _by_content(p)
     if fmt not in _COREF_READERS:
         raise FormatError(f"unknown coreference format {fmt!r}; expected {', '.join(_COREF_READERS)}", path=p)
     module, name = _COREF_READERS[fmt]

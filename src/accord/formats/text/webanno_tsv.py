@@ -599,15 +599,14 @@ def read_webanno_tsv(path: str | Path, *, layer: str | None = None, encoding: st
 def read_coref_webanno_tsv(path: str | Path) -> dict[str, list[list[tuple[int, int]]]]:
     """Coreference chains of WebAnno TSV files (one file or a folder of ``.tsv``): the elements of each chain
     layer (``#T_CH=``, DKPro Core's ``CoreferenceLink``), as inclusive character offsets, by document (the file
-    name without extension), as :func:`accord.formats.coref.clusters.read_coref` returns them. A ``.tsv`` file that is
-    not WebAnno TSV is read as CoNLL-2012."""
+    name without extension), as :func:`accord.formats.coref.clusters.read_coref` returns them (which reads a ``.tsv``
+    file that is not WebAnno TSV as CoNLL-2012)."""
     p = Path(path)
     files = sorted(f for f in p.glob("*.tsv") if _sniff(f)) if p.is_dir() else [p]
     if not files:
         raise FormatError("no WebAnno TSV (.tsv) file in this folder", path=p)
     if not p.is_dir() and not _sniff(p):
-        from ..coref.clusters import read_coref_conll
-        return read_coref_conll(p)
+        raise FormatError("not a WebAnno TSV file (its first line is not '#FORMAT=WebAnno TSV 3...')", path=p)
     out = {}
     for f in files:
         lines = read_text(f).split("\n")
