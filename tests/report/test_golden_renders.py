@@ -3,10 +3,11 @@ draw from the result only (issue 35, part 3): the terminal tables (``-o FILE``, 
 ``--details``, MATScore's files of ``--mat-csv`` and the HTML pages of ``--html`` and ``accord report``.
 
 The stored outputs in tests/golden/renders/ were made by accord itself (commit 6c48870's code) from the inputs of
-tests/result/commands.py; moving the renderers must not change one byte of them. Paths of the inputs are shown as
-``<data>`` and ``<tmp>``; the pages' script hashes (Content-Security-Policy) follow the scripts, whose text the page
-holds, and are shown as ``<sha256>`` (their scripts embed the temporary paths); an object's memory address (the
-agreement page names a bound method where it means a count of items) as ``0x<address>``. A meant change regenerates them with
+tests/result/commands.py; moving the renderers must not change one byte of them. The inputs are named relative to
+the run's working directory, the temporary directory (``data/...`` for the test data), so that the captions, which
+wrap at 120 columns, do not depend on where the files are; the pages' script hashes (Content-Security-Policy) follow
+the scripts, whose text the page holds, and are shown as ``<sha256>``; an object's memory address (the agreement
+page names a bound method where it means a count of items) as ``0x<address>``. A meant change regenerates them with
 ``ACCORD_REGENERATE_GOLDEN=1 python -m pytest tests/report/test_golden_renders.py`` and says why in its commit.
 """
 
@@ -46,7 +47,14 @@ def inputs(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("renders")
     paths = write_inputs(tmp)
     paths["worse"] = worse_copy(tmp)
+    (tmp / "data").symlink_to(DATA, target_is_directory=True)
     return tmp, paths
+
+
+def _relative(argv: list[str], tmp: Path) -> list[str]:
+    """The arguments with the inputs named relative to ``tmp`` (the working directory of the run), so that the
+    outputs, whose captions wrap at 120 columns, do not depend on where the test data and the temporary files are."""
+    return [a.replace(str(DATA), "data").replace(str(tmp) + "/", "") for a in argv]
 
 
 def _extra_lines(p: dict[str, str]) -> dict[str, list[str]]:
@@ -97,10 +105,11 @@ def _cases() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("name", "kind"), _cases())
-def test_rendered_output_is_byte_identical_to_the_stored_one(inputs, name, kind):
+def test_rendered_output_is_byte_identical_to_the_stored_one(inputs, name, kind, monkeypatch):
     tmp, paths = inputs
+    monkeypatch.chdir(tmp)
     lines = {**command_lines(paths), **_extra_lines(paths)}
-    argv = [*lines[name], *SEEDED.get(name, [])]
+    argv = _relative([*lines[name], *SEEDED.get(name, [])], tmp)
     out = tmp / f"{_stem(name)}.{kind}"
     if kind == "table":
         _run([*argv, "--output", "table", "-o", str(out)])
