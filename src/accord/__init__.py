@@ -18,7 +18,7 @@ if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): ``impor
     from .model import Annotation, Corpus, Document, make_annotation
     from .model.schema import Task, load_task
     from .objects import as_corpus
-    from .report import Report
+    from .pairs import Report
     from .result import Result
     from .stats import compare
 
@@ -26,7 +26,7 @@ _LAZY = {
     "agree": "._api", "benchmark": "._api", "coref": "._api", "gate_diff": "._api", "qa": "._api",
     "smatch": "._api", "structured_metrics": "._api", "AccordError": ".errors", "read": ".formats",
     "write": ".formats", "Annotation": ".model", "Corpus": ".model", "Document": ".model",
-    "make_annotation": ".model", "Report": ".report", "Result": ".result", "Task": ".model.schema",
+    "make_annotation": ".model", "Report": ".pairs", "Result": ".result", "Task": ".model.schema",
     "load_task": ".model.schema", "score": "._api", "compare": ".stats", "as_corpus": ".objects",
     "register_method": "._support.plugins",
 }

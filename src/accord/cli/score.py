@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     mat = sc.add_argument_group("MATScore's files")
     mat.add_argument("--mat-csv", metavar="DIR", help="write MATScore's CSV files into DIR: bytag_<fmt>.csv (and "
                      "bytoken_, bypseudotoken_, bychar_ for the scored units), details.csv, confusability.csv; "
-                     "the columns and formulas are MAT's (see accord.report.mat_csv)")
+                     "the columns and formulas are MAT's (see accord.pairs.mat_csv)")
     mat.add_argument("--csv-formula-output", type=csv_list, default=["excel"], metavar="FORMATS",
                      help="with --mat-csv: excel (default), oo (OpenOffice's ';' in formulas), literal (the values); "
                      "comma-separated, one file each")
@@ -248,7 +248,7 @@ def run_score(args: argparse.Namespace) -> int:
     if args.mat_csv is None and (args.tag_output_mismatch_details or args.csv_formula_output != ["excel"]):
         raise OptionError("--csv-formula-output and --tag-output-mismatch-details apply with --mat-csv DIR")
     if args.mat_csv is not None:
-        from ..report.mat_csv import check_formula_formats
+        from ..pairs.mat_csv import check_formula_formats
 
         check_formula_formats(args.csv_formula_output)    # before scoring, not after
     result, draw = score_result(args, args.pred)
@@ -256,7 +256,7 @@ def run_score(args: argparse.Namespace) -> int:
         write_details(result, args.details)
     status = emit(args, result, draw)
     if args.mat_csv is not None:
-        from ..report.mat_csv import write_mat_csv
+        from ..pairs.mat_csv import write_mat_csv
 
         write_mat_csv(result, args.mat_csv, args.csv_formula_output, args.tag_output_mismatch_details)
     if args.html:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..match.coverage import CLASS_NAMES
-from ..result import ClueKind, CountTable, Measure, Result, label_table
+from ..result import ClueKind, CountTable, Measure, Result, ResultTable, label_table
 from ..result._sentence_units import SentenceIndex
 from ._evaluate import LEVELS, ClueEvaluation, leniency_level
 
@@ -40,6 +40,17 @@ class ClueResult(Result):
         t = self.classes[side]
         row = t.rows.index(("all",) if label is None else ("label", label))
         return dict(zip(CLASS_NAMES, t.values[:, row].sum(axis=0).tolist()))
+
+    @property
+    def tables(self) -> list[ResultTable]:
+        """The coverage classes of each side's spans (recall: the gold spans; precision: the predicted ones)."""
+        rows = []
+        for side, name in (("gold", "gold"), ("pred", "predicted")):
+            counts = self.class_counts(side)
+            rows.append((name, *(str(counts[k]) for k in CLASS_NAMES), str(sum(counts.values()))))
+        return [*super().tables, ResultTable(
+            "coverage classes", ("side", *CLASS_NAMES, "total"), rows,
+            caption="coverage classes (recall: gold spans; precision: predicted spans)")]
 
     def extras_dict(self) -> dict[str, Any]:
         classes = {}

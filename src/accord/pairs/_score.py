@@ -4,7 +4,7 @@ units (``accord score``'s default, ``match="pairs"``).
 The stages before it (:mod:`accord.pipeline`) read both sides; this mode pairs documents by file name when asked,
 prepares the corpora (equivalences, ``--ignore``, regions), validates them against the task, pairs the annotations
 of each document pair (:class:`~accord.match.engine.Pairer`) and counts the outcomes into a
-:class:`~accord.report.Report` (:func:`~accord.pairs._tally.tally`), with MAT's units when asked.
+:class:`~accord.pairs.Report` (:func:`~accord.pairs._tally.tally`), with MAT's units when asked.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..modes import ModeOptions
 from ..pipeline import check_user_names, in_shard, match_file_names, pair_documents
 from ..pipeline._offset_units import unify_units
 from ..pipeline._regions import UNDECLARED, annotation_roles, prepare_corpus, restrict_pairs
-from ..report import Report
+from ._report import Report
 from ._tally import ScoreRows, tally
 
 __all__ = ["measure_corpora"]

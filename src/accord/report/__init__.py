@@ -1,8 +1,8 @@
-"""Reports: the result of a comparison, and its renderings (table, JSON, CSV, details)."""
+"""Renderers: a result drawn from its measures, kinds, options and tables (terminal tables, JSON, CSV, details
+files, HTML pages); none imports a mode."""
 
-from ._report import Report
-from .details import detail_rows, write_details
+from .details import write_details
 from .pairs_table import render_table
 from .serialize import to_csv, to_json
 
-__all__ = ["Report", "render_table", "to_json", "to_csv", "detail_rows", "write_details"]
+__all__ = ["render_table", "to_json", "to_csv", "write_details"]

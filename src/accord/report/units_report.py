@@ -1,58 +1,53 @@
-"""Token, pseudo-token and character scores on the terminal, and the confusability cells."""
+"""A result's tables on the terminal (:attr:`accord.result.Result.tables`): notes, tables of cells, and the
+measures a table stands for (MAT's token, pseudo-token and character scores)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..units import UnitScores
 from .table import percent
 
-__all__ = ["render_units", "confusability_rows"]
-
-_NULL = "null"
+__all__ = ["render_tables", "render_units_measure"]
 
 
-def _name(label: str | None) -> str:
-    return _NULL if label is None else label
-
-
-def confusability_rows(scores: UnitScores) -> tuple[list[str], list[str], dict[tuple[str, str], int]]:
-    """Predicted labels (rows), gold labels (columns), both sorted with ``null`` last, and the cells."""
-    cells = {(_name(p), _name(g)): n for (p, g), n in (scores.confusability or {}).items()}
-    names = sorted({x for key in cells for x in key if x != _NULL} | set(scores.labels)) + [_NULL]
-    return names, names, cells
-
-
-def render_units(report: Any, console: Any) -> None:
-    """A table per unit (labels, counts, P/R/F, MAT's accuracies) and the confusability matrix."""
+def render_units_measure(unit: str, measure: Any, console: Any) -> None:
+    """A measure of MAT's units: labels, counts, P/R/F and MAT's accuracies."""
     from .table import new_table, print_table
 
-    measures = report.unit_measures()
-    for unit, scores in report.units.items():
-        if scores.skipped:
-            console.print(f"[yellow]by {unit}: not scored: {scores.skipped}[/yellow]")
+    total = measure.totals()
+    t = new_table(f"by {unit} ({total['test_units']:,} test {unit}s)",
+                  ["label", "match", "g.clash", "p.clash", "missing", "spurious", "P %", "R %", "F %",
+                   "tag-sens. acc %", "tag-blind acc %"])
+    rows = list(measure.by_label().items()) + [(None, total)]
+    for lbl, b in rows:
+        if lbl is None:
+            t.add_section()
+        t.add_row("ALL" if lbl is None else lbl, *(str(b[k]) for k in ("match", "gold_clash", "pred_clash",
+                                                                      "missing", "spurious")),
+                  percent(b["precision"]), percent(b["recall"]), percent(b["f1"]),
+                  percent(b["tag_sensitive_accuracy"]), percent(b["tag_blind_accuracy"]),
+                  style="bold" if lbl is None else None)
+    print_table(console, t)
+
+
+def render_tables(result: Any, console: Any) -> None:
+    """Every table of ``result`` in order: a note (in yellow), a measure the table stands for (drawn by its kind),
+    or a table of cells under its caption."""
+    from .table import new_table, print_table
+
+    measures = None
+    for table in result.tables:
+        if table.note is not None and not table.columns:
+            console.print(f"[yellow]{table.note}[/yellow]")
             continue
-        m = measures[unit]
-        total = m.totals()
-        t = new_table(f"by {unit} ({total['test_units']:,} test {unit}s)",
-                      ["label", "match", "g.clash", "p.clash", "missing", "spurious", "P %", "R %", "F %",
-                       "tag-sens. acc %", "tag-blind acc %"])
-        rows = list(m.by_label().items()) + [(None, total)]
-        for lbl, b in rows:
-            if lbl is None:
+        if table.measure is not None:
+            measures = measures if measures is not None else result.csv_measures()
+            render_units_measure(table.measure, measures[table.measure], console)
+            continue
+        t = new_table(table.caption, list(table.columns), first=table.first)
+        sections = set(table.sections)
+        for k, row in enumerate(table.rows):
+            if k in sections:
                 t.add_section()
-            t.add_row("ALL" if lbl is None else lbl, *(str(b[k]) for k in ("match", "gold_clash", "pred_clash",
-                                                                          "missing", "spurious")),
-                      percent(b["precision"]), percent(b["recall"]), percent(b["f1"]),
-                      percent(b["tag_sensitive_accuracy"]), percent(b["tag_blind_accuracy"]),
-                      style="bold" if lbl is None else None)
+            t.add_row(*row, style=table.styles[k] if table.styles else None)
         print_table(console, t)
-        if scores.confusability is not None:
-            names, cols, cells = confusability_rows(scores)
-            matrix = new_table(f"{unit} confusability (rows: predicted, columns: gold)",
-                               [""] + [f"{c} (gold)" for c in cols])
-            for r in names:
-                matrix.add_row(f"{r} (pred)", *(str(cells.get((r, c), 0)) for c in cols))
-            print_table(console, matrix)
-        elif scores.confusability_note:
-            console.print(f"[yellow]{unit} confusability not built: {scores.confusability_note}[/yellow]")

@@ -18,7 +18,8 @@ from ._kinds import (
 )
 from ._result import SCHEMA_VERSION, Block, Measure, Result
 from ._table import ALL, CountTable, Row, SentenceCounts, document_table, label_table
+from ._tables import ResultTable
 
 __all__ = ["ALL", "SCHEMA_VERSION", "Block", "BetterKind", "ClueKind", "CorefKind", "CountTable", "GateKind", "Kind",
-           "Measure", "PairsKind", "RecordsKind", "Result", "Row", "SemEvalKind", "SentenceCounts", "SmatchKind",
-           "UnitsKind", "contract_schema", "document_table", "label_table"]
+           "Measure", "PairsKind", "RecordsKind", "Result", "ResultTable", "Row", "SentenceCounts", "SmatchKind",
+           "SemEvalKind", "UnitsKind", "contract_schema", "document_table", "label_table"]

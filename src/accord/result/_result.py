@@ -12,6 +12,7 @@ from ..errors import MergeError, OptionError, TallyError
 from ._contract import SCHEMA_VERSION
 from ._kinds import Kind
 from ._table import ALL, CountTable, Row
+from ._tables import ResultTable
 
 __all__ = ["SCHEMA_VERSION", "Block", "Measure", "Result", "merge_inputs"]
 
@@ -211,6 +212,7 @@ class Result:
         self.repairs: list[dict[str, Any]] = []
         """Invalid tag transitions repaired while reading (one entry per file; see RepairWarning); written as
         ``repairs`` by every ``score`` mode."""
+        self._tables: list[ResultTable] = []
 
     # -- views of the main measure
     @property
@@ -236,6 +238,23 @@ class Result:
 
     def macro(self) -> dict[str, float | None]:
         return self.main.macro("label")
+
+    # -- what a mode shows beyond its measures
+    @property
+    def tables(self) -> list[ResultTable]:
+        """The mode's named tables beyond its measures, in the order a renderer shows them after the measures
+        (:class:`ResultTable`: coverage classes, a confusability matrix...); subclasses compute them from their
+        own additive tables, a mode may also add fixed ones with :meth:`add_table`."""
+        return list(self._tables)
+
+    def add_table(self, table: ResultTable) -> None:
+        """Add a named table (a mode, when it measures)."""
+        self._tables.append(table)
+
+    def details(self) -> ResultTable | None:
+        """One row per item and why it counted as it did (``--details``), for the modes that list their items;
+        ``None`` for the others."""
+        return None
 
     # -- JSON
     def header(self) -> dict[str, Any]:

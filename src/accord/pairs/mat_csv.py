@@ -427,7 +427,7 @@ def write_mat_csv(report: Report, directory: str | Path, formats: Sequence[str] 
         written.append(Path(directory) / path.name)
         for scores in report.units.values():
             if scores.confusability is not None:
-                from .units_report import confusability_rows
+                from ..units import confusability_rows
 
                 hyps, refs, cells = confusability_rows(scores)
                 path = d / "confusability.csv"

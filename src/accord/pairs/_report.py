@@ -1,4 +1,5 @@
-"""The :class:`Report` object returned by :func:`accord.score` (the pairs mode)."""
+"""The :class:`Report` object returned by :func:`accord.score` (the pairs mode): its measures, the units' measures,
+and the tables a renderer shows after them (the units' confusability matrices, the details' rows)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from ..match.engine import DocumentAlignment
-from ..pairs._tally import Tally
-from ..result import ALL, Block, CountTable, Measure, PairsKind, Result, UnitsKind
+from ..result import ALL, Block, CountTable, Measure, PairsKind, Result, ResultTable, UnitsKind
+from ._tally import Tally
 
 __all__ = ["Report", "pairs_table"]
 
@@ -128,7 +129,7 @@ class Report(Result):
     def extras_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.units:
-            from .units_report import confusability_rows
+            from ..units import confusability_rows
 
             measures = self.unit_measures()
             ci = self.ci or {}
@@ -150,6 +151,36 @@ class Report(Result):
     def csv_measures(self) -> dict[str, Measure]:
         """The pairs measure, then each scored unit (``token``, ``pseudo-token``, ``character``)."""
         return {**self.measures, **self.unit_measures()}
+
+    @property
+    def tables(self) -> list[ResultTable]:
+        """Per scored unit, in order: the unit's measure (or why it was not scored), then its confusability matrix
+        (rows: predicted labels, columns: gold labels; or why it was not built)."""
+        out = super().tables
+        for unit, scores in self.units.items():
+            if scores.skipped:
+                out.append(ResultTable(f"by {unit}", note=f"by {unit}: not scored: {scores.skipped}"))
+                continue
+            out.append(ResultTable(f"by {unit}", measure=unit))
+            if scores.confusability is not None:
+                from ..units import confusability_rows
+
+                names, cols, cells = confusability_rows(scores)
+                out.append(ResultTable(
+                    f"{unit} confusability", ("", *(f"{c} (gold)" for c in cols)),
+                    [(f"{r} (pred)", *(str(cells.get((r, c), 0)) for c in cols)) for r in names],
+                    caption=f"{unit} confusability (rows: predicted, columns: gold)"))
+            elif scores.confusability_note:
+                out.append(ResultTable(f"{unit} confusability",
+                                       note=f"{unit} confusability not built: {scores.confusability_note}"))
+        return out
+
+    def details(self) -> ResultTable:
+        """One row per pair and per unpaired item, in document order (:func:`~accord.pairs.detail_rows`)."""
+        from ._details import DETAIL_COLUMNS, detail_rows
+
+        return ResultTable("details", DETAIL_COLUMNS,
+                           (tuple(r.values()) for r in detail_rows(self)), caption="why each item counted as it did")
 
 
 def _merge_units(a: Any, b: Any) -> Any:
