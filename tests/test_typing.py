@@ -51,3 +51,42 @@ def test_mypy_finds_no_error(monkeypatch):
     assert not new, "mypy errors:\n" + "\n".join(line for lines in new.values() for line in lines)
     if not errors:
         assert status == 0, stdout
+
+
+STRICT_MODULES = ("accord.stats", "accord.stats.*", "accord.match", "accord.match.*", "accord.pipeline",
+                  "accord.pipeline.*", "accord.metrics", "accord.metrics.*", "accord._support", "accord._support.*",
+                  "accord.model", "accord.model.*", "accord.modes")
+"""The core checked as ``mypy --strict`` checks it (issue 35): the statistics, the pairing engine, the pipeline's
+stages, the metrics, the support modules, the model and the modes' registry."""
+
+
+def _strict_flags(tmp_path: Path) -> dict[str, bool]:
+    """The per-module options ``mypy --strict`` changes, with the value it gives them (read from mypy itself, so
+    that a flag a later release adds to ``--strict`` is asked for too)."""
+    main = pytest.importorskip("mypy.main", reason="mypy is in the test extra: pip install -e '.[test]'")
+    from mypy.options import PER_MODULE_OPTIONS
+
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\n")
+    _, plain = main.process_options(["--config-file", str(config), "-c", "pass"])
+    _, strict = main.process_options(["--config-file", str(config), "--strict", "-c", "pass"])
+    return {name: getattr(strict, name) for name in sorted(PER_MODULE_OPTIONS)
+            if getattr(strict, name) != getattr(plain, name)}
+
+
+def test_the_core_is_checked_strictly(tmp_path):
+    # pyproject.toml lists the core's modules in one override that sets every per-module flag of --strict (strict =
+    # true there would turn them on for every module: mypy issue 11401), so that dropping a module or a flag fails
+    import tomllib
+
+    flags = _strict_flags(tmp_path)
+    assert {"disallow_untyped_defs", "disallow_any_generics", "warn_return_any"} <= set(flags)   # a sanity check
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    # a flag set for the whole run (warn_unused_ignores) counts for the block
+    strict_blocks = [block for block in config.get("overrides", [])
+                     if all(block.get(name, config.get(name)) == value for name, value in flags.items())]
+    listed = {module for block in strict_blocks for module in block["module"]}
+    assert not set(STRICT_MODULES) - listed, f"not checked strictly: {sorted(set(STRICT_MODULES) - listed)}"
+    # the flags --strict sets for the whole run are set for the whole run
+    assert config.get("warn_redundant_casts") is True
+    assert "strict" not in config and not any("strict" in block for block in config.get("overrides", []))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __all__ = ["text_cell", "row_cells", "FORMULA_START", "SpreadsheetDictWriter", "SpreadsheetWriter"]
 
@@ -37,13 +37,19 @@ def row_cells(values: Iterable[Any]) -> list[Any]:
     return [text_cell(v) for v in values]
 
 
+if TYPE_CHECKING:
+    _DictWriter = csv.DictWriter[str]
+else:
+    _DictWriter = csv.DictWriter     # not subscriptable before Python 3.12
+
+
 def _breaks_a_line(cells: Iterable[Any]) -> bool:
     """Whether a cell holds a line break: Python 3.11's writer quotes ``\r`` only when it is in the line terminator,
     and a spreadsheet reads an unquoted one as the end of the row (its next piece a new row, unescaped)."""
     return any(isinstance(c, str) and ("\r" in c or "\n" in c) for c in cells)
 
 
-class SpreadsheetDictWriter(csv.DictWriter):
+class SpreadsheetDictWriter(_DictWriter):
     """:class:`csv.DictWriter` whose cells pass through :func:`text_cell`; a row holding a line break in a cell is
     written with every cell quoted."""
 

@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterator
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import BinaryIO, cast
 
 from ..errors import FormatError, OptionError
 
@@ -73,7 +73,7 @@ def current_encoding() -> str:
     return _ENCODING.get()
 
 
-def read_text(path: str | os.PathLike, encoding: str | None = None) -> str:
+def read_text(path: str | os.PathLike[str], encoding: str | None = None) -> str:
     """The text of a file, decoded, with a leading byte-order mark dropped.
 
     Line endings are kept as they are in the file (no newline translation), so that
@@ -101,7 +101,7 @@ def read_text(path: str | os.PathLike, encoding: str | None = None) -> str:
     return _decode(head, name, given, p, 0)
 
 
-def _read_on(fh: Any, head: bytes) -> bytes:
+def _read_on(fh: BinaryIO, head: bytes) -> bytes:
     """The whole content of a file whose first bytes ``head`` were read: read again from the start (one copy in
     memory), or, from a pipe, the rest joined to them."""
     try:
@@ -165,7 +165,7 @@ def read_bytes_range(path: str, start: int, end: int | None) -> bytes:
                                   path=path) from None
             with fsspec.open(path, "rb") as fh:
                 fh.seek(start)
-                return fh.read() if end is None else fh.read(end - start)
+                return cast(bytes, fh.read() if end is None else fh.read(end - start))   # fsspec is untyped
         with open(path, "rb") as fh:
             fh.seek(start)
             return fh.read() if end is None else fh.read(end - start)

@@ -18,7 +18,7 @@ import importlib
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from ..errors import PluginError
 
@@ -93,12 +93,12 @@ def resolve_method(name: str, what: str = "method") -> Callable[..., Any]:
         fn = getattr(sys.modules[module], attr, None)
         if not callable(fn):
             raise PluginError(f"{what} {name!r}: module {module} (enabled with --plugins) has no function {attr!r}")
-        return fn
+        return cast("Callable[..., Any]", fn)
     from importlib.metadata import entry_points
 
     found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]   # metadata only: no import
     if found:
-        return found[0].load()
+        return cast("Callable[..., Any]", found[0].load())
     hint = f"--plugins {module}" if module else "--plugins MODULE"
     raise PluginError(f"{what} {name!r} names code that was not enabled: accord imports no module a data file names; "
                       f"if you trust it, run with {hint} (or, from Python, accord.register_method({name!r}, function))")

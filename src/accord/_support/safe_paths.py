@@ -180,7 +180,7 @@ def _short(text: str, limit: int = 80) -> str:
     return shown if len(shown) <= limit else shown[: limit - 5] + "...'"
 
 
-def inside(directory: str | os.PathLike, name: str) -> Path:
+def inside(directory: str | os.PathLike[str], name: str) -> Path:
     """``directory / name``, checked to lie in ``directory`` once symbolic links are resolved.
 
     Raises
@@ -203,7 +203,7 @@ _protected: list[Path] = []
 
 
 @contextmanager
-def protected_inputs(paths: Iterable[str | os.PathLike]) -> Iterator[None]:
+def protected_inputs(paths: Iterable[str | os.PathLike[str]]) -> Iterator[None]:
     """While the block runs, writing over one of ``paths`` (or a file inside one of them, a folder) is an error."""
     added = [Path(os.path.realpath(p)) for p in paths if p and str(p) != "-" and os.path.exists(p)]
     _protected.extend(added)
@@ -214,7 +214,7 @@ def protected_inputs(paths: Iterable[str | os.PathLike]) -> Iterator[None]:
             _protected.remove(p)
 
 
-def check_not_input(path: str | os.PathLike) -> None:
+def check_not_input(path: str | os.PathLike[str]) -> None:
     """Refuse ``path`` as an output where it is (or would overwrite a file of) an input of the command."""
     real = Path(os.path.realpath(path))
     for p in _protected:
@@ -229,7 +229,7 @@ def is_stdout(path: object) -> bool:
 
 
 # -- atomic files and folders -----------------------------------------------------------------------------------------
-def folder_of(path: str | os.PathLike, real: Path) -> Path:
+def folder_of(path: str | os.PathLike[str], real: Path) -> Path:
     """The folder a file output ``path`` (resolved: ``real``) goes in; an :class:`OutputError` naming ``path`` as
     given when it does not exist (never the temporary file's name)."""
     if not real.parent.is_dir():
@@ -277,7 +277,7 @@ def _uninterrupted() -> Iterator[None]:
 
 
 @contextmanager
-def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | None = "utf-8",
+def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str | None = "utf-8",
                  newline: str | None = None) -> Iterator[IO[Any]]:
     """A file object whose content replaces ``path`` only when the block completes; ``-`` is standard output.
 
@@ -312,7 +312,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | No
 
 
 @contextmanager
-def staged_file(path: str | os.PathLike) -> Iterator[Path]:
+def staged_file(path: str | os.PathLike[str]) -> Iterator[Path]:
     """A temporary file beside ``path`` for a writer that takes a path, renamed to ``path`` when the block
     completes (``-``: copied to standard output); an error's message names ``path``, not the temporary file.
 
@@ -352,14 +352,14 @@ def staged_file(path: str | os.PathLike) -> Iterator[Path]:
             os.unlink(tmp)
 
 
-def write_text(path: str | os.PathLike, text: str) -> None:
+def write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` with :func:`atomic_write`."""
     with atomic_write(path) as fh:
         fh.write(text)
 
 
 @contextmanager
-def atomic_directory(path: str | os.PathLike) -> Iterator[Path]:
+def atomic_directory(path: str | os.PathLike[str]) -> Iterator[Path]:
     """A new, empty folder to build a folder output in; its files go to ``path`` only when the block completes.
 
     Where ``path`` does not exist, the built folder is renamed to it (one rename). Where it is a folder already, the

@@ -11,7 +11,7 @@ from typing import Any
 from .._support.io import read_text
 from .._support.names import check_names
 from ..errors import FormatError, RatingsError
-from ..model import Corpus, span_key
+from ..model import Corpus, SpanKey, span_key
 from ..pipeline._offset_units import unify_units
 from ._ratings import Ratings, ratings_from_long, to_ratings
 
@@ -116,10 +116,10 @@ def ratings_from_corpora(corpora: Sequence[Corpus], names: Sequence[str], *,
     wanted = None if types is None else frozenset(types)
     out: dict[str, Ratings] = {}
     for doc_id in docs:
-        per: list[dict[tuple[int, int], Any]] = []
-        spans: dict[tuple[int, int], None] = {}
+        per: list[dict[SpanKey, Any]] = []
+        spans: dict[SpanKey, None] = {}
         for c, name in zip(corpora, names):
-            cats: dict[tuple[int, int], Any] = {}
+            cats: dict[SpanKey, Any] = {}
             for a in c[doc_id].annotations:
                 if a.start is None or (wanted is not None and a.label not in wanted):
                     continue

@@ -8,6 +8,7 @@ similarity are returned.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import OptionError
 
@@ -20,7 +21,8 @@ TIE_TOLERANCE = 1e-9
 """Summed similarities closer than this (times the number of pairs) count as a tie in 1:1 assignment."""
 
 
-def _tie_breaker(sim: np.ndarray, prefer: np.ndarray | None = None) -> np.ndarray:
+def _tie_breaker(sim: npt.NDArray[np.float64], prefer: npt.NDArray[np.bool_] | None = None
+                 ) -> npt.NDArray[np.float64]:
     """A bonus far below any real difference that settles ties the same way whichever side is rows.
 
     Among assignments with (nearly) the same summed similarity the one with more pairs wins,
@@ -32,11 +34,12 @@ def _tie_breaker(sim: np.ndarray, prefer: np.ndarray | None = None) -> np.ndarra
     bonus = (sim >= 1.0).astype(float)
     if prefer is not None:
         bonus = (bonus + (prefer & (sim > 0))) / 2
-    return TIE_TOLERANCE * ((sim > 0) + bonus / n)
+    tie_breaker: npt.NDArray[np.float64] = TIE_TOLERANCE * ((sim > 0) + bonus / n)
+    return tie_breaker
 
 
-def assign(similarity: np.ndarray, constraint: str = "1:1", prefer: np.ndarray | None = None
-           ) -> tuple[np.ndarray, np.ndarray]:
+def assign(similarity: npt.ArrayLike, constraint: str = "1:1", prefer: npt.NDArray[np.bool_] | None = None
+           ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Pair the rows (gold items) and columns (predicted items) of a similarity matrix.
 
     Parameters
@@ -85,7 +88,7 @@ def assign(similarity: np.ndarray, constraint: str = "1:1", prefer: np.ndarray |
     return rows[keep].astype(np.int64), cols[keep].astype(np.int64)
 
 
-def assigned_total(m: np.ndarray) -> float:
+def assigned_total(m: npt.NDArray[np.float64]) -> float:
     """The summed similarity of the pairs :func:`assign` chooses in ``m`` (1:1).
 
     Matrices of at most two rows and two columns (an annotation attribute or two on each side, the usual case)

@@ -26,10 +26,18 @@ from ..model.schema import Task
 from .assign import assign
 from .blocks import exact_pairs, overlap_blocks
 from .shapes import pair_scores, spanless_block_scores
-from .similarity import Context, LenientSimilarity, ProfileSimilarity, Similarity, StrictSimilarity, implied_span
+from .similarity import Context, LenientSimilarity, ProfileSimilarity, Shape, Similarity, StrictSimilarity, implied_span
+from .similarity import Result as SimilarityResult
 from .sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
 
 __all__ = ["MATCH", "CLASH", "UNPAIRED", "Pair", "DocumentAlignment", "Pairer", "reference_depths"]
+
+Pointers = tuple[tuple[str, str, str | None], ...]
+"""How an annotation is pointed to (:func:`_incoming`): the label of each annotation pointing to it, the attribute,
+and that annotation's attribute content, sorted."""
+
+ContentKey = tuple[str, tuple[int, int], tuple[tuple[int, int], ...], str, str, Pointers]
+"""An annotation's sort key by content (:func:`_content_key`)."""
 
 MATCH, CLASH, UNPAIRED = 0, 1, 2
 
@@ -62,13 +70,13 @@ class DocumentAlignment:
     pairs: list[Pair] = field(default_factory=list)
     gold_status: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
     pred_status: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
-    pointers: dict[str, dict[int, tuple]] | None = field(default=None, repr=False, compare=False)
+    pointers: dict[str, dict[int, Pointers]] | None = field(default=None, repr=False, compare=False)
     """How each annotation is pointed to, by side (:func:`_incoming`, computed once per document, when asked)."""
 
     contents: dict[int, str] | None = field(default=None, repr=False, compare=False)
     """:func:`_attribute_content` of the annotations that needed it, by ``id`` (while the document is paired)."""
 
-    def incoming(self, side: str) -> dict[int, tuple]:
+    def incoming(self, side: str) -> dict[int, Pointers]:
         """:func:`_incoming` of the gold or the predicted annotations, computed once."""
         if self.pointers is None:
             self.pointers = {}
@@ -99,8 +107,8 @@ class Pairer:
         for lbl in self.ignore:
             self.equivalences.pop(lbl, None)
         self._strata = similarity.strata if isinstance(similarity, ProfileSimilarity) else []
-        self._shape_codes: dict[tuple, int] = {}
-        self._by_shape: dict[tuple, tuple] = {}
+        self._shape_codes: dict[Shape, int] = {}
+        self._by_shape: dict[Shape, SimilarityResult] = {}
         if task is not None:
             self._check_strata(task)
 
@@ -153,7 +161,8 @@ class Pairer:
         fast = (self.task is None and not self._strata and type(self.similarity) is StrictSimilarity
                 and not self.similarity.attributes)
         out: list[DocumentAlignment | None] = [None] * len(triples)
-        batch: list[tuple[int, str, Document | None, Document | None, Sequence, Sequence, Sequence, Sequence]] = []
+        batch: list[tuple[int, str, Document | None, Document | None, Sequence[Annotation], Sequence[Annotation],
+                          Sequence[str], Sequence[str]]] = []
         if fast:
             shared: dict[tuple[str, ...], tuple[str, ...]] = {}
             if self.equivalences or self.ignore:
@@ -453,7 +462,7 @@ class Pairer:
             def tokens_of(x: int, y: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
                 return toks[(x, y)]
         # equal content keys, compared as integer codes (an outer comparison, not a loop over pairs)
-        codes: dict[tuple, int] = {}
+        codes: dict[ContentKey, int] = {}
         gc = np.array([codes.setdefault(gkeys[k], len(codes)) for k in order_g], dtype=np.int64)
         pc = np.array([codes.setdefault(pkeys[k], len(codes)) for k in order_p], dtype=np.int64)
         same = gc[:, None] == pc[None, :]
@@ -527,8 +536,8 @@ def _attribute_content(ann: Annotation, contents: dict[int, str]) -> str:
     return got
 
 
-def _content_key(ann: Annotation, label: str, incoming: dict[int, tuple] | None = None,
-                 span: tuple[int, int] | None = None, contents: dict[int, str] | None = None) -> tuple:
+def _content_key(ann: Annotation, label: str, incoming: dict[int, Pointers] | None = None,
+                 span: tuple[int, int] | None = None, contents: dict[int, str] | None = None) -> ContentKey:
     """A sort key of an annotation by content (scoring label, span, attributes, how others point to it), not by
     its position in its file. ``span`` is its (implied) span when known."""
     if span is None:
@@ -541,14 +550,14 @@ def _content_key(ann: Annotation, label: str, incoming: dict[int, tuple] | None 
             (incoming or {}).get(id(ann), ()))
 
 
-def _incoming(anns: Sequence[Annotation], contents: dict[int, str] | None = None) -> dict[int, tuple]:
+def _incoming(anns: Sequence[Annotation], contents: dict[int, str] | None = None) -> dict[int, Pointers]:
     """For each annotation another one points to: how it is pointed to, sorted.
 
     Each pointer is described by the pointing annotation's label, the attribute, and the
     content of all its attributes (other arguments by label and span), so that two equal
     spans that relations with different other arguments point to are told apart.
     """
-    out: dict[int, list] = {}
+    out: dict[int, list[tuple[str, str, str | None]]] = {}
     contents = {} if contents is None else contents
     for _, a in _may_point(anns):
         pointer_content: str | None = None
@@ -605,8 +614,8 @@ def reference_depths(anns: list[Annotation], groups: np.ndarray, doc_id: str, si
     return depth
 
 
-def _with_pieces(gold_keys: list, gold: list[Annotation], pred_keys: list, pred: list[Annotation]
-                 ) -> tuple[list, list]:
+def _with_pieces(gold_keys: list[object], gold: list[Annotation], pred_keys: list[object], pred: list[Annotation]
+                 ) -> tuple[list[object], list[object]]:
     """Exact-pairing keys with the pieces of discontinuous spans added (on both sides, when either has one), so
     that equal extents with different pieces do not pair."""
     if not any(map(_FRAGMENTS, gold)) and not any(map(_FRAGMENTS, pred)):
@@ -676,7 +685,7 @@ def _plain_documents(gold: list[Sequence[Annotation]], pred: list[Sequence[Annot
     spanless = np.fromiter(map(is_, map(_START, flat), repeat(None)), bool, len(flat))
     with_attributes = np.fromiter(map(bool, map(_ATTRIBUTES, flat)), bool, len(flat))
     bad = np.bincount(doc[spanless], minlength=n) > 0
-    plain = (~bad).tolist()
+    plain: list[bool] = (~bad).tolist()
     for d in sorted(set(doc[with_attributes].tolist())):
         if plain[d] and (_may_point(gold[d]) or _may_point(pred[d])):
             plain[d] = False

@@ -29,13 +29,14 @@ its tie-breaking do not change. Similarities promise this property with
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..model import SCALAR_TYPES, Annotation, is_aggregate
-from .similarity import Context, Similarity
+from .similarity import Context, Shape, Similarity
 
 __all__ = ["shape_of", "spanless_block_scores", "pair_scores"]
 
@@ -43,7 +44,7 @@ Tokens = tuple[tuple[str, ...], tuple[str, ...]]
 Result = tuple[float, tuple[str, ...], tuple[str, ...]]
 
 
-def _value_shape(value: Any) -> Any:
+def _value_shape(value: Any) -> Hashable:
     if isinstance(value, Annotation):
         return _TARGET
     if isinstance(value, frozenset):
@@ -57,7 +58,7 @@ def _value_shape(value: Any) -> Any:
 _TARGET = ("@",)
 
 
-def shape_of(ann: Annotation, label: str) -> tuple:
+def shape_of(ann: Annotation, label: str) -> Shape:
     """What a similarity reads of a spanless annotation besides its targets' pairing: the scoring label, the true
     label, and the attributes in their order (annotation targets as a marker, sets of them by their count)."""
     return (label, ann.label, ann.start is None,
@@ -69,7 +70,7 @@ _PLAIN = object()
 equal under ``==``, such as ``1`` and ``True``, score alike: the similarities compare values with ``==``)."""
 
 
-def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> np.ndarray | None:
+def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> npt.NDArray[np.int64] | None:
     known, codes = ctx.shapes, ctx.shape_codes
     out = np.empty(len(anns), dtype=np.int64)
     for k, (a, lbl) in enumerate(zip(anns, labels)):
@@ -90,7 +91,7 @@ def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> n
     return out
 
 
-def _linked(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context) -> np.ndarray:
+def _linked(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context) -> npt.NDArray[np.bool_]:
     """Pairs (row, column) where a target of the gold annotation was paired with a target of the predicted one."""
     columns_of: dict[int, list[int]] = {}
     for y, h in enumerate(pred):
@@ -109,7 +110,8 @@ def _linked(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context
     return linked
 
 
-def _implied(anns: Sequence[Annotation], ctx: Context) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _implied(anns: Sequence[Annotation], ctx: Context
+             ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     spans = [ctx.implied(a) for a in anns]
     has = np.fromiter((s is not None for s in spans), bool, len(spans))
     arr = np.array([s if s is not None else (0, 0) for s in spans], dtype=np.int64).reshape(-1, 2)
@@ -117,7 +119,7 @@ def _implied(anns: Sequence[Annotation], ctx: Context) -> tuple[np.ndarray, np.n
 
 
 def _apart(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context, *, every_pair: bool = True
-           ) -> np.ndarray:
+           ) -> npt.NDArray[np.bool_]:
     """Whether the implied spans of a gold and a predicted annotation both exist and do not overlap (two equal
     empty spans overlap): for every pair (a matrix), or with ``every_pair=False`` for ``gold[k]``, ``pred[k]``."""
     g_has, gs, ge = _implied(gold, ctx)
@@ -126,7 +128,8 @@ def _apart(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context,
         g_has, gs, ge = g_has[:, None], gs[:, None], ge[:, None]
     disjoint = (ge <= ps) | (gs >= pe)
     same_point = (gs == ge) & (ps == pe) & (gs == ps)
-    return g_has & p_has & disjoint & ~same_point
+    apart: npt.NDArray[np.bool_] = g_has & p_has & disjoint & ~same_point
+    return apart
 
 
 def _text_defaults(ctx: Context) -> bool:
@@ -192,7 +195,7 @@ def _single_targets(ann: Annotation) -> list[Annotation] | None:
     return out
 
 
-def _linked_score(similarity: Similarity, r: Annotation, h: Annotation, key: tuple, ctx: Context) -> Result:
+def _linked_score(similarity: Similarity, r: Annotation, h: Annotation, key: Shape, ctx: Context) -> Result:
     """The similarity of a linked pair: what it reads of the pairs of earlier strata is the score of each pair
     (gold target, predicted target), so pairs of the same shapes and geometry whose targets were paired alike
     score alike. Targets in sets or lists are called pair by pair (the order of a set is not the same twice)."""
@@ -231,7 +234,7 @@ def _linked_pairs(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: C
 
 def spanless_block_scores(similarity: Similarity, gold: Sequence[Annotation], pred: Sequence[Annotation],
                           gold_labels: Sequence[str], pred_labels: Sequence[str], ctx: Context
-                          ) -> tuple[np.ndarray, Callable[[int, int], Tokens]] | None:
+                          ) -> tuple[npt.NDArray[np.float64], Callable[[int, int], Tokens]] | None:
     """The similarity matrix of a block of spanless annotations (zero where a pair is not kept) and the error
     tokens of any cell, computed by shape as the module says; None when the block cannot be (an annotation with a
     span, an unhashable value, a similarity that does not promise ``by_shape``)."""

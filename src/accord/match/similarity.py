@@ -33,7 +33,7 @@ annotations whose (implied) spans do not overlap have similarity 0. Dimension sc
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +55,10 @@ __all__ = [
 ]
 
 Result = tuple[float, tuple[str, ...], tuple[str, ...]]
+
+Shape = tuple[Hashable, ...]
+"""What a similarity reads of an annotation, or of a pair with its geometry, as a hashable key
+(:mod:`accord.match.shapes`)."""
 
 SPANNED_DEFAULT = (
     DimensionSpec("_label", 0.1, None, {"true_residue": ".5"}),
@@ -89,9 +93,9 @@ class Context:
     """``id(gold annotation) -> [id(predicted annotation), ...]`` of ``paired``, kept by :meth:`add_pairs`."""
     shapes: dict[int, int] = field(default_factory=dict)
     """Shape codes computed so far (:mod:`accord.match.shapes`), ``id(annotation) -> code``."""
-    shape_codes: dict[tuple, int] = field(default_factory=dict)
+    shape_codes: dict[Shape, int] = field(default_factory=dict)
     """Shape -> code, shared by both sides (and by the documents of one pairer)."""
-    by_shape: dict[tuple, tuple] = field(default_factory=dict)
+    by_shape: dict[Shape, Result] = field(default_factory=dict)
     """What the similarity gave pairs of two shapes in a geometry (:mod:`accord.match.shapes`), shared likewise."""
     indexed: int = 0
     """How many entries of ``paired`` the partner index holds."""
@@ -332,8 +336,8 @@ class ProfileSimilarity(Similarity):
         self._profile_of: dict[str, int] = {}
         self._unpaired: dict[str, _Entry] = {}
         self._default_cache: dict[tuple[int, bool], _Entry] = {}
-        self._remainder_cache: dict[tuple[frozenset, str, bool], list[str]] = {}
-        self._compared_cache: dict[tuple[frozenset, str, str], list[str]] = {}
+        self._remainder_cache: dict[tuple[frozenset[str], str, bool], list[str]] = {}
+        self._compared_cache: dict[tuple[frozenset[str], str, str], list[str]] = {}
         self._routes: dict[tuple[str, str, bool, bool], tuple[tuple[_Entry, float], ...]] = {}
         for k, tp in enumerate(self.spec.tag_profiles):
             entry = self._compile(tp.dimensions, tp)

@@ -32,6 +32,7 @@ __all__ = [
     "normalize_fragments",
     "same_extent",
     "span_key",
+    "SpanKey",
     "overlap_length",
     "covered_length",
     "covered_text",
@@ -42,7 +43,7 @@ TOKEN_OFFSETS = "token_offsets"
 ``(starts, ends)`` in characters (arrays), so that token scores (MAT's ``--by-token``) still count its tokens."""
 
 
-class Attributes(dict):
+class Attributes(dict[str, Any]):
     """A read-only dict of attribute values."""
 
     __slots__ = ()
@@ -226,7 +227,11 @@ def overlap_length(r: Annotation, h: Annotation) -> int:
     return total
 
 
-def span_key(a: Annotation) -> tuple:
+SpanKey = tuple[int | None, int | None] | tuple[int | None, int | None, tuple[tuple[int, int], ...]]
+"""What :func:`span_key` gives: ``(start, end)``, or ``(start, end, pieces)`` for a discontinuous span."""
+
+
+def span_key(a: Annotation) -> SpanKey:
     """A hashable key equal for annotations with equal extents: ``(start, end)``, with the pieces of a
     discontinuous span added (a contiguous span never equals a discontinuous one)."""
     return (a.start, a.end) if a.fragments is None else (a.start, a.end, a.fragments)

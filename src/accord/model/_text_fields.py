@@ -10,25 +10,31 @@ text once and two offset arrays; a token becomes a string when it is read
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
 import numpy as np
+import numpy.typing as npt
 
 __all__ = ["TextFields", "factorize_fields", "code_points", "field_chars"]
 
+_Code = TypeVar("_Code", bound=np.unsignedinteger[Any])
 
-def code_points(text: str) -> np.ndarray:
+
+def code_points(text: str) -> npt.NDArray[np.unsignedinteger[Any]]:
     """The code points of ``text``: uint8 for ASCII text (no copy beyond the encoding), uint32 otherwise."""
     if text.isascii():
         return np.frombuffer(text.encode("ascii"), dtype=np.uint8)
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
-def field_chars(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+def field_chars(codes: npt.NDArray[_Code], starts: npt.NDArray[np.integer[Any]],
+                ends: npt.NDArray[np.integer[Any]]) -> npt.NDArray[_Code]:
     """The code points of the fields ``codes[starts[k]:ends[k]]``, one field after the other."""
     lens = (ends - starts).astype(np.int64)
     before = np.cumsum(lens) - lens
-    return codes[np.arange(int(lens.sum()), dtype=np.int64) + np.repeat(starts.astype(np.int64) - before, lens)]
+    chars: npt.NDArray[_Code] = codes[np.arange(int(lens.sum()), dtype=np.int64)
+                                      + np.repeat(starts.astype(np.int64) - before, lens)]
+    return chars
 
 
 _FEW = 32
@@ -45,7 +51,8 @@ class TextFields(Sequence[str]):
 
     __slots__ = ("text", "_starts", "_ends", "_lo", "_hi")
 
-    def __init__(self, text: str, starts: np.ndarray, ends: np.ndarray, lo: int = 0, hi: int | None = None):
+    def __init__(self, text: str, starts: npt.NDArray[np.integer[Any]], ends: npt.NDArray[np.integer[Any]], lo: int = 0,
+                 hi: int | None = None):
         # a contiguous slice keeps its parent's arrays and two bounds, not two array views: a document of a
         # few tokens costs one small object
         self.text = text
@@ -59,12 +66,12 @@ class TextFields(Sequence[str]):
         return [TextFields(text, starts, ends, lo + b, lo + e) for b, e in zip(begins, stops)]
 
     @property
-    def starts(self) -> np.ndarray:
+    def starts(self) -> npt.NDArray[np.integer[Any]]:
         """The start offset of every string in :attr:`text`."""
         return self._starts[self._lo:self._hi]
 
     @property
-    def ends(self) -> np.ndarray:
+    def ends(self) -> npt.NDArray[np.integer[Any]]:
         """The end offset of every string in :attr:`text`."""
         return self._ends[self._lo:self._hi]
 
@@ -103,15 +110,16 @@ class TextFields(Sequence[str]):
     def __hash__(self) -> int:
         return hash(tuple(self))
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[tuple[str, ...]], tuple[tuple[str, ...]]]:
         # pickled as its own strings: a document's view must not carry its whole file along
         return (tuple, (tuple(self),))
 
-    def lengths(self) -> np.ndarray:
+    def lengths(self) -> npt.NDArray[np.integer[Any]]:
         """The length of every string, in code points."""
-        return self.ends - self.starts
+        lengths: npt.NDArray[np.integer[Any]] = self.ends - self.starts
+        return lengths
 
-    def _chars(self) -> np.ndarray:
+    def _chars(self) -> npt.NDArray[np.unsignedinteger[Any]]:
         """The code points of all strings, concatenated."""
         if not len(self.starts):
             return np.zeros(0, dtype=np.uint8)
@@ -163,8 +171,8 @@ class TextFields(Sequence[str]):
         return equal if equal is NotImplemented else not equal
 
 
-def factorize_fields(text: str, codes: np.ndarray, starts: np.ndarray, ends: np.ndarray
-                     ) -> tuple[list[str], np.ndarray]:
+def factorize_fields(text: str, codes: npt.NDArray[np.unsignedinteger[Any]], starts: npt.NDArray[np.integer[Any]],
+                     ends: npt.NDArray[np.integer[Any]]) -> tuple[list[str], npt.NDArray[np.int32]]:
     """The distinct strings among ``text[starts[k]:ends[k]]`` and the index of each field's string among them.
 
     Computed on the code points (``codes``, as :func:`code_points` gives them,
@@ -193,7 +201,7 @@ def factorize_fields(text: str, codes: np.ndarray, starts: np.ndarray, ends: np.
         hi = min(lo + _CHUNK, n)
         begin = starts[lo:hi].astype(np.int64)
         lens = ends[lo:hi].astype(np.int64) - begin
-        keys: list[np.ndarray] = [lens] if with_lengths else []
+        keys: list[npt.NDArray[np.int64]] = [lens] if with_lengths else []
         for k in range(0, width, per_word):
             at = (begin + k) * size
             beyond = np.maximum(at - top, 0)     # near the end: read the last eight bytes and shift
@@ -240,7 +248,7 @@ class _CodeBook:
         self.keys = np.zeros(0, dtype=np.int64)
         self.codes = np.zeros(0, dtype=np.int64)
 
-    def encode(self, values: np.ndarray) -> np.ndarray:
+    def encode(self, values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         index = np.searchsorted(self.keys, values)
         if len(self.keys):
             np.minimum(index, len(self.keys) - 1, out=index)

@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from defusedxml import ElementTree as ET
 
@@ -240,7 +240,7 @@ class Task:
         ValidationError
             Naming the document, the annotation and the rule broken.
         """
-        valid: set[tuple] = set()   # kinds of annotation found valid (:func:`_validation_key`)
+        valid: set[tuple[object, ...]] = set()   # kinds of annotation found valid (:func:`_validation_key`)
         # annotations sharing one (immutable) attributes object, as readers share them between rows of equal
         # values, validate alike: known by the object's identity, which the corpus keeps alive meanwhile
         valid_objects: set[tuple[str, bool, int]] = set()
@@ -320,7 +320,10 @@ class Task:
                                   f"it points to {v!r}")
 
 
-def _validation_key(ann: Annotation) -> tuple | None:
+_Profile = TypeVar("_Profile", SimilarityProfileSpec, ScoreProfileSpec)
+
+
+def _validation_key(ann: Annotation) -> tuple[object, ...] | None:
     """What validation reads of an annotation, as a hashable key: its label, whether it has a span, its values
     with their types, and of each annotation it points to the label and the attribute values (what label
     restrictions and effective labels read). None for set and list values and unhashable ones (checked each
@@ -328,7 +331,7 @@ def _validation_key(ann: Annotation) -> tuple | None:
     attrs = ann.attributes
     kinds = tuple(map(type, attrs.values()))
     if SCALAR_TYPES.issuperset(kinds):
-        key: tuple = (ann.label, ann.start is None, tuple(attrs.items()), kinds)
+        key: tuple[object, ...] = (ann.label, ann.start is None, tuple(attrs.items()), kinds)
     elif all(k in SCALAR_TYPES or k is Annotation for k in kinds):
         key = (ann.label, ann.start is None, kinds,
                tuple((n, v.label, tuple(v.attributes.items())) if type(v) is Annotation else (n, v)
@@ -342,7 +345,7 @@ def _validation_key(ann: Annotation) -> tuple | None:
     return key
 
 
-def _pick(profiles: list, name: str | None, kind: str, source: str) -> Any:
+def _pick(profiles: list[_Profile], name: str | None, kind: str, source: str) -> _Profile | None:
     if not profiles:
         if name is not None:
             raise SchemaError(f"{source}: the task defines no {kind} profile, so none is called {name!r}")
@@ -359,7 +362,7 @@ def _pick(profiles: list, name: str | None, kind: str, source: str) -> Any:
                       f"{', '.join(repr(p.name) if p.name else '<default>' for p in profiles)}")
 
 
-def load_task(path: str | os.PathLike) -> Task:
+def load_task(path: str | os.PathLike[str]) -> Task:
     """Read a task file (MAT XML)."""
     from .._support.io import read_text
 

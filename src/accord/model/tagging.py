@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError, SchemeError
+from ..errors import OptionError, RepairWarning, SchemeError
 
 __all__ = [
     "repair_warning",
@@ -185,7 +185,7 @@ class _Where:
     path: object
     lines: np.ndarray | None
 
-    def at(self, i: int) -> dict:
+    def at(self, i: int) -> dict[str, Any]:
         line = int(self.lines[i]) if self.lines is not None and i < len(self.lines) else None
         return {"path": self.path, "line": line}
 
@@ -413,13 +413,11 @@ def warn_repairs(chunks: Chunks, tags: Sequence[str], sentence_start: np.ndarray
                                  scheme=canonical_scheme(scheme), discarded=chunks.discarded), stacklevel=2)
 
 
-def repair_warning(kind: str, path: Any, method: str, count: int, first: Sequence[dict], *, scheme: str = "IOB2",
-                   discarded: int = 0) -> Any:
+def repair_warning(kind: str, path: object, method: str, count: int, first: Sequence[dict[str, Any]], *,
+                   scheme: str = "IOB2", discarded: int = 0) -> RepairWarning:
     """The :class:`~accord.errors.RepairWarning` of a column: ``kind`` ``letters`` (IOB2 tags with ``E`` or ``S``
     letters read with conlleval's chunk rules) or ``transitions`` (invalid transitions of ``scheme`` repaired or
     discarded with ``discarded`` chunks), ``count`` places of which ``first`` are listed."""
-    from ..errors import RepairWarning
-
     first = tuple(first)[:REPAIRS_SHOWN]
     more = f" and {count - len(first)} more" if count > len(first) else ""
     where = f"{path}: " if path is not None else ""
@@ -439,7 +437,7 @@ def repair_warning(kind: str, path: Any, method: str, count: int, first: Sequenc
                          parts={"kind": kind, "scheme": scheme, "discarded": discarded})
 
 
-def merge_repair_warnings(parts: Sequence[Any]) -> Any:
+def merge_repair_warnings(parts: Sequence[RepairWarning]) -> RepairWarning:
     """One :class:`~accord.errors.RepairWarning` for the repairs of consecutive shards of one column
     (:mod:`accord.parallel`): the counts added, the first places of the earliest shards, the message as reading
     the whole column in one piece gives it. IOB2 tags with ``E`` or ``S`` letters in any shard make the whole column
@@ -453,7 +451,7 @@ def merge_repair_warnings(parts: Sequence[Any]) -> Any:
 
 
 def _first_places(positions: np.ndarray, tags: Sequence[str], sentence_start: np.ndarray,
-                  where: Any) -> list[dict]:
+                  where: Any) -> list[dict[str, Any]]:
     """The first :data:`REPAIRS_SHOWN` of ``positions`` as a RepairWarning lists them: line, tag, the tag before
     (``None`` at a sentence start) and, for tags given in Python, ``place`` (sentence and position)."""
     position = getattr(where, "position", None)
@@ -467,7 +465,7 @@ def _first_places(positions: np.ndarray, tags: Sequence[str], sentence_start: np
     return out
 
 
-def _place(x: dict) -> str:
+def _place(x: dict[str, Any]) -> str:
     """How a repair warning names a tag's place: its line, or its sentence and position (tags given in Python)."""
     if x["line"] is not None:
         return f"line {x['line']}"

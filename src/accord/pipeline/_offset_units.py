@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import AccordWarning, PairingError
 from ..model import TOKEN_OFFSETS, Annotation, Attributes, Corpus, Document, is_aggregate
@@ -120,11 +121,13 @@ _SPACE = np.array([chr(c).isspace() for c in range(0x3001)], dtype=bool)
 """Whether a code point is whitespace (``str.isspace``), for the code points up to the last such (U+3000)."""
 
 
-def _is_space(codes: np.ndarray) -> np.ndarray:
-    return _SPACE[np.minimum(codes, len(_SPACE) - 1)] & (codes < len(_SPACE))
+def _is_space(codes: npt.NDArray[np.unsignedinteger[Any]]) -> npt.NDArray[np.bool_]:
+    space: npt.NDArray[np.bool_] = _SPACE[np.minimum(codes, len(_SPACE) - 1)] & (codes < len(_SPACE))
+    return space
 
 
-def place_tokens(tokens: Sequence[str], text: str) -> tuple[np.ndarray, np.ndarray] | tuple[int, int]:
+def place_tokens(tokens: Sequence[str], text: str
+                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | tuple[int, int]:
     """Where each token is in ``text``, found in order with whitespace skipped.
 
     Returns

@@ -8,7 +8,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypedDict
 
 from ..errors import OptionError, RepairWarning
 from ..formats import read, sniff
@@ -32,7 +32,14 @@ def source_name(obj: Any, column: int | str | None = None) -> str:
     return name if column is None else f"{name}#{column}"
 
 
-_SHARED_READS: ContextVar[dict[str, Any] | None] = ContextVar("accord_shared_reads", default=None)
+class _SharedReads(TypedDict):
+    corpora: dict[tuple[str, str | None, str], tuple[Corpus, list[Warning | str]]]
+    """Each corpus read, by path, format and options, with the messages of the warnings its reading gave."""
+    shown: set[int]
+    """The warnings passed on already (by identity), shown once."""
+
+
+_SHARED_READS: ContextVar[_SharedReads | None] = ContextVar("accord_shared_reads", default=None)
 
 
 @contextmanager
@@ -130,7 +137,8 @@ def read_with_repairs(gold: Any, pred: Any, gold_format: str | None, pred_format
         gold_c, pred_c = read_sides(gold, pred, gold_format, pred_format, read_options, gold_column, pred_column,
                                     gold_set, pred_set)
     repairs = []
-    shown = (_SHARED_READS.get() or {}).get("shown")
+    shared = _SHARED_READS.get()
+    shown = shared["shown"] if shared is not None else None
     for w in caught:
         if shown is None or id(w.message) not in shown:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

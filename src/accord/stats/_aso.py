@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from statistics import NormalDist
 
 import numpy as np
+import numpy.typing as npt
 
 from .._support.limits import MAX_DRAWS
 from ..errors import OptionError, StatisticsWarning
@@ -97,9 +98,10 @@ def _grid(dt: float) -> np.ndarray:
     return t
 
 
-def _positions(n: int, t: np.ndarray) -> np.ndarray:
+def _positions(n: int, t: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
     """0-based rank of ``Q(t)`` among ``n`` sorted scores: ``clip(⌈n t⌉ - 1, 0, n - 1)``."""
-    return np.clip(np.ceil(n * t).astype(np.int64) - 1, 0, n - 1)
+    positions: npt.NDArray[np.int64] = np.clip(np.ceil(n * t).astype(np.int64) - 1, 0, n - 1)
+    return positions
 
 
 def _ratios(f: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

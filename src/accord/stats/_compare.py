@@ -28,7 +28,7 @@ import numpy as np
 
 from .._support.limits import MAX_DRAWS
 from ..errors import OptionError, StatisticsError
-from ..result._table import ALL, row_order
+from ..result._table import ALL, Row, row_order
 from ._aso import almost_stochastic_order
 from ._bootstrap import CHUNK, check_seed
 from ._units import UnitMatrix, check_unit_count, resampling_unit, unit_matrix
@@ -386,8 +386,8 @@ def _runs_of(name: str, given: Any) -> list[Any]:
     return [given]
 
 
-def _headline(runs: Mapping[str, list[Any]], values: Mapping[str, list[UnitMatrix]], rows: Mapping[str, tuple],
-              rate: str, unit: str, n_units: int) -> dict[str, dict[str, Any]]:
+def _headline(runs: Mapping[str, list[Any]], values: Mapping[str, list[UnitMatrix]],
+              rows: Mapping[str, tuple[Row, ...]], rate: str, unit: str, n_units: int) -> dict[str, dict[str, Any]]:
     """Each system's headline figure: the main measure's total ``rate``, the mean over its runs with their
     standard deviation (``ddof=1``) and the value of each run."""
     out: dict[str, dict[str, Any]] = {}
@@ -411,7 +411,7 @@ def _headline(runs: Mapping[str, list[Any]], values: Mapping[str, list[UnitMatri
     return out
 
 
-def _pair(first: Any, all_rows: Mapping[str, tuple], a: str, b: str, runs_a: Sequence[UnitMatrix],
+def _pair(first: Any, all_rows: Mapping[str, tuple[Row, ...]], a: str, b: str, runs_a: Sequence[UnitMatrix],
           runs_b: Sequence[UnitMatrix], test: str, samples: int, rng: np.random.Generator, rates: Sequence[str],
           labels: bool) -> list[Comparison]:
     """The comparisons of systems ``a`` and ``b`` (each one run, or several: see :func:`compare`)."""

@@ -7,14 +7,16 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
+from ..result._table import Row
 from ._bootstrap import BootstrapOptions, intervals, resampled_sums
 from ._units import UnitMatrix, unit_matrix
 
 __all__ = ["confidence_intervals"]
 
 
-def _macro(rates: np.ndarray) -> np.ndarray:
+def _macro(rates: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """The mean over the last axis of each rate, undefined (NaN) rates left out (NaN when none is left)."""
     with np.errstate(invalid="ignore"):
         kept = ~np.isnan(rates)
@@ -53,23 +55,24 @@ def confidence_intervals(measures: dict[str, Any], documents: tuple[str, ...], o
         rates_hat = kind.rates(total)               # rate -> (rows,)
         labels = [k for k, row in enumerate(t.rows) if row[0] == "label"]
 
-        def jackknife(columns: slice = columns, total: np.ndarray = total, kind: Any = kind,
-                      labels: list[int] = labels, r: int = r, f: int = f) -> dict[str, np.ndarray]:
+        def jackknife(columns: slice = columns, total: npt.NDArray[np.float64] = total, kind: Any = kind,
+                      labels: list[int] = labels, r: int = r, f: int = f) -> dict[str, npt.NDArray[np.float64]]:
             values = units.dense()[:, columns].reshape(units.n, r, f)
             left_out = kind.rates(total[None] - values)        # rate -> (units, rows)
             return {rate: np.concatenate([v.T, _macro(v[:, labels])[None]], axis=0) for rate, v in left_out.items()}
 
-        cache: dict[str, Any] = {}
+        cache: dict[str, dict[str, npt.NDArray[np.float64]]] = {}
 
-        def rate_jackknife(rate: str, cache: dict[str, Any] = cache,
-                           jackknife: Callable[[], dict[str, np.ndarray]] = jackknife) -> np.ndarray:
+        def rate_jackknife(rate: str, cache: dict[str, dict[str, npt.NDArray[np.float64]]] = cache,
+                           jackknife: Callable[[], dict[str, npt.NDArray[np.float64]]] = jackknife
+                           ) -> npt.NDArray[np.float64]:
             if "all" not in cache:
                 cache["all"] = jackknife()
             return cache["all"][rate]
 
-        rows: dict[Any, dict[str, list]] = {row: {} for row in t.rows}
-        macro: dict[str, list] = {}
-        resampled_summary: dict[Any, dict[str, dict[str, float | None]]] = {row: {} for row in t.rows}
+        rows: dict[Row, dict[str, list[float | None]]] = {row: {} for row in t.rows}
+        macro: dict[str, list[float | None]] = {}
+        resampled_summary: dict[Row, dict[str, dict[str, float | None]]] = {row: {} for row in t.rows}
         for rate in kind.rate_names:
             # the rows' statistics, then the macro mean over labels, as one block of statistics
             stat_b = np.concatenate([rates_b[rate].T, _macro(rates_b[rate][:, labels])[None]], axis=0)
