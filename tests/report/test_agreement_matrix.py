@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from accord.agreement._matrix import matrix_view
 from accord.agreement._spans import span_agreement
 from accord.formats import read
 from accord.model import Corpus
@@ -42,7 +43,7 @@ def test_pairs_are_symmetric_in_f_and_swap_precision_and_recall():
 
 def test_matrix_page_in_chromium(tmp_path):
     sa = agreement()
-    html = matrix_html(sa, "lenient")
+    html = matrix_html(matrix_view(sa, "lenient"))
     page = tmp_path / "matrix.html"
     page.write_text(html, encoding="utf-8")
     f12 = sa.f("ann1", "ann2", "lenient")

@@ -150,9 +150,11 @@ def run_agree(args: argparse.Namespace) -> int:
     else:
         status = emit(args, result, lambda console: _render(result, console))
     if args.html:    # after emit: with the intervals of --bootstrap
+        from ..agreement._matrix import matrix_view
         from ..report.agreement_page import agreement_html
 
-        write_file(args.html, agreement_html(result, args.measure, title="Agreement of " + ", ".join(result.inputs)))
+        matrix = matrix_view(result.source, args.measure) if result.source is not None else None
+        write_file(args.html, agreement_html(result, matrix, title="Agreement of " + ", ".join(result.inputs)))
     return status
 
 

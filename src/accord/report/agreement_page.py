@@ -3,11 +3,13 @@
 One self-contained page (the shared layout of every accord page): the coefficients of the whole input (pairwise
 ones as their mean over pairs, each pair's value listed), with the bootstrap interval of each when the result was
 bootstrapped over items; specific agreement per category; the coefficients of each document; and, for
-annotation sets, the matrix of pairwise F between annotators (:mod:`accord.report.agreement_matrix`).
+annotation sets, the matrix of pairwise F between annotators (:mod:`accord.report.agreement_matrix`, from the
+matrix's data that the agreement mode computes: :func:`accord.agreement._matrix.matrix_view`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .agreement_matrix import cell_colour, matrix_context
@@ -35,10 +37,9 @@ def _coefficients(coefficients: dict[str, Any], ci: dict[str, Any], level: str |
     return rows
 
 
-def agreement_html(result: Any, measure: str = "strict", beta: float = 1.0,
-                   title: str = "Annotator agreement") -> str:
-    """The page of an :class:`~accord.agreement._result.AgreementResult` (its matrix when it holds the span
-    agreement of annotation sets, ``result.source``)."""
+def agreement_html(result: Any, matrix: Mapping[str, Any] | None = None, title: str = "Annotator agreement") -> str:
+    """The page of an agreement result (its coefficients, totals, documents, options and inputs), with the annotator
+    matrix when ``matrix`` (the matrix's data, :func:`accord.agreement._matrix.matrix_view`) is given."""
     from ._csp import page_environment
 
     totals = result.totals
@@ -57,12 +58,10 @@ def agreement_html(result: Any, measure: str = "strict", beta: float = 1.0,
         pos, neg = pos.get("mean", pos), neg.get("mean", neg)
         specific = [(repr(c) if c == "" else c, _number(pos.get(c)), _number(neg.get(c)))
                     for c in totals.get("categories", [])]
-    context: dict[str, Any] = {}
-    if result.source is not None:
-        context = matrix_context(result.source, measure, beta)
+    context = matrix_context(matrix) if matrix is not None else {}
     env = page_environment()   # scripts allowed by their hashes
     env.globals["colour"] = cell_colour
     return env.get_template("agreement.html").render(
         title=title, coefficients=coefficients, totals=totals, options=result.options, inputs=result.inputs,
         documents=documents, columns=columns, coefficient_names=COEFFICIENT_NAMES, specific=specific,
-        has_matrix=result.source is not None, number=_number, **context)
+        has_matrix=matrix is not None, number=_number, **context)
