@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any
 from ._support.lazy import submodule_getattr
 
 if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): ``import accord`` loads no numpy
-    from ._api import agree, benchmark, coref, gate_diff, qa, score, smatch, structured_metrics
+    from ._api import score
     from ._support.plugins import register_method
+    from .agreement._commands import agree
+    from .diff._commands import benchmark, gate_diff, qa
     from .errors import AccordError
     from .formats import read, write
     from .model import Annotation, Corpus, Document, make_annotation
@@ -21,10 +23,12 @@ if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): ``impor
     from .pairs import Report
     from .result import Result
     from .stats import compare
+    from .structured._commands import coref, smatch, structured_metrics
 
 _LAZY = {
-    "agree": "._api", "benchmark": "._api", "coref": "._api", "gate_diff": "._api", "qa": "._api",
-    "smatch": "._api", "structured_metrics": "._api", "AccordError": ".errors", "read": ".formats",
+    "agree": ".agreement._commands", "benchmark": ".diff._commands", "coref": ".structured._commands",
+    "gate_diff": ".diff._commands", "qa": ".diff._commands", "smatch": ".structured._commands",
+    "structured_metrics": ".structured._commands", "AccordError": ".errors", "read": ".formats",
     "write": ".formats", "Annotation": ".model", "Corpus": ".model", "Document": ".model",
     "make_annotation": ".model", "Report": ".pairs", "Result": ".result", "Task": ".model.schema",
     "load_task": ".model.schema", "score": "._api", "compare": ".stats", "as_corpus": ".objects",

@@ -199,21 +199,22 @@ register_mode(Mode("clueval", "CLUEval's coverage classes, recall and precision 
 register_mode(Mode("semeval", "the SemEval-2013 schemas strict, exact, partial and type (as nervaluate)",
                    "accord.semeval._result:measure_corpora"))
 register_mode(Mode("coref", "MUC, B-cubed, CEAF, BLANC, LEA and the CoNLL score of coreference chains",
-                   "accord._api:coref", command="coref", inputs="coreference chains"))
-register_mode(Mode("smatch", "Smatch: the best triple match of two graphs (AMR, PENMAN)", "accord._api:smatch",
-                   command="smatch", inputs="AMR graphs"))
+                   "accord.structured._commands:coref", command="coref", inputs="coreference chains"))
+register_mode(Mode("smatch", "Smatch: the best triple match of two graphs (AMR, PENMAN)",
+                   "accord.structured._commands:smatch", command="smatch", inputs="AMR graphs"))
 register_mode(Mode("structured", "relations, events, n-ary relations and templates (unified metrics)",
-                   "accord._api:structured_metrics", command="structured",
+                   "accord.structured._commands:structured_metrics", command="structured",
                    inputs="records"))
 register_mode(Mode("qa", "GATE's Corpus QA: strict, lenient and average P/R/F by type, with features",
-                   "accord._api:qa", command="qa", inputs="annotation sets",
+                   "accord.diff._commands:qa", command="qa", inputs="annotation sets",
                    result_modes=("gate",)))
 register_mode(Mode("diff", "GATE's Annotation Diff: each pair of annotations and its outcome",
-                   "accord._api:gate_diff", command="diff", inputs="annotation sets",
+                   "accord.diff._commands:gate_diff", command="diff", inputs="annotation sets",
                    result_modes=("gate",)))
 register_mode(Mode("benchmark", "GATE's corpus benchmark: a key, a system before and after a change",
-                   "accord._api:benchmark", command="benchmark", inputs="annotation sets", sides=3,
+                   "accord.diff._commands:benchmark", command="benchmark", inputs="annotation sets", sides=3,
                    result_modes=("gate",)))
 register_mode(Mode("agreement", "agreement between annotators: kappa family, alpha, IAA F, gamma, unitizing alpha",
-                   "accord._api:agree", command="agree", inputs="annotators' labels or annotation sets", sides=0,
+                   "accord.agreement._commands:agree", command="agree",
+                   inputs="annotators' labels or annotation sets", sides=0,
                    result_modes=("ratings", "annotation-sets", "corpus-qa", "iaa", "gamma", "alpha-u")))

@@ -1,0 +1,203 @@
+"""Agreement between annotators as a Python function (``accord.agree``): ratings tables, annotation sets under
+accord's or GATE's conventions, and units (γ, unitizing α), each into an agreement result."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..diff._commands import types_and_features
+from ..errors import OptionError
+from ..pipeline._inputs import is_path, meet_sides
+
+PathLike = str | os.PathLike
+
+__all__ = ['agree', 'annotation_sets']
+
+
+def annotation_sets(inputs: Sequence[Any], sets: Sequence[str] | None, format: str | None, discontinuous: str
+                     ) -> tuple[list[str], list[Any], dict[str, Any]]:
+    """The annotators of ``agree``: ``(names, corpora, inputs block)`` from one INPUT per annotator (paths or
+    corpora), or from the ``sets`` of one GATE XML input."""
+    from ..formats import read
+    from ..model import Corpus
+
+    if sets is not None:
+        if len(inputs) != 1:
+            raise OptionError("--sets names the annotation sets of one INPUT (a GATE XML file or directory)")
+        names = list(sets)
+        corpora = [read(inputs[0], format=format, annotation_set=n, discontinuous=discontinuous) for n in names]
+        sources = [str(inputs[0])] * len(names)
+    else:
+        names = [str(x) if is_path(x) else (x.name or f"annotator {k + 1}") for k, x in enumerate(inputs)]
+        corpora = [x if isinstance(x, Corpus) else read(x, format=format, discontinuous=discontinuous) for x in inputs]
+        sources = [str(x) if is_path(x) else "<Corpus>" for x in inputs]
+    if len(set(names)) != len(names):
+        raise OptionError("the same annotation set is given twice")
+    if sets is None:
+        corpora = meet_sides(corpora, inputs, [f"annotator {k + 1}" for k in range(len(names))])
+    return names, corpora, {n: {"sources": [s], "documents": len(c)} for n, s, c in zip(names, sources, corpora)}
+
+
+def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, feature: str | None, format: str | None,
+               sets: Sequence[str] | None, discontinuous: str, samples: int, precision: float | str | None,
+               sampler: str, seed: int | None, dissimilarity: Any, categorical: str | None,
+               refused: Mapping[str, Any]) -> Any:
+    """``agree(..., unitizing=...)``: γ or Krippendorff's unitizing alphas."""
+    from dataclasses import replace
+
+    from ..agreement._continua import continua_from_corpora, read_units_table
+    from ..agreement._dissimilarity import Dissimilarity, categorical_matrix
+    from ..agreement._unitizing_result import UNITIZING_MODES, UnitizingResult
+
+    if measure not in UNITIZING_MODES:
+        raise OptionError(f"--unitizing takes {' or '.join(UNITIZING_MODES)}, got {measure!r}")
+    given = [name for name, value in refused.items() if value]
+    if given:
+        raise OptionError(f"{', '.join(given)} apply to coefficients over items, not to --unitizing")
+    table = is_path(inputs) and sets is None and Path(str(inputs)).is_file() and \
+        Path(str(inputs)).suffix.lower() in (".csv", ".tsv")
+    if table:
+        if types or feature:
+            raise OptionError("--types and --feature choose annotations of annotation sets; a units table gives "
+                              "its categories itself")
+        units = read_units_table(str(inputs))
+        where = {a: {"sources": [str(inputs)], "documents": len(units.documents)} for a in units.annotators}
+    else:
+        paths = [inputs] if is_path(inputs) else list(inputs)
+        if sets is None and len(paths) < 2:
+            raise OptionError("--unitizing needs one annotation set per annotator (two or more INPUTs), --sets "
+                              "for one GATE XML input, or one CSV/TSV table of units")
+        names, corpora, where = annotation_sets(paths, sets, format, discontinuous)
+        units = continua_from_corpora(corpora, names, types=list(types) if types else None, feature=feature)
+    options: dict[str, Any] = {"unitizing": measure, "types": list(types) if types else None, "feature": feature}
+    if measure == "alpha-u":
+        from ..agreement._unitizing_alpha import unitizing_alpha_tables
+
+        alpha = {d: unitizing_alpha_tables(units.take_document(i)) for i, d in enumerate(units.documents)}
+        return UnitizingResult(measure, units, alpha=alpha, options=options, inputs=where)
+    from ..agreement._gamma import DEFAULT_SEED, gamma_tables, precision_level
+
+    diss = dissimilarity or Dissimilarity()
+    if categorical not in (None, "absolute"):
+        diss = replace(diss, matrix=categorical_matrix(categorical, units.categories))
+    tables, alignment = gamma_tables(units, diss, samples=samples, precision=precision, sampler=sampler, seed=seed)
+    options.update(dissimilarity={**diss.to_dict(units.categories), "categorical_kind": categorical or "absolute"},
+                   samples=samples, precision=precision_level(precision), sampler=sampler,
+                   seed=DEFAULT_SEED if seed is None else seed)
+    return UnitizingResult(measure, units, gamma=tables, alignment=alignment, options=options, inputs=where)
+
+
+def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = None, raters: str | None = None,
+          labels: str | None = None, categories: Sequence[str] | None = None, level: str = "nominal",
+          types: Sequence[str] | None = None, feature: str | None = None, format: str | None = None,
+          sets: Sequence[str] | None = None, convention: str = "accord", span_measure: str | None = None,
+          pairing: str = "gate", discontinuous: str = "fragments", bdm: PathLike | Any = None,
+          unitizing: str | None = None, samples: int = 30, precision: float | str | None = None,
+          sampler: str = "statistical", seed: int | None = None, dissimilarity: Any = None,
+          categorical: str | None = None) -> Any:
+    """Agreement between annotators (``accord agree``).
+
+    Parameters
+    ----------
+    inputs : path or sequence
+        A path: a ratings table (CSV/TSV, wide or long with ``items``, ``raters``, ``labels``), or, with
+        ``sets``, a GATE XML file or directory holding one annotation set per annotator. A sequence: one
+        annotation set per annotator (paths or corpora).
+    types, feature, convention
+        Annotation sets: the labels whose spans are the items, the attribute holding the category, and
+        ``accord``, GATE's ``iaa`` or ``corpus-qa`` convention.
+    span_measure : {"strict", "lenient", "average"}, optional
+        Also compute the pairwise span agreement (F of Annotation Diffs) under this measure.
+    bdm : path or BdmTable, optional
+        Annotation sets under a GATE convention: also the BDM-based agreement of GATE's IAA plugin
+        (:mod:`accord.agreement._bdm_iaa`), concepts being the ``feature`` values (or the types).
+
+    unitizing : {"gamma", "alpha-u"}, optional
+        Agreement on units whose boundaries may differ: Mathet et al.'s γ (with γ-cat, γ-k and the
+        optimal alignment) or Krippendorff's unitizing alphas. The inputs are annotation sets, or one
+        CSV/TSV table of units (annotator, document, start, end, category). ``samples``,
+        ``precision``, ``sampler`` and ``seed`` set γ's expected disorder; ``dissimilarity`` (an
+        :class:`accord.agreement.Dissimilarity`) or ``categorical`` (``absolute``, ``levenshtein``,
+        ``numerical`` or a CSV of distances) its dissimilarity.
+
+    Returns
+    -------
+    AgreementResult, or UnitizingResult with ``unitizing``
+    """
+    if unitizing is not None:
+        return _unitizing(inputs, unitizing, types=types, feature=feature, format=format, sets=sets,
+                          discontinuous=discontinuous, samples=samples, precision=precision, sampler=sampler,
+                          seed=seed, dissimilarity=dissimilarity, categorical=categorical,
+                          refused={"--items": items, "--raters": raters, "--labels": labels,
+                                   "--categories": categories, "--bdm": bdm,
+                                   "--convention": None if convention == "accord" else convention,
+                                   "--level": None if level == "nominal" else level})
+    from ..agreement._result import AgreementResult
+    from ..agreement._sources import ratings_from_corpora, read_ratings_table
+    from ..agreement._stats import agreement_stats
+
+    options: dict[str, Any] = {"level": level}
+    if is_path(inputs) and sets is None:
+        path = inputs
+        if types or feature or convention != "accord":
+            raise OptionError("--types, --feature, --sets, --convention and --html apply to annotation sets; give "
+                              "one INPUT per annotator, or --sets for one GATE XML input")
+        table = read_ratings_table(path, items=items, raters=raters, labels=labels, categories=categories)
+        options.update(items=items, raters=raters, labels=labels,
+                       categories=list(categories) if categories else None)
+        return AgreementResult("ratings", stats={str(path): agreement_stats(table)}, options=options,
+                               inputs={"ratings": {"sources": [str(path)], "documents": 1}},
+                               ratings={str(path): table})
+    if items or raters or labels:
+        raise OptionError("--items, --raters and --labels apply to one ratings table, not to annotation sets")
+    inputs = [inputs] if is_path(inputs) else list(inputs)
+    names, corpora, where = annotation_sets(inputs, sets, format, discontinuous)
+    types, features = types_and_features(types, feature, convention)
+    options.update(types=list(types) if types else None,
+                   feature=dict(features) if isinstance(features, Mapping) else features, convention=convention)
+    spans = span = None
+    if span_measure is not None:
+        from ..agreement._result import SpanPart
+        from ..agreement._spans import span_agreement
+
+        spans = span_agreement(corpora, names, types=types or None, feature=features, pairing=pairing)
+        span = SpanPart(spans.measures(span_measure), span_measure, 1.0, spans.types, spans.feature)
+        options.update(span_measure=span_measure, pairing=pairing)
+    if bdm is not None and convention == "accord":
+        raise OptionError("--bdm on agree gives GATE's IAA plugin's BDM figures: use --convention iaa or corpus-qa")
+    if convention != "accord":
+        if not types:
+            raise OptionError(f"--convention {convention} needs --types (and --feature for corpus-qa)")
+        from ..agreement._gate_summary import gate_summary_of
+
+        summary = gate_summary_of(corpora, names, list(types), features, convention)
+        if convention == "iaa" and len(names) > 2:
+            from ..agreement._majority import against_majority
+
+            summary["against_majority"] = against_majority(corpora, names, list(types), features)
+        if bdm is not None:
+            from ..agreement._bdm_iaa import bdm_agreement
+            from ..bdm import read_bdm_file
+
+            bdm_table = read_bdm_file(bdm) if is_path(bdm) else bdm
+            summary["bdm"] = bdm_agreement(corpora, names, bdm_table, list(types), features)
+            options.update(bdm=str(bdm) if is_path(bdm) else "<BdmTable>")
+        if convention == "iaa":     # the plugin's F-measures, "micro averaged over documents"
+            from ..agreement._spans import span_agreement
+
+            summary["f_measures"] = span_agreement(corpora, names, types=types, feature=features,
+                                                   pairing="gate").gate_iaa_f()
+        result = AgreementResult(convention, summary=summary, options=options, inputs=where, span=span)
+    else:
+        # the accord convention: one feature (_types_and_features refuses more)
+        assert not isinstance(features, Mapping)
+        tables = ratings_from_corpora(corpora, names, type=types, feature=features)
+        if not tables:
+            raise OptionError("the annotation sets hold no documents")
+        result = AgreementResult("annotation-sets", stats={d: agreement_stats(t) for d, t in tables.items()},
+                                 options=options, inputs=where, span=span, ratings=tables)
+    result.source = spans
+    return result

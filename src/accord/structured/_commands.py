@@ -1,0 +1,221 @@
+"""The structured modes as Python functions: ``accord.coref`` (the CoNLL-2012 metrics of coreference chains),
+``accord.smatch`` (Smatch of AMR graphs) and ``accord.structured_metrics`` (relations, events, templates): each
+reads its two inputs, pairs their documents and returns a :class:`~accord.result.Result`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+from ..errors import OptionError
+from ..pipeline._inputs import inputs_block, is_path, meet_sides, shown_source
+
+PathLike = str | os.PathLike
+
+__all__ = ['coref', 'smatch', 'structured_metrics']
+
+
+def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, Any], *,
+          metrics: Sequence[str] = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"),
+          format: str | None = None, allow_missing: str | None = None) -> Any:
+    """The CoNLL-2012 coreference metrics (``accord coref``).
+
+    Parameters
+    ----------
+    key, response : path or mapping
+        CoNLL-2012 or JSON-lines files, or ``{document: [entity, ...]}`` with each entity a list of
+        inclusive ``(start, end)`` token spans.
+    metrics : sequence of str
+        Any of ``muc``, ``bcub``, ``ceafm``, ``ceafe``, ``blanc``, ``lea``.
+    allow_missing : {None, "empty", "skip"}
+        A document on one side only: an error (``None``), scored against no entities (``"empty"``: the
+        reference scorer's reading of a key document the response lacks), or left out (``"skip"``).
+
+    Returns
+    -------
+    CorefResult
+        One measure per metric; ``conll_f1`` when MUC, B-cubed and CEAFe are scored.
+    """
+    from ..formats.coref.clusters import read_coref
+    from ..structured._result import coref_result
+    from ..structured.coref import coref_scores
+
+    if is_path(key) and is_path(response) and _coref_unit(key, format) != _coref_unit(response, format):
+        from ..errors import PairingError
+
+        units = {"char": "characters (brat, GATE XML, XMI)", "token": "tokens (CoNLL-2012, CorefUD, JSON lines)"}
+        raise PairingError(f"the key ({key}) counts mentions in {units[_coref_unit(key, format)]} and the response "
+                           f"({response}) in {units[_coref_unit(response, format)]}: their offsets would not mean "
+                           "the same places; give both sides in one unit (the same kind of file)")
+    k = read_coref(key, format) if is_path(key) else dict(key)
+    r = read_coref(response, format) if is_path(response) else dict(response)
+    if len(k) == 1 and len(r) == 1 and set(k) != set(r):    # two single files pair as given (accord.pipeline._sides)
+        from ..model import Corpus, Document
+        from ..pipeline._sides import pair_single_files
+
+        (kid,), (rid,) = k, r
+        paired = pair_single_files([Corpus([Document(kid)]), Corpus([Document(rid)])], (key, response))
+        r = {next(iter(paired[1])): r[rid]}
+    k, r = _pair_coref_documents(k, r, allow_missing, key, response)
+    if not k:
+        from ..errors import PairingError
+
+        raise PairingError(f"no document to score: {shown_source(key)} and {shown_source(response)} hold no document "
+                           "in common (an empty file reads as no document)")
+    scores = coref_scores(k, r, metrics=metrics)
+    result = coref_result(scores, k, r, options={"metrics": list(scores), "allow_missing": allow_missing},
+                          inputs=inputs_block(gold=(key, len(k)), pred=(response, len(r))))
+    result.source = scores
+    return result
+
+
+def _coref_unit(path: Any, format: str | None) -> str:
+    """``char`` for the coreference files whose mentions are character offsets (brat, GATE XML, XMI: read by
+    :func:`accord.formats.coref.clusters.read_coref` from their extension or a folder holding them), ``token`` for the
+    others."""
+    if format is not None:
+        return "char" if format in ("brat", "gate", "xmi") else "token"
+    p = Path(path)
+    marks = {".ann", ".xml", ".xmi"}
+    if p.is_dir():
+        return "char" if any(f.suffix.lower() in marks for f in p.iterdir() if f.is_file()) else "token"
+    return "char" if p.suffix.lower() in marks else "token"
+
+
+def _pair_coref_documents(k: dict[str, Any], r: dict[str, Any], allow_missing: str | None, key: Any,
+                          response: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Key and response documents with the same ids, as ``allow_missing`` says (see :func:`coref`)."""
+    from ..errors import PairingError
+    from ..pipeline import ALLOW_MISSING
+
+    if allow_missing not in (None,) + ALLOW_MISSING:
+        raise OptionError(f"--allow-missing must be one of {', '.join(ALLOW_MISSING)}; got {allow_missing!r}")
+    only_key = [d for d in k if d not in r]
+    only_response = [d for d in r if d not in k]
+    if not (only_key or only_response):
+        return k, r
+    if allow_missing is None:
+        def show(ids: list[str]) -> str:
+            return ", ".join(map(repr, ids[:5])) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+        parts = []
+        if only_key:
+            parts.append(f"{len(only_key)} document(s) only in the key ({key if is_path(key) else 'key'}): "
+                         f"{show(only_key)}")
+        if only_response:
+            parts.append(f"{len(only_response)} document(s) only in the response "
+                         f"({response if is_path(response) else 'response'}): {show(only_response)}")
+        raise PairingError("; ".join(parts) + ". Use --allow-missing empty (scored against no entities, as the "
+                           "reference scorer reads a key document the response lacks) or --allow-missing skip")
+    if allow_missing == "skip":
+        return ({d: v for d, v in k.items() if d in r}, {d: v for d, v in r.items() if d in k})
+    return ({**k, **{d: [] for d in only_response}}, {**r, **{d: [] for d in only_key}})
+
+
+def smatch(gold: PathLike | Sequence[Any], pred: PathLike | Sequence[Any]) -> Any:
+    """Smatch between graphs paired in order (``accord smatch``).
+
+    ``gold`` and ``pred`` are PENMAN files or sequences of graphs (PENMAN strings, ``penman.Tree`` or
+    ``penman.Graph``). Documents are the gold graphs' ``::id`` when every one has a distinct id, else
+    their positions ``1``, ``2``, ...
+    """
+    from ..structured._result import smatch_result
+    from ..structured.amr import read_amr, smatch_corpus
+
+    g = read_amr(gold) if is_path(gold) else list(gold)
+    p = read_amr(pred) if is_path(pred) else list(pred)
+    if len(g) != len(p):
+        raise OptionError(f"{gold if is_path(gold) else 'gold'} has {len(g)} graphs but "
+                          f"{pred if is_path(pred) else 'pred'} has {len(p)}; they pair in order")
+    total = smatch_corpus(p, g)
+    ids = [getattr(x, "metadata", {}).get("id") for x in g]
+    documents = cast("list[str]", ids) if all(ids) and len(set(ids)) == len(ids) else None   # every id set
+    result = smatch_result(total, documents=documents, inputs=inputs_block(gold=(gold, len(g)), pred=(pred, len(p))))
+    result.source = total
+    return result
+
+
+_RELATION_FORMATS = ("brat", "mat-json", "label-studio", "doccano", "xmi", "gate")
+"""Annotation formats whose relations and events ``accord structured`` reads through the annotation model."""
+
+
+def _records(key: Any, response: Any, kind: str) -> tuple[Any, Any]:
+    """The key's and the response's records of one kind: from JSON lines
+    (:mod:`accord.formats.records.records`), or, for
+    relations and events, from any annotation file (brat, MAT JSON, XMI, Label Studio...:
+    :mod:`accord.formats.records.from_spans`), two annotation files meeting as every two sides do (:func:`_meet`)."""
+    from ..formats.records.records import read_records
+
+    corpora = [_annotation_corpus(Path(path)) if kind in ("relations", "events") else None
+               for path in (key, response)]
+    if corpora[0] is not None and corpora[1] is not None:
+        corpora = meet_sides(corpora, (key, response))
+    if corpora[0] is None and corpora[1] is None:
+        return read_records(Path(key), kind), read_records(Path(response), kind)
+    from ..formats.records.from_spans import records_from_corpus
+
+    k, r = (records_from_corpus(c, kind) if c is not None else read_records(Path(p), kind)
+            for c, p in zip(corpora, (key, response)))
+    return k, r
+
+
+def _annotation_corpus(p: Path) -> Any:
+    """The corpus of a file of the annotation formats that hold relations, or None (JSON-lines records, whatever
+    the extension)."""
+    from ..errors import FormatError
+    from ..formats._registry import read, sniff
+
+    try:
+        fmt = sniff(p).name
+    except FormatError:
+        return None
+    return read(p, format=fmt) if fmt in _RELATION_FORMATS else None
+
+
+def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str], *, inclusive_spans: bool = False,
+               premodifiers: Sequence[str] = (), hierarchy: Mapping[str, str] | None = None) -> Any:
+    """Named structured metrics over JSON-lines records (``accord structured``).
+
+    Parameters
+    ----------
+    key, response : path
+        JSON lines, one document per line (record formats: :mod:`accord.formats.records.records`); for the relation
+        and event metrics also any annotation file or folder (brat, MAT JSON, XMI...), its relations and
+        events made into records (:mod:`accord.formats.records.from_spans`).
+    metrics : sequence of str
+        Names of :data:`accord.structured.named.NAMED_METRICS`.
+    inclusive_spans, premodifiers, hierarchy
+        SciREX's inclusive spans; MUC-4 and BETTER's premodifiers and set-fill hierarchy.
+    """
+    from .._support.names import unknown_message
+    from ..structured._result import records_result
+    from ..structured.named import NAMED_METRICS, score_records
+
+    metrics = list(dict.fromkeys(metrics))
+    if not metrics:
+        raise OptionError(f"--metrics: name one or more of {', '.join(NAMED_METRICS)}")
+    for m in metrics:
+        if m not in NAMED_METRICS:
+            raise OptionError(unknown_message(m, NAMED_METRICS, "structured metric", "--metrics", from_input=False))
+    options = {"inclusive": inclusive_spans, "premodifiers": list(premodifiers),
+               "set_parent": dict(hierarchy) if hierarchy is not None else None}
+    loaded: dict[str, tuple[Any, Any]] = {}
+    results = {}
+    for name in metrics:
+        kind = NAMED_METRICS[name][0]
+        if kind not in loaded:
+            loaded[kind] = _records(key, response, kind)
+            held = loaded[kind][0].kinds | loaded[kind][1].kinds
+            if kind not in held:
+                raise OptionError(f"--metrics {name} scores {kind!r} records, and neither {key} nor "
+                                  f"{response} has any; they hold {', '.join(sorted(held)) or 'no records'}")
+        k, r = loaded[kind]
+        results[name] = score_records(name, k, r, **options)
+    first_key, first_resp = next(iter(loaded.values()))
+    result = records_result(results, loaded, {n: NAMED_METRICS[n][0] for n in results},
+                            options={"metrics": metrics, "inclusive_spans": inclusive_spans,
+                                     "premodifiers": list(premodifiers), "hierarchy": options["set_parent"]},
+                            inputs=inputs_block(gold=(key, len(first_key)), pred=(response, len(first_resp))))
+    result.source = (results, loaded)
+    return result
