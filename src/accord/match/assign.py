@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from .._support.arrays import Bools, Floats, Int64s
 from ..errors import OptionError
 
 __all__ = ["CONSTRAINTS", "assign", "assigned_total"]
@@ -21,8 +22,8 @@ TIE_TOLERANCE = 1e-9
 """Summed similarities closer than this (times the number of pairs) count as a tie in 1:1 assignment."""
 
 
-def _tie_breaker(sim: npt.NDArray[np.float64], prefer: npt.NDArray[np.bool_] | None = None
-                 ) -> npt.NDArray[np.float64]:
+def _tie_breaker(sim: Floats, prefer: Bools | None = None
+                 ) -> Floats:
     """A bonus far below any real difference that settles ties the same way whichever side is rows.
 
     Among assignments with (nearly) the same summed similarity the one with more pairs wins,
@@ -34,12 +35,12 @@ def _tie_breaker(sim: npt.NDArray[np.float64], prefer: npt.NDArray[np.bool_] | N
     bonus = (sim >= 1.0).astype(float)
     if prefer is not None:
         bonus = (bonus + (prefer & (sim > 0))) / 2
-    tie_breaker: npt.NDArray[np.float64] = TIE_TOLERANCE * ((sim > 0) + bonus / n)
+    tie_breaker: Floats = TIE_TOLERANCE * ((sim > 0) + bonus / n)
     return tie_breaker
 
 
-def assign(similarity: npt.ArrayLike, constraint: str = "1:1", prefer: npt.NDArray[np.bool_] | None = None
-           ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def assign(similarity: npt.ArrayLike, constraint: str = "1:1", prefer: Bools | None = None
+           ) -> tuple[Int64s, Int64s]:
     """Pair the rows (gold items) and columns (predicted items) of a similarity matrix.
 
     Parameters
@@ -88,7 +89,7 @@ def assign(similarity: npt.ArrayLike, constraint: str = "1:1", prefer: npt.NDArr
     return rows[keep].astype(np.int64), cols[keep].astype(np.int64)
 
 
-def assigned_total(m: npt.NDArray[np.float64]) -> float:
+def assigned_total(m: Floats) -> float:
     """The summed similarity of the pairs :func:`assign` chooses in ``m`` (1:1).
 
     Matrices of at most two rows and two columns (an annotation attribute or two on each side, the usual case)

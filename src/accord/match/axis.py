@@ -15,6 +15,7 @@ from typing import cast
 
 import numpy as np
 
+from .._support.arrays import Index, Int64s
 from ..model import Annotation, Document
 from .coverage import OverlappingSpansError, check_disjoint
 from .fragments import has_fragments
@@ -27,12 +28,12 @@ class SpanTable:
     """One side's spans, sorted by position: ``start``/``end`` on the shared axis, a label
     code, the index of the document and the annotation itself (``source[order[i]]``)."""
 
-    start: np.ndarray
-    end: np.ndarray
-    label: np.ndarray
-    doc: np.ndarray
+    start: Int64s
+    end: Int64s
+    label: Int64s
+    doc: Int64s
     source: list[Annotation]
-    order: np.ndarray
+    order: Index
 
     def __len__(self) -> int:
         return len(self.start)
@@ -50,7 +51,7 @@ def _length(doc: Document) -> int:
 def layered_tables(documents: Sequence[Sequence[Document | None]], layer_names: Sequence[str], *,
                    disjoint: bool = True, where: Callable[[str, str], str] | None = None,
                    doc_ids: Sequence[str] | None = None, hint: str = "",
-                   ) -> tuple[list[SpanTable], list[str], np.ndarray]:
+                   ) -> tuple[list[SpanTable], list[str], Int64s]:
     """The span tables of several layers of the same documents, on one axis.
 
     Parameters

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
+
+from .._support.arrays import Int64s, Ints
 
 __all__ = ["overlap_blocks", "exact_pairs", "row_ids"]
 
 
-def overlap_blocks(start: np.ndarray, end: np.ndarray) -> np.ndarray:
+def overlap_blocks(start: Ints, end: Ints) -> Int64s:
     """Block ids of half-open intervals: connected groups of overlapping intervals.
 
     Intervals that merely touch (``a.end == b.start``) fall in different blocks, as in
@@ -41,7 +44,7 @@ def overlap_blocks(start: np.ndarray, end: np.ndarray) -> np.ndarray:
     return ids
 
 
-def row_ids(keys: np.ndarray) -> np.ndarray:
+def row_ids(keys: Int64s) -> Int64s:
     """One int64 id per row of an integer key matrix; equal rows get equal ids."""
     keys = np.asarray(keys, dtype=np.int64)
     if keys.ndim == 1:
@@ -59,10 +62,11 @@ def row_ids(keys: np.ndarray) -> np.ndarray:
             ids = ids * span[j] + (keys[:, j] - lo[j])
         return ids
     _, inverse = np.unique(keys, axis=0, return_inverse=True)
-    return inverse.reshape(-1).astype(np.int64)
+    ids = inverse.reshape(-1).astype(np.int64)
+    return ids
 
 
-def exact_pairs(gold_keys: np.ndarray, pred_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def exact_pairs(gold_keys: Ints, pred_keys: Ints) -> tuple[Int64s, Int64s]:
     """Pair gold and predicted items whose key rows are equal, by hashing and sorting.
 
     Duplicated keys pair one to one in order of occurrence (two identical gold spans and
@@ -87,7 +91,7 @@ def exact_pairs(gold_keys: np.ndarray, pred_keys: np.ndarray) -> tuple[np.ndarra
     return ig.astype(np.int64), ip.astype(np.int64)
 
 
-def _ranked(ids: np.ndarray) -> np.ndarray:
+def _ranked(ids: Int64s) -> npt.NDArray[np.void]:
     """Make ids unique by appending the occurrence rank within equal ids."""
     n = len(ids)
     if n == 0:

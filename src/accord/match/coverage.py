@@ -37,7 +37,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
+from .._support.arrays import Bools, Index, Int64s, Ints
 from ..errors import AccordError
 
 __all__ = ["EXACT", "SUPERSET", "TILING", "OVERLAP", "PARTIAL", "NONE", "CLASS_NAMES", "Coverage",
@@ -59,13 +61,13 @@ class Coverage(NamedTuple):
     other sequence's sorted order) that overlap reference span ``i``.
     """
 
-    klass: np.ndarray
-    label: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
+    klass: npt.NDArray[np.int8]
+    label: Int64s
+    lo: Index
+    hi: Index
 
 
-def check_disjoint(start: np.ndarray, end: np.ndarray) -> int:
+def check_disjoint(start: Ints, end: Ints) -> int:
     """The index (in the given order, which must be sorted by start) of the first span that
     overlaps its predecessor or is empty, or -1 when there is none."""
     if len(start) == 0:
@@ -76,8 +78,8 @@ def check_disjoint(start: np.ndarray, end: np.ndarray) -> int:
     return int(found.min()) if len(found) else -1
 
 
-def coverage_classes(ref_start: np.ndarray, ref_end: np.ndarray, other_start: np.ndarray, other_end: np.ndarray,
-                     other_label: np.ndarray | None = None, joined: np.ndarray | None = None) -> Coverage:
+def coverage_classes(ref_start: Ints, ref_end: Ints, other_start: Ints, other_end: Ints,
+                     other_label: Ints | None = None, joined: Bools | None = None) -> Coverage:
     """Classify reference spans by how the other spans cover them.
 
     Parameters
@@ -139,8 +141,8 @@ def coverage_classes(ref_start: np.ndarray, ref_end: np.ndarray, other_start: np
     return Coverage(klass, label, lo, hi)
 
 
-def group_majority(group: np.ndarray, label: np.ndarray, weight: np.ndarray, position: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def group_majority(group: Int64s, label: Int64s, weight: Int64s, position: Int64s
+                   ) -> tuple[Int64s, Int64s]:
     """Per group, the label with the largest summed weight; a tie goes to the label whose first item
     (smallest ``position``) comes first.
 
@@ -168,8 +170,8 @@ def group_majority(group: np.ndarray, label: np.ndarray, weight: np.ndarray, pos
     return g_group[chosen], g_label[chosen]
 
 
-def _majority(refs: np.ndarray, lo: np.ndarray, count: np.ndarray, rs: np.ndarray, re_: np.ndarray,
-              os_: np.ndarray, oe: np.ndarray, lab: np.ndarray) -> np.ndarray:
+def _majority(refs: Index, lo: Index, count: Index, rs: Int64s, re_: Int64s, os_: Int64s, oe: Int64s, lab: Int64s
+              ) -> Int64s:
     """Per reference span, the label with most tokens inside it (ties: the leftmost span's label)."""
     total = int(count.sum())
     pair_ref = np.repeat(np.arange(len(refs)), count)

@@ -19,7 +19,9 @@ from operator import is_, itemgetter
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
+from .._support.arrays import Index, Int64s
 from ..errors import PairingError, ProfileError
 from ..model import SCALAR_TYPES, Annotation, Document, is_aggregate
 from ..model.schema import Task
@@ -68,8 +70,8 @@ class DocumentAlignment:
     gold_label: Sequence[str]
     pred_label: Sequence[str]
     pairs: list[Pair] = field(default_factory=list)
-    gold_status: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
-    pred_status: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+    gold_status: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+    pred_status: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
     pointers: dict[str, dict[int, Pointers]] | None = field(default=None, repr=False, compare=False)
     """How each annotation is pointed to, by side (:func:`_incoming`, computed once per document, when asked)."""
 
@@ -274,7 +276,7 @@ class Pairer:
             labels = tuple([labels[k] for k in keep])
         return anns, shared.setdefault(labels, labels)
 
-    def _groups(self, anns: list[Annotation]) -> np.ndarray:
+    def _groups(self, anns: list[Annotation]) -> Int64s:
         """The processing group of each annotation: 2 * stratum, plus 1 for spanless labels."""
         if self.task is None and not self._strata:
             return np.fromiter(map(is_, map(_START, anns), repeat(None)), dtype=bool, count=len(anns)).astype(np.int64)
@@ -285,7 +287,7 @@ class Pairer:
         by_label = {lbl: self._group_of_label(lbl, self.task.labels[lbl].spanned) for lbl in labels}
         return np.fromiter(map(by_label.__getitem__, map(_LABEL, anns)), np.int64, len(anns))
 
-    def _check_references(self, anns: list[Annotation], groups: np.ndarray, doc_id: str, side: str) -> None:
+    def _check_references(self, anns: list[Annotation], groups: Int64s, doc_id: str, side: str) -> None:
         index = {id(a): k for k, a in enumerate(anns)}
         group = groups.tolist()
         for k, a in _may_point(anns):
@@ -296,7 +298,7 @@ class Pairer:
                         f"document {doc_id!r} ({side}): {a!r} points to {t!r}, which is not paired before it; "
                         "declare the labels in a task with <stratum> elements so that pointed-to labels come first")
 
-    def _pair_group(self, gold: list[Annotation], pred: list[Annotation], gi: np.ndarray, pi: np.ndarray,
+    def _pair_group(self, gold: list[Annotation], pred: list[Annotation], gi: Index, pi: Index,
                     spanned: bool, ctx: Context, out: DocumentAlignment) -> None:
         sim = self.similarity
         if spanned and type(sim) is StrictSimilarity and self._pair_exact(gold, pred, gi, pi, ctx, out):
@@ -327,7 +329,7 @@ class Pairer:
                 bp = np.array([i for i in rest_p if pred[i].label == lbl], dtype=np.int64)
                 self._pair_block(gold, pred, bg, bp, ctx, out)
 
-    def _pair_exact(self, gold: list[Annotation], pred: list[Annotation], gi: np.ndarray, pi: np.ndarray,
+    def _pair_exact(self, gold: list[Annotation], pred: list[Annotation], gi: Index, pi: Index,
                     ctx: Context, out: DocumentAlignment) -> bool:
         """Pair by equal (start, end, label, significant attribute values), by hashing.
 
@@ -383,8 +385,8 @@ class Pairer:
                               repeat(1.0)))
         return True
 
-    def _pair_blocks(self, gold: list[Annotation], pred: list[Annotation], gi: np.ndarray, pi: np.ndarray,
-                     gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray,
+    def _pair_blocks(self, gold: list[Annotation], pred: list[Annotation], gi: Index, pi: Index,
+                     gs: Int64s, ge: Int64s, ps: Int64s, pe: Int64s,
                      ctx: Context, out: DocumentAlignment) -> None:
         ng = len(gi)
         block = overlap_blocks(np.concatenate([gs, ps]), np.concatenate([ge, pe]))
@@ -420,7 +422,7 @@ class Pairer:
                 continue
             self._pair_block(gold, pred, gsel[a0:a1], psel[b0:b1], ctx, out)
 
-    def _pair_block(self, gold: list[Annotation], pred: list[Annotation], bg: np.ndarray, bp: np.ndarray,
+    def _pair_block(self, gold: list[Annotation], pred: list[Annotation], bg: Index, bp: Index,
                     ctx: Context, out: DocumentAlignment) -> None:
         sim = self.similarity
         keep_clash = sim.clash
@@ -474,13 +476,13 @@ class Pairer:
             rt, ht = tokens_of(x, y)
             self._record(g_list[x], p_list[y], float(m[x, y]), rt, ht, gold, pred, ctx, out)
 
-    def _pair_pile(self, gold: list[Annotation], pred: list[Annotation], bg: np.ndarray, bp: np.ndarray,
+    def _pair_pile(self, gold: list[Annotation], pred: list[Annotation], bg: Index, bp: Index,
                    ctx: Context, out: DocumentAlignment) -> None:
         """A block too large for a full matrix: the similarity of nearest-neighbour candidates only, paired by a
         sparse assignment (:mod:`accord.match.sparse`)."""
         warn_pile(f"document {out.doc_id!r}", len(bg), len(bp))
 
-        def extents(anns: list[Annotation], idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        def extents(anns: list[Annotation], idx: Index) -> tuple[Int64s, Int64s]:
             spans = [(a.start, a.end) if a.start is not None else (implied_span(a) or (0, 0))
                      for a in map(anns.__getitem__, idx.tolist())]
             arr = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
@@ -575,7 +577,7 @@ def _incoming(anns: Sequence[Annotation], contents: dict[int, str] | None = None
     return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
-def reference_depths(anns: list[Annotation], groups: np.ndarray, doc_id: str, side: str) -> np.ndarray:
+def reference_depths(anns: list[Annotation], groups: Int64s, doc_id: str, side: str) -> Int64s:
     """For each annotation, how many spanless annotations it reaches through spanless ones it points to (0 for
     spanned annotations and for spanless ones pointing to spans only); a cycle is a :class:`PairingError`."""
     spanless = (groups % 2 == 1).tolist()
@@ -623,8 +625,8 @@ def _with_pieces(gold_keys: list[object], gold: list[Annotation], pred_keys: lis
     return list(zip(gold_keys, map(_FRAGMENTS, gold))), list(zip(pred_keys, map(_FRAGMENTS, pred)))
 
 
-def _pair_exact_batch(alignments: list[DocumentAlignment], gold_status: np.ndarray | None = None,
-                      pred_status: np.ndarray | None = None) -> None:
+def _pair_exact_batch(alignments: list[DocumentAlignment], gold_status: npt.NDArray[np.int8] | None = None,
+                      pred_status: npt.NDArray[np.int8] | None = None) -> None:
     """Pair the spanned annotations of many documents by equal (document, start, end, label), at once.
 
     ``gold_status`` and ``pred_status``, when given, are the outcomes of all the documents' items one after the

@@ -14,18 +14,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._support.arrays import Bools, Ints
 from ..model import Annotation, overlap_length, same_extent
 
 __all__ = ["has_fragments", "refine"]
 
 
-def has_fragments(anns: Sequence[Annotation]) -> np.ndarray:
+def has_fragments(anns: Sequence[Annotation]) -> Bools:
     """A boolean per annotation: whether its span is discontinuous."""
     return np.fromiter((a.fragments is not None for a in anns), dtype=bool, count=len(anns))
 
 
-def refine(gi: np.ndarray, pi: np.ndarray, same: np.ndarray, overlap: np.ndarray,
-           gold: Sequence[Annotation], pred: Sequence[Annotation]) -> tuple[np.ndarray, np.ndarray]:
+def refine(gi: Ints, pi: Ints, same: Bools, overlap: Bools,
+           gold: Sequence[Annotation], pred: Sequence[Annotation]) -> tuple[Bools, Bools]:
     """``same`` (equal extents) and ``overlap`` of candidate pairs ``(gold[gi[k]], pred[pi[k]])``, recomputed on
     the pieces where either span is discontinuous (:func:`~accord.model.same_extent`,
     :func:`~accord.model.overlap_length` ``> 0``). Returns new arrays; the inputs are not changed."""

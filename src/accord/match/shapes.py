@@ -33,8 +33,8 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from .._support.arrays import Bools, Floats, Int64s
 from ..model import SCALAR_TYPES, Annotation, is_aggregate
 from .similarity import Context, Shape, Similarity
 
@@ -70,7 +70,7 @@ _PLAIN = object()
 equal under ``==``, such as ``1`` and ``True``, score alike: the similarities compare values with ``==``)."""
 
 
-def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> npt.NDArray[np.int64] | None:
+def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> Int64s | None:
     known, codes = ctx.shapes, ctx.shape_codes
     out = np.empty(len(anns), dtype=np.int64)
     for k, (a, lbl) in enumerate(zip(anns, labels)):
@@ -91,7 +91,7 @@ def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> n
     return out
 
 
-def _linked(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context) -> npt.NDArray[np.bool_]:
+def _linked(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context) -> Bools:
     """Pairs (row, column) where a target of the gold annotation was paired with a target of the predicted one."""
     columns_of: dict[int, list[int]] = {}
     for y, h in enumerate(pred):
@@ -111,7 +111,7 @@ def _linked(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context
 
 
 def _implied(anns: Sequence[Annotation], ctx: Context
-             ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+             ) -> tuple[Bools, Int64s, Int64s]:
     spans = [ctx.implied(a) for a in anns]
     has = np.fromiter((s is not None for s in spans), bool, len(spans))
     arr = np.array([s if s is not None else (0, 0) for s in spans], dtype=np.int64).reshape(-1, 2)
@@ -119,7 +119,7 @@ def _implied(anns: Sequence[Annotation], ctx: Context
 
 
 def _apart(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context, *, every_pair: bool = True
-           ) -> npt.NDArray[np.bool_]:
+           ) -> Bools:
     """Whether the implied spans of a gold and a predicted annotation both exist and do not overlap (two equal
     empty spans overlap): for every pair (a matrix), or with ``every_pair=False`` for ``gold[k]``, ``pred[k]``."""
     g_has, gs, ge = _implied(gold, ctx)
@@ -128,7 +128,7 @@ def _apart(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context,
         g_has, gs, ge = g_has[:, None], gs[:, None], ge[:, None]
     disjoint = (ge <= ps) | (gs >= pe)
     same_point = (gs == ge) & (ps == pe) & (gs == ps)
-    apart: npt.NDArray[np.bool_] = g_has & p_has & disjoint & ~same_point
+    apart: Bools = g_has & p_has & disjoint & ~same_point
     return apart
 
 
@@ -234,7 +234,7 @@ def _linked_pairs(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: C
 
 def spanless_block_scores(similarity: Similarity, gold: Sequence[Annotation], pred: Sequence[Annotation],
                           gold_labels: Sequence[str], pred_labels: Sequence[str], ctx: Context
-                          ) -> tuple[npt.NDArray[np.float64], Callable[[int, int], Tokens]] | None:
+                          ) -> tuple[Floats, Callable[[int, int], Tokens]] | None:
     """The similarity matrix of a block of spanless annotations (zero where a pair is not kept) and the error
     tokens of any cell, computed by shape as the module says; None when the block cannot be (an annotation with a
     span, an unhashable value, a similarity that does not promise ``by_shape``)."""

@@ -33,14 +33,14 @@ annotations whose (implied) spans do not overlap have similarity 0. Dimension sc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..errors import PairingError, ProfileError
-from ..model import Annotation, covered_length, is_aggregate, overlap_length, same_extent
+from ..model import Annotation, Document, covered_length, is_aggregate, overlap_length, same_extent
 from ..model.schema import DimensionSpec, SimilarityProfileSpec, TagProfileSpec, Task
 from .assign import assigned_total
 
@@ -85,8 +85,8 @@ class Context:
     label: Callable[[Annotation], str]
     task: Task | None = None
     paired: dict[tuple[int, int], float] = field(default_factory=dict)
-    gold_doc: Any = None
-    pred_doc: Any = None
+    gold_doc: Document | None = None
+    pred_doc: Document | None = None
     spans: dict[int, tuple[int, int] | None] = field(default_factory=dict)
     """Implied spans computed so far, ``id(annotation) -> span`` (the context lives as long as its documents)."""
     partners: dict[int, list[int]] = field(default_factory=dict)
@@ -100,7 +100,7 @@ class Context:
     indexed: int = 0
     """How many entries of ``paired`` the partner index holds."""
 
-    def add_pairs(self, pairs: Any) -> None:
+    def add_pairs(self, pairs: Iterable[tuple[tuple[int, int], float]]) -> None:
         """Record pairs ``((id(r), id(h)), similarity)`` in ``paired`` and in the partner index."""
         paired, partners = self.paired, self.partners
         for key, s in pairs:
@@ -358,7 +358,7 @@ class ProfileSimilarity(Similarity):
             raise ProfileError(f"{self.described}: label {label!r} has no attribute {name!r}")
         return spec.type, spec.aggregation
 
-    def _compile(self, dims: Any, tp: TagProfileSpec | None) -> _Entry:
+    def _compile(self, dims: Iterable[DimensionSpec], tp: TagProfileSpec | None) -> _Entry:
         labels = tp.labels if tp is not None else ()
         out = []
         declared: dict[str, set[str]] = {lbl: set() for lbl in labels}

@@ -17,8 +17,12 @@ applied.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
+from .._support.arrays import Floats, Index, Int64s, Ints
 from ..errors import PileWarning
 
 __all__ = ["DENSE_LIMIT", "NEIGHBOURS", "QUANTUM", "PileWarning", "near_candidates", "sparse_assign", "warn_pile"]
@@ -43,7 +47,7 @@ def warn_pile(where: str, n_gold: int, n_pred: int) -> None:
         "and with those of equal extent (see accord.match.sparse)"), stacklevel=3)
 
 
-def _window(sorted_keys: np.ndarray, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+def _window(sorted_keys: Floats, queries: Floats, k: int) -> tuple[Index, Index]:
     """For each query, the positions of the ``k`` sorted keys before and ``k`` after its insertion point."""
     n = len(sorted_keys)
     pos = np.searchsorted(sorted_keys, queries)
@@ -54,8 +58,8 @@ def _window(sorted_keys: np.ndarray, queries: np.ndarray, k: int) -> tuple[np.nd
     return q[ok], cand[ok]
 
 
-def _equal_extent(gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray, k: int
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def _equal_extent(gs: Int64s, ge: Int64s, ps: Int64s, pe: Int64s, k: int
+                  ) -> tuple[Index, Index]:
     """Pairs of equal (start, end): every gold span with up to ``2k`` predicted spans of its extent (by rank)."""
     keys_g = np.stack([gs, ge], axis=1)
     keys_p = np.stack([ps, pe], axis=1)
@@ -74,18 +78,18 @@ def _equal_extent(gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray
     return g, p
 
 
-def near_candidates(gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray,
-                    g_group: np.ndarray | None = None, p_group: np.ndarray | None = None,
-                    k: int = NEIGHBOURS) -> tuple[np.ndarray, np.ndarray]:
+def near_candidates(gs: Int64s, ge: Int64s, ps: Int64s, pe: Int64s,
+                    g_group: Int64s | None = None, p_group: Int64s | None = None,
+                    k: int = NEIGHBOURS) -> tuple[Int64s, Int64s]:
     """Candidate (gold, predicted) index pairs: nearest neighbours in start and end order, both ways,
     overall and (when groups such as labels are given) within the group, plus equal extents.
 
     Returns unique pairs sorted by gold index, then predicted index. O((n + m) k log(n + m)).
     """
-    parts_g: list[np.ndarray] = []
-    parts_p: list[np.ndarray] = []
+    parts_g: list[Ints] = []
+    parts_p: list[Ints] = []
 
-    def add(a_start: np.ndarray, a_idx: np.ndarray, b_start: np.ndarray, b_idx: np.ndarray, gold_first: bool) -> None:
+    def add(a_start: Floats, a_idx: Index, b_start: Floats, b_idx: Index, gold_first: bool) -> None:
         if not len(a_idx) or not len(b_idx):
             return
         order = np.lexsort((b_idx, b_start))
@@ -111,8 +115,8 @@ def near_candidates(gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarr
     return key // max(len(ps), 1), key % max(len(ps), 1)
 
 
-def sparse_assign(rows: np.ndarray, cols: np.ndarray, similarity: np.ndarray, n_rows: int, n_cols: int,
-                  *, integer_weights: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def sparse_assign(rows: Int64s, cols: Int64s, similarity: npt.NDArray[np.floating[Any]], n_rows: int, n_cols: int,
+                  *, integer_weights: bool = False) -> tuple[Int64s, Int64s]:
     """A one-to-one pairing of maximum summed similarity over the given candidate edges.
 
     Similarities are rounded to :data:`QUANTUM` levels of the largest (the assignment is
