@@ -11,6 +11,7 @@ import pytest
 from accord.adjudicate import adjudicate, read_decisions, row_id, write_decisions
 from accord.cli import main
 from accord.diff import diff_corpora
+from accord.diff._views import diff_view
 from accord.errors import FormatError, OptionError
 from accord.formats import read
 from accord.formats.text.gate import read_gate_sets
@@ -97,7 +98,7 @@ def test_cli_writes_a_gate_set(tmp_path, capsys):
 
 def test_html_page_decisions_round_trip(tmp_path, cd):
     page = tmp_path / "diff.html"
-    page.write_text(diff_html(cd, ("strict",), 1.0), encoding="utf-8")
+    page.write_text(diff_html(diff_view(cd, ("strict",), 1.0)), encoding="utf-8")
     dom, errors = headless_dom(page)
     assert errors == []
     preview = re.search(r'<pre id="decisions-preview">(.*?)</pre>', dom, re.S)

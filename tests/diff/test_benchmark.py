@@ -87,7 +87,7 @@ def test_every_output_format(tmp_path, capsys):
 
 def test_corpus_rows_macro_over_documents_and_threshold(tmp_path, capsys):
     # issue 18.6, by hand (average measure; no partial after, so average = strict after)
-    from accord.report.benchmark_report import below_threshold, corpus_rows
+    from accord.diff._views import below_threshold, corpus_rows
 
     bench = benchmark(corpus(KEY), corpus(BEFORE), corpus(AFTER))
     rows = {r["type"]: r for r in corpus_rows(bench, "average", 1.0)}
@@ -126,7 +126,7 @@ def test_a_type_without_responses_or_keys_scores_zero_in_the_per_type_table(tmp_
     """GATE's Corpus Benchmark tool writes each rate of its per-type statistics table as 0 when its denominator is
     0 (CorpusBenchmarkTool, ../shared/notes/gate-evaluation.md section 5: "P = (c + 0.5p)/(c+p+s) and R =
     (c + 0.5p)/(c+p+m), each 0 if its denominator is 0"); accord gave P 1.0 to a type with no response."""
-    from accord.report.benchmark_report import corpus_rows
+    from accord.diff._views import corpus_rows
 
     bench = benchmark(corpus(KEY), corpus(BEFORE), corpus(AFTER))
     rows = {r["type"]: r for r in corpus_rows(bench, "average", 1.0)}

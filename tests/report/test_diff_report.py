@@ -10,6 +10,7 @@ import pytest
 from accord.diff import diff_corpora
 from accord.diff._qa import qa_table
 from accord.diff._result import diff_result
+from accord.diff._views import diff_view, qa_result_table
 from accord.model import Corpus, Document
 from accord.model import make_annotation as A
 from accord.report.diff_report import diff_html, render_qa
@@ -67,7 +68,7 @@ def test_csv_and_terminal_table():
     from rich.console import Console
 
     console = Console(file=io.StringIO(), width=200)
-    render_qa(qa_table(cd, "type", ("strict", "lenient", "average")), console)
+    render_qa(qa_result_table(qa_table(cd, "type", ("strict", "lenient", "average"))), console)
     out = console.file.getvalue()
     assert "Micro summary" in out and "F1.a" in out
 
@@ -86,7 +87,7 @@ class _Rows(HTMLParser):
 def test_html_page_rows_escaping_and_chromium(tmp_path):
     key, resp = corpus_pair()
     cd = diff_corpora(key, resp, features=["g"])
-    html = diff_html(cd, ("strict", "lenient", "average"), 1.0, title="key <vs> response")
+    html = diff_html(diff_view(cd, ("strict", "lenient", "average"), 1.0), title="key <vs> response")
     parser = _Rows()
     parser.feed(html)
     assert sorted(parser.outcomes) == ["correct", "mismatch", "missing", "partial", "spurious"]
@@ -105,7 +106,7 @@ def test_html_page_of_gate_documents_in_chromium(tmp_path):
     doc = Path(__file__).parent.parent / "data" / "gate" / "beijing-opera.xml"
     cd = diff_corpora(read(doc, annotation_set="ann1"), read(doc, annotation_set="ann2"), features=["Op"])
     page = tmp_path / "diff.html"
-    page.write_text(diff_html(cd, ("strict",), 1.0), encoding="utf-8")
+    page.write_text(diff_html(diff_view(cd, ("strict",), 1.0)), encoding="utf-8")
     dom, errors = headless_dom(page)
     assert errors == []
     expected = sum(len(td.rows) for types in cd.diffs.values() for td in types.values())

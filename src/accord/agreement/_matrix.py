@@ -14,10 +14,16 @@ def _anchor(a: str, b: str) -> str:
     return "pair-" + "".join(c if c.isalnum() else "_" for c in f"{a}--{b}")
 
 
+def _figures(c: Any, measure: str, beta: float) -> dict[str, Any]:
+    """A pair's counts and its P, R and F under ``measure``."""
+    return {"correct": c.correct, "partial": c.partial, "missing": c.missing, "spurious": c.spurious,
+            "precision": c.precision(measure), "recall": c.recall(measure), "f": c.f(measure, beta)}
+
+
 def matrix_view(sa: SpanAgreement, measure: str = "strict", beta: float = 1.0) -> dict[str, Any]:
     """Each cell the pair's F (micro over documents and types; macro, the mean over documents, beside it), with the
-    anchor of the pair's per-document and per-type counts; an average per annotator (mean of its cells) and the
-    mean over pairs."""
+    anchor of the pair's per-document and per-type counts (``details``: counts and P, R, F); an average per
+    annotator (mean of its cells) and the mean over pairs."""
     names = list(sa.annotators)
     grid: list[list[dict[str, Any] | None]] = []
     averages = []
@@ -39,9 +45,11 @@ def matrix_view(sa: SpanAgreement, measure: str = "strict", beta: float = 1.0) -
     for a, b in sa.pairs:
         docs = []
         for d, by_type in sa.cells[(a, b)].items():
-            docs.append({"document": d, "total": sa.counts(a, b, document=d),
-                         "types": [(t, c) for t, c in by_type.items() if c.keys or c.responses]})
-        details.append({"a": a, "b": b, "anchor": _anchor(a, b), "total": sa.counts(a, b), "documents": docs})
+            docs.append({"document": d, "total": _figures(sa.counts(a, b, document=d), measure, beta),
+                         "types": [(t, _figures(c, measure, beta)) for t, c in by_type.items()
+                                   if c.keys or c.responses]})
+        details.append({"a": a, "b": b, "anchor": _anchor(a, b), "total": _figures(sa.counts(a, b), measure, beta),
+                        "documents": docs})
     return {"names": names, "grid": list(zip(names, grid, averages)), "details": details, "measure": measure,
             "beta": beta, "mean": sa.mean_over_pairs(measure, beta), "types": sa.types,
             "feature": sa.to_dict(measure, beta)["feature"]}

@@ -120,7 +120,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_qa(args: argparse.Namespace) -> int:
     """``accord diff`` and ``accord qa`` (and ``score --profile gate``)."""
     from .. import _api
-    from ..diff._qa import qa_table
+    from ..diff._qa import QA_BY
     from ..report.details import write_rows
     from ..report.diff_report import diff_html, render_qa
 
@@ -132,9 +132,15 @@ def run_qa(args: argparse.Namespace) -> int:
                      all_types=getattr(args, "all_types", args.command == "diff"),
                      hide_set=getattr(args, "hide_set", None))
     cd, measures = result.source, tuple(result.measures)
-    tables = [qa_table(cd, by, measures, args.beta) for by in args.by]
+    for by in args.by:
+        if by not in QA_BY:
+            raise OptionError(f"--by must be type or document (or both, comma-separated); got {by!r}")
+    qa_tables = {t.name: t for t in result.tables}     # the Corpus QA tables the mode made (by type, by document)
+    tables = [qa_tables[f"by {by}"] for by in args.by]
     if args.html:
-        write_file(args.html, diff_html(cd, measures, args.beta,
+        from ..diff._views import diff_view
+
+        write_file(args.html, diff_html(diff_view(cd, measures, args.beta),
                                         title=f"{shown_name(args.key)} vs {shown_name(args.response)}"))
     if args.details:
         rows = []
@@ -160,7 +166,8 @@ def run_qa(args: argparse.Namespace) -> int:
 
 def run_benchmark(args: argparse.Namespace) -> int:
     from .. import _api
-    from ..report.benchmark_report import below_threshold, render_below_threshold, render_benchmark
+    from ..diff._views import below_threshold, benchmark_view
+    from ..report.benchmark_report import render_below_threshold, render_benchmark
     from ..report.details import write_rows
 
     result = _api.benchmark(args.key, args.before, args.after, measure=args.measure, beta=args.beta,
@@ -185,7 +192,7 @@ def run_benchmark(args: argparse.Namespace) -> int:
                                                             f"{shown_name(args.after)}"))
 
     def draw(console: object) -> None:
-        render_benchmark(result.source, measure, args.beta, console)
+        render_benchmark(benchmark_view(result.source, measure, args.beta), console)
         if args.threshold is not None:
             render_below_threshold(below_threshold(result.source, measure, args.threshold), args.threshold, console)
     if args.threshold is not None:

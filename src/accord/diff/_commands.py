@@ -148,7 +148,7 @@ def benchmark(key: PathLike | Any, before: PathLike | Any, after: PathLike | Any
     from ..diff import parse_measure
     from ..diff._benchmark import benchmark as run
     from ..diff._result import benchmark_result
-    from ..report.benchmark_report import change_rows
+    from ._views import change_rows
 
     chosen = parse_measure(measure)
     if chosen.endswith("-bdm"):

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..result import ALL, CountTable, GateKind, Measure, Result
 from ._diff import CorpusDiff
+from ._qa import QA_BY, qa_table
 
 __all__ = ["diff_table", "diff_result", "BenchmarkResult", "benchmark_result"]
 
@@ -31,11 +32,17 @@ def diff_table(diff: CorpusDiff) -> CountTable:
 def diff_result(diff: CorpusDiff, measures: Sequence[str], beta: float, *, command: str = "qa",
                 options: Mapping[str, Any] | None = None, inputs: Mapping[str, Any] | None = None) -> Result:
     """One measure per GATE measure (strict, lenient, average and the BDM ones), all over the same counts;
-    labels are annotation types."""
+    labels are annotation types. The result's tables are GATE's Corpus QA tables by type and by document
+    (:func:`~accord.diff._views.qa_result_table`)."""
+    from ._views import qa_result_table
+
     table = diff_table(diff)
     named = {m: Measure(GateKind(m, beta), table) for m in measures}
     opts = {**diff.options, "measures": list(measures), "beta": beta, **(options or {})}
-    return Result(command, "gate", named, nested=True, options=opts, inputs=inputs)
+    result = Result(command, "gate", named, nested=True, options=opts, inputs=inputs)
+    for by in QA_BY:
+        result.add_table(qa_result_table(qa_table(diff, by, tuple(measures), beta)))
+    return result
 
 
 class BenchmarkResult(Result):
@@ -60,8 +67,8 @@ class BenchmarkResult(Result):
 
     def corpus_block(self, row: tuple[str, ...], block: dict[str, Any]) -> dict[str, Any]:
         """A type's corpus row: P = R = F = 0 when it has no key or no response, as GATE's Corpus Benchmark tool
-        writes its statistics table (:func:`~accord.report.benchmark_report.empty_type_rates`)."""
-        from ..report.benchmark_report import empty_type_rates
+        writes its statistics table (:func:`~accord.diff._views.empty_type_rates`)."""
+        from ._views import empty_type_rates
 
         if row[0] != "label" or not empty_type_rates(block["gold"], block["pred"]):
             return block

@@ -12,8 +12,8 @@ def render_clueval(result: Any, console: Any = None) -> None:
     """Every level (the chosen one first, in bold), the chosen level by label, then the result's tables
     (:attr:`accord.result.Result.tables`: the coverage classes)."""
     from .result_table import render_result
+    from .result_tables import render_tables
     from .table import TableConsole
-    from .units_report import render_tables
 
     console = console or TableConsole()
     render_result(result, console)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .result_tables import render_tables
 from .table import RATES, TableConsole, new_table, percent, print_table, row_interval
-from .units_report import render_tables
 
 __all__ = ["render_table"]
 

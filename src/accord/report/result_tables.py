@@ -7,7 +7,7 @@ from typing import Any
 
 from .table import percent
 
-__all__ = ["render_tables", "render_units_measure"]
+__all__ = ["draw_table", "render_tables", "render_units_measure"]
 
 
 def render_units_measure(unit: str, measure: Any, console: Any) -> None:
@@ -33,8 +33,6 @@ def render_units_measure(unit: str, measure: Any, console: Any) -> None:
 def render_tables(result: Any, console: Any) -> None:
     """Every table of ``result`` in order: a note (in yellow), a measure the table stands for (drawn by its kind),
     or a table of cells under its caption."""
-    from .table import new_table, print_table
-
     measures = None
     for table in result.tables:
         if table.note is not None and not table.columns:
@@ -44,10 +42,17 @@ def render_tables(result: Any, console: Any) -> None:
             measures = measures if measures is not None else result.csv_measures()
             render_units_measure(table.measure, measures[table.measure], console)
             continue
-        t = new_table(table.caption, list(table.columns), first=table.first)
-        sections = set(table.sections)
-        for k, row in enumerate(table.rows):
-            if k in sections:
-                t.add_section()
-            t.add_row(*row, style=table.styles[k] if table.styles else None)
-        print_table(console, t)
+        draw_table(table, console)
+
+
+def draw_table(table: Any, console: Any) -> None:
+    """One :class:`~accord.result.ResultTable` of cells under its caption, with its rows' styles and sections."""
+    from .table import new_table, print_table
+
+    t = new_table(table.caption, list(table.columns), first=table.first)
+    sections = set(table.sections)
+    for k, row in enumerate(table.rows):
+        if k in sections:
+            t.add_section()
+        t.add_row(*row, style=table.styles[k] if table.styles else None)
+    print_table(console, t)

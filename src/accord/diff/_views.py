@@ -1,0 +1,182 @@
+"""What the GATE modes show beyond their measures, as data for the renderers: Corpus QA tables
+(:class:`~accord.result.ResultTable` for the terminal, plain rows for the diff page), the diff page's annotations side
+by side, and the Corpus Benchmark's rows (per document and type, over the corpus, the changed annotations, the
+annotations below a threshold)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from ..model import covered_text
+from ..result import ResultTable
+from ._benchmark import Benchmark
+from ._counts import DiffCounts, split_measure
+from ._diff import CorpusDiff
+from ._qa import QATable, qa_table
+
+__all__ = ["SYMBOLS", "qa_result_table", "qa_view", "diff_view", "change_rows", "corpus_rows", "empty_type_rates",
+           "below_threshold", "benchmark_view"]
+
+SYMBOLS = {"correct": "=", "partial": "~", "mismatch": "<>", "wrong": "?", "missing": "-?", "spurious": "?-"}
+"""GATE's diff-view symbols for the row outcomes."""
+
+_SHORT = {"strict": "s", "lenient": "l", "average": "a", "strict-bdm": "sB", "lenient-bdm": "lB",
+          "average-bdm": "aB"}
+
+_FIGURES = ("precision", "recall", "f")
+
+
+def _has_bdm(measures: Iterable[str]) -> bool:
+    return any(m.partition("@")[0].endswith("-bdm") for m in measures)
+
+
+def _f4(x: float) -> str:
+    return f"{x:.4f}"
+
+
+def qa_result_table(table: QATable) -> ResultTable:
+    """One Corpus QA table as the terminal shows it (``by type`` or ``by document``): counts, P/R/F per measure (and
+    the BDM credit with a BDM measure), the macro row (mean of the rows) and the micro row (summed counts)."""
+    bdm = _has_bdm(table.measures)
+    columns = [table.by.capitalize(), "Match", "Only A", "Only B", "Overlap"] + (["BDM"] if bdm else [])
+    for m in table.measures:
+        kind, beta = split_measure(m, table.beta)
+        s = _SHORT[kind]
+        columns += [f"P.{s}", f"R.{s}", f"F{beta:g}.{s}"]
+
+    def measures(c: DiffCounts) -> list[str]:
+        out = [f"{c.bdm:.3f}"] if bdm else []
+        for m in table.measures:
+            out += [_f4(c.precision(m)), _f4(c.recall(m)), _f4(c.f(m, table.beta))]
+        return out
+
+    rows: list[tuple[str, ...]] = [(name, str(c.correct), str(c.missing), str(c.spurious), str(c.partial),
+                                    *measures(c)) for name, c in table.rows]
+    macro: list[str] = []
+    for m in table.measures:
+        macro += [_f4(x) for x in table.macro[m]]
+    n = len(rows)
+    rows.append(("Macro summary", "", "", "", "", *([""] if bdm else []), *macro))
+    c = table.micro
+    rows.append(("Micro summary", str(c.correct), str(c.missing), str(c.spurious), str(c.partial), *measures(c)))
+    return ResultTable(f"by {table.by}", tuple(columns), rows, caption=f"by {table.by} (A = key, B = response)",
+                       styles=(None,) * n + ("italic", "bold"), sections=(n,))
+
+
+def _counts_view(c: DiffCounts, measures: tuple[str, ...], beta: float) -> dict[str, Any]:
+    return {"correct": c.correct, "missing": c.missing, "spurious": c.spurious, "partial": c.partial,
+            "rates": {m: (c.precision(m), c.recall(m), c.f(m, beta)) for m in measures}}
+
+
+def qa_view(table: QATable) -> dict[str, Any]:
+    """A Corpus QA table as the diff page draws it: each row's counts and ``rates[measure] = (P, R, F)``, the macro
+    means and the micro row."""
+    return {"by": table.by, "rows": [(name, _counts_view(c, table.measures, table.beta)) for name, c in table.rows],
+            "macro": table.macro, "micro": _counts_view(table.micro, table.measures, table.beta)}
+
+
+def _features(attrs: Any) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in attrs.items())
+
+
+def _side(ann: Any, text: str | None) -> dict[str, Any] | None:
+    if ann is None:
+        return None
+    return {"start": ann.start, "end": ann.end, "text": covered_text(text, ann) if text is not None else "",
+            "features": _features(ann.attributes), "id": ann.id}
+
+
+def _sections(diff: CorpusDiff) -> Iterable[dict[str, Any]]:
+    for d, types in diff.diffs.items():
+        text = diff.texts.get(d)
+        for t, td in types.items():
+            if not td.rows:
+                continue
+            yield {"document": d, "type": t, "counts": td.counts,
+                   "rows": [{"outcome": r.outcome, "symbol": SYMBOLS[r.outcome], "key": _side(r.key, text),
+                             "response": _side(r.response, text)} for r in td.rows]}
+
+
+def diff_view(diff: CorpusDiff, measures: tuple[str, ...], beta: float) -> dict[str, Any]:
+    """What the diff page (:func:`accord.report.diff_report.diff_html`) draws: the Corpus QA tables by type and by
+    document, and per document and type the key and response annotations side by side with their outcomes."""
+    return {"by_type": qa_view(qa_table(diff, "type", measures, beta)),
+            "by_document": qa_view(qa_table(diff, "document", measures, beta)), "sections": list(_sections(diff)),
+            "measures": measures, "beta": beta, "symbols": SYMBOLS, "options": diff.options}
+
+
+def change_rows(bench: Benchmark) -> list[dict[str, Any]]:
+    """One dict per changed annotation: where, what, its outcome before and after, fixed or broken."""
+    out = []
+    for c in bench.changes:
+        a = c.annotation
+        text = bench.after.texts.get(c.document) or bench.before.texts.get(c.document)
+        out.append({"document": c.document, "type": c.type, "side": c.side, "start": a.start, "end": a.end,
+                    "text": text[a.start:a.end] if text is not None else None,
+                    "features": json.dumps(dict(a.attributes), ensure_ascii=False, default=str),
+                    "before": c.before, "after": c.after, "direction": c.direction})
+    return out
+
+
+def empty_type_rates(keys: int, responses: int) -> dict[str, float]:
+    """The rates of a type in the benchmark's per-type table when it has no key or no response: GATE's Corpus
+    Benchmark tool writes each rate as 0 when its denominator is 0 (``CorpusBenchmarkTool``'s statistics table,
+    ``../shared/notes/gate-evaluation.md`` section 5), where the Annotation Diff gives 1.0; with no key or no
+    response nothing is correct or partial, so P, R and F are all 0. Empty otherwise (the measure's own rates)."""
+    return {"precision": 0.0, "recall": 0.0, "f": 0.0} if keys == 0 or responses == 0 else {}
+
+
+def corpus_rows(bench: Benchmark, measure: str, beta: float) -> list[dict[str, Any]]:
+    """Per type over the corpus (micro: summed counts; a type without key or response has P = R = F = 0, as in
+    GATE's tool: :func:`empty_type_rates`), then every type (micro) and the macro average over documents (the
+    mean of each document's figures over all its types), before and after."""
+    def figures(c: DiffCounts) -> dict[str, Any]:
+        return {"correct": c.correct, "partial": c.partial, "missing": c.missing, "spurious": c.spurious,
+                "precision": c.precision(measure), "recall": c.recall(measure), "f": c.f(measure, beta)}
+
+    def type_figures(c: DiffCounts) -> dict[str, Any]:
+        return {**figures(c), **empty_type_rates(c.keys, c.responses)}
+
+    def macro(diff: CorpusDiff) -> dict[str, Any]:
+        docs = [diff.counts(document=d) for d in diff.documents]
+        n = len(docs) or 1
+        return {"precision": sum(c.precision(measure) for c in docs) / n,
+                "recall": sum(c.recall(measure) for c in docs) / n, "f": sum(c.f(measure, beta) for c in docs) / n}
+    rows = [{"type": t, "before": type_figures(bench.before.counts(type=t)),
+             "after": type_figures(bench.after.counts(type=t))} for t in bench.before.types]
+    rows.append({"type": "micro (all types)", "before": figures(bench.before.counts()),
+                 "after": figures(bench.after.counts())})
+    rows.append({"type": "macro over documents", "before": macro(bench.before), "after": macro(bench.after)})
+    return rows
+
+
+def below_threshold(bench: Benchmark, measure: str, threshold: float) -> list[dict[str, Any]]:
+    """GATE's ``-verbose`` listing: for each (document, type) whose precision or recall after is below
+    ``threshold``, its annotations that are not correct in the new run (missing, partial, spurious, mismatched)."""
+    out = []
+    for doc in bench.after.documents:
+        text = bench.after.texts.get(doc)
+        for typ, td in bench.after.diffs[doc].items():
+            c = td.counts
+            p, r = c.precision(measure), c.recall(measure)
+            if p >= threshold and r >= threshold:
+                continue
+            for row in td.rows:
+                if row.outcome == "correct":
+                    continue
+                for side, a in (("key", row.key), ("response", row.response)):
+                    if a is None:
+                        continue
+                    out.append({"document": doc, "type": typ, "precision": p, "recall": r, "outcome": row.outcome,
+                                "side": side, "start": a.start, "end": a.end,
+                                "text": covered_text(text, a) if text is not None else ""})
+    return out
+
+
+def benchmark_view(bench: Benchmark, measure: str, beta: float) -> dict[str, Any]:
+    """What the benchmark's terminal tables (:func:`accord.report.benchmark_report.render_benchmark`) draw: the rows
+    by document and type (:meth:`Benchmark.rows`), the rows over the corpus and the changed annotations."""
+    return {"rows": bench.rows(measure, beta), "corpus": corpus_rows(bench, measure, beta),
+            "changes": change_rows(bench), "measure": measure, "beta": beta}
