@@ -1,6 +1,7 @@
 """Every command's rendered outputs on the test data, byte for byte as stored before the renderers were made to
 draw from the result only (issue 35, part 3): the terminal tables (``-o FILE``, 120 columns), the CSV of
-``--details``, MATScore's files of ``--mat-csv`` and the HTML pages of ``--html`` and ``accord report``.
+``--details``, MATScore's files of ``--mat-csv``, the HTML pages of ``--html`` and ``accord report``, and the
+error table and page of ``accord errors``.
 
 The stored outputs in tests/golden/renders/ were made by accord itself (commit 6c48870's code) from the inputs of
 tests/result/commands.py; moving the renderers must not change one byte of them. The inputs are named relative to
@@ -62,7 +63,8 @@ def _extra_lines(p: dict[str, str]) -> dict[str, list[str]]:
     systems = [CONLL_GOLD, CONLL_PRED, p["worse"], "--samples", "20", "--seed", "0"]
     return {"compare": ["compare", *systems],
             "report": ["report", *systems, "--bootstrap", "20"],
-            "report clueval": ["report", *systems, "--bootstrap", "20", "--match", "clueval", "--leniency", "2"]}
+            "report clueval": ["report", *systems, "--bootstrap", "20", "--match", "clueval", "--leniency", "2"],
+            "errors": ["errors", CONLL_GOLD, CONLL_PRED, "--leniency", "3"]}
 
 
 def _normalized(text: str, tmp: Path) -> str:
@@ -101,7 +103,8 @@ def _cases() -> list[tuple[str, str]]:
 
     names = [*command_names(), "compare"]
     return ([(n, "table") for n in names] + [(n, "details") for n in DETAILS] + [(n, "html") for n in HTML]
-            + [(n, "mat-csv") for n in MAT_CSV] + [("report", "html"), ("report clueval", "html")])
+            + [(n, "mat-csv") for n in MAT_CSV] + [("report", "html"), ("report clueval", "html"), ("errors", "html"),
+                                                   ("errors", "tsv")])
 
 
 @pytest.mark.parametrize(("name", "kind"), _cases())
@@ -118,6 +121,8 @@ def test_rendered_output_is_byte_identical_to_the_stored_one(inputs, name, kind,
         _run([*argv, "--output", "json", "-o", str(tmp / "ignored.json"), "--details", str(out)])
     elif kind == "html" and name.startswith("report"):
         _run([*argv, "-o", str(out)])
+    elif name == "errors":
+        _run([*argv, f"--{kind}", str(out)])
     elif kind == "html":
         _run([*argv, "--output", "json", "-o", str(tmp / "ignored.json"), "--html", str(out)])
     else:
