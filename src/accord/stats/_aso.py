@@ -41,8 +41,8 @@ from collections.abc import Sequence
 from statistics import NormalDist
 
 import numpy as np
-import numpy.typing as npt
 
+from .._support.arrays import Bools, Floats, Int64s
 from .._support.limits import MAX_DRAWS
 from ..errors import OptionError, StatisticsWarning
 from ._bootstrap import check_seed
@@ -56,7 +56,7 @@ MAX_GRID = 100_000
 """The most integration points (``dt`` down to 1e-5)."""
 
 
-def _scores(name: str, scores: Sequence[float] | np.ndarray) -> np.ndarray:
+def _scores(name: str, scores: Sequence[float] | Floats) -> Floats:
     try:
         x = np.asarray(scores, dtype=np.float64)
     except (TypeError, ValueError):
@@ -72,7 +72,7 @@ def _scores(name: str, scores: Sequence[float] | np.ndarray) -> np.ndarray:
     return np.sort(x)
 
 
-def _standardized(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _standardized(a: Floats, b: Floats) -> tuple[Floats, Floats]:
     """Both sorted lists under one increasing affine map onto [0, 1], which leaves the violation ratio unchanged:
     squared distances then neither overflow (scores near 1e154) nor underflow to zero."""
     top = max(abs(a[0]), abs(a[-1]), abs(b[0]), abs(b[-1]))
@@ -85,7 +85,7 @@ def _standardized(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return a, b
 
 
-def _grid(dt: float) -> np.ndarray:
+def _grid(dt: float) -> Floats:
     if isinstance(dt, bool) or not isinstance(dt, (int, float, np.number)) or not 0 < dt < 1 \
             or not math.isfinite(dt):
         raise OptionError(f"ASO: dt must be a number strictly between 0 and 1; got {dt!r}")
@@ -98,13 +98,13 @@ def _grid(dt: float) -> np.ndarray:
     return t
 
 
-def _positions(n: int, t: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+def _positions(n: int, t: Floats) -> Int64s:
     """0-based rank of ``Q(t)`` among ``n`` sorted scores: ``clip(⌈n t⌉ - 1, 0, n - 1)``."""
-    positions: npt.NDArray[np.int64] = np.clip(np.ceil(n * t).astype(np.int64) - 1, 0, n - 1)
+    positions: Int64s = np.clip(np.ceil(n * t).astype(np.int64) - 1, 0, n - 1)
     return positions
 
 
-def _ratios(f: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _ratios(f: Floats, g: Floats) -> tuple[Floats, Bools]:
     """Violation ratios of quantile values ``f`` (A), ``g`` (B) on the grid (last axis), and where the distance is
     zero (ratio 0.5 there)."""
     d2 = (g - f) ** 2
@@ -116,7 +116,7 @@ def _ratios(f: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ratio, empty
 
 
-def violation_ratio(scores_a: Sequence[float] | np.ndarray, scores_b: Sequence[float] | np.ndarray, *,
+def violation_ratio(scores_a: Sequence[float] | Floats, scores_b: Sequence[float] | Floats, *,
                     dt: float = 0.005) -> float:
     """``ε_W2(F_n, G_m)``: the share of the squared Wasserstein distance where A's quantile lies below B's.
 
@@ -150,7 +150,7 @@ def _check_options(confidence: float, num_comparisons: int, samples: int) -> Non
         raise OptionError(f"ASO: samples must be a whole number from 2 to {MAX_DRAWS:,}; got {samples!r}")
 
 
-def almost_stochastic_order(scores_a: Sequence[float] | np.ndarray, scores_b: Sequence[float] | np.ndarray, *,
+def almost_stochastic_order(scores_a: Sequence[float] | Floats, scores_b: Sequence[float] | Floats, *,
                             confidence: float = 0.95, num_comparisons: int = 1, samples: int = 1000,
                             seed: int | None = None, dt: float = 0.005) -> float:
     """ε_min of Almost Stochastic Order (Dror, Shlomov & Reichart 2019), as ``deepsig.aso`` computes it.

@@ -21,12 +21,17 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
+from .._support.arrays import Floats
 from .._support.limits import MAX_DRAWS
 from ..errors import OptionError, StatisticsWarning
+
+if TYPE_CHECKING:
+    from ._units import UnitMatrix
 
 __all__ = ["CHUNK", "CI_METHODS", "BootstrapOptions", "check_seed", "resampled_sums", "intervals"]
 
@@ -74,7 +79,7 @@ class BootstrapOptions:
                 "ci_method": self.method}
 
 
-def resampled_sums(values: Any, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+def resampled_sums(values: UnitMatrix | npt.ArrayLike, n_resamples: int, rng: np.random.Generator) -> Floats:
     """``(n_resamples, k)``: the column sums of ``values`` (``(n, k)``: an array, or a
     :class:`~accord.stats._units.UnitMatrix` of documents or sentences) over each resample of its rows."""
     from ._units import UnitMatrix
@@ -95,8 +100,8 @@ def resampled_sums(values: Any, n_resamples: int, rng: np.random.Generator) -> n
     return out
 
 
-def intervals(resampled: np.ndarray, estimate: np.ndarray, confidence: float, method: str,
-              jackknife: Callable[[], np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+def intervals(resampled: Floats, estimate: Floats, confidence: float, method: str,
+              jackknife: Callable[[], Floats] | None = None) -> tuple[Floats, Floats]:
     """Lower and upper bounds, one per statistic.
 
     Parameters
@@ -127,8 +132,8 @@ def intervals(resampled: np.ndarray, estimate: np.ndarray, confidence: float, me
     return lo, hi
 
 
-def _bca_percentiles(resampled: np.ndarray, estimate: np.ndarray, alpha: float,
-                     jackknife: Callable[[], np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
+def _bca_percentiles(resampled: Floats, estimate: Floats, alpha: float,
+                     jackknife: Callable[[], Floats] | None) -> tuple[Floats, Floats]:
     from scipy.special import ndtr, ndtri
 
     if jackknife is None:

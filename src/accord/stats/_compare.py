@@ -22,16 +22,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from statistics import NormalDist
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._support.arrays import Floats
 from .._support.limits import MAX_DRAWS
 from ..errors import OptionError, StatisticsError
 from ..result._table import ALL, Row, row_order
 from ._aso import almost_stochastic_order
 from ._bootstrap import CHUNK, check_seed
 from ._units import UnitMatrix, check_unit_count, resampling_unit, unit_matrix
+
+if TYPE_CHECKING:
+    from ..result._result import Result
+    from ._leaderboard import Leaderboard
 
 __all__ = ["CORRECTIONS", "FAMILIES", "TESTS", "Comparison", "ComparisonResult", "adjust", "bonferroni", "compare",
            "family_of", "holm"]
@@ -160,11 +165,11 @@ class ComparisonResult:
 
     command = "compare"
 
-    def __init__(self, systems: Mapping[str, Any], comparisons: list[Comparison], options: Mapping[str, Any],
+    def __init__(self, systems: Mapping[str, Result], comparisons: list[Comparison], options: Mapping[str, Any],
                  inputs: Mapping[str, Any]):
         self.systems, self.comparisons = dict(systems), list(comparisons)
         self.options, self.inputs = dict(options), dict(inputs)
-        self.runs: dict[str, list[Any]] = {name: [r] for name, r in self.systems.items()}
+        self.runs: dict[str, list[Result]] = {name: [r] for name, r in self.systems.items()}
         """Each system's runs (several results with different seeds, or its one result)."""
         self.headline: dict[str, dict[str, Any]] = {}
         """Each system's headline figure (the main measure's total, first rate): ``value`` (the mean over its runs),
@@ -182,7 +187,7 @@ class ComparisonResult:
                 "headline": self.headline, "leaderboard": self.leaderboard().to_dict(),
                 "comparisons": [asdict(c) for c in self.comparisons]}
 
-    def leaderboard(self) -> Any:
+    def leaderboard(self) -> Leaderboard:
         """The systems ranked by their headline figure, each with its interval, runs, standard deviation and the
         systems it beats significantly on the headline question (:func:`accord.stats._leaderboard.leaderboard`)."""
         from ._leaderboard import leaderboard
@@ -268,9 +273,10 @@ class ComparisonResult:
                 f"({self.options['test']}), {n} significant>")
 
 
-def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: int = 10_000, seed: int | None = None,
-            rates: Sequence[str] = ("f1",), alpha: float = 0.05, labels: bool = True, resample: str = "auto",
-            correction: str = "holm", families: str = "separate") -> ComparisonResult:
+def compare(results: Mapping[str, Result | list[Result] | tuple[Result, ...]], *, test: str = "permutation",
+            samples: int = 10_000, seed: int | None = None, rates: Sequence[str] = ("f1",), alpha: float = 0.05,
+            labels: bool = True, resample: str = "auto", correction: str = "holm", families: str = "separate"
+            ) -> ComparisonResult:
     """Paired tests between every two systems: each measure's total and (``labels``) label rows, each rate.
 
     Parameters
@@ -377,7 +383,7 @@ def compare(results: Mapping[str, Any], *, test: str = "permutation", samples: i
     return out
 
 
-def _runs_of(name: str, given: Any) -> list[Any]:
+def _runs_of(name: str, given: Result | list[Result] | tuple[Result, ...]) -> list[Result]:
     """A system's runs: one result, or a list of results (runs with different seeds) of at least one."""
     if isinstance(given, (list, tuple)):
         if not given:
@@ -386,7 +392,7 @@ def _runs_of(name: str, given: Any) -> list[Any]:
     return [given]
 
 
-def _headline(runs: Mapping[str, list[Any]], values: Mapping[str, list[UnitMatrix]],
+def _headline(runs: Mapping[str, list[Result]], values: Mapping[str, list[UnitMatrix]],
               rows: Mapping[str, tuple[Row, ...]], rate: str, unit: str, n_units: int) -> dict[str, dict[str, Any]]:
     """Each system's headline figure: the main measure's total ``rate``, the mean over its runs with their
     standard deviation (``ddof=1``) and the value of each run."""
@@ -411,12 +417,12 @@ def _headline(runs: Mapping[str, list[Any]], values: Mapping[str, list[UnitMatri
     return out
 
 
-def _pair(first: Any, all_rows: Mapping[str, tuple[Row, ...]], a: str, b: str, runs_a: Sequence[UnitMatrix],
+def _pair(first: Result, all_rows: Mapping[str, tuple[Row, ...]], a: str, b: str, runs_a: Sequence[UnitMatrix],
           runs_b: Sequence[UnitMatrix], test: str, samples: int, rng: np.random.Generator, rates: Sequence[str],
           labels: bool) -> list[Comparison]:
     """The comparisons of systems ``a`` and ``b`` (each one run, or several: see :func:`compare`)."""
     several = len(runs_a) > 1 or len(runs_b) > 1
-    shares: list[np.ndarray] = []
+    shares: list[Floats] = []
     if several:
         sims_a, sims_b, shares = _run_resamples(runs_a, runs_b, samples, rng)
     else:
@@ -466,7 +472,7 @@ def _pair(first: Any, all_rows: Mapping[str, tuple[Row, ...]], a: str, b: str, r
 
 
 def _one_run_samples(va: UnitMatrix, vb: UnitMatrix, test: str, samples: int,
-                     rng: np.random.Generator) -> tuple[list[np.ndarray], list[np.ndarray]]:
+                     rng: np.random.Generator) -> tuple[list[Floats], list[Floats]]:
     """The totals of both systems in each sample: units swapped between them (permutation) or resampled alike
     (bootstrap)."""
     n_units = va.n
@@ -488,7 +494,7 @@ def _one_run_samples(va: UnitMatrix, vb: UnitMatrix, test: str, samples: int,
     return [sims_a], [sims_b]
 
 
-def _weights(rng: np.random.Generator, k: int, n_units: int) -> np.ndarray:
+def _weights(rng: np.random.Generator, k: int, n_units: int) -> Floats:
     """``(k, n_units)``: how many times each unit is drawn in each of ``k`` bootstrap resamples."""
     draws = rng.integers(0, n_units, (k, n_units)) if n_units else np.zeros((k, 0), dtype=np.int64)
     draws += (np.arange(k) * n_units)[:, None]
@@ -496,7 +502,7 @@ def _weights(rng: np.random.Generator, k: int, n_units: int) -> np.ndarray:
 
 
 def _run_resamples(runs_a: Sequence[UnitMatrix], runs_b: Sequence[UnitMatrix], samples: int,
-                   rng: np.random.Generator) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+                   rng: np.random.Generator) -> tuple[list[Floats], list[Floats], list[Floats]]:
     """The paired bootstrap over units and runs: every run of both systems resampled with the same units; in
     each resample each system's runs drawn with replacement. Returns the runs' resampled totals (``a``'s, then
     ``b``'s) and each side's ``(samples, runs)`` shares of its runs in each resample."""
@@ -515,7 +521,7 @@ def _run_resamples(runs_a: Sequence[UnitMatrix], runs_b: Sequence[UnitMatrix], s
     return sims[:len(runs_a)], sims[len(runs_a):], shares
 
 
-def _mean_of_drawn(rates: list[dict[str, np.ndarray]], rate: str, rows: list[int], share: np.ndarray) -> np.ndarray:
+def _mean_of_drawn(rates: list[dict[str, Floats]], rate: str, rows: list[int], share: Floats) -> Floats:
     """Each resample's mean of the rate over the runs it drew: ``Σ_j share_j * rate_j`` (``(samples, rows)``)."""
     total = np.zeros_like(rates[0][rate][:, rows])
     for j, values in enumerate(rates):

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
 
+from .._support.arrays import Floats
 from ..result._table import Row
 from ._bootstrap import BootstrapOptions, intervals, resampled_sums
 from ._units import UnitMatrix, unit_matrix
 
+if TYPE_CHECKING:
+    from ..result._kinds import Kind
+    from ..result._result import Measure
+
 __all__ = ["confidence_intervals"]
 
 
-def _macro(rates: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+def _macro(rates: Floats) -> Floats:
     """The mean over the last axis of each rate, undefined (NaN) rates left out (NaN when none is left)."""
     with np.errstate(invalid="ignore"):
         kept = ~np.isnan(rates)
@@ -25,7 +29,7 @@ def _macro(rates: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         return np.where(count > 0, total / np.maximum(count, 1), np.nan)
 
 
-def confidence_intervals(measures: dict[str, Any], documents: tuple[str, ...], options: BootstrapOptions,
+def confidence_intervals(measures: Mapping[str, Measure], documents: tuple[str, ...], options: BootstrapOptions,
                          summary: bool = False, units: UnitMatrix | None = None) -> dict[str, dict[str, Any]]:
     """Intervals of every rate of every row (total, labels, groups) and of the macro means, per measure.
 
@@ -55,17 +59,17 @@ def confidence_intervals(measures: dict[str, Any], documents: tuple[str, ...], o
         rates_hat = kind.rates(total)               # rate -> (rows,)
         labels = [k for k, row in enumerate(t.rows) if row[0] == "label"]
 
-        def jackknife(columns: slice = columns, total: npt.NDArray[np.float64] = total, kind: Any = kind,
-                      labels: list[int] = labels, r: int = r, f: int = f) -> dict[str, npt.NDArray[np.float64]]:
+        def jackknife(columns: slice = columns, total: Floats = total, kind: Kind = kind,
+                      labels: list[int] = labels, r: int = r, f: int = f) -> dict[str, Floats]:
             values = units.dense()[:, columns].reshape(units.n, r, f)
             left_out = kind.rates(total[None] - values)        # rate -> (units, rows)
             return {rate: np.concatenate([v.T, _macro(v[:, labels])[None]], axis=0) for rate, v in left_out.items()}
 
-        cache: dict[str, dict[str, npt.NDArray[np.float64]]] = {}
+        cache: dict[str, dict[str, Floats]] = {}
 
-        def rate_jackknife(rate: str, cache: dict[str, dict[str, npt.NDArray[np.float64]]] = cache,
-                           jackknife: Callable[[], dict[str, npt.NDArray[np.float64]]] = jackknife
-                           ) -> npt.NDArray[np.float64]:
+        def rate_jackknife(rate: str, cache: dict[str, dict[str, Floats]] = cache,
+                           jackknife: Callable[[], dict[str, Floats]] = jackknife
+                           ) -> Floats:
             if "all" not in cache:
                 cache["all"] = jackknife()
             return cache["all"][rate]
@@ -94,7 +98,7 @@ def _num(x: float) -> float | None:
     return None if x != x else float(x)
 
 
-def _moments(values: np.ndarray) -> dict[str, float | None]:
+def _moments(values: Floats) -> dict[str, float | None]:
     if np.isnan(values).any():
         return {"mean": None, "variance": None, "std": None}
     variance = float(np.var(values, ddof=1))

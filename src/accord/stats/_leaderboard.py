@@ -11,9 +11,12 @@ systems' totals of the headline measure and rate is significant after correction
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+if TYPE_CHECKING:
+    from ._compare import Comparison
 
 __all__ = ["Leaderboard", "Standing", "key_of", "leaderboard"]
 
@@ -61,7 +64,7 @@ class Leaderboard:
     def to_dict(self) -> dict[str, Any]:
         return {"measure": self.measure, "rate": self.rate, "standings": [s.to_dict() for s in self.standings]}
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Standing]:
         return iter(self.standings)
 
     def __len__(self) -> int:
@@ -78,11 +81,11 @@ def key_of(k: int) -> str:
     return letters
 
 
-def _defined(x: Any) -> bool:
+def _defined(x: object) -> TypeGuard[float]:
     return x is not None and isinstance(x, (int, float)) and math.isfinite(x)
 
 
-def leaderboard(headline: Mapping[str, Mapping[str, Any]], comparisons: Sequence[Any]) -> Leaderboard:
+def leaderboard(headline: Mapping[str, Mapping[str, Any]], comparisons: Sequence[Comparison]) -> Leaderboard:
     """The leaderboard of the systems of ``headline`` (name -> headline figure, in the input order; see
     :attr:`accord.stats.ComparisonResult.headline`) from their ``comparisons``
     (:class:`accord.stats.Comparison`)."""

@@ -34,7 +34,9 @@ from collections.abc import Callable
 from statistics import NormalDist
 
 import numpy as np
+import numpy.typing as npt
 
+from .._support.arrays import Floats
 from .._support.limits import MAX_DRAWS
 from ..errors import OptionError
 from ._bootstrap import resampled_sums
@@ -50,8 +52,8 @@ def _level(name: str, value: float) -> float:
     return float(value)
 
 
-def minimum_detectable_difference(delta_resampled: np.ndarray, alpha: float, power: float = 0.8, *,
-                                  method: str = "normal") -> float | np.ndarray:
+def minimum_detectable_difference(delta_resampled: npt.ArrayLike, alpha: float, power: float = 0.8, *,
+                                  method: str = "normal") -> float | Floats:
     """The smallest true difference the paired test detects at two-sided level ``alpha`` with the given power.
 
     .. math:: MDD = (z_{1-\\alpha/2} + z_{power}) \\cdot sd(\\delta^*)   \\quad (\\text{method} = \\text{"normal"})
@@ -103,8 +105,9 @@ def minimum_detectable_difference(delta_resampled: np.ndarray, alpha: float, pow
     return float(out) if out.ndim == 0 else out
 
 
-def paired_bootstrap_differences(counts_a: np.ndarray, counts_b: np.ndarray, rate: Callable[[np.ndarray], np.ndarray],
-                                 *, samples: int = 1000, rng: np.random.Generator | None = None) -> np.ndarray:
+def paired_bootstrap_differences(counts_a: npt.ArrayLike, counts_b: npt.ArrayLike,
+                                 rate: Callable[[Floats], npt.ArrayLike], *, samples: int = 1000,
+                                 rng: np.random.Generator | None = None) -> Floats:
     """``δ* = rate(Σ_u w_u B_u) - rate(Σ_u w_u A_u)`` over paired bootstrap resamples of the units.
 
     Each resample draws ``n`` of the ``n`` units with replacement (``w_u``: how often unit ``u`` was drawn), the same

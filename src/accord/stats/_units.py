@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
+from .._support.arrays import Floats, Ints
 from ..errors import OptionError, StatisticsError, StatisticsWarning
 from ..result._table import CountTable, Row
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
 
 __all__ = ["AUTO_DOCUMENTS", "FEW_UNITS", "RESAMPLE_CHOICES", "UnitMatrix", "check_unit_count", "resampling_unit",
            "unit_matrix"]
@@ -96,7 +100,7 @@ class UnitMatrix:
     """Counts of the resampling units as a ``(units, columns)`` matrix: dense for documents, sparse (CSR) for
     sentences, so that a resample's totals are ``weights @ matrix`` either way."""
 
-    def __init__(self, matrix: Any, unit: str, sizes: np.ndarray | None = None):
+    def __init__(self, matrix: Floats | csr_matrix[np.float64], unit: str, sizes: Ints | None = None):
         self.matrix, self.unit = matrix, unit
         self.sizes = sizes
         """Sentences: how many each document has (the cut every system compared must share)."""
@@ -109,24 +113,27 @@ class UnitMatrix:
     def width(self) -> int:
         return int(self.matrix.shape[1])
 
-    def weighted_sums(self, weights: np.ndarray) -> np.ndarray:
+    def weighted_sums(self, weights: Floats) -> Floats:
         """``weights @ matrix`` as a dense ``(b, columns)`` array (``weights``: ``(b, units)``)."""
         if isinstance(self.matrix, np.ndarray):
             return weights @ self.matrix
-        return np.asarray((self.matrix.T @ weights.T).T)
+        sums: Floats = np.asarray((self.matrix.T @ weights.T).T)
+        return sums
 
-    def total(self) -> np.ndarray:
+    def total(self) -> Floats:
         """The column sums: the corpus's counts."""
         return np.asarray(self.matrix.sum(axis=0)).reshape(-1).astype(np.float64)
 
-    def dense(self) -> np.ndarray:
+    def dense(self) -> Floats:
         """The matrix as a dense array (the jackknife's left-out units)."""
         if isinstance(self.matrix, np.ndarray):
             return self.matrix
-        return np.asarray(self.matrix.todense())
+        dense: Floats = np.asarray(self.matrix.todense())
+        return dense
 
     def __sub__(self, other: UnitMatrix) -> UnitMatrix:
-        return UnitMatrix(self.matrix - other.matrix, self.unit)
+        # units of one kind: both dense or both sparse
+        return UnitMatrix(cast("Floats | csr_matrix[np.float64]", self.matrix - other.matrix), self.unit)
 
 
 def unit_matrix(tables: Sequence[CountTable], documents: tuple[str, ...], unit: str,
@@ -175,7 +182,7 @@ def unit_matrix(tables: Sequence[CountTable], documents: tuple[str, ...], unit: 
     return UnitMatrix(sparse.hstack(blocks, format="csr"), unit, sizes)
 
 
-def _dense_documents(table: CountTable, documents: tuple[str, ...], target: tuple[Row, ...]) -> np.ndarray:
+def _dense_documents(table: CountTable, documents: tuple[str, ...], target: tuple[Row, ...]) -> Floats:
     """A table's values as ``(documents, target rows * fields)``: zeros for a document or a row it lacks."""
     r, f = len(target), len(table.fields)
     if table.documents == documents and tuple(table.rows) == target:
