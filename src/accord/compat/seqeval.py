@@ -108,7 +108,7 @@ class _Entities:
                 base += len(sentence)
             arr = np.asarray(rows, dtype=np.int64).reshape(-1, 3)
             self.keys = np.stack([arr[:, 1], arr[:, 2], arr[:, 0]], axis=1)
-            self.type_id = arr[:, 0]
+            self.type_id: np.ndarray[Any, np.dtype[np.signedinteger[Any]]] = arr[:, 0]   # int32 from decode below
             return
         flat, _, first = tagging.flatten(y)
         prefix, types = table.arrays(table.intern(flat))

@@ -15,6 +15,8 @@ from typing import Any, TypeVar, overload
 import numpy as np
 import numpy.typing as npt
 
+from .._support.arrays import Ints
+
 __all__ = ["TextFields", "factorize_fields", "code_points", "field_chars"]
 
 _Code = TypeVar("_Code", bound=np.unsignedinteger[Any])
@@ -27,8 +29,8 @@ def code_points(text: str) -> npt.NDArray[np.unsignedinteger[Any]]:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
-def field_chars(codes: npt.NDArray[_Code], starts: npt.NDArray[np.integer[Any]],
-                ends: npt.NDArray[np.integer[Any]]) -> npt.NDArray[_Code]:
+def field_chars(codes: npt.NDArray[_Code], starts: Ints,
+                ends: Ints) -> npt.NDArray[_Code]:
     """The code points of the fields ``codes[starts[k]:ends[k]]``, one field after the other."""
     lens = (ends - starts).astype(np.int64)
     before = np.cumsum(lens) - lens
@@ -51,7 +53,7 @@ class TextFields(Sequence[str]):
 
     __slots__ = ("text", "_starts", "_ends", "_lo", "_hi")
 
-    def __init__(self, text: str, starts: npt.NDArray[np.integer[Any]], ends: npt.NDArray[np.integer[Any]], lo: int = 0,
+    def __init__(self, text: str, starts: Ints, ends: Ints, lo: int = 0,
                  hi: int | None = None):
         # a contiguous slice keeps its parent's arrays and two bounds, not two array views: a document of a
         # few tokens costs one small object
@@ -66,12 +68,12 @@ class TextFields(Sequence[str]):
         return [TextFields(text, starts, ends, lo + b, lo + e) for b, e in zip(begins, stops)]
 
     @property
-    def starts(self) -> npt.NDArray[np.integer[Any]]:
+    def starts(self) -> Ints:
         """The start offset of every string in :attr:`text`."""
         return self._starts[self._lo:self._hi]
 
     @property
-    def ends(self) -> npt.NDArray[np.integer[Any]]:
+    def ends(self) -> Ints:
         """The end offset of every string in :attr:`text`."""
         return self._ends[self._lo:self._hi]
 
@@ -84,7 +86,7 @@ class TextFields(Sequence[str]):
     @overload
     def __getitem__(self, index: slice) -> TextFields: ...
 
-    def __getitem__(self, index: Any) -> Any:
+    def __getitem__(self, index: int | slice) -> str | TextFields:
         if isinstance(index, slice):
             start, stop, step = index.indices(self._hi - self._lo)
             if step == 1:
@@ -114,9 +116,9 @@ class TextFields(Sequence[str]):
         # pickled as its own strings: a document's view must not carry its whole file along
         return (tuple, (tuple(self),))
 
-    def lengths(self) -> npt.NDArray[np.integer[Any]]:
+    def lengths(self) -> Ints:
         """The length of every string, in code points."""
-        lengths: npt.NDArray[np.integer[Any]] = self.ends - self.starts
+        lengths: Ints = self.ends - self.starts
         return lengths
 
     def _chars(self) -> npt.NDArray[np.unsignedinteger[Any]]:
@@ -171,8 +173,8 @@ class TextFields(Sequence[str]):
         return equal if equal is NotImplemented else not equal
 
 
-def factorize_fields(text: str, codes: npt.NDArray[np.unsignedinteger[Any]], starts: npt.NDArray[np.integer[Any]],
-                     ends: npt.NDArray[np.integer[Any]]) -> tuple[list[str], npt.NDArray[np.int32]]:
+def factorize_fields(text: str, codes: npt.NDArray[np.unsignedinteger[Any]], starts: Ints,
+                     ends: Ints) -> tuple[list[str], npt.NDArray[np.int32]]:
     """The distinct strings among ``text[starts[k]:ends[k]]`` and the index of each field's string among them.
 
     Computed on the code points (``codes``, as :func:`code_points` gives them,

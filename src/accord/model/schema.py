@@ -18,12 +18,15 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from defusedxml import ElementTree as ET
 
 from ..errors import SchemaError, ValidationError
 from . import SCALAR_TYPES, Annotation, Corpus, Document, is_aggregate
+
+if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element
 
 __all__ = [
     "AttributeSpec",
@@ -413,7 +416,7 @@ def parse_task(text: str, source: str = "task") -> Task:
     return task
 
 
-def _parse_attribute(el: Any, labels: dict[str, LabelSpec], source: str) -> None:
+def _parse_attribute(el: Element, labels: dict[str, LabelSpec], source: str) -> None:
     name = el.get("name")
     of = _split(el.get("of_annotation"))
     where = f"{source}: attribute {name!r}"
@@ -431,7 +434,7 @@ def _parse_attribute(el: Any, labels: dict[str, LabelSpec], source: str) -> None
     if el.get("default") is not None:
         if typ == "annotation":
             raise SchemaError(f"{where}: annotation attributes cannot have a default")
-        spec.default = _parse_value(el.get("default"), typ, where)
+        spec.default = _parse_value(cast(str, el.get("default")), typ, where)   # not None: checked above
     if el.get("default_is_text_span") == "yes":
         if typ not in ("int", "string", "float"):
             raise SchemaError(f"{where}: default_is_text_span needs an int, string or float attribute")
@@ -459,7 +462,7 @@ def _parse_attribute(el: Any, labels: dict[str, LabelSpec], source: str) -> None
             v = _parse_value((ch.text or "").strip(), typ, where)
             values.append(v)
             if ch.get("effective_label"):
-                effs[v] = ch.get("effective_label")
+                effs[v] = cast(str, ch.get("effective_label"))
         if effs and len(effs) != len(values):
             raise SchemaError(f"{where}: if one <choice> has an effective_label, all must")
         spec.choices = tuple(values)
@@ -516,7 +519,7 @@ def _known_labels(task: Task, names: tuple[str, ...], where: str) -> tuple[str, 
     return names
 
 
-def _parse_similarity(el: Any, task: Task, source: str) -> SimilarityProfileSpec:
+def _parse_similarity(el: Element, task: Task, source: str) -> SimilarityProfileSpec:
     name = el.get("name")
     where = f"{source}: similarity profile {name or '<default>'}"
     prof = SimilarityProfileSpec(name)
@@ -556,7 +559,7 @@ def _parse_similarity(el: Any, task: Task, source: str) -> SimilarityProfileSpec
                     if not 0.0 <= value <= 1.0:
                         raise SchemaError(f"{where}: dimension {d.get('name')!r}: {param}={params[param]!r} must be a "
                                           "number from 0 to 1")
-            dims.append(DimensionSpec(d.get("name"), weight, d.get("method"), params))
+            dims.append(DimensionSpec(cast(str, d.get("name")), weight, d.get("method"), params))   # named: checked
         if sum(d.weight for d in dims) <= 0:
             raise SchemaError(f"{where}: tag profile for {', '.join(labels)} has a total weight of 0; give at least "
                               "one dimension a positive weight")
@@ -564,7 +567,7 @@ def _parse_similarity(el: Any, task: Task, source: str) -> SimilarityProfileSpec
     return prof
 
 
-def _parse_score(el: Any, task: Task, source: str) -> ScoreProfileSpec:
+def _parse_score(el: Element, task: Task, source: str) -> ScoreProfileSpec:
     name = el.get("name")
     where = f"{source}: score profile {name or '<default>'}"
     prof = ScoreProfileSpec(name)
@@ -577,7 +580,7 @@ def _parse_score(el: Any, task: Task, source: str) -> ScoreProfileSpec:
     for a in el.findall("partition_decomposition"):
         if not a.get("method"):
             raise SchemaError(f"{where}: <partition_decomposition> needs a method")
-        prof.partition_decompositions.append((a.get("method"),
+        prof.partition_decompositions.append((cast(str, a.get("method")),   # given: checked above
                                               _known_labels(task, _split(a.get("true_labels")), where)))
     lim = el.find("label_limitation")
     if lim is not None:

@@ -39,12 +39,14 @@ means the wrong scheme was chosen.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
+from .._support.arrays import Bools, Int64s, Ints
 from ..errors import OptionError, RepairWarning, SchemeError
 
 __all__ = [
@@ -151,8 +153,8 @@ class TagTable:
         self.type_id.append(typ)
         return code
 
-    def intern(self, tags: Sequence[str], *, where: _Where | None = None,
-               positions: np.ndarray | None = None) -> np.ndarray:
+    def intern(self, tags: Sequence[str], *, where: Places | None = None,
+               positions: Ints | None = None) -> npt.NDArray[np.int32]:
         """Codes of ``tags`` as an int32 array; an unknown prefix raises :class:`SchemeError`.
 
         ``positions``, when ``tags`` are distinct values, maps every place of the column to its value:
@@ -171,11 +173,22 @@ class TagTable:
                 raise SchemeError(msg, **(where.at(i) if where else {}))
         return np.fromiter(map(codes.__getitem__, tags), dtype=np.int32, count=len(tags))
 
-    def arrays(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def arrays(self, codes: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
         """Prefix codes (int8) and type codes (int32, -1 for outside) of interned tags."""
         prefix = np.asarray(self.prefix, dtype=np.int8)[codes]
         types = np.asarray(self.type_id, dtype=np.int32)[codes]
         return prefix, types
+
+
+class Places(Protocol):
+    """What names the positions of a column in messages: its ``path``, and ``at(i)``, the keywords (``path``,
+    ``line``...) of the error about position ``i``; a ``position(i)`` method, when there is one, names the sentence
+    and position of a tag given in Python."""
+
+    @property
+    def path(self) -> object: ...
+
+    def at(self, i: int) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -183,7 +196,7 @@ class _Where:
     """Maps a token position to a file and line for error messages."""
 
     path: object
-    lines: np.ndarray | None
+    lines: Ints | None
 
     def at(self, i: int) -> dict[str, Any]:
         line = int(self.lines[i]) if self.lines is not None and i < len(self.lines) else None
@@ -194,23 +207,23 @@ class _Where:
 class Chunks:
     """Decoded spans over a flat token array: ``[start, end)`` and the type code of each."""
 
-    start: np.ndarray
-    end: np.ndarray
-    type_id: np.ndarray
+    start: Int64s
+    end: Int64s
+    type_id: npt.NDArray[np.int32]
     discarded: int = 0
-    invalid: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    invalid: Int64s = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     """Positions of the tags that break the scheme's transitions (repaired or discarded)."""
 
 
 def decode(
-    prefix: np.ndarray,
-    types: np.ndarray,
-    sentence_start: np.ndarray,
+    prefix: npt.NDArray[np.int8],
+    types: npt.NDArray[np.int32],
+    sentence_start: Bools,
     *,
     scheme: str = "IOB2",
     repair: str = "conlleval",
     tags: Sequence[str] | None = None,
-    where: _Where | None = None,
+    where: Places | None = None,
 ) -> Chunks:
     """Decode tag arrays into chunks.
 
@@ -306,10 +319,10 @@ def decode(
     return Chunks(starts.astype(np.int64), ends.astype(np.int64), type_id, discarded, invalid)
 
 
-def decode_column(tags: Sequence[str], sentence_start: np.ndarray, *, scheme: str = "IOB2",
-                  repair: str = "conlleval", path: object = None, lines: np.ndarray | None = None,
-                  factorized: tuple[list[str], np.ndarray] | None = None, suffix: bool = False,
-                  where: Any = None) -> tuple[Chunks, list[str]]:
+def decode_column(tags: Sequence[str], sentence_start: Bools, *, scheme: str = "IOB2",
+                  repair: str = "conlleval", path: object = None, lines: Ints | None = None,
+                  factorized: tuple[list[str], npt.NDArray[np.int32]] | None = None, suffix: bool = False,
+                  where: Places | None = None) -> tuple[Chunks, list[str]]:
     """Decode one column of a file: its tags, the sentence starts, and where each tag is (for errors).
 
     ``factorized`` may give the tags as their distinct strings and the index of each tag among them
@@ -344,8 +357,8 @@ SEQEVAL = "seqeval"
 """The reading of ``--compat seqeval`` (passed as the repair method): seqeval's strict mode for the scheme."""
 
 
-def _seqeval_strict_column(tags: Sequence[str], sentence_start: np.ndarray, table: TagTable,
-                           where: Any) -> tuple[Chunks, list[str]]:
+def _seqeval_strict_column(tags: Sequence[str], sentence_start: Bools, table: TagTable,
+                           where: Places) -> tuple[Chunks, list[str]]:
     """The chunks seqeval's strict mode reads: IOB1 and IOE1 by its own tables
     (:mod:`accord.model._seqeval_strict`), the other schemes as ``discard`` reads them (the same chunks)."""
     from ._seqeval_strict import TABLES, strict_chunks
@@ -371,7 +384,7 @@ def _seqeval_strict_column(tags: Sequence[str], sentence_start: np.ndarray, tabl
     return Chunks(arr[:, 0], arr[:, 1], arr[:, 2].astype(np.int32)), table.types
 
 
-def _has_end_or_single(distinct: Any, table: TagTable) -> bool:
+def _has_end_or_single(distinct: Iterable[str], table: TagTable) -> bool:
     """Whether some distinct tag has an ``E`` or ``S`` letter and a separator (``E-PER``, ``PER-S``) or is the
     bare letter (``EVENT`` is not one: it stays an error under IOB2)."""
     for tag in distinct:
@@ -386,8 +399,8 @@ def _has_end_or_single(distinct: Any, table: TagTable) -> bool:
     return False
 
 
-def _warn_conlleval_reading(prefix: np.ndarray, tags: Sequence[str], sentence_start: np.ndarray,
-                            where: Any) -> None:
+def _warn_conlleval_reading(prefix: npt.NDArray[np.int8], tags: Sequence[str], sentence_start: Bools,
+                            where: Places) -> None:
     """Say that IOB2 tags with ``E`` or ``S`` letters were read with conlleval's chunk rules (which accept every
     ``B I E S`` tag), as a :class:`~accord.errors.RepairWarning` listing the first of them."""
     import warnings
@@ -401,8 +414,8 @@ REPAIRS_SHOWN = 5
 """How many repaired tags a :class:`~accord.errors.RepairWarning` lists."""
 
 
-def warn_repairs(chunks: Chunks, tags: Sequence[str], sentence_start: np.ndarray, *, scheme: str, repair: str,
-                 where: _Where | None = None) -> None:
+def warn_repairs(chunks: Chunks, tags: Sequence[str], sentence_start: Bools, *, scheme: str, repair: str,
+                 where: Places | None = None) -> None:
     """Say that invalid transitions were repaired or discarded: a :class:`~accord.errors.RepairWarning`
     with the count and the first :data:`REPAIRS_SHOWN` places (file, line, tag, the tag before)."""
     import warnings
@@ -450,8 +463,8 @@ def merge_repair_warnings(parts: Sequence[RepairWarning]) -> RepairWarning:
                           scheme=head.parts["scheme"], discarded=sum(w.parts["discarded"] for w in parts))
 
 
-def _first_places(positions: np.ndarray, tags: Sequence[str], sentence_start: np.ndarray,
-                  where: Any) -> list[dict[str, Any]]:
+def _first_places(positions: Ints, tags: Sequence[str], sentence_start: Bools,
+                  where: Places | None) -> list[dict[str, Any]]:
     """The first :data:`REPAIRS_SHOWN` of ``positions`` as a RepairWarning lists them: line, tag, the tag before
     (``None`` at a sentence start) and, for tags given in Python, ``place`` (sentence and position)."""
     position = getattr(where, "position", None)
@@ -472,7 +485,7 @@ def _place(x: dict[str, Any]) -> str:
     return f"{x['place']}: tag" if x.get("place") else "tag"
 
 
-def flatten(sentences: Sequence[Sequence[str]]) -> tuple[list[str], np.ndarray, np.ndarray]:
+def flatten(sentences: Sequence[Sequence[str]]) -> tuple[list[str], Int64s, Bools]:
     """Concatenate tag lists: the flat tags, sentence offsets (length ``n + 1``) and a
     sentence-start mask over the flat tags, as :func:`decode` takes it."""
     flat = [t for s in sentences for t in s]
