@@ -5,9 +5,10 @@ import json
 
 import accord
 from accord.clueval import evaluate_spans
+from accord.clueval._browser import ERROR_CLASSES, error_browser_data, error_changes, error_rows
 from accord.match.engine import MATCH
 from accord.model import Corpus, Document, make_annotation
-from accord.report.error_browser import ERROR_CLASSES, embedded_json, error_browser_data, error_changes, error_rows
+from accord.report.error_browser import embedded_json
 
 from ..result.commands import CONLL_GOLD, CONLL_PRED, worse_copy
 

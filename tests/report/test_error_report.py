@@ -6,8 +6,9 @@ import re
 
 from accord.cli import main
 from accord.clueval import error_table, evaluate_spans
+from accord.clueval._error_rows import ERROR_COLUMNS, OTHER_MARK, PROBLEM_MARK, error_page_view, errors_table
 from accord.model import Corpus, Document, make_annotation
-from accord.report.error_report import ERROR_COLUMNS, OTHER_MARK, PROBLEM_MARK, errors_delimited, errors_html
+from accord.report.error_report import errors_delimited, errors_html
 from tests.conftest import headless_dom
 
 WORDS = ("the", "<b>New</b>", "York", "City", "&", "Co", "met", "Bob")
@@ -29,7 +30,7 @@ def evaluation():
 
 def test_tsv_and_csv_mark_the_context_with_emoji():
     ev, rows = evaluation()
-    text = errors_delimited(ev, rows, "\t")
+    text = errors_delimited(errors_table(ev, rows), "\t")
     table = list(csv.DictReader(io.StringIO(text), delimiter="\t"))
     assert list(table[0]) == list(ERROR_COLUMNS)
     tiling = table[0]
@@ -39,7 +40,7 @@ def test_tsv_and_csv_mark_the_context_with_emoji():
     missed = [r for r in table if r["text"] == "Bob"][0]
     assert missed["class"] == "FN" and missed["context"].endswith(f"met {y}Bob{y}")
     assert all(r["note"] == "" for r in table)
-    same = list(csv.DictReader(io.StringIO(errors_delimited(ev, rows, ","))))
+    same = list(csv.DictReader(io.StringIO(errors_delimited(errors_table(ev, rows), ","))))
     assert same == table
 
 
@@ -50,7 +51,7 @@ def rows_of(dom):
 def test_html_page_draws_every_error_with_both_sides_and_escaped_text(tmp_path):
     ev, rows = evaluation()
     page = tmp_path / "errors.html"
-    page.write_text(errors_html(ev, rows), encoding="utf-8")
+    page.write_text(errors_html(error_page_view(ev, rows)), encoding="utf-8")
     source = page.read_text()
     # the user's text is never markup: escaped in the embedded data and in what the script draws
     assert "<b>New</b>" not in source and "<i>X</i>" not in source
@@ -72,7 +73,7 @@ def test_html_page_draws_every_error_with_both_sides_and_escaped_text(tmp_path):
 def test_filters_from_the_address_change_the_rows_drawn(tmp_path):
     ev, rows = evaluation()
     page = tmp_path / "errors.html"
-    page.write_text(errors_html(ev, rows), encoding="utf-8")
+    page.write_text(errors_html(error_page_view(ev, rows)), encoding="utf-8")
     for fragment, expected in (("kind=FP", ["FP"] * 3), ("kind=FN&label=ORG", ["FN"]), ("class=tiling", ["FN"]),
                                ("label=%3Ci%3EX%3C%2Fi%3E", ["FP"]), ("label=NOPE", [])):
         dom, console_errors = headless_dom(page, fragment)
@@ -89,14 +90,14 @@ def test_pages_of_rows_and_character_documents(tmp_path):
     ev = evaluate_spans(gold, pred)
     rows = error_table(ev, "gold")
     page = tmp_path / "chars.html"
-    page.write_text(errors_html(ev, rows, page_size=50), encoding="utf-8")
+    page.write_text(errors_html(error_page_view(ev, rows), page_size=50), encoding="utf-8")
     dom, console_errors = headless_dom(page, "size=50&page=1")
     assert console_errors == [] and len(rows_of(dom)) == 40
     first = rows_of(dom)[0][1]
     # characters joined as they are in the text, the problem span boxed
     assert '<span class="eb-span eb-problem" title="PER">Ann<sup>PER</sup></span> met Bob in Rome.' in first
     small = tmp_path / "small.html"
-    small.write_text(errors_html(ev, rows, page_size=50), encoding="utf-8")
+    small.write_text(errors_html(error_page_view(ev, rows), page_size=50), encoding="utf-8")
     # 40 rows, 50 per page: one page; with a document filter that matches nothing, none
     dom, _ = headless_dom(small, "document=zzz")
     assert rows_of(dom) == []

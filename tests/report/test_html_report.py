@@ -38,7 +38,7 @@ def status(dom):
 def test_report_confusion_changes_and_error_filters(tmp_path, capsys, recwarn):
     import accord
     from accord.clueval import evaluate_spans, span_confusion
-    from accord.report.error_browser import error_changes, error_rows
+    from accord.clueval._browser import error_changes, error_rows
 
     worse = worse_copy(tmp_path)
     page = tmp_path / "report.html"

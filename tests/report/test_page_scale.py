@@ -4,9 +4,10 @@ headless Chromium (the page before the error browser: 10.6 MB and 11 s on this m
 import re
 
 from accord.clueval import evaluate_spans
+from accord.clueval._browser import error_rows
+from accord.clueval._error_rows import error_page_view
 from accord.formats import read
 from accord.model import Corpus
-from accord.report.error_browser import error_rows
 from accord.report.error_report import errors_html
 
 from ..conftest import DATA, headless_dom
@@ -27,7 +28,7 @@ def test_error_page_of_a_million_tokens_is_small_and_opens_at_once(tmp_path, rec
     ev = evaluate_spans(gold, pred)
     rows = error_rows(ev)
     page = tmp_path / "errors.html"
-    page.write_text(errors_html(ev, rows), encoding="utf-8")
+    page.write_text(errors_html(error_page_view(ev, rows)), encoding="utf-8")
     assert page.stat().st_size < 5_000_000
     dom, errors = headless_dom(page)
     assert errors == [] and len(re.findall('<tr class="eb-row (?:FN|FP)">', dom)) == 100

@@ -11,6 +11,7 @@ def write_report(path: str, systems: dict, comparison: object = None, title: str
                  args: argparse.Namespace | None = None) -> None:
     """The page of ``systems``; its errors at the leniency of ``args`` (``--match clueval``) or exact."""
     from ..clueval import leniency_level
+    from ..clueval._browser import span_views
     from ..report.html_report import report_html
 
     level, labelled = 1, True
@@ -18,4 +19,5 @@ def write_report(path: str, systems: dict, comparison: object = None, title: str
         level, labelled = leniency_level(args.leniency), not args.unlabelled
     from .._support.safe_paths import write_text
 
-    write_text(path, report_html(systems, comparison, title=title or "accord report", level=level, labelled=labelled))
+    views = span_views(systems, level, labelled)     # the errors at the leniency shown (exact and labelled: strict)
+    write_text(path, report_html(systems, comparison, title=title or "accord report", views=views))

@@ -182,6 +182,7 @@ def run_benchmark(args: argparse.Namespace) -> int:
     if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise OptionError(f"--threshold is a precision or recall between 0 and 1; got {args.threshold:g}")
     if args.html:
+        from ..clueval._browser import span_views
         from ..diff._result import diff_result
         from ..report.html_report import report_html
 
@@ -189,7 +190,7 @@ def run_benchmark(args: argparse.Namespace) -> int:
         runs = {name: diff_result(diff, (measure,), args.beta, command="benchmark")
                 for name, diff in (("before", bench.before), ("after", bench.after))}
         write_file(args.html, report_html(runs, None, title=f"{shown_name(args.key)}: {shown_name(args.before)} → "
-                                                            f"{shown_name(args.after)}"))
+                                                            f"{shown_name(args.after)}", views=span_views(runs)))
 
     def draw(console: object) -> None:
         render_benchmark(benchmark_view(result.source, measure, args.beta), console)

@@ -47,6 +47,7 @@ def _register_errors(sub: argparse._SubParsersAction) -> None:
 
 def run_errors(args: argparse.Namespace) -> int:
     from ..clueval import error_table, evaluate_spans, leniency_level
+    from ..clueval._error_rows import error_page_view, errors_table
     from ..report.error_report import errors_delimited, errors_html
 
     level = leniency_level(args.leniency)
@@ -60,14 +61,14 @@ def run_errors(args: argparse.Namespace) -> int:
     rows = _by_position(ev, rows)
     written = []
     if args.html:
-        write_file(args.html, errors_html(ev, rows, level=level, labelled=labelled))
+        write_file(args.html, errors_html(error_page_view(ev, rows, level=level, labelled=labelled)))
         written.append(args.html)
     for path, delimiter in ((args.tsv, "\t"), (args.csv, ",")):
         if path:
-            write_file(path, errors_delimited(ev, rows, delimiter))
+            write_file(path, errors_delimited(errors_table(ev, rows), delimiter))
             written.append(path)
     if not written:
-        sys.stdout.write(errors_delimited(ev, rows, "\t"))
+        sys.stdout.write(errors_delimited(errors_table(ev, rows), "\t"))
         return 0
     fn = sum(r.kind == "FN" for r in rows)
     info(args, f"{fn} false negatives and {len(rows) - fn} false positives at leniency {level} "

@@ -1,96 +1,38 @@
-"""Renderings of CLUEval error tables: TSV/CSV for spreadsheets, a self-contained HTML page (the error browser).
-
-In the spreadsheet files the context column marks the problem span with 🟨 before its
-first and after its last token, and every span of the other side with 🟦 the same way, so
-tiles read as ``🟦New🟦 🟦York🟦``. A last, empty ``note`` column is left for the person
-who goes through the errors.
-"""
+"""Renderings of CLUEval's error tables: TSV/CSV for spreadsheets (a table of the rows,
+:func:`accord.clueval._error_rows.errors_table`) and a self-contained HTML page (the error browser, over the data of
+:func:`accord.clueval._error_rows.error_page_view`)."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from .._support.csv_cells import SpreadsheetDictWriter
-from ..clueval import ClueEvaluation
-from ..clueval._errors import ErrorRow
-from ._context import context_pieces
 
-__all__ = ["ERROR_COLUMNS", "PROBLEM_MARK", "OTHER_MARK", "context_pieces", "error_dicts", "errors_delimited",
-           "errors_html",
-           "marked_context"]
-
-PROBLEM_MARK = "\U0001F7E8"   # 🟨 large yellow square
-OTHER_MARK = "\U0001F7E6"     # 🟦 large blue square
-
-ERROR_COLUMNS = ("kind", "class", "document", "label", "text", "start", "end", "cpos_start", "cpos_end",
-                 "token_id_start", "token_id_end", "other_labels", "other_text", "other_start", "other_end",
-                 "other_cpos_start", "other_cpos_end", "other_token_id_start", "other_token_id_end", "context",
-                 "note")
+__all__ = ["errors_delimited", "errors_html"]
 
 
-def _tokens(ev: ClueEvaluation, row: ErrorRow) -> tuple[Sequence[str], bool]:
-    """The pieces of a row's context (:func:`context_pieces`)."""
-    return context_pieces(ev.document(row.document).document, *row.context)
-
-
-def marked_context(ev: ClueEvaluation, row: ErrorRow) -> str:
-    """The context with 🟨 around the problem span and 🟦 around each span of the other side."""
-    pieces, tokens = _tokens(ev, row)
-    a = row.context[0]
-    out = []
-    for k, piece in enumerate(pieces):
-        i = a + k
-        pre = (PROBLEM_MARK if i == row.start else "") + OTHER_MARK * sum(o.start == i for o in row.others)
-        post = OTHER_MARK * sum(o.end == i + 1 for o in row.others) + (PROBLEM_MARK if i + 1 == row.end else "")
-        out.append(pre + piece + post)
-    return (" " if tokens else "").join(out)
-
-
-def error_dicts(ev: ClueEvaluation, rows: Sequence[ErrorRow]) -> list[dict[str, Any]]:
-    """One flat dict per row, keys :data:`ERROR_COLUMNS`."""
-    out = []
-    for r in rows:
-        out.append({
-            "kind": r.kind, "class": r.klass, "document": r.document, "label": r.label, "text": r.text,
-            "start": r.start, "end": r.end, "cpos_start": r.cpos[0], "cpos_end": r.cpos[1],
-            "token_id_start": r.token_ids[0] if r.token_ids else "",
-            "token_id_end": r.token_ids[1] if r.token_ids else "",
-            "other_labels": r.other_labels, "other_text": r.other_text,
-            "other_start": "" if r.other_start is None else r.other_start,
-            "other_end": "" if r.other_end is None else r.other_end,
-            "other_cpos_start": r.other_cpos[0] if r.other_cpos else "",
-            "other_cpos_end": r.other_cpos[1] if r.other_cpos else "",
-            "other_token_id_start": r.other_token_ids[0] if r.other_token_ids else "",
-            "other_token_id_end": r.other_token_ids[1] if r.other_token_ids else "",
-            "context": marked_context(ev, r), "note": "",
-        })
-    return out
-
-
-def errors_delimited(ev: ClueEvaluation, rows: Sequence[ErrorRow], delimiter: str = "\t") -> str:
-    """The rows as TSV (``delimiter="\\t"``) or CSV, with a header row."""
+def errors_delimited(table: Any, delimiter: str = "\t") -> str:
+    """The rows of an error table (a :class:`~accord.result.ResultTable`) as TSV (``delimiter="\\t"``) or CSV,
+    with a header row."""
     buf = io.StringIO()
-    w = SpreadsheetDictWriter(buf, fieldnames=ERROR_COLUMNS, delimiter=delimiter, lineterminator="\n")   # no formula
+    w = SpreadsheetDictWriter(buf, fieldnames=table.columns, delimiter=delimiter, lineterminator="\n")   # no formula
     w.writeheader()
-    for d in error_dicts(ev, rows):
+    for d in table.records():
         w.writerow(d)
     return buf.getvalue()
 
 
-def errors_html(ev: ClueEvaluation, rows: Sequence[ErrorRow], *, title: str = "CLUEval errors",
-                level: int = 1, labelled: bool = True, system: str = "predicted", page_size: int = 100) -> str:
-    """A self-contained page: the error browser (:mod:`accord.report.error_browser`) over ``rows``, drawn a page
-    at a time from the data embedded in the page, with filters by kind, class, label and document."""
-    from ..clueval import LEVELS
+def errors_html(view: Mapping[str, Any], *, title: str = "CLUEval errors", page_size: int = 100) -> str:
+    """A self-contained page: the error browser (:mod:`accord.report.error_browser`) over the view's rows, drawn a
+    page at a time from the data embedded in the page, with filters by kind, class, label and document."""
     from ._csp import page_environment
-    from .error_browser import embedded_data, error_browser_data
+    from .error_browser import embedded_data
 
-    data = error_browser_data({system: ev}, level=level, labelled=labelled, rows={system: rows})
+    data = view["data"]
     env = page_environment()   # scripts allowed by their hashes
     return env.get_template("errors.html").render(
         title=title, browser={"data": data, **dict(zip(("encoding", "json"), embedded_data(data))),
                               "page_size": page_size},
-        counts={k: sum(r.kind == k for r in rows) for k in ("FN", "FP")},
-        level=level, level_name=LEVELS[level - 1], mode="labelled" if labelled else "unlabelled")
+        counts=view["counts"], level=view["level"], level_name=view["level_name"], mode=view["mode"])

@@ -5,8 +5,10 @@ bootstrapped, and the inputs and options), the counts of every measure, each sys
 (sortable tables with bars) and its span confusion matrix (gold label against predicted label of overlapping
 spans, :func:`accord.clueval.span_confusion`), the error browser over every system's errors
 (:mod:`accord.report.error_browser`) and, with two or more systems, the paired comparisons with their
-significance marks and the errors each system fixes or breaks against the first. Everything is inline (CSS, JS,
-data); the page's Content-Security-Policy forbids every network request.
+significance marks and the errors each system fixes or breaks against the first. The span views (confusion counts,
+the browser's data, the changes) are given to it as data, made by the clueval package
+(:func:`accord.clueval._browser.span_views`). Everything is inline (CSS, JS, data); the page's
+Content-Security-Policy forbids every network request.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 from .agreement_matrix import cell_colour
 
-__all__ = ["report_html", "span_views"]
+__all__ = ["report_html", "NO_SPAN_VIEWS"]
 
 RATE_KEYS = ("precision", "recall", "f1")
 
@@ -58,49 +60,31 @@ def _heat(count: int, row_total: int, diagonal: bool) -> str:
     return f"rgba(0,150,0,{0.15 + 0.6 * share:.3f})" if diagonal else f"rgba(190,0,0,{0.12 + 0.7 * share:.3f})"
 
 
-def _confusion_view(confusion: Any) -> dict[str, Any]:
-    names = list(confusion.labels) + ["none"]
+def _confusion_view(confusion: Mapping[str, Any]) -> dict[str, Any]:
+    """A confusion matrix's cells with their colours and totals (``confusion``: ``labels`` with ``none`` last, and
+    ``counts`` by gold label in rows)."""
+    names = list(confusion["labels"])
     rows = []
-    for i, (gold, counts) in enumerate(zip(names, confusion.counts.tolist())):
+    for i, (gold, counts) in enumerate(zip(names, confusion["counts"])):
         total = sum(counts)
         rows.append({"gold": gold, "total": total, "cells": [
             {"count": n, "pred": pred, "colour": _heat(n, total, i == j and gold != "none")}
             for j, (pred, n) in enumerate(zip(names, counts))]})
-    return {"labels": names, "rows": rows, "column_totals": confusion.counts.sum(axis=0).tolist()}
+    return {"labels": names, "rows": rows,
+            "column_totals": [sum(column) for column in zip(*confusion["counts"])] if rows else []}
 
 
-def span_views(systems: Mapping[str, Any], level: int = 1, labelled: bool = True) -> dict[str, Any]:
-    """The span views of the page: each system's CLUEval evaluation (its own for ``--match clueval``, else one of
-    its corpora at ``level``), confusion matrix, error rows, the browser's data and the changes against the first
-    system. ``note`` says why they are missing when they cannot be built (merged results, overlapping spans)."""
-    from ..clueval import evaluate_spans, span_confusion
-    from ..errors import AccordError
-    from .error_browser import error_browser_data, error_changes, error_rows
-
-    evaluations = {}
-    for name, result in systems.items():
-        if result.mode == "clueval" and result.source is not None:
-            evaluations[name] = result.source
-            continue
-        if result.corpora is None:
-            return {"note": f"{name}: the result holds no corpora (a merged result, or not from accord score); "
-                            "the error browser and the confusion matrix need them"}
-        try:
-            evaluations[name] = evaluate_spans(*result.corpora, allow_missing=result.options.get("allow_missing"))
-        except AccordError as e:
-            return {"note": f"{name}: {e}. The error browser and the confusion matrix need spans that do not "
-                            "overlap within a side."}
-    rows = {name: error_rows(ev, level, labelled) for name, ev in evaluations.items()}
-    data = error_browser_data(evaluations, level=level, labelled=labelled, rows=rows)
-    return {"note": None, "confusions": {name: _confusion_view(span_confusion(ev)) for name, ev in evaluations.items()},
-            "browser": data, "changes": error_changes(rows)}
+NO_SPAN_VIEWS: dict[str, Any] = {
+    "note": "no span views were given: the page has no error browser and no confusion matrix"}
+"""The span views of a page made without them."""
 
 
 def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str = "accord report", *,
-                level: int = 1, labelled: bool = True, page_size: int = 100) -> str:
+                views: Mapping[str, Any] | None = None, page_size: int = 100) -> str:
     """The page of ``systems`` (name -> Result, all over the same documents) and their ``comparison``
-    (:class:`accord.stats.ComparisonResult`, or None). ``level`` and ``labelled`` choose the errors shown (CLUEval's
-    leniency levels; the default, exact and labelled, are the strict errors of the pairs mode)."""
+    (:class:`accord.stats.ComparisonResult`, or None), with the span views ``views`` (the error browser's data,
+    each system's confusion counts and the changes against the first, :func:`accord.clueval._browser.span_views`;
+    or a ``note`` saying why there are none)."""
     from ._csp import page_environment
     from .error_browser import embedded_data
 
@@ -135,13 +119,13 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
                                 "p": "—" if c.p_value is None else f"{c.p_value:.4f}",
                                 "p_adjusted": "—" if c.p_adjusted is None else f"{c.p_adjusted:.4f}",
                                 "mark": c.mark(comparison.options["alpha"]), "significant": c.significant})
-    views = span_views(systems, level, labelled)
+    views = dict(NO_SPAN_VIEWS if views is None else views)
     browser = None
     if views["note"] is None:
         encoding, text = embedded_data(views["browser"])
         browser = {"data": views["browser"], "json": text, "encoding": encoding, "page_size": page_size}
         for s in sections:
-            s["confusion"] = views["confusions"][s["system"]]
+            s["confusion"] = _confusion_view(views["confusions"][s["system"]])
     count_keys = list(dict.fromkeys(k for c in counts for k in c["counts"]))
     env = page_environment()   # scripts allowed by their hashes
     return env.get_template("report.html").render(
