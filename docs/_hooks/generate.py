@@ -15,11 +15,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["command_pages", "command_page", "contract_page", "subcommands", "option_rows", "on_config", "on_files"]
+__all__ = ["command_pages", "command_page", "contract_page", "modes_table", "subcommands", "option_rows", "on_config",
+           "on_files", "on_page_markdown"]
 
 CLI_DIR = "reference/cli"
 CONTRACT_PAGE = "reference/contract.md"
 CLI_INDEX = f"{CLI_DIR}/index.md"
+MODES_MARKER = "<!-- generated: modes -->"
 
 
 # ---------------------------------------------------------------- the command line
@@ -169,6 +171,21 @@ def _schema() -> dict[str, Any]:
     return dict(contract_schema())
 
 
+# ---------------------------------------------------------------- the modes
+
+
+def modes_table() -> str:
+    """The registered modes (:mod:`accord.modes`): each with the command that runs it, what it compares and measures."""
+    from accord.modes import mode, mode_names
+
+    lines = ["| mode | run by | compares | what it measures |", "|---|---|---|---|"]
+    for name in mode_names():
+        m = mode(name)
+        run = f"accord score --match {name}" if m.command == "score" else f"accord {m.command}"
+        lines.append(f"| `{name}` | `{run}` | {_cell(m.inputs)} | {_cell(m.summary)} |")
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------- the hook
 
 
@@ -191,6 +208,13 @@ def on_config(config: Any) -> Any:
     if config.get("nav"):
         fill(config["nav"])
     return config
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    """Fill the modes' table where a page asks for it."""
+    if MODES_MARKER in markdown:
+        markdown = markdown.replace(MODES_MARKER, modes_table())
+    return markdown
 
 
 def on_files(files: Any, config: Any) -> Any:

@@ -88,3 +88,14 @@ def test_contract_page_lists_every_key_of_the_schema() -> None:
         assert f"## {name}" in page
         for key in definition.get("properties", {}):
             assert f"| `{key}` |" in page
+
+
+def test_modes_table_lists_every_registered_mode() -> None:
+    from accord.modes import mode, mode_names
+
+    table = HOOK.modes_table()
+    rows = [line for line in table.splitlines()[2:]]
+    assert [re.match(r"\| `([^`]+)`", row).group(1) for row in rows] == list(mode_names())   # type: ignore[union-attr]
+    for name in mode_names():
+        assert mode(name).summary.split()[0] in table
+    assert HOOK.MODES_MARKER in (DOCS / "how-it-works" / "contributing.md").read_text(encoding="utf-8")
