@@ -196,7 +196,7 @@ def on_config(config: Any) -> Any:
     names = list(subcommands(build_parser()))
 
     def fill(items: list[Any]) -> None:
-        for i, item in enumerate(items):
+        for item in items:
             if isinstance(item, dict):
                 for title, value in item.items():
                     if value == CLI_INDEX:

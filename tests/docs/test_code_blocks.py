@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .docblocks import DOCS, Skip, parse, pages, run_page
+from .docblocks import DOCS, Skip, pages, parse, run_page
 
 PAGES = [p for p in pages() if any(b.lang == "python" or b.commands for b in parse(p.read_text(encoding="utf-8")))]
 

@@ -72,7 +72,8 @@ def test_a_new_option_appears_on_its_page() -> None:
     parser, summary = COMMANDS["bdm"]
     parser.add_argument("--zz-new-option", choices=["a", "b"], default="a", help="made by this test")
     try:
-        row = next(line for line in HOOK.command_page("bdm", parser, summary).splitlines() if line.startswith("| `--zz-new-option`"))
+        page = HOOK.command_page("bdm", parser, summary)
+        row = next(line for line in page.splitlines() if line.startswith("| `--zz-new-option`"))
     finally:
         parser._remove_action(parser._actions[-1])
         parser._option_string_actions.pop("--zz-new-option")
