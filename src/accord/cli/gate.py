@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 from .._support.io import shown_name
 from .._support.safe_paths import write_text as write_file
 from ..errors import OptionError
-from ..model import covered_text
 from ._inputs import features_option
 from ._options import (
     add_allow_missing,
@@ -143,20 +141,10 @@ def run_qa(args: argparse.Namespace) -> int:
         write_file(args.html, diff_html(diff_view(cd, measures, args.beta),
                                         title=f"{shown_name(args.key)} vs {shown_name(args.response)}"))
     if args.details:
-        rows = []
-        for d, types in cd.diffs.items():
-            text = cd.texts.get(d)
-            for t, td in types.items():
-                for r in td.rows:
-                    row = {"document": d, "type": t, "outcome": r.outcome}
-                    for side, a in (("key", r.key), ("response", r.response)):
-                        row[f"{side}_start"] = a.start if a is not None else None
-                        row[f"{side}_end"] = a.end if a is not None else None
-                        row[f"{side}_text"] = covered_text(text, a) if a is not None and text is not None else None
-                        row[f"{side}_features"] = (json.dumps(dict(a.attributes), ensure_ascii=False, default=str)
-                                                   if a is not None else None)
-                    rows.append(row)
-        write_rows(rows, args.details, columns=list(rows[0]) if rows else ["document", "type", "outcome"])
+        from ..diff._views import diff_details
+
+        details = diff_details(cd)
+        write_rows(details.records(), args.details, columns=details.columns)
 
     def draw(console: object) -> None:
         for table in tables:

@@ -16,8 +16,8 @@ from ._counts import DiffCounts, split_measure
 from ._diff import CorpusDiff
 from ._qa import QATable, qa_table
 
-__all__ = ["SYMBOLS", "qa_result_table", "qa_view", "diff_view", "change_rows", "corpus_rows", "empty_type_rates",
-           "below_threshold", "benchmark_view"]
+__all__ = ["SYMBOLS", "qa_result_table", "qa_view", "diff_view", "diff_details", "change_rows", "corpus_rows",
+           "empty_type_rates", "below_threshold", "benchmark_view"]
 
 SYMBOLS = {"correct": "=", "partial": "~", "mismatch": "<>", "wrong": "?", "missing": "-?", "spurious": "?-"}
 """GATE's diff-view symbols for the row outcomes."""
@@ -105,6 +105,27 @@ def diff_view(diff: CorpusDiff, measures: tuple[str, ...], beta: float) -> dict[
     return {"by_type": qa_view(qa_table(diff, "type", measures, beta)),
             "by_document": qa_view(qa_table(diff, "document", measures, beta)), "sections": list(_sections(diff)),
             "measures": measures, "beta": beta, "symbols": SYMBOLS, "options": diff.options}
+
+
+def diff_details(diff: CorpusDiff) -> ResultTable:
+    """The details of ``accord diff`` and ``accord qa`` (``--details``): one row per row of the Annotation Diff, its
+    document, type and outcome, and each side's extent, text and features (JSON)."""
+    rows = []
+    for d, types in diff.diffs.items():
+        text = diff.texts.get(d)
+        for t, td in types.items():
+            for r in td.rows:
+                row: dict[str, Any] = {"document": d, "type": t, "outcome": r.outcome}
+                for side, a in (("key", r.key), ("response", r.response)):
+                    row[f"{side}_start"] = a.start if a is not None else None
+                    row[f"{side}_end"] = a.end if a is not None else None
+                    row[f"{side}_text"] = covered_text(text, a) if a is not None and text is not None else None
+                    row[f"{side}_features"] = (json.dumps(dict(a.attributes), ensure_ascii=False, default=str)
+                                               if a is not None else None)
+                rows.append(row)
+    columns = tuple(rows[0]) if rows else ("document", "type", "outcome")
+    return ResultTable("details", columns, [tuple(r.values()) for r in rows],
+                       caption="the Annotation Diff's rows", first=len(columns))
 
 
 def change_rows(bench: Benchmark) -> list[dict[str, Any]]:
