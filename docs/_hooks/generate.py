@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["command_pages", "command_page", "contract_page", "modes_table", "subcommands", "option_rows", "on_config",
-           "on_files", "on_page_markdown"]
+__all__ = ["command_pages", "command_page", "contract_page", "formulas", "modes_table", "subcommands", "option_rows",
+           "on_config", "on_files", "on_page_markdown", "on_page_content"]
 
 CLI_DIR = "reference/cli"
 CONTRACT_PAGE = "reference/contract.md"
@@ -215,6 +216,24 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     if MODES_MARKER in markdown:
         markdown = markdown.replace(MODES_MARKER, modes_table())
     return markdown
+
+
+_MATH = re.compile(r"\.\. math::\s*(?P<body>[^\n<]*(?:\n[ \t]+[^\n<]*)*)")
+
+
+def formulas(html: str) -> str:
+    """The docstrings' reStructuredText ``.. math::`` directives, which mkdocstrings leaves as text, set as formulas."""
+    def formula(m: re.Match[str]) -> str:
+        body = " ".join(m["body"].split())
+        body = body.replace("\\quad", "    ").replace("\\,", " ").replace("\\", "")
+        return f'</p><pre class="formula"><code>{body}</code></pre><p>'
+
+    return _MATH.sub(formula, html)
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    """Set the formulas of the API's docstrings."""
+    return formulas(html) if ".. math::" in html else html
 
 
 def on_files(files: Any, config: Any) -> Any:

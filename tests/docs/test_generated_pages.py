@@ -100,3 +100,10 @@ def test_modes_table_lists_every_registered_mode() -> None:
     for name in mode_names():
         assert mode(name).summary.split()[0] in table
     assert HOOK.MODES_MARKER in (DOCS / "how-it-works" / "contributing.md").read_text(encoding="utf-8")
+
+
+def test_docstring_formulas_are_set_apart() -> None:
+    html = "<p>Counts.</p>\n<p>.. math:: P = match / pred,\\quad\n          R = match / gold</p>"
+    out = HOOK.formulas(html)
+    assert ".. math::" not in out
+    assert '<pre class="formula"><code>P = match / pred,     R = match / gold</code></pre>' in out
