@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,16 +12,23 @@ import pytest
 
 from .docblocks import ROOT
 
+
+def _missing(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is None
+    except ModuleNotFoundError:   # a dotted name whose parent package is absent
+        return True
+
+
 pytestmark = pytest.mark.skipif(
-    any(importlib.util.find_spec(m) is None for m in ("mkdocs", "material", "mkdocstrings_handlers.python")),
+    any(_missing(m) for m in ("mkdocs", "material", "mkdocstrings_handlers.python")),
     reason="mkdocs, mkdocs-material or mkdocstrings[python] is not installed (pip install -e '.[docs]')")
 
 
 def test_site_builds_strict(tmp_path: Path) -> None:
     site = tmp_path / "site"
     run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=300, env={**__import__("os").environ,
-                                                                           "NO_MKDOCS_2_WARNING": "1"})
+                         capture_output=True, text=True, timeout=300, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     problems = [line for line in run.stderr.splitlines() if line.startswith(("WARNING", "ERROR"))]
     assert run.returncode == 0, "\n".join(problems) or run.stderr[-2000:]
     assert not problems
