@@ -64,3 +64,15 @@ def test_ratings_page_has_coefficients_and_no_matrix(tmp_path, capsys):
     # Cohen's kappa by hand: p_o = 4/6; r1 marginals a 3, b 2, c 1; r2 a 2, b 2, c 2: p_e = (6 + 4 + 2) / 36
     p_e = 12 / 36
     assert cells["cohen_kappa"] == (f"{(4 / 6 - p_e) / (1 - p_e):.4f}", None)
+
+
+def test_page_without_an_item_count_names_no_items(tmp_path, capsys):
+    """GATE's IAA convention counts no items: the page's first sentence names the annotators and the convention, not
+    a count of items (it showed ``<built-in method items of dict object at 0x...> items``: the template read the
+    dict's method where the key is absent)."""
+    page = tmp_path / "iaa.html"
+    assert main(["agree", str(GATE / "beijing-opera.xml"), "--sets", "ann1,ann2,ann3", "--types", "sent",
+                 "--feature", "Op", "--convention", "iaa", "--html", str(page), "-o", str(tmp_path / "o.json")]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert "built-in method" not in html and " items, " not in html
+    assert re.search(r"<p>3 annotators \(ann1, ann2, ann3\);", html)

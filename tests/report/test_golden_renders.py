@@ -7,8 +7,7 @@ The stored outputs in tests/golden/renders/ were made by accord itself (commit 6
 tests/result/commands.py; moving the renderers must not change one byte of them. The inputs are named relative to
 the run's working directory, the temporary directory (``data/...`` for the test data), so that the captions, which
 wrap at 120 columns, do not depend on where the files are; the pages' script hashes (Content-Security-Policy) follow
-the scripts, whose text the page holds, and are shown as ``<sha256>``; an object's memory address (the agreement
-page names a bound method where it means a count of items) as ``0x<address>``. A meant change regenerates them with
+the scripts, whose text the page holds, and are shown as ``<sha256>``. A meant change regenerates them with
 ``ACCORD_REGENERATE_GOLDEN=1 python -m pytest tests/report/test_golden_renders.py`` and says why in its commit.
 """
 
@@ -69,7 +68,6 @@ def _extra_lines(p: dict[str, str]) -> dict[str, list[str]]:
 
 def _normalized(text: str, tmp: Path) -> str:
     text = text.replace(str(DATA), "<data>").replace(str(tmp), "<tmp>")
-    text = re.sub(r" at 0x[0-9a-f]+", " at 0x<address>", text)   # the agreement page's item count (a defect)
     return re.sub(r"sha256-[A-Za-z0-9+/=]+", "<sha256>", text)
 
 
