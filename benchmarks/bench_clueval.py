@@ -104,6 +104,7 @@ def main() -> None:
     from nervaluate import Evaluator
 
     from accord.clueval import error_table, merge_layers
+    from accord.clueval._error_rows import error_page_view, errors_table
     from accord.report.error_report import errors_delimited, errors_html
 
     gold, pred, n_tokens = corpora(args.tokens)
@@ -118,7 +119,7 @@ def main() -> None:
 
     def tables():
         rows = error_table(ev, "gold", 1, True)
-        return rows, errors_delimited(ev, rows), errors_html(ev, rows)
+        return rows, errors_delimited(errors_table(ev, rows)), errors_html(error_page_view(ev, rows))
 
     (rows, _, _), t_errors = timed(tables)
     per_thousand = t_errors * 1000 / max(len(rows), 1)

@@ -89,7 +89,7 @@ def main() -> None:
     sys.path.insert(0, str(ROOT / "src"))
     import accord
     from accord.clueval import evaluate_spans
-    from accord.report.error_browser import error_rows
+    from accord.clueval._browser import error_rows
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
