@@ -3,6 +3,7 @@
 import os
 import signal
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -239,3 +240,52 @@ def test_a_replaced_file_keeps_its_permissions(tmp_path):
     mask = os.umask(0)
     os.umask(mask)
     assert (os.stat(fresh).st_mode & 0o777) == 0o666 & ~mask
+
+
+# --- devices and named pipes are written to, never replaced ------------------------------------------------------
+
+
+def _read_fifo(path, out):
+    with open(path, "rb") as fh:
+        out.append(fh.read())
+
+
+@pytest.mark.parametrize("writer", ["atomic_write", "staged_file"])
+def test_a_named_pipe_is_written_to_and_stays_a_pipe(tmp_path, writer):
+    import os
+    import stat
+    import threading
+
+    from accord._support import safe_paths
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=_read_fifo, args=(fifo, got))
+    reader.start()
+    if writer == "atomic_write":
+        with safe_paths.atomic_write(fifo) as fh:
+            fh.write("through the pipe\n")
+    else:
+        with safe_paths.staged_file(fifo) as tmp:
+            tmp.write_text("through the pipe\n", encoding="utf-8")
+    reader.join(timeout=10)
+    assert got == [b"through the pipe\n"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)       # before: renamed over by a regular file
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.fifo"]     # no temporary file left
+
+
+def test_json_to_dev_null_leaves_the_device(capsys):
+    """``accord score ... -o /dev/null`` (a user silencing the output): /dev/null stays the character device (an
+    earlier accord renamed a regular file onto it, and every later ``> /dev/null`` on the machine wrote to a file)."""
+    import os
+    import stat
+
+    from accord.cli import main
+
+    if not stat.S_ISCHR(os.stat("/dev/null").st_mode):
+        pytest.skip("/dev/null is not a character device on this machine")
+    data = Path(__file__).resolve().parents[1] / "data" / "conll03"
+    assert main(["score", str(data / "gold.conll"), str(data / "xlm_flert.conll"), "--output", "json",
+                 "-o", "/dev/null", "-q"]) == 0
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)

@@ -237,6 +237,17 @@ def folder_of(path: str | os.PathLike[str], real: Path) -> Path:
     return real.parent
 
 
+def special_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` names an existing file that is neither a regular file nor a folder: a device (``/dev/null``,
+    ``/dev/stdout``), a named pipe, a socket. Such an output is written to in place: renaming a temporary file onto it
+    would replace the device or the pipe with a regular file."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -296,6 +307,10 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str
         stream.flush()
         return
     check_not_input(path)
+    if special_file(path):     # /dev/null, a named pipe: written to, never replaced
+        with open(path, mode, encoding=None if binary else encoding, newline=None if binary else newline) as direct:
+            yield direct
+        return
     real = Path(os.path.realpath(path))
     if real.is_dir():
         raise OutputError(f"{path} is a folder; give a file name")
@@ -319,8 +334,11 @@ def staged_file(path: str | os.PathLike[str]) -> Iterator[Path]:
     The temporary name ends with ``path``'s name, so that writers choosing by the extension choose alike.
     """
     stdout = is_stdout(path)
-    if stdout:
-        folder, name = tempfile.gettempdir(), "stdout"
+    special = not stdout and special_file(path)
+    if stdout or special:     # written to a temporary file, then copied out (a device or a pipe is never replaced)
+        if special:
+            check_not_input(path)
+        folder, name = tempfile.gettempdir(), "stdout" if stdout else Path(path).name
         real = None
     else:
         check_not_input(path)
@@ -339,7 +357,10 @@ def staged_file(path: str | os.PathLike[str]) -> Iterator[Path]:
             if getattr(exc, "path", None) is not None and str(exc.path) == tmp:   # type: ignore[attr-defined]
                 exc.path = path   # type: ignore[attr-defined]
             raise
-        if real is None:
+        if real is None and special:
+            with open(tmp, "rb") as fh, open(path, "wb") as out:
+                shutil.copyfileobj(fh, out)
+        elif real is None:
             sys.stdout.flush()
             with open(tmp, "rb") as fh:
                 shutil.copyfileobj(fh, sys.stdout.buffer)
