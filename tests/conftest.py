@@ -27,24 +27,28 @@ _NEEDS_SHARED = ("tests/data/", '"data"', "data_dir", "DATA", "shared", "CONLL_G
 """What in a test module's text says it reads data that lives in ../shared (tests/data's folders link there)."""
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Without ../shared beside the clone, the tests that read it are skipped, each saying which folder is absent
-    (rather than failing on a missing file); with it, nothing changes."""
-    if (SHARED / "data").is_dir():
-        return
-    marker = pytest.mark.skip(reason=f"reads data from {SHARED} (absent: clone the project beside shared/, as CI "
-                                     "does)")
-    texts: dict[Path, bool] = {}
-    for item in items:
-        path = Path(str(item.fspath))
-        if path not in texts:
-            try:
-                text = path.read_text(encoding="utf-8")
-            except OSError:
-                text = ""
-            texts[path] = any(word in text for word in _NEEDS_SHARED)
-        if texts[path]:
-            item.add_marker(marker)
+def _needs_shared(path: Path) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return any(word in text for word in _NEEDS_SHARED)
+
+
+class _WithoutShared(pytest.Module):
+    """A test module that reads ../shared, collected where ../shared is absent: skipped, saying what is missing."""
+
+    def collect(self):  # type: ignore[override]
+        pytest.skip(f"reads data from {SHARED} (absent: clone the project beside shared/, as CI does)")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Module | None:
+    """Without ../shared beside the clone, the test modules that read it are skipped, each naming the absent folder
+    (rather than failing on a missing file, at import or in a test); with it, nothing changes."""
+    if (SHARED / "data").is_dir() or module_path.name == "conftest.py" or not _needs_shared(module_path):
+        return None
+    return _WithoutShared.from_parent(parent, path=module_path)
 
 
 @pytest.fixture
