@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import OptionError
 from ._options import add_allow_missing, add_output, add_statistics, csv_list
 from ._output import emit
+from ._structured_options import add_preset_options, preset_arguments
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -61,9 +62,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         formatter_class=argparse.RawDescriptionHelpFormatter, lazy_description=_structured_help)
     st.add_argument("key", help="key (gold) records, JSON lines")
     st.add_argument("response", help="response records, JSON lines")
-    st.add_argument("--metrics", "--metric", dest="metrics", type=csv_list, required=True,
-                    help="comma-separated metric names (see above)")
+    st.add_argument("--metrics", "--metric", dest="metrics", type=csv_list, default=[],
+                    help="comma-separated metric names (see above); required unless --preset")
     add_record_options(st)
+    add_preset_options(st)
     add_output(st, "the matched record pairs (document, metric, indices, similarity, both records)")
     add_statistics(st)
 
@@ -116,7 +118,7 @@ def structured_result(args: argparse.Namespace, key: str, response: str) -> Any:
         if not isinstance(parent, dict):
             raise OptionError(f"{args.hierarchy}: expected a JSON object mapping a value to its parent")
     return _api.structured_metrics(key, response, args.metrics, inclusive_spans=args.inclusive_spans,
-                                   premodifiers=args.premodifiers, hierarchy=parent)
+                                   premodifiers=args.premodifiers, hierarchy=parent, **preset_arguments(args))
 
 
 def run_structured(args: argparse.Namespace) -> int:

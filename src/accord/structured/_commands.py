@@ -173,8 +173,10 @@ def _annotation_corpus(p: Path) -> Any:
     return read(p, format=fmt) if fmt in _RELATION_FORMATS else None
 
 
-def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str], *, inclusive_spans: bool = False,
-               premodifiers: Sequence[str] = (), hierarchy: Mapping[str, str] | None = None) -> Any:
+def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str] = (), *,
+               inclusive_spans: bool = False, premodifiers: Sequence[str] = (),
+               hierarchy: Mapping[str, str] | None = None, preset: str | None = None, train: PathLike | None = None,
+               attached: bool | None = None) -> Any:
     """Named structured metrics over JSON-lines records (``accord structured``).
 
     Parameters
@@ -187,11 +189,27 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
         Names of :data:`accord.structured.named.NAMED_METRICS`.
     inclusive_spans, premodifiers, hierarchy
         SciREX's inclusive spans; MUC-4 and BETTER's premodifiers and set-fill hierarchy.
+    preset, train
+        An official scorer's counts on its task's own files instead of ``metrics``
+        (:data:`accord.structured._presets.PRESETS`: ``docred``, ``biored``, ``textee``); ``train``: DocRED's
+        training file, for Ign F1.
+    attached
+        ``event-argument``/``event-argument-id`` as TextEE scores them (sets of arguments): attached to their
+        trigger (``True``) or only to its type (``False``); ``None``: accord's matching of events.
     """
     from .._support.names import unknown_message
     from ..structured._result import records_result
     from ..structured.named import NAMED_METRICS, score_records
 
+    if preset is not None or train is not None:
+        from ..structured._presets import preset_result
+
+        if metrics or attached is not None or inclusive_spans or premodifiers or hierarchy is not None:
+            raise OptionError("--preset computes its official scorer's measures: give it without --metrics, "
+                              "--attached, --not-attached, --inclusive-spans, --premodifiers or --hierarchy")
+        if preset is None:
+            raise OptionError("--train applies with --preset docred (Ign F1)")
+        return preset_result(preset, key, response, train=train)
     metrics = list(dict.fromkeys(metrics))
     if not metrics:
         raise OptionError(f"--metrics: name one or more of {', '.join(NAMED_METRICS)}")
@@ -200,6 +218,10 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
             raise OptionError(unknown_message(m, NAMED_METRICS, "structured metric", "--metrics", from_input=False))
     options = {"inclusive": inclusive_spans, "premodifiers": list(premodifiers),
                "set_parent": dict(hierarchy) if hierarchy is not None else None}
+    if attached is not None:
+        if not any(m.startswith("event-argument") for m in metrics):
+            raise OptionError("--attached and --not-attached apply to event-argument and event-argument-id")
+        options["attached"] = attached
     loaded: dict[str, tuple[Any, Any]] = {}
     results = {}
     for name in metrics:
@@ -215,7 +237,8 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
     first_key, first_resp = next(iter(loaded.values()))
     result = records_result(results, loaded, {n: NAMED_METRICS[n][0] for n in results},
                             options={"metrics": metrics, "inclusive_spans": inclusive_spans,
-                                     "premodifiers": list(premodifiers), "hierarchy": options["set_parent"]},
+                                     "premodifiers": list(premodifiers), "hierarchy": options["set_parent"],
+                                     **({} if attached is None else {"attached": attached})},
                             inputs=inputs_block(gold=(key, len(first_key)), pred=(response, len(first_resp))))
     result.source = (results, loaded)
     return result

@@ -27,7 +27,7 @@ __all__ = ["mention", "relation_f1", "uas", "las", "event_trigger_f1", "event_ar
            "ceaf_rme_subset", "ceaf_rme_phi3", "ceaf_ree_phi3", "ceaf_ree_phi4", "singleton_mentions", "token_f1",
            "head_word", "phi3", "phi4", "muc_link", "subset", "entity_sets", "ceaf_m", "ceaf_e", "muc_recall",
            "level_type_similarity", "ancestor_f1", "ancestor_chain", "Parents", "memberships", "bcub_recall",
-           "bcub_precision", "span_iou", "scirex_mention", "scirex_entity", "scirex_f1"]
+           "bcub_precision", "span_iou", "scirex_mention", "scirex_entity", "scirex_f1", "event_argument_set_f1"]
 
 mention: Similarity = product(left=exact, right=exact)
 """Exact offsets: ``δ(left) × δ(right)`` (equation 8)."""
@@ -322,3 +322,41 @@ def ancestor_f1(parent: Parents) -> Similarity:
 def entity_sets(clusters: Collection[Collection[Sequence[int]]]) -> list[frozenset[tuple[int, int]]]:
     """Coreference clusters as entities (frozensets of ``(start, end)`` mentions) for the metrics above."""
     return [frozenset((int(s), int(e)) for s, e in c) for c in clusters]
+
+
+# ---------------------------------------------------------------------------- TextEE's argument sets
+class _ArgumentSet(Similarity):
+    """Arguments of two lists of events as sets of tuples, scored ``F1↔[1:1][δ]`` (TextEE's scorer)."""
+
+    normalized = True
+
+    def __init__(self, attached: bool, classification: bool, trigger_field: str):
+        self.attached, self.classification, self.trigger_field = attached, classification, trigger_field
+        self.inner = f1(match(exact, "1:1"))
+
+    def tuples(self, events: Any) -> list[tuple[Any, ...]]:
+        out: set[tuple[Any, ...]] = set()
+        for e in events:
+            trig = e[self.trigger_field]
+            head = (tuple(_key(trig["mention"])), trig["type"]) if self.attached else (trig["type"],)
+            for a in e["args"]:
+                out.add(head + (tuple(_key(a["mention"])),) + ((a["role"],) if self.classification else ()))
+        return sorted(out, key=repr)
+
+    def __call__(self, pred: Any, gold: Any) -> float:
+        return self.inner(self.tuples(pred), self.tuples(gold))
+
+    def __repr__(self) -> str:
+        return f"argument_set(attached={self.attached}, classification={self.classification})"
+
+
+def event_argument_set_f1(classification: bool = True, *, attached: bool = True,
+                          trigger_field: str = "trig") -> Similarity:
+    """Argument F1 as TextEE's scorer counts it: each side's arguments a *set* of tuples (a repeated argument
+    counts once), matched exactly.
+
+    ``attached``: an argument is ``(trigger mention, trigger type, argument mention[, role])`` (TextEE's
+    ``argument_attached_*``); otherwise ``(trigger type, argument mention[, role])``, found under any trigger of
+    the right type (TextEE's Arg-I and Arg-C). ``classification`` keeps the role.
+    """
+    return _ArgumentSet(attached, classification, trigger_field)

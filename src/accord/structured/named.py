@@ -23,6 +23,7 @@ from .ie import (
     ceaf_rme_phi3,
     ceaf_rme_subset,
     event_argument_f1,
+    event_argument_set_f1,
     event_trigger_f1,
     las,
     relation_f1,
@@ -70,12 +71,17 @@ NAMED_METRICS: dict[str, tuple[str, str]] = {
 
 
 def named_metric(name: str, *, inclusive: bool = False, premodifiers: Collection[str] = (),
-                 set_parent: Mapping[Hashable, Hashable | None] | None = None) -> Similarity:
+                 set_parent: Mapping[Hashable, Hashable | None] | None = None,
+                 attached: bool | None = None) -> Similarity:
     """The metric called ``name`` in :data:`NAMED_METRICS`, as a similarity over one document's records.
 
     ``inclusive`` says SciREX spans are inclusive (half-open by default); ``premodifiers``
-    and ``set_parent`` configure MUC-4's and BETTER's string-fill and set-fill similarities.
+    and ``set_parent`` configure MUC-4's and BETTER's string-fill and set-fill similarities;
+    ``attached`` (True or False) scores ``event-argument`` and ``event-argument-id`` as TextEE does
+    (:func:`accord.structured.ie.event_argument_set_f1`).
     """
+    if attached is not None and name in ("event-argument", "event-argument-id"):
+        return event_argument_set_f1(name == "event-argument", attached=attached)
     builders: dict[str, Callable[[], Similarity]] = {
         "relation": lambda: relation_f1(True),
         "relation-boundaries": lambda: relation_f1(False),
