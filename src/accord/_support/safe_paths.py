@@ -248,6 +248,14 @@ def special_file(path: str | os.PathLike[str]) -> bool:
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
+def check_output_folder(path: str | os.PathLike[str]) -> None:
+    """An output's folder exists (``-`` and devices aside): checked before a command does any work, so that a
+    mistyped folder costs nothing and prints nothing but the one-line :class:`OutputError`."""
+    if is_stdout(path) or special_file(path):
+        return
+    folder_of(path, Path(os.path.realpath(path)))
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

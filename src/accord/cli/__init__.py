@@ -161,7 +161,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command not in commands:
         raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
     from .._support.plugins import enabled_plugins
-    from .._support.safe_paths import check_not_input, protected_inputs
+    from .._support.safe_paths import check_not_input, check_output_folder, protected_inputs
 
     outputs = [getattr(args, name) for name in _OUTPUTS if isinstance(getattr(args, name, None), str)
                and (name != "output" or args.command == "convert")]
@@ -172,6 +172,7 @@ def _run(args: argparse.Namespace) -> int:
     with protected_inputs(inputs), enabled_plugins(getattr(args, "plugins", None) or ()):
         for out in outputs:
             check_not_input(out)     # before anything is read: an input is never overwritten
+            check_output_folder(out)     # nor is any work done for an output that has nowhere to go
         return commands[args.command](args)
 
 
