@@ -152,6 +152,10 @@ def _records(key: Any, response: Any, kind: str) -> tuple[Any, Any]:
     if corpora[0] is not None and corpora[1] is not None:
         corpora = meet_sides(corpora, (key, response))
     if corpora[0] is None and corpora[1] is None:
+        if kind == "events":       # accord's records or TextEE's files
+            from ..formats.records.textee import events_or_records
+
+            return events_or_records(key), events_or_records(response)
         return read_records(Path(key), kind), read_records(Path(response), kind)
     from ..formats.records.from_spans import records_from_corpus
 

@@ -42,4 +42,12 @@ def preset_result(preset: str, key: Any, response: Any, *, train: Any = None) ->
             gold=(key, len(docs)), pred=(response, len({f.title for f in facts}))))
         result.source = counts
         return result
+    if preset == "textee":
+        from ..formats.records.textee import read_textee
+        from ._textee import textee_result
+
+        k, r = read_textee(key), read_textee(response)
+        result = textee_result(k, r, key_path=key, response_path=response,
+                               inputs=inputs_block(gold=(key, len(k.windows)), pred=(response, len(r.windows))))
+        return result
     raise OptionError(f"--preset {preset} is not available yet")
