@@ -50,4 +50,9 @@ def preset_result(preset: str, key: Any, response: Any, *, train: Any = None) ->
         result = textee_result(k, r, key_path=key, response_path=response,
                                inputs=inputs_block(gold=(key, len(k.windows)), pred=(response, len(r.windows))))
         return result
-    raise OptionError(f"--preset {preset} is not available yet")
+    from ..formats.records.pubtator import read_pubtator
+    from ._biored import biored_result
+
+    gold, pred = read_pubtator(key), read_pubtator(response)
+    return biored_result(gold, pred, response_path=response,
+                         inputs=inputs_block(gold=(key, len(gold)), pred=(response, len(pred))))
