@@ -210,5 +210,5 @@ def test_standard_input_is_spooled_without_holding_it(tmp_path, monkeypatch, cap
             _, peak = tracemalloc.get_traced_memory()
         finally:
             tracemalloc.stop()
-    assert "-: a NUL byte at byte 0" in capsys.readouterr().err
+    assert "<stdin>: a NUL byte at byte 0" in capsys.readouterr().err
     assert peak < 16 << 20, peak    # before: the 64 MB read whole, then written

@@ -255,8 +255,8 @@ def test_coref_on_empty_files_is_an_error_and_without_mentions_a_warning(tmp_pat
     assert "nothing to count" in capsys.readouterr().err
 
 
-def test_standard_input_is_named_dash_in_outputs(tmp_path, monkeypatch, capsys):
-    """The JSON's sources and the captions name standard input '-', not its temporary copy."""
+def test_standard_input_is_named_stdin_in_outputs(tmp_path, monkeypatch, capsys):
+    """The JSON's sources and the captions name standard input <stdin>, as Python does, not its temporary copy."""
     import io
     import sys
 
@@ -267,14 +267,14 @@ def test_standard_input_is_named_dash_in_outputs(tmp_path, monkeypatch, capsys):
         out = capsys.readouterr().out
         assert "accord-stdin" not in out
         if "--output" in argv:
-            assert json.loads(out)["inputs"]["pred"]["sources"] == ["-"]
+            assert json.loads(out)["inputs"]["pred"]["sources"] == ["<stdin>"]
         else:
-            assert "vs - " in out
+            assert "<stdin> · pairs" in out
     key = tmp_path / "k.conll"
     key.write_text("#begin document (d);\nd 0 0 John (0)\n#end document\n", encoding="utf-8")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(key.read_bytes())))
     assert main(["coref", str(key), "-", "--output", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["inputs"]["pred"]["sources"] == ["-"]
+    assert json.loads(capsys.readouterr().out)["inputs"]["pred"]["sources"] == ["<stdin>"]
 
 
 def test_ctrl_c_while_the_options_are_read_is_one_line(monkeypatch, capsys):

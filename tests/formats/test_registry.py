@@ -173,4 +173,4 @@ def test_standard_input_is_named_as_given(tmp_path, capsys, monkeypatch):
     assert main(["score", "-", str(tmp_path / "p.conll"), "--gold-format", "jsonl"]) == 2
     err = capsys.readouterr().err
     # before: /tmp/accord-stdin-XXXXXXXX:1: ...
-    assert err.startswith("accord: error: -:1: ") and "accord-stdin" not in err, err
+    assert err.startswith("accord: error: <stdin>:1: ") and "accord-stdin" not in err, err

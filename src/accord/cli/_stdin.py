@@ -1,5 +1,5 @@
 """``-`` as an input: standard input, spooled to a temporary file that the readers (and the format
-sniffer) read as any other; an error names it ``-``, as the user gave it, not by the temporary file's path."""
+sniffer) read as any other; outputs and errors name it ``<stdin>``, never by the temporary file's path."""
 
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ from contextlib import contextmanager
 from .._support.io import named_as
 from ..errors import AccordError, FormatError, OptionError
 
-__all__ = ["INPUTS", "standard_input"]
+__all__ = ["INPUTS", "STDIN_NAME", "standard_input"]
+
+STDIN_NAME = "<stdin>"
+"""How captions, the JSON's ``inputs`` and messages name standard input (as Python names it)."""
 
 INPUTS = ("gold", "pred", "key", "response", "before", "after", "input", "ontology")
 """The positional input arguments of the commands (``agree`` takes a list, ``inputs``)."""
@@ -40,12 +43,12 @@ def standard_input(args: argparse.Namespace) -> Iterator[None]:
         else:
             args.inputs[k] = path
         try:
-            with named_as(path, "-"):
+            with named_as(path, STDIN_NAME):
                 yield
         except AccordError as exc:   # the input as the user gave it, not the temporary file's path
-            exc.args = tuple(a.replace(path, "-") if isinstance(a, str) else a for a in exc.args)
+            exc.args = tuple(a.replace(path, STDIN_NAME) if isinstance(a, str) else a for a in exc.args)
             if isinstance(exc, FormatError) and exc.path is not None and str(exc.path) == path:
-                exc.path = "-"
+                exc.path = STDIN_NAME
             raise
     finally:
         os.unlink(path)
