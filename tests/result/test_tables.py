@@ -44,6 +44,16 @@ def test_a_renderer_draws_a_toy_modes_tables_without_knowing_the_mode():
     assert text.index("shapes seen") < text.index("triangles not counted")     # in the order the mode added them
 
 
+def test_a_table_standing_for_a_measure_is_drawn_by_its_kind():
+    result = toy_result()
+    result.add_table(ResultTable("again", measure="toy", caption="the toy measure again"))
+    text = drawn(result)
+    assert "the toy measure again" in text
+    x = next(line for line in text.splitlines() if line.split()[:1] == ["X"])
+    # gold 3 (2 matched, 1 missing), pred 3 (2 matched, 1 spurious), no clash: P = R = F = 2/3
+    assert x.replace("│", " ").split()[1:] == ["3", "3", "2", "0", "0", "1", "1", "66.67", "66.67", "66.67"]
+
+
 def test_tables_are_a_copy_and_records_name_the_columns():
     result = toy_result()
     t = ResultTable("t", ("a", "b"), [(1, None), (2, "x")])

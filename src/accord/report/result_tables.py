@@ -1,5 +1,6 @@
 """A result's tables on the terminal (:attr:`accord.result.Result.tables`): notes, tables of cells, and the
-measures a table stands for (MAT's token, pseudo-token and character scores)."""
+measures a table stands for, drawn by their kind (MAT's token, pseudo-token and character scores with their
+accuracies; any other kind as its counts and P, R, F by label)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from .table import percent
 
-__all__ = ["draw_table", "render_tables", "render_units_measure"]
+__all__ = ["draw_table", "render_measure", "render_tables", "render_units_measure"]
 
 
 def render_units_measure(unit: str, measure: Any, console: Any) -> None:
@@ -30,6 +31,26 @@ def render_units_measure(unit: str, measure: Any, console: Any) -> None:
     print_table(console, t)
 
 
+def render_measure(name: str, measure: Any, console: Any, title: str | None = None) -> None:
+    """A measure a table stands for, by its kind: the units' table (:func:`render_units_measure`), or the kind's
+    count columns and P, R, F by label, then all labels."""
+    if measure.kind.name == "units":
+        render_units_measure(name, measure, console)
+        return
+    from .result_table import count_text
+    from .table import RATES, new_table, print_table
+
+    columns = list(measure.kind.columns)
+    t = new_table(title or name, ["label", *(h for h, _ in columns), "P %", "R %", "F %"])
+    rows = list(measure.by_label().items()) + [(None, measure.totals())]
+    for lbl, b in rows:
+        if lbl is None:
+            t.add_section()
+        t.add_row("ALL" if lbl is None else lbl, *(count_text(b[k]) for _, k in columns),
+                  *(percent(b.get(k)) for k in RATES), style="bold" if lbl is None else None)
+    print_table(console, t)
+
+
 def render_tables(result: Any, console: Any) -> None:
     """Every table of ``result`` in order: a note (in yellow), a measure the table stands for (drawn by its kind),
     or a table of cells under its caption."""
@@ -40,7 +61,7 @@ def render_tables(result: Any, console: Any) -> None:
             continue
         if table.measure is not None:
             measures = measures if measures is not None else result.csv_measures()
-            render_units_measure(table.measure, measures[table.measure], console)
+            render_measure(table.measure, measures[table.measure], console, table.caption)
             continue
         draw_table(table, console)
 
