@@ -131,6 +131,9 @@ def test_textee_refusals(tmp_path: Path) -> None:
     orphan = [dict(GOLD[0], entity_mentions=[])]
     with pytest.raises(FormatError, match=r"arguments\[0\]: entity_id 'e1' is not one of the line's"):
         accord.structured_metrics(_jsonl(tmp_path / "g2.json", orphan), stray, preset="textee")
+    untyped = [dict(GOLD[0], event_mentions=[dict(GOLD[0]["event_mentions"][0], event_type=["Attack"])])]
+    with pytest.raises(FormatError, match=r"g3.json:1: event_mentions\[0\] event_type: expected a string"):
+        accord.structured_metrics(_jsonl(tmp_path / "g3.json", untyped), stray, preset="textee")
     half = _jsonl(tmp_path / "half.jsonl", PRED[:1])
     with pytest.warns(AccordWarning, match="1 window\\(s\\) of the key have no prediction line"):
         result = accord.structured_metrics(gold, half, preset="textee")

@@ -67,6 +67,12 @@ def _int(value: Any, path: Path, line: int, where: str) -> int:
     raise FormatError(f"{where}: expected an integer, got {quoted(value)}", path=path, line=line)
 
 
+def _str(value: Any, path: Path, line: int, where: str) -> str:
+    if isinstance(value, str):
+        return value
+    raise FormatError(f"{where}: expected a string, got {quoted(value)}", path=path, line=line)
+
+
 def _shape(obj: dict[str, Any]) -> str | None:
     if "event_mentions" in obj:
         return "data"
@@ -81,23 +87,24 @@ def _data_events(obj: dict[str, Any], path: Path, line: int) -> list[tuple[Span,
     entities: dict[Any, tuple[int, int]] = {}
     for k, e in enumerate(_list(obj.get("entity_mentions", []), path, line, "entity_mentions")):
         w = f"entity_mentions[{k}]"
-        entities[_get(e, "id", path, line, w)] = (_int(_get(e, "start", path, line, w), path, line, f"{w} start"),
-                                                   _int(_get(e, "end", path, line, w), path, line, f"{w} end"))
+        ident = _str(_get(e, "id", path, line, w), path, line, f"{w} id")
+        entities[ident] = (_int(_get(e, "start", path, line, w), path, line, f"{w} start"),
+                           _int(_get(e, "end", path, line, w), path, line, f"{w} end"))
     events = []
     for k, ev in enumerate(_list(_get(obj, "event_mentions", path, line, "line"), path, line, "event_mentions")):
         w = f"event_mentions[{k}]"
         trig = _get(ev, "trigger", path, line, w)
-        etype = _get(ev, "event_type", path, line, w)
+        etype = _str(_get(ev, "event_type", path, line, w), path, line, f"{w} event_type")
         trigger = (_int(_get(trig, "start", path, line, f"{w} trigger"), path, line, f"{w} trigger start"),
                    _int(_get(trig, "end", path, line, f"{w} trigger"), path, line, f"{w} trigger end"), etype)
         args = []
         for j, a in enumerate(_list(_get(ev, "arguments", path, line, w), path, line, f"{w} arguments")):
             wa = f"{w} arguments[{j}]"
-            ent = _get(a, "entity_id", path, line, wa)
+            ent = _str(_get(a, "entity_id", path, line, wa), path, line, f"{wa} entity_id")
             if ent not in entities:
                 raise FormatError(f"{wa}: entity_id {quoted(ent)} is not one of the line's entity_mentions",
                                   path=path, line=line)
-            args.append((*entities[ent], _get(a, "role", path, line, wa)))
+            args.append((*entities[ent], _str(_get(a, "role", path, line, wa), path, line, f"{wa} role")))
         events.append((trigger, args))
     return events
 
