@@ -118,7 +118,7 @@ def read_docred_key(path: str | Path, *, labels: bool = True) -> list[DocredDocu
             for n, v in (("h", h), ("t", t)):
                 if v >= len(entities):
                     raise FormatError(f"{w}: '{n}' is {v} but the document has {len(entities)} entities", path=p)
-            out.append((r, h, t, _evidence(label.get("evidence", []), p, w)))
+            out.append((r, h, t, _evidence(_field(label, "evidence", p, w), p, w)))
         docs.append(DocredDocument(title, tuple(entities), tuple(out)))
     return docs
 
