@@ -154,7 +154,7 @@ def score(
     from .metrics.prf import ZERO_DIVISION
     from .model.schema import load_task
     from .modes import ModeOptions, check_mode_options, mode
-    from .pipeline import in_shard, read_with_repairs, source_name
+    from .pipeline import check_label_case, corpus_names, in_shard, read_with_repairs, source_name
 
     chosen = mode(match)
     if chosen.sides != 2:
@@ -197,6 +197,8 @@ def score(
         settings["task"] = load_task(task)
     gold_c, pred_c, repairs = read_with_repairs(gold, pred, gold_format or format, pred_format or format,
                                                  read_options, gold_column, pred_column, gold_set, pred_set)
+    if not in_shard():     # a shard's caller checks the labels of all shards
+        check_label_case(corpus_names((gold_c, pred_c), attributes=False)[0])
     sources = (source_name(gold), source_name(gold if pred is None else pred))
     inputs = {"gold": {"sources": [source_name(gold, gold_column)], "documents": len(gold_c)},
               "pred": {"sources": [source_name(gold if pred is None else pred, pred_column)],

@@ -190,6 +190,11 @@ class NothingCountedWarning(AccordWarning):
     is undefined and shows the zero-division convention's value, not a measured one."""
 
 
+class LabelCaseWarning(AccordWarning):
+    """Two labels of the inputs differ only by case (``PER`` and ``per``): they score as different labels, which
+    is rarely what was meant (``equivalence_classes`` or ``--equivalence-class`` make them one)."""
+
+
 class PileWarning(AccordWarning):
     """A block of overlapping spans was too large to compare every pair; it was paired over
     nearest-neighbour candidates (:mod:`accord.match.sparse`)."""

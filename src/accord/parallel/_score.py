@@ -178,8 +178,7 @@ def score_shard(work: ShardWork) -> ShardOutcome:
                     out.warnings.extend((k, w.category, _freeze(_caught(w))) for w in caught)
             if out.error is not None:
                 return out
-        if any(work.arguments.get(k) for k in _NAMED_OPTIONS):
-            out.names = corpus_names(corpora)
+        out.names = corpus_names(corpora, attributes=any(work.arguments.get(k) for k in _NAMED_OPTIONS))
         arguments = {k: v for k, v in work.arguments.items() if k != "read_options"}
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -349,7 +348,7 @@ def _serial(why: str) -> None:
 def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[str, Any],
             plans: list[InputPlan]) -> Any:
     """The serial result from the shards' outcomes (see the module's docstring), or None to score serially."""
-    from ..pipeline import check_user_names, missing_documents, source_name
+    from ..pipeline import check_label_case, check_user_names, missing_documents, source_name
     from ..result import Result
 
     why = plan_disagreement(outcomes, shards, plans)
@@ -363,6 +362,7 @@ def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[s
     gold_ids = [d for out in outcomes for piece_ids in out.ids[0] for d in piece_ids]
     pred_ids = _pred_order(outcomes, shards, plans[1])
     _check_duplicates(outcomes, shards, plans)
+    check_label_case(set().union(*(out.names[0] for out in outcomes)))
     if arguments["match"] == "pairs":
         equivalences = {m: name for name, members in (arguments["equivalence_classes"] or {}).items()
                         for m in members}

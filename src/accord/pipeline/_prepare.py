@@ -3,14 +3,16 @@ labels) must be names the corpora or the task hold, and the shard context of :mo
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 
 from .._support.names import check_names
+from ..errors import LabelCaseWarning
 from ..model import Corpus
 from ..model.schema import Task
 
-__all__ = ["corpus_names", "check_user_names", "in_shard", "IN_SHARD"]
+__all__ = ["corpus_names", "check_label_case", "check_user_names", "in_shard", "IN_SHARD"]
 
 
 def corpus_names(corpora: Sequence[Corpus], attributes: bool = True) -> tuple[set[str], set[str]]:
@@ -24,6 +26,21 @@ def corpus_names(corpora: Sequence[Corpus], attributes: bool = True) -> tuple[se
                 if attributes:
                     names.update(a.attributes)
     return labels, names
+
+
+def check_label_case(labels: Iterable[str]) -> None:
+    """Warn (:class:`~accord.errors.LabelCaseWarning`, once, naming every group) when labels of the inputs differ only
+    by case: ``PER`` and ``per`` score as two labels, a likely mistake of one side's export."""
+    groups: dict[str, list[str]] = {}
+    for label in labels:
+        groups.setdefault(label.casefold(), []).append(label)
+    clashes = sorted(sorted(g) for g in groups.values() if len(g) > 1)
+    if clashes:
+        shown = "; ".join(" and ".join(repr(x) for x in g) for g in clashes[:5])
+        more = f" and {len(clashes) - 5} more" if len(clashes) > 5 else ""
+        warnings.warn(LabelCaseWarning(f"labels that differ only by case score as different labels: {shown}{more} "
+                                       "(one name for each: --equivalence-class, equivalence_classes=)"),
+                      stacklevel=3)
 
 
 def check_user_names(gold: Corpus | None, pred: Corpus | None, task: Task | None, attributes: Sequence[str],
