@@ -138,6 +138,17 @@ def test_textee_refusals(tmp_path: Path) -> None:
     with pytest.warns(AccordWarning, match="1 window\\(s\\) of the key have no prediction line"):
         result = accord.structured_metrics(gold, half, preset="textee")
     assert result.measures["trigger_id"].totals().gold_total == 2
+    eae = _jsonl(tmp_path / "eae.jsonl", [{"doc_id": "d1", "wnd_id": "d1_1", "trigger": [1, 2, "Attack"],
+                                           "arguments": []}])
+    with pytest.raises(PairingError, match=r"eae.jsonl: window 'd1_1': an argument-extraction line for the trigger "
+                                           r"\[1, 2, 'Attack'\], which is no gold event's"):
+        accord.structured_metrics(gold, eae, preset="textee")
+    eae = _jsonl(tmp_path / "eae.jsonl", [{"doc_id": "d1", "wnd_id": "d1_1", "trigger": [2, 3, "Attack"],
+                                           "arguments": [[0, 1, "Attacker"]]}])
+    with pytest.warns(AccordWarning, match=r"1 gold event\(s\) have no argument-extraction line"):
+        result = accord.structured_metrics(gold, eae, preset="textee")
+    totals = result.measures["argument_cls"].totals()
+    assert (totals.match, totals.gold_total) == (1, 3)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with pytest.raises(PairingError, match="the key must be TextEE's processed data"):

@@ -42,6 +42,25 @@ def textee_sets(events: list[tuple[Any, list[Any]]]) -> dict[str, set[tuple[Any,
     return out
 
 
+def _check_gold_triggers(key: TextEEFile, response: TextEEFile, response_path: Any) -> None:
+    """An argument-extraction prediction is made for a gold event: its trigger must be one of its window's (TextEE's
+    scorer asserts it), else a :class:`~accord.errors.PairingError`; a gold event without a prediction line is
+    scored as predicting no argument, with a warning."""
+    unpredicted = 0
+    for w, gold_events in key.windows.items():
+        gold = [t for t, _ in gold_events]
+        predicted = [t for t, _ in response.windows.get(w, [])]
+        for t in predicted:
+            if t not in gold:
+                raise PairingError(f"{response_path or 'response'}: window {w[1]!r}: an argument-extraction line "
+                                   f"for the trigger {list(t)!r}, which is no gold event's (TextEE's argument "
+                                   "extraction is given the gold triggers)")
+        unpredicted += sum(1 for t in gold if t not in predicted)
+    if unpredicted:
+        warnings.warn(AccordWarning(f"{response_path or 'response'}: {unpredicted} gold event(s) have no "
+                                    "argument-extraction line, scored as predicting no argument"), stacklevel=3)
+
+
 def textee_result(key: TextEEFile, response: TextEEFile, *, key_path: Any = None, response_path: Any = None,
                   inputs: Mapping[str, Any] | None = None) -> Result:
     """TextEE's scores by window: six measures for an end-to-end prediction, the four argument ones for an
@@ -60,10 +79,12 @@ def textee_result(key: TextEEFile, response: TextEEFile, *, key_path: Any = None
         raise PairingError(f"{response_path or 'response'}: {len(extra)} window(s) the key ({key_path or 'key'}) "
                            f"lacks, e.g. {wnd!r} of document {doc!r}")
     missing = [w for w in key.windows if w not in response.windows]
-    if missing:
+    if missing and response.shape == "e2e":      # argument extraction: counted by gold event below
         warnings.warn(AccordWarning(f"{response_path or 'response'}: {len(missing)} window(s) of the key have no "
                                     f"prediction line (first: {missing[0][1]!r}), scored as predicting nothing"),
                       stacklevel=2)
+    if response.shape == "eae":
+        _check_gold_triggers(key, response, response_path)
     names = TEXTEE_MEASURES if response.shape == "e2e" else TEXTEE_MEASURES[2:]
     kind = RecordsKind()
     rows: dict[str, list[list[int]]] = {m: [] for m in names}
