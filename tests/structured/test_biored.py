@@ -137,3 +137,17 @@ def test_biored_refusals(tmp_path: Path) -> None:
     orphan.write_text("1\t0\t3\tabc\tGene\tG1\n")
     with pytest.raises(FormatError, match=r"orphan.pubtator:1: an entity or relation line before any title"):
         accord.structured_metrics(orphan, orphan, preset="biored")
+
+
+def test_biored_two_blank_lines_keep_the_relations(tmp_path: Path) -> None:
+    """A departure, on purpose: given two blank lines after a document, the official script stores its relations,
+    then an empty set over them (1 pair found of 1, not 2 of 2); accord reads blank lines as separators only."""
+    path = tmp_path / "double.pubtator"
+    path.write_text("1|t|T\n1\t0\t3\tabc\tGeneOrGeneProduct\tG1\n1\t4\t6\tde\tChemicalEntity\tC1\n"
+                    "1\tBind\tG1\tC1\tNovel\n\n\n2|t|U\n2\t0\t1\tx\tChemicalEntity\tC9\n"
+                    "2\t1\t2\ty\tChemicalEntity\tC8\n2\tAssociation\tC9\tC8\tNovel\n\n")
+    done = _official(tmp_path, path, path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1])["pair"][:2] == [1, 1]    # gold 1, tp 1
+    t = accord.structured_metrics(path, path, preset="biored").measures["pair"].totals()
+    assert (t.gold_total, t.match) == (2, 2)
