@@ -60,8 +60,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_statistics(sm)
     st = sub.add_parser("structured", help="relations, events, role-filler entities and templates from JSON lines",
                         formatter_class=argparse.RawDescriptionHelpFormatter, lazy_description=_structured_help)
-    st.add_argument("key", help="key (gold) records, JSON lines")
-    st.add_argument("response", help="response records, JSON lines")
+    st.add_argument("key", help="key (gold) records, JSON lines; with --preset, the task's own file (DocRED JSON, "
+                    "PubTator, TextEE's processed data)")
+    st.add_argument("response", help="response records, JSON lines; with --preset, the task's own predictions")
     st.add_argument("--metrics", "--metric", dest="metrics", type=csv_list, default=[],
                     help="comma-separated metric names (see above); required unless --preset")
     add_record_options(st)
