@@ -26,6 +26,9 @@ def build_parser() -> argparse.ArgumentParser:
                                      "or annotators against each other.", epilog=_modes_epilog(),
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action=_Version, nargs=0, help="show accord's version and exit")
+    parser.add_argument("--print-completion", action=_Completion, choices=("bash", "zsh", "tcsh"), metavar="SHELL",
+                        help="print a completion script for SHELL (bash, zsh, tcsh) made from these options, and exit "
+                             "(bash: eval \"$(accord --print-completion bash)\"; needs the completion extra)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for module in _MODULES:
         module.register(sub)
@@ -46,6 +49,20 @@ def _modes_epilog() -> str:
     return "\n".join(lines)
 
 
+class _Completion(argparse.Action):
+    """``--print-completion SHELL``: the shell's completion script for every command and option, generated from this
+    parser by shtab (imported only when asked for)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        try:
+            import shtab
+        except ImportError:
+            parser.error("--print-completion needs shtab: pip install 'accord[completion]'")
+        print(shtab.complete(parser, shell=str(values)))
+        parser.exit()
+
+
 class _Version(argparse.Action):
     """``--version``: the installed package's version, read (from its metadata) only when asked for."""
 
@@ -62,6 +79,16 @@ EXIT_OK, EXIT_BAD_INPUT, EXIT_BUG = 0, 2, 3
 option); an unexpected exception, which is a defect in accord (one line, never a traceback)."""
 
 
+def _quiet_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's last flush finds no closed pipe."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):   # pragma: no cover - a stdout without a descriptor (a caller's StringIO)
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command and return its exit status: 0, 2 for bad input or options, 3 for a defect in accord."""
     from .._support.io import text_encoding
@@ -73,6 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:   # Ctrl-C while the options are read: the same one line as later
         print("accord: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:     # --print-completion, --help or --version read by a reader that went away (| head)
+        _quiet_stdout()
+        return EXIT_OK
     # a short-lived command building many small immutable objects and no reference cycles worth
     # collecting: the cyclic collector would only rescan them (about a third of the run time);
     # a caller's collector is left as it was found
@@ -91,6 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except OSError as exc:
         if isinstance(exc, BrokenPipeError):   # the reader of our output went away (| head)
+            _quiet_stdout()
             return EXIT_OK
         print(f"accord: error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -21,6 +21,11 @@ def _console_class() -> type:
         def __init__(self, *args: Any, caption: str | None = None, **kwargs: Any):
             super().__init__(*args, **kwargs)
             self.table_caption = caption
+
+        def on_broken_pipe(self) -> None:
+            """The reader went away (``| head``): the command line's caller ends quietly with status 0 (rich's own
+            handler exits with status 1)."""
+            raise BrokenPipeError(32, "Broken pipe")
     return _TableConsole
 
 
