@@ -278,11 +278,17 @@ class CorefKind(Kind):
     base = ("gold", "pred", "recall_num", "recall_den", "precision_num", "precision_den")
     integer = frozenset(("gold", "pred"))
 
-    def __init__(self, blanc: bool = False):
+    def __init__(self, blanc: bool = False, rule: str = "conll2012"):
         self.blanc = blanc
+        self.rule = rule    # BLANC's parts: those the key has links of (conll2012), or either side (corefud)
         self.fields = self.base + (("noncoref_recall_num", "noncoref_recall_den", "noncoref_precision_num",
                                     "noncoref_precision_den") if blanc else ())
         self.name = "blanc" if blanc else "coref"
+        if blanc:   # the counts of both parts, as the reference scorer prints them above its BLANC line
+            self.columns = (("key m.", "gold"), ("resp. m.", "pred"), ("Rc num", "recall_num"),
+                            ("Rc den", "recall_den"), ("Pc num", "precision_num"), ("Pc den", "precision_den"),
+                            ("Rn num", "noncoref_recall_num"), ("Rn den", "noncoref_recall_den"),
+                            ("Pn num", "noncoref_precision_num"), ("Pn den", "noncoref_precision_den"))
 
     def rates(self, v: np.ndarray) -> dict[str, np.ndarray]:
         r = ratio(v[..., 2], v[..., 3], 0.0)
@@ -294,6 +300,8 @@ class CorefKind(Kind):
         pn = ratio(v[..., 8], v[..., 9], 0.0)
         fn = f_from_counts(v[..., 8], v[..., 9], v[..., 6], v[..., 7], p=pn, r=rn)
         key_coref, key_non = v[..., 3] != 0, v[..., 7] != 0
+        if self.rule == "corefud":   # a part counts when either side has links of its kind
+            key_coref, key_non = key_coref | (v[..., 5] != 0), key_non | (v[..., 9] != 0)
         both = key_coref & key_non
 
         def pick(c: np.ndarray, n: np.ndarray) -> np.ndarray:

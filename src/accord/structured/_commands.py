@@ -14,12 +14,19 @@ from ..pipeline._inputs import inputs_block, is_path, meet_sides, shown_source
 
 PathLike = str | os.PathLike
 
-__all__ = ['coref', 'smatch', 'structured_metrics']
+__all__ = ['PRESETS', 'coref', 'smatch', 'structured_metrics']
+
+
+PRESETS = {"conll2012": {"mention_match": "exact", "singletons": "keep", "zeros": None},
+           "corefud": {"mention_match": "head", "singletons": "drop", "zeros": "dependent"}}
+"""``accord coref --preset``: the CoNLL-2012 reference scorer's settings (the default) and the CorefUD scorer's
+defaults (CRAC shared tasks: ``corefud-scorer.py key response``)."""
 
 
 def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, Any], *,
           metrics: Sequence[str] = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"),
-          format: str | None = None, allow_missing: str | None = None) -> Any:
+          format: str | None = None, allow_missing: str | None = None, preset: str = "conll2012",
+          mention_match: str | None = None, singletons: str | None = None, zeros: str | None = None) -> Any:
     """The CoNLL-2012 coreference metrics (``accord coref``).
 
     Parameters
@@ -28,20 +35,41 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
         CoNLL-2012 or JSON-lines files, or ``{document: [entity, ...]}`` with each entity a list of
         inclusive ``(start, end)`` token spans.
     metrics : sequence of str
-        Any of ``muc``, ``bcub``, ``ceafm``, ``ceafe``, ``blanc``, ``lea``.
+        Any of ``muc``, ``bcub``, ``ceafm``, ``ceafe``, ``blanc``, ``lea``. Mention identification
+        (``mentions``) is always added.
     allow_missing : {None, "empty", "skip"}
         A document on one side only: an error (``None``), scored against no entities (``"empty"``: the
         reference scorer's reading of a key document the response lacks), or left out (``"skip"``).
+    preset : {"conll2012", "corefud"}
+        ``conll2012``: the reference scorer v8.01 (exact spans, singletons kept, a discontinuous CorefUD mention
+        read as its hull, zeros not read). ``corefud``: the CorefUD scorer's defaults (head matching, singletons
+        dropped, zeros matched by their dependencies, mentions as sets of words, its reading of a mention written
+        in two entities and of BLANC; :mod:`accord.structured.coref_align`).
+    mention_match : {"exact", "head", "partial"}, optional
+        How mentions match (the preset's when None); ``head`` and ``partial`` need CorefUD files.
+    singletons : {"keep", "drop"}, optional
+        Keep or drop the entities of one mention (the preset's when None).
+    zeros : {"dependent", "linear", "drop"}, optional
+        CorefUD's zeros (empty nodes): matched by their dependencies first, matched as other mentions, or
+        removed (the preset's when None; ``conll2012`` does not read them).
 
     Returns
     -------
     CorefResult
-        One measure per metric; ``conll_f1`` when MUC, B-cubed and CEAFe are scored.
+        One measure per metric and ``mentions``; ``conll_f1`` when MUC, B-cubed and CEAFe are scored.
     """
     from ..formats.coref.clusters import read_coref
     from ..structured._result import coref_result
-    from ..structured.coref import coref_scores
+    from ..structured.coref import MENTIONS, coref_scores
 
+    if preset not in PRESETS:
+        raise OptionError(f"--preset must be one of {', '.join(PRESETS)}; got {preset!r}")
+    settings = dict(PRESETS[preset])
+    given = {"mention_match": mention_match, "singletons": singletons, "zeros": zeros}
+    settings.update({k: v for k, v in given.items() if v is not None})
+    if settings["singletons"] not in ("keep", "drop"):
+        raise OptionError(f"--singletons must be keep or drop; got {settings['singletons']!r}")
+    words = preset == "corefud" or settings["mention_match"] != "exact" or settings["zeros"] is not None
     if is_path(key) and is_path(response) and _coref_unit(key, format) != _coref_unit(response, format):
         from ..errors import PairingError
 
@@ -49,8 +77,11 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
         raise PairingError(f"the key ({key}) counts mentions in {units[_coref_unit(key, format)]} and the response "
                            f"({response}) in {units[_coref_unit(response, format)]}: their offsets would not mean "
                            "the same places; give both sides in one unit (the same kind of file)")
-    k = read_coref(key, format) if is_path(key) else dict(key)
-    r = read_coref(response, format) if is_path(response) else dict(response)
+    if words:
+        k, r = (_corefud_words(side, format, preset, settings) for side in (key, response))
+    else:
+        k = read_coref(key, format) if is_path(key) else dict(key)
+        r = read_coref(response, format) if is_path(response) else dict(response)
     if len(k) == 1 and len(r) == 1 and set(k) != set(r):    # two single files pair as given (accord.pipeline._sides)
         from ..model import Corpus, Document
         from ..pipeline._sides import pair_single_files
@@ -64,11 +95,51 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
 
         raise PairingError(f"no document to score: {shown_source(key)} and {shown_source(response)} hold no document "
                            "in common (an empty file reads as no document)")
-    scores = coref_scores(k, r, metrics=metrics)
-    result = coref_result(scores, k, r, options={"metrics": list(scores), "allow_missing": allow_missing},
+    if words:
+        from ..structured.coref_align import align_corpus
+
+        k, r, _ = align_corpus(k, r, match=settings["mention_match"], singletons=settings["singletons"],
+                               zeros=settings["zeros"] or "drop")
+    elif settings["singletons"] == "drop":
+        k, r = ({d: [e for e in entities if len(set(map(tuple, e))) > 1] for d, entities in side.items()}
+                for side in (k, r))
+    metrics = [m for m in dict.fromkeys(metrics) if m != MENTIONS]
+    scores = coref_scores(k, r, metrics=[*metrics, MENTIONS], rules="corefud" if preset == "corefud" else "conll2012")
+    options = {"metrics": [m for m in scores if m != MENTIONS], "allow_missing": allow_missing, "preset": preset,
+               **settings}
+    result = coref_result(scores, k, r, options=options,
                           inputs=inputs_block(gold=(key, len(k)), pred=(response, len(r))))
     result.source = scores
     return result
+
+
+def _corefud_words(side: Any, format: str | None, preset: str, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """A side read as CorefUD mentions (sets of words with heads), which the preset or the options need."""
+    from ..errors import FormatError
+    from ..formats.coref.corefud_words import read_corefud_mentions
+
+    why = (f"--preset {preset}" if preset == "corefud" else
+           f"--mention-match {settings['mention_match']}" if settings["mention_match"] != "exact" else
+           f"--zeros {settings['zeros']}")
+    if not is_path(side):
+        raise OptionError(f"{why} reads CorefUD files (words, heads, empty nodes); give paths, not clusters")
+    p = Path(side)
+    if format not in (None, "corefud") or p.is_dir() or not _looks_corefud(p):
+        raise FormatError(f"{why} needs CorefUD files (CoNLL-U with an Entity attribute: heads and empty nodes "
+                          f"come from them); {p} is not one", path=p)
+    return read_corefud_mentions(p)
+
+
+def _looks_corefud(p: Path) -> bool:
+    from ..formats.coref.corefud import looks_like_corefud
+
+    if p.suffix.lower() == ".conllu":
+        return True
+    try:
+        with open(p, encoding="utf-8", errors="replace") as fh:
+            return looks_like_corefud(fh.read(65536))
+    except OSError:
+        return False
 
 
 def _coref_unit(path: Any, format: str | None) -> str:

@@ -13,8 +13,9 @@ __all__ = ["CorefResult", "coref_result", "smatch_result", "records_result"]
 
 
 class CorefResult(Result):
-    """``accord coref``: one measure per metric; ``conll_f1`` (the mean of the MUC, B-cubed and CEAFe F1)
-    when the three are scored."""
+    """``accord coref``: one measure per metric and ``mentions`` (mention identification: distinct mentions of
+    both sides over those of the key and of the response); ``conll_f1`` (the mean of the MUC, B-cubed and CEAFe
+    F1) when the three are scored."""
 
     def conll_f1(self) -> float | None:
         if not all(m in self.measures for m in ("muc", "bcub", "ceafe")):
@@ -39,7 +40,7 @@ def coref_result(scores: Mapping[str, Any], key: Mapping[str, Any], response: Ma
     gold, pred = _mentions(key, documents), _mentions(response, documents)
     measures = {}
     for metric, score in scores.items():
-        kind = CorefKind(blanc=score.noncoref is not None)
+        kind = CorefKind(blanc=score.noncoref is not None, rule=getattr(score, "blanc_rule", "conll2012"))
         rows = []
         for d in documents:
             s = score.by_document[d]

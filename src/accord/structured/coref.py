@@ -49,9 +49,13 @@ import numpy as np
 from ..errors import OptionError
 from ..match.blocks import exact_pairs
 
-__all__ = ["COREF_METRICS", "CorefScore", "coref_scores", "conll_f1"]
+__all__ = ["COREF_METRICS", "MENTIONS", "CorefScore", "coref_scores", "conll_f1"]
 
 COREF_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+MENTIONS = "mentions"
+"""Mention identification: distinct mentions of the key (recall's denominator), of the response (precision's) and
+of both (the numerators), as the reference scorer's "Identification of Mentions" line counts them (v8.01
+``IdentifMentions``: exact spans, a repeated span once); with the CorefUD scorer's matching, the aligned pairs."""
 
 Clusters = Sequence[Sequence[Sequence[int]]]
 
@@ -92,6 +96,8 @@ class CorefScore:
     alignment: tuple[tuple[str, int, int, float], ...] = field(default=(), repr=False, compare=False)
     """CEAF only: the aligned entities, ``(document, key entity, response entity, φ)``, entity
     numbers counted from 0 in each document's input order."""
+    blanc_rule: str = field(default="conll2012", compare=False)
+    """Which BLANC parts count: ``conll2012`` those the key has links of, ``corefud`` those either side has."""
 
     @property
     def recall(self) -> float:
@@ -119,6 +125,10 @@ class CorefScore:
         fc = _f1(self.precision_num, self.precision_den, self.recall_num, self.recall_den)
         fn = _f1(n_num2, n_resp, n_num, n_key)
         key_coref, key_noncoref = self.recall_den, n_key
+        if self.blanc_rule == "corefud":
+            parts = [x for x, den in (((rc, pc, fc), self.recall_den + self.precision_den), ((rn, pn, fn), n_key + n_resp))
+                     if den]
+            return tuple(sum(x[i] for x in parts) / len(parts) if parts else 0.0 for i in range(3))  # type: ignore
         if not key_coref and not key_noncoref:
             return 0.0, 0.0, 0.0
         if not key_coref:
@@ -149,10 +159,13 @@ def conll_f1(scores: Mapping[str, CorefScore]) -> float:
 class _Side:
     """One side's mentions, flattened over the corpus: document, start, end, global entity."""
 
-    def __init__(self, docs: list[str], data: Mapping[str, Clusters], side: str):
+    def __init__(self, docs: list[str], data: Mapping[str, Clusters], side: str, dedup: bool = True):
         if not self._in_bulk(docs, data):
             self._one_by_one(docs, data, side)
-        self._dedup()
+        if dedup:
+            self._dedup()
+        else:   # the CorefUD scorer's reading: every occurrence and every entity, empty ones too
+            self.size = np.bincount(self.ent, minlength=len(self.ent_doc)).astype(np.int64)
 
     def _in_bulk(self, docs: list[str], data: Mapping[str, Clusters]) -> bool:
         """The mentions as one integer array; False (nothing set) where a mention is not a pair of integers with
@@ -285,7 +298,7 @@ def _rank_in_document(entity: np.ndarray, doc: np.ndarray) -> np.ndarray:
 
 
 def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], *,
-                 metrics: Iterable[str] = COREF_METRICS) -> dict[str, CorefScore]:
+                 metrics: Iterable[str] = COREF_METRICS, rules: str = "conll2012") -> dict[str, CorefScore]:
     """Score coreference clusters with the CoNLL-2012 metrics.
 
     Parameters
@@ -296,6 +309,12 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
         empty response; a response document the key lacks is an error.
     metrics : iterable of str
         Any of ``muc``, ``bcub``, ``ceafm``, ``ceafe``, ``blanc``, ``lea``.
+    rules : {"conll2012", "corefud"}
+        ``conll2012`` (the reference scorer v8.01): a mention repeated on one side keeps its first occurrence and an
+        entity left empty is dropped; BLANC counts the parts the key has links of. ``corefud`` (the CorefUD scorer):
+        every occurrence counts in its entity's size, a mention is looked up in the last entity that holds it (in
+        the input order), empty entities count (CEAFe, MUC), and BLANC averages the parts that either side has
+        links of (over the corpus, or the document).
 
     Returns
     -------
@@ -309,24 +328,25 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
         For an unknown metric, a malformed mention, or response documents not in the key.
     """
     metrics = list(dict.fromkeys(metrics))
-    unknown = [m for m in metrics if m not in COREF_METRICS]
+    unknown = [m for m in metrics if m not in COREF_METRICS + (MENTIONS,)]
     if unknown:
         raise OptionError(f"unknown coreference metric {unknown[0]!r}; expected some of {', '.join(COREF_METRICS)}")
+    if rules not in ("conll2012", "corefud"):
+        raise OptionError(f"coreference rules must be conll2012 or corefud; got {rules!r}")
     extra = [d for d in response if d not in key]
     if extra:
         raise OptionError(f"{len(extra)} response document(s) are not in the key, e.g. {extra[0]!r}")
     docs = list(key)
     nd = len(docs)
-    K = _Side(docs, key, "key")
-    R = _Side(docs, response, "response")
+    K = _Side(docs, key, "key", dedup=rules == "conll2012")
+    R = _Side(docs, response, "response", dedup=rules == "conll2012")
     nk_ent, nr_ent = len(K.size), len(R.size)
-    # mentions common to both sides, and the non-empty cells of the contingency table
-    mk, mr = exact_pairs(K.keys, R.keys) if len(K.doc) and len(R.doc) else (np.zeros(0, np.int64),) * 2
-    pair_code = K.ent[mk] * max(nr_ent, 1) + R.ent[mr]
-    codes, c = np.unique(pair_code, return_counts=True)
-    ck, cr = codes // max(nr_ent, 1), codes % max(nr_ent, 1)
-    cdoc = K.ent_doc[ck] if len(ck) else np.zeros(0, dtype=np.int64)
-    c = c.astype(np.float64)
+    if rules == "conll2012":
+        # mentions common to both sides, and the non-empty cells of the contingency table
+        mk, mr = exact_pairs(K.keys, R.keys) if len(K.doc) and len(R.doc) else (np.zeros(0, np.int64),) * 2
+        cells_r = cells_p = cells_t = _cells(K.ent[mk], R.ent[mr], nr_ent, K.ent_doc)
+    else:
+        cells_r, cells_p, cells_t = _corefud_cells(K, R, nr_ent)
     kz, rz = K.size.astype(np.float64), R.size.astype(np.float64)
     ksum = _per_doc(kz, K.ent_doc, nd)           # key mentions per document
     rsum = _per_doc(rz, R.ent_doc, nd)
@@ -337,19 +357,22 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
     aligned: dict[str, list[tuple[str, int, int, float]]] = {}
     for metric in metrics:
         if metric == "muc":
-            common_links = _per_doc(c - 1, cdoc, nd)
-            per[metric] = (common_links, _per_doc(kz - 1, K.ent_doc, nd),
-                           common_links, _per_doc(rz - 1, R.ent_doc, nd))
+            (_, _, c, cdoc), (_, _, cp, pdoc) = cells_r, cells_p
+            per[metric] = (_per_doc(c - 1, cdoc, nd), _per_doc(kz - 1, K.ent_doc, nd),
+                           _per_doc(cp - 1, pdoc, nd), _per_doc(rz - 1, R.ent_doc, nd))
         elif metric == "bcub":
+            (ck, _, c, cdoc), (_, crp, cp, pdoc) = cells_r, cells_p
             per[metric] = (_per_doc(c * c / kz[ck] if len(c) else c, cdoc, nd), ksum,
-                           _per_doc(c * c / rz[cr] if len(c) else c, cdoc, nd), rsum)
+                           _per_doc(cp * cp / rz[crp] if len(cp) else cp, pdoc, nd), rsum)
         elif metric in ("ceafm", "ceafe"):
+            ck, cr, c, cdoc = cells_t
             phi = c if metric == "ceafm" or not len(c) else 2 * c / (kz[ck] + rz[cr])
             best, cells = _ceaf(ck, cr, cdoc, phi, nd)
             per[metric] = (best, ksum, best, rsum) if metric == "ceafm" else (best, kent, best, rent)
             aligned[metric] = [(docs[int(cdoc[x])], int(K.ent_local[ck[x]]), int(R.ent_local[cr[x]]),
                                 float(phi[x])) for x in cells]
         elif metric == "blanc":
+            ck, cr, c, cdoc = cells_r
             coref_common = _per_doc(_pairs(c), cdoc, nd)
             key_coref = _per_doc(_pairs(kz), K.ent_doc, nd)
             resp_coref = _per_doc(_pairs(rz), R.ent_doc, nd)
@@ -364,13 +387,18 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
             non_common = _pairs(m_common) - same_key - same_resp + coref_common
             per[metric] = (coref_common, key_coref, coref_common, resp_coref, non_common, key_non, non_common,
                            resp_non)
+        elif metric == MENTIONS:
+            kd, rd, both = _distinct_mentions(K, R, nd)
+            per[metric] = (both, kd, both, rd)
         elif metric == "lea":
+            (ck, cr, c, _), (ckp, crp, cp, _) = cells_r, cells_p
             links_common = np.bincount(ck, weights=c * (c - 1) / 2, minlength=nk_ent)
-            links_common_r = np.bincount(cr, weights=c * (c - 1) / 2, minlength=nr_ent)
+            links_common_r = np.bincount(crp, weights=cp * (cp - 1) / 2, minlength=nr_ent)
             # singletons: one self-link, resolved when the other side has the same singleton
             single = (kz[ck] == 1) & (rz[cr] == 1) if len(c) else np.zeros(0, dtype=bool)
+            single_p = (kz[ckp] == 1) & (rz[crp] == 1) if len(cp) else np.zeros(0, dtype=bool)
             links_common += np.bincount(ck[single], minlength=nk_ent)
-            links_common_r += np.bincount(cr[single], minlength=nr_ent)
+            links_common_r += np.bincount(crp[single_p], minlength=nr_ent)
             k_links = np.where(kz > 1, kz * (kz - 1) / 2, 1.0)
             r_links = np.where(rz > 1, rz * (rz - 1) / 2, 1.0)
             per[metric] = (_per_doc(kz * links_common / k_links, K.ent_doc, nd), ksum,
@@ -381,11 +409,70 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
         by_doc = {}
         for d, doc_id in enumerate(docs):
             vals = [float(a[d]) for a in arrays]
-            by_doc[doc_id] = CorefScore(metric, vals[0], vals[1], vals[2], vals[3], noncoref=_noncoref(vals))
+            by_doc[doc_id] = CorefScore(metric, vals[0], vals[1], vals[2], vals[3], noncoref=_noncoref(vals),
+                                        blanc_rule=rules)
         tot = [float(a.sum()) for a in arrays]
         out[metric] = CorefScore(metric, tot[0], tot[1], tot[2], tot[3], noncoref=_noncoref(tot),
-                                 by_document=by_doc, alignment=tuple(aligned.get(metric, ())))
+                                 by_document=by_doc, alignment=tuple(aligned.get(metric, ())), blanc_rule=rules)
     return out
+
+
+Cells = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _distinct_mentions(K: _Side, R: _Side, nd: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per document: distinct key mentions, distinct response mentions, distinct mentions of both."""
+    kk = np.unique(K.keys, axis=0) if len(K.doc) else np.zeros((0, 3), dtype=np.int64)
+    rk = np.unique(R.keys, axis=0) if len(R.doc) else np.zeros((0, 3), dtype=np.int64)
+    mk, _ = exact_pairs(kk, rk) if len(kk) and len(rk) else (np.zeros(0, np.int64),) * 2
+    return (np.bincount(kk[:, 0], minlength=nd).astype(np.float64),
+            np.bincount(rk[:, 0], minlength=nd).astype(np.float64),
+            np.bincount(kk[mk, 0], minlength=nd).astype(np.float64))
+
+
+def _cells(k_ent: np.ndarray, r_ent: np.ndarray, nr_ent: int, key_ent_doc: np.ndarray) -> Cells:
+    """The non-empty cells of a contingency table from its (key entity, response entity) pairs of mentions: key
+    entity, response entity, count, document of each."""
+    width = max(nr_ent, 1)
+    codes, c = np.unique(k_ent * width + r_ent, return_counts=True)
+    ck, cr = codes // width, codes % width
+    cdoc = key_ent_doc[ck] if len(ck) else np.zeros(0, dtype=np.int64)
+    return ck, cr, c.astype(np.float64), cdoc
+
+
+def _corefud_cells(K: _Side, R: _Side, nr_ent: int) -> tuple[Cells, Cells, Cells]:
+    """The CorefUD scorer's three tables (they differ only where a mention is in two entities of one side): each key
+    mention by the last response entity holding it (recall side), each response mention by the last key entity
+    (precision side), and every pair of occurrences (CEAF's intersections)."""
+    width = int(max(K.start.max(initial=0), R.start.max(initial=0))) + 1
+    kcode, rcode = K.doc * width + K.start, R.doc * width + R.start
+
+    def last(code: np.ndarray, ent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        order = np.lexsort((ent, code))
+        c, e = code[order], ent[order]
+        keep = np.ones(len(c), dtype=bool)
+        keep[:-1] = c[1:] != c[:-1]
+        return c[keep], e[keep]
+
+    def find(code: np.ndarray, table: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        keys, ents = table
+        at = np.searchsorted(keys, code)
+        at = np.minimum(at, max(len(keys) - 1, 0))
+        found = keys[at] == code if len(keys) else np.zeros(len(code), dtype=bool)
+        return found, ents[at[found]] if len(keys) else np.zeros(0, dtype=np.int64)
+
+    found, r_of_k = find(kcode, last(rcode, R.ent))
+    recall = _cells(K.ent[found], r_of_k, nr_ent, K.ent_doc)
+    found, k_of_r = find(rcode, last(kcode, K.ent))
+    precision = _cells(k_of_r, R.ent[found], nr_ent, K.ent_doc)
+    order = np.argsort(rcode, kind="stable")
+    sorted_r = rcode[order]
+    lo, hi = np.searchsorted(sorted_r, kcode, "left"), np.searchsorted(sorted_r, kcode, "right")
+    n = hi - lo
+    k_occ = np.repeat(np.arange(len(kcode)), n)
+    r_occ = order[np.repeat(lo, n) + np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)]
+    both = _cells(K.ent[k_occ], R.ent[r_occ], nr_ent, K.ent_doc)
+    return recall, precision, both
 
 
 def _noncoref(vals: list[float]) -> tuple[float, float, float, float] | None:

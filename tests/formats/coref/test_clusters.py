@@ -94,9 +94,9 @@ def test_coref_command_matches_the_api(tmp_path, capsys):
     assert out["conll_f1"] == pytest.approx((api["muc"].f1 + api["bcub"].f1 + api["ceafe"].f1) / 3)
     assert main(["coref", str(tmp_path / "k.conll"), str(tmp_path / "r.conll"), "--output", "csv"]) == 0
     rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
-    # each metric: the corpus and the one document
+    # each metric and mention identification: the corpus and the one document
     assert [(r["measure"], r["document"]) for r in rows] == [(m, d) for m in ("muc", "bcub", "ceafm", "ceafe", "blanc",
-                                                                            "lea") for d in ("<all>", "d")]
+                                                                            "lea", "mentions") for d in ("<all>", "d")]
     assert float(rows[0]["f1"]) == pytest.approx(case["expected"]["muc"]["f1"], abs=1e-4)
 
 
