@@ -9,9 +9,11 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .harness import PROFILE, run
+from .harness import FULL, PROFILE, run
 
 settings.load_profile(PROFILE)
+_EXAMPLES = settings(max_examples=700 if FULL else 60)
+"""Each example runs the command once or twice: a reduced number in CI, the full profile's with ACCORD_FULL=1."""
 
 _names = st.sampled_from(["Ann", "Bo", "B", "Cy", ""])
 _small = st.integers(min_value=-1, max_value=4)
@@ -34,6 +36,7 @@ _fact = st.fixed_dictionaries({"title": _maybe(st.sampled_from(["A", "B", "C"]))
                               optional={"evidence": _maybe(st.lists(_maybe(_small), max_size=3))})
 
 
+@_EXAMPLES
 @given(key=st.lists(_doc, max_size=3), facts=st.lists(_fact, max_size=6), train=st.booleans())
 def test_docred_files(tmp_path_factory, key, facts, train) -> None:
     folder = Path(tmp_path_factory.mktemp("docred"))
@@ -57,6 +60,7 @@ _pub_line = st.one_of(
     st.text(alphabet="1|\tat ,", max_size=8))
 
 
+@_EXAMPLES
 @given(lines=st.lists(_pub_line, max_size=10), other=st.lists(_pub_line, max_size=10))
 def test_pubtator_files(tmp_path_factory, lines, other) -> None:
     folder = Path(tmp_path_factory.mktemp("biored"))
@@ -88,6 +92,7 @@ _gold_line = st.fixed_dictionaries({
         max_size=2))})
 
 
+@_EXAMPLES
 @given(gold=st.lists(_gold_line, max_size=3), pred=st.lists(_pred_line, max_size=3))
 def test_textee_files(tmp_path_factory, gold, pred) -> None:
     folder = Path(tmp_path_factory.mktemp("textee"))

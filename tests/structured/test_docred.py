@@ -57,6 +57,7 @@ def test_docred_equals_the_official_script(tmp_path: Path, response: str) -> Non
     assert ours["ign"] < ours["relation"]      # the training file holds facts of the dev set: Ign F1 is lower
 
 
+@pytest.mark.slow
 def test_docred_split_equals_redocred_benchmark(tmp_path: Path) -> None:
     """Intra- and inter-sentence F1 equal Re-DocRED's ``official_evaluate_benchmark`` (its module read from the
     fetched repository; its ``meta/rel2id.json``, which only names the long-tail relations, made from the data)."""
