@@ -209,13 +209,16 @@ def _canonical(role: str, source: Var, target: Var) -> Triple:
     return (role, source, target)
 
 
-def smatch(test: Any, gold: Any) -> SmatchScore:
+def smatch(test: Any, gold: Any, *, standardize: str | bool | None = None) -> SmatchScore:
     """Smatch of a test graph against a gold graph, with the optimal variable mapping.
 
     Parameters
     ----------
     test, gold : str or penman.Tree or penman.Graph
         PENMAN notation or parsed graphs.
+    standardize : {None, "amr", "generic"} or bool
+        Smatch++'s standardization of both graphs first (:mod:`accord.structured._amr_standardize`; ``True`` is
+        ``"amr"``, its AMR default); ``None`` (or ``False``): smatch 1.0.4's triples.
 
     Returns
     -------
@@ -223,20 +226,43 @@ def smatch(test: Any, gold: Any) -> SmatchScore:
         ``precision``, ``recall``, ``f1``, ``match``, ``test_triples``, ``gold_triples``
         and the variable ``mapping`` (test variable -> gold variable).
     """
-    t = sorted(amr_triples(test, where="test graph"), key=repr)
-    g = sorted(amr_triples(gold, where="gold graph"), key=repr)
+    how = _standardization(standardize)
+    if how is None:
+        t = sorted(amr_triples(test, where="test graph"), key=repr)
+        g = sorted(amr_triples(gold, where="gold graph"), key=repr)
+    else:
+        from ._amr_standardize import standardized_triples
+
+        t = sorted(standardized_triples(test, how, where="test graph"), key=repr)
+        g = sorted(standardized_triples(gold, how, where="gold graph"), key=repr)
     res = latent_match(t, g, _FIELDS, constraint="1:1")
     return SmatchScore(int(round(res.score)), len(t), len(g), res.mapping)
 
 
-def smatch_corpus(tests: Iterable[Any], golds: Iterable[Any]) -> SmatchScore:
-    """Smatch over aligned lists of graphs: counts summed over the pairs, then divided."""
+def _standardization(standardize: str | bool | None) -> str | None:
+    if standardize is None or standardize is False:
+        return None
+    if standardize is True:
+        return "amr"
+    from ._amr_standardize import STANDARDIZE
+
+    if standardize not in STANDARDIZE:
+        raise OptionError(f"unknown standardization {standardize!r}; expected one of {', '.join(STANDARDIZE)}")
+    return standardize
+
+
+def smatch_corpus(tests: Iterable[Any], golds: Iterable[Any], *,
+                  standardize: str | bool | None = None) -> SmatchScore:
+    """Smatch over aligned lists of graphs: counts summed over the pairs, then divided (``standardize``: as
+    :func:`smatch`)."""
     tests, golds = list(tests), list(golds)
     if len(tests) != len(golds):
         raise OptionError(f"{len(tests)} test graphs but {len(golds)} gold graphs; they pair in order")
     from .._support.progress import track
 
-    scores = tuple(smatch(t, g) for t, g in track(zip(tests, golds), "Smatch pairs", len(tests)))
+    _standardization(standardize)
+    scores = tuple(smatch(t, g, standardize=standardize)
+                   for t, g in track(zip(tests, golds), "Smatch pairs", len(tests)))
     return SmatchScore(sum(s.match for s in scores), sum(s.test_triples for s in scores),
                        sum(s.gold_triples for s in scores), by_pair=scores)
 
