@@ -149,6 +149,10 @@ def test_textee_refusals(tmp_path: Path) -> None:
         result = accord.structured_metrics(gold, eae, preset="textee")
     totals = result.measures["argument_cls"].totals()
     assert (totals.match, totals.gold_total) == (1, 3)
+    empty = _jsonl(tmp_path / "empty.json", [])
+    with pytest.warns(AccordWarning, match="2 window\\(s\\) of the key have no prediction line"):
+        assert accord.structured_metrics(gold, empty, preset="textee").measures["argument_cls"].totals().f1 == 0
+    assert not accord.structured_metrics(empty, empty, preset="textee").documents
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with pytest.raises(PairingError, match="the key must be TextEE's processed data"):

@@ -67,10 +67,10 @@ def textee_result(key: TextEEFile, response: TextEEFile, *, key_path: Any = None
     argument-extraction prediction. A response window the key lacks is a :class:`~accord.errors.PairingError`
     (TextEE's scorer stops on it too); a key window the response lacks is scored against nothing, with a
     warning."""
-    if key.shape != "data":
+    if key.shape != "data" and key.windows:     # an empty file is any shape
         raise PairingError(f"{key_path or 'key'}: the key must be TextEE's processed data (lines with "
                            f"'event_mentions'), not a {key.shape!r} prediction")
-    if response.shape == "data":
+    if response.shape == "data" and response.windows:
         raise PairingError(f"{response_path or 'response'}: the response must be TextEE's predictions (lines with "
                            "'events', or 'trigger' and 'arguments'), not processed data")
     extra = [w for w in response.windows if w not in key.windows]
