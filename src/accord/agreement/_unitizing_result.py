@@ -119,7 +119,7 @@ class UnitizingResult:
         return out
 
     def to_json(self, indent: int | None = 2) -> str:
-        from ..report.serialize import json_text
+        from ..result._json_text import json_text
 
         return json_text(self.to_dict(), indent=indent)
 

@@ -3,53 +3,13 @@
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import OptionError, TallyError
+from ..metrics.gate_measures import BDM_MEASURES, MEASURES, parse_measure, split_measure
 
 __all__ = ["DiffCounts", "MEASURES", "BDM_MEASURES", "parse_measure", "split_measure", "mean_measures"]
-
-MEASURES = ("strict", "lenient", "average")
-BDM_MEASURES = ("strict-bdm", "lenient-bdm", "average-bdm")
-
-
-_GATE_NAME = re.compile(r"^f\s*(?P<beta>[0-9]+(?:\.[0-9]*)?)\s*-\s*score\s+(?P<kind>strict|lenient|average)"
-                        r"(?P<bdm>\s+bdm)?$", re.IGNORECASE)
-"""GATE's measure names: ``F1.0-score strict``, ``F0.5-score lenient BDM`` (Corpus QA's, guide 10.3)."""
-
-
-def parse_measure(name: str) -> str:
-    """Check a measure name: ``strict``, ``lenient``, ``average`` or one of them with ``-bdm``
-    (also written ``strict BDM``), or GATE's name with its beta (``F0.5-score lenient BDM``), which
-    becomes ``lenient-bdm@0.5``: that measure under its own beta, whatever ``--beta`` says."""
-    m = _GATE_NAME.match(name.strip())
-    if m is not None:
-        beta = float(m.group("beta"))
-        kind = m.group("kind").lower() + ("-bdm" if m.group("bdm") else "")
-        return f"{kind}@{beta:g}"
-    kind, at, beta_text = name.partition("@")
-    m_name = "-".join(kind.strip().lower().replace("_", " ").split())
-    if m_name not in MEASURES + BDM_MEASURES:
-        raise OptionError(f"unknown measure {name!r}; expected one of {', '.join(MEASURES + BDM_MEASURES)}, or "
-                          "GATE's names such as 'F1.0-score strict' and 'F0.5-score lenient BDM'")
-    if at:
-        try:
-            beta = float(beta_text)
-        except ValueError:
-            beta = -1.0
-        if not 0 <= beta < math.inf:
-            raise OptionError(f"measure {name!r}: the beta after '@' must be a number >= 0")
-        return f"{m_name}@{beta:g}"
-    return m_name
-
-
-def split_measure(measure: str, beta: float = 1.0) -> tuple[str, float]:
-    """A parsed measure's kind and beta: its own (``strict@0.5``) or ``beta``."""
-    kind, at, b = measure.partition("@")
-    return kind, (float(b) if at else beta)
-
 
 def _f(p: float, r: float, beta: float) -> float:
     b2 = beta * beta

@@ -395,7 +395,7 @@ class GateKind(Kind):
     integer = frozenset(("gold", "pred", "correct", "partial", "missing", "spurious"))
 
     def __init__(self, measure: str = "strict", beta: float = 1.0):
-        from ..diff._counts import parse_measure, split_measure
+        from ..metrics.gate_measures import parse_measure, split_measure
 
         self.name_given = parse_measure(measure)
         self.measure, self.beta = split_measure(self.name_given, beta)

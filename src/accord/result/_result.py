@@ -280,7 +280,7 @@ class Result:
         return out
 
     def to_json(self, indent: int | None = 2) -> str:
-        from ..report.serialize import json_text
+        from ._json_text import json_text
 
         return json_text(self.to_dict(), indent=indent)
 

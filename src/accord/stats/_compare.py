@@ -240,7 +240,7 @@ class ComparisonResult:
         return self
 
     def to_json(self, indent: int | None = 2) -> str:
-        from ..report.serialize import json_text
+        from ..result._json_text import json_text
 
         return json_text(self.to_dict(), indent=indent)
 

@@ -47,8 +47,8 @@ import numpy as np
 from ..errors import OptionError
 from ..match.engine import DocumentAlignment, Pairer
 from ..match.similarity import Context
+from ..metrics.counts import Counts
 from ..model import TOKEN_OFFSETS, Annotation, Document
-from ..pairs._tally import Counts
 from ._intervals import CLASHED, MATCHED, MISSING, SPURIOUS, Interval, scored_intervals
 
 __all__ = ["UNITS", "UnitScores", "score_units", "accuracies"]
