@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError
+from ._coref_options import add_coref_options, check_display, coref_settings, draw_coref
 from ._options import add_allow_missing, add_output, add_statistics, csv_list
 from ._output import emit
 from ._structured_options import add_preset_options, preset_arguments
@@ -51,6 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     co.add_argument("--format", choices=("conll2012", "jsonl", "corefud", "brat", "gate", "xmi"),
                     help="input format (default: by extension)")
     add_allow_missing(co)
+    add_coref_options(co)
     add_output(co, "the CEAF entity alignments (document, metric, key entity, response entity, phi)")
     add_statistics(co)
     sm = sub.add_parser("smatch", help="Smatch between AMR graphs (PENMAN), with the optimal variable mapping")
@@ -73,10 +75,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_coref(args: argparse.Namespace) -> int:
     from .. import _api
-    from ..report.result_table import render_result
 
+    check_display(args)
     result = _api.coref(args.key, args.response, metrics=args.metrics, format=args.format,
-                        allow_missing=args.allow_missing)
+                        allow_missing=args.allow_missing, **coref_settings(args))
     if args.details:
         from ..report.details import write_rows
 
@@ -85,10 +87,7 @@ def run_coref(args: argparse.Namespace) -> int:
         write_rows(rows, args.details, ("document", "metric", "key_entity", "response_entity", "phi"))
 
     def draw(console: Console) -> None:
-        render_result(result, console, by_label=False)
-        value = result.conll_f1()
-        if value is not None:
-            console.print(f"CoNLL F1 (mean of MUC, B-cubed, CEAFe F1): {100 * value:.2f}")
+        draw_coref(result, console, args)
     return emit(args, result, draw)
 
 

@@ -179,7 +179,7 @@ class _Document:
     def _open(self, body: str, closing: bool, node: int, fields: list[str], where: str, line: int) -> None:
         eid, head_index = None, None
         for name, value in zip(fields, body.split("-")):
-            if name == "eid":
+            if name in ("eid", "GRP"):    # GRP: the entity field of older files (UD GUM 2.8), per document
                 eid = value
             elif name == "head" and value:
                 if not value.isdigit():
