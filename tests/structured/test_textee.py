@@ -157,3 +157,23 @@ def test_textee_refusals(tmp_path: Path) -> None:
         warnings.simplefilter("error")
         with pytest.raises(PairingError, match="the key must be TextEE's processed data"):
             accord.structured_metrics(half, gold, preset="textee")
+
+
+def test_attached_on_accord_records_hand_count(tmp_path: Path) -> None:
+    """accord's own ``events`` records: the trigger predicted at other offsets loses every attached argument; not
+    attached, the type suffices; the repeated argument counts once (the default 1:1 matching counts it twice)."""
+    key = _jsonl(tmp_path / "key.jsonl", [{"id": "d", "events": [{"trigger": {"mention": [1, 2], "type": "A"},
+                                           "arguments": [{"mention": [3, 4], "role": "x"},
+                                                         {"mention": [5, 6], "role": "y"}]}]}])
+    resp = _jsonl(tmp_path / "resp.jsonl", [{"id": "d", "events": [{"trigger": {"mention": [7, 8], "type": "A"},
+                                             "arguments": [{"mention": [3, 4], "role": "x"},
+                                                           {"mention": [3, 4], "role": "x"},
+                                                           {"mention": [5, 6], "role": "z"}]}]}])
+
+    def counts(attached: bool | None) -> dict[str, tuple[float, float, float]]:
+        r = accord.structured_metrics(key, resp, ["event-argument", "event-argument-id"], attached=attached)
+        return {n: (m.totals().match, m.totals().pred_total, m.totals().gold_total) for n, m in r.measures.items()}
+
+    assert counts(True) == {"event-argument": (0, 2, 2), "event-argument-id": (0, 2, 2)}
+    assert counts(False) == {"event-argument": (1, 2, 2), "event-argument-id": (2, 2, 2)}
+    assert counts(None)["event-argument"][1] == 3      # accord's matching of events keeps the repeated argument
