@@ -55,9 +55,9 @@ def test_mypy_finds_no_error(monkeypatch):
 
 STRICT_MODULES = ("accord.stats", "accord.stats.*", "accord.match", "accord.match.*", "accord.pipeline",
                   "accord.pipeline.*", "accord.metrics", "accord.metrics.*", "accord._support", "accord._support.*",
-                  "accord.model", "accord.model.*", "accord.modes")
+                  "accord.model", "accord.model.*", "accord.modes", "accord.result", "accord.result.*")
 """The core checked as ``mypy --strict`` checks it (issue 35): the statistics, the pairing engine, the pipeline's
-stages, the metrics, the support modules, the model and the modes' registry."""
+stages, the metrics, the support modules, the model, the modes' registry and the result."""
 
 
 def _strict_flags(tmp_path: Path) -> dict[str, bool]:

@@ -20,4 +20,5 @@ def _schema_text() -> str:
 
 def contract_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) that every ``--output json`` of accord validates against."""
-    return json.loads(_schema_text())
+    schema: dict[str, Any] = json.loads(_schema_text())
+    return schema

@@ -115,7 +115,7 @@ class Kind:
         v = np.asarray(v)
         if len(v) == 0:
             return []
-        columns: dict[str, list] = {}
+        columns: dict[str, list[Any]] = {}
         derived = self.derived(v)
         for name, arr in derived.items():
             columns[name] = arr.astype(np.int64).tolist() if name in self.integer else arr.tolist()
@@ -272,8 +272,9 @@ class CorefKind(Kind):
     reference scorer).
     """
 
-    columns = (("key m.", "gold"), ("resp. m.", "pred"), ("R num", "recall_num"), ("R den", "recall_den"),
-               ("P num", "precision_num"), ("P den", "precision_den"))
+    columns: tuple[tuple[str, str], ...] = (("key m.", "gold"), ("resp. m.", "pred"), ("R num", "recall_num"),
+                                            ("R den", "recall_den"), ("P num", "precision_num"),
+                                            ("P den", "precision_den"))
     name = "coref"
     base = ("gold", "pred", "recall_num", "recall_den", "precision_num", "precision_den")
     integer = frozenset(("gold", "pred"))

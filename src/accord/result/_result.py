@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from ._tables import ResultTable
 __all__ = ["SCHEMA_VERSION", "Block", "Measure", "Result", "merge_inputs"]
 
 
-class Block(dict):
+class Block(dict[str, Any]):
     """One row's counts and rates, as in the JSON (``block["f1"]``), also as attributes (``block.f1``)."""
 
     def __getattr__(self, name: str) -> Any:
@@ -35,8 +35,10 @@ def _sum_documents(values: np.ndarray) -> np.ndarray:
     """Sum over documents (axis 0) in the order numpy sums a 1-d array (pairwise), so that a float
     total is bit-identical to the sum of each count's column."""
     if values.dtype.kind in "iu" or len(values) < 2:
-        return values.sum(axis=0)
-    return np.ascontiguousarray(np.moveaxis(values, 0, -1)).sum(axis=-1)
+        summed: np.ndarray = values.sum(axis=0)
+        return summed
+    pairwise: np.ndarray = np.ascontiguousarray(np.moveaxis(values, 0, -1)).sum(axis=-1)
+    return pairwise
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,12 +56,13 @@ class Measure:
         r = t.rows.index(row)
         if document is None:
             return _sum_documents(t.values[:, r])
-        return t.values[t.documents.index(document), r]
+        one: np.ndarray = t.values[t.documents.index(document), r]
+        return one
 
     def block(self, row: Row = ALL, document: str | None = None) -> Block:
         return Block(self.kind.blocks(self.counts(row, document)[None, :])[0])
 
-    def _blocks(self, values: np.ndarray, keys: list) -> dict:
+    def _blocks(self, values: np.ndarray, keys: list[Any]) -> dict[Any, Block]:
         return {k: Block(b) for k, b in zip(keys, self.kind.blocks(values))}
 
     def totals(self) -> Block:
@@ -146,9 +149,9 @@ class Measure:
 def _row_block(out: dict[str, Any], row: Row) -> dict[str, Any] | None:
     """The block of ``row`` in a measure's JSON (None for a row it does not show)."""
     if row == ALL:
-        return out["totals"]
+        return cast("dict[str, Any]", out["totals"])
     if row[0] == "label":
-        return out["by_label"].get(row[1])
+        return cast("dict[str, Any] | None", out["by_label"].get(row[1]))
     node = out.get(row[0] + "s")
     for part in row[1:]:
         if not isinstance(node, dict):

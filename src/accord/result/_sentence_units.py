@@ -58,4 +58,5 @@ class SentenceIndex:
             return np.zeros(0, dtype=np.int64)
         at = np.searchsorted(self._keys, doc * _SHIFT + np.maximum(np.asarray(start, dtype=np.int64), 0),
                              side="right") - 1
-        return np.maximum(at, self._first[doc])
+        placed: np.ndarray = np.maximum(at, self._first[doc])
+        return placed

@@ -178,7 +178,8 @@ class CountTable:
 
     def total(self) -> np.ndarray:
         """Counts of every row summed over documents: ``(rows, fields)``."""
-        return self.values.sum(axis=0)
+        total: np.ndarray = self.values.sum(axis=0)
+        return total
 
     def take(self, documents: Sequence[str]) -> CountTable:
         """The table of ``documents`` (a reordering of some or all of its documents), in that order."""
@@ -257,7 +258,7 @@ def _joined_sentences(tables: Sequence[CountTable], rows: tuple[Row, ...]) -> Se
 _GROUP_ORDER = {"all": 0, "label": 1, "aggregation": 2, "decomposition": 3}
 
 
-def row_order(row: Row) -> tuple:
+def row_order(row: Row) -> tuple[Any, ...]:
     """The canonical order of rows: the total, labels, aggregations, decompositions, then other groups;
     by name inside a group."""
     return (_GROUP_ORDER.get(row[0], len(_GROUP_ORDER)), row[0], row[1:])

@@ -16,8 +16,8 @@ tuples and dicts all work:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from ..errors import OptionError
 from ._matching import f1, match, precision, recall
@@ -338,9 +338,11 @@ class _ArgumentSet(Similarity):
         out: set[tuple[Any, ...]] = set()
         for e in events:
             trig = e[self.trigger_field]
-            head = (tuple(_key(trig["mention"])), trig["type"]) if self.attached else (trig["type"],)
+            head = (tuple(cast("Iterable[Any]", _key(trig["mention"]))), trig["type"]) if self.attached else (
+                trig["type"],)
             for a in e["args"]:
-                out.add(head + (tuple(_key(a["mention"])),) + ((a["role"],) if self.classification else ()))
+                out.add(head + (tuple(cast("Iterable[Any]", _key(a["mention"]))),)
+                        + ((a["role"],) if self.classification else ()))
         return sorted(out, key=repr)
 
     def __call__(self, pred: Any, gold: Any) -> float:
