@@ -42,7 +42,10 @@ def add_record_options(p: Any) -> None:
 
 def register(sub: argparse._SubParsersAction) -> None:
     co = sub.add_parser("coref", help="coreference metrics (MUC, B-cubed, CEAFm, CEAFe, BLANC, LEA) as the "
-                                      "CoNLL-2012 scorer computes them")
+                                      "CoNLL-2012 scorer computes them",
+                        description="Score coreference chains: MUC, B-cubed, CEAFm, CEAFe, BLANC and LEA, with the "
+                        "CoNLL score (the mean F1 of MUC, B-cubed and CEAFe), as the CoNLL-2012 reference scorer "
+                        "(--preset conll2012) or the CorefUD scorer (--preset corefud) counts them.")
     co.add_argument("key", help="key (gold) file: CoNLL-2012 (#begin document ...), JSON lines (.jsonl), CorefUD "
                     "(.conllu), brat (.ann, or a folder: equivalences and Coreference relations), GATE XML (.xml: "
                     "the matches feature) or UIMA XMI (.xmi: DKPro Core's CoreferenceChain)")
@@ -55,7 +58,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_coref_options(co)
     add_output(co, "the CEAF entity alignments (document, metric, key entity, response entity, phi)")
     add_statistics(co)
-    sm = sub.add_parser("smatch", help="Smatch between AMR graphs (PENMAN), with the optimal variable mapping")
+    sm = sub.add_parser("smatch", help="Smatch between AMR graphs (PENMAN), with the optimal variable mapping",
+                        description="Score AMR graphs (PENMAN notation) against gold graphs with Smatch: precision, "
+                        "recall and F1 of the matched triples under the best variable mapping, found exactly (an "
+                        "integer program), not by hill-climbing.")
     sm.add_argument("gold", help="gold graphs, PENMAN notation, blank-line separated")
     sm.add_argument("pred", help="predicted graphs, paired with the gold graphs in order")
     add_output(sm, "the variable mapping of each pair (pair, test variable, gold variable)")
