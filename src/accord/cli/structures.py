@@ -11,6 +11,7 @@ from ..errors import OptionError
 from ._coref_options import add_coref_options, check_display, coref_settings, draw_coref
 from ._options import add_allow_missing, add_output, add_statistics, csv_list
 from ._output import emit
+from ._smatch_options import add_smatch_options, smatch_kwargs
 from ._structured_options import add_preset_options, preset_arguments
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     sm.add_argument("gold", help="gold graphs, PENMAN notation, blank-line separated")
     sm.add_argument("pred", help="predicted graphs, paired with the gold graphs in order")
     add_output(sm, "the variable mapping of each pair (pair, test variable, gold variable)")
+    add_smatch_options(sm)
     add_statistics(sm)
     st = sub.add_parser("structured", help="relations, events, role-filler entities and templates from JSON lines",
                         formatter_class=argparse.RawDescriptionHelpFormatter, lazy_description=_structured_help)
@@ -101,7 +103,7 @@ def run_smatch(args: argparse.Namespace) -> int:
     from .. import _api
     from ..report.result_table import render_result
 
-    result = _api.smatch(args.gold, args.pred)
+    result = _api.smatch(args.gold, args.pred, **smatch_kwargs(args))
     if args.details:
         from ..report.details import write_rows
 

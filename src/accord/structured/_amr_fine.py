@@ -203,16 +203,19 @@ def _multiset(p: _Parsed, aspect: str) -> Counter[str]:
     return Counter(t for r, _, t in triples if r == "wiki")
 
 
-def _match(test: list[Triple], gold: list[Triple]) -> tuple[int, int, int]:
+def _match(test: list[Triple], gold: list[Triple], time_limit: float | None = None) -> tuple[int, int, int, bool]:
     """The best count over variable mappings, as the scripts' smatch counts a mapping: every pair of equal
-    triples, so a triple written twice on both sides counts four times."""
+    triples, so a triple written twice on both sides counts four times; last, whether the time limit stopped the
+    integer program."""
     t, g = Counter(test), Counter(gold)
     if max(t.values(), default=1) == 1 and max(g.values(), default=1) == 1:
-        res = latent_match(sorted(t, key=repr), sorted(g, key=repr), _FIELDS, constraint="1:1")
+        res = latent_match(sorted(t, key=repr), sorted(g, key=repr), _FIELDS, constraint="1:1",
+                           time_limit=time_limit)
     else:
         res = latent_match(sorted(((*k, n) for k, n in t.items()), key=repr),
-                           sorted(((*k, n) for k, n in g.items()), key=repr), _COUNTED, constraint="1:1")
-    return int(round(res.score)), len(gold), len(test)
+                           sorted(((*k, n) for k, n in g.items()), key=repr), _COUNTED, constraint="1:1",
+                           time_limit=time_limit)
+    return int(round(res.score)), len(gold), len(test), res.bound is not None
 
 
 @dataclass(frozen=True)
@@ -221,37 +224,45 @@ class FineScore:
 
     counts: dict[str, tuple[int, int, int]]
     by_pair: tuple[FineScore, ...] = ()
+    stopped: tuple[str, ...] = ()
+    """The aspects whose integer program the time limit stopped (on this pair, or on any pair of a corpus)."""
 
     def f1(self, aspect: str) -> float:
         m, g, p = self.counts[aspect]
         return 2 * m / (g + p) if g and p else 0.0
 
 
-def fine_grained(test: Any, gold: Any) -> FineScore:
-    """The nine aspects of one graph pair (PENMAN strings, ``penman.Tree`` or ``penman.Graph``)."""
+def fine_grained(test: Any, gold: Any, *, time_limit: float | None = None) -> FineScore:
+    """The nine aspects of one graph pair (PENMAN strings, ``penman.Tree`` or ``penman.Graph``); ``time_limit``:
+    seconds each integer program may run."""
     from .amr import _tree
 
     trees = _tree(test, "test graph"), _tree(gold, "gold graph")
     t, g = (_parse(x, w) for x, w in zip(trees, ("test graph", "gold graph")))
     tl, gl = (_parse(x, w, unlabel=True) for x, w in zip(trees, ("test graph", "gold graph")))
-    counts: dict[str, tuple[int, int, int]] = {
-        "smatch": _match(_smatch_triples(t), _smatch_triples(g)),
-        "unlabeled": _match(_smatch_triples(tl), _smatch_triples(gl)),
-        "no_wsd": _match(_smatch_triples(t, no_wsd=True), _smatch_triples(g, no_wsd=True)),
+    solved = {
+        "smatch": _match(_smatch_triples(t), _smatch_triples(g), time_limit),
+        "unlabeled": _match(_smatch_triples(tl), _smatch_triples(gl), time_limit),
+        "no_wsd": _match(_smatch_triples(t, no_wsd=True), _smatch_triples(g, no_wsd=True), time_limit),
+        "reentrancies": _match(_sub_triples(t, _reentrant(t)), _sub_triples(g, _reentrant(g)), time_limit),
+        "srl": _match(_sub_triples(t, _srl(t)), _sub_triples(g, _srl(g)), time_limit),
     }
+    counts: dict[str, tuple[int, int, int]] = {a: v[:3] for a, v in solved.items()}
     for aspect in ("concepts", "named_entities", "negations", "wikification"):
         a, b = _multiset(t, aspect), _multiset(g, aspect)
         counts[aspect] = (sum((a & b).values()), sum(b.values()), sum(a.values()))
-    counts["reentrancies"] = _match(_sub_triples(t, _reentrant(t)), _sub_triples(g, _reentrant(g)))
-    counts["srl"] = _match(_sub_triples(t, _srl(t)), _sub_triples(g, _srl(g)))
-    return FineScore({a: counts[a] for a in ASPECTS})
+    stopped = tuple(a for a in ASPECTS if a in solved and solved[a][3])
+    return FineScore({a: counts[a] for a in ASPECTS}, stopped=stopped)
 
 
-def fine_grained_corpus(tests: Sequence[Any], golds: Sequence[Any]) -> FineScore:
+def fine_grained_corpus(tests: Sequence[Any], golds: Sequence[Any], *,
+                        time_limit: float | None = None) -> FineScore:
     """The nine aspects over graphs paired in order: counts summed over the pairs."""
     from .._support.progress import track
 
-    pairs = tuple(fine_grained(t, g) for t, g in track(zip(tests, golds), "fine-grained pairs", len(tests)))
+    pairs = tuple(fine_grained(t, g, time_limit=time_limit)
+                  for t, g in track(zip(tests, golds), "fine-grained pairs", len(tests)))
     total = {a: (sum(p.counts[a][0] for p in pairs), sum(p.counts[a][1] for p in pairs),
                  sum(p.counts[a][2] for p in pairs)) for a in ASPECTS}
-    return FineScore(total, pairs)
+    stopped = tuple(a for a in ASPECTS if any(a in p.stopped for p in pairs))
+    return FineScore(total, pairs, stopped)

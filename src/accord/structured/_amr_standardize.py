@@ -181,7 +181,7 @@ def standardize(triples: list[Raw], how: str) -> list[Raw]:
     if how == "generic":
         return out
     v2c = _var_concepts(out)
-    for k, (s, r, t) in enumerate(out):
+    for k, (_, r, t) in enumerate(out):
         if r == ":root":
             out[k] = (t, ":root", v2c.get(t, ""))
             break

@@ -184,26 +184,56 @@ def _pair_coref_documents(k: dict[str, Any], r: dict[str, Any], allow_missing: s
     return ({**k, **{d: [] for d in only_response}}, {**r, **{d: [] for d in only_key}})
 
 
-def smatch(gold: PathLike | Sequence[Any], pred: PathLike | Sequence[Any]) -> Any:
+def smatch(gold: PathLike | Sequence[Any], pred: PathLike | Sequence[Any], *, standardize: str | bool | None = None,
+           fine_grained: bool = False, time_limit: float | None = None) -> Any:
     """Smatch between graphs paired in order (``accord smatch``).
 
     ``gold`` and ``pred`` are PENMAN files or sequences of graphs (PENMAN strings, ``penman.Tree`` or
     ``penman.Graph``). Documents are the gold graphs' ``::id`` when every one has a distinct id, else
     their positions ``1``, ``2``, ...
+
+    ``standardize`` (``"amr"`` or ``True``, ``"generic"``) applies Smatch++'s standardization first;
+    ``fine_grained`` adds the nine aspects of Damonte et al. (2017) as measures (``fine_smatch``, ``unlabeled``,
+    ``no_wsd``, ``concepts``, ``named_entities``, ``negations``, ``wikification``, ``reentrancies``, ``srl``);
+    ``time_limit`` stops each integer program after that many seconds, with an
+    :class:`~accord.errors.AccordWarning` and the ``optimality_gap`` of the result.
     """
+    import warnings
+
+    from ..errors import AccordWarning
     from ..structured._result import smatch_result
-    from ..structured.amr import read_amr, smatch_corpus
+    from ..structured.amr import _standardization, read_amr, smatch_corpus
 
     g = read_amr(gold) if is_path(gold) else list(gold)
     p = read_amr(pred) if is_path(pred) else list(pred)
     if len(g) != len(p):
         raise OptionError(f"{gold if is_path(gold) else 'gold'} has {len(g)} graphs but "
                           f"{pred if is_path(pred) else 'pred'} has {len(p)}; they pair in order")
-    total = smatch_corpus(p, g)
+    how = _standardization(standardize)
+    total = smatch_corpus(p, g, standardize=how, time_limit=time_limit)
+    fine = None
+    if fine_grained:
+        from ..structured._amr_fine import fine_grained_corpus
+
+        fine = fine_grained_corpus(p, g, time_limit=time_limit)
     ids = [getattr(x, "metadata", {}).get("id") for x in g]
     documents = cast("list[str]", ids) if all(ids) and len(set(ids)) == len(ids) else None   # every id set
-    result = smatch_result(total, documents=documents, inputs=inputs_block(gold=(gold, len(g)), pred=(pred, len(p))))
+    options = {k: v for k, v in (("standardize", how), ("fine_grained", fine_grained or None),
+                                 ("time_limit", time_limit)) if v is not None}
+    result = smatch_result(total, documents=documents, inputs=inputs_block(gold=(gold, len(g)), pred=(pred, len(p))),
+                           options=options, fine=fine)
     result.source = total
+    gap = result.optimality_gap()
+    if gap is not None and gap["pairs_stopped"]:
+        shown = ", ".join(gap["pairs_stopped"][:5]) + (" ..." if len(gap["pairs_stopped"]) > 5 else "")
+        warnings.warn(AccordWarning(
+            f"the integer program stopped at the time limit ({time_limit} s) on {len(gap['pairs_stopped'])} pair(s) "
+            f"({shown}): Smatch matched {gap['match']} triples, at most {gap['match_bound']} with the best mapping "
+            f"(F1 {gap['f1']:.4f}, at most {gap['f1_bound']:.4f}); see optimality_gap"), stacklevel=2)
+    if fine is not None and fine.stopped:
+        warnings.warn(AccordWarning(
+            f"the integer program stopped at the time limit ({time_limit} s) in the fine-grained aspects "
+            f"{', '.join(fine.stopped)}: their counts are the best mapping found, not proved optimal"), stacklevel=2)
     return result
 
 

@@ -50,11 +50,13 @@ LATENT = _LatentMarker()
 
 
 class LatentResult(NamedTuple):
-    """The optimum: its score, the matched item pairs and the variable mapping."""
+    """The optimum: its score, the matched item pairs and the variable mapping; ``bound`` is ``None`` when the score
+    is proved optimal, else (the integer program stopped by its time limit) an upper bound of the optimum."""
 
     score: float
     pairs: list[tuple[int, int, float]]
     mapping: dict[Any, Any]
+    bound: float | None = None
 
 
 def _signature(item: Sequence[Any], fields: Sequence[Any]) -> tuple[Any, ...]:
@@ -62,7 +64,7 @@ def _signature(item: Sequence[Any], fields: Sequence[Any]) -> tuple[Any, ...]:
 
 
 def latent_match(pred: Sequence[Sequence[Any]], gold: Sequence[Sequence[Any]], fields: Sequence[Any], *,
-                 constraint: str = "1:1") -> LatentResult:
+                 constraint: str = "1:1", time_limit: float | None = None) -> LatentResult:
     """The best matching of items with latent variables (exact, by ILP).
 
     Parameters
@@ -73,6 +75,9 @@ def latent_match(pred: Sequence[Sequence[Any]], gold: Sequence[Sequence[Any]], f
         Per field: :data:`LATENT`, or a similarity (``exact`` by default when ``None``).
     constraint : {"1:1", "N:1", "1:N", "N:N"}
         The constraint on item pairs; the variable mapping is always 1:1.
+    time_limit : float, optional
+        Seconds the integer program may run; stopped there, the result holds the best mapping found and the
+        solver's upper ``bound`` of the optimum.
     """
     if constraint not in CONSTRAINTS:
         raise OptionError(f"unknown matching constraint {constraint!r}; expected one of {', '.join(CONSTRAINTS)}")
@@ -128,7 +133,7 @@ def latent_match(pred: Sequence[Sequence[Any]], gold: Sequence[Sequence[Any]], f
         quick = _greedy_if_optimal(cand, [_signature(a, fields) for a in pred])
         if quick is not None:
             return quick
-    return _solve(cand, constraint, fold=implied)
+    return _solve(cand, constraint, fold=implied, time_limit=time_limit)
 
 
 def _greedy_if_optimal(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]],
@@ -191,7 +196,7 @@ def _unique(items: Sequence[Sequence[Any]]) -> bool:
 
 
 def _solve(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]], constraint: str,
-           fold: bool = False) -> LatentResult:
+           fold: bool = False, time_limit: float | None = None) -> LatentResult:
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
 
@@ -264,9 +269,14 @@ def _solve(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]], cons
     # does not change what is optimal: the same stopping rule applies (HiGHS's relative gap, 1e-4 by default,
     # which for Smatch's integer counts below 10,000 triples leaves no room for a worse solution)
     res = milp(cost, integrality=integrality, bounds=Bounds(0, 1), constraints=constraints,
-               options={"presolve": False})
-    if res.x is None:  # pragma: no cover - the problem is always feasible (all zeros)
-        raise OptionError(f"the matching ILP failed: {res.message}")
+               options={"presolve": False} if time_limit is None else {"presolve": False,
+                                                                       "time_limit": float(time_limit)})
+    stopped = time_limit is not None and res.status == 1
+    if res.x is None:
+        if not stopped:  # pragma: no cover - the problem is always feasible (all zeros)
+            raise OptionError(f"the matching ILP failed: {res.message}")
+        # stopped before any solution: the empty matching, bounded by every candidate's score
+        return LatentResult(0.0, [], {}, float(sum(t[2] for t in cand) + sum(t[2] for t in folded_cand)))
     x = res.x
     chosen = [cand[k] for k in range(nx) if x[k] > 0.5]
     chosen += [t for t in folded_cand if all(x[nx + ypairs[vp]] > 0.5 for vp in t[3])]
@@ -274,4 +284,10 @@ def _solve(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]], cons
     # the mapping: variable pairs that some matched pair relies on
     used = {vp for _, _, _, need in chosen for vp in need}
     mapping = {va.name: vb.name for va, vb in used}
-    return LatentResult(float(sum(s for _, _, s in pairs)), pairs, mapping)
+    score = float(sum(s for _, _, s in pairs))
+    bound = None
+    if stopped:
+        dual = getattr(res, "mip_dual_bound", None)
+        bound = max(score, -float(dual)) if dual is not None and np.isfinite(dual) else \
+            float(sum(t[2] for t in cand) + sum(t[2] for t in folded_cand))
+    return LatentResult(score, pairs, mapping, bound)

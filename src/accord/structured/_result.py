@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..result import BetterKind, CorefKind, Measure, RecordsKind, Result, SmatchKind, document_table
+from ._amr_result import SmatchResult
 
 __all__ = ["CorefResult", "coref_result", "smatch_result", "records_result"]
 
@@ -51,14 +52,24 @@ def coref_result(scores: Mapping[str, Any], key: Mapping[str, Any], response: Ma
 
 
 def smatch_result(total: Any, *, documents: Sequence[str] | None = None, options: Mapping[str, Any] | None = None,
-                  inputs: Mapping[str, Any] | None = None) -> Result:
-    """Smatch counts of each graph pair (documents: ``documents``, or ``1``, ``2``, ... in input order)."""
+                  inputs: Mapping[str, Any] | None = None, fine: Any = None) -> SmatchResult:
+    """Smatch counts of each graph pair (documents: ``documents``, or ``1``, ``2``, ... in input order); with
+    ``fine`` (:class:`~accord.structured._amr_fine.FineScore`), one more measure per fine-grained aspect; the
+    pairs a time limit stopped keep their bounds (:class:`~accord.structured._amr_result.SmatchResult`)."""
+    from ._amr_result import FINE_MEASURES
+
     kind = SmatchKind()
     values = np.array([[s.match, s.gold_triples, s.test_triples] for s in total.by_pair], dtype=np.int64)
     documents = list(documents) if documents is not None else [str(k + 1) for k in range(len(total.by_pair))]
     table = document_table(kind.fields, documents, values.reshape(len(documents), 3))
-    return Result("smatch", "smatch", {"smatch": Measure(kind, table)}, nested=False, options=options,
-                  inputs=inputs)
+    measures = {"smatch": Measure(kind, table)}
+    if fine is not None:
+        for aspect, name in FINE_MEASURES.items():
+            counts = np.array([p.counts[aspect] for p in fine.by_pair], dtype=np.int64).reshape(len(documents), 3)
+            measures[name] = Measure(kind, document_table(kind.fields, documents, counts))
+    bounds = {d: s.bound for d, s in zip(documents, total.by_pair) if s.bound is not None}
+    return SmatchResult("smatch", "smatch", measures, nested=fine is not None, options=options, inputs=inputs,
+                        bounds=bounds)
 
 
 def records_result(results: Mapping[str, Any], loaded: Mapping[str, tuple[Mapping[str, list], Mapping[str, list]]],

@@ -61,6 +61,14 @@ class SmatchScore:
     gold_triples: int
     mapping: dict[str, str] = field(default_factory=dict, compare=False)
     by_pair: tuple[SmatchScore, ...] = field(default=(), repr=False, compare=False)
+    bound: int | None = field(default=None, compare=False)
+    """``None`` when ``match`` is the optimum; else (the ILP stopped by its time limit, on this pair or on some pair
+    of a corpus) the most triples the best mapping could match: the optimum lies in ``[match, bound]``."""
+
+    @property
+    def gap(self) -> int:
+        """``bound - match``: the triples the time limit may have cost (0 when the optimum was proved)."""
+        return 0 if self.bound is None else self.bound - self.match
 
     @property
     def precision(self) -> float:
@@ -209,7 +217,8 @@ def _canonical(role: str, source: Var, target: Var) -> Triple:
     return (role, source, target)
 
 
-def smatch(test: Any, gold: Any, *, standardize: str | bool | None = None) -> SmatchScore:
+def smatch(test: Any, gold: Any, *, standardize: str | bool | None = None,
+           time_limit: float | None = None) -> SmatchScore:
     """Smatch of a test graph against a gold graph, with the optimal variable mapping.
 
     Parameters
@@ -219,6 +228,9 @@ def smatch(test: Any, gold: Any, *, standardize: str | bool | None = None) -> Sm
     standardize : {None, "amr", "generic"} or bool
         Smatch++'s standardization of both graphs first (:mod:`accord.structured._amr_standardize`; ``True`` is
         ``"amr"``, its AMR default); ``None`` (or ``False``): smatch 1.0.4's triples.
+    time_limit : float, optional
+        Seconds the integer program may run on this pair; stopped there, the score holds the best mapping found
+        and ``bound``, the most triples any mapping could match.
 
     Returns
     -------
@@ -235,8 +247,9 @@ def smatch(test: Any, gold: Any, *, standardize: str | bool | None = None) -> Sm
 
         t = sorted(standardized_triples(test, how, where="test graph"), key=repr)
         g = sorted(standardized_triples(gold, how, where="gold graph"), key=repr)
-    res = latent_match(t, g, _FIELDS, constraint="1:1")
-    return SmatchScore(int(round(res.score)), len(t), len(g), res.mapping)
+    res = latent_match(t, g, _FIELDS, constraint="1:1", time_limit=time_limit)
+    bound = None if res.bound is None else int(res.bound + 1e-6)
+    return SmatchScore(int(round(res.score)), len(t), len(g), res.mapping, bound=bound)
 
 
 def _standardization(standardize: str | bool | None) -> str | None:
@@ -251,20 +264,25 @@ def _standardization(standardize: str | bool | None) -> str | None:
     return standardize
 
 
-def smatch_corpus(tests: Iterable[Any], golds: Iterable[Any], *,
-                  standardize: str | bool | None = None) -> SmatchScore:
-    """Smatch over aligned lists of graphs: counts summed over the pairs, then divided (``standardize``: as
-    :func:`smatch`)."""
+def smatch_corpus(tests: Iterable[Any], golds: Iterable[Any], *, standardize: str | bool | None = None,
+                  time_limit: float | None = None) -> SmatchScore:
+    """Smatch over aligned lists of graphs: counts summed over the pairs, then divided (``standardize`` and
+    ``time_limit``, per pair: as :func:`smatch`)."""
     tests, golds = list(tests), list(golds)
     if len(tests) != len(golds):
         raise OptionError(f"{len(tests)} test graphs but {len(golds)} gold graphs; they pair in order")
     from .._support.progress import track
 
     _standardization(standardize)
-    scores = tuple(smatch(t, g, standardize=standardize)
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0):
+        raise OptionError(f"the time limit must be a positive number of seconds; got {time_limit!r}")
+    scores = tuple(smatch(t, g, standardize=standardize, time_limit=time_limit)
                    for t, g in track(zip(tests, golds), "Smatch pairs", len(tests)))
+    stopped = any(s.bound is not None for s in scores)
+    bound = sum(s.match if s.bound is None else s.bound for s in scores) if stopped else None
     return SmatchScore(sum(s.match for s in scores), sum(s.test_triples for s in scores),
-                       sum(s.gold_triples for s in scores), by_pair=scores)
+                       sum(s.gold_triples for s in scores), by_pair=scores, bound=bound)
 
 
 MAX_DEPTH = 200
