@@ -310,7 +310,8 @@ def add_scaling(p: argparse.ArgumentParser) -> None:
                    "(tcp://host:8786), or local for a cluster of --jobs worker processes on this machine; the "
                    "input paths (or fsspec URLs such as s3://...) must be readable by the workers")
     g.add_argument("--shard-size", type=byte_size, metavar="SIZE",
-                   help="input bytes per shard (default 16M); a worker's memory grows with it")
+                   help="input bytes per shard (default 4M, accord.parallel.DEFAULT_SHARD_BYTES); a worker's "
+                   "memory grows with it")
 
 
 def add_common(p: argparse.ArgumentParser) -> None:

@@ -87,6 +87,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     # agreement has one unit: replaces the --resample of the documents' bootstrap (the parser resolves the clash)
     group = next(g for g in ag._action_groups if any("--bootstrap" in a.option_strings for a in g._group_actions))
     group.title = "confidence intervals (resampling items)"
+    bootstrap = next(a for a in group._group_actions if "--bootstrap" in a.option_strings)
+    bootstrap.help = ("add confidence intervals of every coefficient from N bootstrap resamples of the items "
+                      "(every document's items pooled, with replacement)")
     group.add_argument("--resample", choices=("items",), default=None,
                        help="the unit --bootstrap and the paired test resample: items (the default and the only "
                        "one for agreement: every document's items pooled, with replacement)")

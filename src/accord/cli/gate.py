@@ -31,7 +31,7 @@ def _diff_options(p: argparse.ArgumentParser, by: str) -> None:
     add_diff_pairing(p)
     p.add_argument("--measures", "--measure", dest="measures", type=csv_list,
                    help="comma-separated strict, lenient, average, strict-bdm, lenient-bdm, average-bdm (default "
-                   "strict, lenient, average; with --bdm strict, lenient, strict-bdm, lenient-bdm)")
+                   "strict,lenient,average; with --bdm strict,lenient,strict-bdm,lenient-bdm)")
     p.add_argument("--bdm", help="a BDM score file (accord bdm, or GATE's): credit missing keys with the BDM of a "
                    "coextensive spurious response of a close concept (types, or the --features values)")
     add_rates(p, zero_division=False)

@@ -43,7 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "--pred-column: both sides are columns of GOLD)")
     add_score_options(sc)
     add_output(sc, "one row per gold or predicted item")
-    sc.add_argument_group("output").add_argument(
+    output = next(g for g in sc._action_groups if g.title == "output")
+    output.add_argument(
         "--html", help="also write the one-page HTML report of this result (as accord report) to this file")
     mat = sc.add_argument_group("MATScore's files")
     mat.add_argument("--mat-csv", metavar="DIR", help="write MATScore's CSV files into DIR: bytag_<fmt>.csv (and "
