@@ -42,3 +42,17 @@ def test_the_sample_scores_what_seqeval_gives():
     gold, system = _tags(EXAMPLES / "gold.conll"), _tags(EXAMPLES / "system.conll")
     assert metrics.f1_score(gold, system) == pytest.approx(5 / 7)
     assert metrics.precision_score(gold, system) == pytest.approx(5 / 7)
+
+
+def test_the_installed_sample_is_the_one_of_the_clone_and_its_paths_print_on_one_line():
+    """``accord score $(python -m accord.examples)``: the README's first command from any install (the sample is
+    package data; the clone's examples/ is a link to it)."""
+    import subprocess
+    import sys
+
+    import accord.examples as sample
+
+    assert sample.GOLD.read_bytes() == (EXAMPLES / "gold.conll").read_bytes()
+    assert sample.SYSTEM.read_bytes() == (EXAMPLES / "system.conll").read_bytes()
+    run = subprocess.run([sys.executable, "-m", "accord.examples"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.split() == [str(sample.GOLD), str(sample.SYSTEM)]

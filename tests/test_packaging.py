@@ -33,6 +33,7 @@ def test_the_wheel_holds_what_the_package_needs_and_nothing_of_the_tests(dist):
     (wheel,) = dist.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "accord/py.typed" in names
+    assert {"accord/examples/gold.conll", "accord/examples/system.conll"} <= set(names)   # the README's first command
     assert "accord/result/contract.schema.json" in names
     assert any(n.startswith("accord/report/templates/") and n.endswith(".html") for n in names)
     assert any(n.endswith(".dist-info/licenses/LICENSE") or n.endswith(".dist-info/LICENSE") for n in names)
