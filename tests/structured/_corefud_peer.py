@@ -88,3 +88,51 @@ def _mentions(infos: dict, evaluator: object) -> dict:
         pn, pd = evaluator.mentions(sc, s2k, align)    # type: ignore[attr-defined]
         per[str(d)] = (rn, rd, pn, pd)
     return {"total": rpf(list(per.values())), "documents": {d: rpf([v]) for d, v in per.items()}}
+
+
+SUITE_GRID = [(m, s) for m in ("exact", "head", "partial") for s in ("keep", "drop")]
+"""The settings every case of the suite is scored with (and, in its ``zeros`` folder, under each ``zeros``)."""
+GUM_SETTINGS = [("head", "drop", "dependent"), ("exact", "keep", "dependent"), ("partial", "drop", "dependent"),
+                ("exact", "drop", "linear"), ("head", "keep", "drop")]
+
+
+def suite_cases(root: Path) -> list[tuple[str, Path, Path, str, str, str]]:
+    """``(case id, key, response, match, singletons, zeros)`` of the grid over the suite under ``root``."""
+    out = []
+    for response in sorted(root.glob("**/*.response")):
+        key = response.parent / (response.name.rsplit("-", 1)[0] + ".key")
+        zeros = ("dependent", "linear", "drop") if response.parent.name == "zeros" else ("dependent",)
+        for match, singletons in SUITE_GRID:
+            for z in zeros:
+                case = f"{response.relative_to(root).as_posix()}:{match}:{singletons}:{z}"
+                out.append((case, key, response, match, singletons, z))
+    return out
+
+
+def _write(suite: Path, gum: Path, out: Path) -> None:  # pragma: no cover - run by hand to renew the held numbers
+    import gzip
+    import json
+    import logging
+
+    logging.disable(logging.WARNING)
+    held: dict = {"source": "ufal/corefud-scorer (commit 4fd7b0e, v1.2) with udapi, run in-process by "
+                            "tests/structured/_corefud_peer.py: python tests/structured/_corefud_peer.py SUITE GUM OUT",
+                  "suite": {}, "gum": {}}
+    for case, key, response, match, singletons, zeros in suite_cases(suite):
+        try:
+            got = peer_scores(key, response, match=match, singletons=singletons, zeros=zeros)
+        except ZeroDivisionError:    # a zero without enhanced dependencies: the scorer's dependent matching fails
+            continue
+        held["suite"][case] = {m: [round(x, 12) for x in v["total"]] for m, v in got.items()}
+    for match, singletons, zeros in GUM_SETTINGS:
+        got = peer_scores(gum / "gum_test.conllu", gum / "gum_resp.conllu", match=match, singletons=singletons,
+                          zeros=zeros)
+        held["gum"][f"{match}:{singletons}:{zeros}"] = {
+            m: {"total": [round(x, 12) for x in v["total"]],
+                "documents": {d: [round(x, 12) for x in t] for d, t in v["documents"].items()}}
+            for m, v in got.items()}
+    out.write_bytes(gzip.compress(json.dumps(held, sort_keys=True).encode("utf-8"), mtime=0))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    _write(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]))

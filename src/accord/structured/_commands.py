@@ -17,8 +17,9 @@ PathLike = str | os.PathLike
 __all__ = ['PRESETS', 'coref', 'smatch', 'structured_metrics']
 
 
-PRESETS = {"conll2012": {"mention_match": "exact", "singletons": "keep", "zeros": None},
-           "corefud": {"mention_match": "head", "singletons": "drop", "zeros": "dependent"}}
+PRESETS: dict[str, dict[str, str | None]] = {
+    "conll2012": {"mention_match": "exact", "singletons": "keep", "zeros": None},
+    "corefud": {"mention_match": "head", "singletons": "drop", "zeros": "dependent"}}
 """``accord coref --preset``: the CoNLL-2012 reference scorer's settings (the default) and the CorefUD scorer's
 defaults (CRAC shared tasks: ``corefud-scorer.py key response``)."""
 
@@ -64,7 +65,7 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
 
     if preset not in PRESETS:
         raise OptionError(f"--preset must be one of {', '.join(PRESETS)}; got {preset!r}")
-    settings = dict(PRESETS[preset])
+    settings: dict[str, Any] = dict(PRESETS[preset])
     given = {"mention_match": mention_match, "singletons": singletons, "zeros": zeros}
     settings.update({k: v for k, v in given.items() if v is not None})
     if settings["singletons"] not in ("keep", "drop"):

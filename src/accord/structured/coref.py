@@ -126,9 +126,12 @@ class CorefScore:
         fn = _f1(n_num2, n_resp, n_num, n_key)
         key_coref, key_noncoref = self.recall_den, n_key
         if self.blanc_rule == "corefud":
-            parts = [x for x, den in (((rc, pc, fc), self.recall_den + self.precision_den), ((rn, pn, fn), n_key + n_resp))
-                     if den]
-            return tuple(sum(x[i] for x in parts) / len(parts) if parts else 0.0 for i in range(3))  # type: ignore
+            parts = [x for x, den in (((rc, pc, fc), self.recall_den + self.precision_den),
+                                      ((rn, pn, fn), n_key + n_resp)) if den]
+            if not parts:
+                return 0.0, 0.0, 0.0
+            return (sum(x[0] for x in parts) / len(parts), sum(x[1] for x in parts) / len(parts),
+                    sum(x[2] for x in parts) / len(parts))
         if not key_coref and not key_noncoref:
             return 0.0, 0.0, 0.0
         if not key_coref:

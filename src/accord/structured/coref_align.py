@@ -25,6 +25,7 @@ Before aligning, a mention written twice in one entity keeps its first occurrenc
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -46,23 +47,23 @@ def _f(a: set, b: set) -> float:
     return 2 * p * r / (p + r)
 
 
-def _zero_score(k: object, s: object) -> float:
-    if k.sentence != s.sentence:    # type: ignore[attr-defined]
+def _zero_score(k: Any, s: Any) -> float:
+    if k.sentence != s.sentence:
         return 0.0
-    kd, sd = set(k.deps), set(s.deps)    # type: ignore[attr-defined]
+    kd, sd = set(k.deps), set(s.deps)
     return 10 * _f(kd, sd) + _f({p for p, _ in kd}, {p for p, _ in sd})
 
 
-def _head_score(k: object, s: object) -> float:
-    if k.head != s.head:    # type: ignore[attr-defined]
+def _head_score(k: Any, s: Any) -> float:
+    if k.head != s.head:
         return 0.0
-    kw = set(k.words)    # type: ignore[attr-defined]
-    return len(kw.intersection(s.words)) / len(kw)    # type: ignore[attr-defined]
+    kw = set(k.words)
+    return len(kw.intersection(s.words)) / len(kw)
 
 
-def _partial_score(k: object, s: object) -> float:
-    kw, sw = set(k.words), set(s.words)    # type: ignore[attr-defined]
-    if k.head in sw and sw <= kw:    # type: ignore[attr-defined]
+def _partial_score(k: Any, s: Any) -> float:
+    kw, sw = set(k.words), set(s.words)
+    if k.head in sw and sw <= kw:
         return len(sw) / len(kw)
     return 0.0
 
@@ -83,18 +84,18 @@ def _candidates(match: str, k: Sequence, s: Sequence) -> np.ndarray:
                        & (sf[None, :] <= kh[:, None]) & (kh[:, None] <= sl[None, :]))
 
 
-_SCORES: dict[str, Callable[[object, object], float]] = {"head": _head_score, "partial": _partial_score,
+_SCORES: dict[str, Callable[[Any, Any], float]] = {"head": _head_score, "partial": _partial_score,
                                                         "zero": _zero_score}
 
 
-def _assign(match: str, keys: list, syss: list, kset: Mapping, sset: Mapping) -> list[tuple[object, object]]:
+def _assign(match: str, keys: list, syss: list, kset: Mapping, sset: Mapping) -> list[tuple[Any, Any]]:
     """The scorer's step 1 or 3: pairs of the best 1:1 assignment that score above 0."""
     if not keys or not syss:
         return []
     from scipy.optimize import linear_sum_assignment
 
-    def order(m: object) -> tuple[int, int, int]:
-        return m.words[0], m.words[-1], len(m.words)    # type: ignore[attr-defined]
+    def order(m: Any) -> tuple[int, int, int]:
+        return m.words[0], m.words[-1], len(m.words)
     keys = sorted(keys, key=lambda e: order(kset[e]))
     syss = sorted(syss, key=lambda e: order(sset[e]))
     km, sm = [kset[e] for e in keys], [sset[e] for e in syss]
@@ -128,8 +129,8 @@ def align_document(key: Sequence[Sequence], response: Sequence[Sequence], *, mat
                    singletons: str = "drop", zeros: str = "dependent") -> tuple[Spans, Spans, tuple[int, int, int]]:
     """One document's key and response entities as numbered mentions (``(n, n)`` spans) and its mention counts:
     key mentions, response mentions, aligned pairs (see the module docstring)."""
-    def eq(m: object) -> object:
-        return (m.words, m.head) if match == "head" else m.words    # type: ignore[attr-defined]
+    def eq(m: Any) -> Any:
+        return (m.words, m.head) if match == "head" else m.words
     k, r = _prepare(key, eq, singletons, zeros), _prepare(response, eq, singletons, zeros)
     kset: dict = {}
     sset: dict = {}
@@ -159,9 +160,12 @@ def align_document(key: Sequence[Sequence], response: Sequence[Sequence], *, mat
     return ks, rs, (len(kset), len(sset), len(pairs))
 
 
+Counts = dict[str, tuple[int, int, int]]
+
+
 def align_corpus(key: Mapping[str, Sequence[Sequence]], response: Mapping[str, Sequence[Sequence]], *,
                  match: str = "head", singletons: str = "drop",
-                 zeros: str = "dependent") -> tuple[dict[str, Spans], dict[str, Spans], dict[str, tuple[int, int, int]]]:
+                 zeros: str = "dependent") -> tuple[dict[str, Spans], dict[str, Spans], Counts]:
     """:func:`align_document` for every document of the key (a document the response lacks: no response entity)."""
     if match not in MENTION_MATCH:
         raise OptionError(f"--mention-match must be one of {', '.join(MENTION_MATCH)}; got {match!r}")
