@@ -121,7 +121,7 @@ SETTINGS: dict[str, Any] = {
     "task": None, "profile": None, "score_profile": None, "attributes": (), "equivalence_classes": None,
     "ignore": (), "units": (), "confusability": None, "content_annotations": None, "token_annotations": None,
     "gold_only": False, "ref_gold_only": False, "file_re": None, "ref_fsuff_off": None, "ref_fsuff_on": None,
-    "validate": True, "leniency": 1, "labelled": True,
+    "validate": True, "leniency": 1, "labelled": True, "slices": (), "train": None, "length_bins": None,
 }
 """The options of :func:`accord.score` that belong to one mode or another, with their defaults: a mode lists those
 it reads in :attr:`Mode.takes`; any other given a value besides its default is refused (:func:`check_mode_options`)."""
@@ -193,7 +193,7 @@ register_mode(Mode("pairs", "one-to-one pairing and the profile's similarity (de
                    "accord.pairs._score:measure_corpora",
                    ("task", "profile", "score_profile", "attributes", "equivalence_classes", "ignore", "units",
                     "confusability", "content_annotations", "token_annotations", "gold_only", "ref_gold_only",
-                    "file_re", "ref_fsuff_off", "ref_fsuff_on", "validate")))
+                    "file_re", "ref_fsuff_off", "ref_fsuff_on", "validate", "slices", "train", "length_bins")))
 register_mode(Mode("clueval", "CLUEval's coverage classes, recall and precision per leniency level",
                    "accord.clueval._result:measure_corpora", ("leniency", "labelled")))
 register_mode(Mode("semeval", "the SemEval-2013 schemas strict, exact, partial and type (as nervaluate)",
