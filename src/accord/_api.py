@@ -67,6 +67,9 @@ def score(
     match: str = "pairs",
     leniency: int | str = 1,
     labelled: bool = True,
+    slices: Sequence[str] | str = (),
+    train: Any = None,
+    length_bins: str | Sequence[str] | None = None,
     jobs: int | str = 1,
     client: Any = None,
     shard_size: int | None = None,
@@ -134,6 +137,15 @@ def score(
         ``leniency`` and ``labelled`` choosing the level shown first); ``semeval``, the SemEval-2013 schemas
         (a :class:`~accord.result.Result`); or a mode registered with :func:`accord.modes.register_mode`. An
         option the mode does not take (``task`` for ``clueval``...) is an :class:`~accord.errors.OptionError`.
+    slices : sequence of {"nesting", "length", "seen"}
+        The pairs mode: also count the items of each slice as a measure of its own (``nesting:flat``, ``nesting:inner``,
+        ``length:1``, ``seen:unseen``...; :mod:`accord.pairs._slices` defines them); the result then nests its
+        measures (``pairs`` first).
+    train : path or Corpus, optional
+        With ``slices=["seen"]``: the training corpus (read in the gold side's format) whose entities' (text, label)
+        are seen.
+    length_bins : str, optional
+        With ``slices=["length"]``: the bins of entity length in tokens (default ``"1,2,3,4+"``).
     jobs : int or "auto"
         Score in this many processes (``auto``: one per core): the inputs are cut into shards at document
         boundaries and the shards' count tables added up, into exactly the result of ``jobs=1``
@@ -177,7 +189,8 @@ def score(
                 "confusability": confusability, "content_annotations": content_annotations,
                 "token_annotations": token_annotations, "gold_only": gold_only, "ref_gold_only": ref_gold_only,
                 "file_re": file_re, "ref_fsuff_off": ref_fsuff_off, "ref_fsuff_on": ref_fsuff_on,
-                "validate": validate, "leniency": leniency, "labelled": labelled}
+                "validate": validate, "leniency": leniency, "labelled": labelled, "slices": slices, "train": train,
+                "length_bins": length_bins}
     check_mode_options(chosen, settings)
     if "token_label" in read_options:     # renamed: a reader would ignore it silently
         raise OptionError("token_label is now token_annotations (a list of labels, MAT's --token_annotations)")
@@ -195,6 +208,11 @@ def score(
                                                       formats=(gold_format or format, pred_format or format)))
     if isinstance(task, (str, os.PathLike)):     # before the inputs are read: a task file's error comes first
         settings["task"] = load_task(task)
+    if train is not None and "train" in chosen.takes:     # read once, in the gold side's format
+        from .pairs._slices import TrainingSet, check_slices
+
+        check_slices(slices, train, length_bins)
+        settings["train"] = TrainingSet.read(train, gold_format or format, read_options)
     gold_c, pred_c, repairs = read_with_repairs(gold, pred, gold_format or format, pred_format or format,
                                                  read_options, gold_column, pred_column, gold_set, pred_set)
     if not in_shard():     # a shard's caller checks the labels of all shards

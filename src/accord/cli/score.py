@@ -23,6 +23,7 @@ from ._options import (
     repair_of,
 )
 from ._output import emit
+from ._slices_options import add_slices_options, slices_settings
 
 __all__ = ["register", "COMMANDS"]
 
@@ -138,6 +139,7 @@ def add_score_options(sc: argparse.ArgumentParser) -> None:
     r.add_argument("--ref-fsuff-off", metavar="SUFFIX", help="pair a predicted file with the gold file named "
                    "like it without SUFFIX (MAT's --ref_fsuff_off; with --ref-fsuff-on, SUFFIX replaced)")
     r.add_argument("--ref-fsuff-on", metavar="SUFFIX", help="... and with SUFFIX added (MAT's --ref_fsuff_on)")
+    add_slices_options(sc)
 
 
 def _mat_document_options(args: argparse.Namespace) -> list[tuple[str, object]]:
@@ -205,7 +207,7 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
                                tag_column=args.tag_column, gold_set=args.gold_set, pred_set=args.pred_set,
                                match=args.match, leniency=leniency_level(args.leniency), labelled=not args.unlabelled,
                                discontinuous=args.discontinuous, **scaling(args),
-                               **vrt_options(args))
+                               **vrt_options(args), **slices_settings(args))
         if args.match == "clueval":     # its coverage classes drawn too
             from ..report.clueval_report import render_clueval
 
@@ -235,6 +237,7 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
         file_re=args.file_re, ref_fsuff_off=args.ref_fsuff_off, ref_fsuff_on=args.ref_fsuff_on,
         confusability=(units[0] if units else "token") if args.confusability else None,
         gold_set=args.gold_set, pred_set=args.pred_set, **scaling(args), **vrt_options(args),
+        **slices_settings(args),
     )
     return report, lambda console: render_table(report, console)
 

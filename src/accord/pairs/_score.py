@@ -19,7 +19,9 @@ from ..modes import ModeOptions
 from ..pipeline import check_user_names, in_shard, match_file_names, pair_documents
 from ..pipeline._offset_units import unify_units
 from ..pipeline._regions import UNDECLARED, annotation_roles, prepare_corpus, restrict_pairs
+from ..result import PairsKind
 from ._report import Report
+from ._slices import LengthBins, TrainingSet, check_slices, slice_measures, slice_options, sliced
 from ._tally import ScoreRows, tally
 
 __all__ = ["measure_corpora"]
@@ -38,6 +40,8 @@ def measure_corpora(gold_c: Corpus, pred_c: Corpus, mode_options: ModeOptions) -
     file_re, ref_fsuff_off, ref_fsuff_on = settings.get("file_re"), settings.get("ref_fsuff_off"), settings.get(
         "ref_fsuff_on")
     validate = settings.get("validate", True)
+    slicings = check_slices(settings.get("slices"), settings.get("train"), settings.get("length_bins"))
+    bins = LengthBins.parse(settings.get("length_bins")) if "length" in slicings else None
     beta, zero_division, allow_missing = mode_options.beta, mode_options.zero_division, mode_options.allow_missing
     named = match_file_names(gold_c, pred_c, file_re, ref_fsuff_off, ref_fsuff_on)
     if named[0] is not gold_c or named[1] is not pred_c:   # paired anew by file name: offsets in one unit again
@@ -98,5 +102,10 @@ def measure_corpora(gold_c: Corpus, pred_c: Corpus, mode_options: ModeOptions) -
         from ..units import score_units
         report.units = score_units(alignments, pairer, units, token_labels=roles.token, confusability=confusability)
         options.update(units=list(units), token_annotations=sorted(roles.token), confusability=confusability)
+    if slicings:
+        train = TrainingSet.read(settings["train"]) if "seen" in slicings else None
+        measures = slice_measures(alignments, list(counts.documents), list(counts.labels), slicings,
+                                  PairsKind(beta, zero_division), bins=bins, train=train, limitation=rows.limitation)
+        report = sliced(report, measures, slice_options(slicings, bins, train))
     return report
 
