@@ -194,9 +194,29 @@ def test_litbank_nesting_against_brute_force(tmp_path):
                                                                                                         "pred/"))]
         tar.extractall(tmp_path, members=members, filter="data")
     gold_dir, pred_dir = tmp_path / "gold" / "litbank_entities", tmp_path / "pred" / "litbank_entities"
+    # training: the gold files of half the books, moved out of the scored folders; the other half is scored
+    train_dir, test_dir = tmp_path / "train", tmp_path / "test"
+    train_dir.mkdir()
+    test_dir.mkdir()
+    for k, gold_file in enumerate(sorted(gold_dir.glob("*.ann"))):
+        for path in (gold_file, gold_file.with_suffix(".txt")):
+            path.rename((train_dir if k % 2 else test_dir) / path.name)
+        if k % 2:
+            for path in (pred_dir / gold_file.name, pred_dir / gold_file.with_suffix(".txt").name):
+                path.unlink()
+    gold_dir = test_dir
+    train_keys = set()
+    for train_file in train_dir.glob("*.ann"):
+        text = train_file.with_suffix(".txt").read_text(encoding="utf-8")
+        train_keys |= {(" ".join(text[s:e].split()), lbl) for lbl, s, e in _read_ann(train_file)}
     expected: Counter = Counter()
     for gold_file in sorted(gold_dir.glob("*.ann")):
         gold, pred = _read_ann(gold_file), _read_ann(pred_dir / gold_file.name)
+        text = gold_file.with_suffix(".txt").read_text(encoding="utf-8")
+        for lbl, s, e in gold:
+            words = len(text[s:e].split())
+            expected["4+" if words >= 4 else str(max(words, 1)), "gold"] += 1
+            expected["seen" if (" ".join(text[s:e].split()), lbl) in train_keys else "unseen", "gold"] += 1
         left = Counter(pred)
         matched_pred: Counter = Counter()
         for item, classes in zip(gold, _classes(gold)):
@@ -214,9 +234,12 @@ def test_litbank_nesting_against_brute_force(tmp_path):
                 seen_unmatched[item] += 1
                 for c in classes:
                     expected[c, "spurious"] += 1
-    r = accord.score(gold_dir, pred_dir, slices=["nesting"])
+    r = accord.score(gold_dir, pred_dir, slices=["nesting", "length", "seen"], train=train_dir)
     for c in ("flat", "nested", "outer", "inner"):
         got = r.measures[f"nesting:{c}"].totals()
         assert (got["gold"], got["match"], got["spurious"]) == (
             expected[c, "gold"], expected[c, "match"], expected[c, "spurious"]), c
-    assert expected["inner", "gold"] > 1000      # LitBank nests: 2143 of its 13912 entities are inner
+    for name in ("length:1", "length:2", "length:3", "length:4+", "seen:seen", "seen:unseen"):
+        assert r.measures[name].totals()["gold"] == expected[name.partition(":")[2], "gold"], name
+    assert expected["inner", "gold"] > 500       # LitBank nests: 2143 of its 13912 entities are inner
+    assert expected["seen", "gold"] > 1000 and expected["unseen", "gold"] > 1000
