@@ -225,6 +225,9 @@ def slice_measures(alignments: Sequence[DocumentAlignment], documents: Sequence[
         first_of.setdefault(al.doc_id, al)
     index = SentenceIndex([(first_of[d].gold_doc, first_of[d].pred_doc) for d in documents if d in first_of])
     known = sentences and index.known and len(first_of) == len(documents)
+    longest = max((low for low, _, _ in bins.bins), default=0)
+    length_at = [position["length", bins.names[c]] for c in bins.codes(np.arange(longest + 1)).tolist()
+                 ] if "length" in slicings else []
     # one entry per (item, slice it is in): document, label, field, start, slice
     docs: list[int] = []
     label_codes: list[int] = []
@@ -252,7 +255,7 @@ def slice_measures(alignments: Sequence[DocumentAlignment], documents: Sequence[
                         where += [position[s, "nested" if nested[i] else "flat"],
                                   position[s, "inner" if inner[i] else "outer"]]
                     elif s == "length":
-                        where.append(position[s, bins.names[int(bins.codes(np.array([token_length(ann, doc)]))[0])]])
+                        where.append(length_at[min(token_length(ann, doc), len(length_at) - 1)])
                     else:
                         assert train is not None
                         where.append(position[s, "seen" if entity_key(ann, doc) in train.keys else "unseen"])
