@@ -219,14 +219,32 @@ def _solve(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]], cons
     nx, ny = len(cand), len(ypairs)
     rows, cols, vals, upper = [], [], [], []
     r = 0
-    # x_k - y_ab <= 0
-    for k, (_, _, _, need) in enumerate(cand):
+    # x_k - y_ab <= 0, aggregated where an item pairs with one item at most: the pairs of predicted item i that
+    # need the variable pair ab sum to at most y_ab (and so for reference item j); valid inequalities that imply
+    # the single ones and tighten the relaxation (an item pairs once: by the constraint, or, folded, because
+    # distinct items stay distinct under a mapping)
+    agg_i = fold or constraint in ("1:1", "N:1")
+    agg_j = fold or constraint in ("1:1", "1:N")
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for k, (i, j, _, need) in enumerate(cand):
         for vp in need:
-            rows += [r, r]
-            cols += [k, nx + ypairs[vp]]
-            vals += [1.0, -1.0]
-            upper.append(0.0)
-            r += 1
+            if agg_i:
+                groups.setdefault((0, i, vp), []).append(k)
+            if agg_j:
+                groups.setdefault((1, j, vp), []).append(k)
+            if not (agg_i or agg_j):
+                groups.setdefault((2, k, vp), []).append(k)
+    seen_rows: set[tuple[Any, ...]] = set()
+    for (_, _, vp), members in groups.items():
+        key = (vp, tuple(members))
+        if key in seen_rows:
+            continue
+        seen_rows.add(key)
+        rows += [r] * (len(members) + 1)
+        cols += members + [nx + ypairs[vp]]
+        vals += [1.0] * len(members) + [-1.0]
+        upper.append(0.0)
+        r += 1
 
     def at_most_one(groups: dict[Any, list[int]]) -> None:
         nonlocal r
