@@ -19,7 +19,9 @@ key mention a number and each response mention its key mention's number (a new o
 metrics of :mod:`accord.structured.coref` score the numbers as one-word spans.
 
 Before aligning, a mention written twice in one entity keeps its first occurrence (equal as in step 2), and with
-``singletons="drop"`` the entities of one mention are removed (before zeros are, as the scorer does).
+``singletons="drop"`` the entities of one mention are removed (before zeros are, as the scorer does); an entity left
+with no mention by ``zeros="drop"`` is removed too (the scorer keeps it, counts it -1 in MUC's denominators and
+divides by its size 0 in B-cubed).
 """
 
 from __future__ import annotations
@@ -121,6 +123,8 @@ def _prepare(entities: Sequence[Sequence], eq: Callable, singletons: str, zeros:
             continue
         if zeros == "drop":
             unique = [(e, m) for e, m in unique if not m.zero]
+            if not unique:    # an entity of zeros only: gone (the scorer would keep it empty and divide by 0)
+                continue
         out.append(unique)
     return out
 
