@@ -17,6 +17,7 @@ from accord.cli import main
 from accord.errors import OptionError
 from accord.model import Corpus, Document, make_annotation
 from accord.pairs._slices import LengthBins, nesting_classes, token_length
+from tests.result.contract import checked
 
 #  0    1    2  3       4    5   6   7
 TOKENS = ("The", "Bank", "of", "England", "said", "Ann", "Lee", "left")
@@ -135,11 +136,11 @@ def test_measures_in_json_csv_intervals_and_merge():
         assert np.array_equal(merged.measures[name].table.values, m.table.values), name
     # two perfect documents and two of the hand count above
     assert counts(whole, "nesting:inner") == {"gold": 4, "pred": 4, "match": 4, "missing": 0, "spurious": 0}
-    data = json.loads(whole.to_json())
+    data = checked(whole.to_json())
     assert data["measures"]["nesting:flat"]["totals"]["gold"] == 4
     assert {line.split(",")[0] for line in whole.to_csv().splitlines()[1:]} == set(whole.measures)
     whole.bootstrap(200, seed=1)
-    data = json.loads(whole.to_json())
+    data = checked(whole.to_json())      # the contract's nested measures
     assert data["measures"]["nesting:outer"]["totals"]["ci"]["f1"][0] is not None
     assert [t.name for t in whole.tables][:2] == ["nesting slices", "length slices"]
 
