@@ -30,7 +30,7 @@ def add_slices_options(p: argparse.ArgumentParser) -> None:
                         "--length-bins), seen (whether the entity's text and label are an entity of --train); "
                         "comma-separated or repeated")
     g.add_argument("--length-bins", metavar="BINS",
-                   help="with --slices length: the bins of entity length in tokens (default 1,2,3,4+; as 1-2,3-5,6+)")
+                   help="with --slices length: the bins of entity length in tokens, as 1-2,3-5,6+ (default: 1,2,3,4+)")
     g.add_argument("--train", metavar="FILE",
                    help="with --slices seen: the training file or directory (read in the gold side's format)")
 
