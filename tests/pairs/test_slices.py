@@ -244,3 +244,24 @@ def test_litbank_nesting_against_brute_force(tmp_path):
         assert r.measures[name].totals()["gold"] == expected[name.partition(":")[2], "gold"], name
     assert expected["inner", "gold"] > 500       # LitBank nests: 2143 of its 13912 entities are inner
     assert expected["seen", "gold"] > 1000 and expected["unseen", "gold"] > 1000
+
+
+def test_sharded_run_equals_one_process(tmp_path):
+    text = " ".join(TOKENS)
+    starts = np.cumsum([0] + [len(t) + 1 for t in TOKENS])
+    for side, spans in (("gold", GOLD), ("pred", PRED)):
+        (tmp_path / side).mkdir()
+        for k in range(6):
+            chosen = spans if k % 3 else GOLD
+            lines = [f"T{j}\t{lbl} {starts[s]} {starts[e] - 1}" for j, (lbl, s, e) in enumerate(chosen, 1)]
+            (tmp_path / side / f"doc{k}.txt").write_text(text + "\n")
+            (tmp_path / side / f"doc{k}.ann").write_text("\n".join(lines) + "\n")
+    options = {"slices": ["nesting", "length", "seen"], "train": tmp_path / "gold" / "doc0.ann"}
+    one = accord.score(tmp_path / "gold", tmp_path / "pred", **options)
+    shards = accord.score(tmp_path / "gold", tmp_path / "pred", jobs=2, shard_size=100, **options)
+    assert list(shards.measures) == list(one.measures)
+    for name, m in one.measures.items():
+        other = shards.measures[name].table
+        assert (other.documents, other.rows) == (m.table.documents, m.table.rows), name
+        assert np.array_equal(other.values, m.table.values), name
+    assert [t.name for t in shards.tables] == ["nesting slices", "length slices", "seen slices"]
