@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+import accord
 from accord.cli import main
 
 from .result.commands import DATA, command_lines, command_names, write_inputs
@@ -34,7 +35,9 @@ def inputs(tmp_path_factory):
 
 
 def _normalized(text: str, tmp: Path) -> str:
-    return text.replace(str(DATA), "<data>").replace(str(tmp), "<tmp>")
+    """The paths of the inputs and the version of accord (in the generator object) replaced by placeholders."""
+    text = text.replace(str(DATA), "<data>").replace(str(tmp), "<tmp>")
+    return text.replace(f'"version": "{accord.__version__}"', '"version": "<version>"')
 
 
 @pytest.mark.parametrize("name", command_names())

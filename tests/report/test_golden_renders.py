@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+import accord
 from accord.cli import main
 
 from ..result.commands import CONLL_GOLD, CONLL_PRED, DATA, command_lines, worse_copy, write_inputs
@@ -68,6 +69,7 @@ def _extra_lines(p: dict[str, str]) -> dict[str, list[str]]:
 
 def _normalized(text: str, tmp: Path) -> str:
     text = text.replace(str(DATA), "<data>").replace(str(tmp), "<tmp>")
+    text = text.replace(f"Made by accord {accord.__version__}:", "Made by accord <version>:")
     return re.sub(r"sha256-[A-Za-z0-9+/=]+", "<sha256>", text)
 
 

@@ -179,7 +179,10 @@ class AgreementResult:
 
     def to_dict(self) -> dict[str, Any]:
         totals = self.totals if self.ci is None else {**self.totals, "ci": self.ci}
-        out = {"schema_version": SCHEMA_VERSION, "command": self.command, "mode": self.mode,
+        from .._support.surface import generator
+
+        out = {"schema_version": SCHEMA_VERSION, "generator": generator(), "command": self.command,
+               "mode": self.mode,
                "options": self.options, "inputs": self.inputs, "totals": totals,
                "by_label": self.by_label, "by_document": self.by_document}
         if self.summary is not None and "all_way" in self.summary:

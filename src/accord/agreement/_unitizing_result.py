@@ -111,7 +111,10 @@ class UnitizingResult:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "command": self.command, "mode": self.mode,
+        from .._support.surface import generator
+
+        out: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "generator": generator(), "command": self.command,
+                               "mode": self.mode,
                                "options": self.options, "inputs": self.inputs, "totals": self.totals,
                                "by_label": self.by_label, "by_document": self.by_document}
         if self.mode == "gamma":

@@ -93,6 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command and return its exit status: 0, 2 for bad input or options, 3 for a defect in accord."""
     from .._support.io import text_encoding
     from .._support.progress import progress_enabled
+    from .._support.surface import command_line
 
     try:
         parser = build_parser()
@@ -112,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return_large_blocks()
     try:
         with text_encoding(args.encoding), warnings.catch_warnings(), standard_input(args), \
-                progress_enabled(not args.quiet):
+                progress_enabled(not args.quiet), command_line(sys.argv[1:] if argv is None else argv):
             warnings.simplefilter("default")
             warnings.showwarning = _show_warning
             return _run(args)

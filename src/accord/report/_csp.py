@@ -43,6 +43,8 @@ def page_environment() -> Any:
     """The Jinja environment of accord's pages: its templates fill in the policy's script hashes when rendered."""
     from jinja2 import Environment, PackageLoader, Template, select_autoescape
 
+    from .._support.surface import generator_line
+
     class PageTemplate(Template):
         def render(self, *args: Any, **kwargs: Any) -> str:
             token = _HASHES.set([])
@@ -56,4 +58,5 @@ def page_environment() -> Any:
     env = Environment(loader=PackageLoader("accord.report", "templates"), autoescape=select_autoescape(["html"]))
     env.template_class = PageTemplate
     env.filters["csp_script"] = _csp_script
+    env.globals["generator_line"] = generator_line
     return env

@@ -261,8 +261,10 @@ class Result:
 
     # -- JSON
     def header(self) -> dict[str, Any]:
-        return {"schema_version": SCHEMA_VERSION, "command": self.command, "mode": self.mode,
-                "options": self.options, "inputs": self.inputs}
+        from .._support.surface import generator
+
+        return {"schema_version": SCHEMA_VERSION, "generator": generator(), "command": self.command,
+                "mode": self.mode, "options": self.options, "inputs": self.inputs}
 
     def extras_dict(self) -> dict[str, Any]:
         """Mode-specific keys after the measures; subclasses compute them from their own additive tables

@@ -179,9 +179,11 @@ class ComparisonResult:
         self.documents = first.documents
 
     def to_dict(self) -> dict[str, Any]:
+        from .._support.surface import generator
         from ..result._contract import SCHEMA_VERSION
 
-        return {"schema_version": SCHEMA_VERSION, "command": self.command, "mode": self.mode,
+        return {"schema_version": SCHEMA_VERSION, "generator": generator(), "command": self.command,
+                "mode": self.mode,
                 "options": self.options, "inputs": self.inputs,
                 "systems": {name: r.to_dict() for name, r in self.systems.items()},
                 "headline": self.headline, "leaderboard": self.leaderboard().to_dict(),
