@@ -147,3 +147,17 @@ def test_fine_data_equals_smatchpp():
         total = [x + int(y) for x, y in zip(total, (match["main"][0], match["main"][2], match["main"][3]))]
     t = accord.smatch(gold, pred, standardize=True).totals
     assert [t["match"], t["pred"], t["gold"]] == total
+
+
+def test_mapping_names_the_written_variables(tmp_path):
+    # Smatch++ renames variables (d, h...) to match; the mapping and --details keep the graphs' own names
+    s = smatch("(X / dog :location (h / house))", "(d / dog :ARG1-of (b / be-located-at-91 :ARG2 (h2 / house)))",
+               standardize=True)
+    assert (s.match, s.mapping) == (4, {"X": "d", "h": "h2"})
+    from accord.cli import main
+
+    gold, pred, details = tmp_path / "g.amr", tmp_path / "p.amr", tmp_path / "map.csv"
+    gold.write_text("(d / dog :ARG1-of (b / be-located-at-91 :ARG2 (h2 / house)))\n", encoding="utf-8")
+    pred.write_text("(X / dog :location (h / house))\n", encoding="utf-8")
+    assert main(["smatch", str(gold), str(pred), "--standardize", "--details", str(details), "-q"]) == 0
+    assert details.read_text().splitlines() == ["pair,test_variable,gold_variable", "1,X,d", "1,h,h2"]

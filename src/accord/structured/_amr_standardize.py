@@ -102,8 +102,9 @@ def _var_concepts(triples: list[Raw]) -> dict[str, str]:
     return {s: t for s, r, t in triples if r == ":instance"}
 
 
-def _relabel(triples: list[Raw]) -> list[Raw]:
-    """Variables renamed after their concepts' first letters, never equal to a constant or a concept."""
+def _relabel(triples: list[Raw], names: dict[str, str] | None = None) -> list[Raw]:
+    """Variables renamed after their concepts' first letters, never equal to a constant or a concept (``names``,
+    when given, receives each new name's old one)."""
     v2c = _var_concepts(triples)
     constants = set(v2c.values())
     for s, r, t in triples:
@@ -120,6 +121,8 @@ def _relabel(triples: list[Raw]) -> list[Raw]:
         while name in constants:
             name += "x"
         new[v] = name
+    if names is not None:
+        names.update((n, v) for v, n in new.items())
     return [(new.get(s, s), r, t if r == ":instance" else new.get(t, t)) for s, r, t in triples]
 
 
@@ -168,13 +171,14 @@ def _dereify(triples: list[Raw]) -> list[Raw]:
     return [t for k, t in enumerate(triples) if k not in drop] + new
 
 
-def standardize(triples: list[Raw], how: str) -> list[Raw]:
-    """Smatch++'s ``generic`` or ``amr`` standardization of raw triples (:func:`raw_triples`)."""
+def standardize(triples: list[Raw], how: str, names: dict[str, str] | None = None) -> list[Raw]:
+    """Smatch++'s ``generic`` or ``amr`` standardization of raw triples (:func:`raw_triples`); ``names``, when
+    given, receives the old (lower-cased, unquoted) name of each renamed variable."""
     if how not in STANDARDIZE:
         raise OptionError(f"unknown standardization {how!r}; expected one of {', '.join(STANDARDIZE)}")
     out = [(s.lower(), r.lower(), t.lower()) for s, r, t in triples]
     out = [tuple(x.replace('"', "").replace("'", "") for x in tr) for tr in out]  # type: ignore[misc]
-    out = _relabel(out)
+    out = _relabel(out, names)
     if how == "amr":
         out = [(s, {":domain": ":mod-of", ":domain-of": ":mod"}.get(r, r), t) for s, r, t in out]
     out = _deinvert(out)
@@ -191,7 +195,7 @@ def standardize(triples: list[Raw], how: str) -> list[Raw]:
 
 def standardized_triples(graph: Any, how: str, *, where: str = "graph") -> list[tuple[str, Any, Any]]:
     """The standardized triples of a graph as ``(relation, source, target)``, variables as
-    :class:`~accord.structured._latent.Var` (a list: ``generic`` keeps duplicates)."""
+    :class:`~accord.structured._latent.Var` named as in the graph (a list: ``generic`` keeps duplicates)."""
     from .amr import _tree
 
     tree = _tree(graph, where)
@@ -204,7 +208,17 @@ def standardized_triples(graph: Any, how: str, *, where: str = "graph") -> list[
             if s in seen:
                 raise FormatError(f"{where}: variable {s!r} is defined twice")
             seen.add(s)
-    out = standardize(raw, how)
+    names: dict[str, str] = {}
+    out = standardize(raw, how, names)
+    written: dict[str, str] = {}
+    for s, r, _ in raw:
+        if r == ":instance":
+            written.setdefault(s.lower().replace('"', "").replace("'", ""), s)
+
+    def var(name: str) -> Var:
+        old = names.get(name, name)
+        return Var(written.get(old, old))
+
     variables = set(_var_concepts(out))
-    return [(r, Var(s) if s in variables else s, Var(t) if r != ":instance" and t in variables else t)
+    return [(r, var(s) if s in variables else s, var(t) if r != ":instance" and t in variables else t)
             for s, r, t in out]
