@@ -235,3 +235,30 @@ def test_the_command_line_options_and_the_json(tmp_path, capsys):
     capsys.readouterr()
     assert main(["coref", str(key), str(resp), "--truncate", "--output", "json"]) == 2
     assert "--digits and --truncate shape the terminal table" in capsys.readouterr().err
+
+
+def test_an_entity_id_of_several_documents_is_ordered_by_its_first_document(tmp_path):
+    """udapi reads an eid written in two documents as one entity (split by document later), ordered by its mention
+    in the first: in d2 below e1 comes before e2 although e2's first mention there is earlier, so the word w2 written
+    in both is looked up in e2 (the last). The response's entity {w2, w3} of d2 then meets e2 and e1: MUC precision
+    0/1 (ordering by d2 alone would look w2 up in e1: 1/1). Checked against the CorefUD scorer when at hand."""
+    head = "# global.Entity = eid-etype-head-other\n"
+    d1 = "# newdoc id = d1\n# sent_id = 1\n" + _line(1, "(e1-x-1-)") + _line(2, "(e2-x-1-)") + "\n"
+    key = head + d1 + "# newdoc id = d2\n# sent_id = 2\n" + _line(1, "(e2-x-1-)") + _line(2, "(e1-x-1-)(e2-x-1-)") \
+        + _line(3, "(e1-x-1-)") + "\n"
+    resp = head + d1 + "# newdoc id = d2\n# sent_id = 2\n" + _line(1) + _line(2, "(e9-x-1-)") + _line(3, "(e9-x-1-)") \
+        + "\n"
+    (tmp_path / "k.conllu").write_text(key, encoding="utf-8")
+    (tmp_path / "r.conllu").write_text(resp, encoding="utf-8")
+    muc = _accord(tmp_path / "k.conllu", tmp_path / "r.conllu", "exact", "keep", "dependent")["muc"]
+    d2 = muc.by_document["d2"]
+    assert (d2.precision_num, d2.precision_den) == (0, 1)
+    if scorer_dir() is not None:
+        logging.disable(logging.WARNING)
+        try:
+            got = peer_scores(tmp_path / "k.conllu", tmp_path / "r.conllu", match="exact", singletons="keep",
+                              zeros="dependent")
+        finally:
+            logging.disable(logging.NOTSET)
+        assert got["muc"]["documents"]["d2"] == pytest.approx((d2.recall, d2.precision, d2.f1))
+        assert got["muc"]["total"] == pytest.approx((muc.recall, muc.precision, muc.f1))

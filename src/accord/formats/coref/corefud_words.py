@@ -18,7 +18,8 @@ are the two parts of its ID (``5.1`` is word 5, decimal 1; a word has decimal 0)
 (:func:`node_code`) so that the numbers of a file's nodes sort in its word order, and a key and a response whose
 empty nodes are placed differently still number their common words alike.
 
-Entities are listed in udapi's order (by their first mention: the earlier first node, then the longer mention),
+Entities are listed in udapi's order (by their first mention in the file: the earlier first node, then the longer
+mention; an entity id written in several documents is one entity there, ordered by its first document's mention),
 and the mentions of an entity in the same order: the scorer keeps a mention written in two entities in the last
 one of that order when it looks a mention up.
 """
@@ -95,7 +96,7 @@ def read_corefud_mentions(path: str | Path) -> dict[str, list[list[Mention]]]:
         width, misc_at = len(names), names.index("MISC")
         deps_at = names.index("DEPS") if "DEPS" in names else -1
     fields = ["eid", "etype", "head", "other"]
-    docs: dict[str, list[list[Mention]]] = {}
+    docs: dict[str, list[tuple[str, list[Mention]]]] = {}
     reader = _Document(p)
     sentence, in_sentence = 0, False
     doc: str | None = None
@@ -141,7 +142,15 @@ def read_corefud_mentions(path: str | Path) -> dict[str, list[list[Mention]]]:
     if doc is None:
         raise FormatError("no word in this file", path=p)
     docs[doc] = reader.finish(doc, len(lines))
-    return docs
+    # udapi's order of entities: by their first mention in the file (an eid written in several documents is one
+    # entity there, split by document afterwards; GRP ids are per document)
+    first: dict[str, tuple[int, int, int]] = {}
+    for entities in docs.values():
+        for eid, mentions in entities:
+            if "GRP" not in fields:
+                first.setdefault(eid, mentions[0].order_key())
+    return {d: [m for _, m in sorted(entities, key=lambda e: first.get(e[0]) or e[1][0].order_key())]
+            for d, entities in docs.items()}
 
 
 def _deps(value: str, sentence: int, where: str, p: Path, line: int) -> list[tuple[int, str]]:
@@ -236,7 +245,7 @@ class _Document:
                               f"{len(words)}", path=self.p, line=line)
         mention.head = words[index - 1]
 
-    def finish(self, doc: str, line: int) -> list[list[Mention]]:
+    def finish(self, doc: str, line: int) -> list[tuple[str, list[Mention]]]:
         for eid, stack in self.unfinished.items():
             if stack:
                 raise FormatError(f"document {doc!r}: a mention of entity {eid} never closes", path=self.p, line=line)
@@ -245,13 +254,12 @@ class _Document:
                 raise FormatError(f"document {doc!r}: a discontinuous mention of entity {eid} lacks its last part",
                                   path=self.p, line=line)
         out = []
-        for opens in self.entities.values():
+        for eid, opens in self.entities.items():
             mentions = []
             for o in opens:
                 words = tuple(sorted(set(o.words)))
                 zero = o.head % _WORD != 0
                 mentions.append(Mention(words, o.head, zero, self.deps.get(o.head, ()) if zero else ()))
             mentions.sort(key=Mention.order_key)
-            out.append(mentions)
-        out.sort(key=lambda e: e[0].order_key())
+            out.append((eid, mentions))
         return out
