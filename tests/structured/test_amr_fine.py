@@ -146,13 +146,13 @@ def test_each_aspect_is_a_measure_with_intervals():
 
 def test_cli_fine_grained_json(tmp_path):
     pred, gold = _files("camr")
-    import json
-
     from accord.cli import main
+
+    from ..result.contract import checked
 
     out = tmp_path / "fine.json"
     assert main(["smatch", str(gold), str(pred), "--fine-grained", "--output", "json", "-o", str(out)]) == 0
-    d = json.loads(out.read_text())
+    d = checked(out.read_text())
     assert d["options"]["fine_grained"] is True
     srl = d["measures"]["srl"]["totals"]
     assert (srl["match"], srl["gold"], srl["pred"]) == HELD_COUNTS["camr"][-1]

@@ -11,6 +11,7 @@ import accord
 from accord.errors import AccordWarning, OptionError
 from accord.structured import smatch, smatch_corpus
 
+from ..result.contract import checked
 from .test_amr import _random_amr
 
 
@@ -44,7 +45,7 @@ def test_result_field_and_warning():
     optimum = smatch(test, gold).match
     with pytest.warns(AccordWarning, match=r"stopped at the time limit \(0.0001 s\) on 1 pair\(s\) \(1\)"):
         r = accord.smatch([gold], [test], time_limit=1e-4)
-    gap = r.to_dict()["optimality_gap"]
+    gap = checked(r.to_json())["optimality_gap"]
     assert gap["pairs_stopped"] == ["1"]
     assert gap["match"] == r.totals["match"] <= optimum <= gap["match_bound"]
     assert gap["f1_bound"] == pytest.approx(2 * gap["match_bound"] / (r.totals["gold"] + r.totals["pred"]))

@@ -248,7 +248,7 @@ def smatch(test: Any, gold: Any, *, standardize: str | bool | None = None,
         t = sorted(standardized_triples(test, how, where="test graph"), key=repr)
         g = sorted(standardized_triples(gold, how, where="gold graph"), key=repr)
     res = latent_match(t, g, _FIELDS, constraint="1:1", time_limit=time_limit)
-    bound = None if res.bound is None else int(res.bound + 1e-6)
+    bound = None if res.bound is None else min(int(res.bound + 1e-6), len(t), len(g))   # a triple matches once
     return SmatchScore(int(round(res.score)), len(t), len(g), res.mapping, bound=bound)
 
 
