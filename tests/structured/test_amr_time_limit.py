@@ -75,3 +75,21 @@ def test_cli_refuses_a_bad_time_limit(bad, tmp_path, capsys):
         main(["smatch", str(f), str(f), "--time-limit", bad])
     assert exc.value.code == 2
     assert "--time-limit" in capsys.readouterr().err
+
+
+def test_merged_results_keep_their_bounds():
+    import penman
+
+    results = []
+    for name, seed in (("a", 11), ("b", 12)):
+        test, gold = _hard_pair(seed)
+        g, t = penman.parse(f"# ::id {name}\n{gold}"), penman.parse(f"# ::id {name}\n{test}")
+        with pytest.warns(AccordWarning):
+            results.append(accord.smatch([g], [t], time_limit=1e-4))
+    merged = results[0] + results[1]
+    gaps = [r.optimality_gap() for r in results]
+    gap = merged.optimality_gap()
+    assert gap is not None and all(x is not None for x in gaps)
+    assert gap["pairs_stopped"] == ["a", "b"]
+    assert gap["match"] == sum(x["match"] for x in gaps)
+    assert gap["match_bound"] == sum(x["match_bound"] for x in gaps)

@@ -35,8 +35,9 @@ class SmatchResult(Result):
         values = table.values[:, 0, :]
         match = int(values[:, 0].sum())
         gold, pred = int(values[:, 1].sum()), int(values[:, 2].sum())
-        bound = match + sum(b - int(values[docs.index(d), 0]) for d, b in self.bounds.items() if d in docs)
-        return {"pairs_stopped": sorted(self.bounds, key=docs.index), "match": match, "match_bound": bound,
+        bounds = {d: b for d, b in getattr(self, "bounds", {}).items() if d in docs}
+        bound = match + sum(b - int(values[docs.index(d), 0]) for d, b in bounds.items())
+        return {"pairs_stopped": sorted(bounds, key=docs.index), "match": match, "match_bound": bound,
                 "f1": 2 * match / (gold + pred) if gold and pred else 0.0,
                 "f1_bound": 2 * bound / (gold + pred) if gold and pred else 0.0}
 
@@ -46,4 +47,4 @@ class SmatchResult(Result):
 
     def _merged_into(self, out: Result, other: Result) -> None:
         assert isinstance(out, SmatchResult) and isinstance(other, SmatchResult)
-        out.bounds = {**self.bounds, **other.bounds}
+        out.bounds = {**getattr(self, "bounds", {}), **getattr(other, "bounds", {})}
