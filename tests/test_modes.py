@@ -105,11 +105,11 @@ def test_score_runs_smatch_and_structured_as_their_functions_do(inputs):
 
 
 def test_a_mode_refuses_what_it_does_not_take(inputs):
-    with pytest.raises(OptionError, match="scheme do not apply to match='coref'"):
+    with pytest.raises(OptionError, match='scheme do not apply to match="coref"'):
         accord.score(inputs["coref_key"], inputs["coref_resp"], match="coref", scheme="IOB2")
-    with pytest.raises(OptionError, match="task do not apply to --match coref"):
+    with pytest.raises(OptionError, match='task do not apply to match="coref"'):
         accord.score(inputs["coref_key"], inputs["coref_resp"], match="coref", task=inputs["task"])
-    with pytest.raises(OptionError, match="gold_only do not apply to --match clueval"):
+    with pytest.raises(OptionError, match='gold_only do not apply to match="clueval"'):
         accord.score(CONLL_GOLD, CONLL_PRED, match="clueval", gold_only=True)
     with pytest.raises(OptionError, match="several sides: run it with accord.agree"):
         accord.score(CONLL_GOLD, CONLL_PRED, match="agreement")

@@ -11,6 +11,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ._support.collector import collection_paused
+from ._support.surface import spelled
 from .errors import OptionError
 
 if TYPE_CHECKING:
@@ -195,9 +196,10 @@ def score(
     if "token_label" in read_options:     # renamed: a reader would ignore it silently
         raise OptionError("token_label is now token_annotations (a list of labels, MAT's --token_annotations)")
     if zero_division not in ZERO_DIVISION:
-        raise OptionError(f"zero_division must be one of {', '.join(ZERO_DIVISION)}; got {zero_division!r}")
+        raise OptionError(f"{spelled('zero_division')} must be one of {', '.join(ZERO_DIVISION)}; "
+                          f"got {zero_division!r}")
     if not beta >= 0 or math.isinf(beta):
-        raise OptionError(f"--beta must be a number >= 0; got {beta}")
+        raise OptionError(f"{spelled('beta')} must be a number >= 0; got {beta}")
     if not chosen.reads_spans:     # the mode reads its inputs itself, its own options checked by its function
         if gold_column is not None or pred_column is not None or pred is None:
             raise OptionError(f"match={match!r} compares two inputs given as gold and pred; columns of one file "

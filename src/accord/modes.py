@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._support.surface import spelled
 from .errors import OptionError
 
 __all__ = ["Mode", "ModeOptions", "SETTINGS", "check_mode_options", "register_mode", "mode", "mode_names"]
@@ -110,7 +111,8 @@ class Mode:
             unknown = [k for k in kwargs if k not in parameters]
             if unknown:
                 taken = [k for k, p in parameters.items() if p.kind is p.KEYWORD_ONLY or k not in list(parameters)[:2]]
-                raise OptionError(f"{', '.join(unknown)} do not apply to match={self.name!r} (accord {self.command}); "
+                raise OptionError(f"{', '.join(map(_option, unknown))} do not apply to "
+                                  f"{spelled('match', self.name)} (accord {self.command}); "
                                   f"it takes {', '.join(taken) or 'no option'}")
         return fn(gold, pred, **kwargs)
 
@@ -154,6 +156,17 @@ def mode(name: str) -> Mode:
     return found
 
 
+_FLAGS = {"equivalence_classes": "--equivalence-class", "labelled": "--unlabelled",
+          "units": "--by-token/--by-pseudo-token/--by-character"}
+"""The command-line options of the settings not spelled ``--`` and the name with ``-`` for ``_``."""
+
+
+def _option(name: str) -> str:
+    """A setting (``leniency/labelled`` for two) as the caller spells it: ``--leniency/--unlabelled`` or
+    ``leniency/labelled``."""
+    return "/".join(spelled(part, flag=_FLAGS.get(part)) for part in name.split("/"))
+
+
 def check_mode_options(chosen: Mode, settings: dict[str, Any]) -> None:
     """Refuse the mode-specific options given to a mode that does not take them (an :class:`OptionError` naming them
     all): a mode never ignores an option silently.
@@ -171,7 +184,7 @@ def check_mode_options(chosen: Mode, settings: dict[str, Any]) -> None:
         elif value is not default and value != default and not (default in (None, ()) and not value):
             given.append(name)
     if given:
-        raise OptionError(f"{', '.join(given)} do not apply to --match {chosen.name}")
+        raise OptionError(f"{', '.join(map(_option, given))} do not apply to {spelled('match', chosen.name)}")
 
 
 def mode_names(command: str | None = None) -> tuple[str, ...]:

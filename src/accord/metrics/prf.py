@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 
+from .._support.surface import spelled
 from ..errors import OptionError
 
 __all__ = ["ZERO_DIVISION", "safe_ratio", "f_beta", "f_from_counts", "precision_recall_f", "json_rate"]
@@ -33,13 +34,14 @@ def safe_ratio(num: float, den: float, zero_division: str = "zero") -> float:
         return 1.0
     if zero_division == "nan":
         return math.nan
-    raise OptionError(f"unknown zero_division {zero_division!r}; expected one of {', '.join(ZERO_DIVISION)}")
+    raise OptionError(f"unknown {spelled('zero_division')} {zero_division!r}; expected one of "
+                      f"{', '.join(ZERO_DIVISION)}")
 
 
 def f_beta(precision: float, recall: float, beta: float = 1.0) -> float:
     """The weighted harmonic mean of precision and recall."""
     if beta < 0:
-        raise OptionError(f"--beta must be a number >= 0; got {beta}")
+        raise OptionError(f"{spelled('beta')} must be a number >= 0; got {beta}")
     if math.isnan(precision) or math.isnan(recall):
         return math.nan
     b2 = beta * beta
@@ -55,7 +57,7 @@ def f_from_counts(p_num: float, pred: float, r_num: float, gold: float, beta: fl
     undefined), :func:`f_beta` of ``p`` and ``r``, which carry the value chosen for an empty side. The
     vectorised twin is :func:`accord.result._kinds.f_from_counts`, bit for bit."""
     if beta < 0:
-        raise OptionError(f"--beta must be a number >= 0; got {beta}")
+        raise OptionError(f"{spelled('beta')} must be a number >= 0; got {beta}")
     if pred == 0 or gold == 0 or math.isnan(p) or math.isnan(r):
         return f_beta(p, r, beta)
     b2 = beta * beta

@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._support.arrays import Bools, Int64s, Ints
+from .._support.surface import spelled
 from ..errors import OptionError, RepairWarning, SchemeError
 
 __all__ = [
@@ -169,7 +170,7 @@ class TagTable:
             if t not in codes and self._add(t) is None:
                 i = tags.index(t) if positions is None else int(np.argmax(positions == tags.index(t)))
                 msg = (f"tag {t!r} is not a {self.shown_as} tag (prefixes "
-                       f"{', '.join(sorted(self.letters))} or {self.outside!r}); choose the scheme with --scheme")
+                       f"{', '.join(sorted(self.letters))} or {self.outside!r}); choose the scheme ({spelled('scheme')})")
                 raise SchemeError(msg, **(where.at(i) if where else {}))
         return np.fromiter(map(codes.__getitem__, tags), dtype=np.int32, count=len(tags))
 
@@ -307,7 +308,7 @@ def decode(
                     repr(tags[i + 1]) if tags is not None else _PREFIX_NAMES[prefix[i + 1]])
                 raise SchemeError(
                     f"invalid {canon} sequence: {tag!r} between {before} and {after}; "
-                    "use --repair conlleval or --repair discard to accept it",
+                    f"use {spelled('repair', 'conlleval')} or {spelled('repair', 'discard')} to accept it",
                     **(where.at(i) if where else {}),
                 )
             chunk_of = np.cumsum(start) - 1
@@ -437,15 +438,15 @@ def repair_warning(kind: str, path: object, method: str, count: int, first: Sequ
     if kind == "letters":
         shown = ", ".join(f"{_place(x)} {x['tag']!r}" for x in first)
         message = (f"{where}{count} tag(s) with E- or S- letters, which IOB2 does not have: the column was read "
-                   f"with conlleval's chunk rules (B I E S): {shown}{more} (--scheme IOBES reads them as IOBES, "
-                   "--repair error refuses them)")
+                   f"with conlleval's chunk rules (B I E S): {shown}{more} ({spelled('scheme', 'IOBES')} reads them as "
+                   f"IOBES, {spelled('repair', 'error')} refuses them)")
     else:
         done = ("read as conlleval does (a chunk starts there)" if method == "conlleval"
                 else f"discarded with their {discarded} chunk(s)")
         places = ", ".join(f"{_place(x)} {x['tag']!r} after "
                            f"{repr(x['previous']) if x['previous'] is not None else 'a sentence start'}"
                            for x in first)
-        message = f"{where}{count} invalid {scheme} transition(s), {done}: {places}{more} (--repair error refuses them)"
+        message = f"{where}{count} invalid {scheme} transition(s), {done}: {places}{more} ({spelled('repair', 'error')} refuses them)"
     return RepairWarning(message, path=path, method=method, count=count, first=first,
                          parts={"kind": kind, "scheme": scheme, "discarded": discarded})
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._support.surface import spelled
 from ..errors import OptionError, PairingError
 from ..model import Corpus, Document
 from ..model._text_fields import TextFields
@@ -28,7 +29,8 @@ def pair_documents(gold: Corpus, pred: Corpus, allow_missing: str | None = None
         it is left out.
     """
     if allow_missing not in (None,) + ALLOW_MISSING:
-        raise OptionError(f"--allow-missing must be one of {', '.join(ALLOW_MISSING)}; got {allow_missing!r}")
+        raise OptionError(f"{spelled('allow_missing')} must be one of {', '.join(ALLOW_MISSING)}; "
+                          f"got {allow_missing!r}")
     gold, pred = unify_units((gold, pred), sides=("gold", "predicted"))    # corpora given in Python
     only_gold = [d for d in gold if d not in pred]
     only_pred = [d for d in pred if d not in gold]
@@ -58,7 +60,8 @@ def missing_documents(only_gold: Sequence[str], only_pred: Sequence[str], gold_n
         parts.append(f"{len(only_gold)} document(s) only in the gold side ({gold_name}): {show(only_gold)}")
     if only_pred:
         parts.append(f"{len(only_pred)} document(s) only in the predicted side ({pred_name}): {show(only_pred)}")
-    return PairingError("; ".join(parts) + ". Use --allow-missing empty or --allow-missing skip to score anyway")
+    return PairingError("; ".join(parts) + f". Use {spelled('allow_missing', 'empty')} or "
+                        f"{spelled('allow_missing', 'skip')} to score anyway")
 
 
 def match_file_names(gold: Corpus, pred: Corpus, file_re: str | None = None, ref_fsuff_off: str | None = None,

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 
 from .._support.names import check_names
+from .._support.surface import spelled
 from ..errors import LabelCaseWarning
 from ..model import Corpus
 from ..model.schema import Task
@@ -39,7 +40,7 @@ def check_label_case(labels: Iterable[str]) -> None:
         shown = "; ".join(" and ".join(repr(x) for x in g) for g in clashes[:5])
         more = f" and {len(clashes) - 5} more" if len(clashes) > 5 else ""
         warnings.warn(LabelCaseWarning(f"labels that differ only by case score as different labels: {shown}{more} "
-                                       "(one name for each: --equivalence-class, equivalence_classes=)"),
+                                       f"(one name for each: {spelled('equivalence_classes', flag='--equivalence-class')})"),
                       stacklevel=3)
 
 
@@ -62,11 +63,11 @@ def check_user_names(gold: Corpus | None, pred: Corpus | None, task: Task | None
         labels.update(task.effective)
         for spec in task.labels.values():
             names.update(spec.attributes)
-    check_names(attributes, names, "attribute", "--attributes")
-    check_names(equivalences, labels, "label", "--equivalence-class")
-    check_names(ignore, labels | set(equivalences.values()), "label", "--ignore")
-    check_names(content_annotations or (), labels, "label", "--content-annotations")
-    check_names(token_annotations or (), labels, "label", "--token-annotations")
+    check_names(attributes, names, "attribute", spelled("attributes"))
+    check_names(equivalences, labels, "label", spelled("equivalence_classes", flag="--equivalence-class"))
+    check_names(ignore, labels | set(equivalences.values()), "label", spelled("ignore"))
+    check_names(content_annotations or (), labels, "label", spelled("content_annotations"))
+    check_names(token_annotations or (), labels, "label", spelled("token_annotations"))
 
 
 IN_SHARD: ContextVar[bool] = ContextVar("accord_in_shard", default=False)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._support.limits import MAX_BETA
+from .._support.surface import spelled
 from ..errors import OptionError
 
 __all__ = ["Kind", "PairsKind", "UnitsKind", "ClueKind", "SemEvalKind", "CorefKind", "SmatchKind", "RecordsKind",
@@ -61,14 +62,14 @@ def check_beta(beta: float) -> None:
     """An F-beta weight: a number from 0 to :data:`~accord._support.limits.MAX_BETA` (an :class:`OptionError`
     otherwise)."""
     if isinstance(beta, bool) or not isinstance(beta, (int, float, np.number)) or not 0 <= beta <= MAX_BETA:
-        raise OptionError(f"--beta must be a number from 0 to {MAX_BETA:g}; got {beta!r}")
+        raise OptionError(f"{spelled('beta')} must be a number from 0 to {MAX_BETA:g}; got {beta!r}")
 
 
 def _zero_division(value: str) -> float:
     try:
         return _FILL[value]
     except KeyError:
-        raise OptionError(f"unknown zero_division {value!r}; expected zero, one or nan") from None
+        raise OptionError(f"unknown {spelled('zero_division')} {value!r}; expected zero, one or nan") from None
 
 
 class Kind:
