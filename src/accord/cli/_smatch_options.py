@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from typing import Any
 
 __all__ = ["add_smatch_options", "smatch_kwargs"]
 
@@ -37,7 +38,7 @@ def add_smatch_options(p: argparse.ArgumentParser) -> None:
                    "optimality gap (the most triples any mapping could match) is reported and warned about")
 
 
-def smatch_kwargs(args: argparse.Namespace) -> dict[str, object]:
+def smatch_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of :func:`accord.smatch` these options give."""
     how = args.standardization or ("amr" if args.standardize else None)
     return {"standardize": how, "fine_grained": args.fine_grained, "time_limit": args.time_limit}
