@@ -77,7 +77,8 @@ class _Open:
 
 def _node(ident: str, sentence: int, where: str, p: Path, line: int) -> int:
     word, _, decimal = ident.partition(".")
-    if not word.isdigit() or (decimal and not decimal.isdigit()) or int(decimal or 0) >= _WORD:
+    if not word.isdigit() or (decimal and not decimal.isdigit()) or int(decimal or 0) >= _WORD \
+            or int(word) * _WORD >= _SENT:
         raise FormatError(f"{where}: cannot read the node ID {ident!r} (expected 5 or 5.1)", path=p, line=line)
     return node_code(sentence, int(word), int(decimal or 0))
 
@@ -105,20 +106,19 @@ def read_corefud_mentions(path: str | Path) -> dict[str, list[list[Mention]]]:
         if not line:
             in_sentence = False
             continue
-        nd = _NEWDOC.match(line)
-        if nd:
-            if doc is not None:
-                docs[doc] = reader.finish(doc, lineno)
-            doc = (nd.group(1) or str(len(docs) + 1)).strip()
-            if doc in docs:
-                raise FormatError(f"document {doc!r} appears twice", path=p, line=lineno)
-            reader = _Document(p)
-            continue
-        ge = _GLOBAL_ENTITY.match(line)
-        if ge:
-            fields = ge.group(1).split("-")
-            continue
-        if line.startswith("#"):
+        if line[0] == "#":
+            nd = _NEWDOC.match(line)
+            if nd:
+                if doc is not None:
+                    docs[doc] = reader.finish(doc, lineno)
+                doc = (nd.group(1) or str(len(docs) + 1)).strip()
+                if doc in docs:
+                    raise FormatError(f"document {doc!r} appears twice", path=p, line=lineno)
+                reader = _Document(p)
+                continue
+            ge = _GLOBAL_ENTITY.match(line)
+            if ge:
+                fields = ge.group(1).split("-")
             continue
         cols = raw.strip(" \f\v").split("\t")
         if len(cols) != width:
@@ -130,15 +130,21 @@ def read_corefud_mentions(path: str | Path) -> dict[str, list[list[Mention]]]:
             in_sentence = True
         if doc is None:
             doc = "1"
-        where = f"document {doc!r}"
-        code = _node(cols[0], sentence, where, p, lineno)
+        ident = cols[0]
+        if ident.isdigit():     # a word (the common case, read without a call)
+            code = sentence * _SENT + int(ident) * _WORD
+            if int(ident) * _WORD >= _SENT:
+                code = _node(ident, sentence, f"document {doc!r}", p, lineno)
+        else:
+            code = _node(ident, sentence, f"document {doc!r}", p, lineno)
+            if deps_at >= 0 and cols[deps_at] not in ("", "_"):
+                reader.deps[code] = tuple(_deps(cols[deps_at], sentence, f"document {doc!r}", p, lineno))
         reader.at[code] = len(reader.nodes)
         reader.nodes.append(code)
-        if "." in cols[0] and deps_at >= 0 and cols[deps_at] not in ("", "_"):
-            reader.deps[code] = tuple(_deps(cols[deps_at], sentence, where, p, lineno))
-        value = _entity_value(cols[misc_at])
+        misc = cols[misc_at]
+        value = _entity_value(misc) if "Entity=" in misc else None
         if value:
-            reader.entity(value, code, fields, where, lineno)
+            reader.entity(value, code, fields, f"document {doc!r}", lineno)
     if doc is None:
         raise FormatError("no word in this file", path=p)
     docs[doc] = reader.finish(doc, len(lines))
