@@ -235,7 +235,7 @@ class FineScore:
 def fine_grained(test: Any, gold: Any, *, time_limit: float | None = None) -> FineScore:
     """The nine aspects of one graph pair (PENMAN strings, ``penman.Tree`` or ``penman.Graph``); ``time_limit``:
     seconds each integer program may run."""
-    from .amr import _tree
+    from ._amr_read import _tree
 
     trees = _tree(test, "test graph"), _tree(gold, "gold graph")
     t, g = (_parse(x, w) for x, w in zip(trees, ("test graph", "gold graph")))

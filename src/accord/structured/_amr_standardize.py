@@ -196,7 +196,7 @@ def standardize(triples: list[Raw], how: str, names: dict[str, str] | None = Non
 def standardized_triples(graph: Any, how: str, *, where: str = "graph") -> list[tuple[str, Any, Any]]:
     """The standardized triples of a graph as ``(relation, source, target)``, variables as
     :class:`~accord.structured._latent.Var` named as in the graph (a list: ``generic`` keeps duplicates)."""
-    from .amr import _tree
+    from ._amr_read import _tree
 
     tree = _tree(graph, where)
     raw = raw_triples(tree)
