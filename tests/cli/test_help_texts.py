@@ -138,7 +138,7 @@ def test_the_docs_pages_a_help_text_names_exist():
     named = set()
     for _, action in _options():
         named.update(re.findall(r"docs/[\w/-]+\.md", action.help or ""))
-    for name, command in _commands(build_parser()):
+    for _, command in _commands(build_parser()):
         for group in command._action_groups:
             named.update(re.findall(r"docs/[\w/-]+\.md", group.title or ""))
     assert named

@@ -267,6 +267,43 @@ class AgreementResult:
     def __add__(self, other: AgreementResult) -> AgreementResult:
         return self.merge(other)
 
+    def display(self) -> Any:
+        """What ``print(result)`` and a notebook show: every coefficient of the totals (with its interval after
+        :meth:`bootstrap`) and the labels' figures."""
+        from ..result._display import Display, Table, figure, inputs_line
+
+        totals, ci = self.totals, self.ci or {}
+        coefficients = Table("coefficients", ["coefficient", "value"])
+        for name, value in (totals.get("coefficients") or {}).items():
+            coefficients.rows.append([name, figure(value, ci.get(name))])
+        tables = [coefficients] if coefficients.rows else []
+        by_label = {k: v for k, v in self.by_label.items() if isinstance(v, dict)}
+        columns = list(dict.fromkeys(c for v in by_label.values() for c, x in v.items()
+                                     if isinstance(x, (int, float, dict, type(None)))))
+        if by_label and columns:
+            tables.append(Table("by label", ["label", *columns],
+                                [[str(label), *(figure(v.get(c)) for c in columns)] for label, v in by_label.items()]))
+        raters = ", ".join(map(str, totals.get("raters", [])))
+        notes = [f"raters: {raters}"] if raters else []
+        if "items" in totals:
+            notes.append(f"items: {totals['items']}")
+        if ci:
+            notes.append("intervals: [low, high], from the bootstrap over the items")
+        if not raters and self.inputs:
+            notes.append(inputs_line(self.inputs))
+        n = len(self.documents)
+        return Display(f"accord agree ({self.mode}): {n} document{'s' if n != 1 else ''}", notes, tables)
+
+    def __str__(self) -> str:
+        from ..result._display import as_text
+
+        return as_text(self.display())
+
+    def _repr_html_(self) -> str:
+        from ..result._display import as_html
+
+        return as_html(self.display())
+
     def __repr__(self) -> str:
         coef = self.totals.get("coefficients", {})
         alpha = coef.get("krippendorff_alpha")

@@ -190,6 +190,27 @@ class UnitizingResult:
         raise OptionError("--bootstrap does not apply to --unitizing: γ's expected disorder is itself sampled "
                           "(--samples, --precision), and uα has no resampling unit defined")
 
+    def display(self) -> Any:
+        """What ``print(result)`` and a notebook show: γ (or uα) and its parts, overall and by category."""
+        from ..result._display import Display, Table, figure
+
+        table = Table("coefficients", ["coefficient", "category", "value"],
+                      [[name, str(category), figure(value)] for name, category, value in
+                       _coefficients(self.mode, self.totals)])
+        n = len(self.documents)
+        return Display(f"accord agree ({self.mode}): {n} document{'s' if n != 1 else ''}",
+                       [f"annotators: {', '.join(self.units.annotators)}"], [table])
+
+    def __str__(self) -> str:
+        from ..result._display import as_text
+
+        return as_text(self.display())
+
+    def _repr_html_(self) -> str:
+        from ..result._display import as_html
+
+        return as_html(self.display())
+
     def __repr__(self) -> str:
         t = self.totals
         value = t.get("gamma") if self.mode == "gamma" else t.get("u_alpha_1995", {}).get("overall")

@@ -169,8 +169,8 @@ class TagTable:
         for t in dict.fromkeys(tags):
             if t not in codes and self._add(t) is None:
                 i = tags.index(t) if positions is None else int(np.argmax(positions == tags.index(t)))
-                msg = (f"tag {t!r} is not a {self.shown_as} tag (prefixes "
-                       f"{', '.join(sorted(self.letters))} or {self.outside!r}); choose the scheme ({spelled('scheme')})")
+                msg = (f"tag {t!r} is not a {self.shown_as} tag (prefixes {', '.join(sorted(self.letters))} or "
+                       f"{self.outside!r}); choose the scheme ({spelled('scheme')})")
                 raise SchemeError(msg, **(where.at(i) if where else {}))
         return np.fromiter(map(codes.__getitem__, tags), dtype=np.int32, count=len(tags))
 
@@ -446,7 +446,8 @@ def repair_warning(kind: str, path: object, method: str, count: int, first: Sequ
         places = ", ".join(f"{_place(x)} {x['tag']!r} after "
                            f"{repr(x['previous']) if x['previous'] is not None else 'a sentence start'}"
                            for x in first)
-        message = f"{where}{count} invalid {scheme} transition(s), {done}: {places}{more} ({spelled('repair', 'error')} refuses them)"
+        message = (f"{where}{count} invalid {scheme} transition(s), {done}: {places}{more} "
+                   f"({spelled('repair', 'error')} refuses them)")
     return RepairWarning(message, path=path, method=method, count=count, first=first,
                          parts={"kind": kind, "scheme": scheme, "discarded": discarded})
 

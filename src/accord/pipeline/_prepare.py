@@ -39,8 +39,9 @@ def check_label_case(labels: Iterable[str]) -> None:
     if clashes:
         shown = "; ".join(" and ".join(repr(x) for x in g) for g in clashes[:5])
         more = f" and {len(clashes) - 5} more" if len(clashes) > 5 else ""
+        option = spelled("equivalence_classes", flag="--equivalence-class")
         warnings.warn(LabelCaseWarning(f"labels that differ only by case score as different labels: {shown}{more} "
-                                       f"(one name for each: {spelled('equivalence_classes', flag='--equivalence-class')})"),
+                                       f"(one name for each: {option})"),
                       stacklevel=3)
 
 

@@ -438,6 +438,47 @@ class Result:
     def _merged_into(self, out: Result, other: Result) -> None:
         """Subclasses set their own attributes of a merged result here."""
 
+    # -- print() and notebooks
+    def display(self) -> Any:
+        """What ``print(result)`` and a notebook show (:class:`accord.result._display.Display`): each measure's
+        totals and the main measure's labels, their rates with their intervals after :meth:`bootstrap`."""
+        from ._display import Display, Table, figure, inputs_line
+
+        ci = self.ci or {}
+        rates = list(dict.fromkeys(r for m in self.measures.values() for r in m.kind.rate_names))
+        blocks = {name: m.totals() for name, m in self.measures.items()}
+        counts = [c for c in ("gold", "pred") if all(c in b for b in blocks.values())]
+        totals = Table("totals" if len(self.measures) > 1 else f"totals ({next(iter(self.measures))})",
+                       ["measure", *counts, *rates])
+        for name, block in blocks.items():
+            rows = ci.get(name, {}).get("rows", {})
+            totals.rows.append([name, *(figure(block.get(c)) for c in counts),
+                                *(figure(block.get(r), rows.get(ALL, {}).get(r)) for r in rates)])
+        main_name = next(iter(self.measures))
+        main_rows = ci.get(main_name, {}).get("rows", {})
+        main_rates = list(self.main.kind.rate_names)
+        labels = Table(f"by label ({main_name})", ["label", *counts, *main_rates])
+        for label, block in self.by_label.items():
+            interval = main_rows.get(("label", label), {})
+            labels.rows.append([str(label), *(figure(block.get(c)) for c in counts),
+                                *(figure(block.get(r), interval.get(r)) for r in main_rates)])
+        notes = [inputs_line(self.inputs)] if self.inputs else []
+        if ci:
+            notes.append("intervals: [low, high], from the bootstrap")
+        n = len(self.documents)
+        return Display(f"accord {self.command} ({self.mode}): {n} document{'s' if n != 1 else ''}", notes,
+                       [totals, *([labels] if labels.rows else [])])
+
+    def __str__(self) -> str:
+        from ._display import as_text
+
+        return as_text(self.display())
+
+    def _repr_html_(self) -> str:
+        from ._display import as_html
+
+        return as_html(self.display())
+
     def __repr__(self) -> str:
         t = self.totals
         rates = " ".join(f"{k[0].upper()}={t[k]:.4f}" if isinstance(t.get(k), float) else f"{k[0].upper()}=—"

@@ -269,6 +269,42 @@ class ComparisonResult:
                     for c in self.comparisons)
         return buf.getvalue()
 
+    def display(self) -> Any:
+        """What ``print(comparison)`` and a notebook show: the leaderboard (each system's headline figure with its
+        interval after :meth:`bootstrap`) and every comparison, the totals first, with its adjusted p-value."""
+        from ..result._display import Display, Table, figure
+
+        alpha = float(self.options.get("alpha", 0.05))
+        board = self.leaderboard()
+        several = any(s.runs > 1 for s in board.standings)
+        standings = Table(f"leaderboard ({board.measure}, {board.rate})",
+                          ["rank", "system", board.rate, *(["runs", "sd"] if several else []), "beats"])
+        for s in board.standings:
+            standings.rows.append(["—" if s.rank is None else str(s.rank), s.system, figure(s.value, s.interval),
+                                   *([str(s.runs), figure(s.sd)] if several else []),
+                                   ", ".join(s.beats) or "—"])
+        tests = Table(f"comparisons (b minus a; p adjusted: {self.options.get('correction', 'holm')}; "
+                      f"* below {alpha:g}, ** below {alpha / 5:g})",
+                      ["a", "b", "measure", "row", "rate", "a value", "b value", "difference", "p", ""])
+        for c in sorted(self.comparisons, key=lambda c: c.label is not None):
+            tests.rows.append([c.a, c.b, c.measure, "total" if c.label is None else str(c.label), c.rate,
+                               figure(c.a_value), figure(c.b_value), figure(c.difference), figure(c.p_adjusted),
+                               c.mark(alpha)])
+        n = sum(c.significant for c in self.comparisons)
+        title = (f"accord compare ({self.mode}): {len(self.systems)} systems, {len(self.comparisons)} comparisons "
+                 f"({self.options.get('test', 'permutation')}), {n} significant")
+        return Display(title, [], [standings, tests])
+
+    def __str__(self) -> str:
+        from ..result._display import as_text
+
+        return as_text(self.display())
+
+    def _repr_html_(self) -> str:
+        from ..result._display import as_html
+
+        return as_html(self.display())
+
     def __repr__(self) -> str:
         n = sum(c.significant for c in self.comparisons)
         return (f"<ComparisonResult {len(self.systems)} systems, {len(self.comparisons)} comparisons "
