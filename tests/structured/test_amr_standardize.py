@@ -161,3 +161,47 @@ def test_mapping_names_the_written_variables(tmp_path):
     pred.write_text("(X / dog :location (h / house))\n", encoding="utf-8")
     assert main(["smatch", str(gold), str(pred), "--standardize", "--details", str(details), "-q"]) == 0
     assert details.read_text().splitlines() == ["pair,test_variable,gold_variable", "1,X,d", "1,h,h2"]
+
+
+_CONCEPTS = ["want-01", "Boy", "be-located-at-91", "have-polarity-91", "own-01", "city", "go-02", "name", "have-03"]
+_ROLES = [":ARG0", ":ARG1", ":ARG2", ":ARG0-of", ":ARG1-of", ":domain", ":mod", ":location", ":name", ":wiki",
+          ":polarity", ":consist-of", ":op1", ":ARG0-of-of", ":mod-of", ":domain-of"]
+_CONSTANTS = ['"Obama"', '"new york"', "-", "5", '"x:y"', "Paris", '"Boy"', "boy"]
+
+
+def _generated(rng, prefix: str) -> str:
+    """A random graph mixing what the standardization rewrites: reifying concepts with their arguments, inverse
+    and doubly inverse roles, :domain and :mod-of, quoted and cased constants, references and self-loops."""
+    n = rng.randint(1, 7)
+    branches: dict[int, list] = {i: [] for i in range(n)}
+    for i in range(1, n):
+        branches[rng.randrange(i)].append((rng.choice(_ROLES), i))
+    for i in range(n):
+        for _ in range(rng.randint(0, 2)):
+            target = rng.choice(_CONSTANTS) if rng.random() < 0.5 else f"{prefix}{rng.randrange(n)}"
+            branches[i].append((rng.choice(_ROLES), target))
+    concepts = [rng.choice(_CONCEPTS) for _ in range(n)]
+
+    def render(i: int) -> str:
+        return " ".join([f"({prefix}{i} / {concepts[i]}"] + [f"{r} {render(t) if isinstance(t, int) else t}"
+                                                             for r, t in branches[i]]) + ")"
+    return render(0)
+
+
+def test_generated_pairs_equal_smatchpp():
+    """150 generated pairs under the AMR standardization: smatchpp's counts, pair by pair. (Under ``generic``,
+    which keeps duplicate triples and self-loops, smatchpp's ILP stopped below its own optimum on 1 of 300 such
+    pairs, where its hill-climber reached accord's count: there accord is only checked never to be below.)"""
+    import random
+
+    peer, generic = _smatchpp("amr"), _smatchpp("generic")
+    rng = random.Random(5)
+    for _ in range(150):
+        test, gold = _generated(rng, "v"), _generated(rng, "w")
+        match, _, _ = peer.process_pair(test, gold)
+        s = smatch(test, gold, standardize="amr")
+        assert (s.match, s.match, s.test_triples, s.gold_triples) == tuple(int(x) for x in match["main"]), (test, gold)
+        match, _, _ = generic.process_pair(test, gold)
+        s = smatch(test, gold, standardize="generic")
+        assert (s.test_triples, s.gold_triples) == (int(match["main"][2]), int(match["main"][3]))
+        assert s.match >= int(match["main"][0]), (test, gold)
