@@ -39,7 +39,7 @@ def test_coref_differences_and_the_muc_p_value_against_scipy(tmp_path, capsys):
     ra = accord.coref(key, a, metrics=["muc", "bcub", "ceafe"])
     rb = accord.coref(key, b, metrics=["muc", "bcub", "ceafe"])
     by_measure = {c["measure"]: c for c in data["comparisons"]}
-    assert set(by_measure) == {"muc", "bcub", "ceafe"}
+    assert set(by_measure) == {"muc", "bcub", "ceafe", "mentions"}    # mention identification always
     for m, c in by_measure.items():
         assert c["difference"] == pytest.approx(rb.measures[m].totals()["f1"] - ra.measures[m].totals()["f1"],
                                                 abs=1e-12)
@@ -64,7 +64,7 @@ def test_a_coref_system_against_itself(tmp_path, capsys):
     assert main(["compare", key, a, str(copy), "--structures", "coref", "--seed", "1", "--samples", "500",
                  "-o", str(out)]) == 0
     comparisons = checked(out.read_text(encoding="utf-8"))["comparisons"]
-    assert len(comparisons) == 6 and all(c["difference"] == 0 and c["p_value"] == 1 for c in comparisons)
+    assert len(comparisons) == 7 and all(c["difference"] == 0 and c["p_value"] == 1 for c in comparisons)
 
 
 def test_smatch_and_structured_records(tmp_path, capsys):
