@@ -134,13 +134,20 @@ def test_each_group_title_once_and_a_description(name):
     assert command.description, f"accord {name} -h has no description"
 
 
-def test_the_docs_pages_a_help_text_names_exist():
-    named = set()
-    for _, action in _options():
-        named.update(re.findall(r"docs/[\w/-]+\.md", action.help or ""))
+def _help_texts() -> list[str]:
+    texts = [action.help or "" for _, action in _options()]
     for _, command in _commands(build_parser()):
-        for group in command._action_groups:
-            named.update(re.findall(r"docs/[\w/-]+\.md", group.title or ""))
+        texts += [group.title or "" for group in command._action_groups]
+    return texts
+
+
+def test_the_docs_pages_a_help_text_names_exist():
+    named = {page for text in _help_texts() for page in re.findall(r"docs/[\w/-]+\.md", text)}
     assert named
     missing = [page for page in named if not (ROOT / page).is_file()]
     assert not missing
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for page in named:     # a page of the site's navigation, under the title the help text gives
+        title = re.search(rf"the site's ([\w -]+) page, {re.escape(page)}", " ".join(_help_texts()))
+        assert title is not None, page
+        assert f"{title.group(1)}: {page.removeprefix('docs/')}" in nav, page

@@ -301,7 +301,7 @@ def byte_size(value: str) -> int:
 
 def add_scaling(p: argparse.ArgumentParser) -> None:
     """Shards in several processes or on a Dask cluster: ``--jobs``, ``--dask``, ``--shard-size``."""
-    g = p.add_argument_group("large corpora (the output is that of one process; see docs/scaling.md)")
+    g = p.add_argument_group("large corpora (the output is that of one process; see the site's Scale-out page, docs/scaling.md)")
     g.add_argument("--jobs", "-j", default="1", metavar="N",
                    help="score in N processes (auto: one per core): the inputs are cut at document boundaries "
                    "(-DOCSTART- lines of column files; several files file by file) and the shards' counts added up "
@@ -321,6 +321,6 @@ def add_common(p: argparse.ArgumentParser) -> None:
                    "GATE XML follows its own declaration)")
     p.add_argument("--plugins", action="append", default=[], metavar="MODULE",
                    help="import MODULE and let task files name its functions (MODULE:function); repeatable. Without "
-                   "it accord imports no code a data file names (docs/security.md)")
+                   "it accord imports no code a data file names (the site's Security page, docs/security.md)")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress display and no summary line on standard error (warnings are still shown)")
