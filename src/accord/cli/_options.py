@@ -301,7 +301,8 @@ def byte_size(value: str) -> int:
 
 def add_scaling(p: argparse.ArgumentParser) -> None:
     """Shards in several processes or on a Dask cluster: ``--jobs``, ``--dask``, ``--shard-size``."""
-    g = p.add_argument_group("large corpora (the output is that of one process; see the site's Scale-out page, docs/scaling.md)")
+    g = p.add_argument_group("large corpora (the output is that of one process; see the site's Scale-out page, "
+                             "docs/scaling.md)")
     g.add_argument("--jobs", "-j", default="1", metavar="N",
                    help="score in N processes (auto: one per core): the inputs are cut at document boundaries "
                    "(-DOCSTART- lines of column files; several files file by file) and the shards' counts added up "
