@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import OptionError
-from ..pipeline._inputs import inputs_block
 
 __all__ = ["PRESETS", "preset_result"]
 
@@ -28,6 +27,8 @@ def preset_result(preset: str, key: Any, response: Any, *, train: Any = None) ->
         from .._support.names import unknown_message
 
         raise OptionError(unknown_message(preset, PRESETS, "preset", "--preset", from_input=False))
+    from ..pipeline._inputs import inputs_block  # here: the command line reads PRESETS at every start
+
     if train is not None and preset != "docred":
         raise OptionError(f"--train applies to --preset docred (Ign F1), not to --preset {preset}")
     if preset == "docred":
