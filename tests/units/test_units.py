@@ -139,3 +139,15 @@ def test_confusability_without_a_profile_pairs_by_overlap(capsys):
     console = TableConsole(record=True, width=120)
     render_table(report, console)
     assert "profile mat" in console.export_text()
+
+
+def test_the_units_scored_are_in_the_results_options():
+    """The JSON says which units a result holds (before, ``units``, ``token_annotations`` and ``confusability`` were
+    recorded after the report had copied its options, and were missing)."""
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    report = score(examples / "gold.conll", examples / "system.conll", units=["token", "character"],
+                   confusability="token")
+    assert report.options["units"] == ["token", "character"]
+    assert report.options["confusability"] == "token" and report.options["token_annotations"] == ["lex"]

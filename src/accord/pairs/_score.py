@@ -93,15 +93,16 @@ def measure_corpora(gold_c: Corpus, pred_c: Corpus, mode_options: ModeOptions) -
     options.update({k: v for k, v in mode_options.options.items() if k in ("scheme", "repair", "suffix")})
     inputs = {side: {**mode_options.inputs[side], "documents": len(corpus)}
               for side, corpus in (("gold", gold_c), ("pred", pred_c))}    # after pairing by file name
-    report = Report(counts, alignments, beta=beta, zero_division=zero_division, options=options, inputs=inputs)
-    report.corpora = (gold_c, pred_c)    # as prepared: what the error pages show
     if confusability is not None and confusability not in units:
         raise OptionError(f"the confusability matrix is built in one of the scored units ({', '.join(units) or 'none'}"
                           f"), not in {confusability!r}")
+    if units:     # recorded before the report copies the options (they were missing from the result's options)
+        options.update(units=list(units), token_annotations=sorted(roles.token), confusability=confusability)
+    report = Report(counts, alignments, beta=beta, zero_division=zero_division, options=options, inputs=inputs)
+    report.corpora = (gold_c, pred_c)    # as prepared: what the error pages show
     if units:
         from ..units import score_units
         report.units = score_units(alignments, pairer, units, token_labels=roles.token, confusability=confusability)
-        options.update(units=list(units), token_annotations=sorted(roles.token), confusability=confusability)
     if slicings:
         train = TrainingSet.read(settings["train"]) if "seen" in slicings else None
         measures = slice_measures(alignments, list(counts.documents), list(counts.labels), slicings,
