@@ -23,7 +23,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 """Real corpora and other tools' test files (../shared beside the project's clone, as in CI)."""
-_NEEDS_SHARED = ("tests/data/", '"data"', "data_dir", "DATA", "shared", "CONLL_GOLD", "GATE")
+_NEEDS_SHARED = ("tests/data/", "commands import", '"data"', "data_dir", "DATA", "shared", "CONLL_GOLD", "GATE")
 """What in a test module's text says it reads data that lives in ../shared (tests/data's folders link there)."""
 
 
