@@ -4,16 +4,16 @@ Damonte et al. (mdtux89/amr-evaluation at 8bc6b2e, Python 3).
 Their numbers are held here from runs made for this test (the scripts are another project's code: not copied here):
 
 * the printed lines: ``./evaluation.sh PRED GOLD`` in a checkout (two decimals of fractions);
-* the exact counts (match, gold, pred): the same steps in Python, in the checkout: ``smatch/smatch.py``'s
-  ``score_amr_pairs`` on the files as ``evaluation.sh`` rewrites them (``sed 's/:[a-zA-Z0-9-]*/:label/g'`` for
-  Unlabeled, the ``perl`` sense rewrite for No WSD), its ``compute_f`` wrapped to keep its arguments, and
-  ``scores.py`` run by ``runpy`` on the comment-free files (its ``inters``/``golds``/``preds`` and the arguments of
-  ``smatch_fromlists.compute_f`` for Reentrancies and SRL). Their smatch climbs hills from five starts, which on
-  Unlabeled varies from run to run below the optimum (696 or 695 where 700 is best on JAMR): the held Smatch,
-  Unlabeled and No WSD counts are from 60 starts (``iteration_num = 60``), where every run gave the same counts.
+* the exact counts (match, gold, pred): ``RESTARTS=60 python tests/structured/_amr_evaluation_counts.py PRED GOLD``
+  in the checkout (the same steps as ``evaluation.sh``, their ``compute_f`` wrapped to keep its arguments). Their
+  smatch climbs hills from a few random starts and varies from run to run below the optimum (Unlabeled on JAMR: 695
+  or 696 at five starts where 700 is best; SRL, whose five starts the script fixes: 361 or 362): the counts held are
+  the highest its runs gave, which accord's exact optimum equals.
 
-With ``ACCORD_AMR_EVALUATION=/path/to/amr-evaluation`` the test also runs ``evaluation.sh`` itself and compares its
-printed lines.
+With ``ACCORD_AMR_EVALUATION=/path/to/amr-evaluation`` the tests also run the scripts themselves: ``evaluation.sh``'s
+printed lines, and the exact counts on these files and on 60 generated pairs (odd roles, inverse references,
+repeated edges, constants with colons), where the set aspects are equal and the hill-climbed ones never above
+accord's.
 """
 
 from __future__ import annotations
@@ -158,15 +158,34 @@ def test_cli_fine_grained_json(tmp_path):
     assert (srl["match"], srl["gold"], srl["pred"]) == HELD_COUNTS["camr"][-1]
 
 
-@pytest.mark.skipif(not os.environ.get("ACCORD_AMR_EVALUATION"), reason="ACCORD_AMR_EVALUATION (a checkout of "
-                    "mdtux89/amr-evaluation) is not set")
-@pytest.mark.parametrize("name", ["jamr", "camr", "fine"])
-def test_runs_amr_evaluation(name, tmp_path):
-    pred, gold = _files(name)
+_PEER = pytest.mark.skipif(not os.environ.get("ACCORD_AMR_EVALUATION"),
+                           reason="ACCORD_AMR_EVALUATION (a checkout of mdtux89/amr-evaluation) is not set")
+_CLIMBED = ("smatch", "unlabeled", "no_wsd", "reentrancies", "srl")
+
+
+def _checkout(tmp_path: Path) -> Path:
     if shutil.which("perl") is None:
         pytest.skip("perl is absent")
     work = tmp_path / "amr-evaluation"
     shutil.copytree(os.environ["ACCORD_AMR_EVALUATION"], work)
+    return work
+
+
+def _peer_counts(work: Path, pred: Path, gold: Path) -> dict:
+    import ast
+    import sys
+
+    script = Path(__file__).with_name("_amr_evaluation_counts.py")
+    out = subprocess.run([sys.executable, str(script), str(pred), str(gold)], cwd=work, capture_output=True,
+                         text=True, timeout=900, check=True, env={**os.environ, "RESTARTS": "60"}).stdout
+    return ast.literal_eval(out.strip().splitlines()[-1])
+
+
+@_PEER
+@pytest.mark.parametrize("name", ["jamr", "camr", "fine"])
+def test_runs_amr_evaluation(name, tmp_path):
+    pred, gold = _files(name)
+    work = _checkout(tmp_path)
     out = subprocess.run(["bash", "evaluation.sh", str(pred), str(gold)], cwd=work, capture_output=True,
                          text=True, timeout=600, check=True).stdout
     s = fine_grained_corpus(read_amr(pred), read_amr(gold))
@@ -174,4 +193,52 @@ def test_runs_amr_evaluation(name, tmp_path):
         label = {"no_wsd": "No WSD -> ->"}.get(aspect, ASPECT_NAMES[aspect] + " ->")
         (line,) = [x for x in out.splitlines() if x.startswith(label)]
         printed = " ".join(x.strip(",") for x in line.replace(" ,", ",").split() if x[:1].isdigit())
-        assert printed == _printed(*s.counts[aspect]), aspect
+        ours = _printed(*s.counts[aspect])
+        if aspect in _CLIMBED:   # five random starts: at or below the optimum, a digit lower in some runs
+            assert all(float(o) >= float(t) for o, t in zip(ours.split(), printed.split())), aspect
+        else:
+            assert printed == ours, aspect
+    theirs = _peer_counts(work, pred, gold)
+    for aspect in ASPECTS:
+        m, g, p = theirs[aspect]
+        ours = s.counts[aspect]
+        assert ours[1:] == (g, p), aspect
+        assert ours[0] == m if aspect not in _CLIMBED else ours[0] >= m, aspect
+
+
+@_PEER
+def test_generated_pairs_against_amr_evaluation(tmp_path):
+    import random
+
+    rng = random.Random(1)
+    concepts = ["want-01", "Boy", "go-02", "name", "have-03", "city", "person"]
+    roles = [":ARG0", ":ARG1", ":ARG0-of", ":ARG1-of", ":domain", ":mod", ":name", ":wiki", ":polarity", ":op1",
+             ":mod-of", ":consist-of"]
+    constants = ['"Obama"', "-", "5", '"x:y"', "Paris", '"Boy"']
+
+    def graph(prefix: str) -> str:
+        n = rng.randint(1, 7)
+        branches: dict[int, list] = {i: [] for i in range(n)}
+        for i in range(1, n):
+            branches[rng.randrange(i)].append((rng.choice(roles), i))
+        for i in range(n):
+            for _ in range(rng.randint(0, 2)):
+                target = rng.choice(constants) if rng.random() < 0.5 else f"{prefix}{rng.randrange(n)}"
+                branches[i].append((rng.choice(roles), target))
+        names = [rng.choice(concepts) for _ in range(n)]
+
+        def render(i: int) -> str:
+            return " ".join([f"({prefix}{i} / {names[i]}"] + [f"{r} {render(t) if isinstance(t, int) else t}"
+                                                              for r, t in branches[i]]) + ")"
+        return render(0)
+
+    pred, gold = tmp_path / "pred.amr", tmp_path / "gold.amr"
+    pairs = [(graph("v"), graph("w")) for _ in range(60)]
+    pred.write_text("".join(f"# ::id {k}\n{t}\n\n" for k, (t, _) in enumerate(pairs)), encoding="utf-8")
+    gold.write_text("".join(f"# ::id {k}\n{g}\n\n" for k, (_, g) in enumerate(pairs)), encoding="utf-8")
+    theirs = _peer_counts(_checkout(tmp_path), pred, gold)
+    s = fine_grained_corpus(read_amr(pred), read_amr(gold))
+    for aspect in ASPECTS:
+        m, g, p = theirs[aspect]
+        assert s.counts[aspect][1:] == (g, p), aspect
+        assert s.counts[aspect][0] == m if aspect not in _CLIMBED else s.counts[aspect][0] >= m, aspect
