@@ -63,7 +63,8 @@ def peer_scores(key: Path, response: Path, *, match: str, singletons: str, zeros
         reader.get_coref_infos(str(key), str(response))
     infos = reader.doc_coref_infos
     metrics = {"muc": evaluator.muc, "bcub": evaluator.b_cubed, "ceafe": evaluator.ceafe, "ceafm": evaluator.ceafm,
-               "blanc": [evaluator.blancc, evaluator.blancn], "lea": evaluator.lea}
+               "blanc": [evaluator.blancc, evaluator.blancn], "lea": evaluator.lea,
+               "mor": evaluator.mention_overlap, "zero": evaluator.als_zeros}   # als_zeros sorts entities: last
     out = {"mentions": _mentions(infos, evaluator)}
     for name, metric in metrics.items():
         out[name] = {"total": tuple(evaluator.evaluate_documents(infos, metric)),

@@ -51,8 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "(.conllu), brat (.ann, or a folder: equivalences and Coreference relations), GATE XML (.xml: "
                     "the matches feature) or UIMA XMI (.xmi: DKPro Core's CoreferenceChain)")
     co.add_argument("response", help="response file, same formats")
-    co.add_argument("--metrics", "--metric", dest="metrics", type=csv_list, default=list(COREF_METRICS),
-                    help="comma-separated subset of muc,bcub,ceafm,ceafe,blanc,lea (default all)")
+    co.add_argument("--metrics", "--metric", dest="metrics", type=csv_list, default=None,
+                    help="comma-separated subset of muc,bcub,ceafm,ceafe,blanc,lea, and with CorefUD settings mor,zero "
+                         "(default: the six; under --preset corefud all eight, as the CorefUD scorer's -m all)")
     co.add_argument("--format", choices=("conll2012", "jsonl", "corefud", "brat", "gate", "xmi"),
                     help="input format (default: by extension)")
     add_allow_missing(co)

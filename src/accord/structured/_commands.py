@@ -25,7 +25,7 @@ defaults (CRAC shared tasks: ``corefud-scorer.py key response``)."""
 
 
 def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, Any], *,
-          metrics: Sequence[str] = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"),
+          metrics: Sequence[str] | None = None,
           format: str | None = None, allow_missing: str | None = None, preset: str = "conll2012",
           mention_match: str | None = None, singletons: str | None = None, zeros: str | None = None) -> Any:
     """The CoNLL-2012 coreference metrics (``accord coref``).
@@ -35,9 +35,11 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
     key, response : path or mapping
         CoNLL-2012 or JSON-lines files, or ``{document: [entity, ...]}`` with each entity a list of
         inclusive ``(start, end)`` token spans.
-    metrics : sequence of str
-        Any of ``muc``, ``bcub``, ``ceafm``, ``ceafe``, ``blanc``, ``lea``. Mention identification
-        (``mentions``) is always added.
+    metrics : sequence of str, optional
+        Any of ``muc``, ``bcub``, ``ceafm``, ``ceafe``, ``blanc``, ``lea``, and with CorefUD settings the CorefUD
+        scorer's ``mor`` and ``zero`` (:mod:`accord.structured.coref_corefud_metrics`); by default the six, and
+        under ``preset="corefud"`` the eight (the scorer's ``-m all``). Mention identification (``mentions``) is
+        always added.
     allow_missing : {None, "empty", "skip"}
         A document on one side only: an error (``None``), scored against no entities (``"empty"``: the
         reference scorer's reading of a key document the response lacks), or left out (``"skip"``).
@@ -65,6 +67,8 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
 
     if preset not in PRESETS:
         raise OptionError(f"--preset must be one of {', '.join(PRESETS)}; got {preset!r}")
+    if metrics is None:     # the scorer's own: its 'all' under corefud
+        metrics = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea") + (("mor", "zero") if preset == "corefud" else ())
     settings: dict[str, Any] = dict(PRESETS[preset])
     given = {"mention_match": mention_match, "singletons": singletons, "zeros": zeros}
     settings.update({k: v for k, v in given.items() if v is not None})
@@ -96,16 +100,27 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
 
         raise PairingError(f"no document to score: {shown_source(key)} and {shown_source(response)} hold no document "
                            "in common (an empty file reads as no document)")
+    requested = list(dict.fromkeys(metrics))
+    corefud_only = [m for m in requested if m in ("mor", "zero")]
+    if corefud_only and not words:
+        raise OptionError(f"--metrics {corefud_only[0]} is the CorefUD scorer's: it needs --preset corefud (or "
+                          "another CorefUD setting) and CorefUD files")
+    numbered: dict[str, Any] = {}
     if words:
         from ..structured.coref_align import align_corpus
 
         k, r, _ = align_corpus(k, r, match=settings["mention_match"], singletons=settings["singletons"],
-                               zeros=settings["zeros"] or "drop")
+                               zeros=settings["zeros"] or "drop", extra=numbered if corefud_only else None)
     elif settings["singletons"] == "drop":
         k, r = ({d: [e for e in entities if len(set(map(tuple, e))) > 1] for d, entities in side.items()}
                 for side in (k, r))
-    metrics = [m for m in dict.fromkeys(metrics) if m != MENTIONS]
+    metrics = [m for m in requested if m not in (MENTIONS, "mor", "zero")]
     scores = coref_scores(k, r, metrics=[*metrics, MENTIONS], rules="corefud" if preset == "corefud" else "conll2012")
+    if corefud_only:
+        from ..structured.coref_corefud_metrics import corefud_scores
+
+        scores = {**{m: scores[m] for m in metrics}, **corefud_scores(numbered, list(k), corefud_only),
+                  MENTIONS: scores[MENTIONS]}
     options = {"metrics": [m for m in scores if m != MENTIONS], "allow_missing": allow_missing, "preset": preset,
                **settings}
     result = coref_result(scores, k, r, options=options,

@@ -130,9 +130,12 @@ def _prepare(entities: Sequence[Sequence], eq: Callable, singletons: str, zeros:
 
 
 def align_document(key: Sequence[Sequence], response: Sequence[Sequence], *, match: str = "head",
-                   singletons: str = "drop", zeros: str = "dependent") -> tuple[Spans, Spans, tuple[int, int, int]]:
+                   singletons: str = "drop", zeros: str = "dependent",
+                   extra: list | None = None) -> tuple[Spans, Spans, tuple[int, int, int]]:
     """One document's key and response entities as numbered mentions (``(n, n)`` spans) and its mention counts:
-    key mentions, response mentions, aligned pairs (see the module docstring)."""
+    key mentions, response mentions, aligned pairs (see the module docstring); ``extra``, when given, receives the
+    entities of both sides as lists of ``(identity, mention)`` and each key identity's response counterpart (the
+    equal response mention when there is one, else the aligned one), as the scorer's score of zeros finds it."""
     def eq(m: Any) -> Any:
         return (m.words, m.head) if match == "head" else m.words
     k, r = _prepare(key, eq, singletons, zeros), _prepare(response, eq, singletons, zeros)
@@ -161,6 +164,10 @@ def align_document(key: Sequence[Sequence], response: Sequence[Sequence], *, mat
     snumber = {e: number[pairs[e]] if e in pairs else len(kset) + n for n, e in enumerate(sset)}
     ks = [[(number[e], number[e]) for e, _ in entity] for entity in k]
     rs = [[(snumber[e], snumber[e]) for e, _ in entity] for entity in r]
+    if extra is not None:    # for MOR and the zeros' score: the entities and each key mention's counterpart
+        inverse = {a: b for b, a in pairs.items()}
+        counterpart = {e: e if e in sset else inverse.get(e) for e in kset}
+        extra.append((k, r, counterpart))
     return ks, rs, (len(kset), len(sset), len(pairs))
 
 
@@ -168,15 +175,19 @@ Counts = dict[str, tuple[int, int, int]]
 
 
 def align_corpus(key: Mapping[str, Sequence[Sequence]], response: Mapping[str, Sequence[Sequence]], *,
-                 match: str = "head", singletons: str = "drop",
-                 zeros: str = "dependent") -> tuple[dict[str, Spans], dict[str, Spans], Counts]:
-    """:func:`align_document` for every document of the key (a document the response lacks: no response entity)."""
+                 match: str = "head", singletons: str = "drop", zeros: str = "dependent",
+                 extra: dict[str, Any] | None = None) -> tuple[dict[str, Spans], dict[str, Spans], Counts]:
+    """:func:`align_document` for every document of the key (a document the response lacks: no response entity);
+    ``extra``, when given, receives each document's numbered entities."""
     if match not in MENTION_MATCH:
         raise OptionError(f"--mention-match must be one of {', '.join(MENTION_MATCH)}; got {match!r}")
     if zeros not in ZEROS:
         raise OptionError(f"--zeros must be one of {', '.join(ZEROS)}; got {zeros!r}")
     ks, rs, counts = {}, {}, {}
     for doc, entities in key.items():
+        out: list | None = [] if extra is not None else None
         ks[doc], rs[doc], counts[doc] = align_document(entities, response.get(doc, ()), match=match,
-                                                       singletons=singletons, zeros=zeros)
+                                                       singletons=singletons, zeros=zeros, extra=out)
+        if extra is not None and out:
+            extra[doc] = out[0]
     return ks, rs, counts
