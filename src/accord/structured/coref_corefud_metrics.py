@@ -10,7 +10,8 @@
   response mention when there is one, even one aligned to another key mention, else the one aligned to it) is in a
   response entity that also holds the counterpart of an earlier mention of the key entity, wrongly linked (wl)
   when its counterpart's entity holds none of them, missed (fn) when it has no counterpart or its counterpart opens
-  its response entity; a zero of a response entity but its first mention that no key anaphor covers is a false alarm (fp). Recall ``tp / (tp + fn + wl)``, precision ``tp / (tp + fp + wl)``.
+  its response entity; a zero of a response entity but its first mention that no key anaphor covers is a false
+  alarm (fp). Recall ``tp / (tp + fn + wl)``, precision ``tp / (tp + fp + wl)``.
 
 Both are counted by document from the mentions :mod:`accord.structured.coref_align` prepared (after singletons and
 zeros are handled, a mention written in two entities counted in each).
