@@ -32,7 +32,7 @@ SUITE = CORPORA / "outside3b" / "corefud"
 GUM = CORPORA / "outside3" / "coref_corefud"
 HELD_FILE = ROOT / "tests" / "data" / "corefud_scorer" / "numbers.json.gz"
 HELD = json.loads(gzip.decompress(HELD_FILE.read_bytes())) if HELD_FILE.exists() else {"suite": {}, "gum": {}}
-METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions")
+METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero", "mentions")
 FULL = os.environ.get("ACCORD_FULL") == "1"
 
 
@@ -262,3 +262,17 @@ def test_an_entity_id_of_several_documents_is_ordered_by_its_first_document(tmp_
             logging.disable(logging.NOTSET)
         assert got["muc"]["documents"]["d2"] == pytest.approx((d2.recall, d2.precision, d2.f1))
         assert got["muc"]["total"] == pytest.approx((muc.recall, muc.precision, muc.f1))
+
+
+def test_mor_by_hand_and_only_under_corefud_settings(tmp_path):
+    """MOR pairs overlapping mentions by the words they share: key w1-w3 and w5, response w2-w4 and w5 (one entity
+    each side): shared 2 + 1 words, key words 3 + 1, response words 3 + 1: recall 3/4, precision 3/4. The CoNLL-2012
+    reading has no MOR: asking for it is an error."""
+    key = _file(tmp_path, "k.conllu", [_line(1, "(e1-x-1-"), _line(2), _line(3, "e1)"), _line(4),
+                                       _line(5, "(e1-x-1-)")])
+    resp = _file(tmp_path, "r.conllu", [_line(1), _line(2, "(e1-x-1-"), _line(3), _line(4, "e1)"),
+                                        _line(5, "(e1-x-1-)")])
+    mor = accord.coref(key, resp, preset="corefud", metrics=["mor"]).source["mor"]
+    assert (mor.recall_num, mor.recall_den, mor.precision_num, mor.precision_den) == (3, 4, 3, 4)
+    with pytest.raises(OptionError, match="--metrics mor is the CorefUD scorer's"):
+        accord.coref(key, resp, metrics=["mor"])
