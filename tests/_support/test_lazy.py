@@ -1,5 +1,5 @@
-"""``import accord`` then ``accord.<sub>.<name>``, as the README writes it, works without importing the subpackage
-first (PEP 562 module attributes), and ``import accord`` alone still imports no numpy."""
+"""``import accord`` then ``accord.<sub>.<name>``, as the README and the documentation write it, works without
+importing the subpackage first (PEP 562 module attributes), and ``import accord`` alone still imports no numpy."""
 
 from __future__ import annotations
 
@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+WRITTEN = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+"""The pages that name accord's objects for users: the README and the site's sources."""
 DOTTED = re.compile(r"\baccord(?:\.[A-Za-z_][A-Za-z_0-9]*){2,}")
 
 
 def _written_names() -> list[str]:
-    names = sorted(set(DOTTED.findall(README.read_text(encoding="utf-8"))))
-    return [n for n in names if not n.split(".")[1].startswith("_")]
+    names = sorted({n for page in WRITTEN for n in DOTTED.findall(page.read_text(encoding="utf-8"))})
+    return [n for n in names if not any(part.startswith("_") for part in n.split(".")[1:])]
 
 
 def test_the_readme_names_subpackage_attributes():
