@@ -10,6 +10,7 @@ import math
 import warnings
 from typing import Any
 
+import numpy as np
 import pytest
 
 import accord
@@ -81,7 +82,7 @@ def test_a_long_table_is_cut_with_a_count():
 
 def test_figures_undefined_integers_and_gate_means():
     assert figure(None) == figure(math.nan) == "—"
-    assert figure(3) == "3" and figure(0.123456) == "0.1235"
+    assert figure(3) == figure(np.int64(3)) == "3" and figure(0.123456) == figure(np.float32(0.123456)) == "0.1235"
     assert figure({"mean": 0.5, "sd": 0.1}) == "0.5000"
     assert figure(0.5, [0.25, None]) == "0.5000 [0.2500, —]"
     assert figure(math.nan, [0.1, 0.2]) == "—"

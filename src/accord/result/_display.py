@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import math
+import numbers
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -46,10 +47,10 @@ def figure(value: Any, interval: Sequence[Any] | None = None, digits: int = 4) -
     are; a mapping with a ``mean`` (GATE's averaged coefficients) as its mean."""
     if isinstance(value, Mapping) and "mean" in value:
         value = value["mean"]
-    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+    if value is None or isinstance(value, bool) or not isinstance(value, numbers.Real):
         text = "—" if value is None else str(value)
-    elif isinstance(value, int):
-        text = str(value)
+    elif isinstance(value, numbers.Integral):
+        text = str(int(value))
     elif math.isnan(value):
         text = "—"
     else:
