@@ -9,6 +9,6 @@ from ._pair import ALLOW_MISSING, match_file_names, missing_documents, pair_docu
 from ._prepare import IN_SHARD, check_label_case, check_user_names, corpus_names, in_shard
 from ._read import read_corpus, read_sides, read_with_repairs, reading_once, source_name
 
-__all__ = ["ALLOW_MISSING", "IN_SHARD", "check_label_case", "check_user_names", "corpus_names", "in_shard", "match_file_names",
-           "missing_documents", "pair_documents", "read_corpus", "read_sides", "read_with_repairs", "reading_once",
-           "source_name"]
+__all__ = ["ALLOW_MISSING", "IN_SHARD", "check_label_case", "check_user_names", "corpus_names", "in_shard",
+           "match_file_names", "missing_documents", "pair_documents", "read_corpus", "read_sides", "read_with_repairs",
+           "reading_once", "source_name"]
