@@ -9,7 +9,8 @@ from accord.errors import FormatError
 from accord.formats.coref.clusters import read_coref
 
 TEXT = "Mary saw her dog. It barked at Mary.\n"
-SPANS = "T1\tPerson 0 4\tMary\nT2\tPerson 9 12\ther\nT3\tAnimal 9 16\ther dog\nT4\tAnimal 18 20\tIt\nT5\tPerson 31 35\tMary\n"
+SPANS = ("T1\tPerson 0 4\tMary\nT2\tPerson 9 12\ther\nT3\tAnimal 9 16\ther dog\nT4\tAnimal 18 20\tIt\n"
+         "T5\tPerson 31 35\tMary\n")
 
 
 def _brat(folder, links):
