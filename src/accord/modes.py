@@ -21,8 +21,8 @@ Adding a mode is its module and one call::
 
 ``takes`` names the options of :func:`accord.score` the mode reads beyond the shared ones (``allow_missing``,
 ``beta``, ``zero_division``); any other mode-specific option given to it is refused (:func:`check_mode_options`).
-The command line's ``--match`` choices, the modes' list in ``accord --help`` and the README's table come from this
-registry, and the ``mode`` of every result's JSON is one of the names in :func:`result_modes`.
+The command line's ``--match`` choices, the modes' list in ``accord --help``, the README's table and the site's come
+from this registry, and the ``mode`` of every result's JSON is one of the names in :func:`result_modes`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Submodules imported on first attribute access (PEP 562), so that ``import accord`` imports no numpy and
-``accord.match.sparse`` still works as the README writes it."""
+``accord.match.sparse`` still works as the README and the site write it."""
 
 from __future__ import annotations
 

@@ -23,8 +23,9 @@ __all__ = ["register", "COMMANDS", "COREF_METRICS", "add_record_options", "struc
 def _structured_help() -> str:
     from ..structured.named import NAMED_METRICS
 
-    return ("Score RESPONSE against KEY (JSON lines, one document per line; the record formats are in the README "
-            "and accord.formats.records.records) with one or more metrics:\n\n"
+    return ("Score RESPONSE against KEY (JSON lines, one document per line; the record formats are on the site's "
+            "Formats page, docs/reference/formats.md, and in accord.formats.records.records) with one or more "
+            "metrics:\n\n"
             + "\n".join(f"  {n:<20} [{kind}] {d}" for n, (kind, d) in NAMED_METRICS.items()))
 
 

@@ -272,7 +272,7 @@ class Result:
         return {}
 
     def to_dict(self) -> dict[str, Any]:
-        """Exactly the JSON output (see the README, "Output: one JSON contract")."""
+        """Exactly the JSON output (the site's JSON contract page, generated from the schema)."""
         out = self.header()
         ci = self.ci or {}
         if self.nested:
