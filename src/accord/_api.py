@@ -74,6 +74,8 @@ def score(
     jobs: int | str = 1,
     client: Any = None,
     shard_size: int | None = None,
+    align: str | None = None,
+    align_threshold: float | None = None,
     **read_options: Any,
 ) -> Any:
     """Compare predicted annotations with gold annotations.
@@ -155,6 +157,11 @@ def score(
         Score the shards on this Dask cluster instead (paths must be readable by its workers).
     shard_size : int, optional
         The bytes of input per shard (default 16 MiB); a worker's memory grows with it.
+    align : {"exact", "fuzzy"}, optional
+        A predicted side of generated records (strings without offsets, the ``records`` format, or a list of such
+        dicts): how its strings are placed on the gold text (:mod:`accord.pipeline._align`; default ``exact``).
+    align_threshold : float, optional
+        With ``align="fuzzy"``: the least similarity (0 to 1, default 0.9) of a fuzzily placed string.
     **read_options
         Passed to the readers (``scheme``, ``repair``, ``tag_column``...) or to :func:`accord.objects.as_corpus`
         (``label_names``, ``suffix``, ``spans_key``, ``tokens_column``, ``tags_column``, ``document_column``).
@@ -164,6 +171,7 @@ def score(
     Report, or the result of the ``match`` mode
     """
     arguments = {k: v for k, v in locals().items() if k not in ("jobs", "client", "shard_size")}   # before others
+    from .formats.records.generated import is_records
     from .metrics.prf import ZERO_DIVISION
     from .model.schema import load_task
     from .modes import ModeOptions, check_mode_options, mode
@@ -215,6 +223,10 @@ def score(
 
         check_slices(slices, train, length_bins)
         settings["train"] = TrainingSet.read(train, gold_format or format, read_options)
+    if isinstance(pred, list) and pred and all(isinstance(x, dict) and "id" in x for x in pred):
+        from .formats.records.generated import records_corpus
+
+        pred = records_corpus(pred, name="<list>")
     gold_c, pred_c, repairs = read_with_repairs(gold, pred, gold_format or format, pred_format or format,
                                                  read_options, gold_column, pred_column, gold_set, pred_set)
     if not in_shard():     # a shard's caller checks the labels of all shards
@@ -225,9 +237,21 @@ def score(
                        "documents": len(pred_c)}}
     options = {"allow_missing": allow_missing,
                **{k: read_options[k] for k in ("scheme", "repair", "suffix") if read_options.get(k)}}
+    alignment = None
+    if align is not None or align_threshold is not None or is_records(pred_c) or is_records(gold_c):
+        from .pipeline._align import align_records
+
+        if is_records(gold_c) or not is_records(pred_c):
+            raise OptionError("align (--align) places generated records (strings without offsets) of the predicted "
+                              "side on the gold text: the gold side must have offsets and the predicted side be "
+                              "records")
+        pred_c, alignment = align_records(gold_c, pred_c, align or "exact", align_threshold)
+        options["align"] = align or "exact"
     out = chosen.measure(gold_c, pred_c, ModeOptions(allow_missing, beta, zero_division, leniency, labelled, options,
                                                      inputs, settings=settings, sources=sources))
     out.repairs = repairs
+    if alignment is not None:
+        out.options["alignment"] = alignment
     if getattr(out, "corpora", None) is None:    # a mode may keep the corpora as it prepared them
         out.corpora = (gold_c, pred_c)
     return out

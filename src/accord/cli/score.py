@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import OptionError
+from ._align_options import add_align_options, align_settings
 from ._inputs import vrt_options
 from ._options import (
     add_allow_missing,
@@ -140,6 +141,7 @@ def add_score_options(sc: argparse.ArgumentParser) -> None:
                    "like it without SUFFIX (MAT's --ref_fsuff_off; with --ref-fsuff-on, SUFFIX replaced)")
     r.add_argument("--ref-fsuff-on", metavar="SUFFIX", help="... and with SUFFIX added (MAT's --ref_fsuff_on)")
     add_slices_options(sc)
+    add_align_options(sc)
 
 
 def _mat_document_options(args: argparse.Namespace) -> list[tuple[str, object]]:
@@ -207,7 +209,7 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
                                tag_column=args.tag_column, gold_set=args.gold_set, pred_set=args.pred_set,
                                match=args.match, leniency=leniency_level(args.leniency), labelled=not args.unlabelled,
                                discontinuous=args.discontinuous, **scaling(args),
-                               **vrt_options(args), **slices_settings(args))
+                               **vrt_options(args), **slices_settings(args), **align_settings(args))
         if args.match == "clueval":     # its coverage classes drawn too
             from ..report.clueval_report import render_clueval
 
@@ -237,7 +239,7 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
         file_re=args.file_re, ref_fsuff_off=args.ref_fsuff_off, ref_fsuff_on=args.ref_fsuff_on,
         confusability=(units[0] if units else "token") if args.confusability else None,
         gold_set=args.gold_set, pred_set=args.pred_set, **scaling(args), **vrt_options(args),
-        **slices_settings(args),
+        **slices_settings(args), **align_settings(args),
     )
     return report, lambda console: render_table(report, console)
 

@@ -151,7 +151,18 @@ def _sniff(p: Path) -> bool:
     first = head.lstrip()
     return first.startswith("{") and '"text"' in first and (
         '"label"' in first or '"entities"' in first or '"labels"' in first or '"spans"' in first) \
-        and '"annotations"' not in first
+        and '"annotations"' not in first and not _generated_records(p)
+
+
+def _generated_records(p: Path) -> bool:
+    """Whether the first line is an object without a "text" of its own (generated records, ``records``: the
+    entities' "text" without offsets), not doccano's."""
+    head = file_head(p, 1 << 16) or ""
+    try:
+        obj = json.loads(head.lstrip().split("\n", 1)[0])
+    except ValueError:
+        return False
+    return isinstance(obj, dict) and "text" not in obj
 
 
 register(Format("doccano", read_doccano, write_doccano, (".jsonl",), _sniff,

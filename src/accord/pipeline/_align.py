@@ -1,0 +1,265 @@
+"""A stage for generated output (the ``records`` format): each predicted string placed on the gold document's text.
+
+The text is the gold document's (for a token file: its tokens joined by spaces and its sentences by new lines, as
+``accord convert`` writes it). A string, its surrounding whitespace left out, is looked for in that text:
+
+* ``exact``: its occurrences, where they begin and end on word boundaries (on token boundaries in a token file;
+  anywhere in a text where it has none on word boundaries, as in a text without spaces). The predictions of one
+  string go to distinct occurrences, chosen to agree best with the gold spans: an occurrence that is a gold span of
+  the prediction's label first, then a gold span of another label, then one that overlaps a gold span of its label,
+  then any other; among equals, the first in the text (a one-to-one assignment, optimal for these weights). So a
+  repeated mention is never scored against the wrong occurrence, and repeats go to successive occurrences.
+* ``fuzzy``: as ``exact``, then a string with no occurrence left goes to the window of words (tokens) most similar to
+  it, by rapidfuzz's ratio, if that is at least the threshold (``align_threshold``, 0.9 by default); rapidfuzz is
+  the optional extra ``accord[fuzzy]``.
+
+A string that is nowhere in the text (a hallucination), or is listed more often than the text holds it, is
+*unaligned*: it stays a prediction, placed past the end of the document so that it pairs with nothing and counts as
+spurious in every span mode. A relation is kept when both its strings are among the document's aligned entities
+(the first one of each string), its ends then the attributes ``head`` and ``tail``; otherwise it is unaligned.
+
+:func:`align_records` returns the predicted corpus with offsets, in the gold document's unit, and a summary (counts
+and the unaligned and fuzzily aligned predictions) that the result keeps in its options under ``alignment``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+
+from ..errors import OptionError, PairingError
+from ..formats.records.generated import HEAD, KIND, TAIL, TEXT
+from ..model import Annotation, Corpus, Document, make_annotation
+
+__all__ = ["ALIGN_MODES", "align_records"]
+
+ALIGN_MODES = ("exact", "fuzzy")
+"""The ways a string is placed on the text."""
+
+_LISTED = 50
+"""The unaligned and fuzzily aligned predictions listed in the summary (all are counted)."""
+
+
+def _is_word(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+class _Text:
+    """A gold document's text, its unit and what the occurrences are checked against."""
+
+    def __init__(self, doc: Document):
+        self.token_starts: dict[int, int] | None = None
+        self.token_ends: dict[int, int] | None = None
+        if doc.text is not None:
+            self.text = doc.text
+            self.length = len(doc.text)
+        elif doc.tokens is not None:
+            from ..formats.convert import _to_text
+
+            placed = _to_text(doc._replace(annotations=()))
+            assert placed.text is not None
+            self.text = placed.text
+            self.token_starts, self.token_ends = {}, {}
+            at = 0
+            for k, token in enumerate(doc.tokens):
+                if k:
+                    at += 1
+                self.token_starts[at] = k
+                at += len(str(token))
+                self.token_ends[at] = k + 1
+            self.length = len(doc.tokens)
+        else:
+            raise PairingError(f"document {doc.id!r}: the gold side has neither text nor tokens to align the "
+                               "predicted strings to")
+        self.gold: dict[tuple[int, int], set[str]] = defaultdict(set)
+        spans = []
+        for a in doc.annotations:
+            if a.start is not None and a.end is not None:
+                self.gold[(a.start, a.end)].add(a.label)
+                spans.append((a.start, a.end, a.label))
+        spans.sort()
+        self.spans = spans
+        self.span_starts = [s for s, _, _ in spans]
+
+    def unit(self, a: int, b: int) -> tuple[int, int] | None:
+        """Character offsets in the gold document's unit (``None``: not on token boundaries)."""
+        if self.token_starts is None or self.token_ends is None:
+            return a, b
+        x, y = self.token_starts.get(a), self.token_ends.get(b)
+        return None if x is None or y is None else (x, y)
+
+    def occurrences(self, s: str) -> list[tuple[int, int]]:
+        """The occurrences of ``s`` in the document's unit, in text order (see the module docstring)."""
+        text, found, anywhere = self.text, [], []
+        at = text.find(s)
+        while at >= 0:
+            end = at + len(s)
+            span = self.unit(at, end)
+            if span is not None:
+                if self.token_starts is not None or (
+                        (at == 0 or not (_is_word(s[0]) and _is_word(text[at - 1])))
+                        and (end == len(text) or not (_is_word(s[-1]) and _is_word(text[end])))):
+                    found.append(span)
+                else:
+                    anywhere.append(span)
+            at = text.find(s, at + 1)
+        return found or anywhere
+
+    def weight(self, label: str, span: tuple[int, int]) -> int:
+        """How well an occurrence agrees with the gold spans for a prediction of ``label`` (4 best, 0 none)."""
+        labels = self.gold.get(span)
+        if labels:
+            return 4 if label in labels else 3
+        a, b = span
+        best = 0
+        for s, e, lab in self.spans[:bisect_left(self.span_starts, b)]:
+            if s < b and a < e:
+                best = max(best, 2 if lab == label else 1)
+                if best == 2:
+                    break
+        return best
+
+
+def _assign(labels: list[str], occs: list[tuple[int, int]], text: _Text) -> list[tuple[int, int] | None]:
+    """An occurrence for each prediction of one string (``None``: none left), one-to-one, best weights first and
+    earlier occurrences among equals."""
+    n = len(occs)
+    if len(set(labels)) == 1:
+        w = [text.weight(labels[0], o) for o in occs]
+        chosen = sorted(sorted(range(n), key=lambda j: (-w[j], j))[:len(labels)])
+        out: list[tuple[int, int] | None] = [occs[j] for j in chosen]
+        return out + [None] * (len(labels) - len(out))
+    from scipy.optimize import linear_sum_assignment
+
+    big = n * n + 1
+    cost = np.array([[-text.weight(lab, o) * big + j for j, o in enumerate(occs)] for lab in labels], dtype=float)
+    rows, cols = linear_sum_assignment(cost)
+    placed: list[tuple[int, int] | None] = [None] * len(labels)
+    for r, c in zip(rows.tolist(), cols.tolist()):
+        placed[r] = occs[c]
+    return placed
+
+
+def _fuzzy(s: str, text: _Text, used: set[tuple[int, int]], threshold: float) -> tuple[tuple[int, int], float] | None:
+    """The window of words most similar to ``s`` (at least ``threshold``), not used already."""
+    from rapidfuzz import fuzz
+
+    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text.text)]
+    n = max(1, len(s.split()))
+    best: tuple[float, int, tuple[int, int]] | None = None
+    for size in (n, n - 1, n + 1):
+        if size < 1:
+            continue
+        for k in range(len(words) - size + 1):
+            a, b = words[k][0], words[k + size - 1][1]
+            span = text.unit(a, b)
+            if span is None or span in used:
+                continue
+            score = fuzz.ratio(s, text.text[a:b]) / 100.0
+            if score >= threshold and (best is None or score > best[0]):
+                best = (score, a, span)
+    return None if best is None else (best[2], best[0])
+
+
+def align_records(gold: Corpus, pred: Corpus, how: str = "exact",
+                  threshold: float | None = None) -> tuple[Corpus, dict[str, Any]]:
+    """The predicted records placed on the gold texts (see the module docstring) and a summary of the alignment.
+
+    Raises
+    ------
+    OptionError
+        An unknown way, a threshold outside [0, 1] or without ``fuzzy``, or ``fuzzy`` without rapidfuzz installed.
+    PairingError
+        A gold document with neither text nor tokens.
+    """
+    if how not in ALIGN_MODES:
+        raise OptionError(f"align must be one of {', '.join(ALIGN_MODES)}; got {how!r}")
+    if threshold is not None and how != "fuzzy":
+        raise OptionError("align_threshold (--align-threshold) applies with align='fuzzy' (--align fuzzy)")
+    if threshold is None:
+        threshold = 0.9
+    if not 0.0 <= threshold <= 1.0:
+        raise OptionError(f"align_threshold (--align-threshold) must be between 0 and 1; got {threshold}")
+    if how == "fuzzy":
+        try:
+            import rapidfuzz  # noqa: F401
+        except ImportError:
+            raise OptionError("--align fuzzy needs rapidfuzz: pip install 'accord[fuzzy]'") from None
+    counts = {"exact": 0, "fuzzy": 0, "unaligned": 0, "relations": 0, "unaligned_relations": 0}
+    unaligned: list[dict[str, Any]] = []
+    fuzzy: list[dict[str, Any]] = []
+    docs = []
+    for doc_id, doc in pred.items():
+        g = gold.get(doc_id)
+        text = _Text(g) if g is not None else None
+        entities = [a for a in doc.annotations if a.get(KIND) == "entity"]
+        by_string: dict[str, list[int]] = defaultdict(list)
+        for k, a in enumerate(entities):
+            by_string[a.get(TEXT).strip()].append(k)
+        spans: list[tuple[int, int] | None] = [None] * len(entities)
+        reasons: dict[int, str] = {}
+        if text is not None:
+            used: set[tuple[int, int]] = set()
+            for s, ks in by_string.items():
+                occs = text.occurrences(s)
+                if not occs:
+                    continue
+                for k, span in zip(ks, _assign([entities[k].label for k in ks], occs, text)):
+                    spans[k] = span
+                    if span is None:
+                        reasons[k] = "listed more often than the text holds it"
+                    else:
+                        used.add(span)
+                        counts["exact"] += 1
+            if how == "fuzzy":
+                for k, a in enumerate(entities):
+                    if spans[k] is None and k not in reasons:
+                        found = _fuzzy(a.get(TEXT).strip(), text, used, threshold)
+                        if found is not None:
+                            spans[k] = found[0]
+                            used.add(found[0])
+                            counts["fuzzy"] += 1
+                            if len(fuzzy) < _LISTED:
+                                fuzzy.append({"document": doc_id, "text": a.get(TEXT), "label": a.label,
+                                              "placed": list(found[0]), "similarity": round(found[1], 4)})
+        end = text.length if text is not None else 0
+        out: list[Annotation] = []
+        first: dict[str, Annotation] = {}
+        extra = 0
+        for k, a in enumerate(entities):
+            attrs = {n: v for n, v in a.attributes.items() if n not in (TEXT, KIND)}
+            span = spans[k]
+            if span is None:
+                counts["unaligned"] += 1
+                if len(unaligned) < _LISTED:
+                    unaligned.append({"document": doc_id, "text": a.get(TEXT), "label": a.label,
+                                      "reason": reasons.get(k, "not in the text" if text is not None
+                                                            else "no gold document of this id")})
+                span = (end + 1 + 2 * extra, end + 2 + 2 * extra)    # past the end: pairs with nothing
+                extra += 1
+            new = make_annotation(a.label, span[0], span[1], attrs)
+            if spans[k] is not None:
+                first.setdefault(a.get(TEXT).strip(), new)
+            out.append(new)
+        for a in doc.annotations:
+            if a.get(KIND) != "relation":
+                continue
+            head, tail = first.get(a.get(HEAD).strip()), first.get(a.get(TAIL).strip())
+            if head is None or tail is None:
+                counts["unaligned_relations"] += 1
+                if len(unaligned) < _LISTED:
+                    unaligned.append({"document": doc_id, "text": f"{a.get(HEAD)} -> {a.get(TAIL)}",
+                                      "label": a.label, "reason": "an end is not among the aligned entities"})
+                continue
+            counts["relations"] += 1
+            out.append(make_annotation(a.label, None, None, {"head": head, "tail": tail}))
+        docs.append(Document(doc_id, tuple(out)))
+    summary: dict[str, Any] = {"align": how, **counts, "unaligned_listed": unaligned}
+    if how == "fuzzy":
+        summary["threshold"] = threshold
+        summary["fuzzy_listed"] = fuzzy
+    return Corpus(docs, name=pred.name, files=pred.files), summary
