@@ -156,18 +156,26 @@ def _fuzzy(s: str, text: _Text, used: set[tuple[int, int]], threshold: float) ->
             continue
         for k in range(len(words) - size + 1):
             a, b = words[k][0], words[k + size - 1][1]
-            span = text.unit(a, b)
-            if span is None or span in used:
-                continue
-            score = fuzz.ratio(s, text.text[a:b]) / 100.0
-            if score >= threshold and (best is None or score > best[0]):
-                best = (score, a, span)
+            x, y = a, b         # and without the punctuation around it ("France." for "France")
+            while x < y and not _is_word(text.text[x]):
+                x += 1
+            while y > x and not _is_word(text.text[y - 1]):
+                y -= 1
+            windows = ((a, b), (x, y)) if (x, y) != (a, b) and y > x else ((a, b),)
+            for left, right in windows:
+                span = text.unit(left, right)
+                if span is None or span in used:
+                    continue
+                score = fuzz.ratio(s, text.text[left:right]) / 100.0
+                if score >= threshold and (best is None or score > best[0]):
+                    best = (score, left, span)
     return None if best is None else (best[2], best[0])
 
 
-def align_records(gold: Corpus, pred: Corpus, how: str = "exact",
-                  threshold: float | None = None) -> tuple[Corpus, dict[str, Any]]:
-    """The predicted records placed on the gold texts (see the module docstring) and a summary of the alignment.
+def align_records(gold: Corpus, pred: Corpus, how: str = "exact", threshold: float | None = None,
+                  listed: int | None = _LISTED) -> tuple[Corpus, dict[str, Any]]:
+    """The predicted records placed on the gold texts (see the module docstring) and a summary of the alignment:
+    the counts, and the first ``listed`` unaligned and fuzzily aligned predictions (``None``: all).
 
     Raises
     ------
@@ -223,7 +231,7 @@ def align_records(gold: Corpus, pred: Corpus, how: str = "exact",
                             spans[k] = found[0]
                             used.add(found[0])
                             counts["fuzzy"] += 1
-                            if len(fuzzy) < _LISTED:
+                            if listed is None or len(fuzzy) < listed:
                                 fuzzy.append({"document": doc_id, "text": a.get(TEXT), "label": a.label,
                                               "placed": list(found[0]), "similarity": round(found[1], 4)})
         end = text.length if text is not None else 0
@@ -235,7 +243,7 @@ def align_records(gold: Corpus, pred: Corpus, how: str = "exact",
             span = spans[k]
             if span is None:
                 counts["unaligned"] += 1
-                if len(unaligned) < _LISTED:
+                if listed is None or len(unaligned) < listed:
                     unaligned.append({"document": doc_id, "text": a.get(TEXT), "label": a.label,
                                       "reason": reasons.get(k, "not in the text" if text is not None
                                                             else "no gold document of this id")})
@@ -251,7 +259,7 @@ def align_records(gold: Corpus, pred: Corpus, how: str = "exact",
             head, tail = first.get(a.get(HEAD).strip()), first.get(a.get(TAIL).strip())
             if head is None or tail is None:
                 counts["unaligned_relations"] += 1
-                if len(unaligned) < _LISTED:
+                if listed is None or len(unaligned) < listed:
                     unaligned.append({"document": doc_id, "text": f"{a.get(HEAD)} -> {a.get(TAIL)}",
                                       "label": a.label, "reason": "an end is not among the aligned entities"})
                 continue
