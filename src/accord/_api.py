@@ -156,7 +156,7 @@ def score(
     client : distributed.Client, optional
         Score the shards on this Dask cluster instead (paths must be readable by its workers).
     shard_size : int, optional
-        The bytes of input per shard (default 16 MiB); a worker's memory grows with it.
+        The bytes of input per shard (default 4 MiB); a worker's memory grows with it.
     align : {"exact", "fuzzy"}, optional
         A predicted side of generated records (strings without offsets, the ``records`` format, or a list of such
         dicts): how its strings are placed on the gold text (:mod:`accord.pipeline._align`; default ``exact``).
@@ -200,6 +200,9 @@ def score(
                 "file_re": file_re, "ref_fsuff_off": ref_fsuff_off, "ref_fsuff_on": ref_fsuff_on,
                 "validate": validate, "leniency": leniency, "labelled": labelled, "slices": slices, "train": train,
                 "length_bins": length_bins}
+    if not chosen.reads_spans and train is not None:     # a mode that reads its inputs itself takes its own train
+        read_options = {**read_options, "train": train}
+        settings["train"] = None
     check_mode_options(chosen, settings)
     if "token_label" in read_options:     # renamed: a reader would ignore it silently
         raise OptionError("token_label is now token_annotations (a list of labels, MAT's --token_annotations)")
@@ -246,11 +249,11 @@ def score(
                               "side on the gold text: the gold side must have offsets and the predicted side be "
                               "records")
         pred_c, alignment = align_records(gold_c, pred_c, align or "exact", align_threshold)
-        options["align"] = align or "exact"
     out = chosen.measure(gold_c, pred_c, ModeOptions(allow_missing, beta, zero_division, leniency, labelled, options,
                                                      inputs, settings=settings, sources=sources))
     out.repairs = repairs
-    if alignment is not None:
+    if alignment is not None:     # how the strings were placed (an option) and what it gave (their outcome)
+        out.options["align"] = alignment["align"]
         out.options["alignment"] = alignment
     if getattr(out, "corpora", None) is None:    # a mode may keep the corpora as it prepared them
         out.corpora = (gold_c, pred_c)

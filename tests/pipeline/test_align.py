@@ -244,3 +244,24 @@ def test_alignment_time(docs):
     assert summary["exact"] + summary["unaligned"] == docs * 10
     assert summary["unaligned"] == docs
     assert took < 5.0 * docs / 10_000 * 2     # 100,000 strings over 10,000 documents in under 5 s, with margin
+
+
+def test_two_generated_systems_are_compared_whatever_their_alignments_gave():
+    # two outputs unaligned differently (one hallucinates): the alignment is each system's outcome, not an option
+    # of the scoring, so the paired test runs
+    gold = Corpus([Document(str(k), (make_annotation("LOC", 0, 5),), "Paris is big.") for k in range(4)])
+    one = records_corpus([{"id": str(k), "entities": [{"text": "Paris", "label": "LOC"}]} for k in range(4)])
+    two = records_corpus([{"id": str(k), "entities": [{"text": "Rome", "label": "LOC"}]} for k in range(4)])
+    results = {"one": accord.score(gold, one), "two": accord.score(gold, two)}
+    assert results["two"].options["alignment"]["unaligned"] == 4
+    comparison = accord.compare(results, samples=100, seed=1)
+    assert comparison is not None
+
+
+def test_the_alignment_is_in_the_json_the_contract_allows():
+    from tests.result.contract import checked
+
+    result = accord.score(_gold(TEXT, ("LOC", 0, 5)), _pred(("Paris", "LOC"), ("Berlin", "LOC")))
+    out = checked(result.to_json())
+    assert out["options"]["align"] == "exact"
+    assert (out["options"]["alignment"]["exact"], out["options"]["alignment"]["unaligned"]) == (1, 1)

@@ -572,8 +572,9 @@ _STATISTICS = frozenset({"bootstrap", "seed", "confidence", "ci_method", "confid
 
 
 def _scoring(options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options that decide the counts (a result's bootstrap options do not)."""
-    return {k: v for k, v in options.items() if k not in _STATISTICS}
+    """The options that decide the counts (a result's bootstrap options do not, nor what a system's generated strings
+    gave when aligned: ``alignment``, its own outcome; the way they are aligned, ``align``, does)."""
+    return {k: v for k, v in options.items() if k not in _STATISTICS and k != "alignment"}
 
 
 def _num(x: float) -> float | None:
