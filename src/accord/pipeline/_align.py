@@ -135,8 +135,12 @@ def _assign(labels: list[str], occs: list[tuple[int, int]], text: _Text) -> list
         return out + [None] * (len(labels) - len(out))
     from scipy.optimize import linear_sum_assignment
 
-    big = n * n + 1
-    cost = np.array([[-text.weight(lab, o) * big + j for j, o in enumerate(occs)] for lab in labels], dtype=float)
+    # each better weight outweighs any number of worse ones (base: more than the predictions), then earlier
+    # occurrences: the tie-break kept where the numbers stay exact in floating point
+    base = len(labels) + 1
+    big = n * n + 1 if base ** 4 * (n * n + 1) * len(labels) < 2 ** 52 else 0
+    cost = np.array([[-(base ** text.weight(lab, o) if text.weight(lab, o) else 0) * max(big, 1) + (j if big else 0)
+                      for j, o in enumerate(occs)] for lab in labels], dtype=float)
     rows, cols = linear_sum_assignment(cost)
     placed: list[tuple[int, int] | None] = [None] * len(labels)
     for r, c in zip(rows.tolist(), cols.tolist()):
