@@ -151,3 +151,21 @@ def test_the_command_line_and_the_readme_list_the_registry():
     assert listed == list(mode_names())
     for name in mode_names():
         assert f"`accord {mode(name).command}" in table, name
+
+
+def test_a_mode_with_forwarded_options_still_refuses_unknown_ones(inputs):
+    """GATE's diff forwards its options to Corpus QA: an option neither takes is an OptionError naming it (before: a
+    TypeError from Python)."""
+    from .result.commands import GATE
+
+    with pytest.raises(OptionError, match="foo do not apply to match=.diff."):
+        accord.score(GATE, GATE, match="diff", foo=1)
+    with pytest.raises(OptionError, match="zero_division do not apply to match=.diff."):
+        accord.score(GATE, GATE, match="diff", zero_division="one")
+
+
+def test_coreference_of_lists_is_refused_naming_what_it_reads():
+    with pytest.raises(OptionError, match="two files or two mappings .* the key is a list"):
+        accord.score([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "O"]], match="coref")
+    with pytest.raises(OptionError, match="the key is a list"):
+        accord.coref([1, 2], [1, 2])

@@ -212,3 +212,18 @@ def test_standard_input_is_spooled_without_holding_it(tmp_path, monkeypatch, cap
             tracemalloc.stop()
     assert "<stdin>: a NUL byte at byte 0" in capsys.readouterr().err
     assert peak < 16 << 20, peak    # before: the 64 MB read whole, then written
+
+
+@pytest.mark.parametrize("command", ["score", "coref", "smatch"])
+def test_a_compressed_input_is_named_as_such(tmp_path, capsys, command):
+    """A gzip-compressed file (as corpora ship) is refused as compressed, with how to decompress it, rather than as
+    text in the wrong encoding or a format accord cannot tell."""
+    import gzip
+
+    from accord.cli import main
+
+    packed = tmp_path / "gold.conll.gz"
+    packed.write_bytes(gzip.compress(b"John B-PER\nran O\n" * 50))
+    assert main([command, str(packed), str(packed)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"accord: error: {packed}: a gzip-compressed file: decompress it first (gunzip -k FILE)"

@@ -171,3 +171,16 @@ def test_docred_cli(tmp_path: Path) -> None:
     assert data["measures"]["relation"]["totals"]["precision"] == 1.0
     assert data["measures"]["relation"]["totals"]["recall"] == 1 / 3
     assert main(["structured", str(key), str(pred), "--preset", "docred", "--details", str(tmp_path / "d.csv")]) == 2
+
+
+def test_accord_score_passes_train_to_the_structured_mode() -> None:
+    """``accord.score(..., match="structured", preset="docred", train=...)`` gives Ign F1 as structured_metrics does
+    (before, ``train`` was kept for the pairs mode's slices and the structured mode refused it)."""
+    key, train = official_data("docred", "dev_revised.json"), official_data("docred", "train_subset.json")
+    pred = official_data("docred", "pred_dev.json")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = accord.score(key, pred, match="structured", preset="docred", train=train)
+    ours = {name: m.totals().f1 for name, m in result.measures.items()}
+    assert ours == pytest.approx(_scores(key, pred, train), rel=1e-12, abs=0)
+    assert ours["ign"] < ours["relation"]

@@ -20,7 +20,7 @@ from typing import BinaryIO, cast
 from ..errors import FormatError, OptionError
 
 __all__ = ["read_text", "read_text_range", "read_bytes_range", "text_encoding", "current_encoding", "check_encoding",
-           "HEAD_BYTES", "named_as", "shown_name"]
+           "HEAD_BYTES", "compressed_kind", "named_as", "shown_name"]
 
 HEAD_BYTES = 1 << 16
 """Bytes of a text file checked before the whole file is read (see the module docstring)."""
@@ -129,9 +129,29 @@ def _check_head(head: bytes, name: str, given: str, p: Path, start: int, final: 
     _refuse(head, name, given, p, start, None)
 
 
+_COMPRESSED = ((b"\x1f\x8b", "gzip", "gunzip -k FILE"), (b"BZh", "bzip2", "bunzip2 -k FILE"),
+               (b"\xfd7zXZ\x00", "xz", "unxz -k FILE"), (b"\x28\xb5\x2f\xfd", "zstd", "unzstd FILE"),
+               (b"PK\x03\x04", "zip", "unzip FILE"))
+"""Compressed files by their first bytes: named as such, rather than as text in the wrong encoding."""
+
+
+def compressed_kind(path: str | os.PathLike[str]) -> tuple[str, str] | None:
+    """``(kind, how to decompress)`` of a compressed file, from its first bytes; ``None`` for any other."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(8)
+    except OSError:
+        return None
+    return next(((kind, tool) for magic, kind, tool in _COMPRESSED if head.startswith(magic)), None)
+
+
 def _refuse(data: bytes, name: str, given: str, p: Path, start: int, exc: UnicodeDecodeError | None) -> None:
     """The error of the first NUL byte of ``data`` or, before any, of the bytes that did not decode (``exc``)."""
     nul = data.find(b"\0", 0, len(data) if exc is None else exc.start) if _nul_is_binary(name) else -1
+    if (nul != -1 or exc is not None) and start == 0:
+        for magic, kind, tool in _COMPRESSED:
+            if data.startswith(magic):
+                raise FormatError(f"a {kind}-compressed file: decompress it first ({tool})", path=p)
     if nul != -1:
         raise FormatError(f"a NUL byte at byte {start + nul}: a binary file, not {given} text", path=p)
     if exc is not None:

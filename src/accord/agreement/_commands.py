@@ -31,9 +31,11 @@ def annotation_sets(inputs: Sequence[Any], sets: Sequence[str] | None, format: s
         corpora = [read(inputs[0], format=format, annotation_set=n, discontinuous=discontinuous) for n in names]
         sources = [str(inputs[0])] * len(names)
     else:
-        names = [str(x) if is_path(x) else (x.name or f"annotator {k + 1}") for k, x in enumerate(inputs)]
+        from .._support.io import shown_name  # standard input as <stdin>, not its temporary copy
+
+        names = [shown_name(str(x)) if is_path(x) else (x.name or f"annotator {k + 1}") for k, x in enumerate(inputs)]
         corpora = [x if isinstance(x, Corpus) else read(x, format=format, discontinuous=discontinuous) for x in inputs]
-        sources = [str(x) if is_path(x) else "<Corpus>" for x in inputs]
+        sources = [shown_name(str(x)) if is_path(x) else "<Corpus>" for x in inputs]
     if len(set(names)) != len(names):
         raise OptionError("the same annotation set is given twice")
     if sets is None:

@@ -79,6 +79,19 @@ EXIT_OK, EXIT_BAD_INPUT, EXIT_BUG = 0, 2, 3
 option); an unexpected exception, which is a defect in accord (one line, never a traceback)."""
 
 
+def _os_message(exc: OSError) -> str:
+    """An operating system's error as one line naming the file, never ``[Errno N]``: ``FILE: No such file or
+    directory``; a write that failed without a file name (a full disk) says that it was the output."""
+    import errno
+
+    reason = exc.strerror or str(exc)
+    if exc.filename is not None:
+        return f"{exc.filename}: {reason}"
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO):
+        return f"writing the output failed: {reason}"
+    return reason
+
+
 def _quiet_stdout() -> None:
     """Point standard output at the null device, so that the interpreter's last flush finds no closed pipe."""
     import os
@@ -124,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(exc, BrokenPipeError):   # the reader of our output went away (| head)
             _quiet_stdout()
             return EXIT_OK
-        print(f"accord: error: {_one_line(str(exc))}", file=sys.stderr)
+        print(f"accord: error: {_one_line(_os_message(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("accord: interrupted", file=sys.stderr)

@@ -27,7 +27,10 @@ INPUTS = ("gold", "pred", "key", "response", "before", "after", "input", "ontolo
 def standard_input(args: argparse.Namespace) -> Iterator[None]:
     """Replace an input given as ``-`` by a temporary copy of standard input for the command's run."""
     places: list[tuple[str, int | None]] = [(name, None) for name in INPUTS if getattr(args, name, None) == "-"]
-    places += [("inputs", k) for k, v in enumerate(getattr(args, "inputs", None) or []) if v == "-"]
+    for name in (*INPUTS, "inputs", "preds"):     # the lists: agree's inputs, report's and compare's systems
+        value = getattr(args, name, None)
+        if isinstance(value, list):
+            places += [(name, k) for k, v in enumerate(value) if v == "-"]
     if not places:
         yield
         return
@@ -41,7 +44,7 @@ def standard_input(args: argparse.Namespace) -> Iterator[None]:
         if k is None:
             setattr(args, name, path)
         else:
-            args.inputs[k] = path
+            getattr(args, name)[k] = path
         try:
             with named_as(path, STDIN_NAME):
                 yield

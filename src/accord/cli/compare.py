@@ -156,7 +156,10 @@ def system_names(arguments: list[str], runs: list[list[str]]) -> list[str]:
 
 def names_of(paths: list[str]) -> list[str]:
     """Short unique names for the systems: file names, made unique with their parents where needed."""
-    names = [Path(p).stem or p for p in paths]
+    from .._support.io import shown_name
+
+    shown = [shown_name(p) for p in paths]     # standard input is <stdin>, not its temporary copy
+    names = [s if s.startswith("<") else (Path(p).stem or p) for p, s in zip(paths, shown)]
     if len(set(names)) < len(names):
         names = [str(Path(p)) for p in paths]
     if len(set(names)) < len(names):

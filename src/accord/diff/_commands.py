@@ -4,6 +4,7 @@ and returns a :class:`~accord.result.Result`."""
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -137,6 +138,14 @@ def common_types(key: Any, response: Any) -> list[str] | None:
 def gate_diff(key: PathLike | Any, response: PathLike | Any, **options: Any) -> Any:
     """GATE's Annotation Diff over a corpus (``accord diff``): :func:`qa` with ``command="diff"``."""
     return qa(key, response, command="diff", **options)
+
+
+def _without_command(signature: inspect.Signature) -> inspect.Signature:
+    return signature.replace(parameters=[p for p in signature.parameters.values() if p.name != "command"])
+
+
+# the options gate_diff forwards are qa's: said in its signature, so that help() and accord.modes check them
+gate_diff.__signature__ = _without_command(inspect.signature(qa))  # type: ignore[attr-defined]
 
 
 def benchmark(key: PathLike | Any, before: PathLike | Any, after: PathLike | Any, *, measure: str = "average",

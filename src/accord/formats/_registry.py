@@ -203,6 +203,11 @@ def sniff(path: str | os.PathLike) -> Format:
     sniffed = [fmt for fmt in formats if fmt.sniff is not None and fmt.sniff(p)]
     if len(sniffed) == 1:
         return sniffed[0]
+    from .._support.io import compressed_kind
+
+    compressed = compressed_kind(p)
+    if compressed is not None:
+        raise FormatError(f"a {compressed[0]}-compressed file: decompress it first ({compressed[1]})", path=p)
     head = file_head(p, 512) or ""
     if head.lstrip().startswith("<View") or "<View>" in head[:200]:
         raise FormatError("a Label Studio labelling configuration (<View>), not annotations: give the export of the "

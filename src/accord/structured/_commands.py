@@ -82,6 +82,10 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
         raise PairingError(f"the key ({key}) counts mentions in {units[_coref_unit(key, format)]} and the response "
                            f"({response}) in {units[_coref_unit(response, format)]}: their offsets would not mean "
                            "the same places; give both sides in one unit (the same kind of file)")
+    for side, source in (("key", key), ("response", response)):
+        if not (is_path(source) or isinstance(source, Mapping)):
+            raise OptionError("coreference compares two files or two mappings {document: [[(start, end), ...], ...]} "
+                              f"(clusters of mentions); the {side} is a {type(source).__name__}")
     if words:
         k, r = (_corefud_words(side, format, preset, settings) for side in (key, response))
     else:
