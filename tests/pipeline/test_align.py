@@ -265,3 +265,13 @@ def test_the_alignment_is_in_the_json_the_contract_allows():
     out = checked(result.to_json())
     assert out["options"]["align"] == "exact"
     assert (out["options"]["alignment"]["exact"], out["options"]["alignment"]["unaligned"]) == (1, 1)
+
+
+def test_a_label_match_outweighs_any_overlap():
+    # "x" at 0 is a gold A span; "x" at 4 lies inside the gold A span "x z". Predictions B and A of "x": giving A
+    # the gold span (1 strict match) must win over giving B the gold span and A the overlap (0 strict matches),
+    # which a sum of plain weights (4 + 1 against 3 + 2) ties
+    gold = _gold("x y x z", ("A", 0, 1), ("A", 4, 7))
+    for order in ((("x", "B"), ("x", "A")), (("x", "A"), ("x", "B"))):
+        aligned, _ = align_records(gold, _pred(*order))
+        assert sorted(_placed(aligned)) == [("A", 0, 1), ("B", 4, 5)]
