@@ -76,6 +76,7 @@ def score(
     shard_size: int | None = None,
     align: str | None = None,
     align_threshold: float | None = None,
+    normalize: Sequence[str] | str | None = None,
     **read_options: Any,
 ) -> Any:
     """Compare predicted annotations with gold annotations.
@@ -157,11 +158,15 @@ def score(
         Score the shards on this Dask cluster instead (paths must be readable by its workers).
     shard_size : int, optional
         The bytes of input per shard (default 4 MiB); a worker's memory grows with it.
-    align : {"exact", "fuzzy"}, optional
+    align : {"exact", "fuzzy", "none"}, optional
         A predicted side of generated records (strings without offsets, the ``records`` format, or a list of such
-        dicts): how its strings are placed on the gold text (:mod:`accord.pipeline._align`; default ``exact``).
+        dicts): how its strings are placed on the gold text (:mod:`accord.pipeline._align`; default ``exact``);
+        ``none``: not placed, each document's multiset of (string, label) against the gold one.
     align_threshold : float, optional
         With ``align="fuzzy"``: the least similarity (0 to 1, default 0.9) of a fuzzily placed string.
+    normalize : str or sequence of str, optional
+        With ``align="none"``: the string normalisers (``lower``, ``whitespace``, ``nfkc``, ``strip-punctuation``,
+        ``articles``, ``digits``; :mod:`accord.pipeline._normalize`).
     **read_options
         Passed to the readers (``scheme``, ``repair``, ``tag_column``...) or to :func:`accord.objects.as_corpus`
         (``label_names``, ``suffix``, ``spans_key``, ``tokens_column``, ``tags_column``, ``document_column``).
@@ -241,14 +246,21 @@ def score(
     options = {"allow_missing": allow_missing,
                **{k: read_options[k] for k in ("scheme", "repair", "suffix") if read_options.get(k)}}
     alignment = None
-    if align is not None or align_threshold is not None or is_records(pred_c) or is_records(gold_c):
-        from .pipeline._align import align_records
+    if align is not None or align_threshold is not None or normalize or is_records(pred_c) or is_records(gold_c):
+        from .pipeline._align import align_records, multisets
 
         if is_records(gold_c) or not is_records(pred_c):
             raise OptionError("align (--align) places generated records (strings without offsets) of the predicted "
                               "side on the gold text: the gold side must have offsets and the predicted side be "
                               "records")
-        pred_c, alignment = align_records(gold_c, pred_c, align or "exact", align_threshold)
+        if normalize and align != "none":
+            raise OptionError("normalize (--normalize) applies with align='none' (--align none)")
+        if align == "none":
+            if align_threshold is not None:
+                raise OptionError("align_threshold (--align-threshold) applies with align='fuzzy' (--align fuzzy)")
+            gold_c, pred_c, alignment = multisets(gold_c, pred_c, normalize)
+        else:
+            pred_c, alignment = align_records(gold_c, pred_c, align or "exact", align_threshold)
     out = chosen.measure(gold_c, pred_c, ModeOptions(allow_missing, beta, zero_division, leniency, labelled, options,
                                                      inputs, settings=settings, sources=sources))
     out.repairs = repairs
