@@ -94,7 +94,7 @@ def test_length_in_words_of_text():
 
 @pytest.mark.parametrize("spec", ["2,3+", "1,3+", "1,2", "1-0,1+", "a,2+", "1,2+,3", ""])
 def test_bad_bins(spec):
-    with pytest.raises(OptionError, match="length-bins"):
+    with pytest.raises(OptionError, match="length.bins"):
         LengthBins.parse(spec)
 
 

@@ -210,9 +210,9 @@ def test_corefud_settings_need_corefud_files(tmp_path):
     conll.write_text("#begin document (d); part 000\nd\t0\t0\ta\t(1)\n\n#end document\n", encoding="utf-8")
     with pytest.raises(FormatError, match=r"--mention-match head needs CorefUD files"):
         accord.coref(conll, conll, mention_match="head")
-    with pytest.raises(OptionError, match="--preset must be one of conll2012, corefud"):
+    with pytest.raises(OptionError, match="preset must be one of conll2012, corefud"):
         accord.coref(conll, conll, preset="crac")
-    with pytest.raises(OptionError, match="--mention-match must be one of"):
+    with pytest.raises(OptionError, match="mention_match must be one of"):
         accord.coref(SUITE / "head-match" / "TC-HMA.key", SUITE / "head-match" / "TC-HMA.key", mention_match="x")
     assert issubclass(FormatError, AccordError)
 

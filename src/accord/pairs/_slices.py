@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from .._support.surface import spelled
 from ..errors import OptionError
 from ..match.engine import DocumentAlignment
 from ..model import Annotation, Document
@@ -87,18 +88,18 @@ class LengthBins:
                 else:
                     low = high = int(part)
             except ValueError:
-                raise OptionError(f"--length-bins: {part!r} is not a bin (N, A-B or N+)") from None
+                raise OptionError(f"{spelled('length_bins')}: {part!r} is not a bin (N, A-B or N+)") from None
             if low < 0 or (high is not None and high < low):
-                raise OptionError(f"--length-bins: {part!r} is not a bin of lengths from low to high")
+                raise OptionError(f"{spelled('length_bins')}: {part!r} is not a bin of lengths from low to high")
             expected = bins[-1][1] + 1 if bins and bins[-1][1] is not None else None
             if bins and (bins[-1][1] is None or low != expected):
-                raise OptionError(f"--length-bins must be contiguous and end with an open bin (N+); {part!r} "
-                                  f"follows {bins[-1][2]!r}")
+                raise OptionError(f"{spelled('length_bins')} must be contiguous and end with an open bin (N+); "
+                                  f"{part!r} follows {bins[-1][2]!r}")
             if not bins and low > 1:
-                raise OptionError(f"--length-bins must start at 0 or 1; got {part!r}")
+                raise OptionError(f"{spelled('length_bins')} must start at 0 or 1; got {part!r}")
             bins.append((low, high, part))
         if not bins or bins[-1][1] is not None:
-            raise OptionError(f"--length-bins must end with an open bin (N+, as in 1,2,3,4+); got {spec!r}")
+            raise OptionError(f"{spelled('length_bins')} must end with an open bin (N+, as in 1,2,3,4+); got {spec!r}")
         return cls(tuple(bins))
 
     @property
@@ -191,14 +192,18 @@ def check_slices(slices: Iterable[str] | str | None, train: Any, length_bins: An
     names = [s.strip() for s in (slices.split(",") if isinstance(slices, str) else (slices or ()))]
     unknown = [s for s in names if s not in SLICINGS]
     if unknown:
-        raise OptionError(f"--slices must be among {', '.join(SLICINGS)}; got {', '.join(map(repr, unknown))}")
+        raise OptionError(f"{spelled('slices')} must be among {', '.join(SLICINGS)}; "
+                          f"got {', '.join(map(repr, unknown))}")
     chosen = tuple(dict.fromkeys(names))
     if "seen" in chosen and train is None:
-        raise OptionError("--slices seen needs the training corpus: --train FILE")
+        raise OptionError(f"{spelled('slices', 'seen')} needs the training corpus: "
+                          f"{spelled('train', cli_value='FILE')}")
     if train is not None and "seen" not in chosen:
-        raise OptionError("--train FILE is read for --slices seen only; add seen to --slices")
+        raise OptionError(f"{spelled('train', cli_value='FILE')} is read for {spelled('slices', 'seen')} only; add "
+                          f"seen to {spelled('slices')}")
     if length_bins is not None and "length" not in chosen:
-        raise OptionError("--length-bins applies to --slices length; add length to --slices")
+        raise OptionError(f"{spelled('length_bins')} applies to {spelled('slices', 'length')}; add length to "
+                          f"{spelled('slices')}")
     return chosen
 
 

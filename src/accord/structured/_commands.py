@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
+from .._support.surface import spelled
 from ..errors import OptionError
 from ..pipeline._inputs import inputs_block, is_path, meet_sides, shown_source
 
@@ -66,7 +67,7 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
     from ..structured.coref import MENTIONS, coref_scores
 
     if preset not in PRESETS:
-        raise OptionError(f"--preset must be one of {', '.join(PRESETS)}; got {preset!r}")
+        raise OptionError(f"{spelled('preset')} must be one of {', '.join(PRESETS)}; got {preset!r}")
     if metrics is None:     # the scorer's own: its 'all' under corefud
         metrics = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea") + (("mor", "zero") if preset == "corefud" else ())
     settings: dict[str, Any] = dict(PRESETS[preset])
@@ -329,15 +330,16 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
     if preset is not None or train is not None:
         from ..structured._presets import preset_result
 
+        if preset is None:      # --train without --preset (with or without --metrics): what train is for
+            raise OptionError(f"{spelled('train')} applies with {spelled('preset', 'docred')} (Ign F1)")
         if metrics or attached is not None or inclusive_spans or premodifiers or hierarchy is not None:
-            raise OptionError("--preset computes its official scorer's measures: give it without --metrics, "
-                              "--attached, --not-attached, --inclusive-spans, --premodifiers or --hierarchy")
-        if preset is None:
-            raise OptionError("--train applies with --preset docred (Ign F1)")
+            raise OptionError(f"{spelled('preset')} computes its official scorer's measures: give it without "
+                              f"{spelled('metrics')}, --attached, --not-attached, --inclusive-spans, --premodifiers "
+                              "or --hierarchy")
         return preset_result(preset, key, response, train=train)
     metrics = list(dict.fromkeys(metrics))
     if not metrics:
-        raise OptionError(f"--metrics: name one or more of {', '.join(NAMED_METRICS)}")
+        raise OptionError(f"{spelled('metrics')}: name one or more of {', '.join(NAMED_METRICS)}")
     for m in metrics:
         if m not in NAMED_METRICS:
             raise OptionError(unknown_message(m, NAMED_METRICS, "structured metric", "--metrics", from_input=False))

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from .._support.surface import spelled
 from ..errors import OptionError
 
 __all__ = ["MENTION_MATCH", "ZEROS", "align_corpus"]
@@ -180,9 +181,9 @@ def align_corpus(key: Mapping[str, Sequence[Sequence]], response: Mapping[str, S
     """:func:`align_document` for every document of the key (a document the response lacks: no response entity);
     ``extra``, when given, receives each document's numbered entities."""
     if match not in MENTION_MATCH:
-        raise OptionError(f"--mention-match must be one of {', '.join(MENTION_MATCH)}; got {match!r}")
+        raise OptionError(f"{spelled('mention_match')} must be one of {', '.join(MENTION_MATCH)}; got {match!r}")
     if zeros not in ZEROS:
-        raise OptionError(f"--zeros must be one of {', '.join(ZEROS)}; got {zeros!r}")
+        raise OptionError(f"{spelled('zeros')} must be one of {', '.join(ZEROS)}; got {zeros!r}")
     ks, rs, counts = {}, {}, {}
     for doc, entities in key.items():
         out: list | None = [] if extra is not None else None
