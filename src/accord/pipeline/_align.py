@@ -28,6 +28,7 @@ import re
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -85,6 +86,8 @@ class _Text:
         spans.sort()
         self.spans = spans
         self.span_starts = [s for s, _, _ in spans]
+        self.reach = list(accumulate((e for _, e, _ in spans), max))
+        """The furthest end of the spans up to each one (the overlap test stops where nothing before reaches)."""
 
     def unit(self, a: int, b: int) -> tuple[int, int] | None:
         """Character offsets in the gold document's unit (``None``: not on token boundaries)."""
@@ -117,11 +120,14 @@ class _Text:
             return 4 if label in labels else 3
         a, b = span
         best = 0
-        for s, e, lab in self.spans[:bisect_left(self.span_starts, b)]:
-            if s < b and a < e:
+        k = bisect_left(self.span_starts, b) - 1     # the spans that start before the occurrence ends
+        while k >= 0 and self.reach[k] > a:
+            s, e, lab = self.spans[k]
+            if a < e:
                 best = max(best, 2 if lab == label else 1)
                 if best == 2:
                     break
+            k -= 1
         return best
 
 
