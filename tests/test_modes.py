@@ -169,3 +169,14 @@ def test_coreference_of_lists_is_refused_naming_what_it_reads():
         accord.score([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "O"]], match="coref")
     with pytest.raises(OptionError, match="the key is a list"):
         accord.coref([1, 2], [1, 2])
+
+
+def test_one_metric_named_as_a_string_is_one_metric():
+    """``metrics="muc"`` is the metric muc, not the letters m, u, c."""
+    clusters = {"d": [[(0, 1), (3, 4)], [(6, 6)]]}
+    assert list(accord.coref(clusters, clusters, metrics="muc").measures) == ["muc", "mentions"]
+
+
+def test_dir_of_accord_is_its_public_names():
+    public = [name for name in dir(accord) if not name.startswith("__")]
+    assert public == sorted(n for n in accord.__all__ if not n.startswith("__")) and "Any" not in dir(accord)

@@ -105,7 +105,7 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
 
         raise PairingError(f"no document to score: {shown_source(key)} and {shown_source(response)} hold no document "
                            "in common (an empty file reads as no document)")
-    requested = list(dict.fromkeys(metrics))
+    requested = list(dict.fromkeys([metrics] if isinstance(metrics, str) else metrics))   # "muc": one metric
     corefud_only = [m for m in requested if m in ("mor", "zero")]
     if corefud_only and not words:
         raise OptionError(f"--metrics {corefud_only[0]} is the CorefUD scorer's: it needs --preset corefud (or "
@@ -337,7 +337,7 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
                               f"{spelled('metrics')}, --attached, --not-attached, --inclusive-spans, --premodifiers "
                               "or --hierarchy")
         return preset_result(preset, key, response, train=train)
-    metrics = list(dict.fromkeys(metrics))
+    metrics = list(dict.fromkeys([metrics] if isinstance(metrics, str) else metrics))   # "relation": one metric
     if not metrics:
         raise OptionError(f"{spelled('metrics')}: name one or more of {', '.join(NAMED_METRICS)}")
     for m in metrics:
