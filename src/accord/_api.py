@@ -253,6 +253,10 @@ def score(
             raise OptionError("align (--align) places generated records (strings without offsets) of the predicted "
                               "side on the gold text: the gold side must have offsets and the predicted side be "
                               "records")
+        if units:
+            raise OptionError("units (--by-token, --by-pseudo-token, --by-character) count the characters of a text; "
+                              "generated records have none of their own (a string not found in the gold text has no "
+                              "place): score them by spans")
         if normalize and align != "none":
             raise OptionError("normalize (--normalize) applies with align='none' (--align none)")
         if align == "none":

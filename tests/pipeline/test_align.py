@@ -275,3 +275,9 @@ def test_a_label_match_outweighs_any_overlap():
     for order in ((("x", "B"), ("x", "A")), (("x", "A"), ("x", "B"))):
         aligned, _ = align_records(gold, _pred(*order))
         assert sorted(_placed(aligned)) == [("A", 0, 1), ("B", 4, 5)]
+
+
+def test_units_are_refused_for_generated_records():
+    # before: "document 'd' has neither text nor tokens" for the predicted side, after the strings were aligned
+    with pytest.raises(OptionError, match="generated records have none"):
+        accord.score(_gold(TEXT, ("LOC", 0, 5)), _pred(("Paris", "LOC")), units=["token"])
