@@ -50,3 +50,9 @@ def test_the_command_line_shows_it_as_one_line(tmp_path, capsys):
     assert main(["score", str(gold), str(pred), "--output", "json"]) == 0
     err = capsys.readouterr().err
     assert err.count("accord: warning: labels that differ only by case") == 1
+
+
+def test_agreement_between_annotators_warns_too(tmp_path):
+    gold, pred = _files(tmp_path, "PER", "per")
+    with pytest.warns(LabelCaseWarning, match="'PER' and 'per'"):
+        accord.agree([str(gold), str(pred)])

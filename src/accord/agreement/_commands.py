@@ -40,6 +40,9 @@ def annotation_sets(inputs: Sequence[Any], sets: Sequence[str] | None, format: s
         raise OptionError("the same annotation set is given twice")
     if sets is None:
         corpora = meet_sides(corpora, inputs, [f"annotator {k + 1}" for k in range(len(names))])
+    from ..pipeline import check_label_case, corpus_names
+
+    check_label_case(corpus_names(corpora, attributes=False)[0])     # PER and per: two categories, rarely meant
     return names, corpora, {n: {"sources": [s], "documents": len(c)} for n, s, c in zip(names, sources, corpora)}
 
 
