@@ -82,3 +82,10 @@ def test_written_records_read_back(tmp_path):
     out = tmp_path / "out.jsonl"
     write(corpus, out, "records")
     assert read(out)["a"].annotations[0].get(TEXT) == "Ann"
+
+
+def test_a_deeply_nested_line_is_sniffed_without_a_crash(tmp_path):
+    # before: RecursionError from the records and doccano sniffers (found by tests/fuzz/test_readers.py)
+    p = tmp_path / "deep.jsonl"
+    p.write_text('{"id": "a", "text": "<", "annotations": ' + "[" * 3000 + "]" * 3000 + "}\n", encoding="utf-8")
+    assert sniff(p).name == "jsonl"

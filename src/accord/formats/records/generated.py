@@ -148,7 +148,7 @@ def _sniff(p: Path) -> bool:
     first = head.lstrip().split("\n", 1)[0]
     try:
         obj = json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):     # not JSON, or nested past the parser's depth
         return False
     if not isinstance(obj, dict) or "id" not in obj or not ("entities" in obj or "relations" in obj) \
             or "text" in obj or "annotations" in obj:

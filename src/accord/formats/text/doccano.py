@@ -160,7 +160,7 @@ def _generated_records(p: Path) -> bool:
     head = file_head(p, 1 << 16) or ""
     try:
         obj = json.loads(head.lstrip().split("\n", 1)[0])
-    except ValueError:
+    except (ValueError, RecursionError):     # not JSON, or nested past the parser's depth
         return False
     return isinstance(obj, dict) and "text" not in obj
 
