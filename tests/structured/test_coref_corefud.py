@@ -80,13 +80,14 @@ def test_every_case_of_the_corefud_suite_equals_the_corefud_scorer(response):
 
 
 def test_the_held_suite_numbers_are_the_scorer_s_own():
-    """The held numbers are what the scorer gives now (a sample of the grid; all of it with ACCORD_FULL=1)."""
+    """The held numbers are what the scorer gives now (three cases of the grid, spread over it, each a run of the scorer
+    of about 7 s; all of it with ACCORD_FULL=1)."""
     if scorer_dir() is None:
         pytest.skip("the CorefUD scorer or udapi is not at hand: the held numbers stand for it")
     logging.disable(logging.WARNING)
     try:
         cases = [c for c in suite_cases(SUITE) if c[0] in HELD["suite"]]
-        for case, key, resp, match, singletons, zeros in cases if FULL else cases[::25]:
+        for case, key, resp, match, singletons, zeros in cases if FULL else cases[::max(1, len(cases) // 3)][:3]:
             got = peer_scores(key, resp, match=match, singletons=singletons, zeros=zeros)
             for metric in METRICS:
                 assert got[metric]["total"] == pytest.approx(HELD["suite"][case][metric], abs=1e-9), (case, metric)
