@@ -142,16 +142,19 @@ def compressed_kind(path: str | os.PathLike[str]) -> tuple[str, str] | None:
             head = fh.read(8)
     except OSError:
         return None
+    return _compressed(head)
+
+
+def _compressed(head: bytes) -> tuple[str, str] | None:
     return next(((kind, tool) for magic, kind, tool in _COMPRESSED if head.startswith(magic)), None)
 
 
 def _refuse(data: bytes, name: str, given: str, p: Path, start: int, exc: UnicodeDecodeError | None) -> None:
     """The error of the first NUL byte of ``data`` or, before any, of the bytes that did not decode (``exc``)."""
     nul = data.find(b"\0", 0, len(data) if exc is None else exc.start) if _nul_is_binary(name) else -1
-    if (nul != -1 or exc is not None) and start == 0:
-        for magic, kind, tool in _COMPRESSED:
-            if data.startswith(magic):
-                raise FormatError(f"a {kind}-compressed file: decompress it first ({tool})", path=p)
+    compressed = _compressed(data) if (nul != -1 or exc is not None) and start == 0 else None
+    if compressed is not None:
+        raise FormatError(f"a {compressed[0]}-compressed file: decompress it first ({compressed[1]})", path=p)
     if nul != -1:
         raise FormatError(f"a NUL byte at byte {start + nul}: a binary file, not {given} text", path=p)
     if exc is not None:

@@ -69,6 +69,14 @@ def _field(obj: Any, name: str, path: Path, where: str) -> Any:
     return obj[name]
 
 
+def _text(obj: Any, name: str, path: Path, where: str, what: str = "a string") -> str:
+    """The string field ``name`` of ``obj`` (an error naming the place and what was expected otherwise)."""
+    value = _field(obj, name, path, where)
+    if not isinstance(value, str):
+        raise FormatError(f"{where}: {name!r} must be {what}, got {quoted(value)}", path=path)
+    return value
+
+
 def _evidence(value: Any, path: Path, where: str) -> tuple[int, ...]:
     if not isinstance(value, list):
         raise FormatError(f"{where}: 'evidence' must be a list of sentence indices, got {quoted(value)}", path=path)
@@ -83,9 +91,7 @@ def read_docred_key(path: str | Path, *, labels: bool = True) -> list[DocredDocu
     docs = []
     for k, obj in enumerate(_array(p)):
         where = f"document {k}"
-        title = _field(obj, "title", p, where)
-        if not isinstance(title, str):
-            raise FormatError(f"{where}: 'title' must be a string, got {quoted(title)}", path=p)
+        title = _text(obj, "title", p, where)
         where = f"document {k} ({quoted(title)})"
         vertex_set = _field(obj, "vertexSet", p, where)
         if not isinstance(vertex_set, list):
@@ -97,9 +103,7 @@ def read_docred_key(path: str | Path, *, labels: bool = True) -> list[DocredDocu
             mentions = []
             for m, mention in enumerate(entity):
                 w = f"{where} vertexSet[{e}][{m}]"
-                name = _field(mention, "name", p, w)
-                if not isinstance(name, str):
-                    raise FormatError(f"{w}: 'name' must be a string, got {quoted(name)}", path=p)
+                name = _text(mention, "name", p, w)
                 mentions.append((name, _int(_field(mention, "sent_id", p, w), p, f"{w} sent_id")))
             entities.append(tuple(mentions))
         if "labels" not in obj and not labels:
@@ -111,9 +115,7 @@ def read_docred_key(path: str | Path, *, labels: bool = True) -> list[DocredDocu
         out = []
         for i, label in enumerate(raw):
             w = f"{where} labels[{i}]"
-            r = _field(label, "r", p, w)
-            if not isinstance(r, str):
-                raise FormatError(f"{w}: 'r' must be a relation name (a string), got {quoted(r)}", path=p)
+            r = _text(label, "r", p, w, "a relation name (a string)")
             h, t = (_int(_field(label, n, p, w), p, f"{w} {n}") for n in ("h", "t"))
             for n, v in (("h", h), ("t", t)):
                 if v >= len(entities):
@@ -129,12 +131,8 @@ def read_docred_facts(path: str | Path) -> list[DocredFact]:
     facts = []
     for k, obj in enumerate(_array(p)):
         where = f"fact {k}"
-        title = _field(obj, "title", p, where)
-        if not isinstance(title, str):
-            raise FormatError(f"{where}: 'title' must be a string, got {quoted(title)}", path=p)
-        r = _field(obj, "r", p, where)
-        if not isinstance(r, str):
-            raise FormatError(f"{where}: 'r' must be a relation name (a string), got {quoted(r)}", path=p)
+        title = _text(obj, "title", p, where)
+        r = _text(obj, "r", p, where, "a relation name (a string)")
         h, t = (_int(_field(obj, n, p, where), p, f"{where} {n}") for n in ("h_idx", "t_idx"))
         evidence = _evidence(obj["evidence"], p, where) if "evidence" in obj else ()
         facts.append(DocredFact(k, title, h, t, r, evidence))

@@ -115,14 +115,9 @@ def is_records(corpus: Any) -> bool:
 
 def read_generated(path: str | Path, *, encoding: str | None = None, **_ignored: Any) -> Corpus:
     """Read a JSON-lines file of records, one document a non-blank line."""
-    from ..text.jsonl import json_lines
+    from ..text.jsonl import corpus_of_lines
 
-    p = Path(path)
-    docs = [records_document(obj, path=p, line=n) for n, obj in json_lines(p, encoding=encoding)]
-    try:
-        return Corpus(docs, name=str(p))
-    except ValueError as exc:
-        raise FormatError(str(exc), path=p) from None
+    return corpus_of_lines(path, records_document, encoding)
 
 
 def write_generated(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:

@@ -206,14 +206,20 @@ def _spread_values(text: str) -> list[tuple[int, Any]] | None:
         out.append((line, value))
 
 
-def read_jsonl(path: str | Path, *, encoding: str | None = None, **_ignored: Any) -> Corpus:
-    """Read a JSON lines file, one document per non-blank line."""
+def corpus_of_lines(path: str | Path, document: Any, encoding: str | None = None) -> Corpus:
+    """A corpus of a JSON-lines file: ``document(obj, path=, line=)`` makes each non-blank line's document; a
+    document id twice is a FormatError naming the file (accord's JSON lines, generated records)."""
     p = Path(path)
-    docs = [document_from_json(obj, path=p, line=lineno) for lineno, obj in json_lines(p, encoding=encoding)]
+    docs = [document(obj, path=p, line=lineno) for lineno, obj in json_lines(p, encoding=encoding)]
     try:
         return Corpus(docs, name=str(p))
     except ValueError as exc:
         raise FormatError(str(exc), path=p) from None
+
+
+def read_jsonl(path: str | Path, *, encoding: str | None = None, **_ignored: Any) -> Corpus:
+    """Read a JSON lines file, one document per non-blank line."""
+    return corpus_of_lines(path, document_from_json, encoding)
 
 
 def write_jsonl(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
