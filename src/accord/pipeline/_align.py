@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from .._support.surface import spelled
 from ..errors import OptionError, PairingError
 from ..formats.records.generated import HEAD, KIND, TAIL, TEXT
 from ..model import Annotation, Corpus, Document, make_annotation
@@ -196,7 +197,7 @@ def align_records(gold: Corpus, pred: Corpus, how: str = "exact", threshold: flo
         A gold document with neither text nor tokens.
     """
     if how not in ALIGN_MODES:
-        raise OptionError(f"align must be one of {', '.join(ALIGN_MODES)}; got {how!r}")
+        raise OptionError(f"{spelled('align')} must be one of {', '.join(ALIGN_MODES)} or none; got {how!r}")
     if threshold is not None and how != "fuzzy":
         raise OptionError("align_threshold (--align-threshold) applies with align='fuzzy' (--align fuzzy)")
     if threshold is None:

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
+from .._support.surface import spelled
 from ..errors import OptionError
 
 __all__ = ["NORMALIZERS", "normalizer"]
@@ -50,7 +51,8 @@ def normalizer(names: Sequence[str] | str | None) -> Callable[[str], str]:
     chosen = list(names or ())
     unknown = [n for n in chosen if n not in NORMALIZERS]
     if unknown:
-        raise OptionError(f"unknown normaliser {unknown[0]!r} (--normalize); known: {', '.join(NORMALIZERS)}")
+        raise OptionError(f"unknown normaliser {unknown[0]!r} ({spelled('normalize')}); "
+                          f"known: {', '.join(NORMALIZERS)}")
     steps = [fn for name, fn in NORMALIZERS.items() if name in chosen]
 
     def apply(s: str) -> str:
