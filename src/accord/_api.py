@@ -247,7 +247,8 @@ def score(
                **{k: read_options[k] for k in ("scheme", "repair", "suffix") if read_options.get(k)}}
     alignment = None
     if align is not None or align_threshold is not None or normalize or is_records(pred_c) or is_records(gold_c):
-        from .pipeline._align import align_records, multisets
+        from .pipeline._align import align_records
+        from .pipeline._multisets import multisets
 
         if is_records(gold_c) or not is_records(pred_c):
             raise OptionError("align (--align) places generated records (strings without offsets) of the predicted "

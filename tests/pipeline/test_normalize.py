@@ -1,5 +1,5 @@
 """Scoring generated strings without alignment (``align="none"``, accord.pipeline._normalize and
-accord.pipeline._align.multisets): hand counts, and the noisy CoNLL-2003 output against an independent multiset
+accord.pipeline._multisets.multisets): hand counts, and the noisy CoNLL-2003 output against an independent multiset
 count under each normaliser."""
 
 from __future__ import annotations
