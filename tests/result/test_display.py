@@ -152,3 +152,13 @@ def test_every_commands_result_prints_its_headline_figures(inputs, name, monkeyp
     coefficients = out.get("totals", {}).get("coefficients", {}) if out["command"] == "agree" else {}
     for coefficient, value in coefficients.items():
         assert figure(value) in text, coefficient
+
+
+def test_a_coreference_result_prints_its_conll_f1():
+    """Key: one entity {a, b, c}; response: {a, b} and {c}. By hand: MUC R 1/2, P 1/1, F1 2/3; B-cubed R
+    (2/3 + 2/3 + 1/3) / 3 = 5/9, P 1, F1 5/7; CEAFe (phi4: 2*2/(3+2) = 0.8) R 0.8/1, P 0.8/2, F1 8/15. CoNLL F1 =
+    (2/3 + 5/7 + 8/15) / 3 = 201/315 = 0.6381."""
+    a, b, c = (0, 1), (2, 3), (4, 5)
+    result = accord.coref({"d": [[a, b, c]]}, {"d": [[a, b], [c]]})
+    assert f"CoNLL F1 (mean of MUC, B-cubed, CEAFe F1): {201 / 315:.4f}" in str(result)
+    assert "0.6381" in result._repr_html_()

@@ -28,6 +28,17 @@ class CorefResult(Result):
         value = self.conll_f1()
         return {} if value is None else {"conll_f1": value}
 
+    def display(self) -> Any:
+        """As every result's, with the CoNLL F1 as a note when MUC, B-cubed and CEAFe are scored (the table of
+        ``accord coref`` prints it too)."""
+        from ..result._display import figure
+
+        shown = super().display()
+        value = self.conll_f1()
+        if value is not None:
+            shown.notes.append(f"CoNLL F1 (mean of MUC, B-cubed, CEAFe F1): {figure(value)}")
+        return shown
+
 
 def _mentions(clusters: Mapping[str, Sequence[Sequence[Any]]], documents: Sequence[str]) -> np.ndarray:
     return np.array([sum(len(e) for e in clusters.get(d, ())) for d in documents], dtype=np.float64)
