@@ -15,11 +15,14 @@ The text is the gold document's (for a token file: its tokens joined by spaces a
 
 A string that is nowhere in the text (a hallucination), or is listed more often than the text holds it, is
 *unaligned*: it stays a prediction, placed past the end of the document so that it pairs with nothing and counts as
-spurious in every span mode. A relation is kept when both its strings are among the document's aligned entities
+spurious in every span mode (a document's unaligned predictions stand past its end in the order they are
+listed). A relation is kept when both its strings are among the document's aligned entities
 (the first one of each string), its ends then the attributes ``head`` and ``tail``; otherwise it is unaligned.
 
 :func:`align_records` returns the predicted corpus with offsets, in the gold document's unit, and a summary (counts
-and the unaligned and fuzzily aligned predictions) that the result keeps in its options under ``alignment``.
+and the unaligned and fuzzily aligned predictions: document, string, label, and the reason it is unaligned or where
+it was placed, in the document's unit, with the text there and the similarity) that the result keeps in its options
+under ``alignment``.
 """
 
 from __future__ import annotations
@@ -155,13 +158,15 @@ def _assign(labels: list[str], occs: list[tuple[int, int]], text: _Text) -> list
     return placed
 
 
-def _fuzzy(s: str, text: _Text, used: set[tuple[int, int]], threshold: float) -> tuple[tuple[int, int], float] | None:
-    """The window of words most similar to ``s`` (at least ``threshold``), not used already."""
+def _fuzzy(s: str, text: _Text, used: set[tuple[int, int]],
+           threshold: float) -> tuple[tuple[int, int], float, str] | None:
+    """The window of words most similar to ``s`` (at least ``threshold``), not used already: its span, the
+    similarity and the text there."""
     from rapidfuzz import fuzz
 
     words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text.text)]
     n = max(1, len(s.split()))
-    best: tuple[float, int, tuple[int, int]] | None = None
+    best: tuple[float, int, tuple[int, int], str] | None = None
     for size in (n, n - 1, n + 1):
         if size < 1:
             continue
@@ -179,8 +184,8 @@ def _fuzzy(s: str, text: _Text, used: set[tuple[int, int]], threshold: float) ->
                     continue
                 score = fuzz.ratio(s, text.text[left:right]) / 100.0
                 if score >= threshold and (best is None or score > best[0]):
-                    best = (score, left, span)
-    return None if best is None else (best[2], best[0])
+                    best = (score, left, span, text.text[left:right])
+    return None if best is None else (best[2], best[0], best[3])
 
 
 def align_records(gold: Corpus, pred: Corpus, how: str = "exact", threshold: float | None = None,
@@ -244,7 +249,8 @@ def align_records(gold: Corpus, pred: Corpus, how: str = "exact", threshold: flo
                             counts["fuzzy"] += 1
                             if listed is None or len(fuzzy) < listed:
                                 fuzzy.append({"document": doc_id, "text": a.get(TEXT), "label": a.label,
-                                              "placed": list(found[0]), "similarity": round(found[1], 4)})
+                                              "placed": list(found[0]), "placed_text": found[2],
+                                              "similarity": round(found[1], 4)})
         end = text.length if text is not None else 0
         out: list[Annotation] = []
         first: dict[str, Annotation] = {}
