@@ -123,3 +123,21 @@ def test_table_cells_from_the_data_are_shown_as_they_are(tmp_path, capsys):
         out = capsys.readouterr().out
         assert "\x1b" not in out and "\x07" not in out          # no control character reaches the terminal
         assert "[red]" in out and "\\x1b" in out                # the markup shown as text, the escape written out
+
+
+def test_captions_name_what_changes_a_modes_reading(tmp_path, capsys, monkeypatch):
+    """Smatch++'s standardization and the coreference options other than CoNLL-2012's are named in the caption
+    (and the defaults are not)."""
+    monkeypatch.setenv("COLUMNS", "200")
+    amr = tmp_path / "a.amr"
+    amr.write_text("(w / want-01 :ARG0 (b / boy))\n")
+    assert main(["smatch", str(amr), str(amr), "--standardize"]) == 0
+    assert "· smatch, standardize amr ·" in capsys.readouterr().out
+    assert main(["smatch", str(amr), str(amr)]) == 0
+    assert "· smatch · 1 document" in capsys.readouterr().out
+    conll = tmp_path / "k.conll"
+    conll.write_text("#begin document (d);\nd 0 0 Ann (1)\nd 0 1 left 1)\n#end document\n".replace(" 1)", " -"))
+    assert main(["coref", str(conll), str(conll), "--singletons", "drop"]) == 0
+    assert "· coref, singletons drop ·" in capsys.readouterr().out
+    assert main(["coref", str(conll), str(conll)]) == 0
+    assert "· coref · 1 document" in capsys.readouterr().out

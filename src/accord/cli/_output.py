@@ -33,6 +33,11 @@ def write_text(args: argparse.Namespace, text: str) -> None:
         sys.stdout.write(text)
 
 
+_READINGS = {"preset": "conll2012", "mention_match": "exact", "singletons": "keep", "zeros": None,
+             "standardize": None}
+"""Options of ``coref`` and ``smatch`` that the caption names when they differ from these defaults."""
+
+
 def caption(result: Any) -> str:
     """What a table shows: the inputs, the mode and profile, the number of documents."""
     if result.command == "agree":   # annotators by name
@@ -41,6 +46,10 @@ def caption(result: Any) -> str:
         sides = [", ".join(v["sources"]) for v in result.inputs.values()]
     profile = result.options.get("profile")
     mode = result.mode + (f", profile {profile}" if profile else "")
+    for name, default in _READINGS.items():      # what changes the mode's reading, when not its default
+        value = result.options.get(name)
+        if value not in (None, default, False):
+            mode += f", {name.replace('_', ' ')} {value}"
     n = len(result.documents)
     text = f"{' vs '.join(sides)} · {mode} · {n} document{'s' if n != 1 else ''}"
     if getattr(result, "ci", None) is not None:
