@@ -1,0 +1,316 @@
+"""Annotation projects: the exports of annotation tools that hold several annotators' work, as one corpus per
+annotator.
+
+A *layout* is a way a tool lays out a project: a function that recognises it (``detect(path) -> bool``) and one that
+finds its annotators (``read(path, **options)`` → ``{annotator: Corpus or a function giving the Corpus}``: a
+function lets the layout read only the annotators chosen). :func:`register` adds a layout; :func:`find_annotators`
+tries them in order of registration and returns ``None`` for a path no layout recognises, so that a caller reads it
+as before.
+
+INCEpTION's and WebAnno's project export is registered here (``inception``): a folder holding ``annotation/`` and
+``curation/`` (the unzipped export's root), or one of these two folders itself, where
+``annotation/<document>/<user>.tsv|.xmi`` is each user's annotation of a document (the user an annotator, the
+document named by its folder), ``curation/<document>/CURATION_USER.tsv|.xmi`` the curated document (the annotator
+``curation``) and ``annotation/<document>/INITIAL_CAS.*`` the document before annotation (the annotator
+``INITIAL_CAS``). ``curation`` and ``INITIAL_CAS`` are read only when chosen (``annotators=``, ``--annotators``);
+otherwise a warning names them. The files are WebAnno TSV 3 or UIMA CAS XMI (the type system: the one given, else a
+``TypeSystem.xml`` beside the file, else one at the export's root); other files are left out with a warning. Document
+ids come from folder names: data, never used to build an output path unchecked (writers go through
+:mod:`accord._support.safe_paths`).
+
+Annotators are compared on the documents they share: a document that one chosen annotator lacks (INCEpTION writes
+no file for a document a user never opened) is left out for all of them, with a warning naming it; none shared is
+an error.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import AccordWarning, FormatError, OptionError, quoted
+from ..model import Corpus
+
+__all__ = ["Layout", "register", "layouts", "detect", "find_annotators", "choose_annotators", "CURATION",
+           "INITIAL_CAS", "MAX_ENTRIES"]
+
+CURATION = "curation"
+"""The annotator name of INCEpTION's curated documents (``CURATION_USER``)."""
+INITIAL_CAS = "INITIAL_CAS"
+"""The annotator name of INCEpTION's documents before annotation."""
+MAX_ENTRIES = 100_000
+"""Entries (documents and files) a project folder may hold; more is refused before anything is read."""
+
+Found = Mapping[str, "Corpus | Callable[[], Corpus]"]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A registered project layout (see the module docstring).
+
+    ``optional`` names annotators read only when chosen by name (a curation, a pre-annotation).
+    """
+
+    name: str
+    detect: Callable[[Path], bool]
+    read: Callable[..., Found]
+    description: str = ""
+    optional: tuple[str, ...] = ()
+
+
+_LAYOUTS: dict[str, Layout] = {}
+
+
+def register(name: str, detect: Callable[[Path], bool], read: Callable[..., Found], description: str = "",
+             optional: Sequence[str] = ()) -> Layout:
+    """Add (or replace) a project layout; layouts are tried in the order they were first registered."""
+    layout = Layout(name, detect, read, description, tuple(optional))
+    _LAYOUTS[name] = layout
+    return layout
+
+
+def layouts() -> list[Layout]:
+    """The registered layouts, in the order they are tried."""
+    return list(_LAYOUTS.values())
+
+
+def detect(path: str | os.PathLike[str]) -> Layout | None:
+    """The layout of ``path`` (the first that recognises it), or ``None``."""
+    try:
+        p = Path(path)
+        if not p.exists():
+            return None
+    except (OSError, ValueError):        # a name the system refuses (too long, a NUL): not a project
+        return None
+    for layout in _LAYOUTS.values():
+        try:
+            if layout.detect(p):
+                return layout
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def find_annotators(path: str | os.PathLike[str], annotators: Sequence[str] | None = None,
+                    **options: Any) -> dict[str, Corpus] | None:
+    """The annotators of a project export: ``{annotator: Corpus}`` on the documents they share, or ``None`` when
+    no layout recognises ``path``.
+
+    Parameters
+    ----------
+    path : path
+        A project export (a folder, or a file of a layout that holds several annotators).
+    annotators : sequence of str, optional
+        The annotators to read, in this order (an unknown name is an :class:`~accord.errors.OptionError` listing
+        those found); by default every annotator but the layout's optional ones.
+    **options
+        Passed to the readers (``layer``, ``typesystem``, ``encoding``...).
+
+    Returns
+    -------
+    dict or None
+    """
+    layout = detect(path)
+    if layout is None:
+        return None
+    found = layout.read(Path(path), **options)
+    return choose_annotators(found, annotators, str(path), layout.optional)
+
+
+def choose_annotators(found: Found, annotators: Sequence[str] | None, where: str,
+                      optional: Sequence[str] = ()) -> dict[str, Corpus]:
+    """The chosen annotators of ``found`` read, on the documents they all have (see :func:`find_annotators`)."""
+    names = list(found)
+    if not names:
+        raise FormatError("no annotator's files in this project", path=where)
+    if annotators is None:
+        chosen = [n for n in names if n not in optional]
+        left = [n for n in names if n in optional]
+        if not chosen:
+            raise OptionError(f"{where}: no annotator's own work in this project, only {', '.join(left)}; choose "
+                              "with --annotators (annotators=)")
+        if left:
+            warnings.warn(AccordWarning(f"{where}: {', '.join(left)} left out (not an annotator's own work); "
+                                        f"choose {'it' if len(left) == 1 else 'them'} with --annotators "
+                                        f"(annotators=): {', '.join(names)}"), stacklevel=3)
+    else:
+        chosen = list(annotators)
+        unknown = [n for n in chosen if n not in found]
+        if unknown:
+            raise OptionError(f"{where}: no annotator {', '.join(quoted(n) for n in unknown)} in this project; "
+                              f"it has {', '.join(quoted(n) for n in names)}")
+        twice = sorted({n for n in chosen if chosen.count(n) > 1})
+        if twice:
+            raise OptionError(f"annotator {', '.join(quoted(n) for n in twice)} chosen twice")
+    corpora: dict[str, Corpus] = {}
+    for n in chosen:
+        value = found[n]
+        corpora[n] = value if isinstance(value, Corpus) else value()
+    return shared_documents(corpora, where)
+
+
+def shared_documents(corpora: dict[str, Corpus], where: str) -> dict[str, Corpus]:
+    """The corpora on the documents every one of them has (the others left out with a warning)."""
+    if not corpora:
+        return corpora
+    first = next(iter(corpora.values()))
+    shared = [d for d in first if all(d in c for c in corpora.values())]
+    every: dict[str, None] = {}
+    for c in corpora.values():
+        every.update(dict.fromkeys(c))
+    missing = [d for d in every if d not in set(shared)]
+    if not shared:
+        raise FormatError(f"the annotators {', '.join(corpora)} share no document", path=where)
+    if missing:
+        lacking = {d: [n for n, c in corpora.items() if d not in c] for d in missing}
+        shown = "; ".join(f"{quoted(d)} (not by {', '.join(lacking[d])})" for d in missing[:5])
+        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        warnings.warn(AccordWarning(f"{where}: {len(missing)} document(s) not annotated by every annotator chosen "
+                                    f"left out: {shown}{more}"), stacklevel=3)
+        keep = set(shared)
+        corpora = {n: Corpus([c[d] for d in c if d in keep], name=c.name,
+                             files={d: f for d, f in (c.files or {}).items() if d in keep})
+                   for n, c in corpora.items()}
+    return corpora
+
+
+# -- INCEpTION / WebAnno project exports -----------------------------------------------------------------------------
+
+_ANNOTATION, _CURATION = "annotation", "curation"
+_CURATION_USER = "CURATION_USER"
+_EXTENSIONS = {".tsv": "webanno-tsv", ".xmi": "xmi"}
+_TYPESYSTEMS = ("TypeSystem.xml", "typesystem.xml")
+
+
+def _is_dir(p: Path) -> bool:
+    try:
+        return p.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_file(p: Path) -> bool:
+    try:
+        return p.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _listing(folder: Path, budget: list[int]) -> list[Path]:
+    """The visible entries of ``folder``, sorted; more than :data:`MAX_ENTRIES` in the project is an error."""
+    out = []
+    try:
+        with os.scandir(folder) as it:
+            for entry in it:
+                if entry.name.startswith("."):
+                    continue
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise FormatError(f"more than {MAX_ENTRIES:,} entries in this project: refused before "
+                                      "reading (score a part of it)", path=folder)
+                out.append(folder / entry.name)
+    except OSError as exc:
+        raise FormatError(f"cannot list: {exc.strerror or exc}", path=folder) from None
+    return sorted(out, key=lambda x: x.name)
+
+
+def _roots(p: Path) -> dict[str, Path]:
+    """The ``annotation`` and ``curation`` folders of an export (its root, or one of them given itself)."""
+    if p.name in (_ANNOTATION, _CURATION) and _is_dir(p) and _holds_documents(p):
+        return {p.name: p}
+    return {name: p / name for name in (_ANNOTATION, _CURATION) if _is_dir(p / name) and _holds_documents(p / name)}
+
+
+def _holds_documents(folder: Path) -> bool:
+    """Whether some subfolder of ``folder`` (among its first entries) holds a ``.tsv`` or ``.xmi`` file."""
+    try:
+        with os.scandir(folder) as it:
+            for k, entry in enumerate(it):
+                if k > 1000:
+                    return False
+                if entry.is_dir() and not entry.name.startswith("."):
+                    with os.scandir(entry.path) as inner:
+                        if any(Path(e.name).suffix.lower() in _EXTENSIONS and e.is_file() for e in inner):
+                            return True
+    except OSError:
+        return False
+    return False
+
+
+def _detect_inception(p: Path) -> bool:
+    return _is_dir(p) and bool(_roots(p))
+
+
+def _read_inception(p: Path, **options: Any) -> dict[str, Callable[[], Corpus]]:
+    """``{annotator: reader}`` of an INCEpTION/WebAnno export (see the module docstring)."""
+    roots = _roots(p)
+    root_ts = next((f for base in (p, p.parent) for f in (base / n for n in _TYPESYSTEMS) if _is_file(f)), None)
+    files: dict[str, dict[str, Path]] = {}        # annotator -> document -> file
+    skipped: list[str] = []
+    budget = [MAX_ENTRIES]
+    for kind, root in roots.items():
+        for doc_dir in _listing(root, budget):
+            if not _is_dir(doc_dir):
+                skipped.append(str(doc_dir.relative_to(p) if kind != p.name else doc_dir.name))
+                continue
+            doc = doc_dir.name
+            for f in _listing(doc_dir, budget):
+                suffix = f.suffix.lower()
+                if f.name in _TYPESYSTEMS:
+                    continue
+                if suffix not in _EXTENSIONS or not _is_file(f):
+                    skipped.append(f"{doc}/{f.name}")
+                    continue
+                user = f.name[: -len(suffix)]
+                if kind == _CURATION:
+                    if user != _CURATION_USER:
+                        skipped.append(f"{_CURATION}/{doc}/{f.name}")
+                        continue
+                    user = CURATION
+                elif user == CURATION:
+                    raise FormatError(f"a user named {CURATION!r} (document {quoted(doc)}): the name accord gives "
+                                      "the curated documents; rename the file to compare it", path=f)
+                per = files.setdefault(user, {})
+                if doc in per:
+                    raise FormatError(f"annotator {quoted(user)} has two files for document {quoted(doc)} "
+                                      f"({per[doc].name} and {f.name}); keep one", path=doc_dir)
+                per[doc] = f
+    if skipped:
+        shown = ", ".join(quoted(s) for s in skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5
+                                                             else "")
+        warnings.warn(AccordWarning(f"{p}: {len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} that are not "
+                                    f"an annotator's WebAnno TSV or XMI file left out: {shown}"), stacklevel=3)
+    order = sorted(files, key=lambda u: (u in (CURATION, INITIAL_CAS), u))
+    return {user: _reader(p, user, files[user], root_ts, options) for user in order}
+
+
+def _reader(p: Path, user: str, docs: dict[str, Path], root_ts: Path | None,
+            options: dict[str, Any]) -> Callable[[], Corpus]:
+    def read() -> Corpus:
+        from ._registry import get
+
+        out = []
+        names = {}
+        for doc, f in docs.items():
+            fmt = get(_EXTENSIONS[f.suffix.lower()])
+            opts = dict(options)
+            if fmt.name == "xmi" and not opts.get("typesystem") and root_ts is not None and not any(
+                    _is_file(f.parent / n) for n in _TYPESYSTEMS):
+                opts["typesystem"] = root_ts
+            corpus = fmt.read(f, **opts)
+            if len(corpus) != 1:
+                raise FormatError(f"expected one document, found {len(corpus)}", path=f)
+            (d,) = corpus.documents
+            out.append(d._replace(id=doc))
+            names[doc] = f"{doc}/{f.name}"
+        return Corpus(out, name=f"{p}:{user}", files=names)
+    return read
+
+
+register("inception", _detect_inception, _read_inception,
+         "INCEpTION / WebAnno project export: annotation/<document>/<user>.tsv|.xmi, curation/<document>/"
+         "CURATION_USER.tsv|.xmi", optional=(CURATION, INITIAL_CAS))
