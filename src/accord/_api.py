@@ -231,10 +231,11 @@ def score(
 
         check_slices(slices, train, length_bins)
         settings["train"] = TrainingSet.read(train, gold_format or format, read_options)
-    if isinstance(pred, list) and pred and all(isinstance(x, dict) and "id" in x for x in pred):
-        from .formats.records.generated import records_corpus
+    if isinstance(pred, list) or type(pred).__name__ == "DataFrame":    # records: dicts, tuples, a DataFrame
+        from .formats.records.generated_forms import python_records
 
-        pred = records_corpus(pred, name="<list>")
+        records = python_records(pred)
+        pred = pred if records is None else records
     gold_c, pred_c, repairs = read_with_repairs(gold, pred, gold_format or format, pred_format or format,
                                                  read_options, gold_column, pred_column, gold_set, pred_set)
     if not in_shard():     # a shard's caller checks the labels of all shards

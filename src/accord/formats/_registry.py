@@ -76,7 +76,7 @@ BUILTIN_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
     "conllu": ("tokens.conllu", (".conllu",)),
     "label-studio": ("text.label_studio", (".json",)),
     "doccano": ("text.doccano", (".jsonl",)),
-    "records": ("records.generated", (".jsonl",)),
+    "records": ("records.generated", (".jsonl", ".json", ".csv", ".tsv")),
     "xmi": ("text.xmi", (".xmi",)),
     "webanno-tsv": ("text.webanno_tsv", (".tsv",)),
     "xml-inline": ("text.xml_inline", (".xml",)),

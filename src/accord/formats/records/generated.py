@@ -7,12 +7,16 @@ One document a line::
 
 ``entities`` and ``relations`` are optional lists (a document without them predicts nothing); an entity has a
 ``text`` (a non-empty string) and a ``label``, optionally ``attributes`` (strings, numbers, booleans); a relation has
-``head``, ``tail`` (strings: the texts of two entities) and a ``label``. The strings have no offsets: before scoring,
-:mod:`accord.pipeline._align` places each on an occurrence in the gold document's text. Until then a document holds
-spanless annotations: an entity's string under :data:`TEXT`, a relation's ends under :data:`HEAD` and :data:`TAIL`,
-and its metadata marks it as records (:data:`RECORDS`).
+``head``, ``tail`` (strings: the texts of two entities) and a ``label``; an event (``events``) has a ``trigger``
+(a string), a ``label`` (its type) and optionally ``arguments``, a list of ``{"role": ..., "text": ...}``. The strings
+have no offsets: before scoring, :mod:`accord.pipeline._align` places each on an occurrence in the gold document's
+text. Until then a document holds spanless annotations: an entity's string under :data:`TEXT`, a relation's ends under
+:data:`HEAD` and :data:`TAIL`, an event's trigger under :data:`TRIGGER` and its ``(role, string)`` arguments under
+:data:`ARGUMENTS`, and its metadata marks it as records (:data:`RECORDS`).
 
-Python lists of such dicts become a corpus with :func:`records_corpus` (``accord.score(gold, [{"id": ...}, ...])``).
+The same records are read from a JSON file holding an array of such objects or ``{"documents": [...]}``, from CSV
+and TSV, and in Python from lists of dicts, lists of ``(id, text, label)`` tuples and pandas DataFrames
+(:mod:`accord.formats.records.generated_forms`).
 """
 
 from __future__ import annotations
@@ -24,10 +28,10 @@ from typing import Any
 
 from ...errors import FormatError, quoted
 from ...model import Annotation, Attributes, Corpus, Document, make_annotation
-from .._registry import Format, file_head, register
+from .._registry import Format, register
 
-__all__ = ["HEAD", "KIND", "RECORDS", "TAIL", "TEXT", "is_records", "read_generated", "records_corpus",
-           "records_document", "write_generated"]
+__all__ = ["ARGUMENTS", "HEAD", "KIND", "RECORDS", "TAIL", "TEXT", "TRIGGER", "is_records", "looks_like_record",
+           "read_generated", "records_corpus", "records_document", "write_generated"]
 
 RECORDS = "accord_records"
 """The metadata key that marks a document of generated records (strings, not yet placed on a text)."""
@@ -35,8 +39,10 @@ TEXT = "_text"
 """The attribute holding an entity's string until it is aligned."""
 HEAD, TAIL = "_head", "_tail"
 """The attributes holding a relation's two strings until they are aligned."""
+TRIGGER, ARGUMENTS = "_trigger", "_arguments"
+"""The attributes holding an event's trigger string and its ``((role, string), ...)`` until they are aligned."""
 KIND = "_kind"
-"""``entity`` or ``relation``."""
+"""``entity``, ``relation`` or ``event``."""
 
 _SCALARS = (str, int, float, bool)
 
@@ -58,12 +64,12 @@ def records_document(obj: Any, *, path: object = None, line: int | None = None) 
         doc_id = str(doc_id)
     if not isinstance(doc_id, str) or not doc_id:
         raise FormatError(f"$.id: expected the document id (a string); got {quoted(doc_id)}", path=path, line=line)
-    unknown = [k for k in obj if k not in ("id", "entities", "relations", "text", "metadata")]
+    unknown = [k for k in obj if k not in ("id", "entities", "relations", "events", "text", "metadata")]
     if unknown:
         raise FormatError(f"document {quoted(doc_id)}: unknown field {quoted(unknown[0])} (a record holds id, "
-                          "entities and relations)", path=path, line=line)
+                          "entities, relations and events)", path=path, line=line)
     anns: list[Annotation] = []
-    for kind in ("entities", "relations"):
+    for kind in ("entities", "relations", "events"):
         items = obj.get(kind)
         if items is None:
             continue
@@ -86,6 +92,8 @@ def records_document(obj: Any, *, path: object = None, line: int | None = None) 
                     raise FormatError(f"{where}.attributes: expected an object of strings, numbers and booleans "
                                       f"(names not beginning with _); got {quoted(attrs)}", path=path, line=line)
                 anns.append(make_annotation(label, None, None, {**attrs, TEXT: text, KIND: "entity"}))
+            elif kind == "events":
+                anns.append(_event(item, label, where, path, line))
             else:
                 extra = [f for f in item if f not in ("head", "tail", "label")]
                 if extra:
@@ -95,6 +103,35 @@ def records_document(obj: Any, *, path: object = None, line: int | None = None) 
                 tail = _string(item.get("tail"), where, "tail", path, line)
                 anns.append(make_annotation(label, None, None, {HEAD: head, TAIL: tail, KIND: "relation"}))
     return Document(doc_id, tuple(anns), None, None, None, Attributes({RECORDS: True}))
+
+
+def _event(item: dict[str, Any], label: str, where: str, path: object, line: int | None) -> Annotation:
+    extra = [f for f in item if f not in ("trigger", "label", "arguments")]
+    if extra:
+        raise FormatError(f"{where}: unknown field {quoted(extra[0])} (an event holds trigger, label and arguments)",
+                          path=path, line=line)
+    trigger = _string(item.get("trigger"), where, "trigger", path, line)
+    arguments = item.get("arguments")
+    if arguments is None:
+        arguments = []
+    if not isinstance(arguments, list):
+        raise FormatError(f"{where}.arguments: expected a list; got {quoted(arguments)}", path=path, line=line)
+    args = []
+    for j, arg in enumerate(arguments):
+        at = f"{where}.arguments[{j}]"
+        if not isinstance(arg, dict):
+            raise FormatError(f"{at}: expected an object {{\"role\": ..., \"text\": ...}}; got {quoted(arg)}",
+                              path=path, line=line)
+        extra = [f for f in arg if f not in ("role", "text")]
+        if extra:
+            raise FormatError(f"{at}: unknown field {quoted(extra[0])} (an argument holds role and text)",
+                              path=path, line=line)
+        role = _string(arg.get("role"), at, "role", path, line)
+        if role == "trigger" or any(c.isspace() for c in role):
+            raise FormatError(f"{at}: role must be one word other than 'trigger'; got {quoted(role)}",
+                              path=path, line=line)
+        args.append((role, _string(arg.get("text"), at, "text", path, line)))
+    return make_annotation(label, None, None, {TRIGGER: trigger, ARGUMENTS: tuple(args), KIND: "event"})
 
 
 def records_corpus(items: Iterable[Any], name: str | None = None) -> Corpus:
@@ -114,10 +151,11 @@ def is_records(corpus: Any) -> bool:
 
 
 def read_generated(path: str | Path, *, encoding: str | None = None, **_ignored: Any) -> Corpus:
-    """Read a JSON-lines file of records, one document a non-blank line."""
-    from ..text.jsonl import corpus_of_lines
+    """Read a file of records: JSON lines (one document a non-blank line), a JSON array of documents or
+    ``{"documents": [...]}``, or CSV/TSV (:mod:`accord.formats.records.generated_forms`), told apart by content."""
+    from .generated_forms import read_records_file
 
-    return corpus_of_lines(path, records_document, encoding)
+    return read_records_file(path, encoding)
 
 
 def write_generated(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
@@ -136,23 +174,24 @@ def write_generated(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
             fh.write(json.dumps({"id": doc.id, "entities": entities}, ensure_ascii=False) + "\n")
 
 
-def _sniff(p: Path) -> bool:
-    head = file_head(p, 1 << 16)
-    if head is None:
-        return False
-    first = head.lstrip().split("\n", 1)[0]
-    try:
-        obj = json.loads(first)
-    except (ValueError, RecursionError):     # not JSON, or nested past the parser's depth
-        return False
-    if not isinstance(obj, dict) or "id" not in obj or not ("entities" in obj or "relations" in obj) \
+def looks_like_record(obj: Any) -> bool:
+    """Whether a parsed JSON value looks like one document of records (for sniffing): an object with ``id`` and
+    ``entities``, ``relations`` or ``events``, no ``text`` or ``annotations``, items without offsets."""
+    if not isinstance(obj, dict) or "id" not in obj or not any(k in obj for k in ("entities", "relations", "events")) \
             or "text" in obj or "annotations" in obj:
         return False
-    items = (obj.get("entities") or []) + (obj.get("relations") or []) \
-        if isinstance(obj.get("entities") or [], list) and isinstance(obj.get("relations") or [], list) else None
-    return items is not None and all(isinstance(i, dict) and ("text" in i or "head" in i) and "start_offset" not in i
-                                     for i in items)
+    lists = [obj.get(k) or [] for k in ("entities", "relations", "events")]
+    if not all(isinstance(x, list) for x in lists):
+        return False
+    return all(isinstance(i, dict) and ("text" in i or "head" in i or "trigger" in i) and "start_offset" not in i
+               for x in lists for i in x)
 
 
-register(Format("records", read_generated, write_generated, (".jsonl",), _sniff,
+def _sniff(p: Path) -> bool:
+    from .generated_forms import sniff_records
+
+    return sniff_records(p)
+
+
+register(Format("records", read_generated, write_generated, (".jsonl", ".json", ".csv", ".tsv"), _sniff,
                 "generated output without offsets: strings and labels per document, aligned to the gold text"))
