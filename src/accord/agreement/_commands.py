@@ -102,15 +102,21 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
           pairing: str = "gate", discontinuous: str = "fragments", bdm: PathLike | Any = None,
           unitizing: str | None = None, samples: int = 30, precision: float | str | None = None,
           sampler: str = "statistical", seed: int | None = None, dissimilarity: Any = None,
-          categorical: str | None = None) -> Any:
+          categorical: str | None = None,
+          annotators: Sequence[str] | None = None, layer: str | None = None) -> Any:
     """Agreement between annotators (``accord agree``).
 
     Parameters
     ----------
     inputs : path or sequence
-        A path: a ratings table (CSV/TSV, wide or long with ``items``, ``raters``, ``labels``), or, with
+        A path: a ratings table (CSV/TSV, wide or long with ``items``, ``raters``, ``labels``), a project export
+        holding several annotators (:mod:`accord.formats.projects`: an INCEpTION export folder...), or, with
         ``sets``, a GATE XML file or directory holding one annotation set per annotator. A sequence: one
         annotation set per annotator (paths or corpora).
+    annotators : sequence of str, optional
+        A project export: the annotators compared (default: every annotator's own work).
+    layer : str, optional
+        A project export of WebAnno TSV or XMI files: the layers read (``TYPE[:FEATURE],...``).
     types, feature, convention
         Annotation sets: the labels whose spans are the items, the attribute holding the category, and
         ``accord``, GATE's ``iaa`` or ``corpus-qa`` convention.
@@ -132,6 +138,14 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
     -------
     AgreementResult, or UnitizingResult with ``unitizing``
     """
+    from ..agreement._sources import project_sides
+
+    project = project_sides(inputs, annotators, layer=layer)    # None: not one project export
+    if project is not None:
+        inputs = project
+    elif layer is not None:
+        raise OptionError("--layer (layer=) applies to a project export given as the one INPUT; read other "
+                          "WebAnno TSV or XMI files with accord convert --layer first")
     if unitizing is not None:
         return _unitizing(inputs, unitizing, types=types, feature=feature, format=format, sets=sets,
                           discontinuous=discontinuous, samples=samples, precision=precision, sampler=sampler,

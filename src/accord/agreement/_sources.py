@@ -10,13 +10,13 @@ from typing import Any
 
 from .._support.io import read_text
 from .._support.names import check_names
-from ..errors import FormatError, RatingsError
+from ..errors import FormatError, OptionError, RatingsError
 from ..model import Corpus, SpanKey, span_key
 from ..pipeline._offset_units import unify_units
 from ._ratings import Ratings, ratings_from_long, to_ratings
 
 __all__ = ["NON_CAT", "ANNOTATED", "read_ratings_table", "ratings_from_corpora", "same_documents",
-           "check_corpus_names"]
+           "check_corpus_names", "is_project", "project_sides"]
 
 NON_CAT = "Non-cat"
 """The category of an item an annotator did not annotate (GATE's name)."""
@@ -169,3 +169,41 @@ def check_corpus_names(corpora: Sequence[Corpus], types: Sequence[str] | None, f
         check_names(types, found, "annotation type", "--type")
     if feature is not None:
         check_names([feature], features, "feature" + (" on annotations of --type" if types else ""), "--feature")
+
+
+def is_project(inputs: Any) -> bool:
+    """Whether ``inputs`` is one path (alone, or the only one of a sequence) that a project layout recognises
+    (:mod:`accord.formats.projects`: an INCEpTION export folder...)."""
+    from ..formats.projects import detect
+    from ..pipeline._inputs import is_path
+
+    if not is_path(inputs):
+        if not isinstance(inputs, Sequence) or isinstance(inputs, (str, bytes)) or len(inputs) != 1:
+            return False
+        inputs = inputs[0]
+        if not is_path(inputs):
+            return False
+    return detect(inputs) is not None
+
+
+def project_sides(inputs: Any, annotators: Sequence[str] | None = None, **options: Any) -> list[Corpus] | None:
+    """The annotators of one project export as sides: one corpus per annotator, named by the annotator, in the
+    order of ``annotators`` (see :func:`accord.formats.projects.find_annotators`); ``None`` when ``inputs`` is not one
+    project export (then ``annotators`` is an error: it chooses among a project's annotators).
+
+    ``options`` go to the readers (``layer``, ``typesystem``, ``encoding``; ``None`` values left out). The
+    commands that take annotators (``agree``, ``adjudicate``) call this first on their inputs."""
+    from ..formats.projects import find_annotators
+    from ..pipeline._inputs import is_path
+
+    found = None
+    if is_project(inputs):
+        path = inputs if is_path(inputs) else inputs[0]
+        found = find_annotators(path, annotators, **{k: v for k, v in options.items() if v is not None})
+    if found is None:
+        if annotators is not None:
+            raise OptionError("--annotators (annotators=) chooses among the annotators of one project export (an "
+                              "INCEpTION or WebAnno export folder...); the input is not one: give one INPUT per "
+                              "annotator instead")
+        return None
+    return [Corpus(c.documents, name=name, files=c.files) for name, c in found.items()]

@@ -26,9 +26,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     ag = sub.add_parser("agree", help="agreement between annotators: the kappa family, Krippendorff's alpha, γ and uα",
                         description="Agreement of two or more annotators. One INPUT: a CSV/TSV ratings table, wide "
                         "(a column per rater) or long (--items, --raters, --labels). Several INPUTs: annotation sets "
-                        "(files or directories, one per annotator), items paired by exact span.",
+                        "(files or directories, one per annotator), items paired by exact span. One project export "
+                        "(an INCEpTION or WebAnno export folder...): its annotators (--annotators chooses).",
                         conflict_handler="resolve")
-    ag.add_argument("inputs", nargs="+", metavar="INPUT", help="a ratings table, or one annotation set per annotator")
+    ag.add_argument("inputs", nargs="+", metavar="INPUT",
+                    help="a ratings table, one annotation set per annotator, or one project export")
     ag.add_argument("--items", help="ratings table: the item column (wide: an id column to leave out)")
     ag.add_argument("--raters", help="long ratings table: the rater column")
     ag.add_argument("--labels", help="long ratings table: the label column")
@@ -39,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     ag.add_argument("--feature", help="annotation sets: the attribute holding the category (default: the label, "
                     "or 'Anns' with --types); an unannotated span is 'Non-cat', a missing attribute ''")
     ag.add_argument("--format", help="annotation sets: their format (sniffed by default)")
+    add_annotators(ag)
     add_discontinuous(ag)
     ag.add_argument("--level", default="nominal", choices=("nominal", "ordinal", "interval", "ratio"),
                     help="Krippendorff's alpha: the level of measurement (default nominal)")
@@ -131,7 +134,7 @@ def run_agree(args: argparse.Namespace) -> int:
     if changed:
         raise OptionError(f"{', '.join(changed)} apply with --unitizing gamma")
 
-    if len(args.inputs) == 1 and args.sets is None:
+    if len(args.inputs) == 1 and args.sets is None and not _project(args.inputs[0]):
         if args.type or args.feature or args.convention != "accord":
             raise OptionError("--types, --feature, --sets and --convention apply to annotation sets; give "
                               "one INPUT per annotator, or --sets for one GATE XML input")
@@ -142,7 +145,8 @@ def run_agree(args: argparse.Namespace) -> int:
     result = _api.agree(inputs, items=args.items, raters=args.raters, labels=args.labels, categories=args.categories,
                         level=args.level, types=args.type, feature=args.feature, format=args.format, sets=args.sets,
                         convention=args.convention, span_measure=span if result_has_sets(args) else None,
-                        pairing=args.pairing, discontinuous=args.discontinuous, bdm=args.bdm)
+                        pairing=args.pairing, discontinuous=args.discontinuous, bdm=args.bdm,
+                        annotators=args.annotators, layer=args.layer)
     for message in result.warnings:
         print(f"accord: warning: {message}", file=sys.stderr)
     from ..report.agreement_table import render_gate_agreement
@@ -254,7 +258,8 @@ def _run_unitizing(args: argparse.Namespace) -> int:
                         dissimilarity=Dissimilarity(args.gamma_alpha, args.gamma_beta, args.delta_empty),
                         categorical=args.categorical_dissimilarity,
                         items=args.items, raters=args.raters, labels=args.labels, categories=args.categories,
-                        level=args.level, convention=args.convention, bdm=args.bdm)
+                        level=args.level, convention=args.convention, bdm=args.bdm,
+                        annotators=args.annotators, layer=args.layer)
     for message in result.warnings:
         print(f"accord: warning: {message}", file=sys.stderr)
     if args.details:
@@ -263,8 +268,26 @@ def _run_unitizing(args: argparse.Namespace) -> int:
 
 
 def result_has_sets(args: argparse.Namespace) -> bool:
-    """Whether the inputs are annotation sets (several inputs, or --sets)."""
-    return len(args.inputs) > 1 or args.sets is not None
+    """Whether the inputs are annotation sets (several inputs, --sets, or one project export)."""
+    return len(args.inputs) > 1 or args.sets is not None or _project(args.inputs[0])
+
+
+def _project(path: str) -> bool:
+    """Whether ``path`` is a project export holding several annotators (:mod:`accord.formats.projects`)."""
+    from ..agreement._sources import is_project
+
+    return is_project(path)
+
+
+def add_annotators(p: argparse.ArgumentParser) -> None:
+    """``--annotators`` and ``--layer``: the annotators of one project export and the layers read."""
+    p.add_argument("--annotators", type=csv_list, metavar="A,B,...",
+                   help="one project export as INPUT (an INCEpTION or WebAnno export folder...): the annotators "
+                   "compared, comma-separated (default: every annotator's own work; 'curation' the curated "
+                   "documents, 'INITIAL_CAS' the documents before annotation)")
+    p.add_argument("--layer", metavar="TYPE[:FEATURE],...",
+                   help="one project export of WebAnno TSV or XMI files: the annotation types read, each with the "
+                   "feature giving the label (default DKPro Core's NamedEntity)")
 
 
 COMMANDS = {"agree": run_agree}
