@@ -77,6 +77,11 @@ def score(
     align: str | None = None,
     align_threshold: float | None = None,
     normalize: Sequence[str] | str | None = None,
+    relaxed: str | None = None,
+    relaxed_threshold: float | None = None,
+    judge: Any = None,
+    judge_cache: str | os.PathLike | None = None,
+    judge_limit: int | None = None,
     **read_options: Any,
 ) -> Any:
     """Compare predicted annotations with gold annotations.
@@ -167,6 +172,20 @@ def score(
     normalize : str or sequence of str, optional
         With ``align="none"``: the string normalisers (``lower``, ``whitespace``, ``nfkc``, ``strip-punctuation``,
         ``articles``, ``digits``; :mod:`accord.pipeline._normalize`).
+    relaxed : {"token-f1", "ratio", "containment"}, optional
+        With ``align="none"``: also pair the strings left after the strict matching, one-to-one and label by label,
+        by this similarity, into a second measure ``relaxed`` (:mod:`accord.pipeline._relaxed`).
+    relaxed_threshold : float, optional
+        The least similarity of a relaxed match, above 0 and at most 1 (default: 0.5 for ``token-f1``, 0.8 for
+        ``ratio``, 1 for ``containment``).
+    judge : str or callable, optional
+        With ``align="none"``: ``"module:function"`` or a callable ``judge(gold, pred)`` of two records
+        (``{"document", "text", "label"}``) returning True/False or a number from 0 to 1, asked about the strings
+        still left (same document and label), into a measure ``judge`` (:mod:`accord.pipeline._judge`).
+    judge_cache : path, optional
+        JSON lines of the judge's verdicts, read first and appended to; without ``judge``, its verdicts alone.
+    judge_limit : int, optional
+        The most pairs the judge may be asked about in one run (default 1000; more is refused before any call).
     **read_options
         Passed to the readers (``scheme``, ``repair``, ``tag_column``...) or to :func:`accord.objects.as_corpus`
         (``label_names``, ``suffix``, ``spans_key``, ``tokens_column``, ``tags_column``, ``document_column``).
@@ -246,10 +265,12 @@ def score(
                        "documents": len(pred_c)}}
     options = {"allow_missing": allow_missing,
                **{k: read_options[k] for k in ("scheme", "repair", "suffix") if read_options.get(k)}}
-    alignment = None
-    if align is not None or align_threshold is not None or normalize or is_records(pred_c) or is_records(gold_c):
+    alignment = layered = None
+    layer_options = (relaxed, relaxed_threshold, judge, judge_cache, judge_limit)
+    if (align is not None or align_threshold is not None or normalize or is_records(pred_c) or is_records(gold_c)
+            or any(x is not None for x in layer_options)):
         from .pipeline._align import align_records
-        from .pipeline._multisets import multisets
+        from .pipeline._multisets import multiset_layers
 
         if is_records(gold_c) or not is_records(pred_c):
             raise OptionError("align (--align) places generated records (strings without offsets) of the predicted "
@@ -261,14 +282,24 @@ def score(
                               "place): score them by spans")
         if normalize and align != "none":
             raise OptionError("normalize (--normalize) applies with align='none' (--align none)")
+        if any(x is not None for x in layer_options) and align != "none":
+            raise OptionError("relaxed matching and a judge (--relaxed, --judge, --judge-cache) apply with "
+                              "align='none' (--align none)")
         if align == "none":
             if align_threshold is not None:
                 raise OptionError("align_threshold (--align-threshold) applies with align='fuzzy' (--align fuzzy)")
-            gold_c, pred_c, alignment = multisets(gold_c, pred_c, normalize)
+            layered = multiset_layers(gold_c, pred_c, normalize, relaxed=relaxed, relaxed_threshold=relaxed_threshold,
+                                      judge=judge, judge_cache=judge_cache, judge_limit=judge_limit)
+            gold_c, pred_c, alignment = layered.gold, layered.pred, layered.summary
         else:
             pred_c, alignment = align_records(gold_c, pred_c, align or "exact", align_threshold)
-    out = chosen.measure(gold_c, pred_c, ModeOptions(allow_missing, beta, zero_division, leniency, labelled, options,
-                                                     inputs, settings=settings, sources=sources))
+    mode_options = ModeOptions(allow_missing, beta, zero_division, leniency, labelled, options, inputs,
+                               settings=settings, sources=sources)
+    out = chosen.measure(gold_c, pred_c, mode_options)
+    if layered is not None:     # relaxed and judged matches: measures beside the strict one
+        from .pipeline._multisets import attach_layers
+
+        attach_layers(out, layered, lambda g, p: chosen.measure(g, p, mode_options))
     out.repairs = repairs
     if alignment is not None:     # how the strings were placed (an option) and what it gave (their outcome)
         out.options["align"] = alignment["align"]
