@@ -27,7 +27,11 @@ Layout of :func:`error_browser_data` (every list of one group has one entry per 
     against the first system (:func:`error_changes`): ``row_new`` is 1 for an error of a later system that
     the first system does not make (the later system *broke* the item); ``row_fixed_by`` is, for an error of
     the first system, the bit mask of the later systems that do not make it (``1 << s`` for system ``s``:
-    they *fixed* it); 0 elsewhere.
+    they *fixed* it); 0 elsewhere;
+``notes``, ``row_note``
+    only on the page of a system of generated output (strings aligned to the gold text,
+    :func:`alignment_notes`): the notes shown under a false positive's span (an unaligned string and why, or
+    the string a fuzzily aligned span was placed from and its similarity), and each row's note (-1: none).
 """
 
 from __future__ import annotations
@@ -44,7 +48,8 @@ from ._context import context_pieces
 from ._errors import ErrorRow, error_table
 from ._evaluate import ClueEvaluation
 
-__all__ = ["ERROR_CLASSES", "ErrorChanges", "error_browser_data", "error_changes", "error_rows", "span_views"]
+__all__ = ["ERROR_CLASSES", "ErrorChanges", "alignment_notes", "error_browser_data", "error_changes", "error_rows",
+           "span_views"]
 
 MAX_COMPARED_SYSTEMS = 52
 """Systems the browser's fixed-by masks can tell apart (exact integers in JavaScript)."""
@@ -240,9 +245,72 @@ def span_views(systems: Mapping[str, Any], level: int = 1, labelled: bool = True
                             "overlap within a side."}
     rows = {name: error_rows(ev, level, labelled) for name, ev in evaluations.items()}
     data = error_browser_data(evaluations, level=level, labelled=labelled, rows=rows)
+    alignment_notes(systems, data)
     confusions = {}
     for name, ev in evaluations.items():
         confusion = span_confusion(ev)
         confusions[name] = {"labels": [*confusion.labels, "none"], "counts": confusion.counts.tolist()}
     return {"note": None, "confusions": confusions, "browser": data,
             "changes": [c.to_dict() for c in error_changes(rows)]}
+
+
+_RELATION_REASON = "an end is not among the aligned entities"
+"""The reason of an unaligned relation in the alignment summary (it has no span: no row of the browser)."""
+
+
+def _document_length(doc: Any) -> int:
+    return len(doc.text) if doc.text is not None else len(doc.tokens or ())
+
+
+def _system_notes(result: Any) -> dict[tuple[str, int, int], str]:
+    """The notes of one system's predicted spans, by (document, start, end): its unaligned strings (standing past
+    their document's end, in the order the alignment summary lists them) and its fuzzily aligned ones."""
+    summary = result.options.get("alignment") or {}
+    if summary.get("align") not in ("exact", "fuzzy") or result.corpora is None:
+        return {}
+    gold, pred = result.corpora
+    listed: dict[str, list[dict[str, Any]]] = {}
+    for u in summary.get("unaligned_listed") or ():
+        if u.get("reason") != _RELATION_REASON:
+            listed.setdefault(u["document"], []).append(u)
+    notes: dict[tuple[str, int, int], str] = {}
+    for doc in pred.values():
+        g = gold.get(doc.id)
+        length = _document_length(g) if g is not None else 0
+        past = sorted((a for a in doc.annotations if a.start is not None and a.end is not None and a.start > length),
+                      key=lambda a: a.start)
+        mine = listed.get(doc.id, [])
+        for k, a in enumerate(past):
+            u = mine[k] if k < len(mine) else None
+            notes[(doc.id, a.start, a.end)] = (f"unaligned \u201c{u['text']}\u201d: {u['reason']}"
+                                               if u is not None and u["label"] == a.label else
+                                               "unaligned: a string not placed on the text (past those listed)")
+    for f in summary.get("fuzzy_listed") or ():
+        start, end = f["placed"]
+        notes[(f["document"], start, end)] = (f"placed fuzzily from \u201c{f['text']}\u201d "
+                                              f"(similarity {f['similarity']:.2f})")
+    return notes
+
+
+def alignment_notes(systems: Mapping[str, Any], data: dict[str, Any]) -> None:
+    """Add to the browser's ``data`` the notes of the systems' generated output (``notes`` and ``row_note``, see
+    the module docstring), read from each result's alignment summary (``result.options["alignment"]``); nothing
+    when no system's strings were aligned."""
+    per_system = [_system_notes(result) for result in systems.values()]
+    if not any(per_system):
+        return
+    notes: list[str] = []
+    index: dict[str, int] = {}
+    row_note = []
+    documents, context_document, context_start = data["documents"], data["context_document"], data["context_start"]
+    for s, kind, c, start, end in zip(data["row_system"], data["row_kind"], data["row_context"], data["row_start"],
+                                      data["row_end"]):
+        note = per_system[s].get((documents[context_document[c]], context_start[c] + start,
+                                  context_start[c] + end)) if kind == 1 else None
+        if note is None:
+            row_note.append(-1)
+            continue
+        row_note.append(index.setdefault(note, len(notes)))
+        if row_note[-1] == len(notes):
+            notes.append(note)
+    data["notes"], data["row_note"] = notes, row_note

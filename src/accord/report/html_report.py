@@ -5,7 +5,9 @@ bootstrapped, and the inputs and options), the counts of every measure, each sys
 (sortable tables with bars) and its span confusion matrix (gold label against predicted label of overlapping
 spans, :func:`accord.clueval.span_confusion`), the error browser over every system's errors
 (:mod:`accord.report.error_browser`) and, with two or more systems, the paired comparisons with their
-significance marks and the errors each system fixes or breaks against the first. The span views (confusion counts,
+significance marks and the errors each system fixes or breaks against the first. A system of generated output
+(strings without offsets, aligned to the gold text) has its alignment summarised and listed
+(:func:`alignment_view`, from ``result.options["alignment"]``). The span views (confusion counts,
 the browser's data, the changes) are given to it as data, made by the clueval package
 (:func:`accord.clueval._browser.span_views`). Everything is inline (CSS, JS, data); the page's
 Content-Security-Policy forbids every network request.
@@ -18,7 +20,7 @@ from typing import Any
 
 from .agreement_matrix import cell_colour
 
-__all__ = ["report_html", "NO_SPAN_VIEWS"]
+__all__ = ["report_html", "alignment_view", "NO_SPAN_VIEWS"]
 
 RATE_KEYS = ("precision", "recall", "f1")
 
@@ -74,6 +76,34 @@ def _confusion_view(confusion: Mapping[str, Any]) -> dict[str, Any]:
             "column_totals": [sum(column) for column in zip(*confusion["counts"])] if rows else []}
 
 
+def alignment_view(alignment: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """What the page shows of a system's alignment (``result.options["alignment"]``, None: not generated output):
+    ``counts``, a line of its counts; ``how``, the way its strings were placed; the listed ``unaligned`` and
+    ``fuzzy`` predictions (the summary lists the first fifty of each by default) and how many more there are
+    (``unaligned_more``, ``fuzzy_more``)."""
+    if not alignment:
+        return None
+    a = alignment
+    if a.get("align") == "none":
+        names = ", ".join(a.get("normalize") or []) or "no normaliser"
+        return {"how": "not placed on the text (--align none): per document, the multiset of (string, label) "
+                       f"against the gold spans' strings, after {names}",
+                "counts": f"{a.get('strings', 0)} predicted strings against {a.get('gold_strings', 0)} gold strings",
+                "unaligned": [], "fuzzy": [], "unaligned_more": 0, "fuzzy_more": 0, "fuzzy_shown": False}
+    unaligned = list(a.get("unaligned_listed") or [])
+    fuzzy = [{**f, "similarity_text": f"{f.get('similarity', 0):.2f}", "where": "–".join(map(str, f["placed"]))}
+             for f in a.get("fuzzy_listed") or []]
+    counts = f"{a.get('exact', 0)} exact · {a.get('fuzzy', 0)} fuzzy · {a.get('unaligned', 0)} unaligned"
+    if a.get("relations") or a.get("unaligned_relations"):
+        counts += f"; relations {a.get('relations', 0)} kept · {a.get('unaligned_relations', 0)} unaligned"
+    how = "exactly (--align exact)" if a.get("align") == "exact" else \
+        f"exactly, then fuzzily at a similarity of at least {a.get('threshold')} (--align fuzzy)"
+    return {"how": f"placed on the gold text {how}", "counts": counts, "unaligned": unaligned,
+            "fuzzy": fuzzy, "fuzzy_shown": a.get("align") == "fuzzy",
+            "unaligned_more": max(0, a.get("unaligned", 0) + a.get("unaligned_relations", 0) - len(unaligned)),
+            "fuzzy_more": max(0, a.get("fuzzy", 0) - len(fuzzy))}
+
+
 NO_SPAN_VIEWS: dict[str, Any] = {
     "note": "no span views were given: the page has no error browser and no confusion matrix"}
 """The span views of a page made without them."""
@@ -94,9 +124,10 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
     for name, result in systems.items():
         data = result.to_dict()
         measures = data["measures"] if "measures" in data else {next(iter(result.measures)): data}
+        aligned = alignment_view((data.get("options") or {}).get("alignment"))
         for measure, m in measures.items():
             summary.append({"system": name, "measure": measure, "gold": m["totals"].get("gold"),
-                            "pred": m["totals"].get("pred"),
+                            "pred": m["totals"].get("pred"), "alignment": aligned["counts"] if aligned else "",
                             "rates": [_rate(m["totals"], k) for k in RATE_KEYS]})
             counts.append({"system": name, "measure": measure,
                            "counts": {k: v for k, v in m["totals"].items()
@@ -106,7 +137,7 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
                          "macro": [_rate(main["macro"], k) for k in RATE_KEYS],
                          "documents": len(main["by_document"]),
                          "documents_json": _documents_json(main["by_document"]), "inputs": data["inputs"],
-                         "options": data["options"], "classes": data.get("classes")})
+                         "options": data["options"], "classes": data.get("classes"), "alignment": aligned})
     comparisons = []
     leaderboard, forest, described = None, None, None
     if comparison is not None:
@@ -131,6 +162,7 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
     return env.get_template("report.html").render(
         title=title, summary=summary, sections=sections, comparisons=comparisons, counts=counts,
         count_keys=count_keys, comparison_options=comparison.options if comparison is not None else None,
+        generated=any(s["alignment"] for s in sections),
         browser=browser, span_note=views["note"], changes=views.get("changes") or [],
         first_system=next(iter(systems)), leaderboard=leaderboard, forest=forest, described=described)
 

@@ -1,0 +1,102 @@
+"""The report of generated output (strings without offsets, aligned to the gold text; issue 38, part 5), opened in
+headless Chromium: the alignment counts in the summary, the unaligned and fuzzily aligned predictions listed (with
+"N more" past the summary's fifty), and the error browser's notes on their rows. Counted by hand."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from accord.cli import main
+
+from ..conftest import headless_dom
+
+GOLD = ('{"id": "d1", "text": "Maria works for Aurora Air. Maria Lund met her in Bergen.", "annotations": '
+        '[{"label": "PER", "start": 0, "end": 5}, {"label": "ORG", "start": 16, "end": 26}, '
+        '{"label": "PER", "start": 28, "end": 38}, {"label": "LOC", "start": 50, "end": 56}]}\n')
+#        0         1         2         3         4         5
+#        012345678901234567890123456789012345678901234567890123456
+PRED = {"id": "d1", "entities": [{"text": "Maria", "label": "PER"}, {"text": "Aurora Ar", "label": "LOC"},
+                                 {"text": "Maria Lund", "label": "PER"}, {"text": "Oslo", "label": "LOC"},
+                                 {"text": "Bergen", "label": "LOC"}, {"text": "Bergen", "label": "LOC"}]}
+
+
+def _inputs(tmp_path: Path, *records: dict) -> tuple[str, list[str]]:
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(GOLD, encoding="utf-8")
+    paths = []
+    for k, r in enumerate(records):
+        p = tmp_path / f"model{k + 1}.jsonl"
+        p.write_text(json.dumps(r) + "\n", encoding="utf-8")
+        paths.append(str(p))
+    return str(gold), paths
+
+
+def _rows(dom: str) -> list[str]:
+    body = re.search(r'<table id="eb-table">.*?<tbody>(.*?)</tbody>', dom, re.S).group(1)
+    return re.findall(r'<tr class="eb-row (?:FN|FP)">.*?</tr>', body, re.S)
+
+
+def _notes(dom: str) -> list[str]:
+    return [n for r in _rows(dom) for n in re.findall(r'<small class="eb-note">(.*?)</small>', r)]
+
+
+def test_the_report_lists_the_unaligned_and_fuzzy_strings_and_the_browser_notes_them(tmp_path, capsys, recwarn):
+    pytest.importorskip("rapidfuzz")
+    gold, (pred,) = _inputs(tmp_path, PRED)
+    page = tmp_path / "report.html"
+    assert main(["report", gold, pred, "--align", "fuzzy", "--align-threshold", "0.8", "--bootstrap", "0",
+                 "-o", str(page)]) == 0
+    dom, errors = headless_dom(page)
+    assert errors == []
+    # by hand: Maria, Maria Lund, Bergen exact; "Aurora Ar" fuzzily on "Aurora Air" (rapidfuzz's ratio: 2 * 9
+    # matching characters / 19 = 0.947); Oslo not in the text; the second Bergen has no occurrence left
+    summary = re.search(r'<table id="summary-table".*?</table>', dom, re.S).group(0)
+    assert "<th class=\"sortable\">Generated strings</th>" in summary
+    assert '<td class="alignment-counts">3 exact · 1 fuzzy · 2 unaligned</td>' in summary
+    unaligned = re.search(r'<table class="unaligned">.*?</table>', dom, re.S).group(0)
+    assert re.findall(r"<tr><td>d1</td><td>([^<]*)</td><td>LOC</td><td>([^<]*)</td></tr>", unaligned) == [
+        ("Oslo", "not in the text"), ("Bergen", "listed more often than the text holds it")]
+    assert "more not listed" not in unaligned
+    fuzzy = re.search(r'<table class="fuzzy">.*?</table>', dom, re.S).group(0)
+    assert re.findall(r"<tr><td>d1</td><td>Aurora Ar</td><td>LOC</td><td class=\"num\">16–26</td>"
+                      r"<td>Aurora Air</td><td class=\"num\">0.95</td></tr>", fuzzy)
+    # the errors by hand: FN the gold ORG "Aurora Air" (the model said LOC), FP the LOC placed there, and the two
+    # unaligned FPs; Maria, Maria Lund and Bergen are hits
+    rows = _rows(dom)
+    notes = _notes(dom)
+    assert len(rows) == 4 and sum('class="eb-row FP"' in r for r in rows) == 3
+    assert sorted(notes) == ["placed fuzzily from \u201cAurora Ar\u201d (similarity 0.95)",
+                             "unaligned \u201cBergen\u201d: listed more often than the text holds it",
+                             "unaligned \u201cOslo\u201d: not in the text"]
+
+
+def test_past_fifty_the_report_says_how_many_more_and_the_browser_still_marks_them(tmp_path, capsys, recwarn):
+    # 53 strings not in the text: the summary lists fifty, the page says "3 more", and every one of the 53 rows of
+    # the browser is marked unaligned (the last three without their string)
+    many = {"id": "d1", "entities": [{"text": f"Nowhere{k}", "label": "LOC"} for k in range(53)]}
+    gold, (pred,) = _inputs(tmp_path, many)
+    page = tmp_path / "many.html"
+    assert main(["report", gold, pred, "--bootstrap", "0", "-o", str(page)]) == 0
+    dom, errors = headless_dom(page, "size=500")
+    assert errors == []
+    unaligned = re.search(r'<table class="unaligned">.*?</table>', dom, re.S).group(0)
+    assert unaligned.count("<tr><td>d1</td>") == 50
+    assert '<td colspan="4" class="more">3 more not listed</td>' in unaligned
+    assert '<td class="alignment-counts">0 exact · 0 fuzzy · 53 unaligned</td>' in dom
+    assert "fuzzy" not in re.search(r'<h3 id="alignment-1".*?<h3>By label', dom, re.S).group(0).split("</p>")[1]
+    notes = _notes(dom)
+    assert len(notes) == 53 and notes.count("unaligned: a string not placed on the text (past those listed)") == 3
+    assert [n for n in notes if "\u201c" in n] == [f"unaligned \u201cNowhere{k}\u201d: not in the text"
+                                                   for k in range(50)]
+
+
+def test_a_page_without_generated_output_has_no_alignment_part(tmp_path, capsys, recwarn):
+    gold, _ = _inputs(tmp_path)
+    page = tmp_path / "plain.html"
+    assert main(["report", gold, gold, "--bootstrap", "0", "-o", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert "Generated strings" not in html and "eb-note" not in html and "alignment-1" not in html
