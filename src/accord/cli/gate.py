@@ -22,6 +22,7 @@ from ._options import (
     csv_list,
 )
 from ._output import emit, info, write_text
+from .agree import add_annotators
 
 __all__ = ["register", "COMMANDS", "run_qa"]
 
@@ -87,6 +88,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "row, then each --take rule in order, then the rows of --decisions (the file the HTML diff "
                         "page of accord diff --html saves).")
     add_key_response(ad)
+    _response_optional(ad)
+    add_annotators(ad)
     ad.add_argument("-o", "--out", required=True, help="the adjudicated corpus (format by extension or "
                     "--out-format)")
     ad.add_argument("--out-format", help="format of the output (default: by the extension of --out)")
@@ -201,9 +204,19 @@ def run_adjudicate(args: argparse.Namespace) -> int:
 
     features = features_option(args.features)
     how = getattr(args, "discontinuous", "fragments")
-    key = read(args.key, format=args.format, annotation_set=args.key_set, discontinuous=how)
-    resp = read(args.response, format=args.format, annotation_set=args.response_set, discontinuous=how)
-    key, resp = meet((key, resp), (args.key, args.response), ("key", "response"))   # single files, one unit
+    sides = adjudicate_sides(args)
+    if sides is None:
+        if args.response is None:
+            raise OptionError("accord adjudicate takes KEY and RESPONSE, or one project export (an INCEpTION or "
+                              "WebAnno export folder) with --annotators A,B")
+        key = read(args.key, format=args.format, annotation_set=args.key_set, discontinuous=how)
+        resp = read(args.response, format=args.format, annotation_set=args.response_set, discontinuous=how)
+        key, resp = meet((key, resp), (args.key, args.response), ("key", "response"))   # single files, one unit
+    elif len(sides) != 2:
+        raise OptionError(f"accord adjudicate compares two annotators, the key and the response; the project has "
+                          f"{', '.join(c.name or '' for c in sides)}: choose two with --annotators A,B")
+    else:
+        key, resp = sides
     cd = diff_corpora(key, resp, types=args.type or None, features=features, pairing=args.pairing,
                       compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing)
     decisions = read_decisions(args.decisions) if args.decisions else None
@@ -217,7 +230,7 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     n = sum(len(d.annotations) for d in docs)
     decided = (f"rows decided by the decisions file {by['decisions']}, by rules {by['rules']}, by --rest "
                f"{by['rest']}")
-    key_format = args.format or sniff(args.key).name
+    key_format = args.format or (sniff(args.key).name if sides is None else "")
     if fmt == "gate" and key_format == "gate" and not args.only_adjudicated:
         name = args.set_name or "consensus"
         written, added = _write_with_key_sets(Path(args.key), key, docs, Path(args.out), name)
@@ -228,6 +241,31 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     write(for_format(Corpus(docs), fmt), args.out, fmt, **options)
     info(args, f"{n} annotations in {len(docs)} document(s) written to {args.out}; {decided}")
     return 0
+
+
+def _response_optional(p: argparse.ArgumentParser) -> None:
+    """RESPONSE may be left out when KEY is a project export holding both sides (``--annotators``)."""
+    action = next(a for a in p._actions if a.dest == "response")
+    action.nargs, action.default, action.required = "?", None, False
+    action.help = "response (predicted) file or directory (B); left out when KEY is a project export"
+
+
+def adjudicate_sides(args: argparse.Namespace) -> list[Any] | None:
+    """The sides of ``accord adjudicate`` when its one input is a project export (an INCEpTION or WebAnno export
+    folder): one corpus per annotator chosen by ``--annotators`` (every annotator's own work by default), named by
+    the annotator; ``None`` for inputs that are the sides themselves (``--annotators`` is then an error)."""
+    from ..agreement._sources import project_sides
+
+    single = args.response is None
+    sides = project_sides(args.key if single else [args.key, args.response], args.annotators, layer=args.layer)
+    if sides is None and args.layer is not None:
+        raise OptionError("--layer applies to a project export given as the one INPUT; read other WebAnno TSV or "
+                          "XMI files with accord convert --layer first")
+    if sides is not None:
+        from ..pipeline._sides import meet
+
+        sides = meet(sides, [args.key] * len(sides), [c.name or "" for c in sides])
+    return sides
 
 
 def _write_with_key_sets(key_path: Path, key: object, docs: list, out: Path, set_name: str) -> tuple[int, int]:
