@@ -38,7 +38,7 @@ def test_doccano_relations_scored_without_a_task(tmp_path):
 
 
 @pytest.mark.parametrize("line, message", [
-    ('{"text": "abc", "label": ["positive"]}', "text-classification export"),
+    ('{"text": "abc", "label": [[0, 1, "X"], "positive"]}', "mixes spans and classes of whole texts"),
     ('{"text": "abc", "label": [[0, 9, "X"]]}', r"span \[0, 9\) does not fit"),
     ('{"text": "abc", "label": [[0, 1]]}', r"expected \[start, end, label\]"),
     ('{"label": []}', "no 'text' string"),

@@ -49,7 +49,8 @@ def annotation_sets(inputs: Sequence[Any], sets: Sequence[str] | None, format: s
 def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, feature: str | None, format: str | None,
                sets: Sequence[str] | None, discontinuous: str, samples: int, precision: float | str | None,
                sampler: str, seed: int | None, dissimilarity: Any, categorical: str | None,
-               refused: Mapping[str, Any]) -> Any:
+               refused: Mapping[str, Any], span_measure: str | None = None, pairing: str = "gate",
+               disputes: int | None = None) -> Any:
     """``agree(..., unitizing=...)``: γ or Krippendorff's unitizing alphas."""
     from dataclasses import replace
 
@@ -70,6 +71,7 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
                               "its categories itself")
         units = read_units_table(str(inputs))
         where = {a: {"sources": [str(inputs)], "documents": len(units.documents)} for a in units.annotators}
+        corpora = names = None
     else:
         paths = [inputs] if is_path(inputs) else list(inputs)
         if sets is None and len(paths) < 2:
@@ -78,11 +80,25 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
         names, corpora, where = annotation_sets(paths, sets, format, discontinuous)
         units = continua_from_corpora(corpora, names, types=list(types) if types else None, feature=feature)
     options: dict[str, Any] = {"unitizing": measure, "types": list(types) if types else None, "feature": feature}
+
+    def page_parts(result: UnitizingResult) -> UnitizingResult:
+        """The page's parts (``--html``): the span agreement of annotation sets, the disputed stretches."""
+        if span_measure is not None and corpora is not None:
+            from ..agreement._spans import span_agreement
+
+            result.source = span_agreement(corpora, names, types=types or None, feature=feature, pairing=pairing)
+        if disputes is not None:
+            from ..agreement._disputes import disputes_from_corpora, disputes_from_units
+
+            result.disputes = disputes_from_units(units, disputes) if corpora is None else disputes_from_corpora(
+                corpora, names, types=types or None, feature=feature, limit=disputes)
+        return result
+
     if measure == "alpha-u":
         from ..agreement._unitizing_alpha import unitizing_alpha_tables
 
         alpha = {d: unitizing_alpha_tables(units.take_document(i)) for i, d in enumerate(units.documents)}
-        return UnitizingResult(measure, units, alpha=alpha, options=options, inputs=where)
+        return page_parts(UnitizingResult(measure, units, alpha=alpha, options=options, inputs=where))
     from ..agreement._gamma import DEFAULT_SEED, gamma_tables, precision_level
 
     diss = dissimilarity or Dissimilarity()
@@ -92,7 +108,8 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
     options.update(dissimilarity={**diss.to_dict(units.categories), "categorical_kind": categorical or "absolute"},
                    samples=samples, precision=precision_level(precision), sampler=sampler,
                    seed=DEFAULT_SEED if seed is None else seed)
-    return UnitizingResult(measure, units, gamma=tables, alignment=alignment, options=options, inputs=where)
+    return page_parts(UnitizingResult(measure, units, gamma=tables, alignment=alignment, options=options,
+                                      inputs=where))
 
 
 def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = None, raters: str | None = None,
@@ -103,7 +120,7 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
           unitizing: str | None = None, samples: int = 30, precision: float | str | None = None,
           sampler: str = "statistical", seed: int | None = None, dissimilarity: Any = None,
           categorical: str | None = None,
-          annotators: Sequence[str] | None = None, layer: str | None = None) -> Any:
+          annotators: Sequence[str] | None = None, layer: str | None = None, disputes: int | None = None) -> Any:
     """Agreement between annotators (``accord agree``).
 
     Parameters
@@ -133,6 +150,11 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         ``precision``, ``sampler`` and ``seed`` set γ's expected disorder; ``dissimilarity`` (an
         :class:`accord.agreement.Dissimilarity`) or ``categorical`` (``absolute``, ``levenshtein``,
         ``numerical`` or a CSV of distances) its dissimilarity.
+    disputes : int, optional
+        Annotation sets and units: also find where the annotators disagree (``result.disputes``, the agreement
+        page's disagreement browser, :func:`accord.agreement._disputes.disputes_view`), listing at most this many
+        disputed stretches (the others counted). With ``unitizing`` and annotation sets, ``span_measure`` also gives
+        the span agreement of the page's annotator matrix (``result.source``).
 
     Returns
     -------
@@ -150,6 +172,7 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         return _unitizing(inputs, unitizing, types=types, feature=feature, format=format, sets=sets,
                           discontinuous=discontinuous, samples=samples, precision=precision, sampler=sampler,
                           seed=seed, dissimilarity=dissimilarity, categorical=categorical,
+                          span_measure=span_measure, pairing=pairing, disputes=disputes,
                           refused={"--items": items, "--raters": raters, "--labels": labels,
                                    "--categories": categories, "--bdm": bdm,
                                    "--convention": None if convention == "accord" else convention,
@@ -213,10 +236,22 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
     else:
         # the accord convention: one feature (_types_and_features refuses more)
         assert not isinstance(features, Mapping)
-        tables = ratings_from_corpora(corpora, names, type=types, feature=features)
+        from ..agreement._document_labels import all_document_labelled, document_label_tables
+
+        if all_document_labelled(corpora, names):     # classes of whole documents: an item per document
+            if types or features:
+                raise OptionError("--types and --feature choose spans; classes of whole documents are the categories")
+            tables = document_label_tables(corpora, names)
+            options.update(items="documents")
+        else:
+            tables = ratings_from_corpora(corpora, names, type=types, feature=features)
         if not tables:
             raise OptionError("the annotation sets hold no documents")
         result = AgreementResult("annotation-sets", stats={d: agreement_stats(t) for d, t in tables.items()},
                                  options=options, inputs=where, span=span, ratings=tables)
     result.source = spans
+    if disputes is not None:
+        from ..agreement._disputes import disputes_from_corpora
+
+        result.disputes = disputes_from_corpora(corpora, names, types=types or None, feature=features, limit=disputes)
     return result

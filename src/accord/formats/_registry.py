@@ -76,6 +76,7 @@ BUILTIN_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
     "conllu": ("tokens.conllu", (".conllu",)),
     "label-studio": ("text.label_studio", (".json",)),
     "doccano": ("text.doccano", (".jsonl",)),
+    "prodigy": ("text.prodigy", (".jsonl",)),
     "records": ("records.generated", (".jsonl", ".json", ".csv", ".tsv")),
     "xmi": ("text.xmi", (".xmi",)),
     "webanno-tsv": ("text.webanno_tsv", (".tsv",)),

@@ -1,13 +1,18 @@
-"""doccano's JSON-lines export of sequence-labelling and relation projects.
+"""doccano's JSON-lines export of sequence-labelling, relation, text-classification and intent projects.
 
 One document per line, its id the line's ``id`` (else the line number), its text ``text``. Spans come from
 ``label`` (or ``labels``), a list of ``[start, end, label]`` (sequence labelling), or from ``entities``,
 objects with ``id``, ``start_offset``, ``end_offset`` and ``label`` (relation projects) or ``[start, end,
-label]`` lists (intent detection, whose ``cats``, classes of the whole text, are left out with a warning), whose
-``relations`` (``from_id``, ``to_id``, ``type``) become spanless annotations named by their type with the
-attributes ``from`` and ``to`` pointing to the spans. Offsets are code points into the text. A ``label`` list of
-plain strings is a text-classification export: not spans, an error that says so. A file of pretty-printed objects
-(one object over several lines) is read as well.
+label]`` lists (intent detection), whose ``relations`` (``from_id``, ``to_id``, ``type``) become spanless
+annotations named by their type with the attributes ``from`` and ``to`` pointing to the spans. Offsets are code
+points into the text. A file of pretty-printed objects (one object over several lines) is read as well.
+
+Classes of whole texts are read as such (:mod:`accord.formats._document_labels`: one annotation over the whole
+text per class, for ``score`` per label and ``agree`` one item per document): a ``label`` list of plain strings (a
+text-classification export; ``label: []`` a document without class), and intent detection's ``cats`` when the
+file holds no span, or when the annotation set ``cats`` is asked for (``--gold-set cats``,
+``annotation_set="cats"``); otherwise the ``cats`` of a file of spans are left out with a warning that counts them.
+A file mixing classes and spans in ``label`` is an error naming the line.
 """
 
 from __future__ import annotations
@@ -17,10 +22,11 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from ...errors import AccordWarning, FormatError, quoted
+from ...errors import AccordWarning, FormatError, OptionError, quoted
 from ...model import Attributes, Corpus, Document
+from .._document_labels import class_annotations, is_document_labelled, labelled_metadata
 from .._refs import RawAnnotation, Ref, build_annotations
-from .._registry import Format, file_head, register
+from .._registry import Format, file_head, option_hint, register
 from ._span_relations import check_spans_and_relations, relation_ends
 from .jsonl import json_lines
 
@@ -33,7 +39,8 @@ def _int(value: Any, what: str, where: str, p: Path, line: int) -> int:
     return value
 
 
-def _document(obj: Any, p: Path, line: int) -> Document:
+def _text(obj: Any, p: Path, line: int) -> tuple[str, str, str]:
+    """The document id, its name in messages and its text."""
     if not isinstance(obj, dict):
         raise FormatError("expected an object with 'text' and 'label' or 'entities'", path=p, line=line)
     doc_id = str(obj.get("id", line))
@@ -43,6 +50,30 @@ def _document(obj: Any, p: Path, line: int) -> Document:
         fields = ", ".join(quoted(k, 30) for k in list(obj)[:8]) or "none"
         raise FormatError(f"{where}: no 'text' string (its fields: {fields}; a doccano export names the text "
                           "'text')", path=p, line=line)
+    return doc_id, where, text
+
+
+def _classes_document(obj: Any, key: str, p: Path, line: int) -> Document:
+    """A document of classes: ``key`` (``label`` or ``cats``) a list of class names (absent: none)."""
+    doc_id, where, text = _text(obj, p, line)
+    classes = obj.get(key, obj.get("labels") if key == "label" else None)
+    if classes is None:
+        classes = []
+    if not isinstance(classes, list):
+        raise FormatError(f"{where}: {key!r} is not a list of classes", path=p, line=line)
+    for c in classes:
+        if not isinstance(c, str) or not c:
+            what = "a span: this file mixes spans and classes of whole texts" if isinstance(c, list) else "not a name"
+            raise FormatError(f"{where}: {key!r} holds {quoted(c)}, {what}", path=p, line=line)
+    if len(set(classes)) != len(classes):
+        twice = next(c for c in classes if classes.count(c) > 1)
+        raise FormatError(f"{where}: class {quoted(twice)} is given twice", path=p, line=line)
+    return Document(doc_id, class_annotations(classes, text), text, None, None,
+                    labelled_metadata({"source": str(p)}))
+
+
+def _document(obj: Any, p: Path, line: int) -> Document:
+    doc_id, where, text = _text(obj, p, line)
     raw: list[RawAnnotation] = []
 
     def span(start: Any, end: Any, label: Any, ident: str | None) -> None:
@@ -60,8 +91,8 @@ def _document(obj: Any, p: Path, line: int) -> Document:
             raise FormatError(f"{where}: 'label' is not a list", path=p, line=line)
         for item in labels:
             if isinstance(item, str):
-                raise FormatError(f"{where}: 'label' holds the class {quoted(item)}: a text-classification export, not "
-                                  "spans", path=p, line=line)
+                raise FormatError(f"{where}: 'label' holds the class {quoted(item)} among spans: this file mixes "
+                                  "spans and classes of whole texts", path=p, line=line)
             if not (isinstance(item, list) and len(item) == 3):
                 raise FormatError(f"{where}: expected [start, end, label], got {quoted(item)}", path=p, line=line)
             span(item[0], item[1], item[2], None)
@@ -109,17 +140,47 @@ def _document(obj: Any, p: Path, line: int) -> Document:
     return Document(doc_id, anns, text, None, None, Attributes(source=str(p)))
 
 
-def read_doccano(path: str | Path, *, encoding: str | None = None, **_ignored: Any) -> Corpus:
-    """Read a doccano JSON-lines export (see the module docstring)."""
+_SETS = ("spans", "cats")
+"""The annotation sets of a doccano file: its spans (and relations), or intent detection's classes."""
+
+
+def _has_classes(obj: Any) -> bool:
+    labels = obj.get("label", obj.get("labels")) if isinstance(obj, dict) else None
+    return isinstance(labels, list) and any(isinstance(x, str) for x in labels)
+
+
+def _has_spans(obj: Any) -> bool:
+    if not isinstance(obj, dict):
+        return False
+    labels = obj.get("label", obj.get("labels"))
+    return bool(obj.get("entities")) or bool(obj.get("spans")) or bool(obj.get("relations")) or (
+        isinstance(labels, list) and any(not isinstance(x, str) for x in labels))
+
+
+def read_doccano(path: str | Path, *, encoding: str | None = None, annotation_set: str | None = None,
+                 **_ignored: Any) -> Corpus:
+    """Read a doccano JSON-lines export (see the module docstring); ``annotation_set`` ``"cats"`` reads intent
+    detection's classes, ``"spans"`` (or none) the spans."""
     p = Path(path)
+    if annotation_set is not None and annotation_set not in _SETS:
+        raise OptionError(f"a doccano file's annotation sets are spans and cats (intent detection's classes); got "
+                          f"{annotation_set!r}")
     values = list(json_lines(p, encoding=encoding, spread=True))
-    docs = [_document(obj, p, line) for line, obj in values]
-    if not docs:
+    if not values:
         raise FormatError("no document in this file", path=p)
-    classes = sum(len(obj["cats"]) for _, obj in values if isinstance(obj.get("cats"), list))
-    if classes:
-        warnings.warn(AccordWarning(f"{p}: {classes} class(es) of whole texts ('cats') left out: accord scores the "
-                                    "spans"), stacklevel=2)
+    with_cats = [obj for _, obj in values if isinstance(obj, dict) and isinstance(obj.get("cats"), list)]
+    if annotation_set == "cats" or (annotation_set is None and with_cats
+                                    and not any(_has_spans(obj) for _, obj in values)):
+        docs = [_classes_document(obj, "cats", p, line) for line, obj in values]
+    elif annotation_set is None and any(_has_classes(obj) for _, obj in values):
+        docs = [_classes_document(obj, "label", p, line) for line, obj in values]
+    else:
+        docs = [_document(obj, p, line) for line, obj in values]
+        classes = sum(len(obj["cats"]) for obj in with_cats)
+        if classes:
+            warnings.warn(AccordWarning(f"{p}: {classes} class(es) of whole texts ('cats') left out: the spans are "
+                                        f"read (the annotation set 'cats' reads the classes: "
+                                        f"{option_hint('set')} cats)"), stacklevel=2)
     try:
         return Corpus(docs, name=str(p))
     except ValueError as exc:
@@ -127,9 +188,16 @@ def read_doccano(path: str | Path, *, encoding: str | None = None, **_ignored: A
 
 
 def write_doccano(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
-    """One line per document: ``entities`` and ``relations`` (relation projects' layout). Documents need their
-    text; a spanless annotation must point to two spans through ``from``/``to`` (or ``arg1``/``arg2``)."""
+    """One line per document: ``entities`` and ``relations`` (relation projects' layout), or, for classes of whole
+    texts, ``label``, the list of classes (text classification's). Documents need their text; a spanless
+    annotation must point to two spans through ``from``/``to`` (or ``arg1``/``arg2``)."""
     lines = []
+    if is_document_labelled(corpus):      # classes of whole texts: a text-classification export
+        for doc in corpus.documents:
+            lines.append(json.dumps({"id": doc.id, "text": doc.text, "label": [a.label for a in doc.annotations]},
+                                    ensure_ascii=False))
+        Path(path).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        return
     for doc in corpus.documents:
         ids = check_spans_and_relations(doc, path, "doccano")
         entities = [{"id": ids[id(a)], "start_offset": a.start, "end_offset": a.end, "label": a.label}
@@ -150,8 +218,15 @@ def _sniff(p: Path) -> bool:
         return False
     first = head.lstrip()
     return first.startswith("{") and '"text"' in first and (
-        '"label"' in first or '"entities"' in first or '"labels"' in first or '"spans"' in first) \
-        and '"annotations"' not in first and not _generated_records(p)
+        '"label"' in first or '"entities"' in first or '"labels"' in first or '"spans"' in first
+        or '"cats"' in first) and '"annotations"' not in first and not _generated_records(p) and not _prodigy(head)
+
+
+def _prodigy(head: str) -> bool:
+    """Whether the first line carries the keys Prodigy adds to a task (its own format, :mod:`.prodigy`)."""
+    from .prodigy import prodigy_keys
+
+    return prodigy_keys(head.lstrip().split("\n", 1)[0])
 
 
 def _generated_records(p: Path) -> bool:
@@ -166,4 +241,5 @@ def _generated_records(p: Path) -> bool:
 
 
 register(Format("doccano", read_doccano, write_doccano, (".jsonl",), _sniff,
-                "doccano JSON-lines export: sequence labelling ([start, end, label]) and relation projects"))
+                "doccano JSON-lines export: sequence labelling ([start, end, label]), relation projects, classes of "
+                "whole texts (text classification, intents)"))
