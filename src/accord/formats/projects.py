@@ -255,7 +255,7 @@ def _read_inception(p: Path, **options: Any) -> dict[str, Callable[[], Corpus]]:
     for kind, root in roots.items():
         for doc_dir in _listing(root, budget):
             if not _is_dir(doc_dir):
-                skipped.append(str(doc_dir.relative_to(p) if kind != p.name else doc_dir.name))
+                skipped.append(_shown(doc_dir, p))
                 continue
             doc = doc_dir.name
             for f in _listing(doc_dir, budget):
@@ -263,12 +263,12 @@ def _read_inception(p: Path, **options: Any) -> dict[str, Callable[[], Corpus]]:
                 if f.name in _TYPESYSTEMS:
                     continue
                 if suffix not in _EXTENSIONS or not _is_file(f):
-                    skipped.append(f"{doc}/{f.name}")
+                    skipped.append(_shown(f, p))
                     continue
                 user = f.name[: -len(suffix)]
                 if kind == _CURATION:
                     if user != _CURATION_USER:
-                        skipped.append(f"{_CURATION}/{doc}/{f.name}")
+                        skipped.append(_shown(f, p))
                         continue
                     user = CURATION
                 elif user == CURATION:
@@ -282,10 +282,19 @@ def _read_inception(p: Path, **options: Any) -> dict[str, Callable[[], Corpus]]:
     if skipped:
         shown = ", ".join(quoted(s) for s in skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5
                                                              else "")
-        warnings.warn(AccordWarning(f"{p}: {len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} that are not "
-                                    f"an annotator's WebAnno TSV or XMI file left out: {shown}"), stacklevel=3)
+        what = "entry that is not" if len(skipped) == 1 else "entries that are not"
+        warnings.warn(AccordWarning(f"{p}: {len(skipped)} {what} an annotator's WebAnno TSV or XMI file left out: "
+                                    f"{shown}"), stacklevel=3)
     order = sorted(files, key=lambda u: (u in (CURATION, INITIAL_CAS), u))
     return {user: _reader(p, user, files[user], root_ts, options) for user in order}
+
+
+def _shown(f: Path, p: Path) -> str:
+    """``f`` as a path inside the project ``p``."""
+    try:
+        return f.relative_to(p).as_posix()
+    except ValueError:
+        return f.name
 
 
 def _reader(p: Path, user: str, docs: dict[str, Path], root_ts: Path | None,
