@@ -37,7 +37,7 @@ import numpy as np
 
 from .._support.surface import spelled
 from ..errors import OptionError, PairingError
-from ..formats.records.generated import HEAD, KIND, TAIL, TEXT
+from ..formats.records.generated import ARGUMENTS, HEAD, KIND, TAIL, TEXT, TRIGGER
 from ..model import Annotation, Corpus, Document, make_annotation
 
 __all__ = ["ALIGN_MODES", "align_records"]
@@ -213,59 +213,79 @@ def align_records(gold: Corpus, pred: Corpus, how: str = "exact", threshold: flo
             import rapidfuzz  # noqa: F401
         except ImportError:
             raise OptionError("--align fuzzy needs rapidfuzz: pip install 'accord[fuzzy]'") from None
-    counts = {"exact": 0, "fuzzy": 0, "unaligned": 0, "relations": 0, "unaligned_relations": 0}
-    unaligned: list[dict[str, Any]] = []
-    fuzzy: list[dict[str, Any]] = []
-    docs = []
-    for doc_id, doc in pred.items():
-        g = gold.get(doc_id)
-        text = _Text(g) if g is not None else None
+    events = any(a.get(KIND) == "event" for doc in pred.values() for a in doc.annotations)
+    summary = _Summary(how, threshold, listed, events)
+    docs = [_Aligner(doc_id, gold.get(doc_id), summary).document(doc) for doc_id, doc in pred.items()]
+    return Corpus(docs, name=pred.name, files=pred.files), summary.as_dict()
+
+
+class _Summary:
+    """The counts and lists of an alignment."""
+
+    def __init__(self, how: str, threshold: float, listed: int | None, events: bool):
+        self.how, self.threshold, self.listed = how, threshold, listed
+        self.counts = {"exact": 0, "fuzzy": 0, "unaligned": 0, "relations": 0, "unaligned_relations": 0}
+        if events:
+            self.counts.update({"events": 0, "unaligned_triggers": 0, "arguments": 0, "unaligned_arguments": 0})
+        self.unaligned: list[dict[str, Any]] = []
+        self.fuzzy: list[dict[str, Any]] = []
+
+    def note(self, into: list[dict[str, Any]], item: dict[str, Any]) -> None:
+        if self.listed is None or len(into) < self.listed:
+            into.append(item)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"align": self.how, **self.counts, "unaligned_listed": self.unaligned}
+        if self.how == "fuzzy":
+            out["threshold"] = self.threshold
+            out["fuzzy_listed"] = self.fuzzy
+        return out
+
+
+class _Aligner:
+    """One predicted document placed on its gold document's text."""
+
+    def __init__(self, doc_id: str, gold: Document | None, summary: _Summary):
+        self.doc_id, self.summary = doc_id, summary
+        self.text = _Text(gold) if gold is not None else None
+        self.end = self.text.length if self.text is not None else 0
+        self.extra = 0
+
+    def past_end(self) -> tuple[int, int]:
+        """A place past the end of the document, pairing with nothing (an unaligned prediction)."""
+        self.extra += 1
+        return self.end + 2 * self.extra - 1, self.end + 2 * self.extra
+
+    def unaligned(self, item: dict[str, Any], reason: str) -> None:
+        self.summary.note(self.summary.unaligned, {"document": self.doc_id, **item, "reason": reason
+                                                   if self.text is not None else "no gold document of this id"})
+
+    def place(self, items: list[tuple[str, str]], what: str) -> tuple[list[tuple[int, int] | None], dict[int, str]]:
+        """Each ``(string, label)`` placed (``None``: unaligned, with its reason), one-to-one within ``items``."""
+        s = self.summary
+        placed, reasons, similar = _place(items, self.text, s.how, s.threshold)
+        for k, (found, score, there) in similar.items():
+            s.note(s.fuzzy, {"document": self.doc_id, "text": items[k][0], "label": items[k][1],
+                             **({} if what == "entity" else {"kind": what}), "placed": list(found),
+                             "placed_text": there, "similarity": round(score, 4)})
+        if what == "entity":
+            s.counts["fuzzy"] += len(similar)
+            s.counts["exact"] += sum(p is not None for p in placed) - len(similar)
+        return placed, reasons
+
+    def document(self, doc: Document) -> Document:
+        counts = self.summary.counts
         entities = [a for a in doc.annotations if a.get(KIND) == "entity"]
-        by_string: dict[str, list[int]] = defaultdict(list)
-        for k, a in enumerate(entities):
-            by_string[a.get(TEXT).strip()].append(k)
-        spans: list[tuple[int, int] | None] = [None] * len(entities)
-        reasons: dict[int, str] = {}
-        if text is not None:
-            used: set[tuple[int, int]] = set()
-            for s, ks in by_string.items():
-                occs = text.occurrences(s)
-                if not occs:
-                    continue
-                for k, span in zip(ks, _assign([entities[k].label for k in ks], occs, text)):
-                    spans[k] = span
-                    if span is None:
-                        reasons[k] = "listed more often than the text holds it"
-                    else:
-                        used.add(span)
-                        counts["exact"] += 1
-            if how == "fuzzy":
-                for k, a in enumerate(entities):
-                    if spans[k] is None and k not in reasons:
-                        found = _fuzzy(a.get(TEXT).strip(), text, used, threshold)
-                        if found is not None:
-                            spans[k] = found[0]
-                            used.add(found[0])
-                            counts["fuzzy"] += 1
-                            if listed is None or len(fuzzy) < listed:
-                                fuzzy.append({"document": doc_id, "text": a.get(TEXT), "label": a.label,
-                                              "placed": list(found[0]), "placed_text": found[2],
-                                              "similarity": round(found[1], 4)})
-        end = text.length if text is not None else 0
+        spans, reasons = self.place([(a.get(TEXT), a.label) for a in entities], "entity")
         out: list[Annotation] = []
         first: dict[str, Annotation] = {}
-        extra = 0
         for k, a in enumerate(entities):
             attrs = {n: v for n, v in a.attributes.items() if n not in (TEXT, KIND)}
             span = spans[k]
             if span is None:
                 counts["unaligned"] += 1
-                if listed is None or len(unaligned) < listed:
-                    unaligned.append({"document": doc_id, "text": a.get(TEXT), "label": a.label,
-                                      "reason": reasons.get(k, "not in the text" if text is not None
-                                                            else "no gold document of this id")})
-                span = (end + 1 + 2 * extra, end + 2 + 2 * extra)    # past the end: pairs with nothing
-                extra += 1
+                self.unaligned({"text": a.get(TEXT), "label": a.label}, reasons[k])
+                span = self.past_end()
             new = make_annotation(a.label, span[0], span[1], attrs)
             if spans[k] is not None:
                 first.setdefault(a.get(TEXT).strip(), new)
@@ -276,15 +296,104 @@ def align_records(gold: Corpus, pred: Corpus, how: str = "exact", threshold: flo
             head, tail = first.get(a.get(HEAD).strip()), first.get(a.get(TAIL).strip())
             if head is None or tail is None:
                 counts["unaligned_relations"] += 1
-                if listed is None or len(unaligned) < listed:
-                    unaligned.append({"document": doc_id, "text": f"{a.get(HEAD)} -> {a.get(TAIL)}",
-                                      "label": a.label, "reason": "an end is not among the aligned entities"})
+                self.unaligned({"text": f"{a.get(HEAD)} -> {a.get(TAIL)}", "label": a.label},
+                               "an end is not among the aligned entities")
                 continue
             counts["relations"] += 1
             out.append(make_annotation(a.label, None, None, {"head": head, "tail": tail}))
-        docs.append(Document(doc_id, tuple(out)))
-    summary: dict[str, Any] = {"align": how, **counts, "unaligned_listed": unaligned}
+        if "events" in counts:
+            out.extend(self.events(doc, first))
+        return Document(self.doc_id, tuple(out))
+
+    def events(self, doc: Document, entities: dict[str, Annotation]) -> list[Annotation]:
+        """A document's events placed on the text: their trigger spans (labelled by the event's type), the argument
+        spans that are not entities (labelled ``Argument``), and the events (spanless: their ``trigger`` and one
+        attribute per role, a role given twice numbered as brat numbers it: ``Theme``, ``Theme2``)."""
+        counts = self.summary.counts
+        events = [a for a in doc.annotations if a.get(KIND) == "event"]
+        triggers, why = self.place([(a.get(TRIGGER), a.label) for a in events], "trigger")
+        out: list[Annotation] = []
+        trigger_of: dict[str, Annotation] = {}
+        spans = []
+        for k, a in enumerate(events):
+            span = triggers[k]
+            if span is None:
+                counts["unaligned_triggers"] += 1
+                self.unaligned({"text": a.get(TRIGGER), "label": a.label, "kind": "trigger"}, why[k])
+                span = self.past_end()
+            else:
+                counts["events"] += 1
+            t = make_annotation(a.label, span[0], span[1])
+            if triggers[k] is not None:
+                trigger_of.setdefault(a.get(TRIGGER).strip(), t)
+            spans.append(t)
+            out.append(t)
+        # an argument is the entity of its string, else the trigger of its string (an event as argument), else its
+        # own string placed on the text (one place for each string, shared by the events naming it)
+        own = sorted({s.strip() for a in events for _, s in a.get(ARGUMENTS)
+                      if s.strip() not in entities and s.strip() not in trigger_of})
+        placed, reasons = self.place([(s, "") for s in own], "argument")
+        argument_of: dict[str, Annotation] = {**trigger_of, **entities}
+        for s, span in zip(own, placed):
+            if span is not None:
+                argument_of[s] = make_annotation("Argument", span[0], span[1])
+                out.append(argument_of[s])
+        for k, a in enumerate(events):
+            attrs: dict[str, Any] = {"trigger": spans[k]}
+            for role, s in a.get(ARGUMENTS):
+                target = argument_of.get(s.strip())
+                if target is None:
+                    counts["unaligned_arguments"] += 1
+                    self.unaligned({"text": s, "label": role, "kind": "argument", "event": a.label},
+                                   reasons[own.index(s.strip())])
+                    span = self.past_end()
+                    target = make_annotation("Argument", span[0], span[1])
+                    out.append(target)
+                else:
+                    counts["arguments"] += 1
+                name, n = role, 1
+                while name in attrs:        # a role given twice: role, role2, role3 (as brat numbers them)
+                    n += 1
+                    name = f"{role}{n}"
+                attrs[name] = target
+            out.append(make_annotation(a.label, None, None, attrs))
+        return out
+
+
+def _place(items: list[tuple[str, str]], text: _Text | None, how: str, threshold: float
+           ) -> tuple[list[tuple[int, int] | None], dict[int, str], dict[int, tuple[tuple[int, int], float, str]]]:
+    """Each ``(string, label)`` placed on the text (``None``: unaligned), the reasons of the unaligned ones, and the
+    fuzzily placed ones with their similarity; the strings of ``items`` go to distinct occurrences."""
+    spans: list[tuple[int, int] | None] = [None] * len(items)
+    reasons: dict[int, str] = {}
+    similar: dict[int, tuple[tuple[int, int], float, str]] = {}
+    if text is None:
+        return spans, {k: "no gold document of this id" for k in range(len(items))}, similar
+    by_string: dict[str, list[int]] = defaultdict(list)
+    for k, (s, _) in enumerate(items):
+        by_string[s.strip()].append(k)
+    used: set[tuple[int, int]] = set()
+    for s, ks in by_string.items():
+        occs = text.occurrences(s)
+        if not occs:
+            continue
+        for k, span in zip(ks, _assign([items[k][1] for k in ks], occs, text)):
+            spans[k] = span
+            if span is None:
+                reasons[k] = "listed more often than the text holds it"
+            else:
+                used.add(span)
     if how == "fuzzy":
-        summary["threshold"] = threshold
-        summary["fuzzy_listed"] = fuzzy
-    return Corpus(docs, name=pred.name, files=pred.files), summary
+        for k, (s, _) in enumerate(items):
+            if spans[k] is None and k not in reasons:
+                found = _fuzzy(s.strip(), text, used, threshold)
+                if found is not None:
+                    spans[k] = found[0]
+                    used.add(found[0])
+                    similar[k] = found
+    for k in range(len(items)):
+        if spans[k] is None:
+            reasons.setdefault(k, "not in the text")
+    return spans, reasons, similar
+
+
