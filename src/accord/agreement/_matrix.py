@@ -3,11 +3,12 @@ counts by document and type, for :mod:`accord.report.agreement_matrix` to draw."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ._spans import SpanAgreement
 
-__all__ = ["matrix_view"]
+__all__ = ["annotator_view", "matrix_view", "page_views"]
 
 
 def _anchor(a: str, b: str) -> str:
@@ -53,3 +54,76 @@ def matrix_view(sa: SpanAgreement, measure: str = "strict", beta: float = 1.0) -
     return {"names": names, "grid": list(zip(names, grid, averages)), "details": details, "measure": measure,
             "beta": beta, "mean": sa.mean_over_pairs(measure, beta), "types": sa.types,
             "feature": sa.to_dict(measure, beta)["feature"]}
+
+
+def annotator_view(result: Any, matrix: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Each annotator's agreement with the others, one row per annotator, drawn from what the result holds:
+
+    * the spans (or units) it marked, from the disputes (``result.disputes``) or the units' counts;
+    * its mean F with the others (the matrix's average of its row, micro over documents and types), when ``matrix``;
+    * each pairwise coefficient's mean over the pairs it is in (the totals' ``coefficients`` with ``pairs``);
+    * every per-annotator figure of the totals: a list of rows with an ``annotator`` (GATE's each annotator
+      against the majority of the others: its P, R and F1) or a mapping keyed by the annotators (a reliability an
+      aggregation or a reference reports), numeric entries only;
+    * the disputed stretches in which its spans are not the majority's (``result.disputes``).
+
+    Returns ``{"columns": [(figure, how), ...], "rows": [(annotator, [value, ...]), ...]}`` (None where a figure
+    does not apply to an annotator): ``figure`` a key of the result (a coefficient's name, ``spans``,
+    ``against_majority``...), ``how`` what of it (``mean of its pairs``, ``f1``...)."""
+    data = result.to_dict()
+    totals = data["totals"]
+    names = list(totals.get("raters") or totals.get("annotators") or [])
+    columns: list[tuple[str, str]] = []
+    values: dict[str, dict[tuple[str, str], Any]] = {n: {} for n in names}
+
+    def put(column: tuple[str, str], name: str, value: Any) -> None:
+        if column not in columns:
+            columns.append(column)
+        values[name][column] = value
+
+    disputes = getattr(result, "disputes", None)
+    if disputes is not None:
+        for n in names:
+            put(("spans", ""), n, disputes["spans_by_annotator"].get(n))
+    for key, v in totals.items():
+        if key == "units_per_annotator" and isinstance(v, Mapping):
+            for n in names:
+                put(("units", ""), n, v.get(n))
+    if matrix is not None:
+        for n, _, avg in matrix["grid"]:
+            put((f"F{matrix['beta']:g} ({matrix['measure']})", "mean of its row of the matrix"), n, avg["micro"])
+    for coefficient, v in (totals.get("coefficients") or {}).items():
+        if not (isinstance(v, Mapping) and v.get("pairs")):
+            continue
+        for n in names:
+            mine = [p["value"] for p in v["pairs"] if n in p["raters"] and p["value"] is not None]
+            put((coefficient, "mean of its pairs"), n, sum(mine) / len(mine) if mine else None)
+    for key, v in totals.items():
+        if key in ("coefficients", "units_per_annotator", "raters", "annotators"):
+            continue
+        if isinstance(v, list) and v and all(isinstance(r, Mapping) and r.get("annotator") in values for r in v):
+            for r in v:
+                for field, x in r.items():     # its rates (its counts are in the result's own table)
+                    if field != "annotator" and isinstance(x, float):
+                        put((key, field), r["annotator"], x)
+        elif isinstance(v, Mapping) and v and names and set(v) <= set(names) and set(v) >= set(names[:1]):
+            for n, x in v.items():
+                if isinstance(x, Mapping):
+                    for field, y in x.items():
+                        if isinstance(y, (int, float)) and not isinstance(y, bool):
+                            put((key, field), n, y)
+                elif isinstance(x, (int, float)) and not isinstance(x, bool):
+                    put((key, ""), n, x)
+    if disputes is not None:
+        for n in names:
+            put(("disputed stretches", "where its spans are not the majority's"), n, disputes["by_annotator"].get(n, 0))
+    return {"columns": columns, "rows": [(n, [values[n].get(c) for c in columns]) for n in names]}
+
+
+def page_views(result: Any, measure: str = "strict", beta: float = 1.0) -> dict[str, Any]:
+    """What the agreement page draws beyond the result's own figures: the annotator matrix (when the result holds
+    the span agreement, ``result.source``) and each annotator's row (:func:`annotator_view`), as keyword arguments
+    of :func:`accord.report.agreement_page.agreement_html`."""
+    source = getattr(result, "source", None)
+    matrix = matrix_view(source, measure, beta) if source is not None else None
+    return {"matrix": matrix, "annotators": annotator_view(result, matrix)}

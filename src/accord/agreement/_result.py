@@ -74,6 +74,8 @@ class AgreementResult:
         self.warnings: list[str] = []
         self.source: Any = None
         """The span agreement (:class:`~accord.agreement._spans.SpanAgreement`) when computed."""
+        self.disputes: dict[str, Any] | None = None
+        """The disputed stretches of text (:func:`accord.agreement._disputes.disputes_view`) when computed."""
         if self.stats is not None:
             if not self.stats:
                 raise OptionError("the annotation sets hold no documents")

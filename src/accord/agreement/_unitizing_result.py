@@ -47,6 +47,10 @@ class UnitizingResult:
         self.inputs = dict(inputs or {})
         self.ci = None
         self.warnings: list[str] = []
+        self.source: Any = None
+        """The span agreement (:class:`~accord.agreement._spans.SpanAgreement`) when computed (the page's matrix)."""
+        self.disputes: dict[str, Any] | None = None
+        """The disputed stretches (:func:`accord.agreement._disputes.disputes_view`) when computed."""
         if len(units) == 0:
             self.warnings.append("no annotator marked any unit: there is nothing to agree on")
         for tables in self.alpha.values():

@@ -146,7 +146,7 @@ def run_agree(args: argparse.Namespace) -> int:
                         level=args.level, types=args.type, feature=args.feature, format=args.format, sets=args.sets,
                         convention=args.convention, span_measure=span if result_has_sets(args) else None,
                         pairing=args.pairing, discontinuous=args.discontinuous, bdm=args.bdm,
-                        annotators=args.annotators, layer=args.layer)
+                        annotators=args.annotators, layer=args.layer, disputes=_disputes_shown(args))
     for message in result.warnings:
         print(f"accord: warning: {message}", file=sys.stderr)
     from ..report.agreement_table import render_gate_agreement
@@ -157,12 +157,24 @@ def run_agree(args: argparse.Namespace) -> int:
     else:
         status = emit(args, result, lambda console: _render(result, console))
     if args.html:    # after emit: with the intervals of --bootstrap
-        from ..agreement._matrix import matrix_view
-        from ..report.agreement_page import agreement_html
-
-        matrix = matrix_view(result.source, args.measure) if result.source is not None else None
-        write_file(args.html, agreement_html(result, matrix, title="Agreement of " + ", ".join(result.inputs)))
+        _write_page(args, result)
     return status
+
+
+def _disputes_shown(args: argparse.Namespace) -> int | None:
+    """The disputed stretches the page lists (``--html`` of annotation sets or units), else None (not computed)."""
+    from ..agreement._disputes import SHOWN
+
+    return SHOWN if args.html else None
+
+
+def _write_page(args: argparse.Namespace, result: Any) -> None:
+    """``--html``: the agreement page (its matrix and each annotator's row computed by the agreement mode)."""
+    from ..agreement._matrix import page_views
+    from ..report.agreement_page import agreement_html
+
+    write_file(args.html, agreement_html(result, **page_views(result, args.measure),
+                                         title="Agreement of " + ", ".join(result.inputs)))
 
 
 def _render(result: Any, console: Any) -> None:
@@ -239,9 +251,6 @@ def _run_unitizing(args: argparse.Namespace) -> int:
     from ..agreement._dissimilarity import Dissimilarity
     from ..report.agreement_table import render_unitizing
 
-    if args.html:
-        raise OptionError("--html applies to coefficients over items; --unitizing writes tables, JSON and CSV "
-                          "(and γ's alignment with --details)")
     if args.bootstrap is not None or args.confidence_data:
         raise OptionError("--bootstrap does not apply to --unitizing: γ's expected disorder is itself sampled "
                           "(--samples, --precision; --seed sets its seed)")
@@ -259,12 +268,16 @@ def _run_unitizing(args: argparse.Namespace) -> int:
                         categorical=args.categorical_dissimilarity,
                         items=args.items, raters=args.raters, labels=args.labels, categories=args.categories,
                         level=args.level, convention=args.convention, bdm=args.bdm,
-                        annotators=args.annotators, layer=args.layer)
+                        annotators=args.annotators, layer=args.layer, disputes=_disputes_shown(args),
+                        span_measure=args.measure if args.html else None, pairing=args.pairing)
     for message in result.warnings:
         print(f"accord: warning: {message}", file=sys.stderr)
     if args.details:
         result.write_details(args.details)
-    return emit(args, result, lambda console: render_unitizing(result, console))
+    status = emit(args, result, lambda console: render_unitizing(result, console))
+    if args.html:
+        _write_page(args, result)
+    return status
 
 
 def result_has_sets(args: argparse.Namespace) -> bool:
