@@ -20,7 +20,7 @@ from ._ratings import Ratings, to_ratings
 __all__ = ["LabelSet", "document_label_tables", "all_document_labelled"]
 
 
-class LabelSet(frozenset):  # type: ignore[type-arg]
+class LabelSet(frozenset[str]):
     """A set of class names as one category: equal to the ``frozenset`` of the same names; written ``a|b`` (names
     sorted) in tables and JSON, whatever the order of hashing."""
 

@@ -323,3 +323,5 @@ def _reader(p: Path, user: str, docs: dict[str, Path], root_ts: Path | None,
 register("inception", _detect_inception, _read_inception,
          "INCEpTION / WebAnno project export: annotation/<document>/<user>.tsv|.xmi, curation/<document>/"
          "CURATION_USER.tsv|.xmi", optional=(CURATION, INITIAL_CAS))
+
+from . import _tool_projects  # noqa: E402,F401  (the layouts of Label Studio, Prodigy, doccano and brat)

@@ -30,7 +30,7 @@ from ...model import Annotation, Corpus, Document, covered_text, is_aggregate
 from .._refs import RawAnnotation, Ref, build_annotations, ref_id
 from .._registry import Format, register
 
-__all__ = ["read_brat", "write_brat", "DISCONTINUOUS"]
+__all__ = ["read_brat", "write_brat", "DISCONTINUOUS", "annotator_folders", "read_annotator_folders"]
 
 
 DISCONTINUOUS = ("fragments", "merge", "error")
@@ -162,6 +162,75 @@ def directory_files(path: Path) -> list[Path]:
 def _read_ann_files(files: list[Path], name: str, **options: Any) -> Corpus:
     """Some of a brat folder's documents (:mod:`accord.parallel` shares a folder out by files)."""
     return Corpus([read_brat(f, **options).documents[0] for f in files], name=name)
+
+
+def annotator_folders(path: Path, limit: int) -> dict[str, list[Path]] | None:
+    """A brat project of one folder per annotator (bratiaa's layout): ``{annotator: its .ann files}``, the
+    annotators being the subfolders that hold ``.ann`` files (at any depth), or ``None`` when ``path`` is not
+    that (fewer than two such subfolders, or ``.ann`` files of its own). More than ``limit`` entries are an error
+    before any file is read."""
+    try:
+        entries = sorted(e for e in path.iterdir() if not e.name.startswith("."))
+    except OSError:
+        return None
+    if any(e.suffix.lower() == ".ann" for e in entries):
+        return None
+    seen = [0]
+    found = {}
+    for sub in entries:
+        if not sub.is_dir():
+            continue
+        files = _walk(sub, seen, limit, path)
+        if files:
+            found[sub.name] = sorted(files)
+    return found if len(found) >= 2 else None
+
+
+def _walk(folder: Path, seen: list[int], limit: int, root: Path) -> list[Path]:
+    """The ``.ann`` files under ``folder`` (hidden entries and links to folders skipped), counting entries."""
+    out: list[Path] = []
+    stack = [folder]
+    while stack:
+        here = stack.pop()
+        try:
+            children = list(here.iterdir())
+        except OSError:
+            continue
+        for child in children:
+            if child.name.startswith("."):
+                continue
+            seen[0] += 1
+            if seen[0] > limit:
+                raise FormatError(f"more than {limit:,} entries in this project: refused before reading",
+                                  path=root)
+            if child.is_dir() and not child.is_symlink():
+                stack.append(child)
+            elif child.suffix.lower() == ".ann" and child.is_file():
+                out.append(child)
+    return out
+
+
+def read_annotator_folders(path: str | Path, limit: int, **options: Any) -> dict[str, Any]:
+    """``{annotator: reader of its Corpus}`` of a brat project of one folder per annotator
+    (:func:`annotator_folders`); a document's id is its ``.ann`` file's path inside the annotator's folder,
+    without the extension (``doc``, ``part/doc``)."""
+    p = Path(path)
+    found = annotator_folders(p, limit)
+    if found is None:
+        raise FormatError("not a brat project of one folder per annotator (two or more subfolders of .ann files)",
+                          path=p)
+
+    def reader(name: str, files: list[Path]) -> Any:
+        def read() -> Corpus:
+            docs, names = [], {}
+            base = p / name
+            for f in files:
+                doc_id = f.relative_to(base).with_suffix("").as_posix()
+                docs.append(read_brat(f, **options).documents[0]._replace(id=doc_id))
+                names[doc_id] = f.relative_to(p).as_posix()
+            return Corpus(docs, name=f"{p}:{name}", files=names)
+        return read
+    return {name: reader(name, files) for name, files in found.items()}
 
 
 # attributes of the reader function that the registry looks for (a function type has no such attributes)

@@ -12,7 +12,9 @@ spans (``direction: left`` swaps them, ``bi`` adds ``direction="bi"``). Other re
 Which result list is read is the annotation set (``--gold-set``/``--pred-set``, ``annotation_set=``):
 ``annotations`` (the default: each task's one annotation that was not cancelled; several are an error that
 says how to choose), ``annotations:N`` (the N-th, from 1), ``predictions`` or ``predictions:N``. A task without
-it is left out, with a warning naming the tasks; pairing then reports it as a document on one side only.
+it is left out, with a warning naming the tasks; pairing then reports it as a document on one side only. Every
+annotator at once (``accord agree export.json``): :func:`read_label_studio_annotators`, the users named by
+``completed_by``.
 
 The text is ``data.text``, or the one string of ``data`` that holds every span's ``value.text`` at its
 offsets. Label Studio counts offsets in UTF-16 code units (JavaScript strings); they are converted to code
@@ -35,7 +37,8 @@ from .._refs import RawAnnotation, Ref, build_annotations
 from .._registry import Format, file_head, option_hint, register
 from ._span_relations import check_spans_and_relations, relation_ends
 
-__all__ = ["read_label_studio", "write_label_studio", "utf16_offsets"]
+__all__ = ["read_label_studio", "read_label_studio_annotators", "annotator_name", "write_label_studio",
+           "utf16_offsets"]
 
 _SPAN_TYPES = ("labels",)
 
@@ -109,17 +112,28 @@ def _offset(value: Any, field: str, table: list[int] | None, where: str) -> int:
     return table[value]
 
 
-def _task_document(task: Any, k: int, which: str, p: Path, skipped: dict[str, int]) -> Document | None:
+def _task_where(task: Any, k: int, p: Path) -> tuple[str, str]:
+    """A task's document id and its name in messages."""
     if not isinstance(task, dict):
         raise FormatError(f"task {k + 1} is not an object", path=p)
     doc_id = str(task.get("id", k + 1))
-    where = f"{p}: task {doc_id if len(doc_id) <= 40 else quoted(doc_id)}"
+    return doc_id, f"{p}: task {doc_id if len(doc_id) <= 40 else quoted(doc_id)}"
+
+
+def _task_document(task: Any, k: int, which: str, p: Path, skipped: dict[str, int]) -> Document | None:
+    doc_id, where = _task_where(task, k, p)
     chosen = _choose(task, which, where)
     if chosen is None:
         return None
+    return _chosen_document(task, chosen, doc_id, where, which, p, skipped)
+
+
+def _chosen_document(task: dict[str, Any], chosen: Any, doc_id: str, where: str, which: str, p: Path,
+                     skipped: dict[str, int]) -> Document:
+    """The document of a task's one annotation or prediction (``chosen``; ``which`` names it in messages)."""
     results = chosen.get("result") if isinstance(chosen, dict) else None
     if not isinstance(results, list):
-        raise FormatError(f"{where}: the {which.split(':')[0]} have no 'result' list", path=None)
+        raise FormatError(f"{where}: the annotation or prediction read ({which}) has no 'result' list", path=None)
     text = _text(task.get("data"), results, where)
     table = None if text is None else utf16_offsets(text)
     raw: list[RawAnnotation] = []
@@ -201,6 +215,77 @@ def read_label_studio(path: str | Path, *, annotation_set: str | None = None, en
         return Corpus(docs, name=str(p))
     except ValueError as exc:
         raise FormatError(str(exc), path=p) from None
+
+
+def annotator_name(annotation: dict[str, Any], where: str) -> str | None:
+    """The annotator of an annotation: ``completed_by``, a user id or, in older exports, a user object (its
+    ``email``, else its ``id``); ``None`` when it has none."""
+    who = annotation.get("completed_by")
+    if isinstance(who, dict):
+        who = who.get("email") or who.get("id")
+    if who is None:
+        return None
+    if isinstance(who, bool) or not isinstance(who, (int, str)) or who == "":
+        raise FormatError(f"{where}: completed_by {quoted(who)} is not a user", path=None)
+    return str(who)
+
+
+def read_label_studio_annotators(path: str | Path, *, encoding: str | None = None,
+                                 **_ignored: Any) -> dict[str, Corpus]:
+    """Every annotator of a Label Studio export as a corpus, ``{annotator: Corpus}``.
+
+    The annotators are the users of the annotations (``completed_by``; cancelled annotations left out), or, in an
+    export without users, the annotations' positions (``annotations:1``, ``annotations:2``...); the model's
+    predictions are the annotator ``predictions`` (``predictions:N`` where a task has several). A user's document
+    is the task; a user with two annotations of one task is an error naming the task.
+    """
+    p = Path(path)
+    tasks = parse_json(read_text(p, encoding), path=p)
+    if isinstance(tasks, dict):
+        tasks = [tasks]
+    if not isinstance(tasks, list):
+        raise FormatError("expected a JSON array of Label Studio tasks", path=p)
+    docs: dict[str, list[Document]] = {}
+    skipped: dict[str, int] = {}
+    users = None       # whether the annotations name their users (every one, or none)
+    for k, task in enumerate(tasks):
+        doc_id, where = _task_where(task, k, p)
+        entries: list[tuple[str, Any]] = []
+        annotations = task.get("annotations") or []
+        predictions = task.get("predictions") or []
+        if not isinstance(annotations, list) or not isinstance(predictions, list):
+            raise FormatError(f"{where}: 'annotations' and 'predictions' must be lists", path=None)
+        kept = [a for a in annotations if not (isinstance(a, dict) and a.get("was_cancelled"))]
+        for n, a in enumerate(kept, 1):
+            if not isinstance(a, dict):
+                raise FormatError(f"{where}: annotation {n} is not an object", path=None)
+            who = annotator_name(a, where)
+            if users is None:
+                users = who is not None
+            if (who is not None) != users:
+                raise FormatError(f"{where}: annotation {n} {'names no' if who is None else 'names a'} user "
+                                  "(completed_by) while others do not: the annotators cannot be told", path=None)
+            name = who if who is not None else f"annotations:{n}"
+            if any(e == name for e, _ in entries):
+                raise FormatError(f"{where}: user {quoted(name)} has two annotations of this task; keep one",
+                                  path=None)
+            entries.append((name, a))
+        for n, a in enumerate(predictions, 1):
+            entries.append(("predictions" if len(predictions) == 1 else f"predictions:{n}", a))
+        for name, chosen in entries:
+            docs.setdefault(name, []).append(_chosen_document(task, chosen, doc_id, where, name, p, skipped))
+    if skipped:
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(skipped.items()))
+        warnings.warn(AccordWarning(f"{p}: results left out, accord reads text spans (labels) and relations: "
+                                    f"{kinds}"), stacklevel=2)
+    order = sorted(docs, key=lambda n: (n.startswith("predictions"), not n.isdigit(), int(n) if n.isdigit() else 0, n))
+    out = {}
+    for name in order:
+        try:
+            out[name] = Corpus(docs[name], name=f"{p}:{name}")
+        except ValueError as exc:
+            raise FormatError(str(exc), path=p) from None
+    return out
 
 
 def write_label_studio(corpus: Corpus, path: str | Path, *, annotation_set: str | None = None,

@@ -54,6 +54,12 @@ class _Task:
         self.annotator, self.key, self.binary = annotator, key, binary
 
 
+def _offset(value: Any, name: str, n: int, p: Path, line: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise FormatError(f"span {n}: {name} {quoted(value)} is not an offset (an integer >= 0)", path=p, line=line)
+    return value
+
+
 def _task(obj: Any, p: Path, line: int, left_out: dict[str, int]) -> _Task:
     if not isinstance(obj, dict):
         raise FormatError("expected a Prodigy task, an object with 'text'", path=p, line=line)
@@ -75,11 +81,8 @@ def _task(obj: Any, p: Path, line: int, left_out: dict[str, int]) -> _Task:
     for n, s in enumerate(raw, 1):
         if not isinstance(s, dict):
             raise FormatError(f"span {n} is not an object: {quoted(s)}", path=p, line=line)
-        start, end, label = s.get("start"), s.get("end"), s.get("label")
-        for name, value in (("start", start), ("end", end)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise FormatError(f"span {n}: {name} {quoted(value)} is not an offset (an integer >= 0)",
-                                  path=p, line=line)
+        start, end = (_offset(s.get(name), name, n, p, line) for name in ("start", "end"))
+        label = s.get("label")
         if not start <= end <= len(text):
             raise FormatError(f"span {n}: [{start}, {end}) does not fit the text ({len(text)} characters)",
                               path=p, line=line)
