@@ -367,11 +367,17 @@ def compare(results: Mapping[str, Result | list[Result] | tuple[Result, ...]], *
     runs = {name: _runs_of(name, results[name]) for name in names}
     first = runs[names[0]][0]
     reference = f"{names[0]!r}" + (" (its run 1)" if len(runs[names[0]]) > 1 else "")
+    placed = {name: _placement(r.options) for name in names for r in runs[name] if "align" in r.options}
+    ways = list(dict.fromkeys(placed.values()))
+    if len(ways) > 1:     # beside systems of offsets, generated ones aligned alike
+        x, y = (next(n for n, p in placed.items() if p == way) for way in ways[:2])
+        raise OptionError(f"system {y!r} was not scored like {x!r}: their strings were aligned in different ways "
+                          f"({ways[1]} against {ways[0]}); align every generated system alike")
     for name in names:
         for k, r in enumerate(runs[name]):
             what = f"system {name!r}" + (f" (run {k + 1})" if len(runs[name]) > 1 else "")
-            if (r.command, r.mode, list(r.measures), _scoring(r.options)) != (
-                    first.command, first.mode, list(first.measures), _scoring(first.options)):
+            if (r.command, r.mode, list(r.measures), _scoring(r.options, first.options)) != (
+                    first.command, first.mode, list(first.measures), _scoring(first.options, r.options)):
                 raise OptionError(f"{what} was not scored like {reference} (command, mode, measures, options must "
                                   "be the same)")
             if set(r.documents) != set(first.documents):
@@ -571,10 +577,25 @@ _STATISTICS = frozenset({"bootstrap", "seed", "confidence", "ci_method", "confid
                          "resampled_units"})
 
 
-def _scoring(options: Mapping[str, Any]) -> dict[str, Any]:
+def _placement(options: Mapping[str, Any]) -> str:
+    """How a system's generated strings were placed: ``exact``, ``fuzzy at 0.9`` or ``none``."""
+    threshold = (options.get("alignment") or {}).get("threshold")
+    return str(options.get("align")) + ("" if threshold is None else f" at {threshold}")
+
+
+def _scoring(options: Mapping[str, Any], other: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The options that decide the counts (a result's bootstrap options do not, nor what a system's generated strings
-    gave when aligned: ``alignment``, its own outcome; the way they are aligned, ``align``, does)."""
-    return {k: v for k, v in options.items() if k not in _STATISTICS and k != "alignment"}
+    gave when aligned: ``alignment``, its own outcome; the way they are aligned, ``align`` and the fuzzy threshold,
+    does). Against ``other``, a system of offsets (no ``align``), strings placed on the text (``align`` exact or
+    fuzzy) are spans scored as its are: the way they were placed is the system's own reading."""
+    out = {k: v for k, v in options.items() if k not in _STATISTICS and k != "alignment"}
+    threshold = (options.get("alignment") or {}).get("threshold")
+    if threshold is not None:
+        out["align_threshold"] = threshold
+    if other is not None and "align" not in other and out.get("align") in ("exact", "fuzzy"):
+        out.pop("align")
+        out.pop("align_threshold", None)
+    return out
 
 
 def _num(x: float) -> float | None:
