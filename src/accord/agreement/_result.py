@@ -86,6 +86,29 @@ class AgreementResult:
             self._totals, self.warnings = summarize(total, level=self.options.get("level", "nominal"))
             self._by_document = {d: summarize(st, level=self.options.get("level", "nominal"))[0]
                                  for d, st in self.stats.items()}
+            if self.options.get("coefficients"):
+                self._add_extras(self.options["coefficients"])
+        self.reference: dict[str, Any] | None = None
+        """Each annotator's agreement with the reference annotator (``--reference``), when asked."""
+        self.alt_test: Any = None
+        """The alternative annotator test of a candidate (:class:`~accord.agreement.AltTestResult`), when asked."""
+
+    def _add_extras(self, names: list[str]) -> None:
+        """The coefficients of ``--coefficients`` (:mod:`._measures`) in the totals and each document's summary."""
+        from ._measures import extra_table
+        from ._summary import _plain
+
+        if not self.ratings:
+            raise OptionError(f"{', '.join(names)}: these coefficients need the items (ratings tables or annotation "
+                              "sets under the accord convention)")
+        codes, categories, raters = self.pooled_codes()
+        ext = extra_table(codes, categories, raters, names)
+        self._totals["coefficients"].update(_plain(ext.values()))
+        self.warnings += [w for w in ext.warnings() if w not in self.warnings]
+        if len(self._by_document) > 1 or self.mode != "ratings":
+            for d, t in self.ratings.items():
+                self._by_document[d]["coefficients"].update(
+                    _plain(extra_table(t.codes, t.categories, t.raters, names).values()))
 
     @property
     def documents(self) -> tuple[str, ...]:
@@ -124,9 +147,7 @@ class AgreementResult:
                               "(GATE's conventions average over pairs and documents)")
         if summary:
             raise OptionError("--confidence-data applies to counted measures, not to agreement coefficients")
-        lo, hi = self._intervals(options)
-        self.ci = {name: [None if a != a else float(a), None if b != b else float(b)]
-                   for name, a, b in zip(self._totals["coefficients"], lo, hi)}
+        self.ci = self._intervals(options)
         self.options.update(options.to_dict())
         self.options["resample"] = "items"
         return self
@@ -146,27 +167,22 @@ class AgreementResult:
         codes = np.concatenate(parts) if parts else np.zeros((0, len(tables[0].raters)), dtype=np.int64)
         return codes, categories, tables[0].raters
 
-    def _intervals(self, options: Any) -> tuple[Any, Any]:
-        import numpy as np
-
-        from ..stats import intervals
-        from ..stats._units import check_unit_count
-        from ._resample import (
-            COEFFICIENT_NAMES,
-            item_statistics,
-            jackknife_coefficients,
-            resampled_coefficients,
-        )
+    def _intervals(self, options: Any) -> dict[str, Any]:
+        from ._measures import coefficient_intervals, outputs_of
+        from ._resample import COEFFICIENT_NAMES
 
         codes, categories, raters = self.pooled_codes()
-        check_unit_count(len(codes), "items", "an interval")
-        table = item_statistics(codes, categories, raters, self.options.get("level", "nominal"))
-        values = table.evaluator([COEFFICIENT_NAMES.index(n) for n in self._totals["coefficients"]])
-        rng = np.random.default_rng(options.seed)
-        resampled = resampled_coefficients([table], options.n_resamples, rng, [values])[0].T
-        estimate = values(table.total())[0]
-        return intervals(resampled, estimate, options.confidence, options.method,
-                         lambda: jackknife_coefficients(table, values))
+        extras = list(self.options.get("coefficients") or ())
+        names = [n for n in self._totals["coefficients"] if n in COEFFICIENT_NAMES]
+        ci = coefficient_intervals(codes, categories, raters, self.options.get("level", "nominal"), names, extras,
+                                   options)
+        if self.reference is not None:
+            from ._reference import reference_intervals
+
+            reference_intervals(self.reference, codes, categories, raters, self.options.get("level", "nominal"),
+                                extras, options)
+        assert all(o in ci for e in extras for o in outputs_of(e))
+        return ci
 
     @property
     def by_document(self) -> dict[str, Any]:
@@ -193,6 +209,10 @@ class AgreementResult:
             out["span_agreement"] = self.span.to_dict()
         if self.comparison is not None:
             out["comparison"] = self.comparison.to_dict()
+        if self.reference is not None:
+            out["reference"] = self.reference
+        if self.alt_test is not None:
+            out["alt_test"] = self.alt_test.to_dict()
         return out
 
     def to_json(self, indent: int | None = 2) -> str:
