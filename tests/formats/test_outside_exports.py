@@ -18,8 +18,6 @@ FILES = sorted(str(p.relative_to(OUTSIDE)) for d in ("doccano", "labelstudio") i
                for p in (OUTSIDE / d).rglob("*") if p.is_file())
 
 REFUSED = {
-    # a text classification: classes of whole texts, no spans to score
-    "doccano/export_text_classification.jsonl": r"'label' holds the class 'negative': a text-classification export",
     # an import file with custom column names (column_data, column_label), which doccano's import dialog maps
     "doccano/import_sequence_labeling_columns.jsonl": r"not a document of accord's JSON lines .*'column_data'",
     # doccano's tests of malformed imports: a line without its text
