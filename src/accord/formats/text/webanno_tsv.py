@@ -37,11 +37,15 @@ from pathlib import Path
 from typing import Any
 
 from ..._support.io import read_text
-from ...errors import AccordWarning, FormatError, OptionError
+from ...errors import AccordWarning, FormatError
 from ...model import Attributes, Corpus, Document
 from .._refs import RawAnnotation, Ref, build_annotations
 from .._registry import Format, file_head, register
-from ._uima import label_feature, match_layer, targets_attribute, warn_unread
+from ._tsv_layers import Col as _Col
+from ._tsv_layers import choose_layers as _choose
+from ._tsv_layers import declared_layers as _layers
+from ._uima import targets_attribute, warn_unread
+from .webanno_tsv2 import is_tsv2_head, read_webanno_tsv2
 
 __all__ = ["MAX_FILLED", "read_coref_webanno_tsv", "read_webanno_tsv"]
 
@@ -89,15 +93,6 @@ def _unescape_text(value: str, minor: int) -> str:
         return _JAVA_SIMPLE.get(s, s)
 
     return _JAVA_ESCAPE.sub(java, value)
-
-
-class _Col:
-    """One annotation column: its layer (``kind``: span, relation, chain), its role and feature."""
-
-    __slots__ = ("feature", "kind", "layer", "role", "target")
-
-    def __init__(self, layer: str, kind: str, role: str, feature: str = "", target: str = ""):
-        self.layer, self.kind, self.role, self.feature, self.target = layer, kind, role, feature, target
 
 
 def _header(lines: list[str], p: Path) -> tuple[int, list[_Col], int]:
@@ -450,42 +445,11 @@ def _code_points(text: str) -> Any:
     return cp
 
 
-def _layers(cols: list[_Col]) -> dict[str, str]:
-    """Each declared layer and its kind, in header order."""
-    out: dict[str, str] = {}
-    for c in cols:
-        out.setdefault(c.layer, c.kind)
-    return out
-
-
-def _choose(spec: str | None, cols: list[_Col], p: Path) -> list[tuple[str, str | None]]:
-    """``(layer, label feature)`` for each layer asked for that the file declares (see the module docstring)."""
-    layers = _layers(cols)
-    out = []
-    missing = []
-    for item in (spec or NAMED_ENTITY).split(","):
-        name, _, feature = item.strip().partition(":")
-        layer = match_layer(name, layers, p)
-        if layer is None:
-            missing.append(name)
-            continue
-        primitive = [c.feature for c in cols if c.layer == layer and c.role == "feature"]
-        if feature and feature not in primitive:
-            raise OptionError(f"{p}: layer {layer!r} has no feature {feature!r} (features: "
-                              f"{', '.join(primitive) or 'none'})")
-        out.append((layer, label_feature(layer, feature or None, primitive)))
-    if missing and layers:
-        shown = ", ".join(t.rsplit(".", 1)[-1] for t in layers)
-        how = ("choose the layer with --layer (accord score and convert; other commands: accord convert the file "
-               "with --layer first)") if spec is None else "INCEpTION writes only the layers a document annotates"
-        warnings.warn(AccordWarning(f"{p}: no layer {', '.join(m.rsplit('.', 1)[-1] for m in missing)} in this file "
-                                    f"(it declares {shown}): read as no such annotations; {how}"), stacklevel=3)
-    return out
-
-
-def _parse(path: str | Path, layer: str | None, encoding: str | None) -> tuple[Path, _Reader, str, list]:
+def _parse(path: str | Path, layer: str | None, encoding: str | None,
+           lines: list[str] | None = None) -> tuple[Path, _Reader, str, list]:
     p = Path(path)
-    lines = read_text(p, encoding).split("\n")
+    if lines is None:
+        lines = read_text(p, encoding).split("\n")
     minor, cols, first = _header(lines, p)
     chosen = _choose(layer, cols, p)
     wanted = {t for t, _ in chosen}
@@ -500,8 +464,12 @@ def _parse(path: str | Path, layer: str | None, encoding: str | None) -> tuple[P
 
 def read_webanno_tsv(path: str | Path, *, layer: str | None = None, encoding: str | None = None,
                      **_ignored: Any) -> Corpus:
-    """Read the chosen layers of a WebAnno TSV 3 file (see the module docstring)."""
-    p, reader, text, chosen = _parse(path, layer, encoding)
+    """Read the chosen layers of a WebAnno TSV 3 file (see the module docstring), or of a TSV 2 file
+    (:mod:`accord.formats.text.webanno_tsv2`)."""
+    lines = read_text(Path(path), encoding).split("\n")
+    if lines and is_tsv2_head(lines[0]):
+        return read_webanno_tsv2(path, lines, layer=layer)
+    p, reader, text, chosen = _parse(path, layer, encoding, lines)
     read = {t for t, _ in chosen}
     labels = dict(chosen)
     cp = _code_points(text)
@@ -644,8 +612,9 @@ def _write_unsupported(corpus: Corpus, path: str | Path, **_ignored: Any) -> Non
 
 def _sniff(p: Path) -> bool:
     head = file_head(p, 64)
-    return head is not None and head.lstrip("\ufeff").startswith("#FORMAT=WebAnno TSV 3")
+    return head is not None and (head.lstrip("\ufeff").startswith("#FORMAT=WebAnno TSV 3") or is_tsv2_head(head))
 
 
 register(Format("webanno-tsv", read_webanno_tsv, _write_unsupported, (".tsv",), _sniff,
-                "WebAnno TSV 3 (INCEpTION, WebAnno): span, chain and relation layers with their features"))
+                "WebAnno TSV 3 (INCEpTION, WebAnno): span, chain and relation layers with their features; "
+                "WebAnno TSV 2"))
