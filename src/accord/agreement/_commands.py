@@ -120,7 +120,9 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
           unitizing: str | None = None, samples: int = 30, precision: float | str | None = None,
           sampler: str = "statistical", seed: int | None = None, dissimilarity: Any = None,
           categorical: str | None = None,
-          annotators: Sequence[str] | None = None, layer: str | None = None, disputes: int | None = None) -> Any:
+          annotators: Sequence[str] | None = None, layer: str | None = None, disputes: int | None = None,
+          coefficients: Sequence[str] | None = None, reference: str | None = None, candidate: str | None = None,
+          epsilon: float = 0.2, alt_q: float = 0.05, alt_scoring: str = "accuracy", alt_min_items: int = 30) -> Any:
     """Agreement between annotators (``accord agree``).
 
     Parameters
@@ -156,11 +158,80 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         disputed stretches (the others counted). With ``unitizing`` and annotation sets, ``span_measure`` also gives
         the span agreement of the page's annotator matrix (``result.source``).
 
+    coefficients : sequence of str, optional
+        Ratings tables and annotation sets under the accord convention: coefficients added to the report (with
+        intervals under ``bootstrap``): ``weighted_kappa_linear``, ``weighted_kappa_quadratic``,
+        ``gwet_ac2_<weights>`` (linear, quadratic, ordinal, radical, ratio, circular, bipolar),
+        ``krippendorff_alpha_masi``, ``krippendorff_alpha_jaccard`` (set-valued labels, ``a|b``) and ``icc`` (the six
+        intraclass correlations of numeric ratings); :data:`accord.agreement._measures.EXTRA_COEFFICIENTS`.
+    reference : str, optional
+        An annotator (a pre-annotation or a model): each other annotator's two-rater coefficients with it
+        (``result.reference``).
+    candidate, epsilon, alt_q, alt_scoring, alt_min_items
+        The alternative annotator test of the annotator ``candidate`` against the others
+        (:func:`accord.agreement.alt_test`; ``result.alt_test``): its margin ``ε``, the false discovery rate of the
+        Benjamini–Yekutieli correction, the alignment score (``accuracy`` or ``neg_rmse``) and the fewest items an
+        annotator needs to be tested.
+
     Returns
     -------
     AgreementResult, or UnitizingResult with ``unitizing``
     """
+    measured = {"--coefficients": coefficients, "--reference": reference, "--candidate": candidate}
+    result = _agree(inputs, items=items, raters=raters, labels=labels, categories=categories, level=level,
+                    types=types, feature=feature, format=format, sets=sets, convention=convention,
+                    span_measure=span_measure, pairing=pairing, discontinuous=discontinuous, bdm=bdm,
+                    unitizing=unitizing, samples=samples, precision=precision, sampler=sampler, seed=seed,
+                    dissimilarity=dissimilarity, categorical=categorical, annotators=annotators, layer=layer,
+                    disputes=disputes, extras=coefficients, measured=measured)
+    _reference_and_alt_test(result, measured, level, epsilon=epsilon, q=alt_q, scoring=alt_scoring,
+                            min_items=alt_min_items)
+    return result
+
+
+def _reference_and_alt_test(result: Any, measured: Mapping[str, Any], level: str, *, epsilon: float, q: float,
+                            scoring: str, min_items: int) -> None:
+    """``reference`` and ``candidate`` of :func:`agree`: kept on the result (``result.reference``,
+    ``result.alt_test``)."""
+    reference, candidate = measured["--reference"], measured["--candidate"]
+    if reference is None and candidate is None:
+        return
+    from ..agreement._alt_test import alt_test
+    from ..agreement._ratings import Ratings
+    from ..agreement._reference import reference_agreement
+
+    codes, categories, raters = result.pooled_codes()
+    extras = list(result.options.get("coefficients") or ())
+    if reference is not None:
+        result.reference = reference_agreement(codes, categories, raters, reference, extras, level)
+        result.options["reference"] = str(reference)
+    if candidate is not None:
+        import warnings
+
+        from ..errors import AgreementWarning
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", AgreementWarning)
+            result.alt_test = alt_test(Ratings(codes, categories, raters), candidate, epsilon=epsilon, q=q,
+                                       scoring=scoring, min_items=min_items)
+        result.warnings += [str(w.message) for w in caught]
+        result.options.update(candidate=str(candidate), epsilon=epsilon, alt_q=q, alt_scoring=scoring,
+                              alt_min_items=min_items)
+
+
+def _agree(inputs: Any, *, items: str | None, raters: str | None, labels: str | None,
+           categories: Sequence[str] | None, level: str, types: Sequence[str] | None, feature: str | None,
+           format: str | None, sets: Sequence[str] | None, convention: str, span_measure: str | None, pairing: str,
+           discontinuous: str, bdm: Any, unitizing: str | None, samples: int, precision: float | str | None,
+           sampler: str, seed: int | None, dissimilarity: Any, categorical: str | None,
+           annotators: Sequence[str] | None, layer: str | None, disputes: int | None,
+           extras: Sequence[str] | None, measured: Mapping[str, Any]) -> Any:
+    """:func:`agree` without the reference and the alt-test (``measured``: those options, refused where they do
+    not apply)."""
+    from ..agreement._measures import extra_names
     from ..agreement._sources import project_sides
+
+    wanted = extra_names(extras)
 
     project = project_sides(inputs, annotators, layer=layer)    # None: not one project export
     if project is not None:
@@ -176,12 +247,14 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
                           refused={"--items": items, "--raters": raters, "--labels": labels,
                                    "--categories": categories, "--bdm": bdm,
                                    "--convention": None if convention == "accord" else convention,
-                                   "--level": None if level == "nominal" else level})
+                                   "--level": None if level == "nominal" else level, **measured})
     from ..agreement._result import AgreementResult
     from ..agreement._sources import ratings_from_corpora, read_ratings_table
     from ..agreement._stats import agreement_stats
 
     options: dict[str, Any] = {"level": level}
+    if wanted:
+        options["coefficients"] = wanted
     if is_path(inputs) and sets is None:
         path = inputs
         if types or feature or convention != "accord":
@@ -211,6 +284,10 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
     if bdm is not None and convention == "accord":
         raise OptionError("--bdm on agree gives GATE's IAA plugin's BDM figures: use --convention iaa or corpus-qa")
     if convention != "accord":
+        given = [flag for flag, value in measured.items() if value]
+        if given:
+            raise OptionError(f"{', '.join(given)} apply under --convention accord (GATE's {convention} convention "
+                              "averages over pairs and documents)")
         if not types:
             raise OptionError(f"--convention {convention} needs --types (and --feature for corpus-qa)")
         from ..agreement._gate_summary import gate_summary_of

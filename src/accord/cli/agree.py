@@ -104,10 +104,32 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a second annotation round of the same items (a ratings table read with the same options; "
                    "items paired by --items, else row by row): its coefficient minus the first round's, with its "
                    "interval and p-value")
-    c.add_argument("--coefficients", type=csv_list, default=["cohen_kappa"], metavar="NAMES",
-                   help="the coefficients compared, comma-separated (default cohen_kappa; "
+    c.add_argument("--coefficients", type=csv_list, default=None, metavar="NAMES",
+                   help="comma-separated: coefficients added to the report, with intervals under --bootstrap "
+                   "(weighted_kappa_linear, weighted_kappa_quadratic, gwet_ac2_linear, gwet_ac2_quadratic, "
+                   "gwet_ac2_ordinal, gwet_ac2_radical, gwet_ac2_ratio, gwet_ac2_circular, gwet_ac2_bipolar, "
+                   "krippendorff_alpha_masi, krippendorff_alpha_jaccard for set-valued labels written a|b, icc for "
+                   "numeric ratings), and the coefficients the paired test compares (default cohen_kappa; "
                    "observed_agreement, scott_pi, fleiss_kappa, davies_fleiss_kappa, krippendorff_alpha, bennett_s, "
-                   "gwet_ac1); several are one family, their p-values adjusted by Holm's method")
+                   "gwet_ac1; several are one family, their p-values adjusted by Holm's method)")
+    r = ag.add_argument_group("a reference annotator and the alternative annotator test (ratings tables and "
+                              "annotation sets under --convention accord)")
+    r.add_argument("--reference", metavar="NAME", help="an annotator that is a pre-annotation or a model: each other "
+                   "annotator's agreement with it (two-rater coefficients and the --coefficients), per annotator")
+    r.add_argument("--candidate", metavar="NAME", help="the alternative annotator test (Calderon et al. 2025) of "
+                   "this annotator (a model): does it agree with the others at least as well as they agree with each "
+                   "other? Its winning rate, advantage probability and per-annotator p-values")
+    r.add_argument("--alt-test", action="store_true", help="the alternative annotator test of the --reference "
+                   "annotator")
+    r.add_argument("--epsilon", type=float, default=0.2, help="alt-test: the margin ε of its hypotheses (default "
+                   "0.2 for experts; the paper suggests 0.15 for skilled annotators, 0.1 for crowd workers)")
+    r.add_argument("--alt-q", type=float, default=0.05, help="alt-test: the false discovery rate of the "
+                   "Benjamini-Yekutieli correction (default 0.05)")
+    r.add_argument("--alt-scoring", choices=("accuracy", "neg_rmse"), default="accuracy",
+                   help="alt-test: the alignment score, accuracy (categories, the default) or neg_rmse (numeric "
+                   "ratings)")
+    r.add_argument("--alt-min-items", type=int, default=30, help="alt-test: the fewest items an annotator needs to "
+                   "be tested (default 30, as the authors' code)")
 
 
 def _two_pairs(value: str) -> list[tuple[str, str]]:
@@ -129,6 +151,10 @@ def run_agree(args: argparse.Namespace) -> int:
     if args.unitizing:
         if args.compare_pairs or args.compare_round:
             raise OptionError("--compare-pairs and --compare-round apply to coefficients over items, not --unitizing")
+        given = [flag for flag, value in (("--coefficients", args.coefficients), ("--reference", args.reference),
+                                          ("--candidate", args.candidate), ("--alt-test", args.alt_test)) if value]
+        if given:
+            raise OptionError(f"{', '.join(given)} apply to coefficients over items, not to --unitizing")
         return _run_unitizing(args)
     changed = [flag for flag, name, default in _UNITIZING_ONLY if getattr(args, name) != default]
     if changed:
@@ -146,7 +172,8 @@ def run_agree(args: argparse.Namespace) -> int:
                         level=args.level, types=args.type, feature=args.feature, format=args.format, sets=args.sets,
                         convention=args.convention, span_measure=span if result_has_sets(args) else None,
                         pairing=args.pairing, discontinuous=args.discontinuous, bdm=args.bdm,
-                        annotators=args.annotators, layer=args.layer, disputes=_disputes_shown(args))
+                        annotators=args.annotators, layer=args.layer, disputes=_disputes_shown(args),
+                        **_measure_options(args))
     for message in result.warnings:
         print(f"accord: warning: {message}", file=sys.stderr)
     from ..report.agreement_table import render_gate_agreement
@@ -159,6 +186,29 @@ def run_agree(args: argparse.Namespace) -> int:
     if args.html:    # after emit: with the intervals of --bootstrap
         _write_page(args, result)
     return status
+
+
+def _measure_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of ``--coefficients``, ``--reference`` and the alt-test, as :func:`accord.agree` takes them."""
+    from ..agreement._measures import extra_names
+
+    candidate = args.candidate
+    if args.alt_test:
+        if args.reference is None:
+            raise OptionError("--alt-test tests the --reference annotator: give --reference NAME (or --candidate "
+                              "NAME)")
+        if candidate is not None and candidate != args.reference:
+            raise OptionError("--alt-test tests the --reference annotator; --candidate names another: give one")
+        candidate = args.reference
+    alt_changed = [flag for flag, value, default in (("--epsilon", args.epsilon, 0.2), ("--alt-q", args.alt_q, 0.05),
+                                                     ("--alt-scoring", args.alt_scoring, "accuracy"),
+                                                     ("--alt-min-items", args.alt_min_items, 30)) if value != default]
+    if alt_changed and candidate is None:
+        raise OptionError(f"{', '.join(alt_changed)} apply to the alternative annotator test (--candidate NAME or "
+                          "--alt-test)")
+    return {"coefficients": extra_names(args.coefficients) or None, "reference": args.reference,
+            "candidate": candidate, "epsilon": args.epsilon, "alt_q": args.alt_q, "alt_scoring": args.alt_scoring,
+            "alt_min_items": args.alt_min_items}
 
 
 def _disputes_shown(args: argparse.Namespace) -> int | None:
@@ -183,6 +233,52 @@ def _render(result: Any, console: Any) -> None:
     render_agreement(result.to_dict()["totals"], console)
     if result.comparison is not None:
         render_comparison(result.comparison, console)
+    if result.reference is not None:
+        render_reference(result.reference, console)
+    if result.alt_test is not None:
+        render_alt_test(result.alt_test, console)
+
+
+def _num(v: Any, digits: int = 4) -> str:
+    return "—" if v is None or v != v else f"{v:.{digits}f}"
+
+
+def render_reference(reference: Any, console: Any) -> None:
+    """Each annotator's two-rater coefficients with the reference annotator (with intervals under --bootstrap)."""
+    from ..report.agreement_table import COEFFICIENT_NAMES
+    from ..report.table import new_table, print_table
+
+    annotators = reference["annotators"]
+    names = list(next(iter(annotators.values()))["coefficients"]) if annotators else []
+    table = new_table(f"agreement of each annotator with the reference {reference['reference']}",
+                      ["coefficient", *annotators])
+    table.add_row("items", *(str(v["items"]) for v in annotators.values()))
+    for n in names:
+        cells = []
+        for v in annotators.values():
+            x = v["coefficients"][n]
+            x = x.get("mean") if isinstance(x, dict) else x
+            interval = (v.get("ci") or {}).get(n)
+            cells.append(_num(x) + (f" [{interval[0]:.3f}, {interval[1]:.3f}]"
+                                    if interval is not None and None not in interval else ""))
+        table.add_row(COEFFICIENT_NAMES.get(n, n), *cells)
+    print_table(console, table)
+
+
+def render_alt_test(alt: Any, console: Any) -> None:
+    """The alternative annotator test: each annotator's advantage probabilities and p-values, then the verdict."""
+    from ..report.table import new_table, print_table
+
+    table = new_table(f"alternative annotator test of {alt.candidate} (ε {alt.epsilon:g}, {alt.scoring}, "
+                      f"Benjamini-Yekutieli at q {alt.q:g}): winning rate {_num(alt.winning_rate, 3)}, advantage "
+                      f"probability {_num(alt.advantage_probability, 3)}: {'passed' if alt.passed else 'not passed'}",
+                      ["annotator", "items", "ρ candidate", "ρ annotator", "t", "p", "p (BY)", "candidate wins"])
+    for a, v in alt.annotators.items():
+        table.add_row(a, str(v["items"]), _num(v["candidate_advantage"]), _num(v["annotator_advantage"]),
+                      _num(v["t"], 3), _num(v["p_value"]), _num(v["p_adjusted"]), "yes" if v["won"] else "no")
+    for a, n in alt.skipped.items():
+        table.add_row(a, str(n), "—", "—", "—", "—", "—", "left out")
+    print_table(console, table)
 
 
 def render_comparison(comparison: Any, console: Any) -> None:
@@ -221,7 +317,14 @@ def _paired_test(args: argparse.Namespace, result: Any) -> None:
         raise OptionError("--html does not show the paired test: write it as a table, JSON or CSV")
     codes, categories, raters = result.pooled_codes()
     first = Ratings(codes, categories, raters)
-    common: dict[str, Any] = {"coefficients": args.coefficients, "level": args.level, "n_resamples": args.bootstrap,
+    from ..agreement._measures import extra_names
+
+    extras = extra_names(args.coefficients)
+    if extras:
+        raise OptionError(f"--compare-pairs and --compare-round compare the kappa family and alpha; "
+                          f"{', '.join(extras)} are reported, not compared: leave them out of --coefficients")
+    common: dict[str, Any] = {"coefficients": args.coefficients or ["cohen_kappa"], "level": args.level,
+                              "n_resamples": args.bootstrap,
                               "seed": args.seed, "confidence": args.confidence, "method": args.ci_method}
     if args.compare_pairs:
         result.comparison = compare_coefficients(first, pairs=args.compare_pairs, **common)
