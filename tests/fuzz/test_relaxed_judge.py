@@ -123,7 +123,7 @@ def test_relaxed_pairing_is_the_brute_force_optimum(docs, similarity, threshold)
             counts = [{a + b for a in c for b in ns} for c in counts]
     strict = result.measures["pairs"].totals()["match"]
     relaxed = result.measures["relaxed"].totals()["match"]
-    found = result.options["relaxed"]
+    found = result.options["alignment"]["relaxed"]
     assert strict == strict_expected
     assert relaxed >= strict
     assert relaxed == strict + found["matched"]
@@ -152,9 +152,10 @@ def test_the_judge_adds_to_relaxed_and_a_rerun_from_the_cache_is_the_same(docs, 
         again = accord.score(gold_c, pred_c, align="none", relaxed="token-f1", judge_cache=cache)
     matches = [first.measures[m].totals()["match"] for m in ("pairs", "relaxed", "judge")]
     assert matches[0] <= matches[1] <= matches[2]
-    assert matches[2] == matches[1] + first.options["judge"]["matched"]
-    assert len(asked) == len(set(asked)) == first.options["judge"]["calls"]     # each distinct pair asked once
-    assert again.options["judge"]["calls"] == 0 and again.options["judge"]["undecided"] == 0
+    judged, rerun = first.options["alignment"]["judge"], again.options["alignment"]["judge"]
+    assert matches[2] == matches[1] + judged["matched"]
+    assert len(asked) == len(set(asked)) == judged["calls"]     # each distinct pair asked once
+    assert rerun["calls"] == 0 and rerun["undecided"] == 0
     assert again.measures["judge"].totals() == first.measures["judge"].totals()
 
 

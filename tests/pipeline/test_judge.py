@@ -52,7 +52,7 @@ def test_the_judge_sees_only_pairs_left_of_one_document_and_label(tmp_path):
     # left: PER gold {Maria Lund, Ola} x pred {M. Lund}; ORG gold {Aurora Air} x pred {Aurora, Oslo}: 4 pairs
     assert sorted(judge.calls) == [("Aurora Air", "Aurora"), ("Aurora Air", "Oslo"), ("Maria Lund", "M. Lund"),
                                    ("Ola", "M. Lund")]
-    found = result.options["judge"]
+    found = result.options["alignment"]["judge"]
     assert (found["pairs"], found["calls"], found["cached"], found["matched"]) == (4, 4, 0, 2)
     assert sorted((d["gold"], d["pred"], d["score"]) for d in found["decided"]) == [
         ("Aurora Air", "Aurora", 1.0), ("Maria Lund", "M. Lund", 1.0)]
@@ -61,7 +61,7 @@ def test_the_judge_sees_only_pairs_left_of_one_document_and_label(tmp_path):
     assert [json.loads(line)["score"] for line in cache.read_text().splitlines()].count(1.0) == 2
     # a rerun with the cache alone: the same verdicts, no judge called
     again = accord.score(_gold(), PRED, align="none", judge_cache=cache)
-    assert again.options["judge"]["cached"] == 4 and again.options["judge"]["calls"] == 0
+    assert again.options["alignment"]["judge"]["cached"] == 4 and again.options["alignment"]["judge"]["calls"] == 0
     assert again.to_dict()["measures"]["judge"]["totals"] == measures["judge"]["totals"]
     # with the cache and a judge: the judge is not asked again
     judge2 = Recorder()
@@ -85,7 +85,8 @@ def test_optimal_pairing_on_the_verdicts():
     # greedy: A-x (0.9), then B-y (0.1, below 0.5): 1 match; optimal: A-y + B-x = 1.5, both >= 0.5: 2 matches
     result = accord.score(gold, pred, align="none", judge=lambda g, p: scores[g["text"], p["text"]])
     assert result.measures["judge"].totals()["match"] == 2
-    assert sorted((d["gold"], d["pred"]) for d in result.options["judge"]["decided"]) == [("A", "y"), ("B", "x")]
+    decided = result.options["alignment"]["judge"]["decided"]
+    assert sorted((d["gold"], d["pred"]) for d in decided) == [("A", "y"), ("B", "x")]
 
 
 def test_a_judge_named_module_function(tmp_path, monkeypatch):
@@ -94,7 +95,7 @@ def test_a_judge_named_module_function(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = accord.score(_gold(), PRED, align="none", judge="my_judge_38:first_word")
     assert result.options["judge"]["judge"] == "my_judge_38:first_word"
-    assert result.options["judge"]["matched"] == 1     # Aurora Air / Aurora; not Maria Lund / M. Lund
+    assert result.options["alignment"]["judge"]["matched"] == 1     # Aurora Air / Aurora; not Maria Lund / M. Lund
     with pytest.raises(PluginError, match="module 'no_such_judge_38' cannot be imported"):
         accord.score(_gold(), PRED, align="none", judge="no_such_judge_38:f")
     with pytest.raises(PluginError, match="has no 'missing'"):
@@ -122,7 +123,8 @@ def test_the_limit_is_checked_before_the_first_call():
     with pytest.raises(OptionError, match="more than 3 pairs"):
         accord.score(_gold(), PRED, align="none", judge=judge, judge_limit=3)
     assert judge.calls == []
-    assert accord.score(_gold(), PRED, align="none", judge=judge, judge_limit=4).options["judge"]["calls"] == 4
+    result = accord.score(_gold(), PRED, align="none", judge=judge, judge_limit=4)
+    assert result.options["alignment"]["judge"]["calls"] == 4
     with pytest.raises(OptionError, match="whole number"):
         accord.score(_gold(), PRED, align="none", judge=judge, judge_limit=-1)
     with pytest.raises(OptionError, match="applies with judge"):
@@ -138,7 +140,7 @@ def test_a_cache_without_a_judge_leaves_the_rest_undecided(tmp_path):
         warnings.simplefilter("always")
         result = accord.score(_gold(), PRED, align="none", judge_cache=cache)
     assert any(issubclass(w.category, AccordWarning) and "3 pair(s)" in str(w.message) for w in caught)
-    assert (result.options["judge"]["cached"], result.options["judge"]["undecided"]) == (1, 3)
+    assert (result.options["alignment"]["judge"]["cached"], result.options["alignment"]["judge"]["undecided"]) == (1, 3)
     assert result.measures["judge"].totals()["match"] == 2
     accord.score(_gold(), PRED, align="none", judge=Recorder(), judge_cache=cache)
     assert len([json.loads(x) for x in cache.read_text().splitlines()]) == 4
@@ -186,7 +188,8 @@ def test_command_line(tmp_path, monkeypatch, capsys):
             "--judge-cache", "v.jsonl", "--output", "json"]
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["measures"]["judge"]["totals"]["match"] == 1 and out["options"]["judge"]["decided"][0]["score"] == 0.75
+    assert out["measures"]["judge"]["totals"]["match"] == 1
+    assert out["options"]["alignment"]["judge"]["decided"][0]["score"] == 0.75
     assert main(["score", "gold.jsonl", "pred.jsonl", "--align", "none", "--judge", "judge_cli_38:bad"]) == 2
     err = capsys.readouterr().err
     assert "judge 'judge_cli_38:bad' returned 'maybe'" in err and len(err.strip().splitlines()) == 1

@@ -68,7 +68,7 @@ def test_layers_by_document():
     assert [len(d.annotations) for d in relaxed_gold.values()] == [3, 3]
     assert [len(d.annotations) for d in relaxed_pred.values()] == [3, 4]
     # containment: Ada in Ada Lovelace; Difference Engine in the Difference Engine; Engine/LOC has no LOC left
-    assert layers.options["relaxed"]["matched"] == 2
+    assert layers.summary["relaxed"]["matched"] == 2
 
 
 @pytest.mark.filterwarnings("ignore::accord.errors.StatisticsWarning")     # two documents
@@ -77,7 +77,8 @@ def test_outputs_contract_csv_and_intervals():
     result = accord.score(gold, pred, align="none", relaxed="token-f1", judge=lambda g, p: False)
     out = checked(result.to_json())
     assert list(out["measures"]) == ["pairs", "relaxed", "judge"]
-    assert out["options"]["relaxed"]["similarity"] == "token-f1" and out["options"]["judge"]["matched"] == 0
+    assert out["options"]["relaxed"] == {"similarity": "token-f1", "threshold": 0.5}
+    assert out["options"]["alignment"]["judge"]["matched"] == 0 and out["options"]["judge"]["limit"] == 1000
     assert {line.split(",")[0] for line in result.to_csv().splitlines()[1:]} == {"pairs", "relaxed", "judge"}
     result.bootstrap(200, seed=3, resample="documents")
     checked(result.to_json())
@@ -90,3 +91,27 @@ def test_clueval_gets_its_main_measure_again():
     main = next(iter(result.measures))
     assert list(result.measures)[-1] == "relaxed"
     assert type(result.measures["relaxed"].kind) is type(result.measures[main].kind)
+
+
+def test_two_systems_scored_with_relaxed_rows_compare(tmp_path, monkeypatch, capsys):
+    # what a layer found (its matches) differs between systems and is the outcome, not a setting: accord compare
+    # takes two systems scored alike (it refused them when the matches were among the settings)
+    import json
+
+    from accord.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    gold, _ = _inputs()
+    with open("gold.jsonl", "w", encoding="utf-8") as f:
+        for doc in gold.values():
+            f.write(json.dumps({"id": doc.id, "text": doc.text, "annotations": [
+                {"label": a.label, "start": a.start, "end": a.end} for a in doc.annotations]}) + "\n")
+    for name, ents in (("a", PRED), ("b", [PRED[0][:1], PRED[1][:2]])):
+        with open(f"{name}.jsonl", "w", encoding="utf-8") as f:
+            for k, doc in enumerate(ents):
+                f.write(json.dumps({"id": f"d{k}", "entities": [{"text": s, "label": lab} for s, lab in doc]}) + "\n")
+    status = main(["compare", "gold.jsonl", "a.jsonl", "b.jsonl", "--align", "none", "--relaxed", "token-f1",
+                   "--output", "json"])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    assert {row["measure"] for row in json.loads(captured.out)["comparisons"]} == {"pairs", "relaxed"}

@@ -75,8 +75,9 @@ def test_hand_counted_document_token_f1():
     # relaxed: Maria/Maria Lund 2/3, Aurora Airlines/Aurora Air 1/2 (at the threshold), New York/New York City 0.8
     assert (relaxed["gold"], relaxed["pred"], relaxed["match"]) == (6, 6, 4)
     assert relaxed["precision"] == pytest.approx(4 / 6) and relaxed["recall"] == pytest.approx(4 / 6)
-    found = result.options["relaxed"]
-    assert (found["similarity"], found["threshold"], found["matched"]) == ("token-f1", 0.5, 3)
+    found = result.options["alignment"]["relaxed"]
+    assert result.options["relaxed"] == {"similarity": "token-f1", "threshold": 0.5}
+    assert found["matched"] == 3
     assert found["total_similarity"] == pytest.approx(2 / 3 + 1 / 2 + 0.8, abs=1e-6)
     assert {(m["gold"], m["pred"]) for m in found["listed"]} == {
         ("Maria Lund", "Maria"), ("Aurora Air", "Aurora Airlines"), ("New York City", "New York")}
@@ -107,11 +108,11 @@ def test_relaxed_pairing_is_one_to_one_and_optimal_in_a_document():
     # 0.8 + 1/3 = 1.133 with both at or above the threshold 0.3: 2 matches
     result = accord.score(gold, pred, align="none", relaxed="token-f1", relaxed_threshold=0.3)
     assert result.measures["relaxed"].totals()["match"] == 2
-    assert result.options["relaxed"]["total_similarity"] == pytest.approx(0.8 + 1 / 3, abs=1e-6)
+    assert result.options["alignment"]["relaxed"]["total_similarity"] == pytest.approx(0.8 + 1 / 3, abs=1e-6)
     # at 0.5 the pair of 1/3 is not allowed: the best is 6/7 alone
     result = accord.score(gold, pred, align="none", relaxed="token-f1")
     assert result.measures["relaxed"].totals()["match"] == 1
-    assert result.options["relaxed"]["total_similarity"] == pytest.approx(6 / 7, abs=1e-6)
+    assert result.options["alignment"]["relaxed"]["total_similarity"] == pytest.approx(6 / 7, abs=1e-6)
 
 
 def test_normalisers_apply_before_the_similarity():

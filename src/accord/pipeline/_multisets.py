@@ -111,7 +111,11 @@ def _layout(doc: _Doc, pairs: Sequence[tuple[int, int]]) -> tuple[list[Annotatio
 @dataclass
 class Layers:
     """The strict corpora, then each further layer's (``relaxed``, ``judge``: cumulative, each with the matches of
-    the layers before it), and what each found (the result's options)."""
+    the layers before it). ``summary`` is the result's ``options["alignment"]``: the strings, and what each layer
+    found (``relaxed``: its matches, their total similarity, the first fifty; ``judge``: the pairs left, the calls,
+    the cached verdicts, the pairs left undecided, the matches and each of them); ``options`` the settings of each
+    layer, the result's ``options["relaxed"]`` (similarity, threshold) and ``options["judge"]`` (judge, cache,
+    limit): settings only, so that systems scored alike compare (``accord compare``)."""
 
     gold: Corpus
     pred: Corpus
@@ -304,16 +308,20 @@ def multiset_layers(gold: Corpus, pred: Corpus, normalize: Sequence[str] | str |
 
         warnings.warn(f"{relations} predicted relation(s) are not scored with --align none (strings and labels of "
                       "entities only); align them (--align exact) to score relations", AccordWarning, stacklevel=3)
-    summary = {"align": "none", "normalize": [n.strip() for n in names if n.strip()],
+    summary: dict[str, Any] = {"align": "none", "normalize": [n.strip() for n in names if n.strip()],
                "gold_strings": sum(len(d.gold) for d in docs), "strings": sum(len(d.pred) for d in docs)}
     out = Layers(g_c, p_c, summary)
     if relaxed is not None:
         assert threshold is not None
-        out.options["relaxed"] = _relax(docs, relaxed, threshold)
+        found = _relax(docs, relaxed, threshold)
+        out.options["relaxed"] = {k: found.pop(k) for k in ("similarity", "threshold")}
+        summary["relaxed"] = found
         out.layers["relaxed"] = _corpora(docs, gold, pred, lambda d: d.pairs)
         out.captions["relaxed"] = f"relaxed: strict, then {relaxed} >= {threshold:g} (same label, one-to-one)"
     if using_judge:
-        out.options["judge"] = _judge(docs, judge, judge_cache, limit)
+        found = _judge(docs, judge, judge_cache, limit)
+        out.options["judge"] = {k: found.pop(k) for k in ("judge", "cache", "limit")}
+        summary["judge"] = found
         out.layers["judge"] = _corpora(docs, gold, pred, lambda d: d.pairs)
         before = "strict, relaxed" if relaxed is not None else "strict"
         out.captions["judge"] = (f"judge: {before}, then {out.options['judge']['judge'] or 'cached verdicts'} "
