@@ -92,7 +92,7 @@ class AltTestResult:
 
     def to_dict(self) -> dict[str, Any]:
         def plain(v: Any) -> Any:
-            return None if isinstance(v, float) and math.isnan(v) else v
+            return None if isinstance(v, float) and not math.isfinite(v) else v   # t is ±inf without variation
 
         return {"candidate": self.candidate, "epsilon": self.epsilon, "q": self.q, "scoring": self.scoring,
                 "items": self.items, "winning_rate": plain(self.winning_rate),
