@@ -49,7 +49,8 @@ from ._uima import (
     warn_unread,
 )
 
-__all__ = ["COREFERENCE_CHAIN", "MAX_XML_TEXT", "NAMED_ENTITY", "read_coref_xmi", "read_xmi", "write_xmi"]
+__all__ = ["COREFERENCE_CHAIN", "MAX_XML_TEXT", "NAMED_ENTITY", "chain_types", "read_coref_xmi", "read_xmi",
+           "write_xmi"]
 
 MAX_XML_TEXT = 10_000_000
 """Bytes of one text or attribute value that lxml parses without its ``huge_tree`` option."""
@@ -245,9 +246,10 @@ def _load_cas(p: Path, ts: Any) -> Any:
 
 
 def read_coref_xmi(path: str | Path, typesystem: Any = None) -> dict[str, list[list[tuple[int, int]]]]:
-    """Coreference chains of XMI files (one file, or a folder of them): DKPro Core's ``CoreferenceChain``, each
-    a list of ``CoreferenceLink`` from ``first`` along ``next``; mentions as inclusive character offsets, the
-    document id the file name without extension (as :func:`accord.formats.coref.clusters.read_coref` returns them)."""
+    """Coreference chains of XMI files (one file, or a folder of them): DKPro Core's ``CoreferenceChain`` and
+    INCEpTION's custom chain layers (:func:`chain_types`), each a list of links from ``first`` along ``next``;
+    mentions as inclusive character offsets, the document id the file name without extension (as
+    :func:`accord.formats.coref.clusters.read_coref` returns them)."""
     p = Path(path)
     files = sorted(p.glob("*.xmi")) if p.is_dir() else [p]
     if not files:
@@ -256,8 +258,7 @@ def read_coref_xmi(path: str | Path, typesystem: Any = None) -> dict[str, list[l
     for f in files:
         cas = _load_cas(f, _type_system(f, typesystem))
         chains = []
-        declared = {t.name for t in cas.typesystem.get_types()}
-        for chain in cas.select(COREFERENCE_CHAIN) if COREFERENCE_CHAIN in declared else []:
+        for chain in (c for t in chain_types(cas.typesystem) for c in cas.select(t)):
             mentions, link, seen = [], chain.first, set()
             while link is not None:
                 if id(link) in seen:
@@ -269,6 +270,24 @@ def read_coref_xmi(path: str | Path, typesystem: Any = None) -> dict[str, list[l
             if mentions:
                 chains.append(sorted(set(mentions)))
         out[f.stem] = sorted(chains, key=min)
+    return out
+
+
+def chain_types(ts: Any) -> list[str]:
+    """The chain layers of a type system: DKPro Core's ``CoreferenceChain`` and INCEpTION's custom chain layers
+    (``webanno.custom.*Chain``): each type with a feature ``first`` whose type is an annotation with a feature
+    ``next`` of that same type, in the type system's order."""
+    out = []
+    for t in ts.get_types():
+        first = next((f for f in t.all_features if f.name == "first"), None)
+        if first is None:
+            continue
+        link = ts.get_type(getattr(first.rangeType, "name", first.rangeType))    # the full type, not the stub
+        features = {f.name: f for f in link.all_features}
+        following = features.get("next")
+        if following is not None and getattr(following.rangeType, "name", following.rangeType) == link.name and \
+                {"begin", "end"} <= set(features):
+            out.append(t.name)
     return out
 
 
