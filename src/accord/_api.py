@@ -236,6 +236,9 @@ def score(
     if not beta >= 0 or math.isinf(beta):
         raise OptionError(f"{spelled('beta')} must be a number >= 0; got {beta}")
     if not chosen.reads_spans:     # the mode reads its inputs itself, its own options checked by its function
+        if any(x is not None for x in (relaxed, relaxed_threshold, judge, judge_cache, judge_limit)):
+            raise OptionError(f"relaxed matching and a judge score generated strings as spans; match={match!r} "
+                              f"reads {chosen.inputs}")
         if gold_column is not None or pred_column is not None or pred is None:
             raise OptionError(f"match={match!r} compares two inputs given as gold and pred; columns of one file "
                               f"are span inputs")

@@ -115,3 +115,11 @@ def test_two_systems_scored_with_relaxed_rows_compare(tmp_path, monkeypatch, cap
     captured = capsys.readouterr()
     assert status == 0, captured.err
     assert {row["measure"] for row in json.loads(captured.out)["comparisons"]} == {"pairs", "relaxed"}
+
+
+def test_a_mode_reading_its_own_inputs_refuses_the_layers():
+    from accord.errors import OptionError
+
+    gold, pred = _inputs()
+    with pytest.raises(OptionError, match="relaxed matching and a judge score generated strings as spans"):
+        accord.score(gold, pred, match="coref", relaxed="token-f1")
