@@ -1,0 +1,112 @@
+"""Dawid and Skene's (1979) estimate of each annotator's confusion matrix and of the items' true classes, by EM.
+
+Every annotator ``j`` has a confusion matrix ``π_j[k, l]``: the probability that it answers ``l`` when the true
+class is ``k``; the classes have prior probabilities ``p_k``. With ``n[i, j, l]`` the number of times annotator
+``j`` answered ``l`` on item ``i`` and ``T[i, k]`` the posterior probability that item ``i`` is of class ``k``:
+
+* start: ``T`` is the share of each class among the answers of the item (majority vote, as in the paper);
+* M-step: ``p_k`` is the mean of ``T[:, k]``; ``π_j[k, l] ∝ Σ_i T[i, k] n[i, j, l]`` (each row normalised; a
+  count is floored at 1e-10 first so that no logarithm is minus infinity);
+* E-step: ``log T[i, k] = log p_k + Σ_j Σ_l n[i, j, l] log π_j[k, l]`` up to the item's normalising constant.
+
+The steps alternate until no posterior ``T[i, k]`` moves by more than ``tol`` in a round, or ``max_iter`` rounds;
+the evidence lower bound per answer (the expected log-likelihood of the answers and classes under ``T`` plus the
+entropy of ``T``), which every round raises, is reported.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = ["DawidSkene", "dawid_skene", "FLOOR"]
+
+FLOOR = 1e-10
+"""The least count (and prior) before normalising, so that every logarithm is finite."""
+
+
+class DawidSkene(NamedTuple):
+    """The fitted model.
+
+    Attributes
+    ----------
+    posteriors : ndarray, shape (items, classes)
+        ``T[i, k]``: the probability that item ``i`` is of class ``k``.
+    priors : ndarray, shape (classes,)
+    confusion : ndarray, shape (annotators, classes, classes)
+        ``confusion[j, k, l]``: the probability that annotator ``j`` answers ``l`` when the class is ``k``.
+    iterations : int
+        EM rounds run.
+    bound : float
+        The last evidence lower bound per answer.
+    """
+
+    posteriors: np.ndarray
+    priors: np.ndarray
+    confusion: np.ndarray
+    iterations: int
+    bound: float
+
+    def accuracy(self) -> np.ndarray:
+        """Each annotator's probability of answering the true class: ``Σ_k p_k π_j[k, k]``."""
+        diag = np.diagonal(self.confusion, axis1=1, axis2=2)
+        return np.asarray(diag @ self.priors, dtype=np.float64)
+
+
+def _answers(codes: np.ndarray, n_classes: int) -> np.ndarray:
+    """``n[i, j, l]`` from an items-by-annotators table of class codes (``-1``: no answer)."""
+    items, annotators = codes.shape
+    n = np.zeros((items, annotators, n_classes), dtype=np.float64)
+    i, j = np.nonzero(codes >= 0)
+    n[i, j, codes[i, j]] = 1.0
+    return n
+
+
+def _m_step(n: np.ndarray, post: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    priors = post.mean(axis=0)
+    counts = np.maximum(np.einsum("ik,ijl->jkl", post, n), FLOOR)
+    return priors, counts / counts.sum(axis=2, keepdims=True)
+
+
+def _e_step(n: np.ndarray, priors: np.ndarray, confusion: np.ndarray) -> np.ndarray:
+    log_post = np.log(np.maximum(priors, FLOOR))[None, :] + np.einsum("ijl,jkl->ik", n, np.log(confusion))
+    log_post -= log_post.max(axis=1, keepdims=True)
+    post = np.exp(log_post)
+    return np.asarray(post / post.sum(axis=1, keepdims=True), dtype=np.float64)
+
+
+def _bound(n: np.ndarray, post: np.ndarray, priors: np.ndarray, confusion: np.ndarray) -> float:
+    expected = (np.einsum("ik,ijl,jkl->", post, n, np.log(confusion))
+                + float(np.sum(post @ np.log(np.maximum(priors, FLOOR)))))
+    entropy = -float(np.sum(post * np.log(np.maximum(post, FLOOR))))
+    return float(expected + entropy) / max(float(n.sum()), 1.0)
+
+
+def dawid_skene(codes: np.ndarray, n_classes: int, *, tol: float = 1e-9, max_iter: int = 1000) -> DawidSkene:
+    """Fit the model (see the module docstring) to an items-by-annotators table of class codes.
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (items, annotators)
+        Class codes ``0 .. n_classes - 1``; ``-1`` where the annotator gave no answer. Every item needs one answer.
+    n_classes : int
+    tol : float
+        Stop when no posterior moves by more than this in a round.
+    max_iter : int
+        Most EM rounds.
+    """
+    codes = np.asarray(codes, dtype=np.int64)
+    n = _answers(codes, n_classes)
+    votes = n.sum(axis=1)
+    post = votes / np.maximum(votes.sum(axis=1, keepdims=True), 1.0)
+    priors, confusion = _m_step(n, post)
+    rounds = 0
+    for rounds in range(1, max_iter + 1):
+        new = _e_step(n, priors, confusion)
+        priors, confusion = _m_step(n, new)
+        moved = float(np.abs(new - post).max()) if new.size else 0.0
+        post = new
+        if moved < tol:
+            break
+    return DawidSkene(post, priors, confusion, rounds, _bound(n, post, priors, confusion))
