@@ -1,7 +1,8 @@
 """Every command's rendered outputs on the test data, byte for byte as stored before the renderers were made to
 draw from the result only (issue 35, part 3): the terminal tables (``-o FILE``, 120 columns), the CSV of
 ``--details``, MATScore's files of ``--mat-csv``, the HTML pages of ``--html`` and ``accord report``, and the
-error table and page of ``accord errors``.
+error table and page of ``accord errors``; and, added later, the report of generated output (strings without
+offsets, aligned exactly and fuzzily: issue 38).
 
 The stored outputs in tests/golden/renders/ were made by accord itself (commit 6c48870's code) from the inputs of
 tests/result/commands.py; moving the renderers must not change one byte of them. The inputs are named relative to
@@ -37,7 +38,8 @@ DETAILS = ("score pairs", "score pairs nan", "score task", "score units", "score
            "structured relations", "structured templates", "diff", "qa", "benchmark", "agree gamma")
 """The commands that write ``--details``."""
 HTML = ("score pairs", "score pairs nan", "score task", "score units", "score clueval", "score semeval", "score gate",
-        "diff", "qa", "benchmark", "agree ratings", "agree sets", "agree iaa", "agree corpus-qa")
+        "diff", "qa", "benchmark", "agree ratings", "agree sets", "agree iaa", "agree corpus-qa",
+        "agree gamma", "agree alpha-u")
 """The commands that write ``--html``."""
 MAT_CSV = ("score pairs", "score pairs nan", "score task", "score units")
 """The commands that write MATScore's files (``--mat-csv``)."""
@@ -48,8 +50,38 @@ def inputs(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("renders")
     paths = write_inputs(tmp)
     paths["worse"] = worse_copy(tmp)
+    paths.update(_generated_inputs(tmp))
     (tmp / "data").symlink_to(DATA, target_is_directory=True)
     return tmp, paths
+
+
+GENERATED_GOLD = [
+    {"id": "d1", "text": "Maria works for Aurora Air. Maria Lund met her in Bergen.", "annotations": [
+        {"label": "PER", "start": 0, "end": 5}, {"label": "ORG", "start": 16, "end": 26},
+        {"label": "PER", "start": 28, "end": 38}, {"label": "LOC", "start": 50, "end": 56}]},
+    {"id": "d2", "text": "Aurora Air flies from Oslo to Paris.", "annotations": [
+        {"label": "ORG", "start": 0, "end": 10}, {"label": "LOC", "start": 22, "end": 26},
+        {"label": "LOC", "start": 30, "end": 35}]}]
+GENERATED_PRED = {
+    "model_a": [{"id": "d1", "entities": [["Maria", "PER"], ["Aurora Ar", "ORG"], ["Maria", "PER"], ["Oslo", "LOC"]]},
+                {"id": "d2", "entities": [["Aurora Air", "ORG"], ["Oslo", "LOC"], ["Paris", "LOC"], ["Paris", "LOC"]]}],
+    "model_b": [{"id": "d1", "entities": [["Maria Lund", "PER"], ["Bergen", "LOC"], ["Trondheim", "LOC"]]},
+                {"id": "d2", "entities": [["Aurora Air", "ORG"], ["Oslo", "ORG"]]}]}
+"""Generated output (strings without offsets) of two models: exact, fuzzy, repeated and absent strings."""
+
+
+def _generated_inputs(tmp: Path) -> dict[str, str]:
+    import json
+
+    out = {"generated_gold": str(tmp / "generated_gold.jsonl")}
+    Path(out["generated_gold"]).write_text("".join(json.dumps(d) + "\n" for d in GENERATED_GOLD), encoding="utf-8")
+    for name, docs in GENERATED_PRED.items():
+        path = tmp / f"{name}.jsonl"
+        path.write_text("".join(json.dumps({"id": d["id"], "entities": [{"text": t, "label": lab}
+                                                                        for t, lab in d["entities"]]}) + "\n"
+                                for d in docs), encoding="utf-8")
+        out[name] = str(path)
+    return out
 
 
 def _relative(argv: list[str], tmp: Path) -> list[str]:
@@ -64,7 +96,12 @@ def _extra_lines(p: dict[str, str]) -> dict[str, list[str]]:
     return {"compare": ["compare", *systems],
             "report": ["report", *systems, "--bootstrap", "20"],
             "report clueval": ["report", *systems, "--bootstrap", "20", "--match", "clueval", "--leniency", "2"],
-            "errors": ["errors", CONLL_GOLD, CONLL_PRED, "--leniency", "3"]}
+            "errors": ["errors", CONLL_GOLD, CONLL_PRED, "--leniency", "3"],
+            "report generated": ["report", p["generated_gold"], p["model_a"], p["model_b"], "--samples", "20",
+                                 "--seed", "0", "--bootstrap", "20"],
+            "report generated fuzzy": ["report", p["generated_gold"], p["model_a"], p["model_b"], "--align", "fuzzy",
+                                       "--align-threshold", "0.8", "--samples", "20", "--seed", "0", "--bootstrap",
+                                       "20"]}
 
 
 def _normalized(text: str, tmp: Path) -> str:
@@ -104,7 +141,8 @@ def _cases() -> list[tuple[str, str]]:
     names = [*command_names(), "compare"]
     return ([(n, "table") for n in names] + [(n, "details") for n in DETAILS] + [(n, "html") for n in HTML]
             + [(n, "mat-csv") for n in MAT_CSV] + [("report", "html"), ("report clueval", "html"), ("errors", "html"),
-                                                   ("errors", "tsv")])
+                                                   ("errors", "tsv"), ("report generated", "html"),
+                                                   ("report generated fuzzy", "html")])
 
 
 @pytest.mark.parametrize(("name", "kind"), _cases())
@@ -113,6 +151,8 @@ def test_rendered_output_is_byte_identical_to_the_stored_one(inputs, name, kind,
     monkeypatch.chdir(tmp)
     lines = {**command_lines(paths), **_extra_lines(paths)}
     argv = _relative([*lines[name], *SEEDED.get(name, [])], tmp)
+    if "fuzzy" in argv:
+        pytest.importorskip("rapidfuzz")
     out = tmp / f"{_stem(name)}.{kind}"
     if kind == "table":
         _run([*argv, "--output", "table", "-o", str(out)])

@@ -283,7 +283,8 @@ def _system_notes(result: Any) -> dict[tuple[str, int, int], str]:
         for k, a in enumerate(past):
             u = mine[k] if k < len(mine) else None
             notes[(doc.id, a.start, a.end)] = (f"unaligned \u201c{u['text']}\u201d: {u['reason']}"
-                                               if u is not None and u["label"] == a.label else
+                                               if u is not None and (u["label"] == a.label or (
+                                                   u.get("kind") == "argument" and a.label == "Argument")) else
                                                "unaligned: a string not placed on the text (past those listed)")
     for f in summary.get("fuzzy_listed") or ():
         start, end = f["placed"]
