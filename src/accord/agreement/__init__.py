@@ -12,6 +12,7 @@ statistics of both tables together, so per-document results merge exactly)::
 """
 
 from ._allway import iaa_allway_counts, iaa_allway_kappa
+from ._alt_test import AltTestResult, alt_test
 from ._coefficients import (
     LEVELS,
     Pairwise,
@@ -28,10 +29,13 @@ from ._coefficients import (
 )
 from ._continua import Continua, continua_from_rows, read_units_table
 from ._dissimilarity import Dissimilarity
+from ._icc import intraclass_correlation
 from ._paired import AgreementComparison, CoefficientComparison, compare_coefficients
 from ._ratings import MISSING, Ratings, ratings_from_long, to_ratings
+from ._set_distances import jaccard_distance, krippendorff_alpha_sets, masi_distance
 from ._stats import AgreementStats
 from ._unitizing_result import UnitizingResult
+from ._weighted import gwet_ac2, weighted_kappa
 
 
 def agreement_stats(ratings, *, categories=None) -> AgreementStats:  # noqa: ANN001 - documented below
@@ -60,4 +64,6 @@ __all__ = [
     "iaa_allway_kappa", "iaa_allway_counts",
     "Continua", "continua_from_rows", "read_units_table", "Dissimilarity", "UnitizingResult",
     "compare_coefficients", "AgreementComparison", "CoefficientComparison",
+    "weighted_kappa", "gwet_ac2", "krippendorff_alpha_sets", "masi_distance", "jaccard_distance",
+    "intraclass_correlation", "alt_test", "AltTestResult",
 ]

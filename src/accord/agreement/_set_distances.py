@@ -112,5 +112,7 @@ def krippendorff_alpha_sets(ratings: Any, *, distance: str = "masi",
     """
     from ._measures import measure_values
 
+    if distance not in SET_DISTANCES:
+        raise OptionError(f"unknown set distance {distance!r}; expected one of {', '.join(SET_DISTANCES)}")
     value: float = measure_values(ratings, f"krippendorff_alpha_{distance}", categories=categories)
     return value

@@ -195,6 +195,8 @@ def weighted_kappa(ratings: Any, *, weights: str = "linear",
     """
     from ._measures import measure_values
 
+    if weights not in KAPPA_WEIGHTS:
+        raise OptionError(f"weighted kappa: unknown weights {weights!r}; expected one of {', '.join(KAPPA_WEIGHTS)}")
     return measure_values(ratings, f"weighted_kappa_{weights}", categories=categories)
 
 
@@ -214,5 +216,8 @@ def gwet_ac2(ratings: Any, *, weights: str = "quadratic", categories: Sequence[H
     """
     from ._measures import measure_values
 
+    if weights not in AC2_WEIGHTS and weights != "identity":
+        raise OptionError(f"Gwet's AC2: unknown weights {weights!r}; expected identity or one of "
+                          f"{', '.join(AC2_WEIGHTS)}")
     value: float = measure_values(ratings, f"gwet_ac2_{weights}", categories=categories)
     return value
