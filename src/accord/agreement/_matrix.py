@@ -62,9 +62,10 @@ def annotator_view(result: Any, matrix: Mapping[str, Any] | None = None) -> dict
     * the spans (or units) it marked, from the disputes (``result.disputes``) or the units' counts;
     * its mean F with the others (the matrix's average of its row, micro over documents and types), when ``matrix``;
     * each pairwise coefficient's mean over the pairs it is in (the totals' ``coefficients`` with ``pairs``);
-    * every per-annotator figure of the totals: a list of rows with an ``annotator`` (GATE's each annotator
-      against the majority of the others: its P, R and F1) or a mapping keyed by the annotators (a reliability an
-      aggregation or a reference reports), numeric entries only;
+    * every per-annotator figure the result holds (in its totals or its other parts, at any depth): a list of
+      rows with an ``annotator`` (GATE's each annotator against the majority of the others: its P, R and F1) or a
+      mapping keyed by the annotators (a reliability an aggregation reports, the agreement with a reference),
+      numeric entries only;
     * the disputed stretches in which its spans are not the majority's (``result.disputes``).
 
     Returns ``{"columns": [(figure, how), ...], "rows": [(annotator, [value, ...]), ...]}`` (None where a figure
@@ -98,26 +99,49 @@ def annotator_view(result: Any, matrix: Mapping[str, Any] | None = None) -> dict
         for n in names:
             mine = [p["value"] for p in v["pairs"] if n in p["raters"] and p["value"] is not None]
             put((coefficient, "mean of its pairs"), n, sum(mine) / len(mine) if mine else None)
-    for key, v in totals.items():
-        if key in ("coefficients", "units_per_annotator", "raters", "annotators"):
-            continue
-        if isinstance(v, list) and v and all(isinstance(r, Mapping) and r.get("annotator") in values for r in v):
-            for r in v:
-                for field, x in r.items():     # its rates (its counts are in the result's own table)
-                    if field != "annotator" and isinstance(x, float):
-                        put((key, field), r["annotator"], x)
-        elif isinstance(v, Mapping) and v and names and set(v) <= set(names) and set(v) >= set(names[:1]):
-            for n, x in v.items():
-                if isinstance(x, Mapping):
-                    for field, y in x.items():
-                        if isinstance(y, (int, float)) and not isinstance(y, bool):
-                            put((key, field), n, y)
-                elif isinstance(x, (int, float)) and not isinstance(x, bool):
-                    put((key, ""), n, x)
+    parts = [(k, v) for k, v in totals.items() if k not in ("coefficients", "units_per_annotator", "raters",
+                                                            "annotators")]
+    parts += [(k, v) for k, v in data.items() if k not in _RESULT_PARTS and k not in totals]
+    for key, v in parts:
+        _per_annotator(key, v, set(names), put)
     if disputes is not None:
         for n in names:
             put(("disputed stretches", "where its spans are not the majority's"), n, disputes["by_annotator"].get(n, 0))
     return {"columns": columns, "rows": [(n, [values[n].get(c) for c in columns]) for n in names]}
+
+
+_RESULT_PARTS = ("schema_version", "generator", "command", "mode", "options", "inputs", "totals", "by_label",
+                 "by_document", "span_agreement", "alignment")
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _leaves(v: Any, path: str = "") -> list[tuple[str, Any]]:
+    """The numeric entries of a mapping, nested ones named by their path (``coefficients cohen_kappa``)."""
+    if _is_number(v):
+        return [(path, v)]
+    if isinstance(v, Mapping):
+        return [leaf for k, x in v.items() for leaf in _leaves(x, f"{path} {k}".strip())]
+    return []
+
+
+def _per_annotator(key: str, v: Any, names: set[str], put: Any, depth: int = 0) -> None:
+    """The per-annotator figures within ``v``: rows with an ``annotator`` (their rates: their counts are in the
+    result's own table), or a mapping keyed by annotators (each one's numeric entries), found at any depth."""
+    if isinstance(v, list) and v and all(isinstance(r, Mapping) and r.get("annotator") in names for r in v):
+        for r in v:
+            for field, x in r.items():
+                if field != "annotator" and isinstance(x, float):
+                    put((key, field), r["annotator"], x)
+    elif isinstance(v, Mapping) and v and set(v) <= names:
+        for n, x in v.items():
+            for field, y in _leaves(x):
+                put((key, field), n, y)
+    elif isinstance(v, Mapping) and depth < 3:
+        for k, x in v.items():
+            _per_annotator(key if k in ("annotators", "per_annotator") else f"{key} {k}", x, names, put, depth + 1)
 
 
 def page_views(result: Any, measure: str = "strict", beta: float = 1.0) -> dict[str, Any]:

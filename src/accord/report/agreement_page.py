@@ -15,7 +15,7 @@ disagreement browser (:mod:`accord.report.agreement_disputes`, from the result's
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .agreement_disputes import disputes_context
@@ -36,6 +36,11 @@ FIGURE_NAMES = {**COEFFICIENT_NAMES, "gamma": "γ", "gamma_cat": "γ-cat", "gamm
                 "bdm": "BDM-based agreement (GATE's IAA plugin: P = correct/(n + s), R = correct/(n + m))",
                 "all_way": "all-way agreement (GATE's IAA plugin)", "strict": "strict", "lenient": "lenient"}
 """How the page names a figure of the result (a key missing here is shown as it is spelt)."""
+
+RESULT_PARTS = ("schema_version", "generator", "command", "mode", "options", "inputs", "totals", "by_label",
+                "by_document", "span_agreement", "alignment")
+"""Parts of a result's dictionary the page draws in its own sections (γ's alignment: the disagreement browser);
+every other part (all-way, a reference's or a test's figures...) is drawn as tables."""
 
 SHORT_NAMES = {"against_majority": "against the majority of the others"}
 """Names of per-annotator figures in the head of the annotators' table."""
@@ -136,8 +141,11 @@ def _numeric_leaves(v: Mapping[str, Any]) -> bool:
 def _cell(v: Any, name: str = "") -> dict[str, Any]:
     if isinstance(v, (list, tuple)):
         shown = [repr(x) if x == "" else str(x) for x in v]
-        return {"text": (" ~ " if name in ("raters", "annotators") else ", ").join(shown), "num": False,
-                "colour": None}
+        joint = " ~ " if name.split(" ", 1)[0] in ("raters", "annotators") else ", "
+        return {"text": joint.join(shown), "num": False, "colour": None}
+    if isinstance(v, float) and v.is_integer() and _colour(v, name) is None and not any(
+            part in name for part in ("disorder", "disagreement", "_cv")):
+        return {"text": f"{v:g}", "num": True, "colour": None}     # a count kept as a float (GATE's averages)
     if _is_number(v) or v is None:
         return {"text": _number(v), "num": True, "colour": _colour(v, name)}
     return {"text": str(v), "num": False, "colour": None}
@@ -155,7 +163,7 @@ def _flat(row: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _table(title: str, anchor: str, rows: list[Mapping[str, Any]], first: str | None = None) -> dict[str, Any]:
+def _table(title: str, anchor: str, rows: Sequence[Mapping[str, Any]], first: str | None = None) -> dict[str, Any]:
     """A table of mappings (one per row), its columns every key of them in order (nested mappings flattened)."""
     flat = [_flat(r) for r in rows]
     columns = list(dict.fromkeys(k for r in flat for k in r))
@@ -166,24 +174,50 @@ def _table(title: str, anchor: str, rows: list[Mapping[str, Any]], first: str | 
             "rows": [[_cell(r.get(c), f"{c} {r.get('') or r.get('figure') or ''}") for c in columns] for r in flat]}
 
 
-def _pair_table(block: Mapping[str, Any], prefix: str, anchor: str) -> dict[str, Any]:
-    """GATE's table of one pair: the first annotator's categories (rows) against the second's (columns), with the
-    specific agreement of each category."""
+def _pair_table(block: Mapping[str, Any], prefix: str, anchor: str, categories: Sequence[Any] = (),
+                summed: str = ", summed over documents") -> dict[str, Any]:
+    """The table of one pair (GATE's, or accord's confusion matrix): the first annotator's categories (rows)
+    against the second's (columns), with the specific agreement of each category when given."""
     a, b = block["raters"]
-    cats = list(block["categories"])
+    cats = list(block.get("categories", categories))
     rows = []
-    for cat, counts in zip(cats, block["matrix"]):
+    for cat, counts in zip(cats, block.get("matrix", block.get("counts", []))):
         sp = block.get("specific_agreement", {}).get(cat, {})
         rows.append([{"text": repr(cat) if cat == "" else cat, "num": False, "colour": None, "head": True},
                      *(_cell(n) for n in counts), _cell(sp.get("positive")), _cell(sp.get("negative"))])
-    return {"title": f"{prefix}{a} (rows) against {b} (columns), summed over documents", "anchor": anchor,
-            "columns": ["", *(repr(c) if c == "" else c for c in cats), "positive sp. agr.", "negative sp. agr."],
-            "rows": rows}
+    specific = ["positive sp. agr.", "negative sp. agr."] if "specific_agreement" in block else []
+    return {"title": f"{prefix}{a} (rows) against {b} (columns){summed}", "anchor": anchor,
+            "columns": ["", *(repr(c) if c == "" else c for c in cats), *specific],
+            "rows": [r[:len(cats) + 1 + len(specific)] for r in rows]}
+
+
+def _is_rows(v: Any) -> bool:
+    return isinstance(v, list) and bool(v) and all(isinstance(r, Mapping) for r in v)
+
+
+def _mapping_blocks(title: str, anchor: str, v: Mapping[str, Any], depth: int = 0) -> list[dict[str, Any]]:
+    """The tables of a mapping: one row per entry when every entry is a mapping (its entries the columns);
+    otherwise a table of its plain values, then a table per list of rows and per nested mapping."""
+    if all(isinstance(x, Mapping) for x in v.values()):
+        return [_table(title, anchor, [{"": k, **x} for k, x in v.items()], first="")]
+    blocks = []
+    plain = {k: x for k, x in v.items() if not isinstance(x, Mapping) and not _is_rows(x)}
+    if plain:
+        blocks.append(_table(title, f"{anchor}-values", [{"figure": k.replace("_", " "), "value": x}
+                                                         for k, x in plain.items()]))
+    for k, x in v.items():
+        sub = f"{title}: {FIGURE_NAMES.get(k, k.replace('_', ' '))}"
+        if _is_rows(x):
+            blocks.append(_table(sub, f"{anchor}-{k}", x, first="annotator" if "annotator" in x[0] else "raters"))
+        elif isinstance(x, Mapping) and x and depth < 3:
+            blocks += _mapping_blocks(sub, f"{anchor}-{k}", x, depth + 1)
+    return blocks
 
 
 def _blocks(totals: Mapping[str, Any], extra: Mapping[str, Any], prefix: str = "",
             anchor: str = "t") -> list[dict[str, Any]]:
-    """The tables of every structured figure the result holds beyond the coefficients, each drawn from its rows."""
+    """The tables of every structured figure the result holds beyond the coefficients (the totals' other entries,
+    then ``extra``: the result's own other parts), each drawn generically from its rows or entries."""
     blocks: list[dict[str, Any]] = []
     items = [(k, v) for k, v in totals.items() if k not in INFO] + [(k, v) for k, v in extra.items()
                                                                      if k not in totals]
@@ -194,20 +228,15 @@ def _blocks(totals: Mapping[str, Any], extra: Mapping[str, Any], prefix: str = "
             continue     # drawn among the coefficients (units: γ-k, uα per category)
         if key == "pair_tables" and isinstance(v, list):
             blocks += [_pair_table(b, prefix, f"{here}-{k}") for k, b in enumerate(v)]
-        elif isinstance(v, list) and v and all(isinstance(r, Mapping) for r in v):
+        elif key == "confusion_matrices" and isinstance(v, list):
+            blocks += [_pair_table(b, prefix, f"{here}-{k}", totals.get("categories", ()), ", items both rated")
+                       for k, b in enumerate(v)]
+        elif _is_rows(v):
             blocks.append(_table(title, here, v, first="annotator" if "annotator" in v[0] else "raters"))
         elif isinstance(v, Mapping) and v:
-            lists = {k: x for k, x in v.items() if isinstance(x, list) and x and all(isinstance(r, Mapping)
-                                                                                   for r in x)}
-            for k, x in lists.items():
-                blocks.append(_table(f"{title}: {k.replace('_', ' ')}", f"{here}-{k}", x, first="raters"))
-            rest = {k: x for k, x in v.items() if k not in lists}
-            if rest and all(isinstance(x, Mapping) for x in rest.values()):
-                blocks.append(_table(title if not lists else f"{title}: summary", f"{here}-rows",
-                                     [{"": k, **x} for k, x in rest.items()], first=""))
-            elif rest:
-                blocks.append(_table(title, f"{here}-values", [{"figure": k.replace("_", " "), "value": x}
-                                                              for k, x in rest.items()]))
+            blocks += _mapping_blocks(title, here, v)
+        elif _is_number(v) or isinstance(v, str):
+            blocks.append(_table(title, here, [{"figure": title, "value": v}]))
     return blocks
 
 
@@ -274,7 +303,7 @@ def agreement_html(result: Any, matrix: Mapping[str, Any] | None = None, title: 
         pos, neg = pos.get("mean", pos), neg.get("mean", neg)
         specific = [(repr(c) if c == "" else c, _number(pos.get(c)), _number(neg.get(c)))
                     for c in totals.get("categories", [])]
-    extra = {k: v for k, v in data.items() if k == "all_way"}
+    extra = {k: v for k, v in data.items() if k not in RESULT_PARTS}
     tables = _blocks(totals, extra) + _type_blocks(data.get("by_label") or {}, ci)
     if "span_agreement" in data and matrix is None:
         span = data["span_agreement"]
