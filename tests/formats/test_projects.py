@@ -238,3 +238,33 @@ def test_a_real_export_s_curation():
         warnings.simplefilter("ignore", AccordWarning)
         found = find_annotators(WEBANNO / "project_export", ["curation"])
     assert list(found) == ["curation"] and list(found["curation"]) == ["example_sentence.txt"]
+
+
+def test_the_zipped_export_reads_as_the_folder(tmp_path, capsys, monkeypatch):
+    """The export's zip file (as INCEpTION gives it, here with a top folder) gives the numbers of the unzipped
+    folder (kappa 0.6 for ann1 and ann2, by hand above); members past the size limit are refused before reading."""
+    import zipfile
+
+    from accord.formats import projects
+
+    root = export(tmp_path / "export")
+    archive = tmp_path / "project.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        for f in sorted(root.rglob("*.tsv")):
+            z.write(f, "project/" + f.relative_to(root).as_posix())
+        z.writestr("project/exportedproject.json", "{}")
+    assert detect(archive).name == "inception-zip"
+    zipped = coefficients(["agree", str(archive), "--annotators", "ann1,ann2"], capsys)
+    assert zipped == coefficients(["agree", str(root), "--annotators", "ann1,ann2"], capsys)
+    assert zipped["cohen_kappa"] == pytest.approx(0.6)
+    found = find_annotators(archive)
+    assert found["ann1"]["a.txt"].metadata["source"] == f"{archive}:project/annotation/a.txt/ann1.tsv"
+    monkeypatch.setattr(projects, "MAX_ZIP_BYTES", 100)
+    with pytest.raises(FormatError, match="bytes uncompressed, more than 100: refused before reading"):
+        find_annotators(archive)
+    monkeypatch.undo()
+    with zipfile.ZipFile(tmp_path / "bad.zip", "w") as z:
+        z.writestr("annotation/a.txt/ann1.tsv", HEADER + "#Text=a\n1-1\t0-1\n")
+        z.writestr("annotation/a.txt/ann2.tsv", tsv(TEXTS["a.txt"], {}))
+    with pytest.raises(FormatError, match=r"bad.zip:annotation/a.txt/ann1.tsv:6: expected 4 tab-separated"):
+        find_annotators(tmp_path / "bad.zip")

@@ -8,7 +8,9 @@ tries them in order of registration and returns ``None`` for a path no layout re
 as before.
 
 INCEpTION's and WebAnno's project export is registered here (``inception``): a folder holding ``annotation/`` and
-``curation/`` (the unzipped export's root), or one of these two folders itself, where
+``curation/`` (the unzipped export's root), or one of these two folders itself, or the export's zip file itself
+(``inception-zip``: the members read are copied to a temporary folder under names of accord's, their uncompressed
+size checked against :data:`MAX_ZIP_BYTES` before any is read), where
 ``annotation/<document>/<user>.tsv|.xmi`` is each user's annotation of a document (the user an annotator, the
 document named by its folder), ``curation/<document>/CURATION_USER.tsv|.xmi`` the curated document (the annotator
 ``curation``) and ``annotation/<document>/INITIAL_CAS.*`` the document before annotation (the annotator
@@ -26,8 +28,9 @@ an error.
 from __future__ import annotations
 
 import os
+import re
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,7 +39,7 @@ from ..errors import AccordWarning, FormatError, OptionError, quoted
 from ..model import Corpus
 
 __all__ = ["Layout", "register", "layouts", "detect", "find_annotators", "choose_annotators", "CURATION",
-           "INITIAL_CAS", "MAX_ENTRIES"]
+           "INITIAL_CAS", "MAX_ENTRIES", "MAX_ZIP_BYTES"]
 
 CURATION = "curation"
 """The annotator name of INCEpTION's curated documents (``CURATION_USER``)."""
@@ -246,47 +249,57 @@ def _detect_inception(p: Path) -> bool:
 
 
 def _read_inception(p: Path, **options: Any) -> dict[str, Callable[[], Corpus]]:
-    """``{annotator: reader}`` of an INCEpTION/WebAnno export (see the module docstring)."""
-    roots = _roots(p)
+    """``{annotator: reader}`` of an INCEpTION/WebAnno export folder (see the module docstring)."""
     root_ts = next((f for base in (p, p.parent) for f in (base / n for n in _TYPESYSTEMS) if _is_file(f)), None)
-    files: dict[str, dict[str, Path]] = {}        # annotator -> document -> file
-    skipped: list[str] = []
     budget = [MAX_ENTRIES]
-    for kind, root in roots.items():
-        for doc_dir in _listing(root, budget):
-            if not _is_dir(doc_dir):
-                skipped.append(_shown(doc_dir, p))
+
+    def entries() -> Iterator[tuple[str, str, str, Path | None, str]]:
+        for kind, root in _roots(p).items():
+            for doc_dir in _listing(root, budget):
+                if not _is_dir(doc_dir):
+                    yield kind, "", doc_dir.name, None, _shown(doc_dir, p)
+                    continue
+                for f in _listing(doc_dir, budget):
+                    yield kind, doc_dir.name, f.name, f if _is_file(f) else None, _shown(f, p)
+
+    files = _assign(entries(), p)
+    return {user: _reader(p, user, files[user], root_ts, options) for user in files}
+
+
+def _assign(entries: Iterable[tuple[str, str, str, Any, str]], p: Path) -> dict[str, dict[str, tuple[str, Any]]]:
+    """``{annotator: {document: (file name, handle)}}`` from an export's entries ``(kind, document, file name,
+    handle, shown)`` (a handle ``None``: not a file), in the order annotators are listed (the curation and the
+    initial documents last); the other entries left out with one warning."""
+    files: dict[str, dict[str, tuple[str, Any]]] = {}
+    skipped: list[str] = []
+    for kind, doc, name, handle, shown in entries:
+        suffix = Path(name).suffix.lower()
+        if name in _TYPESYSTEMS:
+            continue
+        if suffix not in _EXTENSIONS or handle is None or not doc:
+            skipped.append(shown)
+            continue
+        user = name[: -len(suffix)]
+        if kind == _CURATION:
+            if user != _CURATION_USER:
+                skipped.append(shown)
                 continue
-            doc = doc_dir.name
-            for f in _listing(doc_dir, budget):
-                suffix = f.suffix.lower()
-                if f.name in _TYPESYSTEMS:
-                    continue
-                if suffix not in _EXTENSIONS or not _is_file(f):
-                    skipped.append(_shown(f, p))
-                    continue
-                user = f.name[: -len(suffix)]
-                if kind == _CURATION:
-                    if user != _CURATION_USER:
-                        skipped.append(_shown(f, p))
-                        continue
-                    user = CURATION
-                elif user == CURATION:
-                    raise FormatError(f"a user named {CURATION!r} (document {quoted(doc)}): the name accord gives "
-                                      "the curated documents; rename the file to compare it", path=f)
-                per = files.setdefault(user, {})
-                if doc in per:
-                    raise FormatError(f"annotator {quoted(user)} has two files for document {quoted(doc)} "
-                                      f"({per[doc].name} and {f.name}); keep one", path=doc_dir)
-                per[doc] = f
+            user = CURATION
+        elif user == CURATION:
+            raise FormatError(f"a user named {CURATION!r} (document {quoted(doc)}): the name accord gives the "
+                              "curated documents; rename the file to compare it", path=p)
+        per = files.setdefault(user, {})
+        if doc in per:
+            raise FormatError(f"annotator {quoted(user)} has two files for document {quoted(doc)} "
+                              f"({per[doc][0]} and {name}); keep one", path=p)
+        per[doc] = (name, handle)
     if skipped:
-        shown = ", ".join(quoted(s) for s in skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5
-                                                             else "")
+        shown_ = ", ".join(quoted(s) for s in skipped[:5]) + (f" and {len(skipped) - 5} more" if len(skipped) > 5
+                                                              else "")
         what = "entry that is not" if len(skipped) == 1 else "entries that are not"
         warnings.warn(AccordWarning(f"{p}: {len(skipped)} {what} an annotator's WebAnno TSV or XMI file left out: "
-                                    f"{shown}"), stacklevel=3)
-    order = sorted(files, key=lambda u: (u in (CURATION, INITIAL_CAS), u))
-    return {user: _reader(p, user, files[user], root_ts, options) for user in order}
+                                    f"{shown_}"), stacklevel=4)
+    return {u: files[u] for u in sorted(files, key=lambda u: (u in (CURATION, INITIAL_CAS), u))}
 
 
 def _shown(f: Path, p: Path) -> str:
@@ -297,25 +310,126 @@ def _shown(f: Path, p: Path) -> str:
         return f.name
 
 
-def _reader(p: Path, user: str, docs: dict[str, Path], root_ts: Path | None,
+def _reader(p: Path, user: str, docs: dict[str, tuple[str, Any]], root_ts: Path | None,
             options: dict[str, Any]) -> Callable[[], Corpus]:
     def read() -> Corpus:
-        from ._registry import get
-
         out = []
         names = {}
-        for doc, f in docs.items():
-            fmt = get(_EXTENSIONS[f.suffix.lower()])
-            opts = dict(options)
-            if fmt.name == "xmi" and not opts.get("typesystem") and root_ts is not None and not any(
-                    _is_file(f.parent / n) for n in _TYPESYSTEMS):
-                opts["typesystem"] = root_ts
-            corpus = fmt.read(f, **opts)
-            if len(corpus) != 1:
-                raise FormatError(f"expected one document, found {len(corpus)}", path=f)
-            (d,) = corpus.documents
-            out.append(d._replace(id=doc))
-            names[doc] = f"{doc}/{f.name}"
+        for doc, (name, f) in docs.items():
+            out.append(_read_one(f, doc, f, root_ts, options))
+            names[doc] = f"{doc}/{name}"
+        return Corpus(out, name=f"{p}:{user}", files=names)
+    return read
+
+
+def _read_one(f: Path, doc: str, shown: object, typesystem: Path | None, options: dict[str, Any]) -> Any:
+    """The one document of file ``f``, named ``doc`` (``typesystem``: the export's, for an XMI file without one
+    beside it)."""
+    from ._registry import get
+
+    fmt = get(_EXTENSIONS[f.suffix.lower()])
+    opts = dict(options)
+    if fmt.name == "xmi" and not opts.get("typesystem") and typesystem is not None and not any(
+            _is_file(f.parent / n) for n in _TYPESYSTEMS):
+        opts["typesystem"] = typesystem
+    corpus = fmt.read(f, **opts)
+    if len(corpus) != 1:
+        raise FormatError(f"expected one document, found {len(corpus)}", path=shown)
+    (d,) = corpus.documents
+    return d._replace(id=doc)
+
+
+# -- the same, zipped (the export file INCEpTION gives) --------------------------------------------------------------
+
+_ZIP_ROW = re.compile(r"(?:[^/]+/)?(annotation|curation)/([^/]+)/([^/]+)")
+MAX_ZIP_BYTES = 1 << 30
+"""Bytes the members of a zipped export read may hold once uncompressed; more is refused before any is read."""
+
+
+def _zip_rows(p: Path) -> list[tuple[str, str, str, Any, str]] | None:
+    """The export's entries of a zip file ``(kind, document, file name, member, shown)``; ``None``: not a zip
+    file holding an export."""
+    import zipfile
+
+    try:
+        if not (_is_file(p) and p.suffix.lower() == ".zip" and zipfile.is_zipfile(p)):
+            return None
+        with zipfile.ZipFile(p) as z:
+            infos = z.infolist()
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError):
+        return None
+    if len(infos) > MAX_ENTRIES:
+        raise FormatError(f"more than {MAX_ENTRIES:,} entries in this zip file: refused before reading", path=p)
+    rows = []
+    for info in infos:
+        m = _ZIP_ROW.fullmatch(info.filename)
+        if m is None or info.is_dir():
+            continue
+        rows.append((m.group(1), m.group(2), m.group(3), info, info.filename))
+    return rows if any(Path(r[2]).suffix.lower() in _EXTENSIONS for r in rows) else None
+
+
+def _detect_inception_zip(p: Path) -> bool:
+    return _zip_rows(p) is not None
+
+
+def _read_inception_zip(p: Path, **options: Any) -> dict[str, Callable[[], Corpus]]:
+    """``{annotator: reader}`` of a zipped INCEpTION/WebAnno export: each member read is copied to a temporary
+    folder under a name of accord's (never the member's), read, and removed."""
+    rows = _zip_rows(p) or []
+    files = _assign(rows, p)
+    size = sum(info.file_size for per in files.values() for _, info in per.values())
+    if size > MAX_ZIP_BYTES:
+        raise FormatError(f"the annotators' files hold {size:,} bytes uncompressed, more than {MAX_ZIP_BYTES:,}: "
+                          "refused before reading (unzip the export and give a part of it)", path=p)
+    with _zip(p) as z:
+        ts_members = [i for i in z.infolist() if i.filename.rsplit("/", 1)[-1] in _TYPESYSTEMS
+                      and i.file_size < MAX_ZIP_BYTES]
+    return {user: _zip_reader(p, user, files[user], ts_members, options) for user in files}
+
+
+def _zip(p: Path) -> Any:
+    import zipfile
+
+    try:
+        return zipfile.ZipFile(p)
+    except (OSError, zipfile.BadZipFile) as exc:
+        raise FormatError(f"cannot read the zip file: {exc}", path=p) from None
+
+
+def _zip_reader(p: Path, user: str, docs: dict[str, tuple[str, Any]], ts_members: list[Any],
+                options: dict[str, Any]) -> Callable[[], Corpus]:
+    def read() -> Corpus:
+        import shutil
+        import tempfile
+        import zipfile
+
+        out, names = [], {}
+        with tempfile.TemporaryDirectory(prefix="accord-export-") as tmp, _zip(p) as z:
+            def extract(info: Any, target: Path) -> Path:
+                try:
+                    with z.open(info) as src, target.open("wb") as dst:
+                        shutil.copyfileobj(src, dst)
+                except (OSError, RuntimeError, zipfile.BadZipFile, EOFError) as exc:
+                    raise FormatError(f"cannot read {quoted(info.filename)} from the zip file: {exc}",
+                                      path=p) from None
+                return target
+
+            for k, (doc, (name, info)) in enumerate(docs.items()):
+                folder = Path(tmp) / str(k)
+                folder.mkdir()
+                beside = [t for t in ts_members if t.filename.rsplit("/", 1)[0] == info.filename.rsplit("/", 1)[0]]
+                if beside:
+                    extract(beside[0], folder / "TypeSystem.xml")
+                root = next((t for t in ts_members if t.filename.count("/") <= 1), None)
+                ts = extract(root, Path(tmp) / "TypeSystem.xml") if root is not None and not beside else None
+                f = extract(info, folder / ("document" + Path(name).suffix.lower()))
+                try:
+                    d = _read_one(f, doc, f"{p}:{info.filename}", ts, options)
+                except FormatError as exc:      # named as in the zip file, not as the temporary copy
+                    raise FormatError(str(exc).replace(str(f), f"{p}:{info.filename}"), path=None) from None
+                out.append(d._replace(metadata={**d.metadata, "source": f"{p}:{info.filename}"}))
+                names[doc] = f"{doc}/{name}"
         return Corpus(out, name=f"{p}:{user}", files=names)
     return read
 
@@ -323,5 +437,7 @@ def _reader(p: Path, user: str, docs: dict[str, Path], root_ts: Path | None,
 register("inception", _detect_inception, _read_inception,
          "INCEpTION / WebAnno project export: annotation/<document>/<user>.tsv|.xmi, curation/<document>/"
          "CURATION_USER.tsv|.xmi", optional=(CURATION, INITIAL_CAS))
+register("inception-zip", _detect_inception_zip, _read_inception_zip,
+         "INCEpTION / WebAnno project export, zipped", optional=(CURATION, INITIAL_CAS))
 
 from . import _tool_projects  # noqa: E402,F401  (the layouts of Label Studio, Prodigy, doccano and brat)
