@@ -160,3 +160,18 @@ def test_the_conll03_system_as_strings_against_its_offsets():
     (c,) = comparison.comparisons
     assert c.a_value == pytest.approx(2 * 5339 / (5648 + 5749)) and c.b_value == pytest.approx(2 * 5342 / (5648 + 5749))
     assert c.difference == pytest.approx(2 * 3 / (5648 + 5749)) and not c.significant
+
+
+def test_the_align_options_of_compare_and_report_leave_a_system_of_offsets_as_it_is(files, tmp_path, capsys, recwarn):
+    # before: refused ("the predicted side be records"), --align applied to the system of offsets too
+    pytest.importorskip("rapidfuzz")
+    assert main(["compare", files["gold"], files["a_offsets"], files["b_strings"], "--align", "fuzzy",
+                 "--samples", "50", "--no-labels", "--output", "json"]) == 0
+    (c,) = json.loads(capsys.readouterr().out)["comparisons"]
+    assert (c["a"], c["b"]) == ("a_offsets", "b_strings")
+    assert (c["a_value"], c["b_value"]) == (pytest.approx(F1_A), pytest.approx(F1_B))
+    page = tmp_path / "mixed.html"
+    assert main(["report", files["gold"], files["a_offsets"], files["b_strings"], "--align", "fuzzy",
+                 "--samples", "50", "--bootstrap", "0", "-o", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert '<td class="alignment-counts">7 exact · 0 fuzzy · 2 unaligned</td>' in html

@@ -225,6 +225,23 @@ def emit_comparison(args: argparse.Namespace, result: Any) -> int:
     return 0
 
 
+def system_args(args: argparse.Namespace, pred: str) -> argparse.Namespace:
+    """The options one system of ``compare`` or ``report`` is scored with: ``--align exact|fuzzy`` (and
+    ``--align-threshold``) place the strings of generated output; a system of offsets among them (not given with
+    ``--pred-format``/``--format``, not recognised as records) is scored as it is, without them."""
+    if getattr(args, "align", None) not in ("exact", "fuzzy") or args.pred_format or args.format:
+        return args
+    from ..errors import AccordError
+    from ..formats._registry import sniff
+
+    try:
+        if sniff(pred).name == "records":
+            return args
+    except AccordError:     # the scoring names what is wrong with the file
+        return args
+    return argparse.Namespace(**{**vars(args), "align": None, "align_threshold": None})
+
+
 def run_compare(args: argparse.Namespace) -> int:
     from ..pipeline import reading_once
     from ..stats import compare
@@ -249,7 +266,7 @@ def run_compare(args: argparse.Namespace) -> int:
         if args.metrics or args.inclusive_spans or args.premodifiers or args.hierarchy:
             raise OptionError("--metrics, --inclusive-spans, --premodifiers and --hierarchy apply with --structures")
         with reading_once():    # the gold file is read once for every system
-            results = {name: _as_runs([score_result(args, path)[0] for path in paths])
+            results = {name: _as_runs([score_result(system_args(args, path), path)[0] for path in paths])
                        for name, paths in zip(names, runs)}
     result = compare(results, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
                      alpha=args.alpha, labels=not args.no_labels, resample=args.resample, correction=args.correction,

@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_report(args: argparse.Namespace) -> int:
     from ..pipeline import reading_once
     from ..stats import compare
-    from .compare import names_of
+    from .compare import names_of, system_args
     from .score import score_result
 
     if args.match == "pairs" and (args.profile == "gate" or args.bdm):
@@ -54,7 +54,7 @@ def run_report(args: argparse.Namespace) -> int:
     args.details = None
     names = names_of(args.preds)
     with reading_once():    # the gold file is read once for every system
-        systems = {name: score_result(args, path)[0] for name, path in zip(names, args.preds)}
+        systems = {name: score_result(system_args(args, path), path)[0] for name, path in zip(names, args.preds)}
     comparison = None
     # the page's statistics are drawn by default: a corpus of one unit (one document of one sentence) cannot carry
     # them, and the page says so (a warning) rather than refusing the scores
