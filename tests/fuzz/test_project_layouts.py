@@ -1,12 +1,13 @@
-"""Fuzz: random project export trees (INCEpTION's annotation/<document>/<user>.tsv|.xmi, curation/...) with hostile
-folder and file names, broken and empty files, stray entries; accord agree and accord adjudicate on them give a result
-or one clear error (harness.run), and adjudicate's output lands in its output folder only."""
+"""Fuzz: random project export trees (INCEpTION's annotation/<document>/<user>.tsv|.xmi, curation/..., as folders and
+zipped) with hostile folder and file names, broken and empty files, stray entries; accord agree and accord adjudicate
+on them give a result or one clear error (harness.run), and adjudicate's output lands in its output folder only."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import tempfile
+import zipfile
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -78,6 +79,12 @@ def test_agree_on_random_export_trees(entries, annotators):
         argv = ["agree", str(export)] + (["--annotators", annotators] if annotators else [])
         run(argv)
         run([*argv, "--output", "json"])
+        archive = root / "export.zip"         # the same tree zipped, as INCEpTION gives it
+        with zipfile.ZipFile(archive, "w") as z:
+            for f in sorted(export.rglob("*")):
+                if f.is_file():
+                    z.write(f, "p/" + f.relative_to(export).as_posix())
+        run(["agree", str(archive)] + (["--annotators", annotators] if annotators else []))
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
