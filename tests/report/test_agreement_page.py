@@ -307,7 +307,7 @@ def test_the_page_draws_what_the_result_holds_not_a_list(tmp_path):
     people = {r[0]: r for r in table_rows(dom, "annotators-table")}
     head = people.pop("Annotator")
     # a's pairs: 0.5 and 0.25; b's: 0.5 and 1.0; c's: 0.25 and 1.0
-    assert [people[n][head.index("brand_new_kappa — mean of its pairs")] for n in "abc"] == [
+    assert [people[n][head.index("brand new kappa — mean of its pairs")] for n in "abc"] == [
         "0.3750", "0.7500", "0.6250"]
     assert [people[n][head.index("reference — coefficients cohen_kappa")] for n in "abc"] == ["0.3000", "0.6000",
                                                                                               "n/a"]

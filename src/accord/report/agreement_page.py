@@ -79,7 +79,7 @@ def _colour(v: Any, name: str = "") -> str | None:
 def _name(key: Any, categories: Any = ()) -> str:
     if key in FIGURE_NAMES:
         return FIGURE_NAMES[key]
-    return repr(key) if key in categories or key == "" else str(key)
+    return repr(key) if key in categories or key == "" else str(key).replace("_", " ")
 
 
 def _scalar(v: Any) -> Any:
