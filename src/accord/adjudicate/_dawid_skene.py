@@ -102,7 +102,8 @@ def dawid_skene(codes: np.ndarray, n_classes: int, *, tol: float = 1e-9, max_ite
     post = votes / np.maximum(votes.sum(axis=1, keepdims=True), 1.0)
     priors, confusion = _m_step(n, post)
     rounds = 0
-    for rounds in range(1, max_iter + 1):
+    while rounds < max_iter:
+        rounds += 1
         new = _e_step(n, priors, confusion)
         priors, confusion = _m_step(n, new)
         moved = float(np.abs(new - post).max()) if new.size else 0.0

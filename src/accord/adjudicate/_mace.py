@@ -71,8 +71,8 @@ def _e_step(items: np.ndarray, annotators: np.ndarray, answers: np.ndarray, n_it
     knew = post[items, answers] * know[annotators] / (spam_part + know[annotators])
     n_annotators = len(know)
     knowing = np.zeros((n_annotators, 2))
-    np.add.at(knowing, (annotators, 0), 1.0 - knew)                # column 0: spamming, 1: knowing
-    np.add.at(knowing, (annotators, 1), knew)
+    np.add.at(knowing[:, 0], annotators, 1.0 - knew)                # column 0: spamming, 1: knowing
+    np.add.at(knowing[:, 1], annotators, knew)
     strategy_counts = np.zeros((n_annotators, n_classes))
     np.add.at(strategy_counts, (annotators, answers), 1.0 - knew)
     return log_likelihood, post, knowing, strategy_counts
@@ -113,7 +113,8 @@ def mace(codes: np.ndarray, n_classes: int, *, method: str = "vb", alpha: float 
     ll, post, know_counts, strategy_counts = _e_step(items, annotators, answers, n_items, n_classes,
                                                      knowing[:, 1], knowing[:, 0], strategy)
     rounds = 0
-    for rounds in range(1, max_iter + 1):
+    while rounds < max_iter:
+        rounds += 1
         knowing = _normalise(know_counts, method, theta_prior, smoothing)
         strategy = _normalise(strategy_counts, method, strategy_prior, smoothing)
         new, new_post, know_counts, strategy_counts = _e_step(items, annotators, answers, n_items, n_classes,

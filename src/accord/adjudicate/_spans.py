@@ -116,8 +116,8 @@ def group_spans(doc_id: str, annotations: Sequence[Sequence[Annotation]], *, mea
                 for row in annotation_diff(plain[x], plain[y], pairing=pairing)["span"].rows:
                     if row.key is not None and row.response is not None:
                         assert row.key.id is not None and row.response.id is not None
-                        a, b = _find(parent, int(row.key.id)), _find(parent, int(row.response.id))
-                        parent[max(a, b)] = min(a, b)
+                        u, v = _find(parent, int(row.key.id)), _find(parent, int(row.response.id))
+                        parent[max(u, v)] = min(u, v)
     members: dict[int, list[list[Annotation]]] = {}
     for n, (j, a) in enumerate(flat):
         members.setdefault(_find(parent, n), [[] for _ in annotations])[j].append(a)
@@ -199,7 +199,7 @@ def aggregate_spans(corpora: Sequence[Corpus], names: Sequence[str], *, method: 
     result = aggregate(codes, labels, names, method=method, min_votes=min_votes, **options)
     gold: list[Annotation | None] = []
     kept: dict[str, list[Annotation]] = {d: [] for d in docs}
-    for g, group, label, status in zip(range(len(groups)), groups, result.labels, result.status):
+    for group, label, status in zip(groups, result.labels, result.status):
         if label == NONE or status != "decided":
             gold.append(None)
             continue

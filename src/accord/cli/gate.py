@@ -89,6 +89,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "page of accord diff --html saves).")
     add_key_response(ad)
     _response_optional(ad)
+    ad.add_argument("more", nargs="*", metavar="SIDE", help="with --method: a third annotator and more (one "
+                    "annotation set each, files or folders)")
     add_annotators(ad)
     ad.add_argument("-o", "--out", required=True, help="the adjudicated corpus (format by extension or "
                     "--out-format)")
@@ -106,6 +108,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     ad.add_argument("--rest", choices=("none", "key", "response", "both"), default="none",
                     help="what rows no rule or decision covers keep (default none)")
     add_allow_missing(ad)
+    from ._aggregate import add_aggregation
+
+    add_aggregation(ad)
     bd = sub.add_parser("bdm", help="the BDM of every pair of concepts of an ontology, as GATE's BDM score file",
                         description="Compute the balanced distance metric (Maynard et al. 2006) of every pair of "
                         "concepts of ONTOLOGY (OWL/RDF read with rdflib, or a taxonomy file of 'concept<TAB>"
@@ -202,6 +207,10 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     from ..model import Corpus
     from ..pipeline._sides import meet
 
+    if args.method is not None or args.more:
+        from ._aggregate import run_aggregate
+
+        return run_aggregate(args)
     features = features_option(args.features)
     how = getattr(args, "discontinuous", "fragments")
     sides = adjudicate_sides(args)
