@@ -100,3 +100,16 @@ def test_a_page_without_generated_output_has_no_alignment_part(tmp_path, capsys,
     assert main(["report", gold, gold, "--bootstrap", "0", "-o", str(page)]) == 0
     html = page.read_text(encoding="utf-8")
     assert "Generated strings" not in html and "eb-note" not in html and "alignment-1" not in html
+
+
+def test_strings_compared_without_alignment_have_no_error_browser_and_the_page_says_why(tmp_path, capsys, recwarn):
+    # before: a browser of rows without a string or a context (the multiset's spans have no text)
+    gold, (pred,) = _inputs(tmp_path, PRED)
+    page = tmp_path / "none.html"
+    assert main(["report", gold, pred, "--align", "none", "--bootstrap", "0", "-o", str(page)]) == 0
+    dom, errors = headless_dom(page)
+    assert errors == [] and 'id="eb-table"' not in dom
+    assert re.search(r'<p class="note">No error browser or confusion matrix: model1: its strings were compared '
+                     r"without alignment \(--align none\)", dom)
+    # by hand: 6 strings against the 4 gold ones
+    assert '<td class="alignment-counts">6 predicted strings against 4 gold strings</td>' in dom

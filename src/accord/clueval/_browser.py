@@ -232,6 +232,9 @@ def span_views(systems: Mapping[str, Any], level: int = 1, labelled: bool = True
 
     evaluations = {}
     for name, result in systems.items():
+        if (result.options.get("alignment") or {}).get("align") == "none":
+            return {"note": f"{name}: its strings were compared without alignment (--align none) and have no place "
+                            "in the text; the error browser and the confusion matrix show spans in their context"}
         if result.mode == "clueval" and result.source is not None:
             evaluations[name] = result.source
             continue
