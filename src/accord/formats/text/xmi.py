@@ -292,35 +292,53 @@ def chain_types(ts: Any) -> list[str]:
 
 
 def write_xmi(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
-    """One document as XMI (DKPro Core named entities), and ``TypeSystem.xml`` beside it."""
+    """XMI (DKPro Core named entities) with its ``TypeSystem.xml``: one document to a ``.xmi`` file (the type system
+    beside it), or a folder holding one ``.xmi`` file per document (named by its id) and ``TypeSystem.xml``, as
+    INCEpTION's and accord's readers read a folder; built beside ``path`` and moved in when complete."""
+    from ..._support.safe_paths import atomic_directory, file_names, inside, staged_file, write_text
+
     cassis = _cassis()
     p = Path(path)
     with quiet_library():
-        _write(cassis, corpus, p)
+        if p.suffix.lower() == ".xmi" and not p.is_dir():
+            if len(corpus) != 1:
+                raise FormatError(f"an XMI file holds one document; this corpus has {len(corpus)}: give a folder "
+                                  "(one .xmi file per document and TypeSystem.xml are written in it)", path=p)
+            ts = _named_entity_types(cassis)
+            with staged_file(p) as staged:
+                _write(cassis, ts, corpus.documents[0], staged, p)
+            write_text(p.parent / "TypeSystem.xml", ts.to_xml())     # whole or not at all; never over an input
+            return
+        names = file_names([doc.id for doc in corpus.documents], ".xmi")
+        with atomic_directory(p) as out:
+            ts = _named_entity_types(cassis)
+            for doc in corpus.documents:
+                _write(cassis, ts, doc, inside(out, names[doc.id]), p)
+            (out / "TypeSystem.xml").write_text(ts.to_xml(), encoding="utf-8")
 
 
-def _write(cassis: Any, corpus: Corpus, p: Path) -> None:
-    if len(corpus) != 1:
-        raise FormatError(f"an XMI file holds one document; this corpus has {len(corpus)} (write them one by one)",
-                          path=p)
-    (doc,) = corpus.documents
-    if doc.text is None:
-        raise FormatError(f"document {doc.id!r} has no text; a CAS holds text", path=p)
-    ts = cassis.TypeSystem()     # DKPro Core's NamedEntity alone: a small type system, quick to read back
+def _named_entity_types(cassis: Any) -> Any:
+    """DKPro Core's NamedEntity alone: a small type system, quick to read back."""
+    ts = cassis.TypeSystem()
     entity = ts.create_type(NAMED_ENTITY, supertypeName="uima.tcas.Annotation")
     ts.create_feature(entity, "value", "uima.cas.String")
+    return ts
+
+
+def _write(cassis: Any, ts: Any, doc: Any, target: Path, shown: Path) -> None:
+    """One document's CAS to ``target`` (``shown``: the output named in errors)."""
+    if doc.text is None:
+        raise FormatError(f"document {doc.id!r} has no text; a CAS holds text", path=shown)
+    entity = ts.get_type(NAMED_ENTITY)
     cas = cassis.Cas(typesystem=ts)
     cas.sofa_string = doc.text
     for a in doc.annotations:
         if a.start is None or a.attributes:
             what = "has no span" if a.start is None else "has attributes"
             raise FormatError(f"document {doc.id!r}: {a.label!r} {what}; accord writes XMI named entities (a span "
-                              "and a label) only", path=p)
+                              "and a label) only", path=shown)
         cas.add(entity(begin=a.start, end=a.end, value=a.label))
-    cas.to_xmi(p)
-    from ..._support.safe_paths import write_text
-
-    write_text(p.parent / "TypeSystem.xml", ts.to_xml())     # whole or not at all; never over an input
+    cas.to_xmi(target)
 
 
 def _sniff(p: Path) -> bool:
