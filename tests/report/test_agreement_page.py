@@ -329,3 +329,25 @@ def test_ratings_page_has_each_pairs_confusion_matrix(tmp_path, capsys):
     assert r12 == [["", "a", "b", "c"], ["a", "2", "1", "0"], ["b", "0", "1", "0"], ["c", "0", "0", "1"]]
     r13 = table_rows(dom, tables["r1 (rows) against r3 (columns), items both rated"])
     assert r13 == [["", "a", "b", "c"], ["a", "1", "1", "0"], ["b", "0", "1", "0"], ["c", "0", "0", "1"]]
+
+
+def test_the_browser_is_bounded_on_a_big_corpus(tmp_path, capsys):
+    """600 disputed stretches (the second annotator marks every other span of the first): the page lists the first
+    500 and says how many more there are; the filters' counts are over all 600."""
+    import json
+
+    words = ["w"] * 1200
+    text = " ".join(words)
+    spans = [{"label": "A" if k % 3 else "B", "start": 2 * k, "end": 2 * k + 1} for k in range(1200)]
+    for name, kept in (("a", spans), ("b", spans[1::2])):
+        (tmp_path / f"{name}.jsonl").write_text(json.dumps({"id": "d", "text": text, "annotations": kept}) + "\n",
+                                                encoding="utf-8")
+    page = tmp_path / "big.html"
+    assert main(["agree", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--html", str(page), "-q"]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert html.count('<tr class="dp-row"') == 500
+    assert '<strong id="dp-more">100 more</strong>' in html and "in 600 the" in html
+    # labels of the 600 stretches (the even spans): k % 3 == 0 for k = 0, 6, 12...: 200 B, 400 A
+    assert ">A (400)</option>" in html and ">B (200)</option>" in html
+    dom, errors = headless_dom(page)
+    assert errors == [] and "500 of 500 stretches shown" in dom
