@@ -232,6 +232,10 @@ def _agree(inputs: Any, *, items: str | None, raters: str | None, labels: str | 
     from ..agreement._sources import project_sides
 
     wanted = extra_names(extras)
+    given = [flag for flag, value in measured.items() if value]
+    if given and convention != "accord":
+        raise OptionError(f"{', '.join(given)} apply under --convention accord (GATE's {convention} convention "
+                          "averages over pairs and documents)")
 
     project = project_sides(inputs, annotators, layer=layer)    # None: not one project export
     if project is not None:
@@ -284,10 +288,6 @@ def _agree(inputs: Any, *, items: str | None, raters: str | None, labels: str | 
     if bdm is not None and convention == "accord":
         raise OptionError("--bdm on agree gives GATE's IAA plugin's BDM figures: use --convention iaa or corpus-qa")
     if convention != "accord":
-        given = [flag for flag, value in measured.items() if value]
-        if given:
-            raise OptionError(f"{', '.join(given)} apply under --convention accord (GATE's {convention} convention "
-                              "averages over pairs and documents)")
         if not types:
             raise OptionError(f"--convention {convention} needs --types (and --feature for corpus-qa)")
         from ..agreement._gate_summary import gate_summary_of
