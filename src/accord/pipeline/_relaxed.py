@@ -100,17 +100,41 @@ def check_relaxed(name: str | None, threshold: float | None) -> float | None:
 
 
 def similarity_matrix(gold: Sequence[str], pred: Sequence[str], name: str) -> np.ndarray:
-    """The similarity of every (gold, predicted) pair of strings, gold by rows."""
-    fn = SIMILARITIES[name]
+    """The similarity of every (gold, predicted) pair of strings, gold by rows (each string's tokens counted once;
+    ``ratio`` by rapidfuzz's ``cdist``)."""
     out = np.zeros((len(gold), len(pred)), dtype=np.float64)
-    memo: dict[tuple[str, str], float] = {}
+    if not len(gold) or not len(pred):
+        return out
+    if name == "ratio":
+        from rapidfuzz import fuzz, process
+
+        out[:] = process.cdist(list(gold), list(pred), scorer=fuzz.ratio, dtype=np.float64) / 100.0
+        return out
+    if name not in ("token-f1", "containment"):     # a similarity added to SIMILARITIES: pair by pair
+        fn = SIMILARITIES[name]
+        for i, g in enumerate(gold):
+            for j, p in enumerate(pred):
+                out[i, j] = fn(g, p)
+        return out
+    bags: dict[str, Counter[str]] = {}
+    sizes: dict[str, int] = {}
+    for x in (*gold, *pred):
+        if x not in bags:
+            tokens = x.split()
+            bags[x], sizes[x] = Counter(tokens), len(tokens)
     for i, g in enumerate(gold):
+        bg, ng = bags[g], sizes[g]
         for j, p in enumerate(pred):
-            key = (g, p)
-            value = memo.get(key)
-            if value is None:
-                value = memo[key] = fn(g, p)
-            out[i, j] = value
+            bp, np_ = bags[p], sizes[p]
+            if not ng or not np_:
+                out[i, j] = float(ng == np_) if name == "token-f1" else 0.0
+                continue
+            small, large = (bg, bp) if len(bg) <= len(bp) else (bp, bg)
+            common = sum(min(n, large[t]) for t, n in small.items() if t in large)
+            if name == "token-f1":
+                out[i, j] = 2 * common / (ng + np_)
+            else:
+                out[i, j] = 1.0 if common == min(ng, np_) else 0.0
     return out
 
 
