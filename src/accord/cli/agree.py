@@ -405,7 +405,7 @@ def add_annotators(p: argparse.ArgumentParser) -> None:
                    "documents, 'INITIAL_CAS' the documents before annotation)")
     p.add_argument("--layer", metavar="TYPE[:FEATURE],...",
                    help="one project export of WebAnno TSV or XMI files: the annotation types read, each with the "
-                   "feature giving the label (default DKPro Core's NamedEntity)")
+                   "feature giving the label (default: DKPro Core's NamedEntity)")
 
 
 COMMANDS = {"agree": run_agree}
