@@ -123,3 +123,26 @@ def test_a_mode_reading_its_own_inputs_refuses_the_layers():
     gold, pred = _inputs()
     with pytest.raises(OptionError, match="relaxed matching and a judge score generated strings as spans"):
         accord.score(gold, pred, match="coref", relaxed="token-f1")
+
+
+@pytest.mark.filterwarnings("ignore::accord.errors.StatisticsWarning")     # two documents
+def test_the_relaxed_table_shows_its_intervals(tmp_path, monkeypatch, capsys):
+    import json
+
+    from accord.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    gold, _ = _inputs()
+    with open("gold.jsonl", "w", encoding="utf-8") as f:
+        for doc in gold.values():
+            f.write(json.dumps({"id": doc.id, "text": doc.text, "annotations": [
+                {"label": a.label, "start": a.start, "end": a.end} for a in doc.annotations]}) + "\n")
+    with open("pred.jsonl", "w", encoding="utf-8") as f:
+        for k, doc in enumerate(PRED):
+            f.write(json.dumps({"id": f"d{k}", "entities": [{"text": s, "label": lab} for s, lab in doc]}) + "\n")
+    assert main(["score", "gold.jsonl", "pred.jsonl", "--align", "none", "--relaxed", "token-f1",
+                 "--bootstrap", "100", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    relaxed = out[out.index("relaxed: strict"):]
+    # relaxed: 5 matches of 6 gold and 7 predicted strings; its ALL row carries its interval, as the strict one's
+    assert any(line.split()[:1] == ["ALL"] and "[" in line for line in relaxed.splitlines())

@@ -31,14 +31,14 @@ def render_units_measure(unit: str, measure: Any, console: Any) -> None:
     print_table(console, t)
 
 
-def render_measure(name: str, measure: Any, console: Any, title: str | None = None) -> None:
+def render_measure(name: str, measure: Any, console: Any, title: str | None = None, result: Any = None) -> None:
     """A measure a table stands for, by its kind: the units' table (:func:`render_units_measure`), or the kind's
-    count columns and P, R, F by label, then all labels."""
+    count columns and P, R, F by label, then all labels (with the intervals of ``result``'s bootstrap)."""
     if measure.kind.name == "units":
         render_units_measure(name, measure, console)
         return
     from .result_table import count_text
-    from .table import RATES, new_table, print_table
+    from .table import RATES, new_table, print_table, row_interval
 
     columns = list(measure.kind.columns)
     t = new_table(title or name, ["label", *(h for h, _ in columns), "P %", "R %", "F %"])
@@ -46,8 +46,10 @@ def render_measure(name: str, measure: Any, console: Any, title: str | None = No
     for lbl, b in rows:
         if lbl is None:
             t.add_section()
+        row = ("all",) if lbl is None else ("label", lbl)
         t.add_row("ALL" if lbl is None else lbl, *(count_text(b[k]) for _, k in columns),
-                  *(percent(b.get(k)) for k in RATES), style="bold" if lbl is None else None)
+                  *(percent(b.get(k), row_interval(result, name, row, k)) for k in RATES),
+                  style="bold" if lbl is None else None)
     print_table(console, t)
 
 
@@ -61,7 +63,7 @@ def render_tables(result: Any, console: Any) -> None:
             continue
         if table.measure is not None:
             measures = measures if measures is not None else result.csv_measures()
-            render_measure(table.measure, measures[table.measure], console, table.caption)
+            render_measure(table.measure, measures[table.measure], console, table.caption, result)
             continue
         draw_table(table, console)
 
