@@ -113,3 +113,27 @@ def test_strings_compared_without_alignment_have_no_error_browser_and_the_page_s
                      r"without alignment \(--align none\)", dom)
     # by hand: 6 strings against the 4 gold ones
     assert '<td class="alignment-counts">6 predicted strings against 4 gold strings</td>' in dom
+
+
+def test_accord_errors_places_generated_strings_and_notes_them_in_its_page_and_table(tmp_path, capsys, recwarn):
+    # before: "spanless annotations have no span to compare"
+    pytest.importorskip("rapidfuzz")
+    import csv
+
+    gold, (pred,) = _inputs(tmp_path, PRED)
+    page, table = tmp_path / "errors.html", tmp_path / "errors.tsv"
+    assert main(["errors", gold, pred, "--align", "fuzzy", "--align-threshold", "0.8", "--html", str(page),
+                 "--tsv", str(table)]) == 0
+    dom, errors = headless_dom(page)
+    assert errors == [] and len(_rows(dom)) == 4     # as in the report, by hand
+    assert sorted(_notes(dom)) == ["placed fuzzily from \u201cAurora Ar\u201d (similarity 0.95)",
+                                   "unaligned \u201cBergen\u201d: listed more often than the text holds it",
+                                   "unaligned \u201cOslo\u201d: not in the text"]
+    with open(table, encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    assert sorted((r["kind"], r["label"], r["note"]) for r in rows) == [
+        ("FN", "ORG", ""), ("FP", "LOC", "placed fuzzily from \u201cAurora Ar\u201d (similarity 0.95)"),
+        ("FP", "LOC", "unaligned \u201cBergen\u201d: listed more often than the text holds it"),
+        ("FP", "LOC", "unaligned \u201cOslo\u201d: not in the text")]
+    assert main(["errors", gold, gold, "--align", "exact"]) == 2
+    assert "the predicted side be records" in capsys.readouterr().err

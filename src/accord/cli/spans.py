@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._support.safe_paths import write_text as write_file
 from ..errors import OptionError
@@ -43,6 +43,12 @@ def _register_errors(sub: argparse._SubParsersAction) -> None:
     er.add_argument("--html", help="write the error page (self-contained HTML) to this file")
     er.add_argument("--tsv", help="write the error table as TSV to this file")
     er.add_argument("--csv", help="write the error table as CSV to this file")
+    er.add_argument("--align", choices=("exact", "fuzzy"), default=None,
+                    help="a predicted side of generated records (strings without offsets): how its strings are placed "
+                         "on the gold text, as in accord score (exact when not given); an unaligned string is a false "
+                         "positive whose note says what it was")
+    er.add_argument("--align-threshold", type=float, default=None, metavar="SIMILARITY",
+                    help="with --align fuzzy: the least similarity, 0 to 1 (0.9 when not given)")
 
 
 def run_errors(args: argparse.Namespace) -> int:
@@ -52,6 +58,7 @@ def run_errors(args: argparse.Namespace) -> int:
 
     level = leniency_level(args.leniency)
     gold, pred = read_span_sides(args, args.gold_format or args.format, args.pred_format or args.format)
+    gold, pred, notes = _aligned(args, gold, pred)
     ev = evaluate_spans(gold, pred, allow_missing=args.allow_missing)
     labelled = not args.unlabelled
     rows = []
@@ -61,19 +68,36 @@ def run_errors(args: argparse.Namespace) -> int:
     rows = _by_position(ev, rows)
     written = []
     if args.html:
-        write_file(args.html, errors_html(error_page_view(ev, rows, level=level, labelled=labelled)))
+        write_file(args.html, errors_html(error_page_view(ev, rows, level=level, labelled=labelled, notes=notes)))
         written.append(args.html)
     for path, delimiter in ((args.tsv, "\t"), (args.csv, ",")):
         if path:
-            write_file(path, errors_delimited(errors_table(ev, rows), delimiter))
+            write_file(path, errors_delimited(errors_table(ev, rows, notes), delimiter))
             written.append(path)
     if not written:
-        sys.stdout.write(errors_delimited(errors_table(ev, rows), "\t"))
+        sys.stdout.write(errors_delimited(errors_table(ev, rows, notes), "\t"))
         return 0
     fn = sum(r.kind == "FN" for r in rows)
     info(args, f"{fn} false negatives and {len(rows) - fn} false positives at leniency {level} "
                f"({'labelled' if labelled else 'unlabelled'}) written to {', '.join(written)}")
     return 0
+
+
+def _aligned(args: argparse.Namespace, gold: Any, pred: Any) -> tuple[Any, Any, dict]:
+    """The sides with a predicted side of generated records placed on the gold text (as accord score places them),
+    and the notes of its unaligned and fuzzily placed strings (:func:`accord.clueval._browser.span_notes`)."""
+    from ..formats.records.generated import is_records
+
+    if not is_records(pred) and args.align is None and args.align_threshold is None:
+        return gold, pred, {}
+    if is_records(gold) or not is_records(pred):
+        raise OptionError("--align places generated records (strings without offsets) of the predicted side on the "
+                          "gold text: the gold side must have offsets and the predicted side be records")
+    from ..clueval._browser import span_notes
+    from ..pipeline._align import align_records
+
+    pred, summary = align_records(gold, pred, args.align or "exact", args.align_threshold)
+    return gold, pred, span_notes(summary, gold, pred)
 
 
 def _by_position(ev: ClueEvaluation, rows: list) -> list:

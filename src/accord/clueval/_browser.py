@@ -48,8 +48,8 @@ from ._context import context_pieces
 from ._errors import ErrorRow, error_table
 from ._evaluate import ClueEvaluation
 
-__all__ = ["ERROR_CLASSES", "ErrorChanges", "alignment_notes", "error_browser_data", "error_changes", "error_rows",
-           "span_views"]
+__all__ = ["ERROR_CLASSES", "ErrorChanges", "add_notes", "alignment_notes", "error_browser_data", "error_changes",
+           "error_rows", "span_notes", "span_views"]
 
 MAX_COMPARED_SYSTEMS = 52
 """Systems the browser's fixed-by masks can tell apart (exact integers in JavaScript)."""
@@ -266,12 +266,19 @@ def _document_length(doc: Any) -> int:
 
 
 def _system_notes(result: Any) -> dict[tuple[str, int, int], str]:
-    """The notes of one system's predicted spans, by (document, start, end): its unaligned strings (standing past
-    their document's end, in the order the alignment summary lists them) and its fuzzily aligned ones."""
-    summary = result.options.get("alignment") or {}
-    if summary.get("align") not in ("exact", "fuzzy") or result.corpora is None:
+    """The notes of one system's predicted spans (:func:`span_notes` of its result)."""
+    if result.corpora is None:
         return {}
-    gold, pred = result.corpora
+    return span_notes(result.options.get("alignment"), *result.corpora)
+
+
+def span_notes(summary: Mapping[str, Any] | None, gold: Any, pred: Any) -> dict[tuple[str, int, int], str]:
+    """The notes of a system's predicted spans after its strings were aligned (``summary``, the alignment summary;
+    ``gold`` and ``pred`` the corpora scored), by (document, start, end): its unaligned strings (standing past their
+    document's end, in the order the summary lists them) and its fuzzily aligned ones."""
+    summary = summary or {}
+    if summary.get("align") not in ("exact", "fuzzy"):
+        return {}
     listed: dict[str, list[dict[str, Any]]] = {}
     for u in summary.get("unaligned_listed") or ():
         if u.get("reason") != _RELATION_REASON:
@@ -300,7 +307,11 @@ def alignment_notes(systems: Mapping[str, Any], data: dict[str, Any]) -> None:
     """Add to the browser's ``data`` the notes of the systems' generated output (``notes`` and ``row_note``, see
     the module docstring), read from each result's alignment summary (``result.options["alignment"]``); nothing
     when no system's strings were aligned."""
-    per_system = [_system_notes(result) for result in systems.values()]
+    add_notes(data, [_system_notes(result) for result in systems.values()])
+
+
+def add_notes(data: dict[str, Any], per_system: Sequence[Mapping[tuple[str, int, int], str]]) -> None:
+    """Add to the browser's ``data`` each system's notes of its predicted spans (:func:`span_notes`), by row."""
     if not any(per_system):
         return
     notes: list[str] = []

@@ -8,7 +8,7 @@ who goes through the errors.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..result import ResultTable
@@ -46,8 +46,11 @@ def marked_context(ev: ClueEvaluation, row: ErrorRow) -> str:
     return (" " if tokens else "").join(out)
 
 
-def error_dicts(ev: ClueEvaluation, rows: Sequence[ErrorRow]) -> list[dict[str, Any]]:
-    """One flat dict per row, keys :data:`ERROR_COLUMNS`."""
+def error_dicts(ev: ClueEvaluation, rows: Sequence[ErrorRow],
+                notes: Mapping[tuple[str, int, int], str] | None = None) -> list[dict[str, Any]]:
+    """One flat dict per row, keys :data:`ERROR_COLUMNS` (``note``: a false positive's note in ``notes``, by
+    document, start and end: what an unaligned or fuzzily placed string of generated output was)."""
+    notes = notes or {}
     out = []
     for r in rows:
         out.append({
@@ -62,23 +65,31 @@ def error_dicts(ev: ClueEvaluation, rows: Sequence[ErrorRow]) -> list[dict[str, 
             "other_cpos_end": r.other_cpos[1] if r.other_cpos else "",
             "other_token_id_start": r.other_token_ids[0] if r.other_token_ids else "",
             "other_token_id_end": r.other_token_ids[1] if r.other_token_ids else "",
-            "context": marked_context(ev, r), "note": "",
+            "context": marked_context(ev, r),
+            "note": notes.get((r.document, r.start, r.end), "") if r.kind == "FP" else "",
         })
     return out
 
 
-def errors_table(ev: ClueEvaluation, rows: Sequence[ErrorRow]) -> ResultTable:
+def errors_table(ev: ClueEvaluation, rows: Sequence[ErrorRow],
+                 notes: Mapping[tuple[str, int, int], str] | None = None) -> ResultTable:
     """The rows as a table of :data:`ERROR_COLUMNS` (the TSV and CSV files of ``accord errors``)."""
-    return ResultTable("errors", ERROR_COLUMNS, [tuple(d.values()) for d in error_dicts(ev, rows)],
+    return ResultTable("errors", ERROR_COLUMNS, [tuple(d.values()) for d in error_dicts(ev, rows, notes)],
                        caption="CLUEval errors", first=len(ERROR_COLUMNS))
 
 
 def error_page_view(ev: ClueEvaluation, rows: Sequence[ErrorRow], *, level: int = 1, labelled: bool = True,
-                    system: str = "predicted") -> dict[str, Any]:
+                    system: str = "predicted",
+                    notes: Mapping[tuple[str, int, int], str] | None = None) -> dict[str, Any]:
     """What the error page draws: the error browser's data over ``rows`` (:func:`~accord.clueval._browser.
-    error_browser_data`), the number of false negatives and false positives, the level and mode."""
-    from ._browser import error_browser_data
+    error_browser_data`), with the ``notes`` of the predicted spans of generated output
+    (:func:`~accord.clueval._browser.span_notes`), the number of false negatives and false positives, the level
+    and mode."""
+    from ._browser import add_notes, error_browser_data
 
-    return {"data": error_browser_data({system: ev}, level=level, labelled=labelled, rows={system: rows}),
+    data = error_browser_data({system: ev}, level=level, labelled=labelled, rows={system: rows})
+    if notes:
+        add_notes(data, [notes])
+    return {"data": data,
             "counts": {k: sum(r.kind == k for r in rows) for k in ("FN", "FP")},
             "level": level, "level_name": LEVELS[level - 1], "mode": "labelled" if labelled else "unlabelled"}
