@@ -3,7 +3,8 @@
 * ``label-studio``: a Label Studio JSON export; its annotators are the users of the annotations (``completed_by``)
   and the optional ``predictions`` (:func:`accord.formats.text.label_studio.read_label_studio_annotators`).
 * ``prodigy``: a Prodigy JSON-lines file; its annotators are the tasks' ``_annotator_id`` (else ``_session_id``)
-  (:func:`accord.formats.text.prodigy.read_prodigy_annotators`).
+  (:func:`accord.formats.text.prodigy.read_prodigy_annotators`); or a folder of Prodigy files, one annotator each
+  (:func:`accord.formats.text.prodigy.read_prodigy_files`).
 * ``doccano``: the unzipped export of a doccano project without collaborative annotation, a folder of
   ``USER.jsonl`` files, one per member (two or more, every one a doccano export); the annotator is the file's name.
 * ``brat``: a folder of one subfolder per annotator, each holding the annotator's ``.ann``/``.txt`` files
@@ -59,20 +60,26 @@ def _read_label_studio(p: Path, **options: Any) -> dict[str, Corpus]:
 
 
 def _detect_prodigy(p: Path) -> bool:
-    return _is_file(p) and _sniffed(p, "prodigy")
+    if _is_file(p):
+        return _sniffed(p, "prodigy")
+    files = _jsonl_files(p)
+    return len(files) >= 2 and all(_sniffed(f, "prodigy") for f in files[:_SNIFFED])
 
 
 def _read_prodigy(p: Path, **options: Any) -> dict[str, Corpus]:
-    from .text.prodigy import read_prodigy_annotators
+    from .text.prodigy import read_prodigy_annotators, read_prodigy_files
 
-    return read_prodigy_annotators(p, encoding=options.get("encoding"), answers=options.get("answers"))
+    kept = {"encoding": options.get("encoding"), "answers": options.get("answers")}
+    if _is_file(p):
+        return read_prodigy_annotators(p, **kept)
+    return read_prodigy_files(_jsonl_files(p), **kept)
 
 
-_DOCCANO_SNIFFED = 20
-"""The files of a doccano folder sniffed to recognise it (every file is read as doccano's)."""
+_SNIFFED = 20
+"""The files of a folder of doccano or Prodigy files sniffed to recognise it (every file is read in that format)."""
 
 
-def _doccano_files(p: Path) -> list[Path]:
+def _jsonl_files(p: Path) -> list[Path]:
     if not _is_dir(p):
         return []
     files = []
@@ -89,8 +96,8 @@ def _doccano_files(p: Path) -> list[Path]:
 
 
 def _detect_doccano(p: Path) -> bool:
-    files = _doccano_files(p)
-    return len(files) >= 2 and all(_sniffed(f, "doccano") for f in files[:_DOCCANO_SNIFFED])
+    files = _jsonl_files(p)
+    return len(files) >= 2 and all(_sniffed(f, "doccano") for f in files[:_SNIFFED])
 
 
 def _read_doccano(p: Path, **options: Any) -> dict[str, Callable[[], Corpus]]:
@@ -98,7 +105,7 @@ def _read_doccano(p: Path, **options: Any) -> dict[str, Callable[[], Corpus]]:
 
     def reader(f: Path) -> Callable[[], Corpus]:
         return lambda: read_doccano(f, encoding=options.get("encoding"))
-    return {f.stem: reader(f) for f in _doccano_files(p)}
+    return {f.stem: reader(f) for f in _jsonl_files(p)}
 
 
 def _detect_brat(p: Path) -> bool:

@@ -2,6 +2,7 @@
 _session_id. Hand-made tasks in Prodigy's documented task format (db-out), and spaCy's ner_tweets demo file."""
 
 import json
+import zlib
 
 import pytest
 
@@ -17,7 +18,7 @@ TEXT2 = "Rome is far."
 
 
 def _t(text, spans, answer="accept", who=None, **extra):
-    task = {"text": text, "_input_hash": hash(text) % 1000, "_task_hash": 1, "_view_id": "ner_manual",
+    task = {"text": text, "_input_hash": zlib.crc32(text.encode()), "_task_hash": 1, "_view_id": "ner_manual",
             "spans": [{"start": s, "end": e, "label": lab, "token_start": 0, "token_end": 0} for s, e, lab in spans],
             "answer": answer, **extra}
     if who is not None:
@@ -123,3 +124,27 @@ def test_the_ner_tweets_demo_is_prodigy():
     corpus = accord.read(path)
     assert [(a.label, corpus["1"].surface(a.start, a.end)) for a in corpus["1"].annotations] == [
         ("PERSON", "Ed Sheeran")]
+
+
+def test_a_folder_of_prodigy_files_one_annotator_each(tmp_path):
+    """Each annotator's dataset exported alone, the inputs in different orders: one input is one document id in
+    every file (numbered over the files), so the annotators pair. By hand: items Alice (PER, PER), Bob (PER,
+    Non-cat), Rome (LOC, LOC): observed agreement 2/3. An input only one file accepted is left out."""
+    from accord.formats.projects import detect
+
+    _file(tmp_path / "ann.jsonl", [_t(TEXT1, [(0, 5, "PER"), (10, 13, "PER")], who="ann"),
+                                   _t(TEXT2, [(0, 4, "LOC")], who="ann"), _t("Extra.", [], who="ann")])
+    _file(tmp_path / "bob.jsonl", [_t(TEXT2, [(0, 4, "LOC")]), _t(TEXT1, [(0, 5, "PER")])])
+    assert detect(tmp_path).name == "prodigy"
+    with pytest.warns(AccordWarning, match=r"1 document\(s\) left out"):
+        result = accord.agree(tmp_path)
+    assert list(result.inputs) == ["ner-ann", "bob"]          # _annotator_id, else the file's name
+    assert result.totals["items"] == 3
+    assert result.totals["coefficients"]["observed_agreement"] == pytest.approx(2 / 3)
+
+
+def test_a_file_of_several_annotators_in_a_folder_is_an_error(tmp_path):
+    _file(tmp_path / "a.jsonl", [_t(TEXT1, [], who="ann"), _t(TEXT1, [], who="bob")])
+    _file(tmp_path / "b.jsonl", [_t(TEXT1, [])])
+    with pytest.raises(FormatError, match=r"a.jsonl: 2 annotators .*one annotator a file"):
+        accord.agree(tmp_path)

@@ -13,7 +13,8 @@ character offsets into ``text`` (a span's ``text``, when given, must be the text
 * Annotators: ``_annotator_id``, else ``_session_id`` (``dataset-name`` of a named session). A file of several
   annotators is read one annotator at a time (``annotation_set=NAME``, ``--gold-set NAME``), or all at once by
   :func:`read_prodigy_annotators` (``accord agree FILE``), which keeps the documents every annotator accepted and
-  says how many it left out.
+  says how many it left out. A folder of such files, one annotator each (each annotator's dataset exported
+  alone), is read by :func:`read_prodigy_files` (``accord agree FOLDER``).
 * ``relations`` and a choice interface's ``accept`` lists are left out with a warning that counts them.
 """
 
@@ -31,7 +32,7 @@ from ...model import Attributes, Corpus, Document, make_annotation
 from .._registry import Format, file_head, option_hint, register
 from .jsonl import json_lines
 
-__all__ = ["read_prodigy", "read_prodigy_annotators", "write_prodigy", "prodigy_keys", "ANSWERS"]
+__all__ = ["read_prodigy", "read_prodigy_annotators", "read_prodigy_files", "write_prodigy", "prodigy_keys", "ANSWERS"]
 
 ANSWERS = ("accept", "reject", "ignore")
 """Prodigy's answers to a task."""
@@ -199,12 +200,49 @@ def read_prodigy_annotators(path: str | Path, *, answers: str | Iterable[str] | 
     if anonymous is not None and every:
         raise FormatError("this task has no _annotator_id or _session_id while others do", path=p,
                           line=anonymous.line)
-    kept = set.intersection(*({t.key for t in tasks if t.annotator == a} for a in every)) if every else set()
-    left = len({t.key for t in tasks} - kept)
-    if left and len(every) > 1:
-        warnings.warn(AccordWarning(f"{p}: {left} document(s) left out: not accepted by every annotator "
-                                    f"({', '.join(every[:5])})"), stacklevel=2)
-    return {a: _corpus([t for t in tasks if t.annotator == a and t.key in kept], numbers, p, a) for a in every}
+    if not every:      # one annotator, unnamed: named by the file
+        return {p.stem: _corpus(tasks, numbers, p, p.stem)}
+    return _shared({a: (p, [t for t in tasks if t.annotator == a]) for a in every}, numbers, str(p))
+
+
+def _shared(groups: dict[str, tuple[Path, list[_Task]]], numbers: dict[str, int], where: str) -> dict[str, Corpus]:
+    """Each annotator's corpus on the inputs every one of them accepted (the others counted in a warning)."""
+    keys = [{t.key for t in tasks} for _, tasks in groups.values()]
+    kept = set.intersection(*keys)
+    left = len(set.union(*keys) - kept)
+    if left and len(groups) > 1:
+        warnings.warn(AccordWarning(f"{where}: {left} document(s) left out: not accepted by every annotator "
+                                    f"({', '.join(list(groups)[:5])})"), stacklevel=3)
+    return {a: _corpus([t for t in tasks if t.key in kept], numbers, f, a) for a, (f, tasks) in groups.items()}
+
+
+def read_prodigy_files(paths: Iterable[str | Path], *, answers: str | Iterable[str] | None = None,
+                       encoding: str | None = None, **_ignored: Any) -> dict[str, Corpus]:
+    """Prodigy files of one annotator each (``prodigy db-out`` of each annotator's dataset), ``{annotator:
+    Corpus}``: the annotator is the file's ``_annotator_id`` (else ``_session_id``, else the file's name); inputs
+    are numbered over all the files (in order of first appearance, file after file), so that one input is one
+    document id in every file; each corpus holds the inputs every file accepted (the others counted in a
+    warning). A file of several annotators is an error naming it."""
+    chosen = _answers(answers)
+    groups: dict[str, tuple[Path, list[_Task]]] = {}
+    numbers: dict[str, int] = {}
+    for path in paths:
+        p = Path(path)
+        tasks, own = _tasks(p, encoding, chosen)
+        for key in own:
+            numbers.setdefault(key, len(numbers) + 1)
+        every = _annotators(tasks)
+        if len(every) > 1:
+            raise FormatError(f"{len(every)} annotators answered these tasks ({', '.join(every[:5])}); a folder of "
+                              "Prodigy files holds one annotator a file (give this file alone to accord agree)",
+                              path=p)
+        name = every[0] if every and all(t.annotator == every[0] for t in tasks) else p.stem
+        if name in groups:
+            raise FormatError(f"annotator {quoted(name)} is also the annotator of {groups[name][0].name}", path=p)
+        groups[name] = (p, tasks)
+    if not groups:
+        raise FormatError("no Prodigy file", path=None)
+    return _shared(groups, numbers, str(Path(next(iter(groups.values()))[0]).parent))
 
 
 def write_prodigy(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
