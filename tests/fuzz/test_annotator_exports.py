@@ -88,6 +88,7 @@ def test_prodigy_file(tasks, data):
         corrupt = Path(d, "c.jsonl")
         corrupt.write_bytes(data.draw(corrupt_bytes(raw)))
         run(["agree", str(corrupt)])
+        run(["agree", d])            # a folder of Prodigy files, one annotator each
 
 
 @CHEAP
