@@ -171,6 +171,18 @@ def test_two_different_verdicts_for_one_pair_are_refused(tmp_path):
         accord.score(_gold(), PRED, align="none", judge_cache=cache)
 
 
+def test_a_cache_that_is_not_there_without_a_judge_is_refused(tmp_path):
+    with pytest.raises(OptionError, match="no such file, and no judge"):
+        accord.score(_gold(), PRED, align="none", judge_cache=tmp_path / "typo.jsonl")
+
+
+def test_a_cache_that_cannot_be_written_is_named_before_the_judge_is_asked(tmp_path):
+    judge = Recorder()
+    with pytest.raises(OptionError, match="cannot be written"):
+        accord.score(_gold(), PRED, align="none", judge=judge, judge_cache=tmp_path / "no" / "such" / "v.jsonl")
+    assert judge.calls == []
+
+
 def test_the_judge_needs_align_none():
     with pytest.raises(OptionError, match="apply with align='none'"):
         accord.score(_gold(), PRED, judge=Recorder())

@@ -184,6 +184,17 @@ class JudgeCache:
                                   f"{_pair_text(gold, pred)}", path=self.path, line=n)
             self.verdicts[key] = float(score)
 
+    def open_for_verdicts(self) -> None:
+        """Make sure new verdicts can be appended (the file created when absent), before the judge is asked."""
+        if self.path is None:
+            return
+        try:
+            with open(self.path, "a", encoding="utf-8"):
+                pass
+        except OSError as e:
+            raise OptionError(f"{spelled('judge_cache', cli_value=self.path)}: cannot be written "
+                              f"({type(e).__name__}: {_one_line(e)})") from None
+
     def get(self, gold: Record, pred: Record) -> float | None:
         return self.verdicts.get(record_key(gold, pred))
 

@@ -5,6 +5,7 @@ layers, each scored as a measure of its own beside the strict one."""
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -192,7 +193,14 @@ def _judge(docs: Sequence[_Doc], judge: Any, cache_path: Any, limit: int) -> dic
     from ._relaxed import BLOCK_LIMIT, best_pairs
 
     fn, name = load_judge(judge)
+    if fn is None and not os.path.exists(cache_path):
+        from .._support.surface import spelled
+
+        raise OptionError(f"{spelled('judge_cache', cli_value=cache_path)}: no such file, and no judge "
+                          f"({spelled('judge')}) to give verdicts")
     cache = JudgeCache(cache_path)
+    if fn is not None:
+        cache.open_for_verdicts()     # a cache that cannot be written is named before the judge is asked
     blocks = []
     for d in docs:
         for label, (lg, lp) in d.left_by_label().items():
