@@ -83,3 +83,11 @@ def test_units_table_without_text(tmp_path):
     d = result.disputes
     assert (d["disputed"], d["agreed"]) == (1, 1)
     assert d["stretches"][0]["text"] == "" and d["stretches"][0]["readings"] == [[[0, 4, 0, ""]], [[0, 4, 1, ""]]]
+
+
+def test_a_long_span_over_many_lists_twenty_of_them():
+    """One annotator's span over the whole text makes one stretch of the other's 30 spans: 20 listed, 10 counted."""
+    spans = {0: [(0, 300, "S")], 1: [(10 * k, 10 * k + 5, "X") for k in range(30)]}
+    d = disputes_view(["a", "b"], [("doc", None, spans)])
+    row = d["stretches"][0]
+    assert (d["disputed"], len(row["readings"][1]), row["hidden"]) == (1, 20, [0, 10])

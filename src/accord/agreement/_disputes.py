@@ -29,6 +29,9 @@ CONTEXT = 40
 """Characters (or tokens) of text shown either side of a stretch."""
 LONGEST = 300
 """A stretch's text or a span's text longer than this is shown as its beginning and end around an ellipsis."""
+SPANS = 20
+"""Spans of one annotator listed in one stretch (one long span over many others makes a stretch of them all); the
+others are counted (``hidden``)."""
 
 Span = tuple[int, int, str]
 
@@ -75,8 +78,9 @@ def disputes_view(annotators: Sequence[str], documents: Iterable[tuple[str, Any,
 
     Returns the browser's data: ``annotators``, ``labels`` (every label of a disputed stretch, sorted),
     ``stretches`` (the first ``limit``: ``document``, ``start``, ``end``, ``before``, ``text``, ``after``,
-    ``labels`` (indices), ``odd`` (annotator indices) and ``readings``: per annotator None (no such document) or its
-    spans ``[start, end, label index, text]``), ``disputed`` and ``agreed`` (counts of stretches), ``more`` (the
+    ``labels`` (indices), ``odd`` (annotator indices), ``readings``: per annotator None (no such document) or its
+    first :data:`SPANS` spans ``[start, end, label index, text]``, and ``hidden``: per annotator the spans not
+    listed), ``disputed`` and ``agreed`` (counts of stretches), ``more`` (the
     disputed stretches not listed), ``by_label`` and ``by_annotator`` (disputed stretches with the label; with the
     annotator odd, over all of them), ``spans_by_annotator`` (spans counted) and ``limit``."""
     if limit < 0:
@@ -115,8 +119,9 @@ def disputes_view(annotators: Sequence[str], documents: Iterable[tuple[str, Any,
                          "text": _cut(text(start, stop)), "after": _cut(text(stop, stop + CONTEXT), CONTEXT * 2),
                          "labels": run_labels, "odd": odd,
                          "readings": [None if k not in readings else
-                                      [[s, e, label, _cut(text(s, e))] for s, e, label in sorted(readings[k])]
-                                      for k in range(len(annotators))]})
+                                      [[s, e, label, _cut(text(s, e))] for s, e, label in sorted(readings[k])[:SPANS]]
+                                      for k in range(len(annotators))],
+                         "hidden": [max(0, len(readings.get(k, ())) - SPANS) for k in range(len(annotators))]})
     names = sorted(labels)
     index = {label: i for i, label in enumerate(names)}
     for row in kept:

@@ -28,7 +28,7 @@ def disputes_context(disputes: Mapping[str, Any] | None) -> dict[str, Any] | Non
             spans = None if reading is None else [
                 {"label": labels[label], "where": _where(a, b),
                  "text": None if (a, b) == (s["start"], s["end"]) else text} for a, b, label, text in reading]
-            cells.append({"spans": spans, "odd": k in s["odd"]})
+            cells.append({"spans": spans, "odd": k in s["odd"], "hidden": s.get("hidden", [0] * len(annotators))[k]})
         rows.append({"document": s["document"], "where": _where(s["start"], s["end"]), "before": s["before"],
                      "text": s["text"], "after": s["after"],
                      "labels": " ".join(map(str, s["labels"])), "odd": " ".join(map(str, s["odd"])),
