@@ -105,3 +105,17 @@ def test_a_ratings_table_is_no_project(tmp_path):
     table.write_text("a,b\nx,x\ny,x\n")
     assert detect(table) is None
     assert accord.agree(table).totals["items"] == 2
+
+
+def test_a_brat_project_of_too_many_entries_is_refused_before_reading(tmp_path):
+    from accord.errors import FormatError
+    from accord.formats.text.brat import annotator_folders
+
+    for n in range(5):
+        (tmp_path / f"a{n}").mkdir()
+        (tmp_path / f"a{n}" / "x.ann").write_text("T1\tX 0 1\tx\n")
+    with pytest.raises(FormatError, match="more than 3 entries in this project: refused before reading"):
+        annotator_folders(tmp_path, 3)
+    with pytest.raises(FormatError, match="more than 8 entries"):
+        annotator_folders(tmp_path, 8)            # 5 folders + 5 files
+    assert list(annotator_folders(tmp_path, 10)) == [f"a{n}" for n in range(5)]

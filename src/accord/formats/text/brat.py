@@ -169,13 +169,19 @@ def annotator_folders(path: Path, limit: int) -> dict[str, list[Path]] | None:
     annotators being the subfolders that hold ``.ann`` files (at any depth), or ``None`` when ``path`` is not
     that (fewer than two such subfolders, or ``.ann`` files of its own). More than ``limit`` entries are an error
     before any file is read."""
+    entries: list[Path] = []
     try:
-        entries = sorted(e for e in path.iterdir() if not e.name.startswith("."))
+        for e in path.iterdir():
+            if len(entries) >= limit:
+                raise FormatError(f"more than {limit:,} entries in this project: refused before reading", path=path)
+            if not e.name.startswith("."):
+                entries.append(e)
     except OSError:
         return None
     if any(e.suffix.lower() == ".ann" for e in entries):
         return None
-    seen = [0]
+    entries.sort()
+    seen = [len(entries)]
     found = {}
     for sub in entries:
         if not sub.is_dir():
