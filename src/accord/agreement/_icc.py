@@ -39,8 +39,9 @@ def numeric_values(categories: Sequence[Hashable], what: str) -> np.ndarray:
 def icc_contributions(pat: np.ndarray, values: np.ndarray, centre: float) -> np.ndarray:
     """Per pattern rated by every rater: ``[1, x_j (m), (Σ_j x_j)², Σ_j x_j²]``, ``x`` the values minus ``centre``."""
     u, m = pat.shape
-    full = (pat != MISSING).all(axis=1)
-    x = np.where(full[:, None], values[np.where(pat == MISSING, 0, pat)] - centre, 0.0)
+    full = (pat != MISSING).all(axis=1) & (values.size > 0)
+    x = np.where(full[:, None], values[np.where(full[:, None], pat, 0)] - centre, 0.0) if values.size \
+        else np.zeros((u, m))
     out = np.zeros((u, m + 3))
     out[:, 0] = full
     out[:, 1:1 + m] = x
@@ -62,17 +63,28 @@ def icc_evaluate(sums: np.ndarray, m: int) -> np.ndarray:
         ss_rows = rows2 / m - correction
         ss_cols = (cols ** 2).sum(axis=1) / safe - correction
         ss_error = ss_total - ss_rows - ss_cols
+        # sums of squares within rounding of 0 are 0 (a resample's or jackknife's sums are differences of sums):
+        # a table without variation gives NaN, not the ratio of two rounding errors
+        tol = 1e-9 * (np.abs(squares) + np.abs(correction))
+        ss_total, ss_rows, ss_cols, ss_error = (np.where(np.abs(x) <= tol, 0.0, x)
+                                                for x in (ss_total, ss_rows, ss_cols, ss_error))
         msr = ss_rows / (n - 1)
         msc = ss_cols / (m - 1)
         mse = ss_error / ((n - 1) * (m - 1))
         msw = (ss_total - ss_rows) / (n * (m - 1))
+        size = np.abs(msr) + np.abs(msc) + np.abs(mse) + np.abs(msw)
+
+        def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+            """``num / den``, NaN where ``den`` is 0 within rounding (of differences of sums)."""
+            return np.where(np.abs(den) <= 1e-9 * size, np.nan, num / np.where(den == 0, 1, den))
+
         out = np.stack([
-            (msr - msw) / (msr + (m - 1) * msw),
-            (msr - mse) / (msr + (m - 1) * mse + m * (msc - mse) / n),
-            (msr - mse) / (msr + (m - 1) * mse),
-            (msr - msw) / msr,
-            (msr - mse) / (msr + (msc - mse) / n),
-            (msr - mse) / msr,
+            ratio(msr - msw, msr + (m - 1) * msw),
+            ratio(msr - mse, msr + (m - 1) * mse + m * (msc - mse) / n),
+            ratio(msr - mse, msr + (m - 1) * mse),
+            ratio(msr - msw, msr),
+            ratio(msr - mse, msr + (msc - mse) / n),
+            ratio(msr - mse, msr),
         ], axis=1)
     out[~np.isfinite(out)] = np.nan
     if m < 2:
@@ -96,7 +108,8 @@ def intraclass_correlation(ratings: Any, *, categories: Sequence[Hashable] | Non
 
     ICC1: one-way random raters; ICC2: two-way random, absolute agreement; ICC3: two-way mixed, consistency; the
     ``k`` forms are the reliability of the mean of the ``k`` raters. Items not rated by every rater are left out
-    (with a warning), as pingouin's ``nan_policy="omit"``; fewer than two items give NaN.
+    (with a warning), as pingouin's ``nan_policy="omit"``; fewer than two items, or a zero denominator (where
+    pingouin gives ±inf or NaN), give NaN.
 
     Returns
     -------

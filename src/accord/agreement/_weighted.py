@@ -116,6 +116,8 @@ def kappa_contributions(pat: np.ndarray, d: np.ndarray) -> np.ndarray:
     u, m = pat.shape
     pairs = [(a, b) for a in range(m) for b in range(a + 1, m)]
     out = np.zeros((u, len(pairs), 2 + 2 * k))
+    if not k:                   # no rating at all: no item rated by both
+        return out.reshape(u, -1)
     rows = np.arange(u)
     for p, (a, b) in enumerate(pairs):
         both = (pat[:, a] != MISSING) & (pat[:, b] != MISSING)
