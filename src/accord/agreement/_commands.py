@@ -83,15 +83,15 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
 
     def page_parts(result: UnitizingResult) -> UnitizingResult:
         """The page's parts (``--html``): the span agreement of annotation sets, the disputed stretches."""
-        if span_measure is not None and corpora is not None:
+        if span_measure is not None and corpora is not None and names is not None:
             from ..agreement._spans import span_agreement
 
             result.source = span_agreement(corpora, names, types=types or None, feature=feature, pairing=pairing)
         if disputes is not None:
             from ..agreement._disputes import disputes_from_corpora, disputes_from_units
 
-            result.disputes = disputes_from_units(units, disputes) if corpora is None else disputes_from_corpora(
-                corpora, names, types=types or None, feature=feature, limit=disputes)
+            result.disputes = disputes_from_units(units, disputes) if corpora is None or names is None else \
+                disputes_from_corpora(corpora, names, types=types or None, feature=feature, limit=disputes)
         return result
 
     if measure == "alpha-u":
