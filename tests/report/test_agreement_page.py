@@ -291,7 +291,8 @@ def test_the_page_draws_what_the_result_holds_not_a_list(tmp_path):
                                                                {"raters": ["b", "c"], "value": 1.0}], "mean": 0.5833},
                                  "some_icc": {"ICC1": 0.125, "ICC2k": 0.75}},
                 "ci": {"brand_new_kappa": [0.1, 0.9]}},
-                "reference": {"reference": "c", "annotators": {"a": {"items": 4, "coefficients": {"cohen_kappa": 0.3}},
+                "reference": {"reference": "c", "annotators": {"a": {"items": 4, "coefficients": {"cohen_kappa": 0.3},
+                                                                    "ci": {"cohen_kappa": [0.125, 0.5]}},
                                                               "b": {"items": 3, "coefficients": {"cohen_kappa": 0.6}}}},
                 "by_document": {}, "by_label": {}}
 
@@ -312,6 +313,8 @@ def test_the_page_draws_what_the_result_holds_not_a_list(tmp_path):
     assert [people[n][head.index("reference — coefficients cohen_kappa")] for n in "abc"] == ["0.3000", "0.6000",
                                                                                               "n/a"]
     assert "reference: annotators" in _text(dom)
+    rows = table_rows(dom, re.search(r'<h3 id="([^"]+)">reference: annotators', dom).group(1))
+    assert rows[1][rows[0].index("ci cohen kappa")] == "[0.125, 0.500]"    # an interval, not a list
 
 
 def test_ratings_page_has_each_pairs_confusion_matrix(tmp_path, capsys):

@@ -139,6 +139,9 @@ def _numeric_leaves(v: Mapping[str, Any]) -> bool:
 
 
 def _cell(v: Any, name: str = "") -> dict[str, Any]:
+    if isinstance(v, (list, tuple)) and "ci" in name.split() and len(v) == 2 and all(
+            x is None or _is_number(x) for x in v):
+        return {"text": _interval(v) or "n/a", "num": True, "colour": None}    # a bootstrap interval
     if isinstance(v, (list, tuple)):
         shown = [repr(x) if x == "" else str(x) for x in v]
         joint = " ~ " if name.split(" ", 1)[0] in ("raters", "annotators") else ", "
