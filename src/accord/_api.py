@@ -301,8 +301,9 @@ def score(
     out = chosen.measure(gold_c, pred_c, mode_options)
     if layered is not None:     # relaxed and judged matches: measures beside the strict one
         from .pipeline._multisets import attach_layers
+        from .result import ResultTable
 
-        attach_layers(out, layered, lambda g, p: chosen.measure(g, p, mode_options))
+        attach_layers(out, layered, lambda g, p: chosen.measure(g, p, mode_options), ResultTable)
     out.repairs = repairs
     if alignment is not None:     # how the strings were placed (an option) and what it gave (their outcome)
         out.options["align"] = alignment["align"]

@@ -344,22 +344,23 @@ def multisets(gold: Corpus, pred: Corpus,
     return out.gold, out.pred, out.summary
 
 
-def attach_layers(result: Any, layers: Layers, measure: Callable[[Corpus, Corpus], Any]) -> Any:
+def attach_layers(result: Any, layers: Layers, measure: Callable[[Corpus, Corpus], Any],
+                  table: Callable[..., Any]) -> Any:
     """``result`` (the strict layer's, of any span mode) with each further layer's main measure after its own
-    measures (its JSON then nests them), a table standing for each, and what each layer found in its options.
-    The layers' corpora are the strict one's items laid out anew: the warnings of measuring them again are those
-    already given, and are not repeated."""
+    measures (its JSON then nests them), a table standing for each (``table``: :class:`accord.result.ResultTable`,
+    handed in: the pipeline does not import the results' package, which reaches the statistics), and the layers'
+    settings in its options. The layers' corpora are the strict one's items laid out anew: the warnings of measuring
+    them again are those already given, and are not repeated."""
     import warnings
 
     from ..errors import AccordWarning
-    from ..result import ResultTable
 
     for name, (g, p) in layers.layers.items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", AccordWarning)
             layer = measure(g, p)
         result.measures[name] = layer.main
-        result.add_table(ResultTable(name, measure=name, caption=layers.captions[name]))
+        result.add_table(table(name, measure=name, caption=layers.captions[name]))
     if layers.layers:
         result.nested = True
     result.options.update(layers.options)
