@@ -302,10 +302,14 @@ class _Aligner:
             counts["relations"] += 1
             out.append(make_annotation(a.label, None, None, {"head": head, "tail": tail}))
         if "events" in counts:
-            out.extend(self.events(doc, first))
+            aligned: dict[str, list[Annotation]] = defaultdict(list)
+            for k, new in enumerate(out[:len(entities)]):
+                if spans[k] is not None:
+                    aligned[entities[k].get(TEXT).strip()].append(new)
+            out.extend(self.events(doc, aligned))
         return Document(self.doc_id, tuple(out))
 
-    def events(self, doc: Document, entities: dict[str, Annotation]) -> list[Annotation]:
+    def events(self, doc: Document, entities: dict[str, list[Annotation]]) -> list[Annotation]:
         """A document's events placed on the text: their trigger spans (labelled by the event's type), the argument
         spans that are not entities (labelled ``Argument``), and the events (spanless: their ``trigger`` and one
         attribute per role, a role given twice numbered as brat numbers it: ``Theme``, ``Theme2``)."""
@@ -313,7 +317,7 @@ class _Aligner:
         events = [a for a in doc.annotations if a.get(KIND) == "event"]
         triggers, why = self.place([(a.get(TRIGGER), a.label) for a in events], "trigger")
         out: list[Annotation] = []
-        trigger_of: dict[str, Annotation] = {}
+        aligned_triggers: dict[str, list[Annotation]] = defaultdict(list)
         spans = []
         for k, a in enumerate(events):
             span = triggers[k]
@@ -325,27 +329,19 @@ class _Aligner:
                 counts["events"] += 1
             t = make_annotation(a.label, span[0], span[1])
             if triggers[k] is not None:
-                trigger_of.setdefault(a.get(TRIGGER).strip(), t)
+                aligned_triggers[a.get(TRIGGER).strip()].append(t)
             spans.append(t)
             out.append(t)
-        # an argument is the entity of its string, else the trigger of its string (an event as argument), else its
-        # own string placed on the text (one place for each string, shared by the events naming it)
-        own = sorted({s.strip() for a in events for _, s in a.get(ARGUMENTS)
-                      if s.strip() not in entities and s.strip() not in trigger_of})
-        placed, reasons = self.place([(s, "") for s in own], "argument")
-        argument_of: dict[str, Annotation] = {**trigger_of, **entities}
-        for s, span in zip(own, placed):
-            if span is not None:
-                argument_of[s] = make_annotation("Argument", span[0], span[1])
-                out.append(argument_of[s])
+        own: dict[tuple[int, int], Annotation] = {}
+        roles: list[dict[str, Annotation]] = []
         for k, a in enumerate(events):
-            attrs: dict[str, Any] = {"trigger": spans[k]}
+            attrs: dict[str, Annotation] = {}
             for role, s in a.get(ARGUMENTS):
-                target = argument_of.get(s.strip())
+                target = self.argument(s.strip(), spans[k], entities, aligned_triggers, own)
                 if target is None:
                     counts["unaligned_arguments"] += 1
                     self.unaligned({"text": s, "label": role, "kind": "argument", "event": a.label},
-                                   reasons[own.index(s.strip())])
+                                   "not in the text")
                     span = self.past_end()
                     target = make_annotation("Argument", span[0], span[1])
                     out.append(target)
@@ -356,8 +352,58 @@ class _Aligner:
                     n += 1
                     name = f"{role}{n}"
                 attrs[name] = target
-            out.append(make_annotation(a.label, None, None, attrs))
-        return out
+            roles.append(attrs)
+        made = _nest(events, spans, roles)
+        return [a for a in out if a.start is not None] + list(own.values()) + made
+
+    def argument(self, s: str, trigger: Annotation, entities: dict[str, list[Annotation]],
+                 triggers: dict[str, list[Annotation]], own: dict[tuple[int, int], Annotation]) -> Annotation | None:
+        """The place of an event's argument: among the aligned entities and triggers of its string, the nearest to
+        the event's trigger; else an occurrence of the string (a fuzzy one with ``fuzzy``), a gold span first
+        (as for an entity), then the nearest to the trigger, then the first (arguments may share a place)."""
+        ts, te = trigger.start or 0, trigger.end or 0
+
+        def distance(x: int, y: int) -> int:
+            return max(0, x - te, ts - y)
+
+        known = entities.get(s, []) + triggers.get(s, [])
+        if known:
+            return min(known, key=lambda a: (distance(a.start or 0, a.end or 0), a.start or 0))
+        if self.text is None:
+            return None
+        occs = self.text.occurrences(s)
+        if not occs and self.summary.how == "fuzzy":
+            found = _fuzzy(s, self.text, set(), self.summary.threshold)
+            occs = [found[0]] if found is not None else []
+        if not occs:
+            return None
+        text = self.text
+        best = min(occs, key=lambda o: (-text.weight("", o), distance(*o), o[0]))
+        if best not in own:
+            own[best] = make_annotation("Argument", best[0], best[1])
+        return own[best]
+
+
+def _nest(events: list[Annotation], triggers: list[Annotation], roles: list[dict[str, Annotation]]
+          ) -> list[Annotation]:
+    """The events, an argument placed on another event's trigger pointing to that event (as brat's ``E`` lines
+    do), built so that an event exists before those that point to it; where events point to each other in a
+    cycle, the arguments of the cycle stay their triggers' spans."""
+    event_of = {id(t): k for k, t in enumerate(triggers)}
+    made: dict[int, Annotation] = {}
+    waiting = list(range(len(events)))
+    while waiting:
+        ready = [k for k in waiting if all(event_of.get(id(t)) in made or event_of.get(id(t)) in (None, k)
+                                           for t in roles[k].values())]
+        cycle = not ready
+        for k in ready or waiting:
+            attrs: dict[str, Any] = {"trigger": triggers[k]}
+            for name, t in roles[k].items():
+                j = event_of.get(id(t))
+                attrs[name] = made[j] if j is not None and j in made and not (cycle and j in waiting) else t
+            made[k] = make_annotation(events[k].label, None, None, attrs)
+        waiting = [k for k in waiting if k not in made]
+    return [made[k] for k in range(len(events))]
 
 
 def _place(items: list[tuple[str, str]], text: _Text | None, how: str, threshold: float

@@ -271,7 +271,10 @@ def _records(key: Any, response: Any, kind: str) -> tuple[Any, Any]:
 
     corpora = [_annotation_corpus(Path(path)) if kind in ("relations", "events") else None
                for path in (key, response)]
-    if corpora[0] is not None and corpora[1] is not None:
+    alignment = None
+    if kind in ("relations", "events") and corpora[1] is None and _generated(Path(response)):
+        corpora[1], alignment = _aligned(corpora[0], key, response)
+    elif corpora[0] is not None and corpora[1] is not None:
         corpora = meet_sides(corpora, (key, response))
     if corpora[0] is None and corpora[1] is None:
         if kind == "events":       # accord's records or TextEE's files
@@ -283,7 +286,32 @@ def _records(key: Any, response: Any, kind: str) -> tuple[Any, Any]:
 
     k, r = (records_from_corpus(c, kind) if c is not None else read_records(Path(p), kind)
             for c, p in zip(corpora, (key, response)))
+    r.alignment = alignment     # type: ignore[attr-defined]
     return k, r
+
+
+def _generated(p: Path) -> bool:
+    """Whether a file holds generated records (strings without offsets: :mod:`accord.formats.records.generated`)."""
+    from ..errors import FormatError
+    from ..formats._registry import sniff
+
+    try:
+        return sniff(p).name == "records"
+    except FormatError:
+        return False
+
+
+def _aligned(key: Any, key_path: Any, response: Any) -> tuple[Any, Any]:
+    """A response of generated records placed on the key's text (:mod:`accord.pipeline._align`, exact), and the
+    alignment's summary."""
+    from ..formats._registry import read
+    from ..pipeline._align import align_records
+
+    if key is None:
+        raise OptionError(f"{response} holds generated records (strings without offsets), placed on the key's text: "
+                          f"give the key {key_path} in an annotation format with a text (brat, MAT JSON, XMI, "
+                          "Label Studio, doccano, GATE)")
+    return align_records(key, read(response, format="records"))
 
 
 def _annotation_corpus(p: Path) -> Any:
@@ -368,4 +396,8 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
                                      **({} if attached is None else {"attached": attached})},
                             inputs=inputs_block(gold=(key, len(first_key)), pred=(response, len(first_resp))))
     result.source = (results, loaded)
+    alignment = next((r.alignment for _, r in loaded.values() if getattr(r, "alignment", None)), None)
+    if alignment is not None:       # a response of generated records: how its strings were placed
+        result.options["align"] = alignment["align"]
+        result.options["alignment"] = alignment
     return result

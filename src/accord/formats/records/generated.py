@@ -183,8 +183,10 @@ def looks_like_record(obj: Any) -> bool:
     lists = [obj.get(k) or [] for k in ("entities", "relations", "events")]
     if not all(isinstance(x, list) for x in lists):
         return False
-    return all(isinstance(i, dict) and ("text" in i or "head" in i or "trigger" in i) and "start_offset" not in i
-               for x in lists for i in x)
+    entities, relations, events = lists
+    return all(isinstance(i, dict) and "text" in i and "start_offset" not in i for i in entities) \
+        and all(isinstance(i, dict) and "head" in i for i in relations) \
+        and all(isinstance(i, dict) and isinstance(i.get("trigger"), str) for i in events)
 
 
 def _sniff(p: Path) -> bool:
