@@ -111,7 +111,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(weighted_kappa_linear, weighted_kappa_quadratic, gwet_ac2_linear, gwet_ac2_quadratic, "
                    "gwet_ac2_ordinal, gwet_ac2_radical, gwet_ac2_ratio, gwet_ac2_circular, gwet_ac2_bipolar, "
                    "krippendorff_alpha_masi, krippendorff_alpha_jaccard for set-valued labels written a|b, icc for "
-                   "numeric ratings), and the coefficients the paired test compares (default cohen_kappa; "
+                   "numeric ratings), and the coefficients the paired test compares (cohen_kappa when none is named; "
                    "observed_agreement, scott_pi, fleiss_kappa, davies_fleiss_kappa, krippendorff_alpha, bennett_s, "
                    "gwet_ac1; several are one family, their p-values adjusted by Holm's method)")
     r = ag.add_argument_group("a reference annotator and the alternative annotator test (ratings tables and "
