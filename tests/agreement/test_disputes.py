@@ -91,3 +91,24 @@ def test_a_long_span_over_many_lists_twenty_of_them():
     d = disputes_view(["a", "b"], [("doc", None, spans)])
     row = d["stretches"][0]
     assert (d["disputed"], len(row["readings"][1]), row["hidden"]) == (1, 20, [0, 10])
+
+
+def test_ratings_table_items_by_hand(tmp_path):
+    """Eight items, four raters: items 1 and 6 agreed; the others disputed, each with one rater off the majority
+    (item 2 c, 3 a, 4 m, 5 c, 7 c, 8 m); a ninth item rated by one rater only is no item of the browser."""
+    table = tmp_path / "r.csv"
+    table.write_text("item,a,b,c,m\n1,1,1,1,1\n2,2,2,1,2\n3,1,2,2,2\n4,3,3,3,1\n5,1,1,2,1\n6,2,2,2,2\n7,3,3,2,3\n"
+                     "8,1,1,1,2\n9,,,3,\n", encoding="utf-8")
+    d = accord.agree(str(table), items="item", disputes=4).disputes
+    assert (d["unit"], d["disputed"], d["agreed"], d["more"]) == ("items", 6, 2, 2)
+    assert [r["document"] for r in d["stretches"]] == ["2", "3", "4", "5"]
+    assert [[d["annotators"][k] for k in r["odd"]] for r in d["stretches"]] == [["c"], ["a"], ["m"], ["c"]]
+    assert d["by_annotator"] == {"a": 1, "b": 0, "c": 3, "m": 2}
+    assert d["by_label"] == {"1": 5, "2": 5, "3": 2}
+    assert d["spans_by_annotator"] == {"a": 8, "b": 8, "c": 9, "m": 8}
+    first = d["stretches"][0]["readings"]
+    assert [[d["labels"][s[2]] for s in r] for r in first] == [["2"], ["2"], ["1"], ["2"]]
+    # without an item column the items are numbered from 1
+    table.write_text("a,b\nx,x\nx,y\n,y\n", encoding="utf-8")
+    d = accord.agree(str(table), disputes=4).disputes
+    assert [r["document"] for r in d["stretches"]] == ["item 2"] and d["agreed"] == 1

@@ -318,7 +318,8 @@ def test_the_page_draws_what_the_result_holds_not_a_list(tmp_path):
 
 
 def test_ratings_page_has_each_pairs_confusion_matrix(tmp_path, capsys):
-    """The ratings table of the stored renders (r1 r2 r3; the fifth item r3 left empty), counted by hand:
+    """The ratings table of the stored renders (r1 r2 r3; the fifth item r3 left empty), counted by hand, and its
+    disagreement browser of items:
     r1 against r2 over 5 items a-a, b-b, a-b, c-c, a-a; r1 against r3 over the 4 items both rated a-b, b-b, a-a,
     c-c."""
     ratings = tmp_path / "r.csv"
@@ -326,7 +327,13 @@ def test_ratings_page_has_each_pairs_confusion_matrix(tmp_path, capsys):
     page = tmp_path / "ratings.html"
     assert main(["agree", str(ratings), "--html", str(page), "-q"]) == 0
     dom, errors = headless_dom(page)
-    assert errors == [] and "dp-table" not in dom      # no text: no browser
+    assert errors == []
+    # the browser lists the items whose ratings differ: item 1 (a a b: r3 off) and item 3 (a b a: r2 off)
+    assert "5 items rated by two or more annotators; on 2 their ratings differ" in " ".join(_text(dom).split())
+    assert table_rows(dom, "dp-table") == [["Item", "r1", "r2", "r3"], ["item 1", "a", "a", "b"],
+                                           ["item 3", "a", "b", "a"]]
+    dom, errors = headless_dom(page, "annotator=r3")
+    assert errors == [] and "1 of 2 items shown" in dom
     tables = {m.group(2): m.group(1) for m in re.finditer(r'<h3 id="([^"]+)">([^<]+)</h3>', dom)}
     r12 = table_rows(dom, tables["r1 (rows) against r2 (columns), items both rated"])
     assert r12 == [["", "a", "b", "c"], ["a", "2", "1", "0"], ["b", "0", "1", "0"], ["c", "0", "0", "1"]]

@@ -153,10 +153,11 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         :class:`accord.agreement.Dissimilarity`) or ``categorical`` (``absolute``, ``levenshtein``,
         ``numerical`` or a CSV of distances) its dissimilarity.
     disputes : int, optional
-        Annotation sets and units: also find where the annotators disagree (``result.disputes``, the agreement
-        page's disagreement browser, :func:`accord.agreement._disputes.disputes_view`), listing at most this many
-        disputed stretches (the others counted). With ``unitizing`` and annotation sets, ``span_measure`` also gives
-        the span agreement of the page's annotator matrix (``result.source``).
+        Also find where the annotators disagree (``result.disputes``, the agreement page's disagreement browser,
+        :func:`accord.agreement._disputes.disputes_view`): the items of a ratings table, the stretches of
+        overlapping spans of annotation sets and units, listing at most this many (the others counted). With
+        ``unitizing`` and annotation sets, ``span_measure`` also gives the span agreement of the page's annotator
+        matrix (``result.source``).
 
     coefficients : sequence of str, optional
         Ratings tables and annotation sets under the accord convention: coefficients added to the report (with
@@ -262,14 +263,21 @@ def _agree(inputs: Any, *, items: str | None, raters: str | None, labels: str | 
     if is_path(inputs) and sets is None:
         path = inputs
         if types or feature or convention != "accord":
-            raise OptionError("--types, --feature, --sets, --convention and --html apply to annotation sets; give "
+            raise OptionError("--types, --feature, --sets and --convention apply to annotation sets; give "
                               "one INPUT per annotator, or --sets for one GATE XML input")
         table = read_ratings_table(path, items=items, raters=raters, labels=labels, categories=categories)
         options.update(items=items, raters=raters, labels=labels,
                        categories=list(categories) if categories else None)
-        return AgreementResult("ratings", stats={str(path): agreement_stats(table)}, options=options,
-                               inputs={"ratings": {"sources": [str(path)], "documents": 1}},
-                               ratings={str(path): table})
+        rated = AgreementResult("ratings", stats={str(path): agreement_stats(table)}, options=options,
+                                inputs={"ratings": {"sources": [str(path)], "documents": 1}},
+                                ratings={str(path): table})
+        if disputes is not None:
+            from ..agreement._disputes import disputes_from_ratings
+            from ..agreement._paired import table_item_ids
+
+            ids = table_item_ids(path, items=items, raters=raters, labels=labels)
+            rated.disputes = disputes_from_ratings(table, ids, disputes)
+        return rated
     if items or raters or labels:
         raise OptionError("--items, --raters and --labels apply to one ratings table, not to annotation sets")
     inputs = [inputs] if is_path(inputs) else list(inputs)

@@ -21,7 +21,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["CONTEXT", "LONGEST", "SHOWN", "disputes_from_corpora", "disputes_from_units", "disputes_view"]
+__all__ = ["CONTEXT", "LONGEST", "SHOWN", "disputes_from_corpora", "disputes_from_ratings", "disputes_from_units",
+           "disputes_view"]
 
 SHOWN = 500
 """Disputed stretches listed on the page by default (the others are counted)."""
@@ -71,7 +72,7 @@ def _odd(readings: Sequence[frozenset[Span]]) -> list[int]:
 
 
 def disputes_view(annotators: Sequence[str], documents: Iterable[tuple[str, Any, Mapping[int, Sequence[Span]]]],
-                  limit: int = SHOWN) -> dict[str, Any]:
+                  limit: int = SHOWN, unit: str = "stretches") -> dict[str, Any]:
     """The disputed stretches of ``documents``: ``(document id, surface, {annotator index: spans})`` with
     ``surface(start, end)`` the text of a span (or None when the documents have no text); an annotator missing from
     a document's mapping does not hold it and takes no part there.
@@ -82,7 +83,8 @@ def disputes_view(annotators: Sequence[str], documents: Iterable[tuple[str, Any,
     first :data:`SPANS` spans ``[start, end, label index, text]``, and ``hidden``: per annotator the spans not
     listed), ``disputed`` and ``agreed`` (counts of stretches), ``more`` (the
     disputed stretches not listed), ``by_label`` and ``by_annotator`` (disputed stretches with the label; with the
-    annotator odd, over all of them), ``spans_by_annotator`` (spans counted) and ``limit``."""
+    annotator odd, over all of them), ``spans_by_annotator`` (spans counted), ``limit`` and ``unit`` (``stretches``,
+    or ``items`` for a ratings table: each item a document of one span per rater)."""
     if limit < 0:
         from ..errors import OptionError
 
@@ -133,7 +135,7 @@ def disputes_view(annotators: Sequence[str], documents: Iterable[tuple[str, Any,
             "agreed": agreed, "more": disputed - len(kept), "limit": limit,
             "by_label": dict(sorted(by_label.items())),
             "by_annotator": {annotators[k]: by_annotator[k] for k in range(len(annotators))},
-            "spans_by_annotator": {annotators[k]: spans_of[k] for k in range(len(annotators))}}
+            "spans_by_annotator": {annotators[k]: spans_of[k] for k in range(len(annotators))}, "unit": unit}
 
 
 def _label(annotation: Any, feature: str | Mapping[str, str] | None) -> str:
@@ -188,3 +190,33 @@ def disputes_from_units(units: Any, limit: int = SHOWN) -> dict[str, Any]:
 
 def _whole(x: Any) -> Any:
     return int(x) if float(x).is_integer() else float(x)
+
+
+def disputes_from_ratings(ratings: Any, ids: Sequence[str] | None = None, limit: int = SHOWN) -> dict[str, Any]:
+    """:func:`disputes_view` of a ratings table (:class:`~accord.agreement._ratings.Ratings`): each item two or more
+    raters rated is one stretch, each rating one span (``[0, 1)``, the category as its label; a rater who did not
+    rate the item has no reading there); it is disputed when the ratings differ. ``ids`` names the items (their
+    number from 1 when None). Only the disputed items are walked in Python; the agreed ones are counted by numpy."""
+    import numpy as np
+
+    from ._ratings import MISSING
+
+    codes = np.asarray(ratings.codes)
+    present = codes != MISSING
+    rated = present.sum(axis=1) >= 2
+    big = np.iinfo(np.int64).max
+    low = np.where(present, codes, big).min(axis=1, initial=big)
+    high = np.where(present, codes, -1).max(axis=1, initial=-1)
+    disputed = np.flatnonzero(rated & (low != high))
+    names = [str(r) for r in ratings.raters]
+    categories = [str(c) for c in ratings.categories]
+
+    def documents() -> Iterable[tuple[str, Any, dict[int, list[Span]]]]:
+        for i in disputed:
+            row = codes[i]
+            yield (ids[int(i)] if ids is not None else f"item {i + 1}", None,
+                   {k: [(0, 1, categories[int(c)])] for k, c in enumerate(row) if c != MISSING})
+    view = disputes_view(names, documents(), limit, unit="items")
+    view["agreed"] += int(rated.sum()) - len(disputed)
+    view["spans_by_annotator"] = {n: int(present[:, k].sum()) for k, n in enumerate(names)}
+    return view

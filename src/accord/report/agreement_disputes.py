@@ -34,6 +34,7 @@ def disputes_context(disputes: Mapping[str, Any] | None) -> dict[str, Any] | Non
                      "labels": " ".join(map(str, s["labels"])), "odd": " ".join(map(str, s["odd"])),
                      "cells": cells})
     return {"annotators": annotators, "labels": labels, "rows": rows, "disputed": disputes["disputed"],
+            "of_items": disputes.get("unit") == "items",     # not "items": a dict method in a template
             "agreed": disputes["agreed"], "more": disputes["more"], "limit": disputes["limit"],
             "label_counts": [disputes["by_label"].get(label, 0) for label in labels],
             "annotator_counts": [disputes["by_annotator"].get(a, 0) for a in annotators],
