@@ -137,3 +137,29 @@ def test_accord_errors_places_generated_strings_and_notes_them_in_its_page_and_t
         ("FP", "LOC", "unaligned \u201cOslo\u201d: not in the text")]
     assert main(["errors", gold, gold, "--align", "exact"]) == 2
     assert "the predicted side be records" in capsys.readouterr().err
+
+
+def test_the_pairs_a_relaxed_similarity_or_a_judge_matched_are_listed(tmp_path, monkeypatch, capsys, recwarn):
+    # "Aurora Ar" given as ORG: the strings left after the strict rows are the gold "Aurora Air" and it (same label)
+    pred = {**PRED, "entities": [{**e, "label": "ORG"} if e["text"] == "Aurora Ar" else e for e in PRED["entities"]]}
+    gold, (path,) = _inputs(tmp_path, pred)
+    page = tmp_path / "relaxed.html"
+    assert main(["report", gold, path, "--align", "none", "--relaxed", "token-f1", "--bootstrap", "0",
+                 "-o", str(page)]) == 0
+    dom, errors = headless_dom(page)
+    table = re.search(r'<table class="matched-pairs relaxed">.*?</table>', dom, re.S).group(0)
+    # by hand: SQuAD's token F1 of "aurora air" and "aurora ar": one token of two on each side, 0.5
+    assert errors == [] and "token-f1 similarity at least 0.5" in table and "1 pair of the same label" in table
+    assert re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td class=\"num\">(.*?)</td>",
+                      table) == [("d1", "ORG", "Aurora Air", "Aurora Ar", "0.50")]
+    (tmp_path / "prefix_judge.py").write_text(     # the same first word
+        "def judge(gold, pred):\n    return gold['text'].split()[0] == pred['text'].split()[0]\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    page = tmp_path / "judge.html"
+    assert main(["report", gold, path, "--align", "none", "--judge", "prefix_judge:judge", "--bootstrap", "0",
+                 "-o", str(page)]) == 0
+    dom, errors = headless_dom(page)
+    table = re.search(r'<table class="matched-pairs judge">.*?</table>', dom, re.S).group(0)
+    assert errors == [] and "Pairs the judge prefix_judge:judge matched: 1 (1 verdicts asked" in table
+    assert re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td class=\"num\">(.*?)</td>",
+                      table) == [("d1", "ORG", "Aurora Air", "Aurora Ar", "1.00")]

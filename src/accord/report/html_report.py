@@ -76,11 +76,13 @@ def _confusion_view(confusion: Mapping[str, Any]) -> dict[str, Any]:
             "column_totals": [sum(column) for column in zip(*confusion["counts"])] if rows else []}
 
 
-def alignment_view(alignment: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def alignment_view(alignment: Mapping[str, Any] | None,
+                   options: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
     """What the page shows of a system's alignment (``result.options["alignment"]``, None: not generated output):
     ``counts``, a line of its counts; ``how``, the way its strings were placed; the listed ``unaligned`` and
     ``fuzzy`` predictions (the summary lists the first fifty of each by default) and how many more there are
-    (``unaligned_more``, ``fuzzy_more``)."""
+    (``unaligned_more``, ``fuzzy_more``); with ``--align none``, the ``pairs`` matched by a relaxed similarity or a
+    judge (their settings from the result's ``options``)."""
     if not alignment:
         return None
     a = alignment
@@ -89,7 +91,8 @@ def alignment_view(alignment: Mapping[str, Any] | None) -> dict[str, Any] | None
         return {"how": "not placed on the text (--align none): per document, the multiset of (string, label) "
                        f"against the gold spans' strings, after {names}",
                 "counts": f"{a.get('strings', 0)} predicted strings against {a.get('gold_strings', 0)} gold strings",
-                "unaligned": [], "fuzzy": [], "unaligned_more": 0, "fuzzy_more": 0, "fuzzy_shown": False}
+                "unaligned": [], "fuzzy": [], "unaligned_more": 0, "fuzzy_more": 0, "fuzzy_shown": False,
+                "pairs": _pair_tables(a, options or {})}
     unaligned = list(a.get("unaligned_listed") or [])
     fuzzy = [{**f, "similarity_text": f"{f.get('similarity', 0):.2f}", "where": "–".join(map(str, f["placed"]))}
              for f in a.get("fuzzy_listed") or []]
@@ -101,7 +104,37 @@ def alignment_view(alignment: Mapping[str, Any] | None) -> dict[str, Any] | None
     return {"how": f"placed on the gold text {how}", "counts": counts, "unaligned": unaligned,
             "fuzzy": fuzzy, "fuzzy_shown": a.get("align") == "fuzzy",
             "unaligned_more": max(0, a.get("unaligned", 0) + a.get("unaligned_relations", 0) - len(unaligned)),
-            "fuzzy_more": max(0, a.get("fuzzy", 0) - len(fuzzy))}
+            "fuzzy_more": max(0, a.get("fuzzy", 0) - len(fuzzy)), "pairs": []}
+
+
+LISTED = 50
+"""The pairs of strings a relaxed measure or a judge matched that the page lists (all are counted)."""
+
+
+def _pair_tables(a: Mapping[str, Any], options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The pairs of gold and predicted strings matched past the strict rows (``--align none``): by a relaxed
+    similarity (``relaxed``) and by a judge (``judge``), each a table of its first :data:`LISTED` pairs."""
+    out = []
+    relaxed, judge = a.get("relaxed"), a.get("judge")
+    how, asked = options.get("relaxed") or {}, options.get("judge") or {}
+    if relaxed:
+        rows = list(relaxed.get("listed") or [])[:LISTED]
+        n = relaxed.get("matched", 0)
+        out.append({"id": "relaxed", "caption": f"Relaxed matches: {n} pair{'' if n == 1 else 's'} of the same "
+                                                f"label, {how.get('similarity', relaxed.get('similarity'))} "
+                                                f"similarity at least {how.get('threshold', relaxed.get('threshold'))}",
+                    "score": "Similarity", "rows": [{**r, "value": f"{r.get('similarity', 0):.2f}"} for r in rows],
+                    "more": max(0, relaxed.get("matched", 0) - len(rows))})
+    if judge:
+        rows = list(judge.get("decided") or [])[:LISTED]
+        name = asked.get("judge", judge.get("judge")) or "(its cache)"
+        out.append({"id": "judge", "caption": f"Pairs the judge {name} matched: "
+                                              f"{judge.get('matched', 0)} ({judge.get('calls', 0)} verdicts asked, "
+                                              f"{judge.get('cached', 0)} from the cache, {judge.get('undecided', 0)} "
+                                              "undecided)",
+                    "score": "Verdict", "rows": [{**r, "value": f"{r.get('score', 0):.2f}"} for r in rows],
+                    "more": max(0, judge.get("matched", 0) - len(rows))})
+    return out
 
 
 NO_SPAN_VIEWS: dict[str, Any] = {
@@ -124,7 +157,7 @@ def report_html(systems: Mapping[str, Any], comparison: Any = None, title: str =
     for name, result in systems.items():
         data = result.to_dict()
         measures = data["measures"] if "measures" in data else {next(iter(result.measures)): data}
-        aligned = alignment_view((data.get("options") or {}).get("alignment"))
+        aligned = alignment_view((data.get("options") or {}).get("alignment"), data.get("options"))
         for measure, m in measures.items():
             summary.append({"system": name, "measure": measure, "gold": m["totals"].get("gold"),
                             "pred": m["totals"].get("pred"), "alignment": aligned["counts"] if aligned else "",
