@@ -24,7 +24,7 @@ from typing import Any
 from ..errors import FormatError
 from ..model import TOKEN_OFFSETS, Attributes, Corpus, Document
 
-__all__ = ["for_format", "TOKEN_FORMATS", "TEXT_FORMATS"]
+__all__ = ["for_format", "on_gold", "repoint", "TOKEN_FORMATS", "TEXT_FORMATS"]
 
 TOKEN_FORMATS = ("conll", "conllu", "vrt")
 """Formats whose spans count tokens (and hold them as tags: no relation, attribute or overlap)."""
@@ -41,6 +41,29 @@ def for_format(corpus: Corpus, format: str) -> Corpus:
     if format in TEXT_FORMATS:
         return Corpus([_to_text(d) for d in corpus.documents], name=corpus.name)
     return corpus
+
+
+def on_gold(aligned: Corpus, gold: Corpus) -> tuple[Corpus, int, list[str]]:
+    """Aligned generated records (:func:`accord.pipeline._align.align_records`) on their gold documents' text (or
+    tokens) and sentences, to be written with offsets (``accord convert PRED --gold GOLD``).
+
+    A prediction that was not aligned stands past the end of its document: it is left out, with the events whose
+    trigger it is and the arguments that point to it. Returns the corpus, the number of annotations left out and
+    the ids of the predicted documents that have no gold document (left out too)."""
+    docs, dropped, missing = [], 0, []
+    for doc in aligned.documents:
+        g = gold.get(doc.id)
+        if g is None:
+            missing.append(doc.id)
+            continue
+        length = len(g.text) if g.text is not None else len(g.tokens or ())
+        mapping: dict[int, Any] = {id(a): None for a in doc.annotations
+                                   if a.start is not None and a.end is not None and a.end > length}
+        mapping.update({id(a): None for a in doc.annotations if a.start is None and id(a.get("trigger")) in mapping})
+        dropped += len(mapping)
+        kept = [a for a in repoint(list(doc.annotations), mapping) if a is not None]
+        docs.append(Document(doc.id, tuple(kept), g.text, g.tokens, g.sentences))
+    return Corpus(docs, name=aligned.name), dropped, missing
 
 
 def _to_tokens(doc: Document) -> Document:
@@ -162,7 +185,7 @@ def _to_text(doc: Document) -> Document:
         mapping[id(a)] = new
         anns.append(new)
     if any(a.start is None for a in anns):
-        anns = [_repoint(a, mapping) if a.start is None else a for a in anns]
+        anns = repoint(anns, mapping)
     sentences = None
     if doc.sentences:
         sentences = tuple((starts[a] if a < len(starts) else len(text), ends[b - 1] if b > a else len(text))
@@ -170,17 +193,35 @@ def _to_text(doc: Document) -> Document:
     return Document(doc.id, tuple(anns), text, None, sentences, doc.metadata)
 
 
-def _repoint(a: Any, mapping: dict[int, Any]) -> Any:
-    """A spanless annotation whose annotation-valued attributes point to the re-spanned annotations."""
+def repoint(anns: list[Any], mapping: dict[int, Any]) -> list[Any]:
+    """The spanless annotations of ``anns`` pointing to the annotations ``mapping`` replaces (by ``id``), and to the
+    re-pointed spanless ones (an event that is another event's argument), at any depth; an annotation mapped to
+    ``None`` is dropped from the attributes that point to it. (A cycle of spanless annotations keeps, where it
+    closes, the annotation it began with.)"""
     from ..model import Annotation, make_annotation
+
+    done: dict[int, Any] = dict(mapping)
+    busy: set[int] = set()
 
     def swap(v: Any) -> Any:
         if isinstance(v, Annotation):
-            return mapping.get(id(v), v)
+            return fix(v)
         if isinstance(v, frozenset):
-            return frozenset(swap(x) for x in v)
+            return frozenset(x for x in (swap(y) for y in v) if x is not None)
         if isinstance(v, tuple):
-            return tuple(swap(x) for x in v)
+            return tuple(x for x in (swap(y) for y in v) if x is not None)
         return v
 
-    return make_annotation(a.label, None, None, {k: swap(v) for k, v in a.attributes.items()}, a.id)
+    def fix(a: Any) -> Any:
+        if id(a) in done:
+            return done[id(a)]
+        if a.start is not None or id(a) in busy:
+            return a
+        busy.add(id(a))
+        attrs = {k: swap(v) for k, v in a.attributes.items()}
+        busy.discard(id(a))
+        done[id(a)] = make_annotation(a.label, None, None, {k: v for k, v in attrs.items()
+                                                             if v is not None and v != () and v != frozenset()}, a.id)
+        return done[id(a)]
+
+    return [fix(a) for a in anns]
