@@ -85,3 +85,30 @@ def test_agree_html_on_random_annotation_sets(readings):
         if result.status == 0:
             html = page.read_text(encoding="utf-8")
             assert html.count('<tr class="dp-row"') == len([g for g in brute_force(readings) if g[3]])
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.integers(2, 4).flatmap(lambda n: st.lists(st.lists(st.sampled_from([None, "x", "y", "z"]), min_size=n,
+                                                             max_size=n), max_size=12)), st.integers(0, 4))
+def test_ratings_disputes_equal_a_count_by_hand(rows, limit):
+    """Items of a ratings table: counted item by item in Python against the module's numpy selection."""
+    import numpy as np
+
+    from accord.agreement._disputes import disputes_from_ratings
+    from accord.agreement._ratings import MISSING, Ratings
+
+    if not rows:
+        return
+    categories = ("x", "y", "z")
+    codes = np.array([[MISSING if v is None else categories.index(v) for v in r] for r in rows], dtype=np.int64)
+    names = tuple(f"r{k}" for k in range(codes.shape[1]))
+    d = disputes_from_ratings(Ratings(codes, categories, names), limit=limit)
+    rated = [[(k, v) for k, v in enumerate(r) if v is not None] for r in rows]
+    disputed = [i for i, r in enumerate(rated) if len(r) >= 2 and len({v for _, v in r}) > 1]
+    assert (d["disputed"], d["agreed"]) == (len(disputed), sum(len(r) >= 2 for r in rated) - len(disputed))
+    assert [r["document"] for r in d["stretches"]] == [f"item {i + 1}" for i in disputed[:limit]]
+    for row, i in zip(d["stretches"], disputed):
+        votes = Counter(v for _, v in rated[i])
+        top, n = votes.most_common(1)[0]
+        odd = [k for k, v in rated[i]] if 2 * n <= len(rated[i]) else [k for k, v in rated[i] if v != top]
+        assert row["odd"] == odd

@@ -58,8 +58,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "(Maynard's P = correct/(n + s), R = correct/(n + m)) under --convention iaa or corpus-qa")
     ag.add_argument("--html", help="write every figure of the run to this HTML page: the coefficients (with their "
                     "intervals under --bootstrap), γ or uα, GATE's tables, each annotator's agreement with the "
-                    "others and, for annotation sets, the annotator matrix of pairwise F and the disputed stretches "
-                    "side by side (at most 500 listed, the others counted), filtered by label and annotator")
+                    "others, for annotation sets the annotator matrix of pairwise F, and where the annotators disagree "
+                    "(each disputed stretch of text, or item of a ratings table, with every annotator's spans or "
+                    "rating side by side; at most 500 listed, the others counted), filtered by label and annotator")
     ag.add_argument("--measure", choices=("strict", "lenient", "average"), default="strict",
                     help="annotation sets: the F of the matrix and of span_agreement in JSON (default strict)")
     ag.add_argument("--pairing", choices=("gate", "optimal"), default="gate",
