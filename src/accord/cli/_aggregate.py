@@ -100,9 +100,11 @@ def _sides(args: argparse.Namespace, paths: list[str]) -> tuple[list[Any], list[
                           "project export, or one ratings table)")
     how = args.discontinuous
     corpora = [read(p, format=args.format, discontinuous=how) for p in paths]
-    names = [shown_name(p) for p in paths]
+    names = [Path(p).stem or shown_name(p) for p in paths]     # an annotator is named by its file or folder
     if len(set(names)) < len(names):
-        names = [f"{n} ({k + 1})" for k, n in enumerate(names)]
+        names = [shown_name(p) for p in paths]
+        if len(set(names)) < len(names):
+            names = [f"{n} ({k + 1})" for k, n in enumerate(names)]
     return meet(corpora, paths, names), names
 
 

@@ -1,0 +1,148 @@
+"""``accord adjudicate A B C --method ...``: three annotators' folders into gold in every writable format, the queue
+(CSV and HTML), decisions read back, a ratings table; counted by hand."""
+
+import csv
+import json
+
+import pytest
+
+import accord
+from accord.cli import main
+from accord.model import Annotation, Corpus, Document
+
+TEXT = "Ann Lee met Bob in Paris today"
+OTHER = "Joe ran"
+
+
+def _corpus(*anns):
+    return Corpus([Document("d", tuple(Annotation(label, s, e) for label, s, e in anns), text=TEXT),
+                   Document("e", (Annotation("PER", 0, 3),), text=OTHER)])
+
+
+@pytest.fixture
+def sides(tmp_path):
+    paths = []
+    for name, anns in (("a", [("PER", 0, 7), ("PER", 12, 15), ("LOC", 19, 24)]),
+                       ("b", [("PER", 0, 7), ("ORG", 12, 15), ("LOC", 19, 24)]),
+                       ("c", [("PER", 0, 3), ("LOC", 12, 15), ("LOC", 19, 24), ("MISC", 25, 30)])):
+        accord.write(_corpus(*anns), tmp_path / name, "brat")
+        paths.append(str(tmp_path / name))
+    return paths
+
+
+# by hand (majority of three, "no span" an answer): d: [0,7) PER 2-1 kept, [0,3) and [25,30) voted down 2-1,
+# [12,15) PER/ORG/LOC tied (left out), [19,24) LOC 3-0; e: [0,3) PER 3-0
+GOLD = {"d": [("PER", 0, 7), ("LOC", 19, 24)], "e": [("PER", 0, 3)]}
+
+
+def _spans(corpus):
+    return {d.id: [(a.label, a.start, a.end) for a in d.annotations] for d in corpus.documents}
+
+
+@pytest.mark.parametrize(("fmt", "name"), [("xmi", "gold"), ("brat", "gold"), ("label-studio", "gold.json"),
+                                           ("jsonl", "gold.jsonl"), ("doccano", "gold.jsonl")])
+def test_gold_in_every_writable_format(sides, tmp_path, fmt, name, capsys):
+    out = tmp_path / name
+    assert main(["adjudicate", *sides, "--method", "majority", "-o", str(out), "--out-format", fmt]) == 0
+    assert _spans(accord.read(out, format=fmt)) == GOLD
+
+
+def test_xmi_folder_is_read_by_cassis_with_its_type_system(sides, tmp_path, capsys):
+    cassis = pytest.importorskip("cassis")
+    out = tmp_path / "gold"
+    assert main(["adjudicate", *sides, "--method", "majority", "-o", str(out), "--out-format", "xmi"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["TypeSystem.xml", "d.xmi", "e.xmi"]
+    with open(out / "TypeSystem.xml", "rb") as fh:
+        ts = cassis.load_typesystem(fh)
+    with open(out / "d.xmi", "rb") as fh:
+        cas = cassis.load_cas_from_xmi(fh, typesystem=ts)
+    entities = cas.select("de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity")
+    assert cas.sofa_string == TEXT
+    assert [(e.value, e.begin, e.end) for e in entities] == GOLD["d"]
+
+
+def test_queue_csv_and_html(sides, tmp_path, capsys):
+    queue, page = tmp_path / "q.csv", tmp_path / "q.html"
+    assert main(["adjudicate", *sides, "--method", "majority", "-o", str(tmp_path / "g.jsonl"),
+                 "--queue", str(queue), "--queue-html", str(page)]) == 0
+    with open(queue, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    # the four groups of d not all three gave alike (e's one group is unanimous)
+    assert [(r["start"], r["end"], r["a"], r["b"], r["c"], r["status"], r["choice"]) for r in rows] == [
+        ("0", "3", "", "", "PER", "decided", "none"),
+        ("0", "7", "PER", "PER", "", "decided", "PER"),
+        ("12", "15", "PER", "ORG", "LOC", "tie", "none"),
+        ("25", "30", "", "", "MISC", "decided", "none"),
+    ]
+    html = page.read_text()
+    assert html.count('type="checkbox"') == 1 + 1 + 3 + 1       # the labels given in each row
+    assert 'value="PER" checked' in html and "Content-Security-Policy" in html
+    assert "agreement with the majority" in html
+
+
+def test_decisions_read_back(sides, tmp_path, capsys):
+    queue, gold = tmp_path / "q.csv", tmp_path / "g.jsonl"
+    assert main(["adjudicate", *sides, "--method", "majority", "-o", str(gold), "--queue", str(queue)]) == 0
+    with open(queue, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    for r in rows:
+        if r["status"] == "tie":
+            r["choice"] = "ORG"              # the adjudicator settles the tie
+        if r["start"] == "0" and r["end"] == "7":
+            r["choice"] = "none"             # and drops a kept span
+    # the page's decisions.csv holds only the identifying columns and the choice
+    decisions = tmp_path / "decisions.csv"
+    with open(decisions, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=["document", "start", "end", "choice"], extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    assert main(["adjudicate", *sides, "--method", "majority", "-o", str(gold), "--decisions", str(decisions)]) == 0
+    assert _spans(accord.read(gold)) == {"d": [("ORG", 12, 15), ("LOC", 19, 24)], "e": [("PER", 0, 3)]}
+    # a decision for a group this run does not have is an error naming it
+    with open(decisions, "a") as fh:
+        fh.write("d,1,2,PER\n")
+    assert main(["adjudicate", *sides, "--method", "majority", "-o", str(gold), "--decisions",
+                 str(decisions)]) == 2
+    assert "name no group of this run, e.g. document 'd' [1, 2)" in capsys.readouterr().err
+
+
+def test_reliability_as_json(sides, tmp_path, capsys):
+    assert main(["adjudicate", *sides, "--method", "majority", "-o", str(tmp_path / "g.jsonl"),
+                 "--output", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    # untied groups: d's [0,3), [0,7), [19,24), [25,30) and e's [0,3): a and b agree with all 5, c with 2
+    assert {r["annotator"]: r["reliability"] for r in report["annotators"]} == pytest.approx(
+        {"a": 1.0, "b": 1.0, "c": 0.4})
+    assert (report["groups"], report["kept"], report["disagreements"], report["tie"]) == (6, 3, 4, 1)
+
+
+def test_ratings_table(tmp_path, capsys):
+    table = tmp_path / "r.csv"
+    table.write_text("id,x,y,z\ni1,pos,pos,pos\ni2,pos,neg,neg\ni3,pos,neg,\ni4,neu,neg,pos\n")
+    gold = tmp_path / "gold.csv"
+    assert main(["adjudicate", str(table), "--method", "majority", "--items", "id", "-o", str(gold),
+                 "--queue", str(tmp_path / "q.csv")]) == 0
+    with open(gold, newline="") as fh:
+        rows = [(r["item"], r["label"], r["status"]) for r in csv.DictReader(fh)]
+    # i3: pos/neg tie (neg first in category order: neg, neu, pos); i4: three-way tie
+    assert rows == [("i1", "pos", "decided"), ("i2", "neg", "decided"), ("i3", "neg", "tie"), ("i4", "neg", "tie")]
+    with open(tmp_path / "q.csv", newline="") as fh:
+        assert [r["item"] for r in csv.DictReader(fh)] == ["i2", "i3", "i4"]
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ([], "three or more sides are aggregated: give --method"),
+    (["--method", "majority", "--take", "matches"], "--take apply to the two-sided adjudication"),
+    (["--method", "majority", "--min-votes", "4"], "--min-votes must be between 1 and the number of annotators (3)"),
+    (["--method", "majority", "--mace-method", "em"], "--mace-method applies with --method mace"),
+])
+def test_refusals(sides, tmp_path, capsys, extra, message):
+    assert main(["adjudicate", *sides, "-o", str(tmp_path / "g.jsonl"), *extra]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_two_sides_without_method_keep_the_diff_adjudication(sides, tmp_path, capsys):
+    out = tmp_path / "g.jsonl"
+    assert main(["adjudicate", sides[0], sides[1], "-o", str(out)]) == 0
+    # the default rule keeps the key side of the correct rows: [0,7) PER and [19,24) LOC agree; e's [0,3)
+    assert _spans(accord.read(out)) == GOLD

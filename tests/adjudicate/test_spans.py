@@ -1,0 +1,107 @@
+"""Spans of three annotators grouped and aggregated, counted by hand."""
+
+import warnings
+
+import pytest
+
+from accord.adjudicate._spans import NONE, aggregate_spans, group_spans
+from accord.errors import AccordWarning, OptionError, RatingsError
+from accord.model import Annotation, Corpus, Document
+
+TEXT = "Ann Lee met Bob in Paris today"
+#       0   4   8   12  16 19    25
+
+
+def corpus(*anns, text=TEXT, doc="d"):
+    return Corpus([Document(doc, tuple(Annotation(label, s, e) for label, s, e in anns), text=text)])
+
+
+A = corpus(("PER", 0, 7), ("PER", 12, 15), ("LOC", 19, 24))
+B = corpus(("PER", 0, 7), ("ORG", 12, 15), ("LOC", 19, 24))
+C = corpus(("PER", 0, 3), ("LOC", 12, 15), ("LOC", 19, 24), ("MISC", 25, 30))
+
+
+def rows(agg):
+    return [(g.start, g.end, g.answers(), None if gold is None else (gold.label, gold.start, gold.end), status)
+            for g, gold, status in zip(agg.groups, agg.gold, agg.result.status)]
+
+
+def test_strict_majority_by_hand():
+    agg = aggregate_spans([A, B, C], ["a", "b", "c"], method="majority")
+    # [0,3) c only: none 2-1; [0,7) a, b: PER 2-1; [12,15) PER, ORG, LOC: a tie; [19,24) LOC 3-0; [25,30) c only
+    assert rows(agg) == [
+        (0, 3, [NONE, NONE, "PER"], None, "decided"),
+        (0, 7, ["PER", "PER", NONE], ("PER", 0, 7), "decided"),
+        (12, 15, ["PER", "ORG", "LOC"], None, "tie"),
+        (19, 24, ["LOC", "LOC", "LOC"], ("LOC", 19, 24), "decided"),
+        (25, 30, [NONE, NONE, "MISC"], None, "decided"),
+    ]
+    assert [(a.label, a.start, a.end) for a in agg.corpus["d"].annotations] == [("PER", 0, 7), ("LOC", 19, 24)]
+    assert agg.corpus["d"].text == TEXT
+    # agreement with the majority on the 4 untied groups: a 4/4, b 4/4, c 1/4 (only [19,24))
+    assert agg.result.reliability == pytest.approx({"a": 1.0, "b": 1.0, "c": 0.25})
+    assert agg.disagreements() == [0, 1, 2, 4]
+
+
+def test_lenient_groups_overlapping_spans():
+    agg = aggregate_spans([A, B, C], ["a", "b", "c"], method="majority", measure="lenient")
+    # c's [0,3) overlaps a's and b's [0,7): one group, PER 3-0, its span the extent two of three gave
+    assert rows(agg)[0] == (0, 7, ["PER", "PER", "PER"], ("PER", 0, 7), "decided")
+    assert len(agg.groups) == 4
+    assert 0 in agg.disagreements()          # same label, another extent: still a disagreement
+
+
+def test_min_votes():
+    agg = aggregate_spans([A, B, C], ["a", "b", "c"], method="majority", min_votes=3)
+    # only [19,24) has its label from all three
+    assert [(a.label, a.start) for a in agg.corpus["d"].annotations] == [("LOC", 19)]
+    assert agg.result.status == ["short", "short", "tie", "decided", "short"]
+
+
+def test_min_votes_one_keeps_every_label_with_most_votes():
+    agg = aggregate_spans([A, B, C], ["a", "b", "c"], method="majority", min_votes=1)
+    assert [(a.label, a.start) for a in agg.corpus["d"].annotations] == [("PER", 0), ("LOC", 19)]
+
+
+@pytest.mark.parametrize("method", ["dawid-skene", "mace"])
+def test_models_run_on_spans(method):
+    agg = aggregate_spans([A, B, C], ["a", "b", "c"], method=method)
+    assert set(agg.result.reliability) == {"a", "b", "c"}
+    # the groups the three agree on, or two of them against the least reliable c, are kept
+    kept = {(a.label, a.start, a.end) for a in agg.corpus["d"].annotations}
+    assert {("PER", 0, 7), ("LOC", 19, 24)} <= kept
+    assert agg.result.reliability["c"] < min(agg.result.reliability["a"], agg.result.reliability["b"])
+
+
+def test_types_and_relations():
+    rel = Annotation("likes", attributes={"arg1": Annotation("PER", 0, 7), "arg2": Annotation("LOC", 19, 24)})
+    a = Corpus([Document("d", A["d"].annotations + (rel,), text=TEXT)])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        agg = aggregate_spans([a, B, C], ["a", "b", "c"], types=["LOC"])
+    assert not caught                        # the relation is not of the types asked for
+    assert [g.answers() for g in agg.groups] == [[NONE, NONE, "LOC"], ["LOC", "LOC", "LOC"]]
+    with pytest.warns(AccordWarning, match="1 relation.* of likes left out"):
+        aggregate_spans([a, B, C], ["a", "b", "c"])
+    with pytest.raises(OptionError, match="no annotator has a span of the types NOPE"):
+        aggregate_spans([A, B, C], ["a", "b", "c"], types=["NOPE"])
+
+
+def test_documents_must_match():
+    with pytest.raises(RatingsError, match="document 'e' is not in b"):
+        aggregate_spans([corpus(doc="e"), corpus(doc="d")], ["a", "b"])
+
+
+def test_two_spans_of_one_annotator_in_a_group():
+    # b splits [0,10) in two; the others' spans overlap both halves. The pairings are one-to-one per pair of
+    # annotators: GATE's greedy one pairs X, W and V each with Z, leaving Y alone;
+    # the optimal one pairs X with Y, W with Z and V with Y (or Z), linking both halves into one group where
+    # b answers with its first span's label
+    anns = [[Annotation("X", 0, 10)], [Annotation("Y", 0, 4), Annotation("Z", 5, 10)], [Annotation("W", 0, 10)],
+            [Annotation("V", 4, 6)]]
+    gate = group_spans("d", anns, measure="lenient", pairing="gate")
+    assert [(g.start, g.end, g.answers()) for g in gate] == [(0, 4, [NONE, "Y", NONE, NONE]),
+                                                             (0, 10, ["X", "Z", "W", "V"])]
+    (one,) = group_spans("d", anns, measure="lenient", pairing="optimal")
+    assert (one.start, one.end, one.answers()) == (0, 10, ["X", "Y", "W", "V"])
+    assert [len(m) for m in one.members] == [1, 2, 1, 1]
