@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["output_format", "write_text", "render", "emit", "info", "caption"]
+__all__ = ["output_format", "write_text", "render", "emit", "info", "caption", "add_conlleval_output"]
 
 _BY_EXTENSION = {".json": "json", ".csv": "csv"}
 
@@ -74,8 +74,24 @@ def render(args: argparse.Namespace, draw: Callable[[Any], None], text: str | No
         draw(TableConsole(caption=text))
 
 
+def add_conlleval_output(p: argparse.ArgumentParser) -> None:
+    """``--output conlleval`` beside the common choices (``accord score``: conlleval.pl's text,
+    :mod:`accord.report.conlleval_text`)."""
+    for action in p._actions:
+        if action.dest == "output" and action.choices is not None:
+            action.choices = (*action.choices, "conlleval")
+            action.help = ("output format: table, json, csv, or conlleval (conlleval.pl's text, for column files) "
+                           "(default: by the extension of -o, .json or .csv, else table)")
+
+
 def emit(args: argparse.Namespace, result: Any, draw: Callable[[Any], None]) -> int:
     """A result as JSON, CSV, or the command's tables (with confidence intervals when ``--bootstrap`` is set)."""
+    if output_format(args) == "conlleval":   # conlleval.pl's text: counts only, no intervals
+        from ..report.conlleval_text import conlleval_of_args
+
+        warn_if_nothing_counted(result)
+        write_text(args, conlleval_of_args(args, result))
+        return 0
     if getattr(args, "confidence_data", False) and args.bootstrap is None:
         args.bootstrap = 1000      # MAT's --compute_confidence_data draws 1000 samples
     if getattr(args, "bootstrap", None) is not None:

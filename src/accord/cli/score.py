@@ -23,7 +23,7 @@ from ._options import (
     equivalence,
     repair_of,
 )
-from ._output import emit
+from ._output import add_conlleval_output, emit
 from ._slices_options import add_slices_options, slices_settings
 
 __all__ = ["register", "COMMANDS"]
@@ -45,6 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "--pred-column: both sides are columns of GOLD)")
     add_score_options(sc)
     add_output(sc, "one row per gold or predicted item")
+    add_conlleval_output(sc)
     output = next(g for g in sc._action_groups if g.title == "output")
     output.add_argument(
         "--html", help="also write the one-page HTML report of this result (as accord report) to this file")
