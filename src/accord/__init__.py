@@ -13,6 +13,7 @@ from ._support.lazy import submodule_getattr
 if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): ``import accord`` loads no numpy
     from ._api import score
     from ._support.plugins import register_method
+    from .accumulate import Accumulator
     from .agreement._commands import agree
     from .diff._commands import benchmark, gate_diff, qa
     from .errors import AccordError
@@ -32,11 +33,12 @@ _LAZY = {
     "write": ".formats", "Annotation": ".model", "Corpus": ".model", "Document": ".model",
     "make_annotation": ".model", "Report": ".pairs", "Result": ".result", "Task": ".model.schema",
     "load_task": ".model.schema", "score": "._api", "compare": ".stats", "as_corpus": ".objects",
-    "register_method": "._support.plugins",
+    "register_method": "._support.plugins", "Accumulator": ".accumulate",
 }
 
 __all__ = [
     "AccordError",
+    "Accumulator",
     "Annotation",
     "Corpus",
     "Document",
