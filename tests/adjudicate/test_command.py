@@ -146,3 +146,32 @@ def test_two_sides_without_method_keep_the_diff_adjudication(sides, tmp_path, ca
     assert main(["adjudicate", sides[0], sides[1], "-o", str(out)]) == 0
     # the default rule keeps the key side of the correct rows: [0,7) PER and [19,24) LOC agree; e's [0,3)
     assert _spans(accord.read(out)) == GOLD
+
+
+HEADER = "#FORMAT=WebAnno TSV 3.3\n#T_SP=de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity|value\n\n\n"
+
+
+def _tsv(first, second):
+    return (HEADER + "#Text=Alice met Bob\n1-1\t0-5\tAlice\t" + first + "\t\n1-2\t6-9\tmet\t_\t\n1-3\t10-13\tBob\t"
+            + second + "\t\n")
+
+
+def test_inception_export_to_an_xmi_folder(tmp_path, capsys):
+    # INCEpTION's layout annotation/<document>/<user>.tsv, three users on two documents
+    for doc in ("doc1.txt", "doc2.txt"):
+        folder = tmp_path / "export" / "annotation" / doc
+        folder.mkdir(parents=True)
+        for user, labels in {"ann": ("PER", "PER"), "bea": ("PER", "ORG"), "cal": ("PER", "_")}.items():
+            (folder / f"{user}.tsv").write_text(_tsv(*labels))
+    out = tmp_path / "gold"
+    assert main(["adjudicate", str(tmp_path / "export"), "--method", "majority", "-o", str(out), "--out-format",
+                 "xmi", "--output", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [r["annotator"] for r in report["annotators"]] == ["ann", "bea", "cal"]
+    # Alice: PER 3-0; Bob: PER (ann), ORG (bea), nothing (cal): a three-way tie, left out
+    back = accord.read(out)
+    assert _spans(back) == {"doc1.txt": [("PER", 0, 5)], "doc2.txt": [("PER", 0, 5)]}
+    # two of the three chosen with --annotators: Bob's PER/ORG a tie of two
+    assert main(["adjudicate", str(tmp_path / "export"), "--method", "majority", "--annotators", "ann,cal", "-o",
+                 str(tmp_path / "g.jsonl")]) == 0
+    assert _spans(accord.read(tmp_path / "g.jsonl")) == {"doc1.txt": [("PER", 0, 5)], "doc2.txt": [("PER", 0, 5)]}
