@@ -29,13 +29,12 @@ from ._coefficients import (
 )
 from ._continua import Continua, continua_from_rows, read_units_table
 from ._dissimilarity import Dissimilarity
-from ._icc import intraclass_correlation
+from ._more_coefficients import gwet_ac2, intraclass_correlation, krippendorff_alpha_sets, weighted_kappa
 from ._paired import AgreementComparison, CoefficientComparison, compare_coefficients
 from ._ratings import MISSING, Ratings, ratings_from_long, to_ratings
-from ._set_distances import jaccard_distance, krippendorff_alpha_sets, masi_distance
+from ._set_distances import jaccard_distance, masi_distance
 from ._stats import AgreementStats
 from ._unitizing_result import UnitizingResult
-from ._weighted import gwet_ac2, weighted_kappa
 
 
 def agreement_stats(ratings, *, categories=None) -> AgreementStats:  # noqa: ANN001 - documented below

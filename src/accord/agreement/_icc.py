@@ -9,14 +9,13 @@ their mean, so the bootstrap over items reuses them and large values keep their 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
 
 import numpy as np
 
 from ..errors import RatingsError
 from ._ratings import MISSING
 
-__all__ = ["ICC_NAMES", "numeric_values", "intraclass_correlation"]
+__all__ = ["ICC_NAMES", "numeric_values", "icc_contributions", "icc_evaluate"]
 
 ICC_NAMES = ("icc1", "icc2", "icc3", "icc1k", "icc2k", "icc3k")
 """pingouin's ICC1, ICC2, ICC3, ICC1k, ICC2k, ICC3k, in that order."""
@@ -91,32 +90,3 @@ def icc_evaluate(sums: np.ndarray, m: int) -> np.ndarray:
         out[:] = np.nan
     out[n < 2] = np.nan
     return out
-
-
-def intraclass_correlation(ratings: Any, *, categories: Sequence[Hashable] | None = None) -> dict[str, float]:
-    """The six intraclass correlations of numeric ratings (items x raters), as pingouin's ``intraclass_corr``.
-
-    With ``N`` items, ``k`` raters and the two-way ANOVA mean squares ``MS_R`` (items), ``MS_C`` (raters),
-    ``MS_E`` (residual) and ``MS_W = (SS_total - SS_R) / (N (k - 1))`` (within items):
-
-    .. math:: ICC1 = \\frac{MS_R - MS_W}{MS_R + (k - 1) MS_W},\\quad
-              ICC2 = \\frac{MS_R - MS_E}{MS_R + (k - 1) MS_E + k (MS_C - MS_E) / N},\\quad
-              ICC3 = \\frac{MS_R - MS_E}{MS_R + (k - 1) MS_E}
-
-    .. math:: ICC1k = \\frac{MS_R - MS_W}{MS_R},\\quad ICC2k = \\frac{MS_R - MS_E}{MS_R + (MS_C - MS_E) / N},\\quad
-              ICC3k = \\frac{MS_R - MS_E}{MS_R}
-
-    ICC1: one-way random raters; ICC2: two-way random, absolute agreement; ICC3: two-way mixed, consistency; the
-    ``k`` forms are the reliability of the mean of the ``k`` raters. Items not rated by every rater are left out
-    (with a warning), as pingouin's ``nan_policy="omit"``; fewer than two items, or a zero denominator (where
-    pingouin gives ±inf or NaN), give NaN.
-
-    Returns
-    -------
-    dict
-        ``{"icc1": ..., "icc2": ..., "icc3": ..., "icc1k": ..., "icc2k": ..., "icc3k": ...}``
-    """
-    from ._measures import measure_values
-
-    values: dict[str, float] = measure_values(ratings, "icc", categories=categories)
-    return values

@@ -17,7 +17,7 @@ from ..errors import OptionError, RatingsError
 from ._ratings import MISSING
 
 __all__ = ["SET_SEPARATOR", "SET_DISTANCES", "as_label_set", "masi_distance", "jaccard_distance", "distance_matrix",
-           "krippendorff_alpha_sets"]
+           "alpha_contributions", "alpha_evaluate"]
 
 SET_SEPARATOR = "|"
 """The separator of the labels of a set-valued rating written as text (``a|b``)."""
@@ -95,24 +95,3 @@ def alpha_evaluate(sums: np.ndarray, delta: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         value = 1 - (n - 1) * sums[:, k] / np.where(expected > 0, expected, 1)
     return np.where((n > 1) & (expected > 0), value, np.nan)[:, None]
-
-
-def krippendorff_alpha_sets(ratings: Any, *, distance: str = "masi",
-                            categories: Sequence[Hashable] | None = None) -> float:
-    """Krippendorff's alpha of set-valued ratings (Passonneau 2006), any number of raters, missing values allowed.
-
-    .. math:: \\alpha = 1 - (n - 1) \\frac{\\sum_{c,k} o_{ck}\\, \\delta_{ck}}{\\sum_{c,k} n_c n_k\\, \\delta_{ck}}
-
-    with ``o`` the coincidence matrix of the sets (items rated by at least two raters), ``n_c`` its margins, ``n``
-    their total and ``δ`` the MASI distance (``distance="masi"``, :func:`masi_distance`) or the Jaccard distance
-    (``"jaccard"``, :func:`jaccard_distance`) of the two sets. Equal to NLTK's
-    ``AnnotationTask(data, distance=masi_distance).alpha()`` (its ``jaccard_distance`` likewise); where NLTK
-    returns 1 for data with one value only, the value here is NaN with a warning, as for
-    :func:`~accord.agreement.krippendorff_alpha`. Cells are sets, or text ``a|b`` (:func:`as_label_set`).
-    """
-    from ._measures import measure_values
-
-    if distance not in SET_DISTANCES:
-        raise OptionError(f"unknown set distance {distance!r}; expected one of {', '.join(SET_DISTANCES)}")
-    value: float = measure_values(ratings, f"krippendorff_alpha_{distance}", categories=categories)
-    return value

@@ -21,7 +21,7 @@ from ..errors import OptionError, RatingsError
 from ._ratings import MISSING
 
 __all__ = ["KAPPA_WEIGHTS", "AC2_WEIGHTS", "category_values", "positions", "disagreement_weights", "agreement_weights",
-           "weighted_kappa", "gwet_ac2"]
+           "kappa_contributions", "kappa_evaluate", "ac2_contributions", "ac2_evaluate"]
 
 KAPPA_WEIGHTS = ("linear", "quadratic")
 """The disagreement weights of :func:`weighted_kappa`."""
@@ -174,52 +174,3 @@ def ac2_evaluate(sums: np.ndarray, w: np.ndarray) -> np.ndarray:
         value = (pa - pe) / (1 - pe)
     value = np.where(pe >= 1, 1.0, value)
     return np.where(n2 > 0, value, np.nan)[:, None]
-
-
-# ---------------------------------------------------------------------------------- the public functions
-def weighted_kappa(ratings: Any, *, weights: str = "linear",
-                   categories: Sequence[Hashable] | None = None) -> Any:
-    """Cohen's weighted kappa (Cohen 1968), two raters; each pair and their mean for more.
-
-    .. math:: \\kappa_w = 1 - \\frac{\\sum_{i,j} d_{ij}\\, o_{ij}}{\\sum_{i,j} d_{ij}\\, e_{ij}},\\quad
-              e_{ij} = \\frac{o_{i\\cdot}\\, o_{\\cdot j}}{N}
-
-    over the ``N`` items both raters rated, ``o`` their contingency table, ``d_ij = |i - j|`` (``linear``) or
-    ``(i - j)²`` (``quadratic``) with ``i``, ``j`` the categories' positions (:func:`positions`: by value for
-    numbers and numeric text, else in the category order; all the table's categories, or ``categories``):
-    scikit-learn's ``cohen_kappa_score(weights=..., labels=categories)``.
-    No item rated by both gives NaN; an expected disagreement of 0 (one category) gives 1.0, each with an
-    :class:`~accord.errors.AgreementWarning`.
-
-    Returns
-    -------
-    float for two raters, :class:`~accord.agreement.Pairwise` for more
-    """
-    from ._measures import measure_values
-
-    if weights not in KAPPA_WEIGHTS:
-        raise OptionError(f"weighted kappa: unknown weights {weights!r}; expected one of {', '.join(KAPPA_WEIGHTS)}")
-    return measure_values(ratings, f"weighted_kappa_{weights}", categories=categories)
-
-
-def gwet_ac2(ratings: Any, *, weights: str = "quadratic", categories: Sequence[Hashable] | None = None) -> float:
-    """Gwet's AC2: AC1 with partial agreement between close categories (Gwet 2014), any number of raters.
-
-    .. math:: P_a = \\frac{1}{n'} \\sum_{i: r_i \\ge 2} \\sum_k \\frac{r_{ik} (r^\\star_{ik} - 1)}{r_i (r_i - 1)},
-              \\quad r^\\star_{ik} = \\sum_l w_{kl} r_{il},\\quad
-              P_e = \\frac{\\sum_{k,l} w_{kl}}{q (q - 1)} \\sum_k \\pi_k (1 - \\pi_k),\\quad
-              AC_2 = \\frac{P_a - P_e}{1 - P_e}
-
-    ``r_ik`` raters gave item ``i`` category ``k``, ``r_i`` rated it, ``n'`` items were rated twice or more,
-    ``π_k = (1/n) Σ_i r_ik / r_i`` over the ``n`` items rated at least once, ``q`` categories (the table's, or
-    ``categories``) and ``w`` the agreement weights of :func:`agreement_weights` (``weights``: linear, quadratic,
-    ordinal, radical, ratio, circular, bipolar; ``identity`` gives AC1). Equal to irrCAC's
-    ``CAC(ratings, weights=...).gwet()``.
-    """
-    from ._measures import measure_values
-
-    if weights not in AC2_WEIGHTS and weights != "identity":
-        raise OptionError(f"Gwet's AC2: unknown weights {weights!r}; expected identity or one of "
-                          f"{', '.join(AC2_WEIGHTS)}")
-    value: float = measure_values(ratings, f"gwet_ac2_{weights}", categories=categories)
-    return value
