@@ -105,3 +105,9 @@ def test_two_spans_of_one_annotator_in_a_group():
     (one,) = group_spans("d", anns, measure="lenient", pairing="optimal")
     assert (one.start, one.end, one.answers()) == (0, 10, ["X", "Y", "W", "V"])
     assert [len(m) for m in one.members] == [1, 2, 1, 1]
+
+
+def test_no_span_at_all_is_an_error():
+    empty = [Corpus([Document("d", (), text=TEXT)]) for _ in range(3)]
+    with pytest.raises(RatingsError, match="no annotator marked a span in the 1 document"):
+        aggregate_spans(empty, ["a", "b", "c"], method="dawid-skene")

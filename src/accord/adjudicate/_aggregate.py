@@ -87,6 +87,8 @@ def _check(codes: np.ndarray, n_categories: int, annotators: Sequence[str], meth
     if min_votes is not None and not 1 <= min_votes <= len(annotators):
         raise OptionError(f"--min-votes must be between 1 and the number of annotators ({len(annotators)}); "
                           f"got {min_votes}")
+    if codes.shape[0] == 0:
+        raise RatingsError("no items to aggregate")
     if codes.size and (codes.max() >= n_categories or codes.min() < -1):
         raise RatingsError(f"a category code outside 0..{n_categories - 1} (or -1 for no answer)")
     empty = np.flatnonzero((codes < 0).all(axis=1)) if codes.size else np.zeros(0, dtype=np.int64)

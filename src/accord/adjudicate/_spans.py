@@ -192,6 +192,9 @@ def aggregate_spans(corpora: Sequence[Corpus], names: Sequence[str], *, method: 
                       stacklevel=2)
     if wanted is not None and not wanted & found:
         raise OptionError(f"no annotator has a span of the types {', '.join(sorted(wanted))}")
+    if not groups:
+        raise RatingsError(f"no annotator marked a span{' of the types ' + ', '.join(sorted(wanted)) if wanted else ''}"
+                           f" in the {len(docs)} document(s): nothing to aggregate")
     labels = sorted(found) + [NONE]
     index = {lab: k for k, lab in enumerate(labels)}
     codes = np.array([[index[a] for a in g.answers()] for g in groups], dtype=np.int64).reshape(len(groups),
