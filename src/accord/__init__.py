@@ -15,6 +15,7 @@ if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): ``impor
     from ._support.plugins import register_method
     from .accumulate import Accumulator
     from .agreement._commands import agree
+    from .checks import check
     from .diff._commands import benchmark, gate_diff, qa
     from .errors import AccordError
     from .formats import read, write
@@ -34,6 +35,7 @@ _LAZY = {
     "make_annotation": ".model", "Report": ".pairs", "Result": ".result", "Task": ".model.schema",
     "load_task": ".model.schema", "score": "._api", "compare": ".stats", "as_corpus": ".objects",
     "register_method": "._support.plugins", "Accumulator": ".accumulate",
+    "check": ".checks",
 }
 
 __all__ = [
@@ -48,6 +50,7 @@ __all__ = [
     "agree",
     "as_corpus",
     "benchmark",
+    "check",
     "compare",
     "coref",
     "gate_diff",

@@ -11,13 +11,13 @@ from pathlib import Path
 
 from .._support.memory import return_large_blocks
 from ..errors import AccordError, OptionError
-from . import agree, compare, convert, gate, report, score, spans, structures
+from . import agree, check, compare, convert, gate, report, score, spans, structures, tagfiles
 from ._options import Parser, add_common
 from ._stdin import standard_input
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_BAD_INPUT", "EXIT_BUG"]
 
-_MODULES = (score, compare, report, structures, agree, gate, spans, convert)
+_MODULES = (score, compare, report, structures, agree, gate, spans, convert, check, tagfiles)
 
 
 def build_parser() -> argparse.ArgumentParser:
