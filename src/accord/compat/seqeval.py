@@ -41,6 +41,8 @@ from ..model._seqeval_strict import TABLES, strict_chunks
 
 __all__ = [
     "compute",
+    "load",
+    "Seqeval",
     "get_entities",
     "performance_measure",
     "f1_score",
@@ -358,3 +360,84 @@ def compute(predictions: Any, references: Any, suffix: bool = False, scheme: Any
     out["overall_f1"] = overall["f1-score"]
     out["overall_accuracy"] = accuracy_score(references, predictions)
     return out
+
+
+class Seqeval:
+    """Hugging Face ``evaluate``'s seqeval metric as an object that accumulates batches: ``add_batch`` (or ``add``)
+    per batch, ``compute`` for :func:`compute`'s dictionary of everything added, as if computed on it at once.
+
+    ``metric = evaluate.load("seqeval")`` becomes ``metric = accord.compat.seqeval.load()``. Only counts are kept
+    (per type, and the equal tags), not the tags. The options that change the chunks (``suffix``, ``scheme``,
+    ``mode``) are given when the metric is made; :meth:`compute` takes them again only with the same values (a
+    batch already counted cannot be read anew). ``mode="strict"`` needs a ``scheme`` here: seqeval detects it on
+    all the tags at once, which batches cannot. As ``evaluate``, :meth:`compute` forgets the batches.
+    """
+
+    def __init__(self, *, suffix: bool = False, scheme: Any = None, mode: str | None = None,
+                 zero_division: Any = "warn"):
+        if mode == "strict" and not scheme:
+            raise OptionError("mode='strict' without a scheme: seqeval detects the scheme on all the tags at once, "
+                              "which batches cannot; give scheme='IOB2' (or another) to load()")
+        self.suffix, self.scheme, self.mode, self.zero_division = suffix, scheme, mode, zero_division
+        self._strict = _scheme_name(scheme) if mode == "strict" else None
+        self._counts: dict[str, np.ndarray] = {}
+        self._equal = self._tags = 0
+
+    def add_batch(self, *, predictions: Any = None, references: Any = None) -> None:
+        """Count a batch: lists of tag lists, as :func:`compute` takes them."""
+        if predictions is None or references is None:
+            raise OptionError("add_batch needs predictions= and references=")
+        predictions, references = _as_lists(predictions), _as_lists(references)
+        names, tp, pred_sum, true_sum = _counts(references, predictions, suffix=self.suffix, scheme=self._strict)
+        for k, name in enumerate(names):
+            row = self._counts.setdefault(name, np.zeros(3, dtype=np.int64))
+            row += (tp[k], pred_sum[k], true_sum[k])
+        self._equal += sum(a == b for s, t in zip(references, predictions) for a, b in zip(s, t))
+        self._tags += sum(map(len, references))
+
+    def add(self, *, prediction: Any = None, reference: Any = None) -> None:
+        """Count one sentence (a tag list)."""
+        self.add_batch(predictions=[prediction], references=[reference])
+
+    def compute(self, *, predictions: Any = None, references: Any = None, **options: Any) -> dict[str, Any]:
+        """:func:`compute`'s dictionary of every batch added (and of ``predictions``/``references`` if given); then
+        the metric is empty again."""
+        fixed = {"suffix": self.suffix, "scheme": self.scheme, "mode": self.mode}
+        changed = sorted(k for k, v in options.items() if k in fixed and v != fixed[k])
+        unknown = sorted(k for k in options if k not in fixed and k not in ("zero_division", "sample_weight"))
+        if unknown:
+            raise OptionError(f"compute() takes no option {', '.join(unknown)}")
+        if changed:
+            raise OptionError(f"compute() takes {', '.join(changed)} only as load() was given it: batches already "
+                              "counted cannot be read anew")
+        if options.get("sample_weight") is not None:
+            warnings.warn("sample_weight is ignored, as it is by seqeval for these averages", SeqevalCompatWarning,
+                          stacklevel=2)
+        if predictions is not None or references is not None:
+            self.add_batch(predictions=predictions, references=references)
+        if not self._tags:
+            raise OptionError("nothing to compute: no batch was added")
+        zero_division = options.get("zero_division", self.zero_division)
+        names = sorted(self._counts)
+        cells = np.array([self._counts[n] for n in names], dtype=np.int64).reshape(-1, 3)
+        tp, pred_sum, true_sum = cells[:, 0], cells[:, 1], cells[:, 2]
+        kw: dict[str, Any] = dict(warn_for=("precision", "recall", "f-score"), beta=1.0, zero_division=zero_division,
+                                  warn_stack=3)
+        p, r, f, s = _from_counts(tp, pred_sum, true_sum, average=None, **kw)
+        out: dict[str, Any] = {name: {"precision": float(a), "recall": float(b), "f1": float(c), "number": int(d)}
+                               for name, a, b, c, d in zip(names, p, r, f, s)}
+        overall = _from_counts(tp, pred_sum, true_sum, average="micro", **kw)
+        out["overall_precision"], out["overall_recall"], out["overall_f1"] = overall[:3]
+        out["overall_accuracy"] = self._equal / self._tags
+        self._counts, self._equal, self._tags = {}, 0, 0
+        return out
+
+
+def _as_lists(y: Any) -> list[list[Any]]:
+    """Tag lists given as tuples or arrays, as lists (seqeval takes lists of lists only)."""
+    return [s.tolist() if hasattr(s, "tolist") else list(s) for s in y]
+
+
+def load(*, suffix: bool = False, scheme: Any = None, mode: str | None = None, zero_division: Any = "warn") -> Seqeval:
+    """A :class:`Seqeval` metric, as ``evaluate.load("seqeval")`` gives one (without downloading anything)."""
+    return Seqeval(suffix=suffix, scheme=scheme, mode=mode, zero_division=zero_division)
