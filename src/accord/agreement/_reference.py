@@ -55,6 +55,9 @@ def reference_intervals(reference: dict[str, Any], codes: np.ndarray, categories
                         raters: Sequence[Hashable], level: str, extras: Sequence[str], options: Any) -> None:
     """Add ``"ci"`` to each annotator of ``reference`` (:func:`reference_agreement`): the bootstrap over the
     items, each annotator from the same seed."""
+    import warnings
+
+    from ..errors import StatisticsWarning
     from ._measures import coefficient_intervals
 
     ref = rater_index(raters, reference["reference"], "--reference")
@@ -62,5 +65,7 @@ def reference_intervals(reference: dict[str, Any], codes: np.ndarray, categories
         if j == ref:
             continue
         sub = codes[:, [ref, j]]
-        reference["annotators"][str(name)]["ci"] = coefficient_intervals(
-            sub, categories, (raters[ref], name), level, REFERENCE_COEFFICIENTS, extras, options)
+        with warnings.catch_warnings():      # the same items as the other coefficients': warned about once, there
+            warnings.simplefilter("ignore", StatisticsWarning)
+            reference["annotators"][str(name)]["ci"] = coefficient_intervals(
+                sub, categories, (raters[ref], name), level, REFERENCE_COEFFICIENTS, extras, options)
