@@ -95,12 +95,15 @@ def _aligned(args: argparse.Namespace, corpus: Any, options: dict[str, Any]) -> 
     placed, dropped, missing = on_gold(aligned, gold)
     strings = sum(summary.get(k, 0) for k in ("unaligned", "unaligned_triggers", "unaligned_arguments"))
     if strings or summary["unaligned_relations"]:
-        first = summary["unaligned_listed"][:3]
-        shown = ", ".join(f"{x['text']!r} ({x['document']})" for x in first)
+        shown = ", ".join(f"{x['text']!r} ({x['document']})" for x in summary["unaligned_listed"][:3])
+        relations = summary["unaligned_relations"]
+        events = summary.get("unaligned_triggers", 0)
         warnings.warn(AccordWarning(
             f"{strings} predicted string(s) of {args.input} not placed on the gold text (not in it, or listed more "
-            f"often than it holds them) and {summary['unaligned_relations']} relation(s) with an end not placed are "
-            f"not written ({dropped} annotation(s), an event with its trigger), e.g. {shown}"), stacklevel=2)
+            f"often than it holds them) are not written"
+            + (f", nor {relations} relation(s) with an end not placed" if relations else "")
+            + (f", nor the {events} event(s) of the triggers not placed" if events else "")
+            + f": {shown}{' ...' if len(summary['unaligned_listed']) > 3 else ''}"), stacklevel=2)
     if missing:
         warnings.warn(AccordWarning(f"{len(missing)} document(s) of {args.input} have no gold document of their id and "
                                     f"are not written: {', '.join(map(repr, missing[:5]))}"
