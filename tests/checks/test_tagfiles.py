@@ -90,8 +90,8 @@ def test_validate_two_files_with_different_sentences(tmp_path, capsys):
     assert (problem.path, problem.line, problem.kind) == (str(b), 1, "tokens")
     assert "sentence 1 has 1 tokens here and 2 at line 1" in problem.message
     assert main(["validate", str(a), str(b)]) == 1
-    out = capsys.readouterr().out
-    assert f"{b}:1: sentence 1" in out and "invalid: 1 problem (tokens 1)" in out
+    run = capsys.readouterr()
+    assert f"{b}:1: sentence 1" in run.out and run.err == "accord: invalid: 1 problem (tokens 1)\n"
 
 
 def test_validate_two_files_with_different_token_text(tmp_path):

@@ -221,7 +221,8 @@ def run_page(page: Path, allow_errors: bool = False) -> list[Outcome]:
                 cwhere = f"{name}:{command.line}"
                 if argv[:1] == ["accord"]:
                     status, lines = _run_accord(argv[1:])
-                    shows_error = any("accord: error:" in line for line in command.expected)
+                    shows_error = any("accord: error:" in line for line in command.expected) or status == 1 and any(
+                        line.startswith(("accord: check failed:", "accord: invalid:")) for line in command.expected)
                     if status != 0 and not shows_error and not allow_errors:
                         raise AssertionError(f"{cwhere}: `{command.text}` exited {status}: " + " / ".join(lines[-3:]))
                 elif argv[:1] == ["cat"]:

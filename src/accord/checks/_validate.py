@@ -73,10 +73,14 @@ class Validation:
             what = f"{size['tokens']:,} tokens, {size['sentences']:,} sentences and {size['documents']:,} documents"
             lines.append(f"{path}: {size['problems']:,} problem{'s' if size['problems'] != 1 else ''} in {what}"
                          if size["problems"] else f"{path}: no problems in {what}")
-        if self.total:
-            kinds = ", ".join(f"{k} {v:,}" for k, v in sorted(self.counts.items()))
-            lines.append(f"invalid: {self.total:,} problem{'s' if self.total != 1 else ''} ({kinds})")
         return "\n".join(lines)
+
+    def verdict(self) -> str:
+        """The last line: ``valid``, or ``invalid: N problems (KIND COUNT, ...)``."""
+        if not self.total:
+            return "valid"
+        kinds = ", ".join(f"{k} {v:,}" for k, v in sorted(self.counts.items()))
+        return f"invalid: {self.total:,} problem{'s' if self.total != 1 else ''} ({kinds})"
 
 
 def _shown(tag: str) -> str:

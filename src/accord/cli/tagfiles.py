@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ._options import count_of, csv_list
 
@@ -78,6 +79,8 @@ def run_validate(args: argparse.Namespace) -> int:
         write_text(args, report.to_json())
     elif args.out or not args.quiet or not report.valid:
         write_text(args, str(report))
+    if not report.valid:     # the verdict on standard error, as the one line a CI log shows
+        print(f"accord: {report.verdict()}", file=sys.stderr)
     return 0 if report.valid else EXIT_INVALID
 
 
