@@ -139,3 +139,20 @@ def test_events_pointing_to_each_other_keep_their_triggers():
                                                   _event("caused", "C", ("Arg", "caused"))]}])
     aligned, summary = align_records(Corpus([Document("d", (), text)]), pred)
     assert summary["events"] == 2 and len(aligned["d"].annotations) == 4
+
+
+def test_without_alignment_an_event_is_its_trigger_string_and_says_so():
+    # before: the event was counted as a relation in the warning and its trigger was not among the strings, so the
+    # gold trigger span "met" (Meet) was always missed
+    from accord.errors import AccordWarning
+
+    ann, met = make_annotation("Person", 0, 3), make_annotation("Meet", 4, 7)
+    gold = Corpus([Document("d", (ann, met, make_annotation("Meet", None, None, {"trigger": met, "Participant": ann})),
+                            "Ann met Bob.")])
+    pred = records_corpus([{"id": "d", "entities": [{"text": "Ann", "label": "Person"}],
+                            "events": [_event("met", "Meet", ("Participant", "Ann")),
+                                       _event("Bob", "Meet")]}])
+    with pytest.warns(AccordWarning, match=r"^2 predicted event\(s\) are scored by their triggers only"):
+        totals = accord.score(gold, pred, align="none").to_dict()["totals"]
+    # by hand: gold strings (Ann, Person), (met, Meet); predicted (Ann, Person), (met, Meet), (Bob, Meet)
+    assert (totals["gold"], totals["pred"], totals["match"]) == (2, 3, 2)

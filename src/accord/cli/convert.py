@@ -40,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "INPUT are placed on; OUTPUT then holds the aligned predictions, with the gold documents' texts")
     g.add_argument("--gold-format", metavar="FORMAT", help="the format of GOLD (sniffed by default)")
     g.add_argument("--align", choices=("exact", "fuzzy"), default=None,
-                   help="with --gold: how the strings are placed (default exact; fuzzy needs rapidfuzz)")
+                   help="with --gold: how the strings are placed, exact (when not given) or fuzzy (which needs "
+                   "rapidfuzz)")
     g.add_argument("--align-threshold", type=float, default=None, metavar="SIMILARITY",
                    help="with --align fuzzy: the least similarity, 0 to 1 (0.9 when not given)")
     add_tagging(cv)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import OptionError, PairingError
-from ..formats.records.generated import KIND, TEXT
+from ..formats.records.generated import KIND, TEXT, TRIGGER
 from ..model import Annotation, Corpus, Document, make_annotation
 
 __all__ = ["LISTED", "Layers", "multiset_layers", "multisets"]
@@ -126,9 +126,9 @@ class Layers:
     captions: dict[str, str] = field(default_factory=dict)
 
 
-def _read(gold: Corpus, pred: Corpus, norm: Callable[[str], str]) -> tuple[list[_Doc], int]:
+def _read(gold: Corpus, pred: Corpus, norm: Callable[[str], str]) -> tuple[list[_Doc], int, int]:
     docs = []
-    relations = 0
+    relations = events = 0
     for doc_id in dict.fromkeys([*gold, *pred]):
         g, p = gold.get(doc_id), pred.get(doc_id)
         d = _Doc(doc_id, g is not None, p is not None)
@@ -142,10 +142,14 @@ def _read(gold: Corpus, pred: Corpus, norm: Callable[[str], str]) -> tuple[list[
                 if a.get(KIND) == "entity":
                     written = a.get(TEXT)
                     d.pred.append((norm(written), a.label, written))
+                elif a.get(KIND) == "event":    # its trigger: a string of the event's type, as a gold trigger span
+                    written = a.get(TRIGGER)
+                    d.pred.append((norm(written), a.label, written))
+                    events += 1
                 else:
                     relations += 1
         docs.append(d)
-    return docs, relations
+    return docs, relations, events
 
 
 def _corpora(docs: Sequence[_Doc], gold: Corpus, pred: Corpus, pairs_of: Callable[[_Doc], Sequence[tuple[int, int]]]
@@ -304,7 +308,7 @@ def multiset_layers(gold: Corpus, pred: Corpus, normalize: Sequence[str] | str |
 
         raise OptionError(f"{spelled('judge_limit')} must be a whole number >= 0; got {limit!r}")
     names = normalize.split(",") if isinstance(normalize, str) else list(normalize or ())
-    docs, relations = _read(gold, pred, norm)
+    docs, relations, events = _read(gold, pred, norm)
     for d in docs:
         _strict(d)
     strict_pairs = {d.doc_id: list(d.pairs) for d in docs}
@@ -316,6 +320,14 @@ def multiset_layers(gold: Corpus, pred: Corpus, normalize: Sequence[str] | str |
 
         warnings.warn(f"{relations} predicted relation(s) are not scored with --align none (strings and labels of "
                       "entities only); align them (--align exact) to score relations", AccordWarning, stacklevel=3)
+    if events:
+        import warnings
+
+        from ..errors import AccordWarning
+
+        warnings.warn(f"{events} predicted event(s) are scored by their triggers only with --align none (the trigger's "
+                      "string and the event's type, as the gold trigger spans); align them (--align exact) to score "
+                      "their arguments", AccordWarning, stacklevel=3)
     summary: dict[str, Any] = {"align": "none", "normalize": [n.strip() for n in names if n.strip()],
                "gold_strings": sum(len(d.gold) for d in docs), "strings": sum(len(d.pred) for d in docs)}
     out = Layers(g_c, p_c, summary)
