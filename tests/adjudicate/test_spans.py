@@ -111,3 +111,27 @@ def test_no_span_at_all_is_an_error():
     empty = [Corpus([Document("d", (), text=TEXT)]) for _ in range(3)]
     with pytest.raises(RatingsError, match="no annotator marked a span in the 1 document"):
         aggregate_spans(empty, ["a", "b", "c"], method="dawid-skene")
+
+
+def test_document_classes_are_one_item_per_document():
+    from accord.adjudicate._queue import apply_span_decisions, span_queue
+    from accord.formats._document_labels import labelled_metadata
+
+    def classes(*docs):
+        return Corpus([Document(i, tuple(Annotation(c, 0, len(t)) for c in cs), text=t, metadata=labelled_metadata())
+                       for i, t, cs in docs])
+    a = classes(("1", "good film", ["pos"]), ("2", "bad", ["neg", "sarcasm"]), ("3", "meh", ["neu"]))
+    b = classes(("1", "good film", ["pos"]), ("2", "bad", ["sarcasm", "neg"]), ("3", "meh", ["neg"]))
+    c = classes(("1", "good film", ["neg"]), ("2", "bad", ["neg"]), ("3", "meh", []))
+    agg = aggregate_spans([a, b, c], ["a", "b", "c"])
+    # by hand: 1: pos 2-1; 2: the set {neg, sarcasm} 2-1 (against c's {neg}); 3: neu, neg, nothing: a tie
+    assert [g.answers() for g in agg.groups] == [["pos", "pos", "neg"], ["neg|sarcasm", "neg|sarcasm", "neg"],
+                                                 ["neu", "neg", NONE]]
+    assert agg.result.status == ["decided", "decided", "tie"]
+    expected = {"1": ["pos"], "2": ["neg", "sarcasm"], "3": []}
+    assert {d.id: [x.label for x in d.annotations] for d in agg.corpus.documents} == expected
+    assert all(x.start == 0 and x.end == len(d.text) for d in agg.corpus.documents for x in d.annotations)
+    assert [r["choice"] for r in span_queue(agg)[1]] == ["pos", "neg|sarcasm", "none"]
+    # decisions: the tie settled as neu; the untouched documents keep their sets
+    again = apply_span_decisions(agg, {("3", 0, 3): (("neu",), None, None)})
+    assert {d.id: [x.label for x in d.annotations] for d in again.documents} == {**expected, "3": ["neu"]}

@@ -56,7 +56,7 @@ def span_queue(agg: SpanAggregate) -> tuple[list[str], list[dict[str, Any]]]:
                      **{n: _cell(group, m) for n, m in zip(names, group.members)},
                      "method": label, "votes": int(agg.result.votes[g]), "status": agg.result.status[g],
                      "gold_start": "" if span is None else span.start, "gold_end": "" if span is None else span.end,
-                     "choice": gold.label if gold is not None else "none"})
+                     "choice": "none" if gold is None else str(label) if group.classes else gold.label})
     return columns, rows
 
 
@@ -145,10 +145,12 @@ def apply_span_decisions(agg: SpanAggregate, decisions: Mapping[SpanId, tuple[tu
     extent)."""
     left = dict(decisions)
     by_doc: dict[str, list[Annotation]] = {d: [] for d in agg.corpus}
-    for group, gold in zip(agg.groups, agg.gold):
+    for group, gold, chosen in zip(agg.groups, agg.gold, agg.result.labels):
         sid = (group.document, group.start, group.end)
         if sid not in left:
-            if gold is not None:
+            if gold is not None and group.classes:
+                by_doc[group.document].extend(Annotation(c, group.start, group.end) for c in str(chosen).split("|"))
+            elif gold is not None:
                 by_doc[group.document].append(gold)
             continue
         labels, gs, ge = left.pop(sid)

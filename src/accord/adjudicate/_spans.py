@@ -15,8 +15,10 @@ often each annotator misses or invents spans. The items go to :func:`accord.adju
 
 A group enters the gold when its chosen label is not :data:`NONE` and its status is ``decided``; its span is the
 extent most voters of that label gave (ties: the earliest annotator's). The gold annotations carry the label and
-the span only (features are not aggregated). A group on which not every annotator gave the same answer (or the
-same extent) is a *disagreement*: the adjudication queue lists them.
+the span only (features are not aggregated). Documents of classes (text classification,
+:mod:`accord.formats._document_labels`) make one item each, an annotator's answer the set of its classes (``a|b``),
+the chosen set written back as one annotation over the text per class. A group on which not every annotator gave
+the same answer (or the same extent) is a *disagreement*: the adjudication queue lists them.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import AccordWarning, OptionError, RatingsError
+from ..formats._document_labels import is_document_labelled
 from ..model import Annotation, Corpus, Document
 from ._aggregate import Aggregate, aggregate
 
@@ -50,9 +53,14 @@ class SpanGroup:
     start: int
     end: int
     members: list[list[Annotation]]
+    classes: bool = False
+    """A document's classes (:mod:`accord.formats._document_labels`): an answer is all the annotator's classes."""
 
     def answers(self) -> list[str]:
-        """Each annotator's answer: the label of its first span, or :data:`NONE`."""
+        """Each annotator's answer: the label of its first span (a document's classes: all of them, sorted, joined
+        by ``|``), or :data:`NONE`."""
+        if self.classes:
+            return ["|".join(sorted({a.label for a in m})) if m else NONE for m in self.members]
         return [m[0].label if m else NONE for m in self.members]
 
 
@@ -172,6 +180,7 @@ def aggregate_spans(corpora: Sequence[Corpus], names: Sequence[str], *, method: 
     spanless: Counter[str] = Counter()
     found: set[str] = set()
     groups: list[SpanGroup] = []
+    classes = all(is_document_labelled(c) for c in corpora)
     for doc_id in docs:
         per = []
         for c in corpora:
@@ -185,6 +194,11 @@ def aggregate_spans(corpora: Sequence[Corpus], names: Sequence[str], *, method: 
                 found.add(a.label)
                 anns.append(a)
             per.append(anns)
+        if classes:     # one item per document: the set of its classes
+            if any(per):
+                text = corpora[0][doc_id].text or ""
+                groups.append(SpanGroup(doc_id, 0, len(text), per, classes=True))
+            continue
         groups.extend(group_spans(doc_id, per, measure=measure, pairing=pairing))
     if spanless:
         warnings.warn(AccordWarning(f"{sum(spanless.values())} relation(s) or other spanless annotation(s) of "
@@ -195,7 +209,7 @@ def aggregate_spans(corpora: Sequence[Corpus], names: Sequence[str], *, method: 
     if not groups:
         raise RatingsError(f"no annotator marked a span{' of the types ' + ', '.join(sorted(wanted)) if wanted else ''}"
                            f" in the {len(docs)} document(s): nothing to aggregate")
-    labels = sorted(found) + [NONE]
+    labels = sorted({a for g in groups for a in g.answers()} - {NONE}) + [NONE]
     index = {lab: k for k, lab in enumerate(labels)}
     codes = np.array([[index[a] for a in g.answers()] for g in groups], dtype=np.int64).reshape(len(groups),
                                                                                                 len(corpora))
@@ -205,6 +219,11 @@ def aggregate_spans(corpora: Sequence[Corpus], names: Sequence[str], *, method: 
     for group, label, status in zip(groups, result.labels, result.status):
         if label == NONE or status != "decided":
             gold.append(None)
+            continue
+        if group.classes:    # the chosen set of classes, one annotation over the text each
+            anns = [Annotation(c, group.start, group.end) for c in str(label).split("|")]
+            gold.append(anns[0])
+            kept[group.document].extend(anns)
             continue
         voters = [(j, m[0]) for j, m in enumerate(group.members) if m and m[0].label == label]
         tally = Counter(_extent(a) for _, a in voters)
