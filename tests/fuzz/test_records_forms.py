@@ -91,3 +91,30 @@ def test_the_forms_of_one_entity_list_score_alike(tmp_path_factory, entities):
         (folder / name).write_text(content, encoding="utf-8")
         assert accord.score(gold, folder / name).to_dict()["totals"] == expected, name
     assert accord.score(gold, entities, allow_missing="empty").to_dict()["totals"]["match"] == expected["match"]
+
+
+_ANN = ("T1\tPerson 0 3\tAnn\nT2\tMeet 4 7\tmet\nT3\tPerson 8 11\tBob\nE1\tMeet:T2 Participant:T1 Participant2:T3\n"
+        "T4\tLeave 25 29\tleft\nE2\tLeave:T4 Person:T3\n")
+_WORDS = st.sampled_from(("Ann", "met", "Bob", "left", "Oslo", "Bob left", "zz", "", " ", "e"))
+
+
+@_EXAMPLES
+@given(st.lists(st.fixed_dictionaries(
+    {"trigger": _WORDS, "label": st.sampled_from(("Meet", "Leave", "X Y", ""))},
+    optional={"arguments": st.lists(st.fixed_dictionaries({"role": st.sampled_from(("Participant", "Person", "A B",
+                                                                                    "trigger")),
+                                                           "text": _WORDS}), max_size=3)}), max_size=4),
+       st.lists(st.fixed_dictionaries({"text": _WORDS, "label": st.sampled_from(("Person", "Meet"))}), max_size=3),
+       st.sampled_from(("brat", "jsonl", "xmi")), st.sampled_from(("exact", "fuzzy")))
+def test_events_convert_and_score_to_a_result_or_one_error(tmp_path_factory, events, entities, target, align):
+    folder = tmp_path_factory.mktemp("events")
+    (folder / "news.txt").write_text("Ann met Bob in Oslo. Bob left.", encoding="utf-8")
+    (folder / "news.ann").write_text(_ANN, encoding="utf-8")
+    pred = folder / "pred.jsonl"
+    pred.write_text(json.dumps({"id": "news", "entities": entities, "events": events}) + "\n", encoding="utf-8")
+    run(["structured", str(folder / "news.ann"), str(pred), "--metrics", "event-trigger,event-argument"])
+    run(["score", str(folder / "news.ann"), str(pred), "--align", align])
+    out = folder / ("out" if target == "brat" else f"out.{target}")
+    done = run(["convert", str(pred), "--gold", str(folder / "news.ann"), "--to", target, str(out), "--align", align])
+    if done.status == 0 and target != "xmi":
+        run(["score", str(folder / "news.ann"), str(out if target != "brat" else out / "news.ann")])
