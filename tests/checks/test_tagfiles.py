@@ -88,7 +88,7 @@ def test_validate_two_files_with_different_sentences(tmp_path, capsys):
     (problem,) = report.problems
     # sentence 1: 2 tokens in a (line 1), 1 in b (line 1)
     assert (problem.path, problem.line, problem.kind) == (str(b), 1, "tokens")
-    assert "sentence 1 has 1 tokens here and 2 at line 1" in problem.message
+    assert "sentence 1 has 1 token here and 2 at line 1" in problem.message
     assert main(["validate", str(a), str(b)]) == 1
     run = capsys.readouterr()
     assert f"{b}:1: sentence 1" in run.out and run.err == "accord: invalid: 1 problem (tokens 1)\n"

@@ -70,9 +70,10 @@ class Validation:
         if self.total > len(self.problems):
             lines.append(f"... and {self.total - len(self.problems):,} more problems (--max-problems shows more)")
         for path, size in self.files.items():
-            what = f"{size['tokens']:,} tokens, {size['sentences']:,} sentences and {size['documents']:,} documents"
-            lines.append(f"{path}: {size['problems']:,} problem{'s' if size['problems'] != 1 else ''} in {what}"
-                         if size["problems"] else f"{path}: no problems in {what}")
+            what = f"{_n(size['tokens'], 'token')}, {_n(size['sentences'], 'sentence')} and " \
+                f"{_n(size['documents'], 'document')}"
+            lines.append(f"{path}: {_n(size['problems'], 'problem')} in {what}" if size["problems"] else
+                         f"{path}: no problems in {what}")
         return "\n".join(lines)
 
     def verdict(self) -> str:
@@ -80,7 +81,11 @@ class Validation:
         if not self.total:
             return "valid"
         kinds = ", ".join(f"{k} {v:,}" for k, v in sorted(self.counts.items()))
-        return f"invalid: {self.total:,} problem{'s' if self.total != 1 else ''} ({kinds})"
+        return f"invalid: {_n(self.total, 'problem')} ({kinds})"
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
 def _shown(tag: str) -> str:
@@ -99,13 +104,13 @@ def _check_column(col: TagColumn, scheme: str, labels: Sequence[str] | None, out
     if bad_codes:
         foreign = sorted({col.distinct[k][0] for k in bad_codes if wrong[k] == "scheme"})
         guess = next((s for s in _OTHER_SCHEMES if set(foreign) <= set(tagging._LETTERS[s])), None)
-        hint = f" (the file mixes schemes: is it {guess}?)" if guess and guess != canon else \
-            " (the file mixes schemes)"
+        hint = f"; the file mixes schemes: is it {guess}?" if guess and guess != canon else \
+            "; the file mixes schemes"
         for i in np.flatnonzero(np.isin(index, bad_codes)).tolist():
             tag = col.distinct[int(index[i])]
             if wrong[int(index[i])] == "scheme":
                 out.add(col.path, int(col.lines[i]), "scheme",
-                        f"{tag!r}: {tag[0]} is not a letter of {canon} (letters {letters}){hint}")
+                        f"{tag!r}: {tag[0]} is not a letter of {canon} ({letters}){hint}")
             else:
                 out.add(col.path, int(col.lines[i]), "tag", f"{tag!r} is not a {canon} tag (letters {letters} "
                         f"and 'O', a letter then '-' and the label)")
@@ -147,8 +152,8 @@ def _compare_columns(a: TagColumn, b: TagColumn, out: Validation) -> None:
         if k < shared:
             la = int(a.lines[ca.sentence_starts[k]])      # type: ignore[attr-defined]
             lb = int(b.lines[cb.sentence_starts[k]])      # type: ignore[attr-defined]
-            out.add(b.path, lb, "tokens", f"sentence {k + 1} has {int(sb[k]):,} tokens here and {int(sa[k]):,} at "
-                    f"line {la} of {a.path} ({b.tokens:,} tokens in all against {a.tokens:,})")
+            out.add(b.path, lb, "tokens", f"sentence {k + 1} has {_n(int(sb[k]), 'token')} here and {int(sa[k]):,} "
+                    f"at line {la} of {a.path} ({b.tokens:,} tokens in all against {a.tokens:,})")
         else:
             out.add(b.path, None, "tokens", f"{len(sb):,} sentences and {b.tokens:,} tokens, {a.path} has "
                     f"{len(sa):,} and {a.tokens:,}")

@@ -39,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the baseline: a result JSON of accord score (-o base.json: its per-document counts), or "
                    "the baseline system's predictions (scored against GOLD with the same options)")
     g.add_argument("--max-drop", type=float, metavar="POINTS",
-                   help="the largest drop of F1 from the baseline allowed, in points (default 0 with --baseline)")
+                   help="the largest drop of F1 from the baseline allowed, in points (with --baseline and without this "
+                   "option any drop fails)")
     g.add_argument("--significant", action="store_true",
                    help="a drop beyond --max-drop fails only when the paired test (as accord compare's) finds it "
                    "significant at --alpha")
