@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -66,8 +67,9 @@ def _refuse_two_side_options(args: argparse.Namespace) -> None:
         raise OptionError(f"{', '.join(used)} apply to the two-sided adjudication of a diff, not to --method")
 
 
-def run_aggregate(args: argparse.Namespace) -> int:
-    """Run the aggregation (see the module docstring)."""
+def run_aggregate(args: argparse.Namespace, project_sides: Callable[[argparse.Namespace], list[Any] | None]) -> int:
+    """Run the aggregation (see the module docstring); ``project_sides``: the annotators of one project export
+    given as input (:func:`accord.cli.gate.adjudicate_sides`), or ``None``."""
     if args.method is None:
         raise OptionError("three or more sides are aggregated: give --method majority, dawid-skene or mace (two "
                           "sides without --method adjudicate a diff)")
@@ -80,16 +82,16 @@ def run_aggregate(args: argparse.Namespace) -> int:
         return _run_items(args, paths[0], options)
     if any((args.items, args.raters, args.labels)):
         raise OptionError("--items, --raters and --labels apply to one ratings table as input")
-    return _run_spans(args, paths, options)
+    return _run_spans(args, paths, options, project_sides)
 
 
-def _sides(args: argparse.Namespace, paths: list[str]) -> tuple[list[Any], list[str]]:
+def _sides(args: argparse.Namespace, paths: list[str],
+           project_sides: Callable[[argparse.Namespace], list[Any] | None]) -> tuple[list[Any], list[str]]:
     from ..formats import read
     from ..pipeline._sides import meet
-    from .gate import adjudicate_sides
 
     if len(paths) <= 2:
-        sides = adjudicate_sides(args)
+        sides = project_sides(args)
         if sides is not None:
             return sides, [c.name or f"annotator {k + 1}" for k, c in enumerate(sides)]
     elif args.annotators is not None or args.layer is not None:
@@ -108,14 +110,15 @@ def _sides(args: argparse.Namespace, paths: list[str]) -> tuple[list[Any], list[
     return meet(corpora, paths, names), names
 
 
-def _run_spans(args: argparse.Namespace, paths: list[str], options: dict[str, Any]) -> int:
+def _run_spans(args: argparse.Namespace, paths: list[str], options: dict[str, Any],
+               project_sides: Callable[[argparse.Namespace], list[Any] | None]) -> int:
     from ..adjudicate._queue import apply_span_decisions, read_span_decisions, span_queue
     from ..adjudicate._spans import aggregate_spans
     from ..formats import write
     from ..formats._registry import by_extension
     from ..formats.convert import for_format
 
-    corpora, names = _sides(args, paths)
+    corpora, names = _sides(args, paths, project_sides)
     agg = aggregate_spans(corpora, names, method=args.method, min_votes=args.min_votes, measure=args.measure,
                           pairing=args.pairing, types=args.type or None, **options)
     gold = agg.corpus

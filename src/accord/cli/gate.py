@@ -82,11 +82,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "threshold, 0.5 in its tool, with -verbose)")
     bm.add_argument("--html", help="write the one-page HTML report of the two runs (as accord report) to this file")
     add_statistics(bm)
-    ad = sub.add_parser("adjudicate", help="build a gold set from an Annotation Diff: keep key or response "
-                        "annotations by rule or from a decisions file", description="Diff RESPONSE against KEY and "
+    ad = sub.add_parser("adjudicate", help="build a gold set: from an Annotation Diff of two sides (by rule or a "
+                        "decisions file), or from many annotators by majority, Dawid-Skene or MACE (--method)",
+                        description="Two sides: diff RESPONSE against KEY and "
                         "keep, row by row, the key's annotation, the response's, both or neither: --rest for every "
                         "row, then each --take rule in order, then the rows of --decisions (the file the HTML diff "
-                        "page of accord diff --html saves).")
+                        "page of accord diff --html saves). With --method: aggregate two or more annotators (one "
+                        "annotation set each, one project export, or one ratings table) into gold, the "
+                        "disagreements written as a queue (--queue, --queue-html) that --decisions reads back.")
     add_key_response(ad)
     _response_optional(ad)
     ad.add_argument("more", nargs="*", metavar="SIDE", help="with --method: a third annotator and more (one "
@@ -210,7 +213,7 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     if args.method is not None or args.more:
         from ._aggregate import run_aggregate
 
-        return run_aggregate(args)
+        return run_aggregate(args, adjudicate_sides)
     features = features_option(args.features)
     how = getattr(args, "discontinuous", "fragments")
     sides = adjudicate_sides(args)
