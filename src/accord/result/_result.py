@@ -284,6 +284,14 @@ class Result:
         out.update(self.extras_dict())
         return out
 
+    def to_flat_dict(self, prefix: str = "") -> dict[str, float]:
+        """Every total, label and macro figure as one flat ``{name: float}`` for ``mlflow.log_metrics`` or
+        ``wandb.log``: ``f1``, ``PER/f1``, ``macro/f1``, ``f1_low``/``f1_high`` after :meth:`bootstrap`, each name
+        after ``prefix`` (``"eval/"``); the names are listed in :mod:`accord.result._flat`."""
+        from ._flat import flat_dict
+
+        return flat_dict(self, prefix)
+
     def to_json(self, indent: int | None = 2) -> str:
         from ._json_text import json_text
 
