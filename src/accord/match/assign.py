@@ -70,9 +70,14 @@ def assign(similarity: npt.ArrayLike, constraint: str = "1:1", prefer: Bools | N
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty
     if constraint == "1:1":
-        from scipy.optimize import linear_sum_assignment  # imported here: scipy.optimize is slow to import
+        objective = sim + _tie_breaker(sim, prefer)
+        small = _unique_best(objective)
+        if small is not None:
+            rows, cols = small
+        else:
+            from scipy.optimize import linear_sum_assignment  # imported here: scipy.optimize is slow to import
 
-        rows, cols = linear_sum_assignment(sim + _tie_breaker(sim, prefer), maximize=True)
+            rows, cols = linear_sum_assignment(objective, maximize=True)
     elif constraint == "N:1":
         rows = np.arange(sim.shape[0])
         cols = sim.argmax(axis=1)
@@ -87,6 +92,52 @@ def assign(similarity: npt.ArrayLike, constraint: str = "1:1", prefer: Bools | N
         raise OptionError(f"unknown matching constraint {constraint!r}; expected one of {', '.join(CONSTRAINTS)}")
     keep = sim[rows, cols] > 0
     return rows[keep].astype(np.int64), cols[keep].astype(np.int64)
+
+
+SMALL_ASSIGNMENTS = 64
+"""Matrices with at most this many one-to-one assignments are solved by enumerating them (:func:`_unique_best`)."""
+
+UNIQUE_MARGIN = 1e-12
+"""How far (relative to the best total) the best assignment of a small matrix must lead the next one to be taken
+without Kuhn-Munkres."""
+
+
+def _unique_best(objective: Floats) -> tuple[Int64s, Int64s] | None:
+    """The assignment Kuhn-Munkres gives a small matrix, without the import of :mod:`scipy.optimize` (half a
+    second) or its call. A single row or column: its first largest cell (what scipy's shortest augmenting path
+    takes among equal cells). Otherwise every assignment of the smaller side into the larger one is enumerated and
+    the best taken when it leads the next by more than :data:`UNIQUE_MARGIN` (the only optimum, which any exact
+    method returns). None when the matrix has more than :data:`SMALL_ASSIGNMENTS` assignments, a value that is
+    not finite, or a tie at the top: then Kuhn-Munkres decides, as before."""
+    n, m = objective.shape
+    if n * m > 4 * SMALL_ASSIGNMENTS and min(n, m) > 1 or not np.isfinite(objective).all():
+        return None
+    transposed = n > m
+    if transposed:
+        objective = objective.T
+        n, m = m, n
+    if n == 1:     # Kuhn-Munkres (scipy's) takes the first of equal largest cells, as argmax does
+        best_cols = np.array([int(np.argmax(objective[0]))], dtype=np.int64)
+    else:
+        count = 1
+        for k in range(n):
+            count *= m - k
+        if count > SMALL_ASSIGNMENTS:
+            return None
+        from itertools import permutations
+
+        choices = np.array(list(permutations(range(m), n)), dtype=np.int64)
+        totals = objective[np.arange(n)[None, :], choices].sum(axis=1)
+        order = np.argsort(totals)
+        best, runner = totals[order[-1]], totals[order[-2]]
+        if not best - runner > UNIQUE_MARGIN * max(1.0, abs(float(best))):
+            return None
+        best_cols = choices[order[-1]]
+    rows = np.arange(n, dtype=np.int64)
+    if transposed:
+        order_back = np.argsort(best_cols)
+        return best_cols[order_back], rows[order_back]
+    return rows, best_cols
 
 
 def assigned_total(m: Floats) -> float:

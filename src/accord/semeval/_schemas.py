@@ -52,7 +52,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..errors import OptionError, TallyError
-from ..match.assign import assign
+from ..match.assign import TIE_TOLERANCE, assign
 from ..match.axis import layered_tables
 from ..match.blocks import overlap_blocks
 from ..match.fragments import has_fragments
@@ -220,7 +220,17 @@ def _outcomes(gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe
         g_bounds = np.searchsorted(gb[g_order], hard), np.searchsorted(gb[g_order], hard, side="right")
         p_bounds = np.searchsorted(pb[p_order], hard), np.searchsorted(pb[p_order], hard, side="right")
         paired: dict[str, tuple[list[np.ndarray], list[np.ndarray]]] = {schema: ([], []) for schema in SCHEMAS}
-        for k in range(len(hard)):
+        # blocks of one span on a side (one gold span overlapped by several predicted ones, or the reverse: nearly
+        # all the larger blocks), all at once
+        n_g, n_p = g_bounds[1] - g_bounds[0], p_bounds[1] - p_bounds[0]
+        star = ((n_g == 1) | (n_p == 1)) & (n_g * n_p <= DENSE_LIMIT)
+        if star.any():
+            for schema, (rows, cols) in _star_pairs(g_order, g_bounds[0][star], n_g[star], p_order,
+                                                    p_bounds[0][star], n_p[star], gs, ge, gl, ps, pe, pl,
+                                                    pieces).items():
+                paired[schema][0].append(rows)
+                paired[schema][1].append(cols)
+        for k in np.flatnonzero(~star).tolist():
             bg = g_order[g_bounds[0][k]:g_bounds[1][k]]
             bp = p_order[p_bounds[0][k]:p_bounds[1][k]]
             if len(bg) * len(bp) > DENSE_LIMIT:
@@ -251,6 +261,44 @@ def _outcomes(gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe
             _judge({schema: go[schema]}, {schema: po[schema]}, np.concatenate(gsel), np.concatenate(psel),
                    gs, ge, gl, ps, pe, pl, pieces)
     return go, po
+
+
+def _schema_weights(over: np.ndarray, union: np.ndarray, same_bounds: np.ndarray, same_label: np.ndarray,
+                    big: np.ndarray | float) -> dict[str, np.ndarray]:
+    """The weight of each pair under each schema (``big``: one more than the smaller side of its block): correct
+    pairs first, then as many pairs as possible, then the larger overlap."""
+    overlaps = over > 0
+    closeness = np.where(overlaps, over / np.maximum(union, 1), 0.0)
+    out = {}
+    for schema in SCHEMAS:
+        correct = {"strict": same_bounds & same_label, "exact": same_bounds, "partial": same_bounds,
+                   "type": same_label}[schema] & overlaps
+        out[schema] = np.where(overlaps, 1.0 + big * correct + closeness / (2 * big), 0.0)
+    return out
+
+
+def _star_pairs(g_order: np.ndarray, g_lo: np.ndarray, n_g: np.ndarray, p_order: np.ndarray, p_lo: np.ndarray,
+                n_p: np.ndarray, gs: np.ndarray, ge: np.ndarray, gl: np.ndarray, ps: np.ndarray, pe: np.ndarray,
+                pl: np.ndarray, pieces: _Pieces | None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The pairs of blocks with one span on a side (``n_g`` or ``n_p`` is 1), every block and schema at once: the
+    single span takes the span of the other side of largest weight, the first of equal ones in the order of the
+    input, when that weight is positive; what :func:`~accord.match.assign.assign` gives each block's matrix."""
+    sizes = n_g * n_p
+    block = np.repeat(np.arange(len(sizes)), sizes)
+    first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    at = np.arange(int(sizes.sum())) - first[block]      # the cell of each pair in its block's matrix, row-major
+    g = g_order[g_lo[block] + at // n_p[block]]
+    p = p_order[p_lo[block] + at % n_p[block]]
+    over, union, same_bounds = _geometry(g, p, gs, ge, ps, pe, pieces)
+    big = 2.0   # one more than the smaller side
+    out = {}
+    for schema, weight in _schema_weights(over, union, same_bounds, gl[g] == pl[p], big).items():
+        objective = weight + TIE_TOLERANCE * ((weight > 0) + (weight >= 1.0).astype(float) / 2)
+        order = np.lexsort((at, -objective, block))
+        head = order[np.flatnonzero(np.diff(block[order], prepend=-1))]
+        head = head[weight[head] > 0]
+        out[schema] = (g[head], p[head])
+    return out
 
 
 PILE_CLOSENESS = 256
