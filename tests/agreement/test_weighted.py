@@ -171,3 +171,26 @@ def test_ac2_weights_of_text_categories_are_their_positions():
 def test_ac2_ratio_weights_refuse_a_zero_category():
     with pytest.raises(RatingsError, match="ratio weights: a category is 0"):
         A.gwet_ac2([[0, 1], [1, 2]], weights="ratio")
+
+
+# ----------------------------------------------------------------------------- weighted Fleiss' kappa = irrCAC
+def test_weighted_fleiss_kappa_on_irrcacs_own_example():
+    # irrCAC's docstring: Fleiss' kappa 0.76117 on raw_4raters (identity weights: accord's fleiss_kappa too)
+    assert A.weighted_fleiss_kappa(RAW_4RATERS, weights="identity") == pytest.approx(0.76117, abs=5e-6)
+    assert A.weighted_fleiss_kappa(RAW_4RATERS, weights="identity") == pytest.approx(A.fleiss_kappa(RAW_4RATERS))
+
+
+@pytest.mark.parametrize("weights", ("identity", *AC2_WEIGHTS))
+@pytest.mark.parametrize("seed", range(4))
+def test_weighted_fleiss_kappa_equals_irrcac_with_missing_values(seed, weights):
+    import pandas as pd
+
+    CAC = irrcac()
+    rng = np.random.default_rng(10 + seed)
+    k = int(rng.integers(3, 7))
+    cats = [float(c) for c in range(1, k + 1)]
+    t = rng.integers(1, k + 1, (40, int(rng.integers(2, 6)))).astype(float)
+    t[rng.random(t.shape) < 0.2] = np.nan
+    t = t[(~np.isnan(t)).sum(axis=1) >= 1]
+    expected = CAC(pd.DataFrame(t), weights=weights, categories=cats, digits=15).fleiss()["est"]["coefficient_value"]
+    assert A.weighted_fleiss_kappa(t, weights=weights, categories=cats) == pytest.approx(expected, abs=1e-12)

@@ -29,7 +29,13 @@ from ._coefficients import (
 )
 from ._continua import Continua, continua_from_rows, read_units_table
 from ._dissimilarity import Dissimilarity
-from ._more_coefficients import gwet_ac2, intraclass_correlation, krippendorff_alpha_sets, weighted_kappa
+from ._more_coefficients import (
+    gwet_ac2,
+    intraclass_correlation,
+    krippendorff_alpha_sets,
+    weighted_fleiss_kappa,
+    weighted_kappa,
+)
 from ._paired import AgreementComparison, CoefficientComparison, compare_coefficients
 from ._ratings import MISSING, Ratings, ratings_from_long, to_ratings
 from ._set_distances import jaccard_distance, masi_distance
@@ -63,6 +69,6 @@ __all__ = [
     "iaa_allway_kappa", "iaa_allway_counts",
     "Continua", "continua_from_rows", "read_units_table", "Dissimilarity", "UnitizingResult",
     "compare_coefficients", "AgreementComparison", "CoefficientComparison",
-    "weighted_kappa", "gwet_ac2", "krippendorff_alpha_sets", "masi_distance", "jaccard_distance",
-    "intraclass_correlation", "alt_test", "AltTestResult",
+    "weighted_kappa", "gwet_ac2", "weighted_fleiss_kappa", "krippendorff_alpha_sets", "masi_distance",
+    "jaccard_distance", "intraclass_correlation", "alt_test", "AltTestResult",
 ]

@@ -162,7 +162,8 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
     coefficients : sequence of str, optional
         Ratings tables and annotation sets under the accord convention: coefficients added to the report (with
         intervals under ``bootstrap``): ``weighted_kappa_linear``, ``weighted_kappa_quadratic``,
-        ``gwet_ac2_<weights>`` (linear, quadratic, ordinal, radical, ratio, circular, bipolar),
+        ``gwet_ac2_<weights>`` and ``fleiss_kappa_<weights>`` (linear, quadratic, ordinal, radical, ratio,
+        circular, bipolar),
         ``krippendorff_alpha_masi``, ``krippendorff_alpha_jaccard`` (set-valued labels, ``a|b``) and ``icc`` (the six
         intraclass correlations of numeric ratings); :data:`accord.agreement._measures.EXTRA_COEFFICIENTS`.
     reference : str, optional

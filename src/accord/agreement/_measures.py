@@ -1,5 +1,5 @@
-"""The coefficients ``accord agree --coefficients`` adds to the report: weighted kappa, Gwet's AC2, Krippendorff's
-alpha of set-valued labels (MASI, Jaccard) and the intraclass correlations.
+"""The coefficients ``accord agree --coefficients`` adds to the report: weighted kappa, Gwet's AC2 and Fleiss' kappa
+with the same weights, Krippendorff's alpha of set-valued labels (MASI, Jaccard) and the intraclass correlations.
 
 Each is a function of sums of per-item contributions (one row per distinct row of ratings, a *pattern*, as in
 :mod:`._resample`): the value of the table is the function of the total, and the bootstrap over items evaluates it
@@ -29,12 +29,14 @@ from ._weighted import (
     disagreement_weights,
     kappa_contributions,
     kappa_evaluate,
+    weighted_fleiss_evaluate,
 )
 
 __all__ = ["EXTRA_COEFFICIENTS", "ExtraTable", "extra_names", "outputs_of", "extra_table", "measure_values"]
 
 EXTRA_COEFFICIENTS = (*(f"weighted_kappa_{w}" for w in KAPPA_WEIGHTS), *(f"gwet_ac2_{w}" for w in AC2_WEIGHTS),
-                      *(f"krippendorff_alpha_{d}" for d in SET_DISTANCES), "icc")
+                      *(f"fleiss_kappa_{w}" for w in AC2_WEIGHTS), *(f"krippendorff_alpha_{d}" for d in SET_DISTANCES),
+                      "icc")
 """The names ``--coefficients`` adds to the report (``icc`` is the six of :data:`~._icc.ICC_NAMES`)."""
 
 _PAIRWISE = tuple(f"weighted_kappa_{w}" for w in KAPPA_WEIGHTS)
@@ -80,6 +82,9 @@ def _measure(name: str, codes: np.ndarray, categories: Sequence[Hashable]) -> _M
     if name.startswith("gwet_ac2_"):
         w = agreement_weights(categories, name[len("gwet_ac2_"):])
         return _Measure(name, k + 3, lambda p: ac2_contributions(p, w), lambda s: ac2_evaluate(s, w))
+    if name.startswith("fleiss_kappa_"):
+        w = agreement_weights(categories, name[len("fleiss_kappa_"):])
+        return _Measure(name, k + 3, lambda p: ac2_contributions(p, w), lambda s: weighted_fleiss_evaluate(s, w))
     if name.startswith("krippendorff_alpha_"):
         delta = distance_matrix(categories, name[len("krippendorff_alpha_"):])
         return _Measure(name, k + 1, lambda p: alpha_contributions(p, delta), lambda s: alpha_evaluate(s, delta))

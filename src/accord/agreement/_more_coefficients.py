@@ -13,7 +13,7 @@ from ._measures import measure_values
 from ._set_distances import SET_DISTANCES
 from ._weighted import AC2_WEIGHTS, KAPPA_WEIGHTS
 
-__all__ = ["weighted_kappa", "gwet_ac2", "krippendorff_alpha_sets", "intraclass_correlation"]
+__all__ = ["weighted_kappa", "gwet_ac2", "weighted_fleiss_kappa", "krippendorff_alpha_sets", "intraclass_correlation"]
 
 
 def weighted_kappa(ratings: Any, *, weights: str = "linear",
@@ -57,6 +57,22 @@ def gwet_ac2(ratings: Any, *, weights: str = "quadratic", categories: Sequence[H
         raise OptionError(f"Gwet's AC2: unknown weights {weights!r}; expected identity or one of "
                           f"{', '.join(AC2_WEIGHTS)}")
     value: float = measure_values(ratings, f"gwet_ac2_{weights}", categories=categories)
+    return value
+
+
+def weighted_fleiss_kappa(ratings: Any, *, weights: str = "quadratic",
+                          categories: Sequence[Hashable] | None = None) -> float:
+    """Fleiss' kappa with partial agreement between categories (Gwet 2014), any number of raters.
+
+    .. math:: P_e = \\sum_{k,l} w_{kl}\\, \\pi_k \\pi_l,\\quad \\kappa_w = \\frac{P_a - P_e}{1 - P_e}
+
+    ``P_a``, ``π_k`` and the weights ``w`` as in :func:`gwet_ac2` (``identity`` weights give
+    :func:`~accord.agreement.fleiss_kappa`). Equal to irrCAC's ``CAC(ratings, weights=...).fleiss()``.
+    """
+    if weights not in AC2_WEIGHTS and weights != "identity":
+        raise OptionError(f"weighted Fleiss' kappa: unknown weights {weights!r}; expected identity or one of "
+                          f"{', '.join(AC2_WEIGHTS)}")
+    value: float = measure_values(ratings, f"fleiss_kappa_{weights}", categories=categories)
     return value
 
 

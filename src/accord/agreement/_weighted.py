@@ -1,5 +1,5 @@
-"""Weighted agreement on ordered categories: Cohen's weighted kappa (two raters, each pair of more) and Gwet's AC2
-(any number of raters, missing ratings allowed).
+"""Weighted agreement on ordered categories: Cohen's weighted kappa (two raters, each pair of more), Gwet's AC2 and
+Fleiss' kappa with the same weights (any number of raters, missing ratings allowed).
 
 Both are computed from per-item contributions (:mod:`._measures`), so the same code gives the value of the table
 and of every bootstrap resample of its items.
@@ -21,7 +21,7 @@ from ..errors import OptionError, RatingsError
 from ._ratings import MISSING
 
 __all__ = ["KAPPA_WEIGHTS", "AC2_WEIGHTS", "category_values", "positions", "disagreement_weights", "agreement_weights",
-           "kappa_contributions", "kappa_evaluate", "ac2_contributions", "ac2_evaluate"]
+           "kappa_contributions", "kappa_evaluate", "ac2_contributions", "ac2_evaluate", "weighted_fleiss_evaluate"]
 
 KAPPA_WEIGHTS = ("linear", "quadratic")
 """The disagreement weights of :func:`weighted_kappa`."""
@@ -171,6 +171,21 @@ def ac2_evaluate(sums: np.ndarray, w: np.ndarray) -> np.ndarray:
         pa = sums[:, 0] / np.where(n2 > 0, n2, 1)
         pi = sums[:, 2:2 + q] / np.where(n1 > 0, n1, 1)[:, None]
         pe = w.sum() / (q * (q - 1)) * (pi * (1 - pi)).sum(axis=1) if q > 1 else np.ones(len(sums))
+        value = (pa - pe) / (1 - pe)
+    value = np.where(pe >= 1, 1.0, value)
+    return np.where(n2 > 0, value, np.nan)[:, None]
+
+
+def weighted_fleiss_evaluate(sums: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``(b, 1)``: Fleiss' kappa with partial agreement (Gwet 2014), ``P_a`` as AC2's (the same contributions,
+    :func:`ac2_contributions`) and ``P_e = Σ_{k,l} w_kl π_k π_l`` (NaN without an item rated twice, 1.0 when ``P_e``
+    is 1)."""
+    q = w.shape[0]
+    n2, n1 = sums[:, 1], sums[:, -1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pa = sums[:, 0] / np.where(n2 > 0, n2, 1)
+        pi = sums[:, 2:2 + q] / np.where(n1 > 0, n1, 1)[:, None]
+        pe = np.einsum("bk,kl,bl->b", pi, w, pi)
         value = (pa - pe) / (1 - pe)
     value = np.where(pe >= 1, 1.0, value)
     return np.where(n2 > 0, value, np.nan)[:, None]

@@ -111,6 +111,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="comma-separated: coefficients added to the report, with intervals under --bootstrap "
                    "(weighted_kappa_linear, weighted_kappa_quadratic, gwet_ac2_linear, gwet_ac2_quadratic, "
                    "gwet_ac2_ordinal, gwet_ac2_radical, gwet_ac2_ratio, gwet_ac2_circular, gwet_ac2_bipolar, "
+                   "fleiss_kappa_linear, fleiss_kappa_quadratic... with the same weights, "
                    "krippendorff_alpha_masi, krippendorff_alpha_jaccard for set-valued labels written a|b, icc for "
                    "numeric ratings), and the coefficients the paired test compares (cohen_kappa when none is named; "
                    "observed_agreement, scott_pi, fleiss_kappa, davies_fleiss_kappa, krippendorff_alpha, bennett_s, "
