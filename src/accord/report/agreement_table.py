@@ -11,7 +11,17 @@ COEFFICIENT_NAMES = {"observed_agreement": "observed agreement", "cohen_kappa": 
           "scott_pi": "Scott's pi",
           "fleiss_kappa": "Fleiss' kappa", "davies_fleiss_kappa": "Davies & Fleiss kappa",
           "krippendorff_alpha": "Krippendorff's alpha", "bennett_s": "Bennett's S", "gwet_ac1": "Gwet's AC1",
-          "siegel_castellan_kappa": "Siegel & Castellan kappa (m raters)"}
+          "siegel_castellan_kappa": "Siegel & Castellan kappa (m raters)",
+          # accord agree --coefficients
+          "weighted_kappa_linear": "weighted kappa (linear)", "weighted_kappa_quadratic": "weighted kappa (quadratic)",
+          **{f"gwet_ac2_{w}": f"Gwet's AC2 ({w})" for w in ("linear", "quadratic", "ordinal", "radical", "ratio",
+                                                              "circular", "bipolar")},
+          **{f"fleiss_kappa_{w}": f"Fleiss' kappa ({w} weights)" for w in ("linear", "quadratic", "ordinal", "radical",
+                                                                             "ratio", "circular", "bipolar")},
+          "krippendorff_alpha_masi": "Krippendorff's alpha (MASI)",
+          "krippendorff_alpha_jaccard": "Krippendorff's alpha (Jaccard)",
+          "icc1": "ICC1 (one-way)", "icc2": "ICC2 (absolute agreement)", "icc3": "ICC3 (consistency)",
+          "icc1k": "ICC1k (mean of raters)", "icc2k": "ICC2k (mean of raters)", "icc3k": "ICC3k (mean of raters)"}
 
 
 def _fmt(v: Any) -> str:
