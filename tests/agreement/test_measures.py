@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 import accord
@@ -185,3 +187,26 @@ def test_names_and_gate_conventions():
     assert "krippendorff_alpha_masi" in EXTRA_COEFFICIENTS
     with pytest.raises(OptionError, match="--reference apply under --convention accord"):
         accord.agree(["a.xml", "b.xml"], convention="iaa", types=["X"], reference="a.xml")
+
+
+# ----------------------------------------------------------------------------- α at every level = krippendorff
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.one_of(st.none(), st.integers(1, 6)), min_size=3, max_size=3), min_size=2, max_size=30),
+       st.sampled_from(["nominal", "ordinal", "interval", "ratio"]))
+def test_alpha_at_every_level_equals_the_krippendorff_package_on_any_table(rows, level):
+    import warnings
+
+    import krippendorff
+
+    from accord import agreement as A
+
+    pairable = [r for r in rows if sum(v is not None for v in r) >= 2]
+    if len({v for r in pairable for v in r if v is not None}) < 2:
+        return                                  # no variation: krippendorff raises, accord says NaN with a warning
+    data = np.array([[np.nan if v is None else v for v in r] for r in rows], dtype=float).T
+    domain = [float(v) for v in range(1, 7)]
+    expected = krippendorff.alpha(reliability_data=data, level_of_measurement=level, value_domain=domain)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = A.krippendorff_alpha(rows, level=level, categories=list(range(1, 7)))
+    assert got == pytest.approx(expected, abs=1e-9)
