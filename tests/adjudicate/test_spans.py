@@ -73,16 +73,44 @@ def test_models_run_on_spans(method):
     assert agg.result.reliability["c"] < min(agg.result.reliability["a"], agg.result.reliability["b"])
 
 
+def _likes(*anns, label="likes"):
+    return Annotation(label, attributes={"arg1": anns[0], "arg2": anns[1]})
+
+
+def test_relations_on_the_groups_of_their_arguments():
+    per, loc = Annotation("PER", 0, 7), Annotation("LOC", 19, 24)
+    a = Corpus([Document("d", A["d"].annotations + (_likes(per, loc),), text=TEXT)])
+    b = Corpus([Document("d", B["d"].annotations + (_likes(per, loc),), text=TEXT)])
+    c = Corpus([Document("d", C["d"].annotations + (_likes(Annotation("LOC", 12, 15), loc, label="near"),),
+                         text=TEXT)])
+    agg = aggregate_spans([a, b, c], ["a", "b", "c"])
+    # items: likes([0,7), [19,24)) by a and b (c: no relation there) -> kept 2-1;
+    # near([12,15), [19,24)) by c only -> voted down 2-1 (and its first argument's group is a tie, not in the gold)
+    rels = [x for x in agg.corpus["d"].annotations if x.start is None]
+    assert [(r.label, r.attributes["arg1"].start, r.attributes["arg2"].start) for r in rels] == [("likes", 0, 19)]
+    assert rels[0].attributes["arg1"] in agg.corpus["d"].annotations      # it points to the gold spans
+    assert agg.relations is not None and agg.relations.to_dict()["items"] == 2
+    assert agg.relations.result.reliability == pytest.approx({"a": 1.0, "b": 1.0, "c": 0.0})
+    # all three relate their [12,15) (PER, ORG, LOC: a tie) to [19,24): the relation is decided 3-0 but its
+    # first argument is not in the gold: left out, counted, with a warning
+    sides = [Corpus([Document("d", s["d"].annotations + (_likes(Annotation(lab, 12, 15), loc, label="near"),),
+                              text=TEXT)]) for s, lab in ((A, "PER"), (B, "ORG"), (C, "LOC"))]
+    with pytest.warns(AccordWarning, match="1 relation.* left out of the gold: an argument's span is not in it"):
+        agg = aggregate_spans(sides, ["a", "b", "c"])
+    assert agg.relations is not None and agg.relations.without_arguments == 1
+    assert not [x for x in agg.corpus["d"].annotations if x.start is None]
+
+
 def test_types_and_relations():
-    rel = Annotation("likes", attributes={"arg1": Annotation("PER", 0, 7), "arg2": Annotation("LOC", 19, 24)})
+    rel = _likes(Annotation("PER", 0, 7), Annotation("LOC", 19, 24))
     a = Corpus([Document("d", A["d"].annotations + (rel,), text=TEXT)])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         agg = aggregate_spans([a, B, C], ["a", "b", "c"], types=["LOC"])
     assert not caught                        # the relation is not of the types asked for
     assert [g.answers() for g in agg.groups] == [[NONE, NONE, "LOC"], ["LOC", "LOC", "LOC"]]
-    with pytest.warns(AccordWarning, match="1 relation.* of likes left out"):
-        aggregate_spans([a, B, C], ["a", "b", "c"])
+    with pytest.warns(AccordWarning, match="1 relation.* left out: an argument is not a span of the types"):
+        aggregate_spans([a, B, C], ["a", "b", "c"], types=["LOC", "likes"])
     with pytest.raises(OptionError, match="no annotator has a span of the types NOPE"):
         aggregate_spans([A, B, C], ["a", "b", "c"], types=["NOPE"])
 
@@ -135,3 +163,19 @@ def test_document_classes_are_one_item_per_document():
     # decisions: the tie settled as neu; the untouched documents keep their sets
     again = apply_span_decisions(agg, {("3", 0, 3): (("neu",), None, None)})
     assert {d.id: [x.label for x in d.annotations] for d in again.documents} == {**expected, "3": ["neu"]}
+
+
+def test_decisions_keep_relations_whose_arguments_stay():
+    from accord.adjudicate._queue import apply_span_decisions
+
+    per, loc = Annotation("PER", 0, 7), Annotation("LOC", 19, 24)
+    sides = [Corpus([Document("d", s["d"].annotations + (_likes(per, loc),), text=TEXT)]) for s in (A, B)] + [C]
+    agg = aggregate_spans(sides, ["a", "b", "c"])
+    # settling the tie keeps likes([0,7), [19,24)), pointing to the new corpus's spans
+    kept = apply_span_decisions(agg, {("d", 12, 15): (("ORG",), None, None)})
+    rels = [x for x in kept["d"].annotations if x.start is None]
+    assert [r.label for r in rels] == ["likes"] and rels[0].attributes["arg1"] in kept["d"].annotations
+    # dropping [0,7) drops the relation, with a warning
+    with pytest.warns(AccordWarning, match="1 relation.* left out: the decisions removed an argument's span"):
+        kept = apply_span_decisions(agg, {("d", 0, 7): ((), None, None)})
+    assert [x for x in kept["d"].annotations if x.start is None] == []

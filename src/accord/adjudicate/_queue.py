@@ -10,21 +10,23 @@ its extent when that differs from the group's, ``;`` between several spans; empt
 The same file, edited (or the ``decisions.csv`` the queue's HTML page saves, which has only the identifying
 columns and ``choice``), is read back by :func:`read_span_decisions` / :func:`read_item_decisions`, and
 :func:`apply_span_decisions` puts the choices into the gold corpus. A decision naming no group of the run is an
-error, so that a file made for another run is not silently ignored.
+error, so that a file made for another run is not silently ignored. The gold relations follow their arguments: one
+whose argument a decision removed is left out, with a warning.
 """
 
 from __future__ import annotations
 
 import csv
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .._support.io import read_text
-from ..errors import FormatError, OptionError
-from ..model import Annotation, Corpus
+from ..errors import AccordWarning, FormatError, OptionError
+from ..model import Annotation, Attributes, Corpus
 from ._aggregate import Aggregate
-from ._spans import NONE, SpanAggregate, SpanGroup
+from ._spans import NONE, SpanAggregate, SpanGroup, annotation_order
 
 __all__ = ["span_queue", "item_queue", "write_queue", "read_span_decisions", "read_item_decisions",
            "apply_span_decisions", "SPAN_KEY", "ITEM_KEY"]
@@ -160,9 +162,31 @@ def apply_span_decisions(agg: SpanAggregate, decisions: Mapping[SpanId, tuple[tu
             span = (gs, ge) if gs is not None and ge is not None else \
                 (ref.start, ref.end) if ref is not None else (group.start, group.end)
             by_doc[group.document].append(Annotation(label, span[0], span[1]))
+    dropped = _relations_back(agg, by_doc)
+    if dropped:
+        warnings.warn(AccordWarning(f"{dropped} relation(s) of the gold left out: the decisions removed an "
+                                    "argument's span"), stacklevel=2)
     if left:
         first = next(iter(left))
         raise OptionError(f"{len(left)} decision(s) name no group of this run, e.g. document {first[0]!r} "
                           f"[{first[1]}, {first[2]}) (groups are found again by their document, start and end)")
-    return Corpus([d._replace(annotations=tuple(sorted(by_doc[d.id], key=lambda a: (a.start, a.end, a.label))))
+    return Corpus([d._replace(annotations=tuple(sorted(by_doc[d.id], key=annotation_order)))
                    for d in agg.corpus.documents], name=agg.corpus.name)
+
+
+def _relations_back(agg: SpanAggregate, by_doc: dict[str, list[Annotation]]) -> int:
+    """The gold relations put back among the decided spans, each pointing to the spans of its arguments' label and
+    extent; the number left out (an argument no longer there)."""
+    if agg.relations is None:
+        return 0
+    dropped = 0
+    for doc_id, rels in agg.relations.gold.items():
+        spans = {(a.label, a.start, a.end): a for a in by_doc[doc_id]}
+        for r in rels:
+            args = {role: spans.get((v.label, v.start, v.end)) for role, v in r.attributes.items()
+                    if isinstance(v, Annotation)}
+            if any(v is None for v in args.values()):
+                dropped += 1
+                continue
+            by_doc[doc_id].append(r._replace(attributes=Attributes(args)))
+    return dropped

@@ -18,7 +18,8 @@ extent most voters of that label gave (ties: the earliest annotator's). The gold
 the span only (features are not aggregated). Documents of classes (text classification,
 :mod:`accord.formats._document_labels`) make one item each, an annotator's answer the set of its classes (``a|b``),
 the chosen set written back as one annotation over the text per class. A group on which not every annotator gave
-the same answer (or the same extent) is a *disagreement*: the adjudication queue lists them.
+the same answer (or the same extent) is a *disagreement*: the adjudication queue lists them. Relations between
+the spans are aggregated on the groups of their arguments (:mod:`accord.adjudicate._relations`).
 """
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ from ..errors import AccordWarning, OptionError, RatingsError
 from ..formats._document_labels import is_document_labelled
 from ..model import Annotation, Corpus, Document
 from ._aggregate import Aggregate, aggregate
+from ._relations import Relations, aggregate_relations, relation_items, span_of
 
-__all__ = ["NONE", "MEASURES", "SpanGroup", "SpanAggregate", "group_spans", "aggregate_spans"]
+__all__ = ["NONE", "MEASURES", "SpanGroup", "SpanAggregate", "group_spans", "aggregate_spans", "annotation_order"]
 
 NONE = "(none)"
 """The answer of an annotator that marked nothing in a group."""
@@ -73,6 +75,7 @@ class SpanAggregate:
     result: Aggregate
     gold: list[Annotation | None]
     options: dict[str, object] = field(default_factory=dict)
+    relations: Relations | None = None
 
     def disagreements(self) -> list[int]:
         """Indices of the groups on which the annotators' answers (or, under ``lenient``, their extents) differ."""
@@ -82,7 +85,8 @@ class SpanAggregate:
     def to_dict(self) -> dict[str, object]:
         kept = sum(a is not None for a in self.gold)
         return {**self.result.to_dict(), "groups": len(self.groups), "kept": kept,
-                "disagreements": len(self.disagreements()), "options": self.options}
+                "disagreements": len(self.disagreements()), "options": self.options,
+                **({"relations": self.relations.to_dict()} if self.relations is not None else {})}
 
 
 def _extent(a: Annotation) -> Extent:
@@ -177,33 +181,38 @@ def aggregate_spans(corpora: Sequence[Corpus], names: Sequence[str], *, method: 
     corpora = unify_units(corpora, names, [f"annotator {k + 1}" for k in range(len(corpora))])
     docs = _documents(corpora, names)
     wanted = None if types is None else frozenset(types)
-    spanless: Counter[str] = Counter()
     found: set[str] = set()
     groups: list[SpanGroup] = []
+    relations: dict[str, list[list[Annotation]]] = {}
     classes = all(is_document_labelled(c) for c in corpora)
     for doc_id in docs:
-        per = []
+        per: list[list[Annotation]] = []
+        rels: list[list[Annotation]] = []
         for c in corpora:
-            anns = []
+            anns, spanless = [], []
             for a in c[doc_id].annotations:
                 if wanted is not None and a.label not in wanted:
                     continue
                 if a.start is None:
-                    spanless[a.label] += 1
+                    spanless.append(a)
                     continue
                 found.add(a.label)
                 anns.append(a)
             per.append(anns)
+            rels.append(spanless)
+        relations[doc_id] = rels
         if classes:     # one item per document: the set of its classes
             if any(per):
                 text = corpora[0][doc_id].text or ""
                 groups.append(SpanGroup(doc_id, 0, len(text), per, classes=True))
             continue
         groups.extend(group_spans(doc_id, per, measure=measure, pairing=pairing))
-    if spanless:
-        warnings.warn(AccordWarning(f"{sum(spanless.values())} relation(s) or other spanless annotation(s) of "
-                                    f"{', '.join(sorted(spanless))} left out: aggregation groups spans"),
-                      stacklevel=2)
+    where = {span_of(group.document, j, a): g for g, group in enumerate(groups) for j, m in enumerate(group.members)
+             for a in m}
+    rel_keys, rel_answers, left_out = relation_items(relations, where)
+    if left_out:
+        warnings.warn(AccordWarning(f"{left_out} relation(s) or other spanless annotation(s) left out: an argument "
+                                    "is not a span of the types aggregated"), stacklevel=2)
     if wanted is not None and not wanted & found:
         raise OptionError(f"no annotator has a span of the types {', '.join(sorted(wanted))}")
     if not groups:
@@ -232,9 +241,24 @@ def aggregate_spans(corpora: Sequence[Corpus], names: Sequence[str], *, method: 
         ann = Annotation(str(label), extent[0], extent[1], fragments=extent[2])
         gold.append(ann)
         kept[group.document].append(ann)
+    rel = None
+    if rel_keys:
+        rel = aggregate_relations(rel_keys, rel_answers, gold, names, method=method, min_votes=min_votes, none=NONE,
+                                  **options)
+        for doc_id, anns in rel.gold.items():
+            kept[doc_id].extend(anns)
+        if rel.without_arguments:
+            warnings.warn(AccordWarning(f"{rel.without_arguments} relation(s) chosen by {method} left out of the "
+                                        "gold: an argument's span is not in it"), stacklevel=2)
     out = []
     for doc_id in docs:
         base: Document = corpora[0][doc_id]
-        out.append(base._replace(annotations=tuple(sorted(kept[doc_id], key=lambda a: (a.start, a.end, a.label)))))
+        out.append(base._replace(annotations=tuple(sorted(kept[doc_id], key=annotation_order))))
     return SpanAggregate(Corpus(out), groups, result, gold,
-                         {"measure": measure, "pairing": pairing, "types": None if types is None else list(types)})
+                         {"measure": measure, "pairing": pairing, "types": None if types is None else list(types)},
+                         rel)
+
+
+def annotation_order(a: Annotation) -> tuple[bool, int, int, str]:
+    """Spans by position, then relations (spanless), each by label."""
+    return (a.start is None, a.start or 0, a.end or 0, a.label)

@@ -130,7 +130,9 @@ def _run_spans(args: argparse.Namespace, paths: list[str], options: dict[str, An
     write(for_format(gold, fmt), args.out, fmt)
     summary = agg.to_dict()
     n = sum(len(d.annotations) for d in gold.documents)
-    info(args, f"{n} annotations in {len(gold)} document(s) written to {args.out}; {summary['groups']} groups, "
+    rels = sum(a.start is None for d in gold.documents for a in d.annotations)
+    info(args, f"{n} annotations{f' ({rels} relations)' if rels else ''} in {len(gold)} document(s) written to "
+               f"{args.out}; {summary['groups']} groups, "
                f"{summary['disagreements']} with disagreement, {summary['tie']} tied, {summary['short']} short of "
                f"the votes{'; decisions from ' + args.decisions if args.decisions else ''}")
     _report(args, summary, agg.result)
