@@ -79,9 +79,7 @@ def add_conlleval_output(p: argparse.ArgumentParser) -> None:
     :mod:`accord.report.conlleval_text`)."""
     for action in p._actions:
         if action.dest == "output" and action.choices is not None:
-            action.choices = (*action.choices, "conlleval")
-            action.help = ("output format: table, json, csv, or conlleval (conlleval.pl's text, for column files) "
-                           "(default: by the extension of -o, .json or .csv, else table)")
+            action.choices = (*action.choices, "conlleval")     # the help stays the shared one
 
 
 def emit(args: argparse.Namespace, result: Any, draw: Callable[[Any], None]) -> int:
