@@ -287,3 +287,26 @@ def test_refusals_of_options_and_merges():
     acc.update([["O", "O"]], [["O", "O"]])
     with pytest.raises(FormatError, match="sentence 3, position 2"):     # numbered over every batch
         acc.update([["O", "Z-X"]], [["O", "O"]])
+
+
+def test_letters_and_refusals_under_each_repair():
+    """IOB2 tags with E- or S- letters: read by conlleval's rules under the default repair (as accord.score), refused
+    under discard in the update that brings them; repair="error" refuses an invalid transition in its update."""
+    gold = [["B-PER", "E-PER"], ["O"]]
+    pred = [["B-PER", "I-PER"], ["O"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RepairWarning)
+        acc = accord.Accumulator()
+        acc.update(gold[:1], pred[:1])
+        acc.update(gold[1:], pred[1:])
+        assert _json(acc.compute()) == _json(accord.score(gold, pred))
+    acc = accord.Accumulator(repair="discard")
+    acc.update([["O"]], [["O"]])
+    with pytest.raises(FormatError, match="sentence 2, position 2"):
+        acc.update(gold, pred)
+    assert acc.n_sentences == 1      # the refused batch is not counted
+    acc = accord.Accumulator(repair="error")
+    acc.update([["B-PER"]], [["B-PER"]])
+    with pytest.raises(FormatError, match="sentence 2, position 1: invalid IOB2 sequence"):
+        acc.update([["I-PER"]], [["O"]])
+    assert acc.compute().totals.match == 1

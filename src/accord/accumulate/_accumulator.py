@@ -13,12 +13,13 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
 
 from .._support.surface import spelled
-from ..errors import FormatError, MergeError, OptionError, RepairWarning
+from ..errors import FormatError, MergeError, OptionError, RepairWarning, SchemeError
 from ..match.blocks import exact_pairs
 from ..model import tagging
 from ..result import ALL, CountTable, Measure, PairsKind, Result, SentenceCounts
@@ -30,6 +31,10 @@ _SIDES = ("gold", "pred")
 _NAMES = {"gold": "gold (lists of tags)", "pred": "pred (lists of tags)"}    # as accord.score names tag lists
 _MATCH, _MISSING, _SPURIOUS = 0, 3, 4      # PairsKind.fields: match, gold_clash, pred_clash, missing, spurious
 _PLACE = re.compile(r"^sentence (\d+), position (\d+)$")
+
+FLUSH_SIZE = 1 << 14
+"""The tags (and sentences) of the batches that wait to be counted together: counting costs a few dozen numpy calls
+whatever its size, so small batches are counted some thousands of tags at a time."""
 
 
 class _Places:
@@ -156,6 +161,9 @@ class Accumulator:
         self._raw_sentences = 0  # every sentence given, empty ones included (how messages number them)
         self._updates = 0
         self._repairs: dict[str, dict[str, Any] | None] = {side: None for side in _SIDES}
+        self._pending: list[Batch] = []     # batches checked but not yet counted (at most FLUSH_SIZE tags)
+        self._pending_size = self._pending_sentences = 0
+        self._valid_tags: set[str] = set()     # the tags the scheme reads (checked once each)
 
     def _key(self) -> tuple[Any, ...]:
         names = None if self.names is None else tuple(self.names.tolist())
@@ -163,6 +171,7 @@ class Accumulator:
                 self.sentences)
 
     def __getstate__(self) -> dict[str, Any]:
+        self._flush()
         self._compact()
         return dict(self.__dict__)
 
@@ -174,11 +183,13 @@ class Accumulator:
     @property
     def n_sentences(self) -> int:
         """The sentences counted so far (empty ones included)."""
+        self._flush()
         return self._raw_sentences
 
     @property
     def n_tokens(self) -> int:
         """The positions counted so far (ignored positions left out)."""
+        self._flush()
         return self._tokens
 
     # -- counting
@@ -242,6 +253,64 @@ class Accumulator:
         """
         batch = batch_tags(gold, pred, names=self.names, ignore_index=self.ignore_index, pad=self.pad,
                            where=f"update {self._updates + 1}")
+        self._check_tags(batch)
+        self._pending.append(batch)
+        self._pending_size += len(batch.gold) + batch.n_sentences
+        self._pending_sentences += batch.n_sentences
+        self._updates += 1
+        if self._pending_size >= FLUSH_SIZE or self.repair == "error":    # an invalid transition refused at once
+            self._flush()
+
+    def _check_tags(self, batch: Batch) -> None:
+        """Refuse a tag the scheme does not have in the update that brings it (the counting may wait): each tag
+        not seen before is read alone, and the batch's side read again to name the first place of a bad one."""
+        check = "conlleval" if self.repair in (None, "conlleval") else "discard"   # the letters read, never refused
+        for side, tags in (("gold", batch.gold), ("pred", batch.pred)):
+            new = set(tags) - self._valid_tags
+            for tag in sorted(new):
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        tagging.decode_column([tag], np.ones(1, dtype=bool), scheme=self.scheme or "IOB2",
+                                              repair=check, suffix=self.suffix)
+                except SchemeError:
+                    first = np.zeros(len(tags), dtype=bool)
+                    first[batch.offsets[:-1][np.diff(batch.offsets) > 0]] = True
+                    places = _Places(_NAMES[side], batch.offsets, self._raw_sentences + self._pending_sentences)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        tagging.decode_column(tags, first, scheme=self.scheme or "IOB2", repair=check,
+                                              suffix=self.suffix, where=places)
+                    raise    # pragma: no cover - the side's reading names the tag's first place first
+                self._valid_tags.add(tag)
+
+    def _flush(self) -> None:
+        """Count the batches waiting (one decoding and one pairing for all of them); on an error (a tag of another
+        scheme, an invalid transition with ``repair="error"``) the state is as before them, and they are dropped."""
+        if not self._pending:
+            return
+        batches, self._pending, self._pending_size, self._pending_sentences = self._pending, [], 0, 0
+        if len(batches) == 1:
+            batch = batches[0]
+        else:
+            lengths = np.concatenate([np.diff(b.offsets) for b in batches])
+            offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+            np.cumsum(lengths, out=offsets[1:])
+            batch = Batch(list(chain.from_iterable(b.gold for b in batches)),
+                          list(chain.from_iterable(b.pred for b in batches)), offsets)
+        n_labels, repairs, ignored = len(self._labels), dict(self._repairs), set(self._ignored)
+        try:
+            self._count(batch)
+        except Exception:
+            for name in self._labels[n_labels:]:
+                del self._label_index[name]
+            del self._labels[n_labels:]
+            self._totals = self._totals[:n_labels]
+            self._repairs, self._ignored = repairs, ignored
+            self._updates -= len(batches)
+            raise
+
+    def _count(self, batch: Batch) -> None:
         g_keys, g_ids = self._decode(batch, "gold")
         p_keys, p_ids = self._decode(batch, "pred")
         gi, pi = exact_pairs(g_keys, p_keys)
@@ -272,7 +341,6 @@ class Accumulator:
             self._last_start = self._tokens + int(starts[-1])
         self._tokens += int(batch.offsets[-1])
         self._raw_sentences += batch.n_sentences
-        self._updates += 1
 
     def merge(self, other: Accumulator) -> Accumulator:
         """Add another accumulator's batches after this one's (in place; returns ``self``): the state of a worker
@@ -288,6 +356,8 @@ class Accumulator:
         if other._key() != self._key():
             raise MergeError("cannot merge accumulators of different options (match, scheme, repair, suffix, labels, "
                              "label_names, beta, zero_division, sentences)")
+        self._flush()
+        other._flush()
         other._compact()
         where = self._label_ids(other._labels)
         if len(other._labels):
@@ -326,6 +396,7 @@ class Accumulator:
         from ..pairs import Report
         from ..pipeline import check_label_case
 
+        self._flush()
         if not self._raw_sentences:
             raise FormatError("the accumulator holds no sentence (no update, or only empty batches): nothing to score")
         repairs = [self._repairs[side] for side in _SIDES]
@@ -368,5 +439,6 @@ class Accumulator:
         return report
 
     def __repr__(self) -> str:
+        self._flush()
         return (f"<Accumulator {self.match}: {self._updates} updates, {self._raw_sentences} sentences, "
                 f"{self._tokens} tokens, {len(self._labels)} labels>")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -71,6 +72,8 @@ def _rows(x: Any, side: str, where: str) -> tuple[np.ndarray | None, list[Any] |
 
 
 def _sentence(s: Any, side: str, where: str, k: int) -> list[Any]:
+    if type(s) is list:
+        return s
     if isinstance(s, np.ndarray):
         if s.ndim != 1:
             raise FormatError(f"{where}: sentence {k + 1} of the {side} side has {s.ndim} dimensions; a sentence is "
@@ -81,26 +84,28 @@ def _sentence(s: Any, side: str, where: str, k: int) -> list[Any]:
     return list(s)
 
 
+def _mixed(flat: Sequence[Any], side: str, where: str) -> FormatError:
+    odd = [t for t in flat if not isinstance(t, (str, int, np.integer)) or isinstance(t, (bool, np.bool_))]
+    bad = odd[0] if odd else flat[0]
+    return FormatError(f"{where}: the {side} side holds {bad!r} ({type(bad).__name__}): tags are all strings, or all "
+                       "integer ids with label_names")
+
+
 def _flat(rows: np.ndarray | None, sentences: list[Any] | None, side: str, where: str
-          ) -> tuple[np.ndarray, np.ndarray]:
-    """Every tag of a side in one array, and the length of each sentence."""
+          ) -> tuple[list[str] | np.ndarray, np.ndarray]:
+    """Every tag of a side (a list of strings, or an array of ids or strings), and the length of each sentence."""
     if rows is not None:
         return rows.reshape(-1), np.full(rows.shape[0], rows.shape[1], dtype=np.int64)
     assert sentences is not None
     lists = [_sentence(s, side, where, k) for k, s in enumerate(sentences)]
     lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
-    flat = [t for s in lists for t in s]
-    kinds = {type(t) for t in flat}
-    if kinds and all(issubclass(k, str) for k in kinds):
-        return np.asarray(flat, dtype=object), lengths
-    if kinds and all(issubclass(k, (int, np.integer)) and not issubclass(k, (bool, np.bool_)) for k in kinds):
+    flat = list(chain.from_iterable(lists))
+    kinds = set(map(type, flat))
+    if kinds <= {str} or all(issubclass(k, str) for k in kinds):
+        return flat, lengths
+    if all(issubclass(k, (int, np.integer)) and not issubclass(k, (bool, np.bool_)) for k in kinds):
         return np.asarray(flat, dtype=np.int64), lengths
-    if not kinds:
-        return np.zeros(0, dtype=object), lengths
-    odd = [t for t in flat if not isinstance(t, (str, int, np.integer)) or isinstance(t, (bool, np.bool_))]
-    bad = odd[0] if odd else flat[0]
-    raise FormatError(f"{where}: the {side} side holds {bad!r} ({type(bad).__name__}): tags are all strings, or all "
-                      "integer ids with label_names")
+    raise _mixed(flat, side, where)
 
 
 def _place(lengths: np.ndarray, i: int) -> str:
@@ -109,13 +114,14 @@ def _place(lengths: np.ndarray, i: int) -> str:
     return f"sentence {s + 1}, position {i - int(offsets[s]) + 1}"
 
 
-def _named(flat: np.ndarray, names: np.ndarray | None, lengths: np.ndarray, side: str, where: str) -> list[str]:
-    if flat.dtype.kind != "i" and flat.dtype.kind != "u":
+def _named(flat: list[str] | np.ndarray, names: np.ndarray | None, lengths: np.ndarray, side: str,
+           where: str) -> list[str]:
+    if isinstance(flat, list):
+        return flat
+    if flat.dtype.kind not in "iu":
         tags = flat.tolist()
         if flat.dtype.kind == "O" and not all(isinstance(t, str) for t in tags):
-            bad = next(t for t in tags if not isinstance(t, str))
-            raise FormatError(f"{where}: the {side} side holds {bad!r} ({type(bad).__name__}): tags are all strings, "
-                              "or all integer ids with label_names")
+            raise _mixed(tags, side, where)
         return tags
     if names is None:
         raise OptionError(f"{where}: the tags are integer ids; give label_names=[...] (the name of each id, "
@@ -159,19 +165,23 @@ def batch_tags(gold: Any, pred: Any, *, names: np.ndarray | None, ignore_index: 
         k = int(np.argmax(g_len != p_len))
         raise PairingError(f"{where}: sentence {k + 1} has {int(g_len[k])} gold tags and {int(p_len[k])} predicted "
                            "tags; both sides must tag the same tokens")
-    drop = np.zeros(len(g_flat), dtype=bool)
-    for value in (ignore_index, pad):
-        if value is None:
-            continue
-        if g_flat.dtype.kind in "iu" and isinstance(value, (int, np.integer)):
-            drop |= g_flat == value
-        elif g_flat.dtype.kind in "OU" and isinstance(value, str):
-            drop |= g_flat == value
-    if drop.any():
-        keep = ~drop
-        sentence = np.repeat(np.arange(len(g_len)), g_len)
-        g_len = np.bincount(sentence[keep], minlength=len(g_len)).astype(np.int64)
-        g_flat, p_flat = g_flat[keep], p_flat[keep]
+    strings = isinstance(g_flat, list) or g_flat.dtype.kind in "OU"
+    masks: list[Any]
+    if strings:      # a mask value of the tags' kind: an id masks ids, a string masks strings
+        masks = [v for v in (ignore_index, pad) if isinstance(v, str)]
+    else:
+        masks = [v for v in (ignore_index, pad) if isinstance(v, (int, np.integer)) and not isinstance(v, bool)]
+    if masks:
+        g_arr = np.asarray(g_flat, dtype=object) if isinstance(g_flat, list) else g_flat
+        drop = np.zeros(len(g_arr), dtype=bool)
+        for value in masks:
+            drop |= g_arr == value
+        if drop.any():
+            keep = ~drop
+            sentence = np.repeat(np.arange(len(g_len)), g_len)
+            g_len = np.bincount(sentence[keep], minlength=len(g_len)).astype(np.int64)
+            p_arr = np.asarray(p_flat, dtype=object) if isinstance(p_flat, list) else p_flat
+            g_flat, p_flat = g_arr[keep], p_arr[keep]
     offsets = np.zeros(len(g_len) + 1, dtype=np.int64)
     np.cumsum(g_len, out=offsets[1:])
     return Batch(_named(g_flat, names, g_len, "gold", where), _named(p_flat, names, g_len, "pred", where), offsets)
