@@ -156,3 +156,24 @@ def test_cli_exit_statuses(files, capsys):
     assert main(["check", str(g), str(p), "--baseline", str(g), "--output", "json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["passed"] is False and out["checks"][0]["check"] == "drop"
+
+
+def test_a_baseline_over_other_documents_or_options_is_refused(files, tmp_path, conll03):
+    g, p = files
+    model, _ = conll03
+    with pytest.raises(OptionError, match="do not cover the same documents"):
+        check(g, p, baseline=model)      # CoNLL-2003's 231 documents against one
+    other = accord.score(g, p, beta=2.0)
+    with pytest.raises(OptionError, match="beta: the model's 1.0, the baseline's 2.0"):
+        check(g, p, baseline=other)
+
+
+def test_a_result_json_saved_from_python_is_a_baseline_of_the_command_line(files, tmp_path, capsys):
+    # Python's result records fewer options than the command line's (no scheme, no repair): unrecorded is not other
+    g, p = files
+    base = tmp_path / "base.json"
+    base.write_text(accord.score(g, g).to_json(), encoding="utf-8")
+    assert main(["check", str(g), str(p), "--baseline", str(base), "--max-drop", "42.9"]) == 0
+    # F1 100 % -> 57.14 %: a drop of 42.86 points
+    assert main(["check", str(g), str(p), "--baseline", str(base), "--max-drop", "42.85"]) == 1
+    assert "a drop of 42.86 points, more than --max-drop 42.85" in capsys.readouterr().err

@@ -98,4 +98,5 @@ def load_result(path: str | Path) -> Result:
     inputs: dict[str, Any] = given if isinstance(given, dict) else {}
     result = Result("score", str(obj.get("mode", "pairs")), {kind.name: Measure(kind, table)}, nested=False,
                     options=options, inputs=inputs)
+    result.from_json = True     # type: ignore[attr-defined]  # options it does not record are unknown, not absent
     return result

@@ -163,6 +163,12 @@ def _drop(result: Result, baseline: Result, rate: str, max_drop: float, signific
     test of :func:`accord.compare` when ``significant``)."""
     if rate not in _rates_of(baseline):
         raise OptionError(f"the baseline has no rate {rate!r}")
+    _same_scoring(result, baseline)
+    if set(baseline.documents) != set(result.documents):
+        extra = sorted(set(baseline.documents) ^ set(result.documents))
+        raise OptionError(f"the baseline and the model do not cover the same documents (e.g. {extra[0]!r}: "
+                          f"{len(baseline.documents)} against {len(result.documents)}); score the baseline on the "
+                          "model's test set")
     base, value = _value(baseline.totals, rate), _value(result.totals, rate)
     option = f"--max-drop {max_drop:g}"
     if base is None or value is None:
@@ -196,6 +202,26 @@ def _drop(result: Result, baseline: Result, rate: str, max_drop: float, signific
     if over:
         return Outcome("drop", rate, None, value, max_drop, False, f"{shown}, more than {option}", base)
     return Outcome("drop", rate, None, value, max_drop, True, f"{shown}, within {option}", base)
+
+
+_NOT_SCORING = frozenset({"bootstrap", "seed", "confidence", "ci_method", "confidence_data", "resample",
+                          "resampled_units", "alignment"})
+"""Options of a result that do not change its counts (its intervals' and the aligner's outcome)."""
+
+
+def _same_scoring(result: Result, baseline: Result) -> None:
+    """Refuse a baseline scored with other options than the model (its drop would compare other counts), naming
+    them. A result JSON records the options the command line gave it; one it does not record (a result saved from
+    Python) is taken as the model's."""
+    mine = {k: v for k, v in result.options.items() if k not in _NOT_SCORING}
+    theirs = {k: v for k, v in baseline.options.items() if k not in _NOT_SCORING}
+    if getattr(baseline, "from_json", False):
+        for key in set(mine) - set(theirs):
+            baseline.options[key] = theirs[key] = mine[key]
+    differ = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
+    if differ:
+        shown = "; ".join(f"{k}: the model's {mine.get(k)!r}, the baseline's {theirs.get(k)!r}" for k in differ[:3])
+        raise OptionError(f"the baseline was scored with other options than the model ({shown}); score both alike")
 
 
 def _baseline_result(baseline: Result | str | Path, gold: Any, score_options: Mapping[str, Any]) -> Result:
