@@ -1,7 +1,9 @@
-"""Dawid-Skene, MACE and the majority vote equal crowd-kit's on data drawn from a known annotator model.
+"""Dawid-Skene, MACE and the majority vote equal crowd-kit's on data drawn from a known annotator model and on
+real annotators' answers.
 
 crowd-kit's loaders download their data sets (no network in CI), so the answers are drawn here from a model with
-known confusion: six annotators of accuracy 0.9 down to 0.35 over three classes, each answering 70 % of the items.
+known confusion (six annotators of accuracy 0.9 down to 0.35 over three classes, each answering 70 % of the items),
+and taken from bratiaa's example project in ../shared/corpora (four annotators' entity spans, grouped by accord).
 Dawid-Skene starts alike in both (the majority vote's shares), so the same number of rounds must give the same
 numbers (to rounding); and run to convergence (our default stopping rule), the result is where crowd-kit's rounds
 lead. MACE starts from random parameters in crowd-kit: both run to convergence and must agree to within the EM's
@@ -11,6 +13,8 @@ crowd-kit 1.4.2's MACE indexes its per-annotator strategy counts by the sorted n
 the order in which annotators and labels first appear in the data (``pd.factorize``); the rows are sorted here so
 that the two orders coincide (otherwise crowd-kit mixes up annotators' strategies and ends elsewhere).
 """
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -107,3 +111,46 @@ def test_majority_equals_crowdkit(answers):
     assert untied and [ours.labels[i] for i in untied] == theirs.labels_.loc[untied].tolist()
     probas = _posteriors(theirs.probas_.fillna(0.0))
     assert np.abs(ours.posteriors - probas).max() < 1e-12
+
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+BRATIAA = SHARED / "corpora" / "outside3b" / "bratiaa" / "example-project"
+
+
+@pytest.fixture(scope="module")
+def bratiaa():
+    """The answers of bratiaa's example project (four annotators' brat folders, seven Spanish CoNLL-2002 documents):
+    their entity spans grouped by extent, each annotator's label or nothing per group."""
+    if not BRATIAA.is_dir():
+        pytest.skip(f"{BRATIAA} is absent (../shared/corpora)")
+    import warnings
+
+    import accord
+    from accord.adjudicate._spans import aggregate_spans
+
+    names = ["Lisa", "Maria", "Max", "Peter"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        corpora = [accord.read(BRATIAA / n, format="brat") for n in names]
+    agg = aggregate_spans(corpora, names)
+    categories = agg.result.categories
+    codes = np.array([[categories.index(a) for a in g.answers()] for g in agg.groups])
+    rows = [(i, j, int(codes[i, j])) for i in range(len(codes)) for j in range(len(names))]
+    frame = pd.DataFrame(rows, columns=["task", "worker", "label"]).sort_values(["worker", "label", "task"])
+    assert list(pd.factorize(frame["label"])[1]) == list(range(len(categories)))    # see the module docstring
+    return codes, categories, names, frame.reset_index(drop=True)
+
+
+def test_bratiaa_project_dawid_skene_and_mace_equal_crowdkit(bratiaa):
+    codes, categories, names, frame = bratiaa
+    items = len(codes)
+    assert (items, len(categories)) == (455, 5)          # LOC, MISC, ORG, PER and no span
+    ours = aggregate(codes, range(len(categories)), names, method="dawid-skene", tol=-1.0, max_iter=25)
+    theirs = crowdkit.DawidSkene(n_iter=25, tol=-1.0).fit(frame)
+    probas = theirs.probas_.reindex(columns=range(len(categories))).loc[range(items)].to_numpy()
+    assert np.abs(ours.posteriors - probas).max() < 1e-9
+    mace = aggregate(codes, range(len(categories)), names, method="mace")
+    theirs = crowdkit.MACE(n_restarts=1, n_iter=50, method="vb").fit(frame)
+    probas = theirs.probas_.reindex(columns=range(len(categories))).loc[range(items)].to_numpy()
+    assert np.abs(mace.posteriors - probas).max() < 1e-6
+    assert [mace.reliability[n] for n in names] == pytest.approx(theirs.spamming_[:, 1].tolist(), abs=1e-6)
