@@ -228,8 +228,11 @@ class _Side:
         """Keep the first occurrence of each (document, span); renumber non-empty entities."""
         n = len(self.doc)
         if n:
-            keys = np.stack([self.doc, self.start, self.end], axis=1)
-            _, first = np.unique(keys, axis=0, return_index=True)
+            codes = _mention_codes(self)
+            if codes is None:
+                _, first = np.unique(self.keys, axis=0, return_index=True)
+            else:       # one integer a (document, start, end): the same first occurrences, a 1-D sort
+                _, first = np.unique(codes[0], return_index=True)
             keep = np.sort(first)
             self.doc, self.start, self.end, self.ent = (a[keep] for a in (self.doc, self.start, self.end, self.ent))
         used, self.ent = np.unique(self.ent, return_inverse=True)
@@ -268,22 +271,36 @@ def _ceaf(cells_k: np.ndarray, cells_r: np.ndarray, cell_doc: np.ndarray, phi: n
     rest = np.flatnonzero(~alone)
     if not len(rest):
         return out, chosen[0]
-    from scipy.optimize import linear_sum_assignment
+    from ..match._small_assignment import max_assignments
 
     order = rest[np.argsort(cell_doc[rest], kind="stable")]
     bounds = np.flatnonzero(np.diff(cell_doc[order])) + 1
     # each entity's row (column) in its document's matrix: its rank among the document's entities, by number
     k_row = _rank_in_document(cells_k[order], cell_doc[order])
     r_col = _rank_in_document(cells_r[order], cell_doc[order])
-    for group, ki, ri in zip(np.split(order, bounds), np.split(k_row, bounds), np.split(r_col, bounds)):
-        m = np.zeros((int(ki.max()) + 1, int(ri.max()) + 1))
-        m[ki, ri] = phi[group]
-        rows, cols = linear_sum_assignment(m, maximize=True)
-        out[int(cell_doc[group[0]])] += float(m[rows, cols].sum())
-        cell = np.full(m.shape, -1, dtype=np.int64)
-        cell[ki, ri] = group
-        picked = cell[rows, cols]
-        chosen.append(picked[picked >= 0])
+    starts = np.concatenate([[0], bounds])
+    n_rows = (np.maximum.reduceat(k_row, starts) + 1).tolist()
+    n_cols = (np.maximum.reduceat(r_col, starts) + 1).tolist()
+    values = phi[order]
+    edges = starts.tolist() + [len(order)]
+    matrices = []
+    for g in range(len(starts)):
+        lo, hi = edges[g], edges[g + 1]
+        m = np.zeros((n_rows[g], n_cols[g]))
+        m[k_row[lo:hi], r_col[lo:hi]] = values[lo:hi]
+        matrices.append(m)
+    # scipy's linear_sum_assignment's pairs, every document's matrix at once (without importing scipy.optimize)
+    solved = max_assignments(matrices)
+    group_doc = cell_doc[order[starts]].tolist()
+    for d, m, (rows, cols) in zip(group_doc, matrices, solved):
+        out[d] += float(m[rows, cols].sum())
+    # the cells of the chosen pairs (a chosen pair of two entities that share nothing is no cell)
+    width = max(n_cols) + 1
+    height = max(n_rows) + 1
+    chosen_codes = np.concatenate([(g * height + rows) * width + cols for g, (rows, cols) in enumerate(solved)])
+    group_of = np.repeat(np.arange(len(starts)), np.diff(np.asarray(edges)))
+    cell_codes = (group_of * height + k_row) * width + r_col
+    chosen.append(order[np.isin(cell_codes, chosen_codes)])
     return out, np.sort(np.concatenate(chosen))
 
 
@@ -346,7 +363,7 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
     nk_ent, nr_ent = len(K.size), len(R.size)
     if rules == "conll2012":
         # mentions common to both sides, and the non-empty cells of the contingency table
-        mk, mr = exact_pairs(K.keys, R.keys) if len(K.doc) and len(R.doc) else (np.zeros(0, np.int64),) * 2
+        mk, mr = _common(K, R)
         cells_r = cells_p = cells_t = _cells(K.ent[mk], R.ent[mr], nr_ent, K.ent_doc)
     else:
         cells_r, cells_p, cells_t = _corefud_cells(K, R, nr_ent)
@@ -372,8 +389,9 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
             phi = c if metric == "ceafm" or not len(c) else 2 * c / (kz[ck] + rz[cr])
             best, cells = _ceaf(ck, cr, cdoc, phi, nd)
             per[metric] = (best, ksum, best, rsum) if metric == "ceafm" else (best, kent, best, rent)
-            aligned[metric] = [(docs[int(cdoc[x])], int(K.ent_local[ck[x]]), int(R.ent_local[cr[x]]),
-                                float(phi[x])) for x in cells]
+            aligned[metric] = [(docs[d], k, r, v) for d, k, r, v in zip(
+                cdoc[cells].tolist(), K.ent_local[ck[cells]].tolist(), R.ent_local[cr[cells]].tolist(),
+                np.asarray(phi[cells], dtype=np.float64).tolist())]
         elif metric == "blanc":
             ck, cr, c, cdoc = cells_r
             coref_common = _per_doc(_pairs(c), cdoc, nd)
@@ -410,8 +428,8 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
     out: dict[str, CorefScore] = {}
     for metric, arrays in per.items():
         by_doc = {}
-        for d, doc_id in enumerate(docs):
-            vals = [float(a[d]) for a in arrays]
+        columns = [np.asarray(a, dtype=np.float64).tolist() for a in arrays]   # Python floats, as float(a[d])
+        for doc_id, vals in zip(docs, map(list, zip(*columns))):
             by_doc[doc_id] = CorefScore(metric, vals[0], vals[1], vals[2], vals[3], noncoref=_noncoref(vals),
                                         blanc_rule=rules)
         tot = [float(a.sum()) for a in arrays]
@@ -423,14 +441,51 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
 Cells = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
+def _common(K: _Side, R: _Side) -> tuple[np.ndarray, np.ndarray]:
+    """The mentions of both sides, each side's mentions distinct (the reference scorer's rules): their indices in
+    the key and in the response, by one integer a mention (or :func:`~accord.match.blocks.exact_pairs` on rows)."""
+    if not (len(K.doc) and len(R.doc)):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    codes = _mention_codes(K, R)
+    if codes is None:
+        return exact_pairs(K.keys, R.keys)
+    _, mk, mr = np.intersect1d(codes[0], codes[1], assume_unique=True, return_indices=True)
+    return mk.astype(np.int64), mr.astype(np.int64)
+
+
 def _distinct_mentions(K: _Side, R: _Side, nd: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per document: distinct key mentions, distinct response mentions, distinct mentions of both."""
+    codes = _mention_codes(K, R)
+    if codes is not None:       # one integer a mention: distinct ones and those of both sides by 1-D set operations
+        kc, first_k = np.unique(codes[0], return_index=True)
+        rc, first_r = np.unique(codes[1], return_index=True)
+        _, both, _ = np.intersect1d(kc, rc, assume_unique=True, return_indices=True)
+        return (np.bincount(K.doc[first_k], minlength=nd).astype(np.float64),
+                np.bincount(R.doc[first_r], minlength=nd).astype(np.float64),
+                np.bincount(K.doc[first_k[both]], minlength=nd).astype(np.float64))
     kk = np.unique(K.keys, axis=0) if len(K.doc) else np.zeros((0, 3), dtype=np.int64)
     rk = np.unique(R.keys, axis=0) if len(R.doc) else np.zeros((0, 3), dtype=np.int64)
     mk, _ = exact_pairs(kk, rk) if len(kk) and len(rk) else (np.zeros(0, np.int64),) * 2
     return (np.bincount(kk[:, 0], minlength=nd).astype(np.float64),
             np.bincount(rk[:, 0], minlength=nd).astype(np.float64),
             np.bincount(kk[mk, 0], minlength=nd).astype(np.float64))
+
+
+def _mention_codes(*sides: _Side) -> list[np.ndarray] | None:
+    """Each mention of the sides as one integer, ``(document, start, end)`` packed in that order of significance
+    over ranges shared by the sides (so that equal mentions get equal integers and their order is the rows'
+    order); None when the packing would not fit in 62 bits."""
+    filled = [s for s in sides if len(s.doc)]
+    if not filled:
+        return [np.zeros(0, dtype=np.int64) for _ in sides]
+    lo_s = min(int(s.start.min()) for s in filled)
+    lo_e = min(int(s.end.min()) for s in filled)
+    span_s = max(int(s.start.max()) for s in filled) - lo_s + 1
+    span_e = max(int(s.end.max()) for s in filled) - lo_e + 1
+    span_d = max(int(s.doc.max()) for s in filled) + 1
+    if span_d * span_s * span_e >= 1 << 62:
+        return None
+    return [(s.doc * span_s + (s.start - lo_s)) * span_e + (s.end - lo_e) for s in sides]
 
 
 def _cells(k_ent: np.ndarray, r_ent: np.ndarray, nr_ent: int, key_ent_doc: np.ndarray) -> Cells:
