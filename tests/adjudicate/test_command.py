@@ -175,3 +175,33 @@ def test_inception_export_to_an_xmi_folder(tmp_path, capsys):
     assert main(["adjudicate", str(tmp_path / "export"), "--method", "majority", "--annotators", "ann,cal", "-o",
                  str(tmp_path / "g.jsonl")]) == 0
     assert _spans(accord.read(tmp_path / "g.jsonl")) == {"doc1.txt": [("PER", 0, 5)], "doc2.txt": [("PER", 0, 5)]}
+
+
+def test_bratiaa_project_majority_equals_a_count_of_the_ann_files(tmp_path, capsys):
+    """Four annotators' brat folders (bratiaa's example project): the majority gold is every (span, label) that at
+    least three of the four gave (a strict majority of four answers, "no span" one of them), counted here from the
+    .ann files' T lines."""
+    from collections import Counter
+    from pathlib import Path
+
+    project = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "outside3b" / "bratiaa"
+    project = project / "example-project"
+    if not project.is_dir():
+        pytest.skip(f"{project} is absent (../shared/corpora)")
+    names = ["Lisa", "Maria", "Max", "Peter"]
+    votes: Counter = Counter()
+    for name in names:
+        for ann in sorted((project / name).glob("*.ann")):
+            seen = set()
+            for line in ann.read_text(encoding="utf-8").splitlines():
+                if line.startswith("T"):
+                    label, start, end = line.split("\t")[1].split(" ")[:3]
+                    assert (start, end) not in seen       # one label per span and annotator in this project
+                    seen.add((start, end))
+                    votes[(ann.stem, label, int(start), int(end))] += 1
+    expected = sorted(k for k, v in votes.items() if v >= 3)
+    out = tmp_path / "gold.jsonl"
+    assert main(["adjudicate", *(str(project / n) for n in names), "--method", "majority", "-o", str(out),
+                 "--quiet"]) == 0
+    got = sorted((d.id, a.label, a.start, a.end) for d in accord.read(out).documents for a in d.annotations)
+    assert got == expected and len(got) == 399
