@@ -43,6 +43,15 @@ def test_token_accuracy_counts_docstart_lines_and_compares_whole_tags(tmp_path):
     assert tag_accuracy(gold, pred) == (5, 3)
 
 
+def test_boundary_lines_are_no_tokens(tmp_path):
+    gold = tmp_path / "g.conll"
+    pred = tmp_path / "p.conll"
+    gold.write_text("a B-X\n-X- O\nb O\n", encoding="utf-8")
+    pred.write_text("a O\n-X- O\nb O\n", encoding="utf-8")
+    # conlleval.pl counts a and b (the -X- line is a sentence boundary): 2 tokens, 1 equal tag
+    assert tag_accuracy(gold, pred) == (2, 1)
+
+
 def test_layout_by_hand():
     text = conlleval_text(ConllevalCounts(10, 7, {"PER": (3, 2, 1), "A_VERY_LONG_LABEL_NAME": (1, 0, 0)}))
     # overall: P = 1/2, R = 1/4, F = 2PR/(P+R) = 33.33; accuracy 70 %

@@ -110,6 +110,9 @@ def _conlleval_key(tag: str) -> tuple[str, str]:
     return letter, ("" if kind == "0" else kind)
 
 
+_BOUNDARY = "-X-"
+"""conlleval.pl's sentence boundary: a line whose first field is this is no token."""
+
 _DOCSTART = re.compile(r"^[ \t]*-DOCSTART-(?:[ \t][^\n]*)?$", re.MULTILINE)
 
 
@@ -157,10 +160,16 @@ def tag_accuracy(gold: str | Path, pred: str | Path, gold_column: int = -1, pred
     ids: dict[tuple[str, str], int] = {}
     g_ids = np.asarray([ids.setdefault(k, len(ids)) for k in g_keys], dtype=np.int64)
     p_ids = np.asarray([ids.setdefault(k, len(ids)) for k in p_keys], dtype=np.int64)
-    correct = int(np.count_nonzero(g_ids[g_index] == p_ids[p_index])) if len(g_index) else 0
+    equal = g_ids[g_index] == p_ids[p_index]
+    tokens = len(g.tags)
+    if _BOUNDARY in texts[str(gold)]:    # conlleval's sentence boundary lines are no tokens
+        token = np.fromiter((t == _BOUNDARY for t in g.tokens), dtype=bool, count=tokens)
+        equal &= ~token
+        tokens -= int(np.count_nonzero(token))
+    correct = int(np.count_nonzero(equal))
     correct += sum(a is not None and b is not None and _conlleval_key(a) == _conlleval_key(b)
                    for a, b in zip(g_docs, p_docs))
-    return len(g.tags) + len(g_docs), correct
+    return tokens + len(g_docs), correct
 
 
 def _column(args: object, side: str) -> int:
