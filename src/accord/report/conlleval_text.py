@@ -13,8 +13,11 @@ found in the predictions. Its rules, as written here:
   of UTF-8 as Perl counts them without a decoding layer), each line ended by a newline.
 
 The chunk counts are accord's own (the pairs mode, strict profile, under ``--scheme`` and ``--repair``): for IOB1
-and IOB2 tags read with the default ``--repair conlleval`` they are conlleval.pl's. The token counts are read from
-the tag columns of the files, as conlleval.pl reads them.
+and IOB2 tags read with the default ``--repair conlleval`` they are conlleval.pl's (checked on generated files
+against conlleval.pl itself). conlleval.pl's chunk rules have no ``S`` letter (``S-X S-X`` is one chunk to it) and
+start no chunk at a ``B`` after an ``E`` of the same type; with ``E`` and ``S`` letters the counts are accord's
+reading of them under ``--scheme`` (IOBES, BILOU), not conlleval.pl's. The token counts are read from the tag
+columns of the files, as conlleval.pl reads them.
 """
 
 from __future__ import annotations
