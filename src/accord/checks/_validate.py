@@ -1,4 +1,10 @@
-"""``accord validate``: what is wrong with tag files, with line numbers (a bounded list and the counts)."""
+"""``accord validate``: what is wrong with tag files, with line numbers (a bounded list and the counts).
+
+An invalid transition is named at the tag that breaks the scheme (the tag of :mod:`accord.model.tagging`'s
+``invalid`` positions): for IOB2 and IOB1 these are the tags ``seqscore validate`` names, one per invalid
+transition; under schemes where a tag needs the one after it (IOBES, BILOU, IOE1, IOE2), a lone ``I-X`` is one
+problem here where seqscore counts its two transitions (from ``O`` and to the end).
+"""
 
 from __future__ import annotations
 
