@@ -280,6 +280,9 @@ def test_refusals_of_options_and_merges():
         accord.Accumulator(zero_division="half")
     with pytest.raises(MergeError, match="different options"):
         accord.Accumulator().merge(accord.Accumulator(scheme="IOBES"))
+    alone = accord.Accumulator()
+    with pytest.raises(MergeError, match="with itself"):
+        alone.merge(alone)
     acc = accord.Accumulator(label_names=["O", "B-X"])
     with pytest.raises(FormatError, match="tag id 7 has no name among the 2 label_names"):
         acc.update([[0, 1]], [[0, 7]])

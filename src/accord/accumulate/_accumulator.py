@@ -353,6 +353,8 @@ class Accumulator:
         """
         if not isinstance(other, Accumulator):
             raise MergeError(f"cannot merge an Accumulator with {type(other).__name__}")
+        if other is self:
+            raise MergeError("cannot merge an accumulator with itself (its batches would count twice)")
         if other._key() != self._key():
             raise MergeError("cannot merge accumulators of different options (match, scheme, repair, suffix, labels, "
                              "label_names, beta, zero_division, sentences)")
