@@ -39,8 +39,9 @@ def _spans(corpus):
     return {d.id: [(a.label, a.start, a.end) for a in d.annotations] for d in corpus.documents}
 
 
-@pytest.mark.parametrize(("fmt", "name"), [("xmi", "gold"), ("brat", "gold"), ("label-studio", "gold.json"),
-                                           ("jsonl", "gold.jsonl"), ("doccano", "gold.jsonl")])
+@pytest.mark.parametrize(("fmt", "name"), [("xmi", "gold"), ("gate", "gold"), ("brat", "gold"),
+                                           ("label-studio", "gold.json"), ("jsonl", "gold.jsonl"),
+                                           ("doccano", "gold.jsonl")])
 def test_gold_in_every_writable_format(sides, tmp_path, fmt, name, capsys):
     out = tmp_path / name
     assert main(["adjudicate", *sides, "--method", "majority", "-o", str(out), "--out-format", fmt]) == 0

@@ -416,5 +416,5 @@ def write(corpus: Corpus, path: str | os.PathLike, format: str, **options: Any) 
         fmt.write(corpus, staged, **options)
 
 
-_STAGE_THEMSELVES = ("brat", "mat-json", "xml-inline", "fake-xml-inline", "xmi")
+_STAGE_THEMSELVES = ("brat", "mat-json", "xml-inline", "fake-xml-inline", "xmi", "gate")
 """Writers of folders (named by document ids), built beside their target by :mod:`accord._support.safe_paths`."""

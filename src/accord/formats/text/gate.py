@@ -215,16 +215,30 @@ def _feature_xml(name: str, value: Any) -> str:
 
 
 def write_gate(corpus: Corpus, path: str | Path, *, annotation_set: str | None = None) -> None:
-    """Write a one-document corpus as GATE XML, its annotations in one set (default unless named).
+    """Write a corpus as GATE XML, its annotations in one set (default unless named): one document to a file, or
+    several (or any number to an existing folder) to a folder of one ``.xml`` file per
+    document (named by its id), built beside ``path`` and moved in when complete; several documents to a ``.xml``
+    file are an error.
 
     Spanless annotations and attribute values that are annotations, sets or lists have no
     GATE XML form here and are an error.
     """
+    from ..._support.safe_paths import atomic_directory, file_names, inside, staged_file
+
     p = Path(path)
-    if len(corpus) != 1:
-        raise FormatError(f"a GATE XML file holds one document; the corpus has {len(corpus)}", path=p)
-    doc = corpus.documents[0]
-    write_gate_sets(doc, {annotation_set or "": doc.annotations}, p)
+    folder = p.is_dir() or (len(corpus) != 1 and p.suffix.lower() != ".xml")
+    if not folder:
+        if len(corpus) != 1:
+            raise FormatError(f"a GATE XML file holds one document; the corpus has {len(corpus)}: give a folder "
+                              "(one .xml file per document is written in it)", path=p)
+        doc = corpus.documents[0]
+        with staged_file(p) as staged:
+            write_gate_sets(doc, {annotation_set or "": doc.annotations}, staged)
+        return
+    names = file_names([doc.id for doc in corpus.documents], ".xml")
+    with atomic_directory(p) as out:
+        for doc in corpus.documents:
+            write_gate_sets(doc, {annotation_set or "": doc.annotations}, inside(out, names[doc.id]))
 
 
 def write_gate_sets(doc: Document, sets: Mapping[str, Sequence[Annotation]], path: str | Path) -> None:

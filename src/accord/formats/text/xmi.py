@@ -292,22 +292,25 @@ def chain_types(ts: Any) -> list[str]:
 
 
 def write_xmi(corpus: Corpus, path: str | Path, **_ignored: Any) -> None:
-    """XMI (DKPro Core named entities) with its ``TypeSystem.xml``: one document to a ``.xmi`` file (the type system
-    beside it), or a folder holding one ``.xmi`` file per document (named by its id) and ``TypeSystem.xml``, as
-    INCEpTION's and accord's readers read a folder; built beside ``path`` and moved in when complete."""
-    from ..._support.safe_paths import atomic_directory, file_names, inside, staged_file, write_text
+    """XMI (DKPro Core named entities) with its ``TypeSystem.xml``: one document to a file (the type system beside
+    it), or several (or any number to an existing folder) to a folder holding one ``.xmi``
+    file per document (named by its id) and ``TypeSystem.xml``, as INCEpTION's and accord's readers read a folder,
+    built beside ``path`` and moved in when complete; several documents to a ``.xmi`` file are an error."""
+    from ..._support.safe_paths import atomic_directory, file_names, inside, is_stdout, staged_file, write_text
 
     cassis = _cassis()
     p = Path(path)
     with quiet_library():
-        if p.suffix.lower() == ".xmi" and not p.is_dir():
+        folder = p.is_dir() or (len(corpus) != 1 and p.suffix.lower() != ".xmi")
+        if not folder:
             if len(corpus) != 1:
                 raise FormatError(f"an XMI file holds one document; this corpus has {len(corpus)}: give a folder "
                                   "(one .xmi file per document and TypeSystem.xml are written in it)", path=p)
             ts = _named_entity_types(cassis)
             with staged_file(p) as staged:
                 _write(cassis, ts, corpus.documents[0], staged, p)
-            write_text(p.parent / "TypeSystem.xml", ts.to_xml())     # whole or not at all; never over an input
+            if not is_stdout(path):
+                write_text(p.parent / "TypeSystem.xml", ts.to_xml())     # whole or not at all; never over an input
             return
         names = file_names([doc.id for doc in corpus.documents], ".xmi")
         with atomic_directory(p) as out:
