@@ -206,3 +206,24 @@ def test_bratiaa_project_majority_equals_a_count_of_the_ann_files(tmp_path, caps
                  "--quiet"]) == 0
     got = sorted((d.id, a.label, a.start, a.end) for d in accord.read(out).documents for a in d.annotations)
     assert got == expected and len(got) == 399
+
+
+def test_long_ratings_table_with_dawid_skene(tmp_path, capsys):
+    table = tmp_path / "long.csv"
+    rows = ["item,who,label"] + [f"i{i},{w},{lab}" for i, labs in enumerate(
+        [("a", "a", "a"), ("b", "b", "a"), ("a", "a", "b"), ("b", "b", "b"), ("a", "b", "a")])
+        for w, lab in zip(("x", "y", "z"), labs)]
+    table.write_text("\n".join(rows) + "\n")
+    gold = tmp_path / "gold.csv"
+    assert main(["adjudicate", str(table), "--items", "item", "--raters", "who", "--labels", "label", "--method",
+                 "dawid-skene", "-o", str(gold), "--output", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [r["annotator"] for r in report["annotators"]] == ["x", "y", "z"]
+    with open(gold, newline="") as fh:
+        labels = [r["label"] for r in csv.DictReader(fh)]
+    # x and y agree on every item but the last: the model trusts them; their answers win items 1 to 4
+    assert labels[:4] == ["a", "b", "a", "b"]
+    # an item nobody rated is an error naming it
+    table.write_text("id,x,y\ni1,a,a\ni2,,\n")
+    assert main(["adjudicate", str(table), "--items", "id", "--method", "majority", "-o", str(gold)]) == 2
+    assert "item 'i2' has no rating" in capsys.readouterr().err

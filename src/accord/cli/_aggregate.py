@@ -152,6 +152,12 @@ def _run_items(args: argparse.Namespace, path: str, options: dict[str, Any]) -> 
     ids = table_item_ids(path, items=args.items, raters=args.raters, labels=args.labels)
     items = [str(i) for i in ids] if ids is not None else [str(i + 1) for i in range(ratings.n_items)]
     names = [str(r) for r in ratings.raters]
+    empty = [items[i] for i in range(ratings.n_items) if (ratings.codes[i] < 0).all()]
+    if empty:
+        from ..errors import RatingsError
+
+        raise RatingsError(f"{path}: item {empty[0]!r} has no rating ({len(empty)} such item(s)); every item needs "
+                           "one to be aggregated")
     result = aggregate(ratings.codes, ratings.categories, names, method=args.method, min_votes=args.min_votes,
                        **options)
     columns, rows = item_queue(result, items, ratings.codes)
