@@ -135,6 +135,15 @@ def test_validate_and_repair_are_seqscores(sents):
             fixed_path = Path(tmp) / "fixed.conll"
             fixed_path.write_text(fixed.text, encoding="utf-8")
             assert validate([fixed_path]).valid
+        # IOB1 (seqscore's IOB): its invalid transitions and its conlleval repair
+        iob = get_encoding("IOB")
+        assert validate([f], scheme="IOB1").counts["transition"] == \
+            sum(len(seqscore.validate_labels(s, iob).errors) for s in sents)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fixed = repair_file(f, scheme="IOB1")
+        got = [line.split()[-1] for line in fixed.text.splitlines() if line and not line.startswith("-DOC")]
+        assert got == [t for s in sents for t in iob.repair_labels(s, "conlleval")]
 
 
 @settings(max_examples=EXAMPLES)
