@@ -102,3 +102,29 @@ def test_adjudicate_many_sides(sets, method, measure, pairing, min_votes):
             assert (a["start"], a["end"], a["label"]) in given_spans
         report = json.loads(result.stdout)
         assert report["kept"] == len(gold["annotations"])
+
+
+CELLS = st.one_of(st.sampled_from(["", "pos", "neg", "neu", "1", "2.5", "<b>x</b>", '"q"', "a|b"]),
+                  st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n\0"), max_size=4))
+
+
+@settings(max_examples=EXAMPLES // 2)
+@given(st.lists(st.lists(CELLS, min_size=3, max_size=3), min_size=1, max_size=8), st.sampled_from(METHODS))
+def test_adjudicate_a_ratings_table(rows, method):
+    import csv
+    import io
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        buffer = io.StringIO()
+        w = csv.writer(buffer, lineterminator="\n")
+        w.writerow(["id", "x", "y", "z"])
+        w.writerows([[f"i{k}", *row] for k, row in enumerate(rows)])
+        table = folder / "r.csv"
+        table.write_text(buffer.getvalue(), encoding="utf-8")
+        out = folder / "gold.csv"
+        result = run(["adjudicate", str(table), "--items", "id", "--method", method, "-o", str(out), "--queue",
+                      str(folder / "q.csv"), "--queue-html", str(folder / "q.html")])
+        if result.status == 0:
+            with open(out, newline="", encoding="utf-8") as fh:
+                assert [r["item"] for r in csv.DictReader(fh)] == [f"i{k}" for k in range(len(rows))]
