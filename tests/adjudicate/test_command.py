@@ -3,6 +3,7 @@
 
 import csv
 import json
+from pathlib import Path
 
 import pytest
 
@@ -227,3 +228,15 @@ def test_long_ratings_table_with_dawid_skene(tmp_path, capsys):
     table.write_text("id,x,y\ni1,a,a\ni2,,\n")
     assert main(["adjudicate", str(table), "--items", "id", "--method", "majority", "-o", str(gold)]) == 2
     assert "item 'i2' has no rating" in capsys.readouterr().err
+
+
+def test_queue_files_are_outputs(sides, tmp_path, capsys):
+    queue, page, gold = tmp_path / "q.csv", tmp_path / "q.html", tmp_path / "g.jsonl"
+    argv = ["adjudicate", *sides, "--method", "majority", "-o", str(gold), "--queue", str(queue), "--queue-html",
+            str(page)]
+    assert main(argv) == 0
+    assert main(argv) == 0          # written again over the last run's files (they are outputs, not inputs)
+    # never over an input
+    assert main(["adjudicate", *sides, "--method", "majority", "-o", str(gold), "--queue",
+                 str(Path(sides[0]) / "d.ann")]) == 2
+    assert "accord never writes over its input" in capsys.readouterr().err

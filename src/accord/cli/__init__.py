@@ -221,6 +221,6 @@ def _run(args: argparse.Namespace) -> int:
         return commands[args.command](args)
 
 
-_OUTPUTS = ("out", "output", "details", "html", "tsv", "csv", "mat_csv")
+_OUTPUTS = ("out", "output", "details", "html", "tsv", "csv", "mat_csv", "queue", "queue_html")
 """The options naming files a command writes (``output``: the file of ``accord convert``; of other commands, a
 format name)."""
