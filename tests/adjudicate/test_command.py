@@ -70,11 +70,11 @@ def test_queue_csv_and_html(sides, tmp_path, capsys):
     with open(queue, newline="") as fh:
         rows = list(csv.DictReader(fh))
     # the four groups of d not all three gave alike (e's one group is unanimous)
-    assert [(r["start"], r["end"], r["a"], r["b"], r["c"], r["status"], r["choice"]) for r in rows] == [
-        ("0", "3", "", "", "PER", "decided", "none"),
-        ("0", "7", "PER", "PER", "", "decided", "PER"),
-        ("12", "15", "PER", "ORG", "LOC", "tie", "none"),
-        ("25", "30", "", "", "MISC", "decided", "none"),
+    assert [(r["start"], r["end"], r["a"], r["b"], r["c"], r["method"], r["status"], r["choice"]) for r in rows] == [
+        ("0", "3", "", "", "PER", "(none)", "decided", "none"),
+        ("0", "7", "PER", "PER", "", "PER", "decided", "PER"),
+        ("12", "15", "PER", "ORG", "LOC", "LOC = ORG = PER", "tie", "none"),
+        ("25", "30", "", "", "MISC", "(none)", "decided", "none"),
     ]
     html = page.read_text()
     assert html.count('type="checkbox"') == 1 + 1 + 3 + 1       # the labels given in each row

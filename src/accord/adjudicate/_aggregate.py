@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import OptionError, RatingsError
 
-__all__ = ["METHODS", "Aggregate", "aggregate", "RELIABILITY", "CELL_LIMIT"]
+__all__ = ["METHODS", "Aggregate", "aggregate", "RELIABILITY", "CELL_LIMIT", "TIE"]
 
 METHODS = ("majority", "dawid-skene", "mace")
 
@@ -35,6 +35,7 @@ CELL_LIMIT = 50_000_000
 """Most items × annotators × categories a model holds (refused before any array is made)."""
 
 TIE = 1e-9
+"""Posteriors this close to the highest are tied with it."""
 
 
 @dataclass

@@ -3,7 +3,8 @@
 Spans (:class:`~accord.adjudicate._spans.SpanAggregate`): one row per group the annotators disagree on, with the
 columns ``document, start, end, text`` (the extent covering the group), one column per annotator (its label, with
 its extent when that differs from the group's, ``;`` between several spans; empty when it marked nothing),
-``method, votes, status``, and ``gold_start, gold_end, choice``: the gold span and the label(s) to keep
+``method, votes, status`` (the method's choice; on a tie, the tied labels joined by `` = ``), and
+``gold_start, gold_end, choice``: the gold span and the label(s) to keep
 (``|`` between several, empty or ``none`` for none), filled in with the method's choice. Items of a ratings table:
 ``item``, one column per annotator, ``method, posterior, votes, status, choice``.
 
@@ -25,7 +26,7 @@ from typing import Any
 from .._support.io import read_text
 from ..errors import AccordWarning, FormatError, OptionError
 from ..model import Annotation, Attributes, Corpus
-from ._aggregate import Aggregate
+from ._aggregate import TIE, Aggregate
 from ._spans import NONE, SpanAggregate, SpanGroup, annotation_order
 
 __all__ = ["span_queue", "item_queue", "write_queue", "read_span_decisions", "read_item_decisions",
@@ -42,6 +43,14 @@ def _cell(group: SpanGroup, anns: list[Annotation]) -> str:
                      for a in anns)
 
 
+def _shown(result: Aggregate, i: int) -> str:
+    """The method's choice on item ``i``; on a tie, the tied categories joined by `` = ``."""
+    if result.status[i] != "tie":
+        return str(result.labels[i])
+    post = result.posteriors[i]
+    return " = ".join(str(c) for c, p in zip(result.categories, post) if p >= post.max() - TIE)
+
+
 def span_queue(agg: SpanAggregate) -> tuple[list[str], list[dict[str, Any]]]:
     """The queue's columns and rows (see the module docstring)."""
     names = list(agg.result.annotators)
@@ -56,7 +65,8 @@ def span_queue(agg: SpanAggregate) -> tuple[list[str], list[dict[str, Any]]]:
         rows.append({"document": group.document, "start": group.start, "end": group.end,
                      "text": text[group.start:group.end] if text is not None else "",
                      **{n: _cell(group, m) for n, m in zip(names, group.members)},
-                     "method": label, "votes": int(agg.result.votes[g]), "status": agg.result.status[g],
+                     "method": _shown(agg.result, g), "votes": int(agg.result.votes[g]),
+                     "status": agg.result.status[g],
                      "gold_start": "" if span is None else span.start, "gold_end": "" if span is None else span.end,
                      "choice": "none" if gold is None else str(label) if group.classes else gold.label})
     return columns, rows
@@ -74,7 +84,7 @@ def item_queue(result: Aggregate, items: Sequence[Any], codes: Any) -> tuple[lis
         label = result.labels[i]
         k = result.categories.index(label)
         rows.append({"item": item, **{n: "" if c < 0 else result.categories[c] for n, c in zip(names, codes[i])},
-                     "method": label, "posterior": round(float(result.posteriors[i, k]), 6),
+                     "method": _shown(result, i), "posterior": round(float(result.posteriors[i, k]), 6),
                      "votes": int(result.votes[i]), "status": result.status[i],
                      "choice": label if result.status[i] == "decided" else ""})
     return columns, rows
