@@ -187,9 +187,9 @@ def test_a_layout_registered_by_a_plugin(tmp_path):
         found = find_annotators(tmp_path / "p.two")
         assert list(found) == ["x", "y"] and found["y"]["ann1"].text == TEXTS["a.txt"]
     finally:
-        from accord.formats import projects
+        from accord.formats import _project_registry
 
-        projects._LAYOUTS.pop("test-two")
+        _project_registry._LAYOUTS.pop("test-two")
 
 
 def _suite_export(root: Path, plain: Path | None, cases: list[str]) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import FormatError
 from ..model import Corpus
-from .projects import MAX_ENTRIES, register
+from ._project_registry import MAX_ENTRIES, register
 
 __all__: list[str] = []
 

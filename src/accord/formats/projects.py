@@ -30,13 +30,13 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..errors import AccordWarning, FormatError, OptionError, quoted
 from ..model import Corpus
+from ._project_registry import MAX_ENTRIES, Found, Layout, layouts, register
 
 __all__ = ["Layout", "register", "layouts", "detect", "find_annotators", "choose_annotators", "CURATION",
            "INITIAL_CAS", "MAX_ENTRIES", "MAX_ZIP_BYTES"]
@@ -45,42 +45,6 @@ CURATION = "curation"
 """The annotator name of INCEpTION's curated documents (``CURATION_USER``)."""
 INITIAL_CAS = "INITIAL_CAS"
 """The annotator name of INCEpTION's documents before annotation."""
-MAX_ENTRIES = 100_000
-"""Entries (documents and files) a project folder may hold; more is refused before anything is read."""
-
-Found = Mapping[str, "Corpus | Callable[[], Corpus]"]
-
-
-@dataclass(frozen=True)
-class Layout:
-    """A registered project layout (see the module docstring).
-
-    ``optional`` names annotators read only when chosen by name (a curation, a pre-annotation).
-    """
-
-    name: str
-    detect: Callable[[Path], bool]
-    read: Callable[..., Found]
-    description: str = ""
-    optional: tuple[str, ...] = ()
-
-
-_LAYOUTS: dict[str, Layout] = {}
-
-
-def register(name: str, detect: Callable[[Path], bool], read: Callable[..., Found], description: str = "",
-             optional: Sequence[str] = ()) -> Layout:
-    """Add (or replace) a project layout; layouts are tried in the order they were first registered."""
-    layout = Layout(name, detect, read, description, tuple(optional))
-    _LAYOUTS[name] = layout
-    return layout
-
-
-def layouts() -> list[Layout]:
-    """The registered layouts, in the order they are tried."""
-    return list(_LAYOUTS.values())
-
-
 def detect(path: str | os.PathLike[str]) -> Layout | None:
     """The layout of ``path`` (the first that recognises it), or ``None``."""
     try:
@@ -89,7 +53,7 @@ def detect(path: str | os.PathLike[str]) -> Layout | None:
             return None
     except (OSError, ValueError):        # a name the system refuses (too long, a NUL): not a project
         return None
-    for layout in _LAYOUTS.values():
+    for layout in layouts():
         try:
             if layout.detect(p):
                 return layout
