@@ -7,6 +7,9 @@ similarity are returned.
 
 from __future__ import annotations
 
+import math
+import sys
+
 import numpy as np
 import numpy.typing as npt
 
@@ -105,34 +108,39 @@ without Kuhn-Munkres."""
 def _unique_best(objective: Floats) -> tuple[Int64s, Int64s] | None:
     """The assignment Kuhn-Munkres gives a small matrix, without the import of :mod:`scipy.optimize` (half a
     second) or its call. A single row or column: its first largest cell (what scipy's shortest augmenting path
-    takes among equal cells). Otherwise every assignment of the smaller side into the larger one is enumerated and
-    the best taken when it leads the next by more than :data:`UNIQUE_MARGIN` (the only optimum, which any exact
-    method returns). None when the matrix has more than :data:`SMALL_ASSIGNMENTS` assignments, a value that is
-    not finite, or a tie at the top: then Kuhn-Munkres decides, as before."""
+    takes among equal cells). Otherwise, while scipy.optimize is not imported yet, every assignment of the smaller
+    side into the larger one is enumerated and the best taken when it leads the next by more than
+    :data:`UNIQUE_MARGIN` (the only optimum, which any exact method returns). None when the matrix has more than
+    :data:`SMALL_ASSIGNMENTS` assignments, a value that is not finite, or a tie at the top, or when scipy is
+    loaded (its call is then the cheaper): Kuhn-Munkres decides, as before."""
     n, m = objective.shape
-    if n * m > 4 * SMALL_ASSIGNMENTS and min(n, m) > 1 or not np.isfinite(objective).all():
+    if n == 1 or m == 1:
+        flat = objective.ravel()
+        if not math.isfinite(float(flat.sum())):     # (scipy refuses a NaN, or finds no assignment)
+            return None
+        top = np.array([int(flat.argmax())], dtype=np.int64)
+        zero = np.zeros(1, dtype=np.int64)
+        return (zero, top) if n == 1 else (top, zero)
+    if "scipy.optimize" in sys.modules or not math.isfinite(float(objective.sum())):
         return None
     transposed = n > m
     if transposed:
         objective = objective.T
         n, m = m, n
-    if n == 1:     # Kuhn-Munkres (scipy's) takes the first of equal largest cells, as argmax does
-        best_cols = np.array([int(np.argmax(objective[0]))], dtype=np.int64)
-    else:
-        count = 1
-        for k in range(n):
-            count *= m - k
-        if count > SMALL_ASSIGNMENTS:
-            return None
-        from itertools import permutations
+    count = 1
+    for k in range(n):
+        count *= m - k
+    if count > SMALL_ASSIGNMENTS:
+        return None
+    from itertools import permutations
 
-        choices = np.array(list(permutations(range(m), n)), dtype=np.int64)
-        totals = objective[np.arange(n)[None, :], choices].sum(axis=1)
-        order = np.argsort(totals)
-        best, runner = totals[order[-1]], totals[order[-2]]
-        if not best - runner > UNIQUE_MARGIN * max(1.0, abs(float(best))):
-            return None
-        best_cols = choices[order[-1]]
+    choices = np.array(list(permutations(range(m), n)), dtype=np.int64)
+    totals = objective[np.arange(n)[None, :], choices].sum(axis=1)
+    order = np.argsort(totals)
+    best, runner = totals[order[-1]], totals[order[-2]]
+    if not best - runner > UNIQUE_MARGIN * max(1.0, abs(float(best))):
+        return None
+    best_cols = choices[order[-1]]
     rows = np.arange(n, dtype=np.int64)
     if transposed:
         order_back = np.argsort(best_cols)

@@ -78,12 +78,14 @@ def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> I
         if code is None:
             items = tuple(a.attributes.items())
             try:
-                plain = (_PLAIN, lbl, a.label, a.start is None, items)
-                code = codes.get(plain)
-                if code is None:
+                if all(type(v) in SCALAR_TYPES for _, v in items):
+                    plain = (_PLAIN, lbl, a.label, a.start is None, items)
+                    code = codes.get(plain)
+                    if code is None:
+                        code = codes[plain] = codes.setdefault(shape_of(a, lbl), len(codes))
+                else:   # (a key with a target is never among the plain ones: straight to its shape)
+                    hash(items)
                     code = codes.setdefault(shape_of(a, lbl), len(codes))
-                    if all(type(v) in SCALAR_TYPES for _, v in items):
-                        codes[plain] = code
             except TypeError:   # an unhashable attribute value given through the Python API: no shapes
                 return None
             known[id(a)] = code
