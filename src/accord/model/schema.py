@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from defusedxml import ElementTree as ET
 
-from ..errors import SchemaError, ValidationError
+from ..errors import AccordWarning, SchemaError, ValidationError
 from . import SCALAR_TYPES, Annotation, Corpus, Document, is_aggregate
 
 if TYPE_CHECKING:
@@ -36,9 +37,14 @@ __all__ = [
     "SimilarityProfileSpec",
     "ScoreProfileSpec",
     "Task",
+    "TaskWarning",
     "load_task",
     "parse_task",
 ]
+
+class TaskWarning(AccordWarning):
+    """A task file asks for something accord reads but does not apply (the message names it and says why)."""
+
 
 ATTRIBUTE_TYPES = ("string", "int", "float", "boolean", "annotation")
 AGGREGATIONS = (None, "set", "list")
@@ -429,6 +435,10 @@ def _parse_attribute(el: Element, labels: dict[str, LabelSpec], source: str) -> 
     if agg not in AGGREGATIONS:
         raise SchemaError(f"{where}: unknown aggregation {agg!r}; expected set or list")
     spec = AttributeSpec(name, of, typ, agg)
+    if el.get("distinguishing_attribute_for_equality") is not None:
+        warnings.warn(TaskWarning(
+            f"{where}: distinguishing_attribute_for_equality is ignored: it instructs only MAT's (deprecated) "
+            "reconciliation tool; scoring compares attributes as the similarity profile says"), stacklevel=4)
     if el.get("default") is not None and el.get("default_is_text_span") == "yes":
         raise SchemaError(f"{where}: default and default_is_text_span cannot be combined")
     if el.get("default") is not None:
