@@ -38,6 +38,7 @@ class Relations:
     def to_dict(self) -> dict[str, object]:
         return {"items": len(self.keys), **self.result.counts(),
                 "kept": sum(len(v) for v in self.gold.values()), "without_arguments": self.without_arguments,
+                "disagreements": sum(len(set(row)) > 1 for row in self.answers),
                 "annotators": [{"annotator": a, "reliability": self.result.reliability[a]}
                                for a in self.result.annotators]}
 

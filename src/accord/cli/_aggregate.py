@@ -134,9 +134,17 @@ def _run_spans(args: argparse.Namespace, paths: list[str], options: dict[str, An
     info(args, f"{n} annotations{f' ({rels} relations)' if rels else ''} in {len(gold)} document(s) written to "
                f"{args.out}; {summary['groups']} groups, "
                f"{summary['disagreements']} with disagreement, {summary['tie']} tied, {summary['short']} short of "
-               f"the votes{'; decisions from ' + args.decisions if args.decisions else ''}")
+               f"the votes{'; decisions from ' + args.decisions if args.decisions else ''}{_relations_line(summary)}")
     _report(args, summary, agg.result)
     return 0
+
+
+def _relations_line(summary: dict[str, Any]) -> str:
+    rel = summary.get("relations")
+    if not rel:
+        return ""
+    return (f"; relations: {rel['items']} items, {rel['kept']} kept, {rel['disagreements']} with disagreement "
+            f"(counted, not in the queue)")
 
 
 def _run_items(args: argparse.Namespace, path: str, options: dict[str, Any]) -> int:
