@@ -133,6 +133,11 @@ def latent_match(pred: Sequence[Sequence[Any]], gold: Sequence[Sequence[Any]], f
         quick = _greedy_if_optimal(cand, [_signature(a, fields) for a in pred])
         if quick is not None:
             return quick
+        from ._latent_search import best_mapping
+
+        found = best_mapping(cand)
+        if found is not None:       # proved optimal by branch and bound, without the integer program
+            return _result_of(cand, found[1])
     return _solve(cand, constraint, fold=implied, time_limit=time_limit)
 
 
@@ -183,6 +188,15 @@ def _greedy_if_optimal(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], 
     score = sum(t[2] for t in chosen)
     if score < bound - 1e-9:
         return None
+    return _result_of(cand, mapped_a)
+
+
+def _result_of(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]],
+               mapped: dict[Any, Any]) -> LatentResult:
+    """The result of a variable mapping where the item constraint is implied: every candidate whose variable
+    pairs it maps, and the variable pairs those rely on."""
+    chosen = [t for t in cand if all(mapped.get(va) == vb for va, vb in t[3])]
+    score = sum(t[2] for t in chosen)
     pairs = sorted((i, j, s) for i, j, s, _ in chosen)
     used = {vp for _, _, _, need in chosen for vp in need}
     return LatentResult(float(score), pairs, {va.name: vb.name for va, vb in used})
