@@ -29,7 +29,7 @@ from typing import Any
 
 from ...errors import FormatError, quoted
 from ...model import Annotation, Attributes, Corpus, Document, make_annotation
-from .generated import HEAD, KIND, RECORDS, TAIL, TEXT, looks_like_record, records_corpus, records_document
+from .generated_model import HEAD, KIND, RECORDS, TAIL, TEXT, looks_like_record, records_corpus, records_document
 
 __all__ = ["python_records", "read_records_file", "rows_corpus", "sniff_records"]
 
