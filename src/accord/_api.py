@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ._support.collector import collection_paused
 from ._support.surface import spelled
-from .errors import OptionError
+from .errors import OptionError, ShardedRunWarning
 
 if TYPE_CHECKING:
     from .agreement._commands import agree
@@ -42,6 +43,8 @@ def score(
     format: str | None = None,
     gold_format: str | None = None,
     pred_format: str | None = None,
+    gold_encoding: str | None = None,
+    pred_encoding: str | None = None,
     task: Task | str | os.PathLike | None = None,
     profile: str | None = None,
     score_profile: str | None = None,
@@ -97,6 +100,9 @@ def score(
         ``pred_column`` (two columns of one file).
     format, gold_format, pred_format : str, optional
         Format names (``conll``, ``brat``, ``mat-json``, ``jsonl``); sniffed when omitted.
+    gold_encoding, pred_encoding : str, optional
+        The text encoding of the gold and of the predicted files (``--gold-encoding``, MAT's ``--ref_encoding``, and
+        ``--pred-encoding``); by default ``--encoding``'s (UTF-8).
     task : Task or path, optional
         A MAT task file: labels, attributes, effective labels, similarity and score profiles.
     profile : str, optional
@@ -211,7 +217,11 @@ def score(
     if not chosen.reads_spans and (client is not None or str(jobs) != "1"):
         raise OptionError(f"jobs (--jobs) and a Dask client cut span inputs into shards; match={match!r} reads "
                           f"{chosen.inputs}")
-    if (client is not None or jobs != 1) and not in_shard():
+    encodings = (gold_encoding, pred_encoding)
+    if (client is not None or jobs != 1) and not in_shard() and encodings != (None, None):
+        warnings.warn(ShardedRunWarning("--gold-encoding/--pred-encoding: the sides are read in one process (the "
+                                        "shards are cut in one encoding)"), stacklevel=3)
+    elif (client is not None or jobs != 1) and not in_shard():
         from .parallel import score_in_shards
 
         sharded = score_in_shards(arguments, jobs, client, shard_size, score=score)
@@ -242,6 +252,9 @@ def score(
         if gold_column is not None or pred_column is not None or pred is None:
             raise OptionError(f"match={match!r} compares two inputs given as gold and pred; columns of one file "
                               f"are span inputs")
+        if encodings != (None, None):
+            raise OptionError(f"gold_encoding and pred_encoding (--gold-encoding, --pred-encoding) apply to span "
+                              f"inputs; match={match!r} reads {chosen.inputs} in --encoding's encoding")
         extra = dict(read_options)
         extra.update({k: v for k, v in (("key_set", gold_set), ("response_set", pred_set)) if v is not None})
         return chosen.measure(gold, pred, ModeOptions(allow_missing, beta, zero_division, extra=extra,
@@ -259,7 +272,8 @@ def score(
         records = python_records(pred)
         pred = pred if records is None else records
     gold_c, pred_c, repairs = read_with_repairs(gold, pred, gold_format or format, pred_format or format,
-                                                 read_options, gold_column, pred_column, gold_set, pred_set)
+                                                 read_options, gold_column, pred_column, gold_set, pred_set,
+                                                 encodings)
     if not in_shard():     # a shard's caller checks the labels of all shards
         check_label_case(corpus_names((gold_c, pred_c), attributes=False)[0])
     sources = (source_name(gold), source_name(gold if pred is None else pred))

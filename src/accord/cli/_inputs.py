@@ -41,7 +41,8 @@ def read_span_sides(args: argparse.Namespace, gold_format: str | None, pred_form
     options.update(scheme=args.scheme, repair=repair_of(args), suffix=args.suffix, tag_column=args.tag_column,
                    discontinuous=getattr(args, "discontinuous", "fragments"))
     return read_sides(args.gold, args.pred, gold_format, pred_format, options, gold_column, pred_column,
-                      getattr(args, "gold_set", None), getattr(args, "pred_set", None))
+                      getattr(args, "gold_set", None), getattr(args, "pred_set", None),
+                      (getattr(args, "gold_encoding", None), getattr(args, "pred_encoding", None)))
 
 
 def features_option(value: str) -> tuple[str, ...] | None:

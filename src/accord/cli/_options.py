@@ -184,6 +184,11 @@ def add_sides_format(p: argparse._ActionsContainer) -> None:   # a parser or an 
     p.add_argument("--format", help=f"format of both sides: {', '.join(names())}; sniffed by default")
     p.add_argument("--gold-format", help="format of the gold side")
     p.add_argument("--pred-format", help="format of the predicted side")
+    p.add_argument("--gold-encoding", "--ref-encoding", dest="gold_encoding", metavar="ENCODING",
+                   help="text encoding of the gold side's files (MAT's --ref_encoding); --encoding applies when it "
+                   "is not given")
+    p.add_argument("--pred-encoding", metavar="ENCODING",
+                   help="text encoding of the predicted side's files; --encoding applies when it is not given")
 
 
 def add_discontinuous(p: argparse._ActionsContainer) -> None:   # a parser or an argument group

@@ -161,6 +161,8 @@ def _score_gate(args: argparse.Namespace) -> int:
     unsupported = [name for name, given in (("--task", args.task), ("--score-profile", args.score_profile),
                                             ("--equivalence-class", args.equivalence_class),
                                             ("--ignore", args.ignore), *_mat_document_options(args),
+                                            ("--gold-encoding/--pred-encoding",
+                                             args.gold_encoding or args.pred_encoding),
                                             ("--jobs/--dask/--shard-size",
                                              args.jobs != "1" or args.dask or args.shard_size)) if given]
     if unsupported:
@@ -204,7 +206,8 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
 
         _check_span_options(args)
         result = score(args.gold, pred, format=args.format, gold_format=args.gold_format,
-                               pred_format=args.pred_format, beta=args.beta, zero_division=args.zero_division,
+                               pred_format=args.pred_format, gold_encoding=args.gold_encoding,
+                               pred_encoding=args.pred_encoding, beta=args.beta, zero_division=args.zero_division,
                                allow_missing=args.allow_missing, scheme=args.scheme, repair=repair_of(args),
                                suffix=args.suffix,
                                tag_column=args.tag_column, gold_set=args.gold_set, pred_set=args.pred_set,
@@ -231,6 +234,7 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
         equivalences.setdefault(name, []).extend(members)
     report = score(
         args.gold, pred, format=args.format, gold_format=args.gold_format, pred_format=args.pred_format,
+        gold_encoding=args.gold_encoding, pred_encoding=args.pred_encoding,
         task=args.task, profile=args.profile, score_profile=args.score_profile, attributes=args.attributes,
         equivalence_classes=equivalences, ignore=args.ignore, beta=args.beta, zero_division=args.zero_division,
         allow_missing=args.allow_missing, scheme=args.scheme, repair=repair_of(args), suffix=args.suffix,

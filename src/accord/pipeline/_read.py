@@ -63,7 +63,9 @@ def read_corpus(obj: Any, fmt: str | None, options: dict[str, Any], side: str = 
         shared = _SHARED_READS.get()
         if shared is None:
             return read(obj, format=fmt, **options)
-        key = (os.path.abspath(obj), fmt, repr(sorted(options.items(), key=lambda kv: kv[0])))
+        from .._support.io import current_encoding
+
+        key = (os.path.abspath(obj), fmt, repr((current_encoding(), sorted(options.items(), key=lambda kv: kv[0]))))
         if key not in shared["corpora"]:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
@@ -85,9 +87,12 @@ def read_corpus(obj: Any, fmt: str | None, options: dict[str, Any], side: str = 
 def read_sides(gold: Any, pred: Any, gold_format: str | None, pred_format: str | None,
                read_options: dict[str, Any], gold_column: int | str | None = None,
                pred_column: int | str | None = None, gold_set: str | None = None,
-               pred_set: str | None = None) -> tuple[Corpus, Corpus]:
+               pred_set: str | None = None,
+               encodings: tuple[str | None, str | None] = (None, None)) -> tuple[Corpus, Corpus]:
     """Read the gold and the predicted corpus, each from its own file or from two columns of one file
-    (or two annotation sets of GATE XML files: ``gold_set``, ``pred_set``)."""
+    (or two annotation sets of GATE XML files: ``gold_set``, ``pred_set``); ``encodings`` are the text encodings of
+    the gold and the predicted files (None: ``--encoding``'s, :func:`accord._support.io.current_encoding`)."""
+    from .._support.io import text_encoding
     from ..objects import label_names_of, object_kind
 
     if pred is None and object_kind(gold) == "spacy":
@@ -109,8 +114,8 @@ def read_sides(gold: Any, pred: Any, gold_format: str | None, pred_format: str |
         if names is not None and object_kind(pred) in ("tags", "datasets"):
             read_options = {**read_options, "label_names": names}  # integer predictions named by the gold ClassLabel
     sides = []
-    for side, obj, fmt, column, aset in (("gold", gold, gold_format, gold_column, gold_set),
-                                         ("pred", pred, pred_format, pred_column, pred_set)):
+    for side, obj, fmt, column, aset, encoding in (("gold", gold, gold_format, gold_column, gold_set, encodings[0]),
+                                                   ("pred", pred, pred_format, pred_column, pred_set, encodings[1])):
         options = read_options if aset is None else {**read_options, "annotation_set": aset}
         if column is not None:
             if isinstance(obj, (str, os.PathLike)):
@@ -119,7 +124,8 @@ def read_sides(gold: Any, pred: Any, gold_format: str | None, pred_format: str |
                     raise OptionError(f"{obj}: --gold-column and --pred-column choose columns of column files "
                                       f"({', '.join(_COLUMN_FORMATS)}), not of {fmt} files")
             options = {**options, "column": column}
-        sides.append(read_corpus(obj, fmt, options, side))
+        with text_encoding(encoding):
+            sides.append(read_corpus(obj, fmt, options, side))
     gold_c, pred_c = meet(sides, (gold, pred), ("gold", "predicted"))   # single files paired, one offset unit
     return gold_c, pred_c
 
@@ -129,13 +135,15 @@ _COLUMN_FORMATS = ("conll", "vrt")
 
 def read_with_repairs(gold: Any, pred: Any, gold_format: str | None, pred_format: str | None,
                        read_options: dict[str, Any], gold_column: int | str | None, pred_column: int | str | None,
-                       gold_set: str | None, pred_set: str | None) -> tuple[Corpus, Corpus, list[dict[str, Any]]]:
+                       gold_set: str | None, pred_set: str | None,
+                       encodings: tuple[str | None, str | None] = (None, None)
+                       ) -> tuple[Corpus, Corpus, list[dict[str, Any]]]:
     """Both sides (:func:`read_sides`), and the repairs of invalid tag sequences their readers warned about (the
     warnings are passed on to the caller)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         gold_c, pred_c = read_sides(gold, pred, gold_format, pred_format, read_options, gold_column, pred_column,
-                                    gold_set, pred_set)
+                                    gold_set, pred_set, encodings)
     repairs = []
     shared = _SHARED_READS.get()
     shown = shared["shown"] if shared is not None else None
