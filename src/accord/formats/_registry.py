@@ -77,7 +77,7 @@ BUILTIN_FORMATS: dict[str, tuple[str, tuple[str, ...]]] = {
     "label-studio": ("text.label_studio", (".json",)),
     "doccano": ("text.doccano", (".jsonl",)),
     "prodigy": ("text.prodigy", (".jsonl",)),
-    "records": ("records.generated", (".jsonl", ".json", ".csv", ".tsv")),
+    "records": ("records.generated", (".jsonl", ".json", ".tsv")),
     "xmi": ("text.xmi", (".xmi",)),
     "webanno-tsv": ("text.webanno_tsv", (".tsv",)),
     "xml-inline": ("text.xml_inline", (".xml",)),

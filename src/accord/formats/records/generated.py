@@ -73,5 +73,5 @@ def _sniff(p: Path) -> bool:
     return sniff_records(p)
 
 
-register(Format("records", read_generated, write_generated, (".jsonl", ".json", ".csv", ".tsv"), _sniff,
+register(Format("records", read_generated, write_generated, (".jsonl", ".json", ".tsv"), _sniff,
                 "generated output without offsets: strings and labels per document, aligned to the gold text"))
