@@ -134,3 +134,11 @@ def test_other_json_and_tsv_files_are_not_taken_for_records(tmp_path):
         assert sniff(array).name != "records"
     except FormatError:
         pass        # no format claims it: not records either
+
+
+def test_a_dataframe_of_strings_without_ids_is_named_as_records():
+    # before: the frame was taken for a table of spans ("expected the columns start, end, label ...")
+    pandas = pytest.importorskip("pandas")
+    with pytest.raises(FormatError, match=r"<DataFrame>: the frame has the columns doc, text, label; generated "
+                                          r"records need id"):
+        python_records(pandas.DataFrame({"doc": ["d1"], "text": ["Maria"], "label": ["PER"]}))

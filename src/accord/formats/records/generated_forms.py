@@ -252,6 +252,9 @@ def python_records(obj: Any) -> Corpus | None:
     if type(obj).__module__.startswith("pandas") and type(obj).__name__ == "DataFrame":
         columns = [str(c) for c in obj.columns]
         if "id" not in columns:
+            if "text" in columns and "label" in columns:     # strings and labels: records without their documents
+                raise FormatError(f"the frame has the columns {', '.join(columns)}; generated records need id (the "
+                                  "document of each row), text and label", path="<DataFrame>")
             return None
         return rows_corpus(columns, ((None, list(r)) for r in obj.itertuples(index=False, name=None)),
                            "<DataFrame>", "row", line_numbers=False)
