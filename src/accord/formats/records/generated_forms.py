@@ -252,7 +252,7 @@ def python_records(obj: Any) -> Corpus | None:
     if type(obj).__module__.startswith("pandas") and type(obj).__name__ == "DataFrame":
         columns = [str(c) for c in obj.columns]
         if "id" not in columns:
-            if "text" in columns and "label" in columns:     # strings and labels: records without their documents
+            if "text" in columns and "label" in columns and "start" not in columns:    # strings without documents
                 raise FormatError(f"the frame has the columns {', '.join(columns)}; generated records need id (the "
                                   "document of each row), text and label", path="<DataFrame>")
             return None
