@@ -208,3 +208,60 @@ def test_corpus_rows_hold_the_corpus_test_size(tmp_path):
         rows = {(r["file"], r["tag"]): r for r in read(out / name)}
         assert rows[("b.json", "ORG")]["test toks"] == "6"
         assert rows[("<all>", "ORG")]["test toks"] == "12" and rows[("<all>", "<all>")]["test toks"] == "12"
+
+
+DIM_TASK = """<task><annotation_set_descriptors><annotation_set_descriptor name='content'>
+<annotation label='PERSON'/><annotation label='LOCATION'/>
+<attribute name='nomtype' of_annotation='PERSON,LOCATION'><choice>NAM</choice><choice>NOM</choice></attribute>
+<attribute name='digits' of_annotation='PERSON,LOCATION' aggregation='set'/>
+<attribute name='note' of_annotation='PERSON,LOCATION'/>
+</annotation_set_descriptor></annotation_set_descriptors>
+<similarity_profile>
+  <tag_profile true_labels='PERSON,LOCATION'>
+    <dimension name='_label' weight='.1'/><dimension name='_span' weight='.5'/>
+    <dimension name='nomtype' weight='.2'/><dimension name='digits' weight='.1'/>
+    <dimension name='_nonannotation_attribute_remainder' weight='.1'/>
+  </tag_profile>
+</similarity_profile></task>"""
+
+
+def test_details_csv_adds_a_ref_and_hyp_column_per_task_dimension(tmp_path):
+    # MAT notes 2.4: "With a task profile, a `ref <dim>` / `hyp <dim>` pair is added ... for each tag-profile
+    # dimension other than `_label` and `_span`"; issue 44 item 4: after the 14 fixed columns
+    from accord.model import Corpus, Document
+    from accord.model import make_annotation as A
+
+    (tmp_path / "task.xml").write_text(DIM_TASK)
+    gold = Document("d", (A("PERSON", 0, 4, {"nomtype": "NAM", "digits": frozenset({"2", "3"}), "note": "x"},
+                            id="g1"),
+                          A("LOCATION", 17, 21, {"nomtype": "NAM"}, id="g2")), TEXT)
+    pred = Document("d", (A("PERSON", 0, 4, {"nomtype": "NOM", "digits": frozenset({"3", "1"}), "note": "x"},
+                            id="p1"),), TEXT)
+    write(Corpus([gold]), tmp_path / "g.json", "mat-json")
+    write(Corpus([pred]), tmp_path / "p.json", "mat-json")
+    out = tmp_path / "out"
+    assert main(["score", str(tmp_path / "g.json"), str(tmp_path / "p.json"), "--task", str(tmp_path / "task.xml"),
+                 "--mat-csv", str(out), "-q", "-o", str(tmp_path / "table.txt")]) == 0
+    rows = read(out / "details.csv")
+    assert list(rows[0]) == ["file", "type", "refid", "hypid", "refdescription", "hypdescription", "reflabel",
+                             "hyplabel", "refstart", "refend", "hypstart", "hypend", "refcontent", "hypcontent",
+                             "ref nomtype", "hyp nomtype", "ref digits", "hyp digits",
+                             "ref _nonannotation_attribute_remainder", "hyp _nonannotation_attribute_remainder"]
+    clash, missing = rows
+    assert clash["refid"] == "g1" and clash["type"] != "match"
+    assert (clash["ref nomtype"], clash["hyp nomtype"]) == ("NAM", "NOM")
+    assert (clash["ref digits"], clash["hyp digits"]) == ("2,3", "1,3")    # a set: sorted, comma-joined
+    # the remainder: the attributes no dimension names (note)
+    assert (clash["ref _nonannotation_attribute_remainder"], clash["hyp _nonannotation_attribute_remainder"]) == (
+        "note=x", "note=x")
+    assert missing["type"] == "missing" and (missing["ref nomtype"], missing["hyp nomtype"]) == ("NAM", "")
+
+
+def test_details_csv_without_a_task_profile_keeps_mats_14_columns(tmp_path):
+    (tmp_path / "task.xml").write_text(DIM_TASK.split("<similarity_profile>")[0] + "</task>")
+    gold = text_document(TEXT, GOLD, ids=True)
+    write(gold, tmp_path / "g.json", "mat-json")
+    out = tmp_path / "out"
+    assert main(["score", str(tmp_path / "g.json"), str(tmp_path / "g.json"), "--task", str(tmp_path / "task.xml"),
+                 "--mat-csv", str(out), "-q", "-o", str(tmp_path / "table.txt")]) == 0
+    assert len(read(out / "details.csv")[0]) == 14

@@ -249,6 +249,19 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
     return report, lambda console: render_table(report, console)
 
 
+def _task_profile(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The task and the similarity profile that paired (``details.csv``'s dimension columns), or Nones."""
+    if not args.task:
+        return None, None
+    from ..match.engine import make_similarity
+    from ..match.similarity import ProfileSimilarity
+    from ..model.schema import load_task
+
+    task = load_task(args.task)
+    similarity = make_similarity(args.profile, task, args.attributes)
+    return (task, similarity.spec) if isinstance(similarity, ProfileSimilarity) else (None, None)
+
+
 def run_score(args: argparse.Namespace) -> int:
     from ..report import write_details
 
@@ -269,7 +282,8 @@ def run_score(args: argparse.Namespace) -> int:
     if args.mat_csv is not None:
         from ..pairs.mat_csv import write_mat_csv
 
-        write_mat_csv(result, args.mat_csv, args.csv_formula_output, args.tag_output_mismatch_details)
+        write_mat_csv(result, args.mat_csv, args.csv_formula_output, args.tag_output_mismatch_details,
+                      *_task_profile(args))
     if args.html:
         from pathlib import Path
 

@@ -26,15 +26,22 @@ holds the corpus's (the sum over files), so that a label's accuracies there divi
 Where accord differs, by design: the ``similarity profile`` column names accord's profile (``strict``, ``lenient``,
 or ``<default>`` for MAT's default profile); the variance of the confidence data is MAT's population variance of
 the resampled values, but a resample lacking a label still counts (under ``--zero-division``); ``details.csv``
-describes an annotation by its label and attributes, and does not add the per-dimension columns of a task profile.
+describes an annotation by its label and attributes.
+
+With a task's similarity profile, ``details.csv`` adds after MAT's 14 columns a ``ref <dim>`` / ``hyp <dim>`` pair of
+columns per dimension of its tag profiles other than ``_label`` and ``_span`` (MAT notes 2.4), in the order the
+profile first names them: the value each side's annotation has for that dimension (an attribute's value, through
+``<attr_equivalences>`` the attribute its label has, an annotation by its id, a set's members sorted and joined
+by commas; several attributes' values joined by commas; a remainder's attributes as ``name=value``), empty where
+the annotation's label has no tag profile with that dimension.
 """
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -45,7 +52,11 @@ from ..match.engine import UNPAIRED, DocumentAlignment
 from ..model import TOKEN_OFFSETS, Annotation, Document, covered_text
 from ._report import Report
 
-__all__ = ["FORMULA_FORMATS", "check_formula_formats", "summary_tables", "detail_rows", "write_mat_csv"]
+if TYPE_CHECKING:
+    from ..model.schema import SimilarityProfileSpec, Task
+
+__all__ = ["FORMULA_FORMATS", "check_formula_formats", "summary_tables", "detail_rows", "dimension_columns",
+           "write_mat_csv"]
 
 FORMULA_FORMATS = ("excel", "oo", "literal")
 _TABLES = (("bytag", None, "test toks"), ("bytoken", "token", "test toks"),
@@ -352,9 +363,79 @@ def _description(a: Annotation | None) -> str:
     return " ".join(parts)
 
 
-def detail_rows(report: Report) -> list[dict[str, Any]]:
-    """MAT's ``details.csv`` rows: one per pair and unpaired item, files in name order, items by position."""
+def _cell(v: Any) -> str:
+    """An attribute value as a details cell: an annotation by its id, a set's or list's members joined by commas."""
+    if v is None:
+        return ""
+    if isinstance(v, Annotation):
+        return str(v.id or f"{v.label}[{v.start},{v.end})")
+    if isinstance(v, frozenset):
+        return ",".join(sorted(_cell(x) for x in v))
+    if isinstance(v, tuple):
+        return ",".join(_cell(x) for x in v)
+    return str(v)
+
+
+DimensionCell = Callable[[Annotation, Document | None], str]
+
+
+def dimension_columns(task: Task | None, spec: SimilarityProfileSpec | None) -> dict[str, DimensionCell]:
+    """The dimensions of a task's similarity profile that ``details.csv`` shows (every one but ``_label`` and
+    ``_span``, in the order the profile first names them), each with how to write an annotation's cell."""
+    if task is None or spec is None:
+        return {}
+    cells: dict[str, dict[str, DimensionCell]] = {}    # dimension -> true label -> cell
+    for tp in spec.tag_profiles:
+        for d in tp.dimensions:
+            if d.name in ("_label", "_span"):
+                continue
+            per_label = cells.setdefault(d.name, {})
+            remainder = (d.name in ("_nonannotation_attribute_remainder", "_annotation_attribute_remainder")
+                         or d.method in ("_nonannotation_attribute_remainder", "_annotation_attribute_remainder"))
+            declared = {n.strip() for dim in tp.dimensions for n in dim.name.split(",")}
+            for names in tp.equivalences.values():
+                declared.update(names)
+            for label in tp.labels:
+                per_label[label] = _dimension_cell(task, label, d.name, tp.equivalences.get(d.name), remainder,
+                                                   frozenset(declared))
+    return {name: _by_label(per_label) for name, per_label in cells.items()}
+
+
+def _by_label(per_label: dict[str, DimensionCell]) -> DimensionCell:
+    def cell(a: Annotation, doc: Document | None) -> str:
+        f = per_label.get(a.label)
+        return "" if f is None else f(a, doc)
+    return cell
+
+
+def _dimension_cell(task: Task, label: str, name: str, equivalents: tuple[str, ...] | None, remainder: bool,
+                    declared: frozenset[str]) -> DimensionCell:
+    if remainder:
+        annotation_typed = "_annotation_attribute_remainder" in name
+
+        def rest(a: Annotation, doc: Document | None) -> str:
+            spec = task.labels.get(a.label)
+            names = sorted(n for n in (spec.attributes if spec is not None else a.attributes)
+                           if n not in declared and not (spec is not None and spec.attributes[n].effective_labels)
+                           and (spec is None or (spec.attributes[n].type == "annotation") == annotation_typed))
+            return " ".join(f"{n}={_cell(task.value(a, n, doc))}" for n in names if task.value(a, n, doc) is not None)
+        return rest
+    if equivalents:
+        have = [n for n in equivalents if task.attribute(label, n) is not None]
+        names: tuple[str, ...] = tuple(have[:1])
+    else:
+        names = tuple(n.strip() for n in name.split(","))
+
+    def values(a: Annotation, doc: Document | None) -> str:
+        return ",".join(v for v in (_cell(task.value(a, n, doc)) for n in names) if v)
+    return values
+
+
+def detail_rows(report: Report, dimensions: dict[str, DimensionCell] | None = None) -> list[dict[str, Any]]:
+    """MAT's ``details.csv`` rows: one per pair and unpaired item, files in name order, items by position; with
+    ``dimensions`` (:func:`dimension_columns`), a ``ref <dim>`` / ``hyp <dim>`` pair after the 14 columns for each."""
     files = _file_names(report)
+    dimensions = dimensions or {}
     out: list[dict[str, Any]] = []
     for al in sorted(report.alignments, key=lambda a: (files[a.doc_id], a.doc_id)):
         events = []
@@ -371,7 +452,10 @@ def detail_rows(report: Report) -> list[dict[str, Any]]:
                     "hypstart": "" if p is None or p.start is None else p.start,
                     "hypend": "" if p is None or p.end is None else p.end,
                     "refcontent": content(al.gold_doc, g) if g is not None and g.start is not None else "",
-                    "hypcontent": content(al.pred_doc, p) if p is not None and p.start is not None else ""}
+                    "hypcontent": content(al.pred_doc, p) if p is not None and p.start is not None else "",
+                    **{f"{side} {name}": "" if a is None else cell(a, d)
+                       for name, cell in dimensions.items()
+                       for side, a, d in (("ref", g, al.gold_doc), ("hyp", p, al.pred_doc))}}
         for pair in al.pairs:
             g, p = al.gold[pair.gold], al.pred[pair.pred]
             kind = "match" if pair.similarity >= 1.0 else ",".join(pair.gold_tokens or ("unknownclash",))
@@ -397,7 +481,8 @@ def check_formula_formats(formats: Sequence[str]) -> None:
 
 
 def write_mat_csv(report: Report, directory: str | Path, formats: Sequence[str] = ("excel",),
-                  mismatch_details: bool = False) -> list[Path]:
+                  mismatch_details: bool = False, task: Task | None = None,
+                  similarity_profile: SimilarityProfileSpec | None = None) -> list[Path]:
     """Write MATScore's files into ``directory`` (created if needed); returns the paths written.
 
     The files are written in a folder beside ``directory`` and moved in when all are complete (an interruption
@@ -405,7 +490,9 @@ def write_mat_csv(report: Report, directory: str | Path, formats: Sequence[str] 
     (:mod:`accord._support.csv_cells`), accord's own formulas (``--csv-formula-output``) are kept.
 
     ``formats`` are any of ``excel``, ``oo``, ``literal`` (MAT's ``--csv_formula_output``): one summary file per
-    table and format. ``details.csv`` is always written, ``confusability.csv`` when a matrix was built.
+    table and format. ``details.csv`` is always written (with a ``ref <dim>`` / ``hyp <dim>`` pair per dimension of
+    ``similarity_profile``, the task's profile that paired, but ``_label`` and ``_span``), ``confusability.csv``
+    when a matrix was built.
     """
     check_formula_formats(formats)
     written = []
@@ -421,9 +508,11 @@ def write_mat_csv(report: Report, directory: str | Path, formats: Sequence[str] 
                 written.append(Path(directory) / path.name)
         path = d / "details.csv"
         with path.open("w", encoding="utf-8", newline="") as fh:
-            dw = SpreadsheetDictWriter(fh, fieldnames=list(DETAIL_COLUMNS))
+            dimensions = dimension_columns(task, similarity_profile)
+            names = [f"{side} {name}" for name in dimensions for side in ("ref", "hyp")]
+            dw = SpreadsheetDictWriter(fh, fieldnames=[*DETAIL_COLUMNS, *names])
             dw.writeheader()
-            dw.writerows(detail_rows(report))
+            dw.writerows(detail_rows(report, dimensions))
         written.append(Path(directory) / path.name)
         for scores in report.units.values():
             if scores.confusability is not None:
