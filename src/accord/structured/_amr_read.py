@@ -75,6 +75,11 @@ def _tree(graph: Any, where: str) -> Any:
             warnings.warn(AccordWarning(f"{where}: {rec.getMessage()}"), stacklevel=3)
         return tree
     if isinstance(graph, str):
+        from ._amr_fast import parse_plain
+
+        plain = parse_plain(graph)      # the common shape without penman's lexer and log (the same tree)
+        if plain is not None:
+            return plain
         try:
             with _penman_log() as log:
                 tree = penman.parse(graph)

@@ -250,6 +250,11 @@ def read_amr(path: Any) -> list[Any]:
     if not any(line.strip() and not line.lstrip().startswith("#") for line in text.splitlines()):
         raise FormatError(_NO_GRAPH, path=p)
     _check_depth(text, p)
+    from ._amr_fast import iterparse_plain
+
+    plain = iterparse_plain(text)       # a file of plain graphs read without penman's lexer (the same trees)
+    if plain:
+        return plain
     try:
         with _penman_log() as log:
             trees = list(penman.iterparse(text))

@@ -1,0 +1,136 @@
+"""PENMAN text read into ``penman.Tree`` objects quickly, for the plain graphs that make up AMR files.
+
+penman's parser lexes a graph line by line into token objects and logs as it goes; Smatch spends a third of its
+time there on short graphs. :func:`parse_plain` and :func:`iterparse_plain` read the common shape of an AMR file
+(comment lines starting with ``#``, then a graph: nodes ``(var / concept role target ...)``, targets that are
+symbols, double-quoted strings on one line, or nodes) with one regular expression and a small descent, and build
+the same trees, metadata included (a comment's ``::key value`` fields, the rightmost read first, so that the first
+of a repeated key wins, as penman keeps them). Anything else (a ``#`` or ``~`` inside a graph, a node without a
+concept, a role without a target, a quote that does not close on its line, text after the graph) returns ``None``
+and the caller hands the text to penman, which reads it or names the fault as before.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__: list[str] = []
+
+_TOKEN = re.compile(r'(?P<s>"(?:[^"\\\n]|\\[^\n])*")|(?P<o>\()|(?P<c>\))|(?P<sl>/)'
+                    r'|(?P<r>:[^ \t\r\n\v\f"()/:~]*)|(?P<y>[^ \t\r\n\v\f"()/:~]+)|(?P<w>[ \t\r\n\v\f]+)|(?P<x>.)',
+                    re.DOTALL)
+_KINDS = ("s", "o", "c", "sl", "r", "y")
+
+
+class _Unsure(Exception):
+    """The text is not of the plain shape: penman reads it."""
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    out = []
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind == "w":
+            continue
+        if kind == "x" or kind is None:
+            raise _Unsure
+        out.append((kind, m.group()))
+    return out
+
+
+def _node(tokens: list[tuple[str, str]], at: int) -> tuple[tuple[str, list[tuple[str, Any]]], int]:
+    """The node starting at ``tokens[at]`` (an opening parenthesis) and the index after it."""
+    n = len(tokens)
+    if at + 3 >= n or tokens[at][0] != "o" or tokens[at + 1][0] != "y" or tokens[at + 2][0] != "sl" \
+            or tokens[at + 3][0] not in ("y", "s"):
+        raise _Unsure
+    var = tokens[at + 1][1]
+    edges: list[tuple[str, Any]] = [("/", tokens[at + 3][1])]
+    at += 4
+    while True:
+        if at >= n:
+            raise _Unsure
+        kind, text = tokens[at]
+        if kind == "c":
+            return (var, edges), at + 1
+        if kind != "r" or at + 1 >= n:
+            raise _Unsure
+        target_kind = tokens[at + 1][0]
+        if target_kind in ("y", "s"):
+            edges.append((text, tokens[at + 1][1]))
+            at += 2
+        elif target_kind == "o":
+            child, at = _node(tokens, at + 1)
+            edges.append((text, child))
+        else:
+            raise _Unsure
+
+
+def parse_plain(text: str) -> Any:
+    """``penman.parse(text)`` for a plain graph (see the module), else None."""
+    if "#" in text or "~" in text:
+        return None
+    try:
+        tokens = _tokens(text)
+        node, end = _node(tokens, 0)
+    except (_Unsure, RecursionError):
+        return None
+    if end != len(tokens):
+        return None
+    from penman.tree import Tree
+
+    return Tree(node)
+
+
+def _metadata(comments: list[str]) -> dict[str, str]:
+    """The ``::key value`` fields of a graph's comment lines: within a line from the right, later lines over
+    earlier ones (penman's reading)."""
+    meta: dict[str, str] = {}
+    for comment in comments:
+        fields = comment.split("::")
+        for field in reversed(fields[1:]):
+            key, _, value = field.partition(" ")
+            meta[key] = value.rstrip()
+    return meta
+
+
+def iterparse_plain(text: str) -> list[Any] | None:
+    """``list(penman.iterparse(text))`` for a file of plain graphs each after its comment lines, else None."""
+    from penman.tree import Tree
+
+    trees = []
+    comments: list[str] = []
+    block: list[str] = []
+    depth = 0
+    try:
+        for line in text.splitlines():
+            stripped = line.lstrip(" \t\r\v\f")
+            if not block and stripped.startswith("#"):
+                comments.append(stripped.rstrip("\n"))
+                continue
+            if "#" in line or "~" in line:
+                return None
+            if not block and not stripped.strip():
+                continue
+            block.append(line)
+            depth += line.count("(") - line.count(")") if '"' not in line else _depth(line)
+            if depth < 0:
+                return None
+            if depth == 0:
+                tokens = _tokens("\n".join(block))
+                node, end = _node(tokens, 0)
+                if end != len(tokens):
+                    return None
+                trees.append(Tree(node, metadata=_metadata(comments)))
+                comments, block = [], []
+    except (_Unsure, RecursionError):
+        return None
+    if block or comments:
+        return None
+    return trees
+
+
+def _depth(line: str) -> int:
+    """Opening minus closing parentheses of a line, outside its double-quoted strings."""
+    return sum(1 if kind == "o" else -1 for kind, _ in _tokens(line) if kind in ("o", "c"))
