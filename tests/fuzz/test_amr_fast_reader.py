@@ -51,7 +51,7 @@ def graphs(draw: st.DrawFn, depth: int = 0) -> str:
 @st.composite
 def files(draw: st.DrawFn) -> str:
     out = []
-    for k in range(draw(st.integers(1, 4))):
+    for _k in range(draw(st.integers(1, 4))):
         for _ in range(draw(st.integers(0, 2))):
             fields = draw(st.lists(st.sampled_from(["::id g1", "::snt a b ", "::id g2", ":: x", "::", " plain"]),
                                    max_size=3))
