@@ -281,3 +281,22 @@ def test_units_are_refused_for_generated_records():
     # before: "document 'd' has neither text nor tokens" for the predicted side, after the strings were aligned
     with pytest.raises(OptionError, match="generated records have none"):
         accord.score(_gold(TEXT, ("LOC", 0, 5)), _pred(("Paris", "LOC")), units=["token"])
+
+
+def test_a_string_goes_to_a_free_occurrence_rather_than_inside_a_placed_prediction():
+    """Gold: ORG "Arab Contractors" (0, 16) only. The model names "Arab Contractors" and "Contractors", each ORG.
+    "Contractors" occurs at (5, 16), inside the placed "Arab Contractors" (and overlapping the gold ORG), and at
+    (22, 33), free. A model's flat output does not overlap itself: it goes to (22, 33), a spurious prediction; inside
+    the other it would have been one too, but on top of a matched one (and the spans a page draws would overlap)."""
+    text = "Arab Contractors beat Contractors United."
+    gold = _gold(text, ("ORG", 0, 16))
+    pred = records_corpus([{"id": "d", "entities": [{"text": "Contractors", "label": "ORG"},
+                                                    {"text": "Arab Contractors", "label": "ORG"}]}])
+    placed, summary = align_records(gold, pred)
+    assert sorted((a.start, a.end) for a in placed["d"].annotations) == [(0, 16), (22, 33)]
+    assert summary["exact"] == 2 and summary["unaligned"] == 0
+    # with no free occurrence left, it still goes inside: placed, never dropped
+    pred = records_corpus([{"id": "d", "entities": [{"text": "Contractors", "label": "ORG"}] * 2
+                            + [{"text": "Arab Contractors", "label": "ORG"}]}])
+    placed, _ = align_records(gold, pred)
+    assert sorted((a.start, a.end) for a in placed["d"].annotations) == [(0, 16), (5, 16), (22, 33)]

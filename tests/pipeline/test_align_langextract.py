@@ -89,11 +89,12 @@ def test_the_categories_of_difference_by_hand():
     # word (for texts without spaces); langextract matches whole tokens only
     assert _both("AirAsia flies", ["Air"]) == [((0, 3), None)]
     assert _both("東京都に住む", ["東京"]) == [((0, 2), None)]
-    # 5. overlap: langextract's successive matches do not share a token; accord places each string on its own,
-    # so that a string may lie inside another one's place
+    # 5. overlap: langextract's successive matches do not share a token; accord places a string inside another
+    # one's place only when it has no free occurrence (longer strings placed first): "New York" has none left
     assert _both("New York-based firms", ["New York", "York-based"]) == [((0, 8), None), ((4, 14), (4, 14))]
+    # ... while the second "Paris" goes to the free one at the end, not inside "Paris Hilton" (as langextract)
     assert _both(TEXT, ["Paris", "Paris Hilton", "Paris"]) == [((0, 5), (0, 5)), ((20, 32), (20, 32)),
-                                                               ((20, 25), (41, 46))]
+                                                               ((41, 46), (41, 46))]
     # 6. fuzzy, partial: langextract accepts a prefix of the string that is in the text (MATCH_LESSER); accord's
     # fuzzy placement needs the whole string similar to a window of words
     assert _both("Maria works for Aurora Air.", ["Aurora Air Lines"], fuzzy=True) == [(None, (16, 26))]
@@ -144,13 +145,14 @@ def test_the_conll03_system_written_as_strings():
             placed = Counter((lab, p[0], p[1]) for (_, lab), p in zip(items, places) if p is not None)
             strict[who] += sum((placed & spans).values())
             recovered[who] += sum((placed & own).values())
-    assert kinds == {"same": 5702, "as good: text order against list order": 34,
-                     "accord's agrees better with the gold": 12, "langextract's agrees better with the gold": 1}
+    assert kinds == {"same": 5721, "as good: text order against list order": 22,
+                     "accord's agrees better with the gold": 4, "langextract's agrees better with the gold": 2}
     # accord's places are the best reading of the strings (5,342 strict matches); langextract's, following the
     # order the system listed its spans in, give the score of the system's own offsets (5,339), counted by accord
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         offsets = accord.score(CONLL / "gold.conll", CONLL / "xlm_flert.conll").to_dict()["totals"]["match"]
     assert (strict["accord"], strict["langextract"], offsets) == (5342, 5339, 5339)
-    # of the 5,749 spans the system gave, the places langextract finds are the system's own for 5,747
-    assert (recovered["accord"], recovered["langextract"]) == (5714, 5747)
+    # of the 5,749 spans the system gave, the places langextract finds are the system's own for 5,747, accord's for
+    # 5,730 (5,714 when a string could be placed inside another prediction's place: 16 more of the system's own)
+    assert (recovered["accord"], recovered["langextract"]) == (5730, 5747)

@@ -6,9 +6,13 @@ The text is the gold document's (for a token file: its tokens joined by spaces a
 * ``exact``: its occurrences, where they begin and end on word boundaries (on token boundaries in a token file;
   anywhere in a text where it has none on word boundaries, as in a text without spaces). The predictions of one
   string go to distinct occurrences, chosen to agree best with the gold spans: an occurrence that is a gold span of
-  the prediction's label first, then a gold span of another label, then one that overlaps a gold span of its label,
-  then any other; among equals, the first in the text (a one-to-one assignment, optimal for these weights). So a
-  repeated mention is never scored against the wrong occurrence, and repeats go to successive occurrences.
+  the prediction's label first, then a gold span of another label; then, among occurrences that overlap no
+  prediction placed already, one that overlaps a gold span of its label, then of another label, then any other;
+  last, an occurrence overlapping a prediction placed already (a model's flat output does not overlap itself: the
+  string "Contractors" goes to a free occurrence of its own rather than inside a placed "Arab Contractors"). Longer
+  strings are placed first. Among equals, the first in the text (a one-to-one assignment, optimal for these
+  weights). So a repeated mention is never scored against the wrong occurrence, and repeats go to successive
+  occurrences.
 * ``fuzzy``: as ``exact``, then a string with no occurrence left goes to the window of words (tokens) most similar to
   it, by rapidfuzz's ratio, if that is at least the threshold (``align_threshold``, 0.9 by default); rapidfuzz is
   the optional extra ``accord[fuzzy]``.
@@ -134,23 +138,37 @@ class _Text:
         return best
 
 
-def _assign(labels: list[str], occs: list[tuple[int, int]], text: _Text) -> list[tuple[int, int] | None]:
-    """An occurrence for each prediction of one string (``None``: none left), one-to-one, best weights first and
+def _rank(text: _Text, label: str, span: tuple[int, int], taken: np.ndarray) -> int:
+    """The preference of an occurrence for a prediction of ``label`` (6 best, 0 worst; the module docstring): a gold
+    span 6 or 5, whatever was placed; otherwise 4 to 2 for an occurrence clear of the predictions placed already
+    (``taken``: the units they cover), by its overlap with the gold spans, and 1 or 0 for one that is not."""
+    w = text.weight(label, span)
+    if w >= 3:
+        return w + 2
+    if not taken[span[0]:span[1]].any():
+        return w + 2
+    return 1 if w else 0
+
+
+def _assign(labels: list[str], occs: list[tuple[int, int]], text: _Text,
+            taken: np.ndarray) -> list[tuple[int, int] | None]:
+    """An occurrence for each prediction of one string (``None``: none left), one-to-one, best ranks first and
     earlier occurrences among equals."""
     n = len(occs)
     if len(set(labels)) == 1:
-        w = [text.weight(labels[0], o) for o in occs]
+        w = [_rank(text, labels[0], o, taken) for o in occs]
         chosen = sorted(sorted(range(n), key=lambda j: (-w[j], j))[:len(labels)])
         out: list[tuple[int, int] | None] = [occs[j] for j in chosen]
         return out + [None] * (len(labels) - len(out))
     from scipy.optimize import linear_sum_assignment
 
-    # each better weight outweighs any number of worse ones (base: more than the predictions), then earlier
+    # each better rank outweighs any number of worse ones (base: more than the predictions), then earlier
     # occurrences: the tie-break kept where the numbers stay exact in floating point
     base = len(labels) + 1
-    big = n * n + 1 if base ** 4 * (n * n + 1) * len(labels) < 2 ** 52 else 0
-    cost = np.array([[-(base ** text.weight(lab, o) if text.weight(lab, o) else 0) * max(big, 1) + (j if big else 0)
-                      for j, o in enumerate(occs)] for lab in labels], dtype=float)
+    big = n * n + 1 if base ** 6 * (n * n + 1) * len(labels) < 2 ** 52 else 0
+    ranks = [[_rank(text, lab, o, taken) for o in occs] for lab in labels]
+    cost = np.array([[-(base ** r if r else 0) * max(big, 1) + (j if big else 0) for j, r in enumerate(row)]
+                     for row in ranks], dtype=float)
     rows, cols = linear_sum_assignment(cost)
     placed: list[tuple[int, int] | None] = [None] * len(labels)
     for r, c in zip(rows.tolist(), cols.tolist()):
@@ -419,16 +437,21 @@ def _place(items: list[tuple[str, str]], text: _Text | None, how: str, threshold
     for k, (s, _) in enumerate(items):
         by_string[s.strip()].append(k)
     used: set[tuple[int, int]] = set()
-    for s, ks in by_string.items():
+    taken = np.zeros(text.length + 1, dtype=bool)      # the units the placed predictions cover
+    for s, ks in sorted(by_string.items(), key=lambda item: -len(item[0])):     # longer strings first
         occs = text.occurrences(s)
         if not occs:
             continue
-        for k, span in zip(ks, _assign([items[k][1] for k in ks], occs, text)):
+        placed = _assign([items[k][1] for k in ks], occs, text, taken)
+        for k, span in zip(ks, placed):
             spans[k] = span
             if span is None:
                 reasons[k] = "listed more often than the text holds it"
             else:
                 used.add(span)
+        for span in placed:
+            if span is not None:
+                taken[span[0]:span[1]] = True
     if how == "fuzzy":
         for k, (s, _) in enumerate(items):
             if spans[k] is None and k not in reasons:
