@@ -54,33 +54,48 @@ class DawidSkene(NamedTuple):
         return np.asarray(diag @ self.priors, dtype=np.float64)
 
 
-def _answers(codes: np.ndarray, n_classes: int) -> np.ndarray:
-    """``n[i, j, l]`` from an items-by-annotators table of class codes (``-1``: no answer)."""
-    items, annotators = codes.shape
-    n = np.zeros((items, annotators, n_classes), dtype=np.float64)
+class _Answers(NamedTuple):
+    """The answers as parallel arrays: item, annotator and class of each (``n[i, j, l]`` without its zeros)."""
+
+    item: np.ndarray
+    annotator: np.ndarray
+    answer: np.ndarray
+    n_items: int
+    n_annotators: int
+    n_classes: int
+
+
+def _answers(codes: np.ndarray, n_classes: int) -> _Answers:
     i, j = np.nonzero(codes >= 0)
-    n[i, j, codes[i, j]] = 1.0
-    return n
+    return _Answers(i, j, codes[i, j], codes.shape[0], codes.shape[1], n_classes)
 
 
-def _m_step(n: np.ndarray, post: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _m_step(a: _Answers, post: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     priors = post.mean(axis=0)
-    counts = np.maximum(np.einsum("ik,ijl->jkl", post, n), FLOOR)
+    k = a.n_classes
+    cell = a.annotator * k + a.answer        # (annotator, answered class)
+    counts = np.stack([np.bincount(cell, weights=post[a.item, t], minlength=a.n_annotators * k)
+                       for t in range(k)], axis=1).reshape(a.n_annotators, k, k)     # [j, l, true] -> [j, true, l]
+    counts = np.maximum(counts.transpose(0, 2, 1), FLOOR)
     return priors, counts / counts.sum(axis=2, keepdims=True)
 
 
-def _e_step(n: np.ndarray, priors: np.ndarray, confusion: np.ndarray) -> np.ndarray:
-    log_post = np.log(np.maximum(priors, FLOOR))[None, :] + np.einsum("ijl,jkl->ik", n, np.log(confusion))
+def _e_step(a: _Answers, priors: np.ndarray, confusion: np.ndarray) -> np.ndarray:
+    log_confusion = np.log(confusion)
+    log_post = np.log(np.maximum(priors, FLOOR))[None, :] + np.stack(
+        [np.bincount(a.item, weights=log_confusion[a.annotator, t, a.answer], minlength=a.n_items)
+         for t in range(a.n_classes)], axis=1)
     log_post -= log_post.max(axis=1, keepdims=True)
     post = np.exp(log_post)
     return np.asarray(post / post.sum(axis=1, keepdims=True), dtype=np.float64)
 
 
-def _bound(n: np.ndarray, post: np.ndarray, priors: np.ndarray, confusion: np.ndarray) -> float:
-    expected = (np.einsum("ik,ijl,jkl->", post, n, np.log(confusion))
-                + float(np.sum(post @ np.log(np.maximum(priors, FLOOR)))))
+def _bound(a: _Answers, post: np.ndarray, priors: np.ndarray, confusion: np.ndarray) -> float:
+    log_confusion = np.log(confusion)
+    expected = float(np.sum(post[a.item] * log_confusion[a.annotator, :, a.answer])
+                     + np.sum(post @ np.log(np.maximum(priors, FLOOR))))
     entropy = -float(np.sum(post * np.log(np.maximum(post, FLOOR))))
-    return float(expected + entropy) / max(float(n.sum()), 1.0)
+    return (expected + entropy) / max(len(a.item), 1)
 
 
 def dawid_skene(codes: np.ndarray, n_classes: int, *, tol: float = 1e-9, max_iter: int = 1000) -> DawidSkene:
@@ -98,7 +113,8 @@ def dawid_skene(codes: np.ndarray, n_classes: int, *, tol: float = 1e-9, max_ite
     """
     codes = np.asarray(codes, dtype=np.int64)
     n = _answers(codes, n_classes)
-    votes = n.sum(axis=1)
+    votes = np.zeros((n.n_items, n_classes))
+    np.add.at(votes, (n.item, n.answer), 1.0)
     post = votes / np.maximum(votes.sum(axis=1, keepdims=True), 1.0)
     priors, confusion = _m_step(n, post)
     rounds = 0
