@@ -36,6 +36,7 @@ def _diff_options(p: argparse.ArgumentParser, by: str) -> None:
     p.add_argument("--bdm", help="a BDM score file (accord bdm, or GATE's): credit missing keys with the BDM of a "
                    "coextensive spurious response of a close concept (types, or the --features values)")
     add_rates(p, zero_division=False)
+    add_gate_extra_rates(p)
     p.add_argument("--by", type=csv_list, default=by.split(","), help=f"tables: type, document (default {by})")
     add_allow_missing(p)
     add_output(p, "one row per diff line")
@@ -43,6 +44,16 @@ def _diff_options(p: argparse.ArgumentParser, by: str) -> None:
     p.add_argument("--html", help="write the diff view (summary tables, annotations side by side) to this HTML file")
     p.add_argument("--hide-set", metavar="SET", help="GATE XML: hide the rows already adjudicated into this set of "
                    "the key's files (accord adjudicate --set-name): a key or response of its type and span")
+
+
+def add_gate_extra_rates(p: argparse.ArgumentParser) -> None:
+    """``--error-rate`` and ``--fp-per`` (GATE's user guide 10.1.3 and 10.8)."""
+    p.add_argument("--error-rate", action="store_true",
+                   help="also GATE's error rate of each measure: 1 - precision, the share of responses that are wrong")
+    p.add_argument("--fp-per", choices=("token", "sentence"),
+                   help="also the false positives per token or per sentence (spurious / the documents' tokens or "
+                   "sentences: their own, else their Token or Sentence annotations, else for tokens the "
+                   "whitespace-separated words), which do not depend on how many entities a document has")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -139,7 +150,8 @@ def run_qa(args: argparse.Namespace) -> int:
                      format=args.format, key_set=args.key_set, response_set=args.response_set,
                      command=args.command, discontinuous=getattr(args, "discontinuous", "fragments"),
                      all_types=getattr(args, "all_types", args.command == "diff"),
-                     hide_set=getattr(args, "hide_set", None))
+                     hide_set=getattr(args, "hide_set", None), error_rate=getattr(args, "error_rate", False),
+                     fp_per=getattr(args, "fp_per", None))
     cd, measures = result.source, tuple(result.measures)
     for by in args.by:
         if by not in QA_BY:

@@ -22,7 +22,7 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
        compare_as_strings: bool = False, allow_missing: str | None = None, bdm: PathLike | Any = None,
        format: str | None = None, key_set: str | None = None, response_set: str | None = None,
        command: str = "qa", discontinuous: str = "fragments", all_types: bool | None = None,
-       hide_set: str | None = None) -> Any:
+       hide_set: str | None = None, error_rate: bool = False, fp_per: str | None = None) -> Any:
     """GATE's Corpus QA (``accord qa``; ``accord diff`` with ``command="diff"``).
 
     Parameters
@@ -42,6 +42,11 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
     hide_set : str, optional
         The annotation set of the key's GATE XML files holding what is already adjudicated (``accord adjudicate
         --set-name``): rows whose key or response it holds are left out (:func:`accord.diff.hide_adjudicated`).
+    error_rate : bool
+        Add GATE's error rate, ``1 - precision`` (user guide 10.1.3), of every measure.
+    fp_per : {"token", "sentence"}, optional
+        Add GATE's false positives per token or per sentence (10.8: spurious / c, c the documents' tokens or
+        sentences, :func:`accord.diff.document_constant`), and the count of them.
 
     Returns
     -------
@@ -49,8 +54,11 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
         One measure per GATE measure over the same counts; labels are annotation types.
     """
     from ..diff import diff_corpora, parse_measure
+    from ..diff._diff import document_constants
     from ..diff._result import diff_result
+    from ..result import GateKind
 
+    GateKind(fp_per=fp_per)     # an unknown unit refused before the inputs are read
     table = None
     if bdm is not None:
         from ..bdm import read_bdm_file
@@ -77,9 +85,12 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
             raise OptionError("--hide-set names a set of the key's GATE XML files; the key is not a file")
         cd, hidden = hide_adjudicated(cd, load_side(key, format, hide_set, discontinuous=discontinuous))
         extra = {"hide_set": hide_set, "hidden_rows": hidden}
+    if fp_per is not None:
+        cd = document_constants(cd, k, r, fp_per)
     result = diff_result(cd, chosen, beta, command=command,
                          options={"types": list(cd.types), "allow_missing": allow_missing, **extra},
-                         inputs=inputs_block(gold=(key, len(k)), pred=(response, len(r))))
+                         inputs=inputs_block(gold=(key, len(k)), pred=(response, len(r))), error_rate=error_rate,
+                         fp_per=fp_per)
     result.source = cd
     return result
 

@@ -17,7 +17,8 @@ from ._counts import DiffCounts
 from ._pairing import CORRECT, MISMATCH, PAIRINGS, PARTIAL, compatibility, pair
 from ._relations import check_target_types, pair_spanless, spanless_depths
 
-__all__ = ["OUTCOMES", "DiffRow", "TypeDiff", "CorpusDiff", "annotation_diff", "diff_corpora", "hide_adjudicated"]
+__all__ = ["OUTCOMES", "DiffRow", "TypeDiff", "CorpusDiff", "annotation_diff", "diff_corpora", "hide_adjudicated",
+           "document_constant", "document_constants"]
 
 
 class BdmLookup(Protocol):
@@ -241,6 +242,9 @@ class CorpusDiff:
     options: dict[str, Any] = field(default_factory=dict)
     texts: dict[str, str | None] = field(default_factory=dict)
     """The text of each document (the key's, else the response's), for showing annotations."""
+    constants: dict[str, int] = field(default_factory=dict)
+    """Each document's tokens or sentences (:func:`document_constants`), for GATE's false positives per token or
+    sentence; empty unless asked for."""
 
     @property
     def documents(self) -> tuple[str, ...]:
@@ -345,3 +349,56 @@ def hide_adjudicated(diff: CorpusDiff, adjudicated: Corpus) -> tuple[CorpusDiff,
             out[t] = TypeDiff(t, rows, counts)
         diffs[doc_id] = out
     return dataclasses.replace(diff, diffs=diffs), hidden
+
+
+TOKEN_TYPE, SENTENCE_TYPE = "Token", "Sentence"
+"""The annotation types of GATE's tokeniser and sentence splitter (ANNIE), counted when a document has no tokens or
+sentences of its own."""
+
+
+def document_constant(doc: Document, unit: str) -> int:
+    """The constant ``c`` of GATE's false positives (user guide 10.8: "the number of tokens or sentences in the
+    document") for ``unit`` ``"token"`` or ``"sentence"``.
+
+    Tokens: the document's own (column files), else its ``Token`` annotations, else the whitespace-separated words
+    of its text. Sentences: the document's own sentence boundaries, else its ``Sentence`` annotations.
+
+    Raises
+    ------
+    OptionError
+        A document that has no sentences (neither boundaries nor ``Sentence`` annotations), or neither tokens nor
+        text.
+    """
+    if unit == "token":
+        if doc.tokens is not None:
+            return len(doc.tokens)
+        n = sum(1 for a in doc.annotations if a.label == TOKEN_TYPE)
+        if n:
+            return n
+        if doc.text is None:
+            raise OptionError(f"document {doc.id!r} has neither tokens nor text: --fp-per token cannot count its "
+                              "tokens")
+        return len(doc.text.split())
+    if doc.sentences is not None:
+        return len(doc.sentences)
+    n = sum(1 for a in doc.annotations if a.label == SENTENCE_TYPE)
+    if not n:
+        raise OptionError(f"document {doc.id!r} has no sentences (no sentence boundaries, no {SENTENCE_TYPE} "
+                          "annotations): --fp-per sentence needs them; use --fp-per token")
+    return n
+
+
+def document_constants(diff: CorpusDiff, key: Corpus, response: Corpus, unit: str) -> CorpusDiff:
+    """``diff`` with the constant of each of its documents: counted in the key document (the response's when the
+    key has no such document)."""
+    constants = {}
+    for doc_id in diff.documents:
+        doc = key.get(doc_id)
+        if doc is None:
+            doc = response.get(doc_id)
+        if doc is None and len(key) == 1:     # one document each, paired whatever their ids
+            doc = key.documents[0]
+        if doc is None:
+            raise OptionError(f"document {doc_id!r}: neither side has it to count its {unit}s")
+        constants[doc_id] = document_constant(doc, unit)
+    return dataclasses.replace(diff, constants=constants)

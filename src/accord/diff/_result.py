@@ -15,33 +15,43 @@ from ._qa import QA_BY, qa_table
 __all__ = ["diff_table", "diff_result", "BenchmarkResult", "benchmark_result"]
 
 
-def diff_table(diff: CorpusDiff) -> CountTable:
+def diff_table(diff: CorpusDiff, kind: GateKind | None = None) -> CountTable:
     """Correct, partial, missing, spurious and BDM credit of every document and type (every type of the
-    comparison has a row, zero where a document has none of it)."""
+    comparison has a row, zero where a document has none of it); with a ``kind`` counting false positives per
+    token or sentence (``fp_per``), each document's constant (``diff.constants``) on every row of it."""
     types = sorted(diff.types)
     docs = list(diff.documents)
-    values = np.zeros((len(docs), 1 + len(types), len(GateKind.fields)), dtype=np.float64)
+    fields = GateKind.fields if kind is None else kind.fields
+    values = np.zeros((len(docs), 1 + len(types), len(fields)), dtype=np.float64)
     for d, doc in enumerate(docs):
         for k, t in enumerate(types):
             c = diff.diffs[doc][t].counts
-            values[d, 1 + k] = (c.correct, c.partial, c.missing, c.spurious, c.bdm)
+            values[d, 1 + k, :5] = (c.correct, c.partial, c.missing, c.spurious, c.bdm)
     values[:, 0] = values[:, 1:].sum(axis=1)
-    return CountTable(GateKind.fields, tuple(docs), (ALL,) + tuple(("label", t) for t in types), values)
+    if len(fields) > 5:     # the constant c of each document: the same on each of its rows, never summed over types
+        values[:, :, 5] = np.asarray([diff.constants[doc] for doc in docs], dtype=np.float64)[:, None]
+    return CountTable(fields, tuple(docs), (ALL,) + tuple(("label", t) for t in types), values)
 
 
 def diff_result(diff: CorpusDiff, measures: Sequence[str], beta: float, *, command: str = "qa",
-                options: Mapping[str, Any] | None = None, inputs: Mapping[str, Any] | None = None) -> Result:
+                options: Mapping[str, Any] | None = None, inputs: Mapping[str, Any] | None = None,
+                error_rate: bool = False, fp_per: str | None = None) -> Result:
     """One measure per GATE measure (strict, lenient, average and the BDM ones), all over the same counts;
     labels are annotation types. The result's tables are GATE's Corpus QA tables by type and by document
-    (:func:`~accord.diff._views.qa_result_table`)."""
+    (:func:`~accord.diff._views.qa_result_table`). ``error_rate`` and ``fp_per`` add GATE's error rate and false
+    positives per token or sentence (:class:`~accord.result.GateKind`; ``diff.constants`` holds each document's
+    count)."""
     from ._views import qa_result_table
 
-    table = diff_table(diff)
-    named = {m: Measure(GateKind(m, beta), table) for m in measures}
-    opts = {**diff.options, "measures": list(measures), "beta": beta, **(options or {})}
+    kinds = {m: GateKind(m, beta, error_rate=error_rate, fp_per=fp_per) for m in measures}
+    table = diff_table(diff, next(iter(kinds.values()), None))
+    named = {m: Measure(kind, table) for m, kind in kinds.items()}
+    extra = {**({"error_rate": True} if error_rate else {}), **({"fp_per": fp_per} if fp_per else {})}
+    opts = {**diff.options, "measures": list(measures), "beta": beta, **extra, **(options or {})}
     result = Result(command, "gate", named, nested=True, options=opts, inputs=inputs)
     for by in QA_BY:
-        result.add_table(qa_result_table(qa_table(diff, by, tuple(measures), beta)))
+        result.add_table(qa_result_table(qa_table(diff, by, tuple(measures), beta, error_rate=error_rate,
+                                                  fp_per=fp_per)))
     return result
 
 

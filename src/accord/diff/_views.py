@@ -44,23 +44,37 @@ def qa_result_table(table: QATable) -> ResultTable:
     for m in table.measures:
         kind, beta = split_measure(m, table.beta)
         s = _SHORT[kind]
-        columns += [f"P.{s}", f"R.{s}", f"F{beta:g}.{s}"]
+        columns += [f"P.{s}", f"R.{s}", f"F{beta:g}.{s}"] + ([f"Err.{s}"] if table.error_rate else [])
+    if table.fp_per is not None:
+        columns += [f"{table.fp_per.capitalize()}s", f"FP/{table.fp_per}"]
 
     def measures(c: DiffCounts) -> list[str]:
         out = [f"{c.bdm:.3f}"] if bdm else []
         for m in table.measures:
             out += [_f4(c.precision(m)), _f4(c.recall(m)), _f4(c.f(m, table.beta))]
+            out += [_f4(1.0 - c.precision(m))] if table.error_rate else []
         return out
 
+    per, fp_macro, fp_micro = table.false_positives() if table.fp_per is not None else ([], 0.0, 0.0)
+
+    def fp(k: int | None) -> list[str]:
+        if table.fp_per is None:
+            return []
+        if k is None:
+            return [str(table.total), _f4(fp_micro)]
+        return [str(table.constants[k]), _f4(per[k])]
+
     rows: list[tuple[str, ...]] = [(name, str(c.correct), str(c.missing), str(c.spurious), str(c.partial),
-                                    *measures(c)) for name, c in table.rows]
+                                    *measures(c), *fp(k)) for k, (name, c) in enumerate(table.rows)]
     macro: list[str] = []
     for m in table.measures:
-        macro += [_f4(x) for x in table.macro[m]]
+        macro += [_f4(x) for x in table.macro[m]] + ([_f4(1.0 - table.macro[m][0])] if table.error_rate else [])
     n = len(rows)
-    rows.append(("Macro summary", "", "", "", "", *([""] if bdm else []), *macro))
+    rows.append(("Macro summary", "", "", "", "", *([""] if bdm else []), *macro,
+                 *(["", _f4(fp_macro)] if table.fp_per is not None else [])))
     c = table.micro
-    rows.append(("Micro summary", str(c.correct), str(c.missing), str(c.spurious), str(c.partial), *measures(c)))
+    rows.append(("Micro summary", str(c.correct), str(c.missing), str(c.spurious), str(c.partial), *measures(c),
+                 *fp(None)))
     return ResultTable(f"by {table.by}", tuple(columns), rows, caption=f"by {table.by} (A = key, B = response)",
                        styles=(None,) * n + ("italic", "bold"), sections=(n,))
 

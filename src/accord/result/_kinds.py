@@ -387,7 +387,15 @@ class GateKind(Kind):
 
     BDM measures divide ``B + c`` (``+ p`` lenient) by ``c + s`` and ``c + m``; 1.0 for an empty
     denominator (GATE's ``AnnotationDiffer`` and ``OntologyMeasures``).
+
+    ``error_rate`` adds GATE's error rate, ``1 - precision`` (user guide 10.1.3); ``fp_per`` (``"token"`` or
+    ``"sentence"``) adds a stored count of the documents' tokens or sentences (``tokens``, ``sentences``: the
+    constant ``c`` of equation 10.8, each document's on every row of it) and the false positives per constant,
+    ``false_positives_per_token = s / c`` (null when ``c`` is 0).
     """
+
+    FP_UNITS = ("token", "sentence")
+    """The constants ``fp_per`` may name."""
 
     columns = (("key", "gold"), ("response", "pred"), ("correct", "correct"), ("partial", "partial"),
                ("missing", "missing"), ("spurious", "spurious"))
@@ -396,15 +404,26 @@ class GateKind(Kind):
     fields = ("correct", "partial", "missing", "spurious", "bdm")
     integer = frozenset(("gold", "pred", "correct", "partial", "missing", "spurious"))
 
-    def __init__(self, measure: str = "strict", beta: float = 1.0):
+    def __init__(self, measure: str = "strict", beta: float = 1.0, *, error_rate: bool = False,
+                 fp_per: str | None = None):
         from ..metrics.gate_measures import parse_measure, split_measure
 
         self.name_given = parse_measure(measure)
         self.measure, self.beta = split_measure(self.name_given, beta)
         check_beta(self.beta)
+        if fp_per is not None and fp_per not in self.FP_UNITS:
+            raise OptionError(f"{spelled('fp_per')} must be token or sentence (the constant c of GATE's false "
+                              f"positives, spurious / c); got {fp_per!r}")
+        self.error_rate, self.fp_per = error_rate, fp_per
+        if fp_per is not None:
+            self.fields = GateKind.fields + (f"{fp_per}s",)
+            self.integer = GateKind.integer | {f"{fp_per}s"}
+        self.rate_names = (GateKind.rate_names + (("error_rate",) if error_rate else ())
+                           + ((f"false_positives_per_{fp_per}",) if fp_per is not None else ()))
 
     def options(self) -> dict[str, Any]:
-        return {"measure": self.measure, "beta": self.beta}
+        return {"measure": self.measure, "beta": self.beta, **({"error_rate": True} if self.error_rate else {}),
+                **({"fp_per": self.fp_per} if self.fp_per is not None else {})}
 
     def derived(self, v: np.ndarray) -> dict[str, np.ndarray]:
         c, p, m, s = v[..., 0], v[..., 1], v[..., 2], v[..., 3]
@@ -426,6 +445,14 @@ class GateKind(Kind):
         return ratio(credit, c + p + s, 1.0), ratio(credit, c + p + m, 1.0)
 
     def rates(self, v: np.ndarray) -> dict[str, np.ndarray]:
+        out = self._rates(v)
+        if self.error_rate:
+            out["error_rate"] = 1.0 - out["precision"]
+        if self.fp_per is not None:
+            out[f"false_positives_per_{self.fp_per}"] = ratio(v[..., 3], v[..., 5], np.nan)
+        return out
+
+    def _rates(self, v: np.ndarray) -> dict[str, np.ndarray]:
         if self.measure.startswith("average"):
             suffix = self.measure[len("average"):]
             (ps, rs), (pl, rl) = self._pr(v, "strict" + suffix), self._pr(v, "lenient" + suffix)
