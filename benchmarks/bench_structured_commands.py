@@ -1,4 +1,4 @@
-"""``accord coref`` against scorch and ``accord smatch`` against smatch 1.0.4: whole commands and in process, same files.
+"""``accord coref`` against scorch, ``accord smatch`` against smatch 1.0.4: whole commands and in process, same files.
 
 Run:  python benchmarks/bench_structured_commands.py [--docs 2000] [--mentions 50] [--repeat 5] [--baseline SRC]
       [--skip-coref] [--skip-smatch]
@@ -196,28 +196,30 @@ def perturbed(text: str, seed: int) -> str:
     out = []
     for t in trees:
         names: set[str] = set()
-
-        def variables(node):
-            names.add(node[0])
-            for _, target in node[1]:
-                if isinstance(target, tuple):
-                    variables(target)
-        variables(t.node)
-
-        def change(node):
-            edges = []
-            for role, target in node[1]:
-                if role == "/":
-                    edges.append((role, rng.choice(concepts) if rng.random() < 1 / 7 else target))
-                    continue
-                new_role = rng.choice(roles) if rng.random() < 0.1 else role
-                if isinstance(target, tuple):
-                    edges.append((new_role, change(target)))
-                else:
-                    edges.append((new_role, "p_" + target if target in names else target))
-            return ("p_" + node[0], edges)
-        out.append(penman.format(penman.Tree(change(t.node)), indent=6))
+        _variables(t.node, names)
+        out.append(penman.format(penman.Tree(_changed(t.node, names, concepts, roles, rng)), indent=6))
     return "\n\n".join(out) + "\n"
+
+
+def _variables(node, names: set[str]) -> None:
+    names.add(node[0])
+    for _, target in node[1]:
+        if isinstance(target, tuple):
+            _variables(target, names)
+
+
+def _changed(node, names: set[str], concepts: list[str], roles: list[str], rng: random.Random):
+    edges = []
+    for role, target in node[1]:
+        if role == "/":
+            edges.append((role, rng.choice(concepts) if rng.random() < 1 / 7 else target))
+            continue
+        new_role = rng.choice(roles) if rng.random() < 0.1 else role
+        if isinstance(target, tuple):
+            edges.append((new_role, _changed(target, names, concepts, roles, rng)))
+        else:
+            edges.append((new_role, "p_" + target if target in names else target))
+    return ("p_" + node[0], edges)
 
 
 def graph_strings(path: Path) -> list[str]:
