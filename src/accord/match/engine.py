@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import is_, itemgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -242,6 +242,7 @@ class Pairer:
             if len(gi) and len(pi) and len(depths) > 1:   # one depth only: those already met in its round
                 self._pair_group(gold, pred, gi, pi, False, ctx, out)
         out.contents = None     # the canonical order's working memory: not kept with the result
+        out.pointers = None
         return out
 
     def _labelled(self, doc: Document | None) -> tuple[list[Annotation], list[str]]:
@@ -512,11 +513,13 @@ class Pairer:
     @staticmethod
     def _record(i: int, j: int, s: float, rt: tuple[str, ...], ht: tuple[str, ...],
                 gold: list[Annotation], pred: list[Annotation], ctx: Context, out: DocumentAlignment) -> None:
-        status = MATCH if s >= 1.0 else CLASH
-        out.gold_status[i] = status
-        out.pred_status[j] = status
-        out.pairs.append(Pair(i, j, s, rt if status == CLASH else (), ht if status == CLASH else ()))
-        ctx.add_pairs((((id(gold[i]), id(pred[j])), s),))
+        if s >= 1.0:
+            out.gold_status[i] = out.pred_status[j] = MATCH
+            out.pairs.append(Pair(i, j, s))
+        else:
+            out.gold_status[i] = out.pred_status[j] = CLASH
+            out.pairs.append(Pair(i, j, s, rt, ht))
+        ctx.add_pair(id(gold[i]), id(pred[j]), s)
 
 
 def _content_value(value: object) -> object:
@@ -559,22 +562,46 @@ def _incoming(anns: Sequence[Annotation], contents: dict[int, str] | None = None
     content of all its attributes (other arguments by label and span), so that two equal
     spans that relations with different other arguments point to are told apart.
     """
-    out: dict[int, list[tuple[str, str, str | None]]] = {}
-    contents = {} if contents is None else contents
+    out: dict[int, list[tuple[str, Annotation]]] = {}
     for _, a in _may_point(anns):
-        pointer_content: str | None = None
         for name, value in a.attributes.items():
             if isinstance(value, Annotation):
-                targets = [value]
+                out.setdefault(id(value), []).append((name, a))
             elif is_aggregate(value):
-                targets = [v for v in value if isinstance(v, Annotation)]
-            else:
-                continue
-            if targets and pointer_content is None:
-                pointer_content = _attribute_content(a, contents)
-            for t in targets:
-                out.setdefault(id(t), []).append((a.label, name, pointer_content))
-    return {k: tuple(sorted(v)) for k, v in out.items()}
+                for t in value:
+                    if isinstance(t, Annotation):
+                        out.setdefault(id(t), []).append((name, a))
+    return _Pointed(out, {} if contents is None else contents)
+
+
+class _Pointed(dict):  # type: ignore[type-arg]  # holds the raw pointers; get() gives the described ones
+    """:func:`_incoming`'s mapping: the pointers to each annotation are described (the pointing annotation's label,
+    the attribute and its attribute content) and sorted when first asked for, as most annotations pointed to are
+    never compared in a block (their content key is not needed)."""
+
+    __slots__ = ("_contents", "_described")
+
+    def __init__(self, raw: dict[int, list[tuple[str, Annotation]]], contents: dict[int, str]):
+        super().__init__(raw)
+        self._contents = contents
+        self._described: dict[int, Pointers] = {}
+
+    def get(self, key: int, default: Any = None) -> Any:
+        got = self._described.get(key)
+        if got is None:
+            raw = dict.get(self, key)
+            if raw is None:
+                return default
+            contents = self._contents
+            got = self._described[key] = tuple(sorted([(a.label, name, _attribute_content(a, contents))
+                                                       for name, a in raw]))
+        return got
+
+    def __getitem__(self, key: int) -> Pointers:
+        got: Pointers | None = self.get(key)
+        if got is None:
+            raise KeyError(key)
+        return got
 
 
 def reference_depths(anns: list[Annotation], groups: Int64s, doc_id: str, side: str) -> Int64s:

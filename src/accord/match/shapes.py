@@ -71,26 +71,32 @@ equal under ``==``, such as ``1`` and ``True``, score alike: the similarities co
 
 
 def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> Int64s | None:
-    known, codes = ctx.shapes, ctx.shape_codes
-    out = np.empty(len(anns), dtype=np.int64)
-    for k, (a, lbl) in enumerate(zip(anns, labels)):
+    known, codes, shared = ctx.shapes, ctx.shape_codes, ctx.shared_codes
+    out: list[int] = []
+    append = out.append
+    for a, lbl in zip(anns, labels):
         code = known.get(id(a))
         if code is None:
-            items = tuple(a.attributes.items())
-            try:
-                if all(type(v) in SCALAR_TYPES for _, v in items):
-                    plain = (_PLAIN, lbl, a.label, a.start is None, items)
-                    code = codes.get(plain)
-                    if code is None:
-                        code = codes[plain] = codes.setdefault(shape_of(a, lbl), len(codes))
-                else:   # (a key with a target is never among the plain ones: straight to its shape)
-                    hash(items)
-                    code = codes.setdefault(shape_of(a, lbl), len(codes))
-            except TypeError:   # an unhashable attribute value given through the Python API: no shapes
-                return None
+            attrs = a.attributes
+            by_object = (lbl, a.label, a.start is None, id(attrs))
+            code = shared.get(by_object)
+            if code is None:
+                items = tuple(attrs.items())
+                try:
+                    if all(type(v) in SCALAR_TYPES for _, v in items):
+                        plain = (_PLAIN, lbl, a.label, a.start is None, items)
+                        code = codes.get(plain)
+                        if code is None:
+                            code = codes[plain] = codes.setdefault(shape_of(a, lbl), len(codes))
+                        shared[by_object] = code
+                    else:   # (a key with a target is never among the plain ones: straight to its shape)
+                        hash(items)
+                        code = codes.setdefault(shape_of(a, lbl), len(codes))
+                except TypeError:   # an unhashable attribute value given through the Python API: no shapes
+                    return None
             known[id(a)] = code
-        out[k] = code
-    return out
+        append(code)
+    return np.array(out, dtype=np.int64)
 
 
 def _linked(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context) -> Bools:

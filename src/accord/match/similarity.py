@@ -93,6 +93,10 @@ class Context:
     """``id(gold annotation) -> [id(predicted annotation), ...]`` of ``paired``, kept by :meth:`add_pairs`."""
     shapes: dict[int, int] = field(default_factory=dict)
     """Shape codes computed so far (:mod:`accord.match.shapes`), ``id(annotation) -> code``."""
+    shared_codes: dict[tuple[str, str, bool, int], int] = field(default_factory=dict)
+    """Shape codes of annotations whose attributes are scalars, by (scoring label, true label, spanless, ``id`` of
+    the attributes object): readers share one object between equal rows (the documents, and so the objects, live
+    as long as the context)."""
     shape_codes: dict[Shape, int] = field(default_factory=dict)
     """Shape -> code, shared by both sides (and by the documents of one pairer)."""
     by_shape: dict[Shape, Result] = field(default_factory=dict)
@@ -109,6 +113,15 @@ class Context:
                 self.indexed += 1
             paired[key] = s
 
+    def add_pair(self, gold_id: int, pred_id: int, s: float) -> None:
+        """:meth:`add_pairs` of one pair."""
+        key = (gold_id, pred_id)
+        paired = self.paired
+        if key not in paired:
+            self.partners.setdefault(gold_id, []).append(pred_id)
+            self.indexed += 1
+        paired[key] = s
+
     def partner_index(self) -> dict[int, list[int]]:
         """``partners``, rebuilt first if ``paired`` was written to without :meth:`add_pairs`."""
         if self.indexed != len(self.paired):
@@ -124,9 +137,11 @@ class Context:
             assert ann.end is not None  # make_annotation: a start comes with an end
             return ann.start, ann.end
         key = id(ann)
-        if key not in self.spans:
-            self.spans[key] = implied_span(ann)
-        return self.spans[key]
+        spans = self.spans
+        if key in spans:
+            return spans[key]
+        got = spans[key] = implied_span(ann)
+        return got
 
     def value(self, ann: Annotation, name: str, gold: bool) -> Any:
         if self.task is None:
@@ -662,6 +677,16 @@ def implied_span(ann: Annotation) -> tuple[int, int] | None:
     if ann.start is not None:
         assert ann.end is not None  # make_annotation: a start comes with an end
         return ann.start, ann.end
+    # most often every target has a span (a relation between entities): their extent, without the walk below
+    lo: int | None = None
+    hi: int | None = None
+    for t in ann.referenced():
+        if t.start is None or t.end is None:
+            break
+        lo = t.start if lo is None else min(lo, t.start)
+        hi = t.end if hi is None else max(hi, t.end)
+    else:
+        return None if lo is None or hi is None else (lo, hi)
     span: dict[int, tuple[int, int] | None] = {}
     on_path: set[int] = set()
     stack: list[tuple[Annotation, bool]] = [(ann, False)]
@@ -671,8 +696,8 @@ def implied_span(ann: Annotation) -> tuple[int, int] | None:
         key = id(a)
         if expanded:
             on_path.discard(key)
-            lo: int | None = None
-            hi: int | None = None
+            lo = None
+            hi = None
             for t in a.referenced():
                 sp = (t.start, t.end) if t.start is not None and t.end is not None else span[id(t)]
                 if sp is not None:
