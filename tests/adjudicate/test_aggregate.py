@@ -72,3 +72,12 @@ def test_refusals():
         aggregate(np.array([[0, 0], [-1, -1]]), "ab", ["x", "y"])
     with pytest.raises(RatingsError, match="at least two annotators"):
         aggregate(np.array([[0]]), "a", ["x"])
+
+
+@pytest.mark.parametrize("method", ["dawid-skene", "mace"])
+def test_rounds_running_out_is_a_warning(method):
+    from accord.errors import AccordWarning
+
+    codes = np.random.default_rng(0).integers(0, 3, (300, 4))
+    with pytest.warns(AccordWarning, match=f"{method} stopped after 2 rounds with the posteriors still moving"):
+        aggregate(codes, "abc", list("wxyz"), method=method, max_iter=2)

@@ -15,13 +15,14 @@ majority of the item's answers for ``majority`` and 1 for the models (their choi
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError, RatingsError
+from ..errors import AccordWarning, OptionError, RatingsError
 
 __all__ = ["METHODS", "Aggregate", "aggregate", "RELIABILITY", "CELL_LIMIT", "TIE"]
 
@@ -100,6 +101,15 @@ def _check(codes: np.ndarray, n_categories: int, annotators: Sequence[str], meth
                            f"more than {method} holds here ({CELL_LIMIT:,} cells); split the items")
 
 
+def _warn_unconverged(fit: Any, method: str, options: dict[str, Any]) -> None:
+    """A visible warning when the EM rounds ran out before the posteriors settled (never a silent stop)."""
+    tol = options.get("tol", 1e-9)
+    if tol >= 0 and fit.moved >= tol:
+        warnings.warn(AccordWarning(f"{method} stopped after {fit.iterations} rounds with the posteriors still moving "
+                                    f"by {fit.moved:.2g} (more than {tol:g}): its labels may change with more rounds"),
+                      stacklevel=3)
+
+
 def aggregate(codes: np.ndarray, categories: Sequence[Hashable], annotators: Sequence[str], *,
               method: str = "majority", min_votes: int | None = None, **options: Any) -> Aggregate:
     """Aggregate an items-by-annotators table of category codes (see the module docstring).
@@ -149,6 +159,8 @@ def aggregate(codes: np.ndarray, categories: Sequence[Hashable], annotators: Seq
         fit = mace(codes, k, method=how, **options)
         post, iterations = fit.posteriors, fit.iterations
         details = {"strategy": {a: fit.strategy[n].tolist() for n, a in enumerate(names)}, "mace_method": how}
+    if method != "majority":
+        _warn_unconverged(ds if method == "dawid-skene" else fit, method, options)
     chosen = post.argmax(axis=1) if n_items else np.zeros(0, dtype=np.int64)
     top = post[np.arange(n_items), chosen]
     tied = (post >= (top - TIE)[:, None]).sum(axis=1) > 1

@@ -38,6 +38,8 @@ class DawidSkene(NamedTuple):
         ``confusion[j, k, l]``: the probability that annotator ``j`` answers ``l`` when the class is ``k``.
     iterations : int
         EM rounds run.
+    moved : float
+        How far the posteriors moved in the last round (below ``tol`` when the rounds stopped by themselves).
     bound : float
         The last evidence lower bound per answer.
     """
@@ -47,6 +49,7 @@ class DawidSkene(NamedTuple):
     confusion: np.ndarray
     iterations: int
     bound: float
+    moved: float = 0.0
 
     def accuracy(self) -> np.ndarray:
         """Each annotator's probability of answering the true class: ``Σ_k p_k π_j[k, k]``."""
@@ -117,7 +120,7 @@ def dawid_skene(codes: np.ndarray, n_classes: int, *, tol: float = 1e-9, max_ite
     np.add.at(votes, (n.item, n.answer), 1.0)
     post = votes / np.maximum(votes.sum(axis=1, keepdims=True), 1.0)
     priors, confusion = _m_step(n, post)
-    rounds = 0
+    rounds, moved = 0, 0.0
     while rounds < max_iter:
         rounds += 1
         new = _e_step(n, priors, confusion)
@@ -126,4 +129,4 @@ def dawid_skene(codes: np.ndarray, n_classes: int, *, tol: float = 1e-9, max_ite
         post = new
         if moved < tol:
             break
-    return DawidSkene(post, priors, confusion, rounds, _bound(n, post, priors, confusion))
+    return DawidSkene(post, priors, confusion, rounds, _bound(n, post, priors, confusion), moved)

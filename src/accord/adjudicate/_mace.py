@@ -43,6 +43,9 @@ class Mace(NamedTuple):
     strategy : ndarray, shape (annotators, classes)
         ``ξ_j``: annotator ``j``'s answers when it spams.
     iterations : int
+        EM rounds run.
+    moved : float
+        How far the posteriors moved in the last round (below ``tol`` when the rounds stopped by themselves).
     log_likelihood : float
         The last log marginal likelihood of the answers, per item.
     """
@@ -52,6 +55,7 @@ class Mace(NamedTuple):
     strategy: np.ndarray
     iterations: int
     log_likelihood: float
+    moved: float = 0.0
 
 
 def _e_step(items: np.ndarray, annotators: np.ndarray, answers: np.ndarray, n_items: int, n_classes: int,
@@ -112,7 +116,7 @@ def mace(codes: np.ndarray, n_classes: int, *, method: str = "vb", alpha: float 
     theta_prior = np.array([[alpha, beta]])
     ll, post, know_counts, strategy_counts = _e_step(items, annotators, answers, n_items, n_classes,
                                                      knowing[:, 1], knowing[:, 0], strategy)
-    rounds = 0
+    rounds, moved = 0, 0.0
     while rounds < max_iter:
         rounds += 1
         knowing = _normalise(know_counts, method, theta_prior, smoothing)
@@ -123,4 +127,4 @@ def mace(codes: np.ndarray, n_classes: int, *, method: str = "vb", alpha: float 
         ll, post = new, new_post
         if moved < tol:
             break
-    return Mace(post, knowing[:, 1].copy(), strategy, rounds, ll)
+    return Mace(post, knowing[:, 1].copy(), strategy, rounds, ll, moved)
