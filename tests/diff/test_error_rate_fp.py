@@ -96,3 +96,25 @@ def test_every_output_of_diff_and_qa(tmp_path, capsys, monkeypatch):
     assert "Err.s" in table and "FP/token" in table and "Tokens" in table
     micro = next(line for line in table.splitlines() if "Micro summary" in line)
     assert "0.5000" in micro and "0.1429" in micro and "14" in micro    # error rate 2/4; 2 spurious / 14 tokens
+
+
+def test_benchmark_before_and_after(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "250")
+    k, before = corpora()
+    after = Corpus([Document("d1", (at("PER", "John"), at("PER", "Mary"), at("LOC", "met")), TEXT),
+                    before.documents[1]])     # one spurious left of two, Mary found
+    for name, corpus in (("key", k), ("before", before), ("after", after)):
+        accord.write(corpus, tmp_path / name, format="brat")
+    args = [str(tmp_path / n) for n in ("key", "before", "after")] + ["--measure", "strict", "--error-rate",
+                                                                      "--fp-per", "token", "-q"]
+    assert main(["benchmark", *args, "--output", "json"]) == 0
+    data = checked(capsys.readouterr().out)
+    # before: 2 correct of 4 responses, 2 spurious / 14 tokens; after: 3 correct of 4, 1 spurious / 14 tokens
+    b, a = data["measures"]["before"]["totals"], data["measures"]["after"]["totals"]
+    assert (b["error_rate"], a["error_rate"]) == (pytest.approx(0.5), pytest.approx(0.25))
+    assert (b["false_positives_per_token"], a["false_positives_per_token"]) == (pytest.approx(2 / 14),
+                                                                                pytest.approx(1 / 14))
+    assert main(["benchmark", *args]) == 0
+    table = capsys.readouterr().out
+    assert "Error rate" in table and "FP/token" in table
+    assert "0.5000 → 0.2500" in table and "0.1429 → 0.0714" in table

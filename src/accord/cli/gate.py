@@ -85,6 +85,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_diff_pairing(bm)
     bm.add_argument("--measure", default="average", help="strict, lenient or average (default, as GATE's tool)")
     add_rates(bm, zero_division=False)
+    add_gate_extra_rates(bm)
     add_allow_missing(bm)
     add_output(bm, "one row per changed annotation")
     bm.add_argument("--threshold", type=closed_fraction, metavar="T",
@@ -185,7 +186,8 @@ def run_benchmark(args: argparse.Namespace) -> int:
                             types=args.type, features=features_option(args.features), pairing=args.pairing,
                             compare_as_strings=args.compare_as_strings, allow_missing=args.allow_missing,
                             format=args.format, key_set=args.key_set, before_set=args.before_set,
-                            after_set=args.after_set, discontinuous=getattr(args, "discontinuous", "fragments"))
+                            after_set=args.after_set, discontinuous=getattr(args, "discontinuous", "fragments"),
+                            error_rate=args.error_rate, fp_per=args.fp_per)
     if args.details:
         write_rows(result.changed, args.details, columns=["document", "type", "side", "start", "end", "text",
                                                           "features", "before", "after", "direction"])
@@ -204,7 +206,8 @@ def run_benchmark(args: argparse.Namespace) -> int:
                                                             f"{shown_name(args.after)}", views=span_views(runs)))
 
     def draw(console: object) -> None:
-        render_benchmark(benchmark_view(result.source, measure, args.beta), console)
+        render_benchmark(benchmark_view(result.source, measure, args.beta, error_rate=args.error_rate,
+                                        fp_per=args.fp_per), console)
         if args.threshold is not None:
             render_below_threshold(below_threshold(result.source, measure, args.threshold), args.threshold, console)
     if args.threshold is not None:

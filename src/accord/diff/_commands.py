@@ -163,13 +163,20 @@ def benchmark(key: PathLike | Any, before: PathLike | Any, after: PathLike | Any
               beta: float = 1.0, types: Sequence[str] | None = None, features: Sequence[str] | None = (),
               pairing: str = "gate", compare_as_strings: bool = False, allow_missing: str | None = None,
               format: str | None = None, key_set: str | None = None, before_set: str | None = None,
-              after_set: str | None = None, discontinuous: str = "fragments") -> Any:
-    """GATE's Corpus Benchmark (``accord benchmark``): one measure before and after, and what changed."""
+              after_set: str | None = None, discontinuous: str = "fragments", error_rate: bool = False,
+              fp_per: str | None = None) -> Any:
+    """GATE's Corpus Benchmark (``accord benchmark``): one measure before and after, and what changed;
+    ``error_rate`` and ``fp_per`` as :func:`qa`'s."""
+    import dataclasses
+
     from ..diff import parse_measure
     from ..diff._benchmark import benchmark as run
+    from ..diff._diff import document_constants
     from ..diff._result import benchmark_result
+    from ..result import GateKind
     from ._views import change_rows
 
+    GateKind(fp_per=fp_per)     # an unknown unit refused before the inputs are read
     chosen = parse_measure(measure)
     if chosen.endswith("-bdm"):
         raise OptionError("accord benchmark compares strict, lenient or average figures")
@@ -180,7 +187,11 @@ def benchmark(key: PathLike | Any, before: PathLike | Any, after: PathLike | Any
     k, b, a = meet_sides((k, b, a), (key, before, after), ("key", "before", "after"))
     bench = run(k, b, a, types=types or None, features=features, pairing=pairing,
                 compare_as_strings=compare_as_strings, allow_missing=allow_missing)
+    if fp_per is not None:
+        bench = dataclasses.replace(bench, before=document_constants(bench.before, k, b, fp_per),
+                                    after=document_constants(bench.after, k, a, fp_per))
     result = benchmark_result(bench, chosen, beta, change_rows(bench), options={"allow_missing": allow_missing},
-                              inputs=inputs_block(gold=(key, len(k)), before=(before, len(b)), after=(after, len(a))))
+                              inputs=inputs_block(gold=(key, len(k)), before=(before, len(b)), after=(after, len(a))),
+                              error_rate=error_rate, fp_per=fp_per)
     result.source = bench
     return result

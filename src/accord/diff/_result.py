@@ -103,11 +103,12 @@ class BenchmarkResult(Result):
 
 
 def benchmark_result(bench: Any, measure: str, beta: float, changed: list[dict[str, Any]], *,
-                     options: Mapping[str, Any] | None = None,
-                     inputs: Mapping[str, Any] | None = None) -> BenchmarkResult:
-    """The two diffs of a :class:`~accord.diff._benchmark.Benchmark` under one measure, and its changes."""
-    kind = GateKind(measure, beta)
-    before, after = diff_table(bench.before), diff_table(bench.after)
+                     options: Mapping[str, Any] | None = None, inputs: Mapping[str, Any] | None = None,
+                     error_rate: bool = False, fp_per: str | None = None) -> BenchmarkResult:
+    """The two diffs of a :class:`~accord.diff._benchmark.Benchmark` under one measure, and its changes (with
+    GATE's error rate and false positives per token or sentence: ``error_rate``, ``fp_per``)."""
+    kind = GateKind(measure, beta, error_rate=error_rate, fp_per=fp_per)
+    before, after = diff_table(bench.before, kind), diff_table(bench.after, kind)
     types = sorted(set(bench.before.types) | set(bench.after.types))
     before, after = _with_rows(before, types), _with_rows(after, types)
     fixed = Counter((c.document, c.type) for c in bench.changes if c.direction == "fixed")
@@ -119,7 +120,8 @@ def benchmark_result(bench: Any, measure: str, beta: float, changed: list[dict[s
             values[d, 1 + k] = (fixed[(doc, t)], broken[(doc, t)])
     values[:, 0] = values[:, 1:].sum(axis=1)
     changes = CountTable(("fixed", "broken"), tuple(docs), (ALL,) + tuple(("label", t) for t in types), values)
-    opts = {**bench.before.options, "measure": kind.measure, "beta": beta, **(options or {})}
+    extra = {**({"error_rate": True} if error_rate else {}), **({"fp_per": fp_per} if fp_per else {})}
+    opts = {**bench.before.options, "measure": kind.measure, "beta": beta, **extra, **(options or {})}
     return BenchmarkResult({"before": Measure(kind, before), "after": Measure(kind, after)}, changes, changed,
                            options=opts, inputs=inputs)
 
@@ -130,4 +132,6 @@ def _with_rows(table: CountTable, types: Sequence[str]) -> CountTable:
         return table
     values = np.zeros((len(table.documents), len(rows), len(table.fields)), dtype=table.values.dtype)
     values[:, [rows.index(r) for r in table.rows]] = table.values
+    if len(table.fields) > 5:     # a document's tokens or sentences on every row of it, an added one too
+        values[:, :, 5] = table.values[:, [table.rows.index(ALL)], 5]
     return CountTable(table.fields, table.documents, rows, values)

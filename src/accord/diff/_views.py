@@ -6,6 +6,7 @@ annotations below a threshold)."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -210,8 +211,43 @@ def below_threshold(bench: Benchmark, measure: str, threshold: float) -> list[di
     return out
 
 
-def benchmark_view(bench: Benchmark, measure: str, beta: float) -> dict[str, Any]:
+def benchmark_view(bench: Benchmark, measure: str, beta: float, *, error_rate: bool = False,
+                   fp_per: str | None = None) -> dict[str, Any]:
     """What the benchmark's terminal tables (:func:`accord.report.benchmark_report.render_benchmark`) draw: the rows
-    by document and type (:meth:`Benchmark.rows`), the rows over the corpus and the changed annotations."""
-    return {"rows": bench.rows(measure, beta), "corpus": corpus_rows(bench, measure, beta),
-            "changes": change_rows(bench), "measure": measure, "beta": beta}
+    by document and type (:meth:`Benchmark.rows`), the rows over the corpus and the changed annotations; with
+    ``error_rate`` and ``fp_per`` (the diffs' ``constants`` counted) each side's ``error_rate`` and
+    ``false_positives`` (spurious per token or sentence) too."""
+    rows, corpus = bench.rows(measure, beta), corpus_rows(bench, measure, beta)
+    if error_rate or fp_per is not None:
+        _add_extra_rates(bench, rows, corpus, error_rate, fp_per)
+    return {"rows": rows, "corpus": corpus, "changes": change_rows(bench), "measure": measure, "beta": beta,
+            "error_rate": error_rate, "fp_per": fp_per}
+
+
+def _add_extra_rates(bench: Benchmark, rows: list[dict[str, Any]], corpus: list[dict[str, Any]], error_rate: bool,
+                     fp_per: str | None) -> None:
+    """GATE's error rate (1 - precision) and false positives per constant (spurious / c) of each side of each
+    row: a document's c is its own, a type's over the corpus and the corpus rows' the sum of all documents'."""
+    def per(spurious: int, c: int) -> float:
+        return spurious / c if c else math.nan
+
+    for side, diff in (("before", bench.before), ("after", bench.after)):
+        total = sum(diff.constants.get(d, 0) for d in diff.documents)
+        for r in rows:
+            figures = r[side]
+            if error_rate:
+                figures["error_rate"] = 1.0 - figures["precision"]
+            if fp_per is not None:
+                c = total if r["document"] == "<all>" else diff.constants[r["document"]]
+                figures["false_positives"] = per(figures["spurious"], c)
+        for r in corpus:
+            figures = r[side]
+            if error_rate:
+                figures["error_rate"] = 1.0 - figures["precision"]
+            if fp_per is not None:
+                if r["type"] == "macro over documents":
+                    docs = [per(diff.counts(document=d).spurious, diff.constants[d]) for d in diff.documents]
+                    kept = [x for x in docs if x == x]
+                    figures["false_positives"] = sum(kept) / len(kept) if kept else math.nan
+                else:
+                    figures["false_positives"] = per(figures["spurious"], total)

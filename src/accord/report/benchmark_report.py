@@ -32,16 +32,18 @@ def render_benchmark(view: Mapping[str, Any], console: Any = None) -> None:
 
     console = console or TableConsole()
     measure, beta = view["measure"], view["beta"]
+    extra, extra_names = _extra(view)
     t = new_table(f"{measure} measure, before → after", ["Document", "Type", "Precision", "Recall", f"F{beta:g}",
-                                                          "Fixed", "Broken"], first=2)
+                                                          *extra_names, "Fixed", "Broken"], first=2)
     rows = view["rows"]
     for i, r in enumerate(rows):
         if i == len(rows) - 1:
             t.add_section()
         t.add_row(r["document"], r["type"], *(_arrow(r["before"][k], r["after"][k]) for k in _FIGURES),
+                  *(_lower_better(r["before"][k], r["after"][k]) for k in extra),
                   str(r["fixed"]), str(r["broken"]), style="bold" if i == len(rows) - 1 else None)
     print_table(console, t)
-    _render_corpus(view["corpus"], beta, console)
+    _render_corpus(view["corpus"], beta, console, view)
     if view["changes"]:
         c = new_table("annotations that changed", ["Document", "Type", "Side", "Span", "Text", "Before", "After",
                                                    ""], first=8)
@@ -52,17 +54,44 @@ def render_benchmark(view: Mapping[str, Any], console: Any = None) -> None:
         print_table(console, c)
 
 
-def _render_corpus(rows: list[dict[str, Any]], beta: float, console: Any) -> None:
+def _extra(view: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """The error rate and false positives columns the view asks for: their keys and headers."""
+    keys, names = [], []
+    if view.get("error_rate"):
+        keys.append("error_rate")
+        names.append("Error rate")
+    if view.get("fp_per"):
+        keys.append("false_positives")
+        names.append(f"FP/{view['fp_per']}")
+    return keys, names
+
+
+def _lower_better(before: float, after: float) -> Any:
+    """``before → after`` for a figure where lower is better (green when it fell)."""
+    from rich.text import Text
+
+    text = f"{before:.4f} → {after:.4f}"     # (NaN, a document without tokens or sentences: uncoloured)
+    if after < before - 1e-12:
+        return Text(text, style="green")
+    if after > before + 1e-12:
+        return Text(text, style="red")
+    return text
+
+
+def _render_corpus(rows: list[dict[str, Any]], beta: float, console: Any,
+                   view: Mapping[str, Any] | None = None) -> None:
     from .table import new_table, print_table
 
+    extra, extra_names = _extra(view or {})
     t = new_table("over the corpus, by type (before → after)", ["Type", "Correct", "Partial", "Missing", "Spurious",
-                                                                 "Precision", "Recall", f"F{beta:g}"])
+                                                                 "Precision", "Recall", f"F{beta:g}", *extra_names])
     for i, r in enumerate(rows):
         b, a = r["before"], r["after"]
         counts = [f"{b[k]} → {a[k]}" if k in b else "" for k in ("correct", "partial", "missing", "spurious")]
         if i == len(rows) - 2:
             t.add_section()
         t.add_row(r["type"], *counts, *(_arrow(b[k], a[k]) for k in _FIGURES),
+                  *(_lower_better(b[k], a[k]) for k in extra),
                   style="bold" if i == len(rows) - 2 else ("italic" if i == len(rows) - 1 else None))
     print_table(console, t)
 
