@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -91,17 +92,50 @@ def _auto_detect(y: Sequence[Sequence[str]], suffix: bool) -> str:
 
 
 def _check_lengths(y_true: Any, y_pred: Any) -> None:
-    if not {type(s) for s in y_true} | {type(s) for s in y_pred} <= {list}:
+    if not set(map(type, y_true)) | set(map(type, y_pred)) <= {list}:
         raise TypeError("Found input variables without list of list.")
-    if len(y_true) != len(y_pred) or any(len(a) != len(b) for a, b in zip(y_true, y_pred)):
+    if len(y_true) != len(y_pred) or list(map(len, y_true)) != list(map(len, y_pred)):
         raise ValueError("Found input variables with inconsistent numbers of samples:\n"
                          f"{list(map(len, y_true))}\n{list(map(len, y_pred))}")
 
 
-class _Entities:
-    """Decoded entities of one side: flat start, end and type codes over a shared type table."""
+class _Codes(dict[str, int]):
+    """Tag -> its rank among the distinct tags met so far (a new tag gets the next one)."""
 
-    def __init__(self, y: Sequence[Sequence[str]], table: tagging.TagTable, scheme: str | None):
+    def __missing__(self, tag: str) -> int:
+        code = self[tag] = len(self)
+        return code
+
+
+class _Tags:
+    """Both sides' tags as codes into one list of distinct tags, read once, in seqeval's order (gold first).
+
+    ``distinct`` lists the distinct tags in order of first occurrence, those of the gold side first
+    (``gold_distinct`` of them); ``gold`` and ``pred`` index it, token by token, the sentences concatenated;
+    ``first`` is True at each sentence's first token (both sides have the same lengths).
+    """
+
+    def __init__(self, y_true: Sequence[Sequence[str]], y_pred: Sequence[Sequence[str]]):
+        lengths = np.fromiter(map(len, y_true), dtype=np.int64, count=len(y_true))
+        n = int(lengths.sum())
+        codes = _Codes()
+        self.gold = np.fromiter(map(codes.__getitem__, chain.from_iterable(y_true)), dtype=np.int32, count=n)
+        self.gold_distinct = len(codes)
+        self.pred = np.fromiter(map(codes.__getitem__, chain.from_iterable(y_pred)), dtype=np.int32, count=n)
+        self.distinct = list(codes)
+        offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        self.first = np.zeros(n, dtype=bool)
+        self.first[offsets[:-1][lengths > 0]] = True
+
+
+class _Entities:
+    """Decoded entities of one side: start, end and type codes over a shared type table, in order of position
+    (the chunks of one side never overlap, so their starts increase)."""
+
+    def __init__(self, y: Sequence[Sequence[str]], table: tagging.TagTable, scheme: str | None,
+                 codes: np.ndarray | None = None, lookup: tuple[np.ndarray, np.ndarray] | None = None,
+                 first: np.ndarray | None = None):
         if scheme in TABLES:    # IOB1, IOE1: seqeval's own strict reading (see _seqeval_strict)
             rows, base = [], 0
             for sentence in y:
@@ -109,31 +143,52 @@ class _Entities:
                          strict_chunks(sentence, scheme, table.suffix)]
                 base += len(sentence)
             arr = np.asarray(rows, dtype=np.int64).reshape(-1, 3)
-            self.keys = np.stack([arr[:, 1], arr[:, 2], arr[:, 0]], axis=1)
-            self.type_id: np.ndarray[Any, np.dtype[np.signedinteger[Any]]] = arr[:, 0]   # int32 from decode below
+            self.start, self.end = arr[:, 1], arr[:, 2]
+            self.type_id: np.ndarray[Any, np.dtype[np.signedinteger[Any]]] = arr[:, 0]
             return
-        flat, _, first = tagging.flatten(y)
-        prefix, types = table.arrays(table.intern(flat))
-        chunks = tagging.decode(prefix, types, first, scheme=scheme or "conlleval",
-                                repair="discard" if scheme else "conlleval", tags=flat)
-        self.keys = np.stack([chunks.start, chunks.end, chunks.type_id.astype(np.int64)], axis=1)
-        self.type_id = chunks.type_id
+        assert codes is not None and lookup is not None and first is not None
+        chunks = tagging.decode(lookup[0][codes], lookup[1][codes], first, scheme=scheme or "conlleval",
+                                repair="discard" if scheme else "conlleval")
+        self.start, self.end, self.type_id = chunks.start, chunks.end, chunks.type_id
 
 
-def _counts(y_true: Any, y_pred: Any, *, suffix: bool, scheme: str | None
+def _true_positives(t: _Entities, p: _Entities, ntypes: int) -> np.ndarray:
+    """Per type, the predicted chunks equal to a gold chunk (same start, end and type). Each side's starts
+    increase, so a predicted chunk can only equal the gold chunk of its start: one binary search each."""
+    if not len(t.start) or not len(p.start):
+        return np.zeros(ntypes, dtype=np.int64)
+    if (np.diff(t.start) <= 0).any():    # never from the readings above; pairing by hashing is the general way
+        gi, _ = exact_pairs(np.stack([t.start, t.end, t.type_id.astype(np.int64)], axis=1),
+                            np.stack([p.start, p.end, p.type_id.astype(np.int64)], axis=1))
+        return np.bincount(t.type_id[gi], minlength=ntypes)
+    at = np.minimum(np.searchsorted(t.start, p.start), len(t.start) - 1)
+    hit = (t.start[at] == p.start) & (t.end[at] == p.end) & (t.type_id[at] == p.type_id)
+    return np.bincount(p.type_id[hit], minlength=ntypes)
+
+
+def _counts(y_true: Any, y_pred: Any, *, suffix: bool, scheme: str | None, tags: _Tags | None = None
             ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
-    _check_lengths(y_true, y_pred)
+    if tags is None:
+        _check_lengths(y_true, y_pred)
     table = tagging.TagTable(scheme or "conlleval", suffix=suffix)
-    t = _Entities(y_true, table, scheme)
-    p = _Entities(y_pred, table, scheme)
+    if scheme in TABLES:
+        t = _Entities(y_true, table, scheme)
+        p = _Entities(y_pred, table, scheme)
+    else:
+        tags = tags if tags is not None else _Tags(y_true, y_pred)
+        # the distinct tags in order of first occurrence (gold first): the first faulty one is refused, as
+        # reading every tag in that order would refuse it
+        index = table.intern(tags.distinct)
+        lookup = table.arrays(index)
+        t = _Entities(y_true, table, scheme, tags.gold, lookup, tags.first)
+        p = _Entities(y_pred, table, scheme, tags.pred, lookup, tags.first)
     present = np.union1d(t.type_id, p.type_id).astype(np.int64)
     names = [table.types[k] or "_" for k in present.tolist()]   # a bare B/I/E/S tag: seqeval's type "_"
     order = np.argsort(np.array(names, dtype=object), kind="stable") if names else np.zeros(0, dtype=np.int64)
     present = present[order]
     names = [names[k] for k in order.tolist()]
     ntypes = len(table.types)
-    gi, _ = exact_pairs(t.keys, p.keys)
-    tp = np.bincount(t.type_id[gi], minlength=ntypes)[present]
+    tp = _true_positives(t, p, ntypes)[present]
     true_sum = np.bincount(t.type_id, minlength=ntypes)[present]
     pred_sum = np.bincount(p.type_id, minlength=ntypes)[present]
     return names, tp.astype(np.int64), pred_sum.astype(np.int64), true_sum.astype(np.int64)
@@ -264,14 +319,19 @@ def classification_report(y_true: Any, y_pred: Any, *, digits: int = 2, suffix: 
                           output_dict: bool = False, mode: str | None = None, sample_weight: Any = None,
                           zero_division: Any = "warn", scheme: Any = None) -> str | dict[str, dict[str, Any]]:
     """Per-type and averaged precision, recall, F1 and support, as seqeval's report (text or dict)."""
-    strict = None
+    strict, tags = None, None
     if mode == "strict":
         _check_lengths(y_true, y_pred)
-        strict = _scheme_name(scheme) if scheme else _auto_detect(y_true, suffix)
+        strict = _scheme_name(scheme) if scheme else None
+        if strict not in TABLES:
+            tags = _Tags(y_true, y_pred)
+        if strict is None:
+            assert tags is not None
+            strict = _auto_detect([tags.distinct[:tags.gold_distinct]], suffix)   # the gold side's distinct tags
     if sample_weight is not None:
         warnings.warn("sample_weight is ignored, as it is by seqeval for these averages", SeqevalCompatWarning,
                       stacklevel=2)
-    names, tp, pred_sum, true_sum = _counts(y_true, y_pred, suffix=suffix, scheme=strict)
+    names, tp, pred_sum, true_sum = _counts(y_true, y_pred, suffix=suffix, scheme=strict, tags=tags)
     kw = dict(warn_for=("precision", "recall", "f-score"), beta=1.0, zero_division=zero_division, warn_stack=3)
     p, r, f, s = _from_counts(tp, pred_sum, true_sum, average=None, **kw)
     rows: list[tuple[str, Any, Any, Any, Any] | None] = [
