@@ -118,3 +118,15 @@ def test_benchmark_before_and_after(tmp_path, capsys, monkeypatch):
     table = capsys.readouterr().out
     assert "Error rate" in table and "FP/token" in table
     assert "0.5000 → 0.2500" in table and "0.1429 → 0.0714" in table
+
+
+def test_score_with_the_gate_profile(tmp_path, capsys):
+    k, r = corpora()
+    for side, corpus in (("key", k), ("response", r)):
+        accord.write(corpus, tmp_path / side, format="brat")
+    args = [str(tmp_path / "key"), str(tmp_path / "response"), "-q", "--error-rate", "--fp-per", "token"]
+    assert main(["score", *args, "--profile", "gate", "--output", "json"]) == 0
+    strict = checked(capsys.readouterr().out)["measures"]["strict"]["totals"]
+    assert strict["error_rate"] == pytest.approx(0.5) and strict["false_positives_per_token"] == pytest.approx(2 / 14)
+    assert main(["score", *args]) == 2     # GATE's figures: not of the pairs mode
+    assert "apply with --profile gate" in capsys.readouterr().err

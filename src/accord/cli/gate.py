@@ -46,7 +46,7 @@ def _diff_options(p: argparse.ArgumentParser, by: str) -> None:
                    "the key's files (accord adjudicate --set-name): a key or response of its type and span")
 
 
-def add_gate_extra_rates(p: argparse.ArgumentParser) -> None:
+def add_gate_extra_rates(p: argparse._ActionsContainer) -> None:   # a parser or an argument group
     """``--error-rate`` and ``--fp-per`` (GATE's user guide 10.1.3 and 10.8)."""
     p.add_argument("--error-rate", action="store_true",
                    help="also GATE's error rate of each measure: 1 - precision, the share of responses that are wrong")

@@ -61,6 +61,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                      "hyp<token> (detail)) in the tag table")
     add_statistics(sc)
     add_rates(sc)
+    gate = sc.add_argument_group("GATE's figures (with --profile gate)")
+    from .gate import add_gate_extra_rates
+
+    add_gate_extra_rates(gate)
     add_scaling(sc)
 
 
@@ -175,7 +179,8 @@ def _score_gate(args: argparse.Namespace) -> int:
         compare_as_strings=False, pairing="gate", measures=None, bdm=args.bdm, beta=args.beta,
         by=["type", "document"], allow_missing=args.allow_missing, output=args.output, out=args.out, html=args.html,
         details=args.details, quiet=args.quiet, bootstrap=args.bootstrap, seed=args.seed,
-        confidence=args.confidence, ci_method=args.ci_method, confidence_data=args.confidence_data)
+        confidence=args.confidence, ci_method=args.ci_method, confidence_data=args.confidence_data,
+        error_rate=args.error_rate, fp_per=args.fp_per)
     return run_qa(qa)
 
 
@@ -269,6 +274,9 @@ def run_score(args: argparse.Namespace) -> int:
         if args.profile not in (None, "gate"):
             raise OptionError(f"--bdm scores with the gate profile, not {args.profile!r}")
         return _score_gate(args)
+    if args.error_rate or args.fp_per:
+        raise OptionError("--error-rate and --fp-per are GATE's figures: they apply with --profile gate (and to "
+                          "accord diff, qa and benchmark)")
     if args.mat_csv is None and (args.tag_output_mismatch_details or args.csv_formula_output != ["excel"]):
         raise OptionError("--csv-formula-output and --tag-output-mismatch-details apply with --mat-csv DIR")
     if args.mat_csv is not None:
