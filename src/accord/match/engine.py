@@ -78,13 +78,26 @@ class DocumentAlignment:
     contents: dict[int, str] | None = field(default=None, repr=False, compare=False)
     """:func:`_attribute_content` of the annotations that needed it, by ``id`` (while the document is paired)."""
 
+    pointing: dict[str, list[tuple[int, Annotation]]] | None = field(default=None, repr=False, compare=False)
+    """:func:`_may_point` of each side, by side (while the document is paired)."""
+
     def incoming(self, side: str) -> dict[int, Pointers]:
         """:func:`_incoming` of the gold or the predicted annotations, computed once."""
         if self.pointers is None:
             self.pointers = {}
         if side not in self.pointers:
-            self.pointers[side] = _incoming(self.gold if side == "gold" else self.pred, self.contents)
+            anns = self.gold if side == "gold" else self.pred
+            self.pointers[side] = _incoming(anns, self.contents, self.pointing_of(side))
         return self.pointers[side]
+
+    def pointing_of(self, side: str) -> list[tuple[int, Annotation]]:
+        """:func:`_may_point` of the gold or the predicted annotations, computed once."""
+        if self.pointing is None:
+            self.pointing = {}
+        got = self.pointing.get(side)
+        if got is None:
+            got = self.pointing[side] = _may_point(self.gold if side == "gold" else self.pred)
+        return got
 
 
 class Pairer:
@@ -226,8 +239,8 @@ class Pairer:
             ggroups = ggroups + 2 * reference_depths(gold, ggroups, doc_id, "gold")
             pgroups = pgroups + 2 * reference_depths(pred, pgroups, doc_id, "predicted")
         if np.any(ggroups % 2) or np.any(pgroups % 2) or len(self._strata) > 1:
-            self._check_references(gold, ggroups, doc_id, "gold")
-            self._check_references(pred, pgroups, doc_id, "predicted")
+            self._check_references(gold, ggroups, doc_id, "gold", out.pointing_of("gold"))
+            self._check_references(pred, pgroups, doc_id, "predicted", out.pointing_of("pred"))
         for g in sorted(set(ggroups.tolist()) | set(pgroups.tolist())):
             gi = np.flatnonzero(ggroups == g)
             pi = np.flatnonzero(pgroups == g)
@@ -242,7 +255,7 @@ class Pairer:
             if len(gi) and len(pi) and len(depths) > 1:   # one depth only: those already met in its round
                 self._pair_group(gold, pred, gi, pi, False, ctx, out)
         out.contents = None     # the canonical order's working memory: not kept with the result
-        out.pointers = None
+        out.pointers = out.pointing = None
         return out
 
     def _labelled(self, doc: Document | None) -> tuple[list[Annotation], list[str]]:
@@ -288,10 +301,11 @@ class Pairer:
         by_label = {lbl: self._group_of_label(lbl, self.task.labels[lbl].spanned) for lbl in labels}
         return np.fromiter(map(by_label.__getitem__, map(_LABEL, anns)), np.int64, len(anns))
 
-    def _check_references(self, anns: list[Annotation], groups: Int64s, doc_id: str, side: str) -> None:
+    def _check_references(self, anns: list[Annotation], groups: Int64s, doc_id: str, side: str,
+                          pointing: list[tuple[int, Annotation]] | None = None) -> None:
         index = {id(a): k for k, a in enumerate(anns)}
         group = groups.tolist()
-        for k, a in _may_point(anns):
+        for k, a in _may_point(anns) if pointing is None else pointing:
             for t in a.referenced():
                 j = index.get(id(t))
                 if j is not None and group[j] >= group[k]:
@@ -555,7 +569,8 @@ def _content_key(ann: Annotation, label: str, incoming: dict[int, Pointers] | No
             (incoming or {}).get(id(ann), ()))
 
 
-def _incoming(anns: Sequence[Annotation], contents: dict[int, str] | None = None) -> dict[int, Pointers]:
+def _incoming(anns: Sequence[Annotation], contents: dict[int, str] | None = None,
+              pointing: list[tuple[int, Annotation]] | None = None) -> dict[int, Pointers]:
     """For each annotation another one points to: how it is pointed to, sorted.
 
     Each pointer is described by the pointing annotation's label, the attribute, and the
@@ -563,7 +578,7 @@ def _incoming(anns: Sequence[Annotation], contents: dict[int, str] | None = None
     spans that relations with different other arguments point to are told apart.
     """
     out: dict[int, list[tuple[str, Annotation]]] = {}
-    for _, a in _may_point(anns):
+    for _, a in _may_point(anns) if pointing is None else pointing:
         for name, value in a.attributes.items():
             if isinstance(value, Annotation):
                 out.setdefault(id(value), []).append((name, a))

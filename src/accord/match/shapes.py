@@ -70,6 +70,12 @@ _PLAIN = object()
 equal under ``==``, such as ``1`` and ``True``, score alike: the similarities compare values with ``==``)."""
 
 
+_TARGETS_ONLY = object()
+"""Marks the key of an annotation whose values are all annotations: its scoring and true labels, whether it is
+spanless and its attribute names (its shape, :func:`shape_of`, is made of those alone)."""
+_TARGET_TYPE = {Annotation}
+
+
 def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> Int64s | None:
     known, codes, shared = ctx.shapes, ctx.shape_codes, ctx.shared_codes
     out: list[int] = []
@@ -81,9 +87,18 @@ def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> I
             by_object = (lbl, a.label, a.start is None, id(attrs))
             code = shared.get(by_object)
             if code is None:
+                types = set(map(type, attrs.values()))
+                if types == _TARGET_TYPE:   # every value an annotation (a relation): the shape is in the names
+                    targets_only = (_TARGETS_ONLY, lbl, a.label, a.start is None, tuple(attrs))
+                    code = codes.get(targets_only)
+                    if code is None:
+                        code = codes[targets_only] = codes.setdefault(shape_of(a, lbl), len(codes))
+                    known[id(a)] = code
+                    append(code)
+                    continue
                 items = tuple(attrs.items())
                 try:
-                    if all(type(v) in SCALAR_TYPES for _, v in items):
+                    if SCALAR_TYPES.issuperset(types):
                         plain = (_PLAIN, lbl, a.label, a.start is None, items)
                         code = codes.get(plain)
                         if code is None:
