@@ -17,10 +17,10 @@ from typing import Any
 
 __all__: list[str] = []
 
-_TOKEN = re.compile(r'(?P<s>"(?:[^"\\\n]|\\[^\n])*")|(?P<o>\()|(?P<c>\))|(?P<sl>/)'
-                    r'|(?P<r>:[^ \t\r\n\v\f"()/:~]*)|(?P<y>[^ \t\r\n\v\f"()/:~]+)|(?P<w>[ \t\r\n\v\f]+)|(?P<x>.)',
-                    re.DOTALL)
-_KINDS = ("s", "o", "c", "sl", "r", "y")
+_TOKEN = re.compile(r'"(?:[^"\\\n]|\\[^\n])*"|[()/]|:[^ \t\r\n\v\f"()/:~]*|[^ \t\r\n\v\f"()/:~]+|["~]')
+"""The tokens: a string closed on its line, a parenthesis or slash, a role, a symbol, or a stray quote or tilde (every
+character but penman's white space, the space, tab, line breaks, vertical tab and form feed, is in one)."""
+_KIND = {"(": "o", ")": "c", "/": "sl", ":": "r"}
 
 
 class _Unsure(Exception):
@@ -29,13 +29,16 @@ class _Unsure(Exception):
 
 def _tokens(text: str) -> list[tuple[str, str]]:
     out = []
-    for m in _TOKEN.finditer(text):
-        kind = m.lastgroup
-        if kind == "w":
-            continue
-        if kind == "x" or kind is None:
+    for token in _TOKEN.findall(text):
+        first = token[0]
+        if first == '"':
+            if len(token) == 1:
+                raise _Unsure
+            out.append(("s", token))
+        elif first == "~":
             raise _Unsure
-        out.append((kind, m.group()))
+        else:
+            out.append((_KIND.get(first, "y"), token))
     return out
 
 

@@ -39,6 +39,9 @@ class Var(NamedTuple):
 
     name: str
 
+    def __repr__(self) -> str:     # the named tuple's own text, without its generic formatting (items sort by it)
+        return f"Var(name={self[0]!r})"
+
 
 class _LatentMarker:
     def __repr__(self) -> str:
@@ -60,7 +63,7 @@ class LatentResult(NamedTuple):
 
 
 def _signature(item: Sequence[Any], fields: Sequence[Any]) -> tuple[Any, ...]:
-    return tuple("\0var" if f is LATENT and isinstance(v, Var) else v for v, f in zip(item, fields))
+    return tuple(["\0var" if f is LATENT and isinstance(v, Var) else v for v, f in zip(item, fields)])
 
 
 def latent_match(pred: Sequence[Sequence[Any]], gold: Sequence[Sequence[Any]], fields: Sequence[Any], *,
@@ -98,7 +101,8 @@ def latent_match(pred: Sequence[Sequence[Any]], gold: Sequence[Sequence[Any]], f
         buckets: dict[tuple[Any, ...], list[int]] = {}
         for j, b in enumerate(gold):
             buckets.setdefault(_signature(b, fields), []).append(j)
-        pairs_iter = ((i, j) for i, a in enumerate(pred) for j in buckets.get(_signature(a, fields), ()))
+        pred_signature = [_signature(a, fields) for a in pred]
+        pairs_iter = ((i, j) for i, sig in enumerate(pred_signature) for j in buckets.get(sig, ()))
     else:
         pairs_iter = ((i, j) for i in range(len(pred)) for j in range(len(gold)))
     for i, j in pairs_iter:
@@ -130,7 +134,7 @@ def latent_match(pred: Sequence[Sequence[Any]], gold: Sequence[Sequence[Any]], f
     # score goes onto the y variable and no x variable is needed.
     implied = all(fields[k] is exact for k in plain) and _unique(pred) and _unique(gold)
     if implied:
-        quick = _greedy_if_optimal(cand, [_signature(a, fields) for a in pred])
+        quick = _greedy_if_optimal(cand, pred_signature)
         if quick is not None:
             return quick
         from ._latent_search import best_mapping
@@ -188,14 +192,15 @@ def _greedy_if_optimal(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], 
     score = sum(t[2] for t in chosen)
     if score < bound - 1e-9:
         return None
-    return _result_of(cand, mapped_a)
+    return _result_of(cand, mapped_a, chosen)
 
 
-def _result_of(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]],
-               mapped: dict[Any, Any]) -> LatentResult:
+def _result_of(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]], mapped: dict[Any, Any],
+               chosen: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]] | None = None) -> LatentResult:
     """The result of a variable mapping where the item constraint is implied: every candidate whose variable
-    pairs it maps, and the variable pairs those rely on."""
-    chosen = [t for t in cand if all(mapped.get(va) == vb for va, vb in t[3])]
+    pairs it maps (``chosen``, when known), and the variable pairs those rely on."""
+    if chosen is None:
+        chosen = [t for t in cand if all(mapped.get(va) == vb for va, vb in t[3])]
     score = sum(t[2] for t in chosen)
     pairs = sorted((i, j, s) for i, j, s, _ in chosen)
     used = {vp for _, _, _, need in chosen for vp in need}
