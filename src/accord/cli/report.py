@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import OptionError
-from ._options import add_rates, count_of, open_fraction, seed_value
+from ._options import add_rates, add_scaling, count_of, open_fraction, seed_value
 from ._output import info
 from ._pages import write_report
 
@@ -39,9 +39,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--ci-method", choices=("percentile", "bca"), default="percentile", help="interval method")
     rp.add_argument("-o", "--out", required=True, help="the HTML file to write")
     add_rates(rp)
+    add_scaling(rp)
+
+
+def _leniency(args: argparse.Namespace) -> tuple[int, bool]:
+    """The page's leniency level and labelled flag (``--match clueval``), else exact and labelled."""
+    if getattr(args, "match", None) != "clueval":
+        return 1, True
+    from ..clueval import leniency_level
+
+    return leniency_level(args.leniency), not args.unlabelled
 
 
 def run_report(args: argparse.Namespace) -> int:
+    from ..parallel._views import VIEWS, views_of
     from ..pipeline import reading_once
     from ..stats import compare
     from .compare import names_of, system_args
@@ -53,8 +64,19 @@ def run_report(args: argparse.Namespace) -> int:
         raise OptionError("accord report writes an HTML file: give -o FILE.html")
     args.details = None
     names = names_of(args.preds)
-    with reading_once():    # the gold file is read once for every system
-        systems = {name: score_result(system_args(args, path), path)[0] for name, path in zip(names, args.preds)}
+    level, labelled = _leniency(args)
+    sharded = args.jobs != "1" or args.dask is not None
+    if sharded and getattr(args, "align", None) is not None:
+        raise OptionError("--align with --jobs or --dask: the page's notes of aligned strings need the documents; "
+                          "run without --jobs and --dask")
+    token = VIEWS.set((level, labelled)) if sharded else None   # the shards keep what the page shows
+    try:
+        with reading_once():    # the gold file is read once for every system
+            systems = {name: score_result(system_args(args, path), path)[0]
+                       for name, path in zip(names, args.preds)}
+    finally:
+        if token is not None:
+            VIEWS.reset(token)
     comparison = None
     # the page's statistics are drawn by default: a corpus of one unit (one document of one sentence) cannot carry
     # them, and the page says so (a warning) rather than refusing the scores
@@ -70,7 +92,15 @@ def run_report(args: argparse.Namespace) -> int:
             for result in systems.values():
                 result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method,
                                  resample=args.resample)
-    write_report(args.out, systems, comparison, title=f"{Path(args.gold).name}: {', '.join(names)}", args=args)
+    title = f"{Path(args.gold).name}: {', '.join(names)}"
+    views = views_of(systems, level, labelled) if sharded else None
+    if views is None:
+        write_report(args.out, systems, comparison, title=title, args=args)
+    else:    # the systems were scored in shards: the page from the span views the shards kept
+        from .._support.safe_paths import write_text
+        from ..report.html_report import report_html
+
+        write_text(args.out, report_html(systems, comparison, title=title, views=views))
     info(args, f"report of {len(systems)} system(s) on {len(next(iter(systems.values())).documents)} documents "
                f"written to {args.out}")
     return 0

@@ -91,6 +91,9 @@ class ShardWork:
     score: Callable[..., Any]
     """The serial scoring of a pair of corpora (:func:`accord.score`, given by the caller: this package never
     imports the scoring it runs)."""
+    views: tuple[int, bool] | None = None
+    """The report page's leniency level and labelled flag: keep the span views of the shard's documents
+    (:mod:`accord.parallel._views`); None: only the count tables."""
 
 
 @dataclass
@@ -107,6 +110,8 @@ class ShardOutcome:
     names: tuple[set[str], set[str]] = field(default_factory=lambda: (set(), set()))
     warnings: list[tuple] = field(default_factory=list)
     """``(step, category, message)``: step 0 reading the gold side, 1 the predicted side, 2 scoring."""
+    views: Any = None
+    """The span views of the shard's documents (:class:`accord.parallel._views.ShardViews`), when asked for."""
 
 
 def _read_side(side: Side, options: dict[str, Any], ids: list[list[str]], origins: dict[str, str],
@@ -189,6 +194,10 @@ def score_shard(work: ShardWork) -> ShardOutcome:
                 return out
             finally:
                 out.warnings.extend((2, w.category, _freeze(_caught(w))) for w in caught)
+        if work.views is not None:
+            from ._views import shard_views
+
+            out.views = shard_views(result, *work.views)
     result.corpora = None
     if hasattr(result, "alignments"):
         result.alignments = []
@@ -314,7 +323,11 @@ def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any 
         elif client == "local" and not auto and run.workers < jobs:
             warnings.warn(JobsWarning(f"--jobs {jobs}: a local Dask cluster of {run.workers} workers, as many as the "
                                       "cores this process may run on (at least 2)"), stacklevel=3)
-        works = [ShardWork(s, score_arguments, (side_options[0], side_options[1]), encoding, score) for s in shards]
+        from ._views import VIEWS
+
+        views = VIEWS.get()     # (accord report: the page's span views kept by the shards)
+        works = [ShardWork(s, score_arguments, (side_options[0], side_options[1]), encoding, score, views)
+                 for s in shards]
         outcomes = run.map(score_shard, works)
     return _gather(outcomes, shards, arguments, plans)
 
@@ -384,7 +397,12 @@ def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[s
         if out.error is not None:
             raise _thaw(out.error[1])
     result = Result.merge_all([out.result for out in outcomes])
-    result.reorder_documents(gold_ids + [d for d in pred_ids if d not in gold_set])
+    order = gold_ids + [d for d in pred_ids if d not in gold_set]
+    result.reorder_documents(order)
+    if all(out.views is not None for out in outcomes):
+        from ._views import merge_views
+
+        result.shard_views = merge_views([out.views for out in outcomes], order)
     gold, pred = arguments["gold"], arguments["pred"]
     result.inputs = {"gold": {"sources": [source_name(gold, arguments["gold_column"])], "documents": len(gold_ids)},
                      "pred": {"sources": [source_name(gold if pred is None else pred, arguments["pred_column"])],

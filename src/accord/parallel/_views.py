@@ -1,0 +1,214 @@
+"""The report page's span views from shards: what each worker keeps of its documents for the page, and its merge.
+
+``accord report --jobs N`` (and ``--dask``) scores every system in shards as ``accord score`` does. For the page,
+each worker also evaluates its documents' spans (CLUEval's classes, :func:`accord.clueval.evaluate_spans`) and sends
+back, besides the count tables, only what the page shows of them (:class:`ShardViews`): the error rows, the text of
+each row's context, the spans of both sides as numbers (document, start, end, label) and the confusion counts. The
+caller joins them into a :class:`LightEvaluation` per system, which the error browser reads as it reads an evaluation
+(:func:`accord.clueval._browser.error_browser_data`), so that the page is the page of one process, byte for byte,
+while the documents stay in the workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["VIEWS", "ShardViews", "LightEvaluation", "shard_views", "merge_views", "views_of"]
+
+VIEWS: ContextVar[tuple[int, bool] | None] = ContextVar("accord_report_views", default=None)
+"""Set (to the page's leniency level and labelled flag) while ``accord report`` scores a system: the shards then
+keep the span views of their documents (:func:`shard_views`)."""
+
+
+@dataclass
+class ShardViews:
+    """What the page shows of one shard's documents for one system (see the module's docstring).
+
+    ``documents``: the ids in the evaluation's order, with each one's extent on the axis and whether its context
+    is characters; ``gold``/``pred``: ``(document index, start, end, label code)`` arrays, positions in the
+    document; ``texts``: each row context's pieces by ``(document, start, end)``.
+    """
+
+    labels: list[str]
+    documents: list[str]
+    extents: list[int]
+    gold: tuple[np.ndarray, ...]
+    pred: tuple[np.ndarray, ...]
+    rows: list[Any]
+    texts: dict[tuple[str, int, int], Any]
+    confusion: np.ndarray
+    note: str | None = None
+
+
+def shard_views(result: Any, level: int, labelled: bool) -> ShardViews:
+    """The span views of a shard's result (with its corpora, in the worker), or one holding the ``note`` of why the
+    page has none (as :func:`accord.clueval._browser.span_views` words it)."""
+    from ..clueval._browser import error_rows
+    from ..clueval._confusion import span_confusion
+    from ..clueval._context import context_pieces
+    from ..clueval._evaluate import evaluate_spans
+    from ..errors import AccordError
+
+    empty = np.zeros(0, dtype=np.int64)
+
+    def noted(note: str) -> ShardViews:
+        return ShardViews([], [], [], (empty,) * 4, (empty,) * 4, [], {}, np.zeros((1, 1), dtype=np.int64), note)
+
+    if result.mode == "clueval" and result.source is not None:
+        ev = result.source
+    elif result.corpora is None:
+        return noted("the result holds no corpora (a merged result, or not from accord score); the error browser "
+                     "and the confusion matrix need them")
+    else:
+        try:
+            ev = evaluate_spans(*result.corpora, allow_missing=result.options.get("allow_missing"))
+        except AccordError as e:
+            return noted(f"{e}. The error browser and the confusion matrix need spans that do not overlap within a "
+                         "side.")
+    rows = error_rows(ev, level, labelled)
+    bases = np.asarray([d.base for d in ev.documents], dtype=np.int64)
+    ends = np.append(bases[1:] - 1, max([int(bases[-1]) if len(bases) else 0] + [
+        int(t.end.max()) for t in (ev.gold, ev.pred) if len(t)] + [
+        int(bases[-1]) + _length(ev.documents[-1].document) if len(bases) else 0])) if len(bases) else bases
+    texts: dict[tuple[str, int, int], Any] = {}
+    by_id = {d.id: d for d in ev.documents}
+    for r in rows:
+        key = (r.document, *r.context)
+        if key not in texts:
+            pieces, tokens = context_pieces(by_id[r.document].document, *r.context)
+            texts[key] = (list(pieces), True) if tokens else (str(pieces), False)
+    return ShardViews(list(ev.labels), [d.id for d in ev.documents], (ends - bases).tolist(),
+                      _relative(ev.gold, bases), _relative(ev.pred, bases), rows, texts, span_confusion(ev).counts)
+
+
+def _length(doc: Any) -> int:
+    return len(doc.text) if doc.text is not None else len(doc.tokens or ())
+
+
+def _relative(table: Any, bases: np.ndarray) -> tuple[np.ndarray, ...]:
+    doc = np.asarray(table.doc, dtype=np.int64)
+    start = np.asarray(table.start, dtype=np.int64)
+    return (doc, start - bases[doc] if len(doc) else start, np.asarray(table.end, dtype=np.int64) - (
+        bases[doc] if len(doc) else 0), np.asarray(table.label, dtype=np.int64))
+
+
+@dataclass(frozen=True)
+class LightTable:
+    """A side's spans on the joined axis, sorted by position (what the browser reads of a span table)."""
+
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+
+class _Pieces:
+    """A document's context pieces by extent: ``pieces[a:b]`` is the text stored for the context ``[a, b)``."""
+
+    def __init__(self, by_extent: dict[tuple[int, int], Any]):
+        self._by_extent = by_extent
+
+    def __getitem__(self, extent: slice) -> Any:
+        return self._by_extent[(extent.start, extent.stop)]
+
+
+@dataclass
+class _ContextDocument:
+    tokens: Any = None
+    text: Any = None
+
+
+@dataclass
+class LightDocument:
+    id: str
+    base: int
+    document: _ContextDocument
+
+
+@dataclass
+class LightEvaluation:
+    """One system's evaluation as the page reads it, joined from its shards' :class:`ShardViews`."""
+
+    labels: list[str]
+    documents: list[LightDocument]
+    gold: LightTable
+    pred: LightTable
+    rows: list[Any] = field(default_factory=list)
+    confusion: Any = None
+
+
+def merge_views(parts: Sequence[ShardViews], order: Sequence[str]) -> LightEvaluation | str:
+    """One system's views from its shards' (in shard order), its documents in ``order`` (the documents' order of
+    the serial evaluation: gold documents in file order, then those only predicted); or the note of a part that
+    has none."""
+    for p in parts:
+        if p.note is not None:
+            return p.note
+    labels = sorted({n for p in parts for n in p.labels})
+    code = {n: k for k, n in enumerate(labels)}
+    rank = {d: k for k, d in enumerate(order)}
+    docs = sorted(((rank.get(d, len(rank)), d, extent, s, i) for s, p in enumerate(parts)
+                   for i, (d, extent) in enumerate(zip(p.documents, p.extents))), key=lambda e: e[0])
+    extents = np.asarray([e[2] for e in docs], dtype=np.int64)
+    bases = np.concatenate([[0], np.cumsum(extents + 1)[:-1]]).astype(np.int64) if len(docs) else extents
+    base_of = {(s, i): int(b) for (_, _, _, s, i), b in zip(docs, bases.tolist())}
+    texts: dict[str, dict[tuple[int, int], Any]] = {}
+    chars: dict[str, bool] = {}
+    for p in parts:
+        for (d, a, b), (pieces, tokens) in p.texts.items():
+            texts.setdefault(d, {})[(a, b)] = pieces
+            chars[d] = not tokens
+    documents = []
+    for _, d, _, s, i in docs:
+        pieces = _Pieces(texts.get(d, {}))
+        documents.append(LightDocument(d, base_of[(s, i)], _ContextDocument(text=pieces) if chars.get(d) else
+                                       _ContextDocument(tokens=pieces)))
+    sides = []
+    for k in (0, 1):
+        starts, ends, codes = [], [], []
+        for s, p in enumerate(parts):
+            doc, start, end, label = (p.gold, p.pred)[k]
+            offset = np.asarray([base_of[(s, i)] for i in range(len(p.documents))], dtype=np.int64)
+            remap = np.asarray([code[n] for n in p.labels], dtype=np.int64)
+            starts.append(start + offset[doc] if len(doc) else start)
+            ends.append(end + offset[doc] if len(doc) else end)
+            codes.append(remap[label] if len(label) else label)
+        start, end, label = (np.concatenate(x) if x else np.zeros(0, dtype=np.int64) for x in (starts, ends, codes))
+        at = np.lexsort((end, start))
+        sides.append(LightTable(start[at], end[at], label[at]))
+    size = len(labels) + 1
+    confusion = np.zeros((size, size), dtype=np.int64)
+    for p in parts:
+        where = np.asarray([code[n] for n in p.labels] + [len(labels)], dtype=np.int64)
+        confusion[np.ix_(where, where)] += p.confusion
+    position = {d.id: k for k, d in enumerate(documents)}
+    rows = sorted((r for p in parts for r in p.rows), key=lambda r: (position[r.document], r.start, -r.end, r.kind))
+    return LightEvaluation(labels, documents, sides[0], sides[1], rows, confusion)
+
+
+def views_of(systems: Mapping[str, Any], level: int = 1, labelled: bool = True) -> dict[str, Any] | None:
+    """The page's span views (as :func:`accord.clueval._browser.span_views` gives them) from the systems' merged
+    shard views (``result.shard_views``), or None when a system has none (it was scored in one process)."""
+    from ..clueval._browser import error_browser_data, error_changes
+
+    evaluations: dict[str, LightEvaluation] = {}
+    for name, result in systems.items():
+        light = getattr(result, "shard_views", None)
+        if light is None:
+            return None
+        if isinstance(light, str):
+            return {"note": f"{name}: {light}"}
+        evaluations[name] = light
+    rows = {name: ev.rows for name, ev in evaluations.items()}
+    data = error_browser_data(evaluations, level=level, labelled=labelled, rows=rows)  # type: ignore[arg-type]
+    confusions = {name: {"labels": [*ev.labels, "none"], "counts": ev.confusion.tolist()}
+                  for name, ev in evaluations.items()}
+    return {"note": None, "confusions": confusions, "browser": data,
+            "changes": [c.to_dict() for c in error_changes(rows)]}
