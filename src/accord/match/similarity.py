@@ -29,6 +29,8 @@ annotations whose (implied) spans do not overlap have similarity 0. Dimension sc
   other non-annotation attributes (one the hypothesis lacks scores 0).
 * ``_annotation_attribute_remainder``: the other annotation attributes of both sides
   pooled by aggregation (names ignored), best matching total over the larger count.
+* an attribute with ``method="module:function"``: the user's function, enabled with ``--plugins``
+  (:mod:`accord.match.user_methods`).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from ..errors import PairingError, ProfileError
 from ..model import Annotation, Document, covered_length, is_aggregate, overlap_length, same_extent
 from ..model.schema import DimensionSpec, SimilarityProfileSpec, TagProfileSpec, Task
 from .assign import assigned_total
+from .user_methods import ROLES, UserMethod, user_method
 
 __all__ = [
     "Context",
@@ -307,7 +310,7 @@ class LenientSimilarity(StrictSimilarity):
 # ------------------------------------------------------------------------ MAT profiles
 @dataclass
 class _Dim:
-    kind: str  # label, span, attr, annattr, multi, nonann_rem, ann_rem
+    kind: str  # label, span, attr, annattr, multi, nonann_rem, ann_rem, user
     weight: float
     attr: dict[str, str] = field(default_factory=dict)  # true label -> attribute name
     attrs: tuple[str, ...] = ()
@@ -315,6 +318,7 @@ class _Dim:
     residue: float | None = None
     lower: float | None = None
     upper: float | None = None
+    user: UserMethod | None = None   # kind "user": a task's method="module:function" (accord.match.user_methods)
 
 
 @dataclass
@@ -379,6 +383,10 @@ class ProfileSimilarity(Similarity):
         declared: dict[str, set[str]] = {lbl: set() for lbl in labels}
         for d in dims:
             method = d.method
+            user_roles = [k for k in ROLES if k in d.params]
+            if user_roles and (d.name.startswith("_") or "," in d.name or method in (None, "equality", "similarity")):
+                raise ProfileError(f"{self.described}: dimension {d.name!r}: {', '.join(user_roles)} applies to an "
+                                   "attribute dimension with a user method (method=\"module:function\")")
             if d.name == "_label":
                 if method not in (None, "label_equality"):
                     raise ProfileError(f"{self.described}: unknown _label method {method!r}")
@@ -430,19 +438,24 @@ class ProfileSimilarity(Similarity):
                     raise ProfileError(f"{self.described}: dimension {d.name!r} has different "
                                        "types or aggregations across the labels of its tag profile")
                 typ, agg = kinds.pop() if kinds else (None, None)
+                user = None
                 if method not in (None, "equality", "similarity"):
-                    raise ProfileError(f"{self.described}: unknown method {method!r} for "
-                                       f"attribute dimension {d.name!r}")
-                kind = "annattr" if (typ == "annotation" or method == "similarity") else "attr"
+                    if ":" not in method:
+                        raise ProfileError(f"{self.described}: unknown method {method!r} for attribute dimension "
+                                           f"{d.name!r}; expected equality, similarity or a user method "
+                                           "module:function (enabled with --plugins module)")
+                    user = user_method(method, d.params, f"{self.described}: dimension {d.name!r}")
+                kind = ("user" if user is not None else
+                        "annattr" if (typ == "annotation" or method == "similarity") else "attr")
                 out.append(_Dim(kind, d.weight, attr=per_label, attrs=(d.name,) + tuple(equiv or ()),
-                                aggregation=agg))
+                                aggregation=agg, user=user))
         if out and sum(d.weight for d in out) <= 0:
             raise ProfileError(f"{self.described}: total weight 0")
-        dead = sum(d.weight for d in out if d.kind in ("attr", "annattr", "multi"))
+        dead = sum(d.weight for d in out if d.kind in ("attr", "annattr", "multi", "user"))
         return _Entry(out, dead, {k: frozenset(v) for k, v in declared.items()})
 
     def _unpaired_entry(self, entry: _Entry) -> _Entry:
-        dims = [d for d in entry.dims if d.kind not in ("attr", "annattr", "multi")]
+        dims = [d for d in entry.dims if d.kind not in ("attr", "annattr", "multi", "user")]
         return _Entry(dims, entry.dead_weight, entry.declared)
 
     def stratum_of(self, label: str) -> int:
@@ -542,6 +555,15 @@ class ProfileSimilarity(Similarity):
                     tok = "setclash" if isinstance(a_val, frozenset) or isinstance(b_val, frozenset) else "attrclash"
                     rt.append(tok)
                     ht.append(tok)
+            elif d.kind == "user":
+                assert d.user is not None   # kind "user" is made with its method
+                a_val = ctx.value(r, d.attr.get(r.label, d.attrs[0]), True)
+                b_val = ctx.value(h, d.attr.get(h.label, d.attrs[0]), False)
+                s, user_token = d.user(a_val, b_val,
+                                       d.aggregation is not None or is_aggregate(a_val) or is_aggregate(b_val))
+                if s < 1.0 and user_token:
+                    rt.append(user_token)
+                    ht.append(user_token)
             elif d.kind == "annattr":
                 s = _annotation_value(ctx.value(r, d.attr.get(r.label, d.attrs[0]), True),
                                       ctx.value(h, d.attr.get(h.label, d.attrs[0]), False), ctx, rt)
