@@ -43,6 +43,8 @@ from pathlib import Path
 
 from _process import compile_accord  # (benchmarks/ is on sys.path when run as a script)
 from _versions import print_versions
+from bench_structured import gen_doc
+from bench_structured import graph_strings as _graph_strings
 
 ROOT = Path(__file__).resolve().parents[1]
 AMR = ROOT / ".." / "shared" / "corpora" / "amr"
@@ -91,8 +93,6 @@ def with_baseline(commands: dict, args: list[str], baseline: str | None) -> dict
 
 # ----------------------------------------------------------------------------------------------------- coreference
 def coref_corpus(docs: int, mentions: int) -> tuple[dict, dict]:
-    from bench_structured import gen_doc
-
     rng = random.Random(7)
     key, resp = {}, {}
     for i in range(docs):
@@ -223,9 +223,8 @@ def _changed(node, names: set[str], concepts: list[str], roles: list[str], rng: 
 
 
 def graph_strings(path: Path) -> list[str]:
-    from bench_structured import graph_strings as strings
-
-    return strings(path)
+    """The graphs of a PENMAN file as strings (``bench_structured.graph_strings``)."""
+    return _graph_strings(path)
 
 
 def smatch_checked(gold: Path, pred: Path) -> tuple[int, int]:
