@@ -120,10 +120,30 @@ class Accumulator:
         resamples nothing finer than its one document.
     """
 
-    def __init__(self, match: str = "pairs", *, scheme: str | None = None, repair: str | None = None,
-                 suffix: bool = False, labels: Sequence[str] | None = None, label_names: Any = None,
-                 ignore_index: Any = IGNORED_INDEX, pad: Any = None, beta: float = 1.0, zero_division: str = "zero",
-                 sentences: bool = True):
+    def __new__(cls, match: str = "pairs", **options: Any) -> Accumulator:
+        """The accumulator of the mode: this class for the pairs mode's strict profile, the general span path
+        (:class:`~accord.accumulate._general.SpanAccumulator`) for the other profiles, SemEval and CLUEval, and
+        those of coreference and agreement (:mod:`accord.accumulate._batched`)."""
+        if cls is not Accumulator:
+            return super().__new__(cls)
+        from ._general import SpanAccumulator, check_mode
+
+        general = ("leniency", "labelled", "ignore", "equivalence_classes")
+        if match == "pairs" and options.get("profile") in (None, "strict") and not any(k in options for k in general):
+            return super().__new__(cls)
+        if match in ("pairs", "semeval", "clueval"):
+            return super().__new__(SpanAccumulator)
+        if match in ("coref", "agreement"):
+            from ._batched import AgreementAccumulator, CorefAccumulator
+
+            return super().__new__(CorefAccumulator if match == "coref" else AgreementAccumulator)
+        check_mode(match)
+        raise AssertionError    # pragma: no cover - check_mode refuses every other mode
+
+    def __init__(self, match: str = "pairs", *, profile: str | None = None, scheme: str | None = None,
+                 repair: str | None = None, suffix: bool = False, labels: Sequence[str] | None = None,
+                 label_names: Any = None, ignore_index: Any = IGNORED_INDEX, pad: Any = None, beta: float = 1.0,
+                 zero_division: str = "zero", sentences: bool = True):
         from ..metrics.prf import ZERO_DIVISION
 
         if match != "pairs":
