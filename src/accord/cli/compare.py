@@ -266,8 +266,8 @@ def run_compare(args: argparse.Namespace) -> int:
         if args.metrics or args.inclusive_spans or args.premodifiers or args.hierarchy:
             raise OptionError("--metrics, --inclusive-spans, --premodifiers and --hierarchy apply with --structures")
         with reading_once():    # the gold file is read once for every system
-            results = {name: _as_runs([score_result(system_args(args, path), path)[0] for path in paths])
-                       for name, paths in zip(names, runs)}
+            results = {name: _as_runs([counts_only(score_result(system_args(args, path), path)[0])
+                                       for path in paths]) for name, paths in zip(names, runs)}
     result = compare(results, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
                      alpha=args.alpha, labels=not args.no_labels, resample=args.resample, correction=args.correction,
                      families=args.families)
@@ -275,6 +275,17 @@ def run_compare(args: argparse.Namespace) -> int:
         result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method)
     del args.bootstrap      # the intervals are the comparison's own (emit bootstraps a result given --bootstrap)
     return emit_comparison(args, result)
+
+
+def counts_only(result: Any) -> Any:
+    """``result`` without its documents (the corpora scored, the CLUEval evaluation, the alignments): the
+    comparison reads only its per-document count tables, so that the systems' documents are not all kept at once
+    (the memory of comparing N systems is that of scoring one, plus N count tables)."""
+    result.corpora = None
+    result.source = None
+    if hasattr(result, "alignments"):
+        result.alignments = []
+    return result
 
 
 def _as_runs(results: list[Any]) -> Any:
