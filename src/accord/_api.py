@@ -46,6 +46,7 @@ def score(
     gold_encoding: str | None = None,
     pred_encoding: str | None = None,
     task: Task | str | os.PathLike | None = None,
+    xml_input_is_overlay: bool = False,
     profile: str | None = None,
     score_profile: str | None = None,
     attributes: Sequence[str] = (),
@@ -105,6 +106,9 @@ def score(
         ``--pred-encoding``); by default ``--encoding``'s (UTF-8).
     task : Task or path, optional
         A MAT task file: labels, attributes, effective labels, similarity and score profiles.
+    xml_input_is_overlay : bool
+        MAT's ``xml_input_is_overlay``: in ``xml-inline`` and ``fake-xml-inline`` documents only the elements of the
+        task's labels (and MAT's ``lex``, ``zone``, ``SEGMENT``) are annotations; other markup stays in the signal.
     profile : str, optional
         ``strict`` (default without a task), ``lenient``, ``mat``, or the name of a
         similarity profile of the task (default with a task: the task's default profile).
@@ -261,6 +265,9 @@ def score(
                                                       formats=(gold_format or format, pred_format or format)))
     if isinstance(task, (str, os.PathLike)):     # before the inputs are read: a task file's error comes first
         settings["task"] = load_task(task)
+    if xml_input_is_overlay:
+        read_options = {**read_options, "xml_overlay_labels": _overlay_labels(settings["task"], format, gold_format,
+                                                                              pred_format)}
     if train is not None and "train" in chosen.takes:     # read once, in the gold side's format
         from .pairs._slices import TrainingSet, check_slices
 
@@ -326,3 +333,16 @@ def score(
         out.corpora = (gold_c, pred_c)
     return out
 
+
+def _overlay_labels(task: Any, *formats: str | None) -> frozenset[str]:
+    """The elements that are annotations under MAT's ``xml_input_is_overlay``: the task's labels and MAT's own."""
+    from .pipeline._regions import SEGMENT_LABELS, TOKEN_LABELS, ZONE_LABELS
+
+    if task is None:
+        raise OptionError(f"{spelled('xml_input_is_overlay')} needs a task ({spelled('task')}): its labels are the "
+                          "elements that are annotations")
+    other = sorted({f for f in formats if f is not None and f not in ("xml-inline", "fake-xml-inline")})
+    if other:
+        raise OptionError(f"{spelled('xml_input_is_overlay')} reads xml-inline and fake-xml-inline documents, not "
+                          f"{', '.join(other)}")
+    return frozenset(task.labels) | frozenset(TOKEN_LABELS + ZONE_LABELS + SEGMENT_LABELS)

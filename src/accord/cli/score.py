@@ -136,6 +136,9 @@ def add_score_options(sc: argparse.ArgumentParser) -> None:
     r.add_argument("--token-annotations", "--token-label", dest="token_annotations", type=csv_list,
                    metavar="LABELS", help="without --task: the labels of token annotations in documents with text "
                    "(default lex, as MAT): the unit of --by-token, never scored themselves")
+    r.add_argument("--xml-input-is-overlay", action="store_true",
+                   help="with --task, xml-inline documents: only the task's elements are annotations, other markup "
+                   "stays in the text (MAT's --xml_input_is_overlay)")
     r.add_argument("--gold-only", action="store_true", help="score only inside the predicted documents' SEGMENTs "
                    "whose status is 'human gold' or 'reconciled' (MAT's --gold_only)")
     r.add_argument("--ref-gold-only", action="store_true", help="the same inside the gold documents' SEGMENTs "
@@ -154,6 +157,7 @@ def _mat_document_options(args: argparse.Namespace) -> list[tuple[str, object]]:
     read them (gate, clueval, semeval) refuse them by these names."""
     return [("--content-annotations", args.content_annotations), ("--token-annotations", args.token_annotations),
             ("--gold-only/--ref-gold-only", args.gold_only or args.ref_gold_only),
+            ("--xml-input-is-overlay", args.xml_input_is_overlay),
             ("--file-re/--ref-fsuff-off/--ref-fsuff-on", args.file_re or args.ref_fsuff_off or args.ref_fsuff_on),
             ("--mat-csv", getattr(args, "mat_csv", None))]
 
@@ -240,6 +244,7 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
     report = score(
         args.gold, pred, format=args.format, gold_format=args.gold_format, pred_format=args.pred_format,
         gold_encoding=args.gold_encoding, pred_encoding=args.pred_encoding,
+        xml_input_is_overlay=args.xml_input_is_overlay,
         task=args.task, profile=args.profile, score_profile=args.score_profile, attributes=args.attributes,
         equivalence_classes=equivalences, ignore=args.ignore, beta=args.beta, zero_division=args.zero_division,
         allow_missing=args.allow_missing, scheme=args.scheme, repair=repair_of(args), suffix=args.suffix,

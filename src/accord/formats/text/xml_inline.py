@@ -8,8 +8,9 @@ An annotation is an element around the text it spans; the signal is the text wit
     <!-- _mat_metadata_ eyJhIjogMX0= -->
 
 * every element is an annotation (MAT's ``xml_translate_all``), but the wrapper ``__top`` and MAT's own
-  ``_mat:`` elements; ``<X ...></X>`` spans its text (possibly nothing), the empty element ``<X .../>`` is spanless
-  (as MAT writes spanless annotations) unless a declaration says the type has spans;
+  ``_mat:`` elements (with ``xml_overlay_labels``, MAT's ``xml_input_is_overlay``, only the elements it names: the
+  markup of the others is text of the signal); ``<X ...></X>`` spans its text (possibly nothing), the empty element
+  ``<X .../>`` is spanless (as MAT writes spanless annotations) unless a declaration says the type has spans;
 * attribute values are strings unless ``<_mat:atype>``/``<_mat:attr>`` declarations type them (``int``, ``float``,
   ``boolean`` as ``yes``/``no``, ``annotation`` as the target's ``_mat:id``); ``set`` and ``list`` aggregations are
   comma-separated; ``_mat:id`` is the annotation's id;
@@ -32,6 +33,7 @@ import html
 import json
 import re
 import warnings
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -72,14 +74,21 @@ def _doc_id(p: Path) -> str:
     return id_from_file_name(p.name[:-4] if p.name.lower().endswith(".xml") else p.stem)
 
 
-def read_xml_inline(path: str | Path, *, encoding: str | None = None, **_ignored: Any) -> Corpus:
-    """Read one MAT inline-XML document (strict XML: closed elements, quoted values, entities decoded)."""
-    return _read(Path(path), encoding, fake=False)
+def read_xml_inline(path: str | Path, *, encoding: str | None = None,
+                    xml_overlay_labels: Collection[str] | None = None, **_ignored: Any) -> Corpus:
+    """Read one MAT inline-XML document (strict XML: closed elements, quoted values, entities decoded).
+
+    ``xml_overlay_labels`` (MAT's ``xml_input_is_overlay``): only elements of these names are annotations; the
+    markup of any other element stays in the signal as it is written (its tags are text, their character
+    references decoded like the rest)."""
+    return _read(Path(path), encoding, fake=False, overlay=xml_overlay_labels)
 
 
-def read_fake_xml_inline(path: str | Path, *, encoding: str | None = None, **_ignored: Any) -> Corpus:
-    """Read one SGML-like inline document (MAT's ``fake-xml-inline``: see the module's description)."""
-    return _read(Path(path), encoding, fake=True)
+def read_fake_xml_inline(path: str | Path, *, encoding: str | None = None,
+                         xml_overlay_labels: Collection[str] | None = None, **_ignored: Any) -> Corpus:
+    """Read one SGML-like inline document (MAT's ``fake-xml-inline``: see the module's description);
+    ``xml_overlay_labels`` as :func:`read_xml_inline`'s."""
+    return _read(Path(path), encoding, fake=True, overlay=xml_overlay_labels)
 
 
 class _Lines:
@@ -131,7 +140,7 @@ def _attributes(raw: str, line: _Lines, pos: int, path: Path, fake: bool) -> dic
     return out
 
 
-def _read(p: Path, encoding: str | None, fake: bool) -> Corpus:
+def _read(p: Path, encoding: str | None, fake: bool, overlay: Collection[str] | None = None) -> Corpus:
     text = read_text(p, encoding)
     line = _Lines(text)
     finder = _Finder(text)
@@ -189,6 +198,11 @@ def _read(p: Path, encoding: str | None, fake: bool) -> Corpus:
                                   "fake-xml-inline reads SGML-like text)", path=p, line=line(lt))
             pos = lt + 1
             continue
+        if overlay is not None:
+            tag_name = m.group("open") if m.re is _OPEN else m.group("close")
+            if tag_name not in overlay and tag_name != _TOP and not tag_name.startswith("_mat:"):
+                pos = m.end()     # overlay: markup of no task element is part of the signal
+                continue
         add_text(text[at:lt])
         at = pos = m.end()
         opened = m.re is _OPEN
