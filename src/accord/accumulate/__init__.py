@@ -4,7 +4,12 @@ of several workers (``merge``) and gives exactly the result of :func:`accord.sco
 
 - :mod:`accord.accumulate._inputs`: a batch (tag lists, integer ids, numpy arrays, tensors, logits) as tag strings,
   the ignored positions (``-100``, padding) left out;
-- :mod:`accord.accumulate._accumulator`: the counts and the result.
+- :mod:`accord.accumulate._accumulator`: the counts and the result of the pairs mode's strict profile, and the
+  dispatch of ``Accumulator(match=..., profile=...)`` to the others;
+- :mod:`accord.accumulate._general`: the other span modes (lenient and MAT profiles, SemEval, CLUEval), each flushed
+  block scored with ``accord.score`` and its count tables added up;
+- :mod:`accord.accumulate._batched`: coreference (per-document results added up) and agreement (the ratings kept,
+  the coefficients computed at the end).
 """
 
 from ._accumulator import Accumulator
