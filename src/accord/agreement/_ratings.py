@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, cast
 
 import numpy as np
@@ -132,6 +133,47 @@ def _small_integers(values: np.ndarray) -> tuple[int, np.ndarray, np.ndarray] | 
     return int(lo), offsets.ravel(), np.bincount(offsets.ravel()) > 0
 
 
+def _encode_distinct(columns: list[Any], n: int, raters: Sequence[Hashable], categories: Sequence[Hashable] | None,
+                     where: str) -> Ratings | None:
+    """:func:`_encode` for columns of any hashable values (strings, the usual case), hashing each value once.
+
+    The distinct values are found by one dict over all columns (C loops, no Python call per value); only they are
+    tested for being missing and sorted; each rating is then coded by a lookup in a dict from a distinct value to
+    its code. Returns None (the caller's value-by-value loop then names the offending value) when a value is not
+    hashable or cannot be compared with another of the same hash (pandas' ``NA``).
+    """
+    try:
+        distinct = dict.fromkeys(chain.from_iterable(columns))
+    except TypeError:
+        return None
+    missing = [v for v in distinct if is_missing(v)]
+    try:
+        present = set(distinct).difference(missing) if missing else set(distinct)
+    except TypeError:                # pandas' NA compared with a value of the same hash: bool(NA) raises
+        return None
+    if categories is None:
+        cats = tuple(sorted(present, key=_sort_key))
+    else:
+        cats = tuple(categories)
+        unknown = present - set(cats)
+        if unknown:
+            raise RatingsError(f"{where}: rating {sorted(unknown, key=_sort_key)[0]!r} is not one of the categories "
+                               f"given with --categories ({', '.join(map(repr, cats))})")
+        if len(set(cats)) != len(cats):
+            raise RatingsError(f"{where}: the categories given repeat a value")
+    index = {c: k for k, c in enumerate(cats)}
+    code_of = {v: index[v] for v in present}
+    for v in missing:
+        code_of[v] = MISSING
+    codes = np.empty((n, len(columns)), dtype=np.int64)
+    try:
+        for j, col in enumerate(columns):
+            codes[:, j] = np.fromiter(map(code_of.__getitem__, col), dtype=np.int64, count=n)
+    except (KeyError, TypeError):    # a column yielding new objects on a second pass, NA in a hash collision
+        return None
+    return Ratings(codes, cats, tuple(raters))
+
+
 def _encode(columns: list[Any], raters: Sequence[Hashable], categories: Sequence[Hashable] | None,
             where: str) -> Ratings:
     n = len(columns[0]) if columns else 0
@@ -142,6 +184,9 @@ def _encode(columns: list[Any], raters: Sequence[Hashable], categories: Sequence
     if columns and all(_numeric(c) for c in columns):
         return _encode_numeric(columns, raters, categories, where)
     columns = [c.tolist() if isinstance(c, np.ndarray) else c for c in columns]
+    fast = _encode_distinct(columns, n, raters, categories, where)
+    if fast is not None:
+        return fast
     values: set[Any] = set()
     for col in columns:
         for v in col:
@@ -189,7 +234,7 @@ def to_ratings(ratings: Any, *, categories: Sequence[Hashable] | None = None, wh
         cols = []
         for c in raters:
             col = ratings[c].to_numpy()
-            cols.append(col if _numeric(col) else list(ratings[c]))
+            cols.append(col if _numeric(col) else col.tolist() if col.dtype == object else list(ratings[c]))
         return _encode(cols, raters, categories, "data frame")
     if isinstance(ratings, Mapping):
         raters = list(ratings)
@@ -198,7 +243,7 @@ def to_ratings(ratings: Any, *, categories: Sequence[Hashable] | None = None, wh
             col = ratings[r]
             if isinstance(col, (str, bytes)) or not isinstance(col, Iterable):
                 raise RatingsError(f"ratings: rater {r!r} must map to a sequence of ratings, got {col!r}")
-            cols.append(col if _numeric(col) else list(col))
+            cols.append(col if _numeric(col) else col.tolist() if isinstance(col, np.ndarray) else list(col))
         return _encode(cols, raters, categories, where or "ratings")
     if isinstance(ratings, np.ndarray):
         if ratings.ndim != 2:
