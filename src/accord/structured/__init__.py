@@ -38,6 +38,7 @@ if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): importi
                      entity_sets,
                      event_argument_f1,
                      event_trigger_f1,
+                     head_word,
                      las,
                      level_type_similarity,
                      memberships,
@@ -99,6 +100,7 @@ _LAZY = {
     "ceaf_rme_phi3": ".ie",
     "ceaf_rme_subset": ".ie",
     "entity_sets": ".ie",
+    "head_word": ".ie",
     "event_argument_f1": ".ie",
     "event_trigger_f1": ".ie",
     "las": ".ie",
@@ -144,9 +146,9 @@ __all__ = [
     # AMR
     "SmatchScore", "amr_triples", "smatch", "smatch_corpus", "read_amr",
     # IE
-    "mention", "relation_f1", "uas", "las", "event_trigger_f1", "event_argument_f1", "ceaf_ree", "ceaf_rme_subset",
-    "ceaf_rme_phi3", "subset", "level_type_similarity", "ancestor_f1", "span_iou", "scirex_mention", "scirex_entity",
-    "scirex_f1",
+    "mention", "head_word", "relation_f1", "uas", "las", "event_trigger_f1", "event_argument_f1", "ceaf_ree",
+    "ceaf_rme_subset", "ceaf_rme_phi3", "subset", "level_type_similarity", "ancestor_f1", "span_iou", "scirex_mention",
+    "scirex_entity", "scirex_f1",
     # templates
     "set_fill", "string_fill", "slot_filler", "muc4_score", "BetterScore", "better_score",
     # by name, over documents

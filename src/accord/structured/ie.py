@@ -178,9 +178,24 @@ def _head(m: Any) -> Any:
                       f"got {m!r}")
 
 
-head_word: Similarity = func(lambda p, r: 1.0 if _head(p) == _head(r) else 0.0)
-"""1 when two mentions have the same head (a token index or word: ``{"start", "end", "head"}`` or
-``(start, end, head)``), else 0: the head-word match of dependency-based IE scoring."""
+def _same_head(p: Any, r: Any) -> float:
+    return 1.0 if _head(p) == _head(r) else 0.0
+
+
+head_word: Similarity = func(_same_head)
+head_word.__doc__ = """Head-word match of two mentions: 1 when they have the same head, else 0.
+
+A mention is ``{"start": s, "end": e, "head": h}`` or ``(s, e, h)``, ``h`` its head's token index (or the head word
+itself). Chen et al. (2023, section 6, "Partial Credit") name head-word matching among the "more relaxed mention
+similarities" than exact match, for mentions whose extent annotators disagree on; use it where
+:data:`mention` would demand the same span::
+
+    from accord import structured as S
+    relation = S.product(type=S.exact, arg1=S.head_word, arg2=S.head_word)
+    S.f1(S.match(relation, "1:1"))(predicted, gold)
+
+A mention without a head is an :class:`~accord.errors.OptionError`.
+"""
 
 
 def singleton_mentions(records: Sequence[Any]) -> list[dict[str, Any]]:
