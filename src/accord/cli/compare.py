@@ -265,7 +265,7 @@ def run_compare(args: argparse.Namespace) -> int:
     else:
         if args.metrics or args.inclusive_spans or args.premodifiers or args.hierarchy:
             raise OptionError("--metrics, --inclusive-spans, --premodifiers and --hierarchy apply with --structures")
-        with reading_once():    # the gold file is read once for every system
+        with reading_once(args.gold):    # the gold file is read once for every system (and kept alone)
             results = {name: _as_runs([counts_only(score_result(system_args(args, path), path)[0])
                                        for path in paths]) for name, paths in zip(names, runs)}
     result = compare(results, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,

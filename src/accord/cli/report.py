@@ -71,7 +71,7 @@ def run_report(args: argparse.Namespace) -> int:
                           "run without --jobs and --dask")
     token = VIEWS.set((level, labelled)) if sharded else None   # the shards keep what the page shows
     try:
-        with reading_once():    # the gold file is read once for every system
+        with reading_once(args.gold):    # the gold file is read once for every system (and kept alone)
             systems = {name: score_result(system_args(args, path), path)[0]
                        for name, path in zip(names, args.preds)}
     finally:

@@ -37,17 +37,21 @@ class _SharedReads(TypedDict):
     """Each corpus read, by path, format and options, with the messages of the warnings its reading gave."""
     shown: set[int]
     """The warnings passed on already (by identity), shown once."""
+    only: str | None
+    """The one file kept (its absolute path), or None: every file read."""
 
 
 _SHARED_READS: ContextVar[_SharedReads | None] = ContextVar("accord_shared_reads", default=None)
 
 
 @contextmanager
-def reading_once() -> Iterator[None]:
+def reading_once(only: str | os.PathLike[str] | None = None) -> Iterator[None]:
     """Within the block a file read again with the same format and options is not read again (``compare`` and
     ``report`` score every system against one gold file): the corpus is shared, its warnings are shown once and its
-    repairs are still reported in every result."""
-    token = _SHARED_READS.set({"corpora": {}, "shown": set()})
+    repairs are still reported in every result. ``only``: the one file kept (the gold file; the systems' files are
+    read and let go, so that the memory does not grow with the systems)."""
+    token = _SHARED_READS.set({"corpora": {}, "shown": set(),
+                               "only": None if only is None else os.path.abspath(only)})
     try:
         yield
     finally:
@@ -61,7 +65,7 @@ def read_corpus(obj: Any, fmt: str | None, options: dict[str, Any], side: str = 
         return obj
     if isinstance(obj, (str, os.PathLike)):
         shared = _SHARED_READS.get()
-        if shared is None:
+        if shared is None or shared.get("only") not in (None, os.path.abspath(obj)):
             return read(obj, format=fmt, **options)
         from .._support.io import current_encoding
 
