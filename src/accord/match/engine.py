@@ -550,7 +550,9 @@ def _attribute_content(ann: Annotation, contents: dict[int, str]) -> str:
     """The attributes of an annotation by content (targets by label and span), as a string; computed once."""
     got = contents.get(id(ann))
     if got is None:
-        got = contents[id(ann)] = repr(sorted((k, _content_value(v)) for k, v in ann.attributes.items())) \
+        got = contents[id(ann)] = repr(sorted([
+            (k, ("@", v.label, -1 if v.start is None else v.start, -1 if v.end is None else v.end)
+             if type(v) is Annotation else _content_value(v)) for k, v in ann.attributes.items()])) \
             if ann.attributes else "[]"
     return got
 

@@ -124,12 +124,17 @@ def _linked(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context
     if not columns_of:
         return linked
     partners = ctx.partner_index()
+    rows: list[int] = []
+    cols: list[int] = []
     for x, r in enumerate(gold):
         for t in r.referenced():
             for pid in partners.get(id(t), ()):
                 ys = columns_of.get(pid)
                 if ys:
-                    linked[x, ys] = True
+                    rows.extend([x] * len(ys))
+                    cols.extend(ys)
+    if rows:     # set at once: one numpy call per block, not per target
+        linked[rows, cols] = True
     return linked
 
 
