@@ -109,7 +109,8 @@ def add_score_options(sc: argparse.ArgumentParser) -> None:
                    "task's default profile)")
     m.add_argument("--score-profile", help="a score profile named in the task")
     m.add_argument("--attributes", type=csv_list, default=[],
-                   help="attributes that must be equal for a strict or lenient match (comma-separated)")
+                   help="attributes that must be equal for a strict or lenient match (comma-separated); with "
+                   "--match clueval, attributes of the spans scored too, each as if it were their label")
     m.add_argument("--equivalence-class", type=equivalence, action="append", default=[], metavar="NAME=A,B",
                    help="score labels A and B as NAME (repeatable)")
     m.add_argument("--ignore", type=csv_list, default=[], help="labels removed before pairing (comma-separated)")
@@ -191,7 +192,8 @@ def _score_gate(args: argparse.Namespace) -> int:
 def _check_span_options(args: argparse.Namespace) -> None:
     unsupported = [name for name, given in (("--task", args.task), ("--profile", args.profile),
                                             ("--score-profile", args.score_profile),
-                                            ("--attributes", args.attributes), ("--bdm", args.bdm),
+                                            ("--attributes", args.attributes and args.match != "clueval"),
+                                            ("--bdm", args.bdm),
                                             ("--equivalence-class", args.equivalence_class),
                                             ("--ignore", args.ignore), ("--details", args.details),
                                             ("--by-token/--by-pseudo-token/--by-character/--confusability",
@@ -221,6 +223,7 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
                                suffix=args.suffix,
                                tag_column=args.tag_column, gold_set=args.gold_set, pred_set=args.pred_set,
                                match=args.match, leniency=leniency_level(args.leniency), labelled=not args.unlabelled,
+                               **({"attributes": args.attributes} if args.attributes else {}),
                                discontinuous=args.discontinuous, **scaling(args),
                                **vrt_options(args), **slices_settings(args), **align_settings(args))
         if args.match == "clueval":     # its coverage classes drawn too

@@ -104,12 +104,52 @@ def _check(result: ClueResult, ev: ClueEvaluation) -> None:
             raise TallyError(f"coverage classes of the {side} side do not add up to its {n} spans")
 
 
+NO_VALUE = "(none)"
+"""The label a span scores under for an attribute it has no value of (a merged span no span of that layer was in)."""
+
+
 def measure_corpora(gold: Any, pred: Any, options: Any) -> ClueResult:
-    """The ``clueval`` mode (:mod:`accord.modes`): both sides' spans classified, every leniency level counted."""
+    """The ``clueval`` mode (:mod:`accord.modes`): both sides' spans classified, every leniency level counted.
+
+    With ``attributes`` (``--attributes risk``: spans carrying several attributes, as the combined model's merged
+    spans do), each attribute is scored too, on the same spans, as if it were their label: the measures
+    ``ATTRIBUTE:LEVEL`` (``risk:exact`` ... ``risk:overlap``, labelled: unlabelled, they are the label's) beside
+    the label's, each by value (``by_label``); a span without a value of the attribute scores under the value
+    :data:`NO_VALUE`."""
     from ._evaluate import evaluate_spans
 
+    attributes = tuple(dict.fromkeys((options.settings or {}).get("attributes") or ()))
+    if attributes:
+        _check_attributes(attributes, gold, pred)
     ev = evaluate_spans(gold, pred, allow_missing=options.allow_missing, beta=options.beta,
                         zero_division=options.zero_division)
-    out = clueval_result(ev, options.leniency, options.labelled, options=options.options, inputs=options.inputs)
+    extra = {"attributes": list(attributes)} if attributes else {}
+    out = clueval_result(ev, options.leniency, options.labelled, options={**options.options, **extra},
+                         inputs=options.inputs)
+    for name in attributes:
+        by_value = evaluate_spans(_as_label(gold, name), _as_label(pred, name), allow_missing=options.allow_missing,
+                                  beta=options.beta, zero_division=options.zero_division)
+        scored = clueval_result(by_value, options.leniency, True)
+        for measure, m in scored.measures.items():
+            if not measure.endswith("-unlabelled"):     # without labels an attribute scores as the label does
+                out.measures[f"{name}:{measure}"] = m
     out.source = ev
     return out
+
+
+def _check_attributes(names: tuple[str, ...], *corpora: Any) -> None:
+    from .._support.names import check_names
+
+    found = {k for corpus in corpora for doc in corpus.documents for a in doc.annotations for k in a.attributes}
+    check_names(list(names), found, "attribute", "--attributes")
+
+
+def _as_label(corpus: Any, name: str) -> Any:
+    """The corpus with each span labelled by its value of attribute ``name`` (:data:`NO_VALUE` without one)."""
+    from ..model import Corpus
+
+    def value(a: Any) -> str:
+        v = a.attributes.get(name)
+        return NO_VALUE if v is None else str(v)
+    return Corpus([doc._replace(annotations=tuple(a._replace(label=value(a)) for a in doc.annotations))
+                   for doc in corpus.documents], name=corpus.name)
