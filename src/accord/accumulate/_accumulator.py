@@ -128,6 +128,9 @@ class Accumulator:
             return super().__new__(cls)
         from ._general import SpanAccumulator, check_mode
 
+        if options.get("units"):
+            raise OptionError("units (by token, pseudo-token or character) count the characters of a text; tag lists "
+                              "have none: score a corpus with its text with accord.score(units=...)")
         general = ("leniency", "labelled", "ignore", "equivalence_classes")
         if match == "pairs" and options.get("profile") in (None, "strict") and not any(k in options for k in general):
             return super().__new__(cls)

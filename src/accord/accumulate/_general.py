@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import copy
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -95,8 +96,9 @@ class SpanAccumulator(Accumulator):
         self.ignore = tuple(ignore)
         self.equivalence_classes = None if equivalence_classes is None else \
             {str(k): tuple(v) for k, v in dict(equivalence_classes).items()}
-        # the options checked once, as accord.score checks them, on one sentence
-        with warnings.catch_warnings():
+        # the options checked once, as accord.score checks them, on one sentence (the names given, against the
+        # labels of every batch, at compute())
+        with warnings.catch_warnings(), _in_block():
             warnings.simplefilter("ignore")
             accord.score([["O"]], [["O"]], **self._options(()))
 
@@ -171,7 +173,8 @@ class SpanAccumulator(Accumulator):
         repairs: dict[str, dict[str, Any]] = {}
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            result = accord.score(gold, pred, **self._options(outside))
+            with _in_block():
+                result = accord.score(gold, pred, **self._options(outside))
         for w in caught:
             if isinstance(w.message, RepairWarning):
                 side = "gold" if str(w.message.path).startswith("gold") else "pred"
@@ -251,7 +254,7 @@ class SpanAccumulator(Accumulator):
         FormatError
             No sentence was counted.
         """
-        from ..pipeline import check_label_case
+        from ..pipeline import check_label_case, check_user_names
 
         self._flush()
         if not self._raw_sentences or self._template is None:
@@ -261,6 +264,9 @@ class SpanAccumulator(Accumulator):
             if parts is not None:
                 warnings.warn(_repair_warning(parts), stacklevel=2)
         check_label_case(sorted(self._types))
+        if self.match == "pairs" and (self.ignore or self.equivalence_classes):
+            members = {m: name for name, group in (self.equivalence_classes or {}).items() for m in group}
+            check_user_names(None, None, None, (), members, self.ignore, seen=(self._types, set()))
         out = copy.copy(self._template)
         out.measures = {name: Measure(m.kind, self._tables[name]) for name, m in self._template.measures.items()}
         out.options = copy.deepcopy(self._template.options)
@@ -275,6 +281,19 @@ class SpanAccumulator(Accumulator):
         self._flush()
         return (f"<Accumulator {self.match}{'' if self.profile is None else ' ' + self.profile}: {self._updates} "
                 f"updates, {self._raw_sentences} sentences, {self._tokens} tokens, {len(self._types)} types>")
+
+
+@contextmanager
+def _in_block() -> Iterator[None]:
+    """accord.score on one block: the checks that need every batch (the names given, labels differing by case) are
+    left to :meth:`SpanAccumulator.compute`, as :mod:`accord.parallel` leaves them to the caller of its shards."""
+    from ..pipeline import IN_SHARD
+
+    token = IN_SHARD.set(True)
+    try:
+        yield
+    finally:
+        IN_SHARD.reset(token)
 
 
 def _template(result: Result) -> Result:
