@@ -58,3 +58,18 @@ def test_command_line(tmp_path, capsys):
     assert main([*args, "--attributes", "risk"]) == 0
     assert "risk:exact" in capsys.readouterr().out
     assert main(["score", *args[1:], "--match", "semeval", "--attributes", "risk"]) == 2
+
+
+def test_errors_of_an_attribute(tmp_path, capsys):
+    g, p = corpora()
+    accord.write(g, tmp_path / "g.jsonl", format="jsonl")
+    accord.write(p, tmp_path / "p.jsonl", format="jsonl")
+    args = ["errors", str(tmp_path / "g.jsonl"), str(tmp_path / "p.jsonl"), "-q"]
+    assert main(args) == 0
+    label_rows = capsys.readouterr().out.strip().splitlines()[1:]
+    assert len(label_rows) == 2          # LOC missed, ORG spurious at 4-5
+    assert main([*args, "--attribute", "risk"]) == 0
+    risk_rows = capsys.readouterr().out.strip().splitlines()[1:]
+    assert len(risk_rows) == 4           # high and (none) missed; low and high spurious
+    assert any("(none)" in row for row in risk_rows)
+    assert main([*args, "--attribute", "rsik"]) == 2

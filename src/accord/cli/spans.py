@@ -39,6 +39,8 @@ def _register_errors(sub: argparse._SubParsersAction) -> None:
     add_allow_missing(er)
     er.add_argument("--leniency", default="1", help="1-4 or exact, superset, tiling, overlap (default 1)")
     er.add_argument("--unlabelled", action="store_true", help="ignore labels (default: labelled)")
+    er.add_argument("--attribute", metavar="NAME", help="the errors of this attribute of the spans (spans with "
+                    "several, as accord merge writes them) instead of their label: its values stand for the labels")
     er.add_argument("--only", choices=("fn", "fp"), help="only false negatives or only false positives")
     er.add_argument("--html", help="write the error page (self-contained HTML) to this file")
     er.add_argument("--tsv", help="write the error table as TSV to this file")
@@ -59,6 +61,11 @@ def run_errors(args: argparse.Namespace) -> int:
     level = leniency_level(args.leniency)
     gold, pred = read_span_sides(args, args.gold_format or args.format, args.pred_format or args.format)
     gold, pred, notes = _aligned(args, gold, pred)
+    if args.attribute:
+        from ..clueval._result import attribute_as_label, check_attributes
+
+        check_attributes((args.attribute,), gold, pred)
+        gold, pred = attribute_as_label(gold, args.attribute), attribute_as_label(pred, args.attribute)
     ev = evaluate_spans(gold, pred, allow_missing=args.allow_missing)
     labelled = not args.unlabelled
     rows = []

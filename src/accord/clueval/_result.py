@@ -12,7 +12,8 @@ from ..result import ClueKind, CountTable, Measure, Result, ResultTable, label_t
 from ..result._sentence_units import SentenceIndex
 from ._evaluate import LEVELS, ClueEvaluation, leniency_level
 
-__all__ = ["ClueResult", "clueval_result", "measure_corpora", "measure_name"]
+__all__ = ["ClueResult", "clueval_result", "measure_corpora", "measure_name", "attribute_as_label",
+           "check_attributes", "NO_VALUE"]
 
 
 def measure_name(level: int, labelled: bool) -> str:
@@ -120,15 +121,16 @@ def measure_corpora(gold: Any, pred: Any, options: Any) -> ClueResult:
 
     attributes = tuple(dict.fromkeys((options.settings or {}).get("attributes") or ()))
     if attributes:
-        _check_attributes(attributes, gold, pred)
+        check_attributes(attributes, gold, pred)
     ev = evaluate_spans(gold, pred, allow_missing=options.allow_missing, beta=options.beta,
                         zero_division=options.zero_division)
     extra = {"attributes": list(attributes)} if attributes else {}
     out = clueval_result(ev, options.leniency, options.labelled, options={**options.options, **extra},
                          inputs=options.inputs)
     for name in attributes:
-        by_value = evaluate_spans(_as_label(gold, name), _as_label(pred, name), allow_missing=options.allow_missing,
-                                  beta=options.beta, zero_division=options.zero_division)
+        by_value = evaluate_spans(attribute_as_label(gold, name), attribute_as_label(pred, name),
+                                  allow_missing=options.allow_missing, beta=options.beta,
+                                  zero_division=options.zero_division)
         scored = clueval_result(by_value, options.leniency, True)
         for measure, m in scored.measures.items():
             if not measure.endswith("-unlabelled"):     # without labels an attribute scores as the label does
@@ -137,14 +139,15 @@ def measure_corpora(gold: Any, pred: Any, options: Any) -> ClueResult:
     return out
 
 
-def _check_attributes(names: tuple[str, ...], *corpora: Any) -> None:
+def check_attributes(names: tuple[str, ...], *corpora: Any) -> None:
+    """An :class:`~accord.errors.OptionError` for a name no span of ``corpora`` has as an attribute."""
     from .._support.names import check_names
 
     found = {k for corpus in corpora for doc in corpus.documents for a in doc.annotations for k in a.attributes}
     check_names(list(names), found, "attribute", "--attributes")
 
 
-def _as_label(corpus: Any, name: str) -> Any:
+def attribute_as_label(corpus: Any, name: str) -> Any:
     """The corpus with each span labelled by its value of attribute ``name`` (:data:`NO_VALUE` without one)."""
     from ..model import Corpus
 
