@@ -279,7 +279,7 @@ def test_standard_input_is_named_stdin_in_outputs(tmp_path, monkeypatch, capsys)
 
 def test_ctrl_c_while_the_options_are_read_is_one_line(monkeypatch, capsys):
     """Ctrl-C in the first tenth of a second (the parser being built) printed Python's traceback (a review)."""
-    def interrupted():
+    def interrupted(*commands):
         raise KeyboardInterrupt
     monkeypatch.setattr(accord.cli, "build_parser", interrupted)
     assert main(["score", "x", "y"]) == 130

@@ -6,35 +6,69 @@ import argparse
 import gc
 import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from importlib import import_module
 from pathlib import Path
+from types import ModuleType
 
 from .._support.memory import return_large_blocks
 from ..errors import AccordError, OptionError
-from . import agree, check, compare, convert, gate, report, score, spans, structures, tagfiles
 from ._options import Parser, add_common
 from ._stdin import standard_input
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_BAD_INPUT", "EXIT_BUG"]
 
-_MODULES = (score, compare, report, structures, agree, gate, spans, convert, check, tagfiles)
+_MODULE_NAMES = ("score", "compare", "report", "structures", "agree", "gate", "spans", "convert", "check", "tagfiles")
+"""The command modules (each has ``register(sub)`` and ``COMMANDS``), in the order of the help's list."""
+
+COMMAND_MODULES = {"score": "score", "compare": "compare", "report": "report", "coref": "structures",
+                   "smatch": "structures", "structured": "structures", "agree": "agree", "diff": "gate",
+                   "qa": "gate", "benchmark": "gate", "adjudicate": "gate", "bdm": "gate", "errors": "spans",
+                   "merge": "spans", "convert": "convert", "check": "check", "validate": "tagfiles",
+                   "repair": "tagfiles", "count": "tagfiles"}
+"""Each command and the module that registers and runs it (a test checks it against the modules' ``COMMANDS``):
+running a command imports that module only and builds that command's options only."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``accord`` command."""
+def _modules(names: Collection[str] = _MODULE_NAMES) -> list[ModuleType]:
+    return [import_module(f".{name}", __name__) for name in _MODULE_NAMES if name in names]
+
+
+def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``accord`` command.
+
+    Parameters
+    ----------
+    commands : collection of str, optional
+        Build the subcommands of these commands only (with the others of their modules), what running one of them
+        needs; by default every command and the list of modes (the full ``accord --help``).
+    """
     parser = argparse.ArgumentParser(prog="accord", description="Compare annotations: a system against gold, "
-                                     "or annotators against each other.", epilog=_modes_epilog(),
+                                     "or annotators against each other.",
+                                     epilog=_modes_epilog() if commands is None else None,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action=_Version, nargs=0, help="show accord's version and exit")
     parser.add_argument("--print-completion", action=_Completion, choices=("bash", "zsh", "tcsh"), metavar="SHELL",
                         help="print a completion script for SHELL (bash, zsh, tcsh) made from these options, and exit "
                              "(bash: eval \"$(accord --print-completion bash)\"; needs the completion extra)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for module in _MODULES:
+    names = _MODULE_NAMES if commands is None else {COMMAND_MODULES[c] for c in commands}
+    for module in _modules(names):
         module.register(sub)
     for command in sub.choices.values():
         add_common(command)
     return parser
+
+
+def _parser_for(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The parser that reads ``argv``: a command's alone when ``argv`` starts with its name, none for ``--version``
+    (which exits before a command is looked for), else all of them (the full help, and an unknown command's error
+    listing the commands)."""
+    if argv and argv[0] in COMMAND_MODULES:
+        return build_parser([argv[0]])
+    if list(argv[:1]) == ["--version"]:
+        return build_parser(())
+    return build_parser()
 
 
 def _modes_epilog() -> str:
@@ -109,8 +143,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .._support.surface import command_line
 
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
+        words = sys.argv[1:] if argv is None else list(argv)
+        parser = _parser_for(words)
+        args = parser.parse_args(words)
     except KeyboardInterrupt:   # Ctrl-C while the options are read: the same one line as later
         print("accord: interrupted", file=sys.stderr)
         return 130
@@ -201,7 +236,7 @@ def _run(args: argparse.Namespace) -> int:
             raise OptionError(f"-o -: accord {args.command} writes a corpus to a file; give a file name")
         args.out = None
     commands: dict[str, Callable[[argparse.Namespace], int]] = {}
-    for module in _MODULES:
+    for module in _modules({COMMAND_MODULES.get(args.command, "")}):
         commands.update(module.COMMANDS)
     if args.command not in commands:
         raise OptionError(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first

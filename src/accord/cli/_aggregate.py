@@ -25,10 +25,13 @@ from ._output import info
 __all__ = ["add_aggregation", "run_aggregate"]
 
 
+METHODS = ("majority", "dawid-skene", "mace")
+"""The names of :data:`accord.adjudicate.METHODS`, here so that building the parser imports no numpy (a test checks
+that they are the same)."""
+
+
 def add_aggregation(p: argparse.ArgumentParser) -> None:
     """The options of aggregation (``--method`` and what goes with it)."""
-    from ..adjudicate._aggregate import METHODS
-
     g = p.add_argument_group("many annotators into gold (with --method; two or more sides, one project export, or "
                              "one ratings table)")
     g.add_argument("--method", choices=METHODS,

@@ -46,7 +46,8 @@ class SentenceIndex:
         starts = np.fromiter(chain.from_iterable((a for a, _ in e) if e else (0,) for e in extents), np.int64,
                              int(counts.sum()))
         doc = np.repeat(np.arange(n, dtype=np.int64), counts)
-        self._keys = np.unique(doc * _SHIFT + np.maximum(starts, 0))
+        keys = np.sort(doc * _SHIFT + np.maximum(starts, 0))   # np.unique's result: it would import numpy.ma
+        self._keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if len(keys) else keys
         self.sizes = np.bincount(self._keys // _SHIFT, minlength=n).astype(np.int64)
         self._first = np.concatenate([[0], np.cumsum(self.sizes)[:-1]]).astype(np.int64)
 

@@ -1,0 +1,82 @@
+"""Start-up (issues 41 and 43): running a command imports that command's module and builds that command's options
+only; ``--version`` and a command's ``--help`` load neither numpy nor rich; a one-token ``accord score`` loads no
+solver, data frame, template engine or masked arrays."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib import import_module
+
+import pytest
+
+import accord.cli as cli
+
+HEAVY = ("numpy", "rich", "scipy", "pandas", "jinja2", "accord.formats.tokens.conll")
+
+
+def modules_after(argv: list[str], cwd=None) -> set[str]:
+    """The modules in ``sys.modules`` after ``accord ARGV`` ran in a fresh interpreter."""
+    code = ("import sys\nfrom accord.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "sys.stdout.flush()\nprint('\\n--modules--\\n' + '\\n'.join(sorted(sys.modules)))")
+    run = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=120, cwd=cwd)
+    assert run.returncode == 0, run.stderr
+    return set(run.stdout.split("\n--modules--\n")[1].split())
+
+
+def test_the_command_table_names_the_module_that_runs_each_command():
+    run_by = {command: name for name in cli._MODULE_NAMES
+              for command in import_module(f"accord.cli.{name}").COMMANDS}
+    assert cli.COMMAND_MODULES == run_by
+    assert set(cli.build_parser()._subparsers._group_actions[0].choices) == set(run_by)
+
+
+@pytest.mark.parametrize("argv", [["score", "g.conll", "p.conll", "--output", "json", "--beta", "2"],
+                                  ["coref", "k.conll", "r.conll", "--metrics", "muc"],
+                                  ["validate", "a.conll", "--scheme", "IOB2"],
+                                  ["adjudicate", "a", "b", "c", "--method", "mace", "-o", "gold.json"]])
+def test_a_command_alone_reads_its_options_as_all_commands_do(argv):
+    alone = cli.build_parser([argv[0]])
+    assert set(alone._subparsers._group_actions[0].choices) <= {c for c, m in cli.COMMAND_MODULES.items()
+                                                                   if m == cli.COMMAND_MODULES[argv[0]]}
+    assert vars(alone.parse_args(argv)) == vars(cli.build_parser().parse_args(argv))
+    assert alone._subparsers._group_actions[0].choices[argv[0]].format_help() == \
+        cli.build_parser()._subparsers._group_actions[0].choices[argv[0]].format_help()
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["score", "--help"], ["coref", "--help"], ["agree", "--help"]])
+def test_version_and_a_commands_help_load_neither_numpy_nor_rich(argv):
+    loaded = modules_after(argv)
+    assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+    if argv == ["--version"]:     # nor any command's module
+        assert not {m for m in loaded if m.startswith("accord.cli.")} - {"accord.cli._options", "accord.cli._stdin"}
+
+
+def test_version_is_printed_without_building_the_commands(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--version"])
+    assert capsys.readouterr().out.startswith("accord ")
+
+
+def test_an_unknown_command_still_lists_every_command(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["scroe", "a", "b"])
+    err = capsys.readouterr().err
+    assert "invalid choice: 'scroe'" in err and "smatch" in err and "validate" in err
+
+
+def test_a_one_token_score_loads_no_solver_frame_template_or_masked_arrays(tmp_path):
+    for name in ("g.conll", "p.conll"):
+        (tmp_path / name).write_text("w1 B-PER\n", encoding="utf-8")
+    loaded = modules_after(["score", "g.conll", "p.conll"], cwd=tmp_path)
+    assert "accord.formats.tokens.conll" in loaded     # it did read the files
+    unwanted = {"scipy", "scipy.optimize", "pandas", "jinja2", "numpy.ma", "sklearn", "matplotlib", "dask",
+                "accord.stats", "accord.structured", "accord.adjudicate", "accord.formats.text.gate"}
+    assert not loaded & unwanted, sorted(loaded & unwanted)
+
+
+def test_the_aggregation_methods_of_the_parser_are_the_adjudicators():
+    from accord.adjudicate import METHODS
+    from accord.cli._aggregate import METHODS as named
+
+    assert named == METHODS
