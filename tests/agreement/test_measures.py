@@ -153,7 +153,7 @@ def test_command_line_reports_the_added_coefficients_reference_and_alt_test(tmp_
     assert doc["options"]["coefficients"] == ["weighted_kappa_quadratic", "icc", "gwet_ac2_ordinal"]
     table = run(["agree", str(path), "--items", "id", "--coefficients", "icc", "--candidate", "model"])
     assert table.status == 0 and "alternative annotator test of model" in table.stdout
-    assert "icc2" in table.stdout and "winning rate" in table.stdout
+    assert "ICC2" in table.stdout and "winning rate" in table.stdout
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -119,3 +119,15 @@ def test_a_brat_project_of_too_many_entries_is_refused_before_reading(tmp_path):
     with pytest.raises(FormatError, match="more than 8 entries"):
         annotator_folders(tmp_path, 8)            # 5 folders + 5 files
     assert list(annotator_folders(tmp_path, 10)) == [f"a{n}" for n in range(5)]
+
+
+def test_a_project_annotators_sources_are_its_files():
+    """The result's inputs name each annotator's files in the export (they said ``<Corpus>``): bratiaa's example
+    project holds 7 documents per annotator, ``<annotator>/<document>.ann``."""
+    project = BRATIAA / "example-project"
+    _need(project)
+    inputs = accord.agree(project).to_dict()["inputs"]
+    assert sorted(inputs) == ["Lisa", "Maria", "Max", "Peter"]
+    for name, block in inputs.items():
+        assert block["documents"] == 7 and len(block["sources"]) == 7
+        assert all(s.startswith(f"{name}/") and s.endswith(".ann") for s in block["sources"])

@@ -29,13 +29,13 @@ def annotation_sets(inputs: Sequence[Any], sets: Sequence[str] | None, format: s
             raise OptionError("--sets names the annotation sets of one INPUT (a GATE XML file or directory)")
         names = list(sets)
         corpora = [read(inputs[0], format=format, annotation_set=n, discontinuous=discontinuous) for n in names]
-        sources = [str(inputs[0])] * len(names)
+        sources = [[str(inputs[0])]] * len(names)
     else:
         from .._support.io import shown_name  # standard input as <stdin>, not its temporary copy
 
         names = [shown_name(str(x)) if is_path(x) else (x.name or f"annotator {k + 1}") for k, x in enumerate(inputs)]
         corpora = [x if isinstance(x, Corpus) else read(x, format=format, discontinuous=discontinuous) for x in inputs]
-        sources = [shown_name(str(x)) if is_path(x) else "<Corpus>" for x in inputs]
+        sources = [[shown_name(str(x))] if is_path(x) else _corpus_files(x) for x in inputs]
     if len(set(names)) != len(names):
         raise OptionError("the same annotation set is given twice")
     if sets is None:
@@ -43,7 +43,14 @@ def annotation_sets(inputs: Sequence[Any], sets: Sequence[str] | None, format: s
     from ..pipeline import check_label_case, corpus_names
 
     check_label_case(corpus_names(corpora, attributes=False)[0])     # PER and per: two categories, rarely meant
-    return names, corpora, {n: {"sources": [s], "documents": len(c)} for n, s, c in zip(names, sources, corpora)}
+    return names, corpora, {n: {"sources": s, "documents": len(c)} for n, s, c in zip(names, sources, corpora)}
+
+
+def _corpus_files(corpus: Any) -> list[str]:
+    """The files an annotator's corpus was read from (a project export's annotator: its files in the export), or
+    ``<Corpus>`` for one made in Python."""
+    files = getattr(corpus, "files", None)
+    return sorted({str(f) for f in files.values()}) if isinstance(files, dict) and files else ["<Corpus>"]
 
 
 def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, feature: str | None, format: str | None,
