@@ -274,7 +274,7 @@ def test_refusals_name_the_update_and_sentence(gold, pred, error, message):
 
 
 def test_refusals_of_options_and_merges():
-    with pytest.raises(OptionError, match="match='smatch'"):     # clueval is counted now (tests/accumulate/test_modes.py)
+    with pytest.raises(OptionError, match="match=.smatch."):     # clueval is counted (test_modes.py)
         accord.Accumulator(match="smatch")
     with pytest.raises(OptionError, match="zero_division"):
         accord.Accumulator(zero_division="half")

@@ -90,10 +90,17 @@ class Accumulator:
 
     Parameters
     ----------
-    match : {"pairs"}
-        The mode: the pairs mode's strict profile (a chunk matches a predicted chunk of the same span and label),
-        which is seqeval's and conlleval's figure. Other modes pair across overlapping spans and are scored on the
-        whole with :func:`accord.score`.
+    match : {"pairs", "semeval", "clueval", "coref", "agreement"}
+        The mode. ``pairs`` with the strict profile (a chunk matches a predicted chunk of the same span and label,
+        seqeval's and conlleval's figure) is counted here; ``profile="lenient"`` or ``"mat"``, ``ignore=``,
+        ``equivalence_classes=``, ``semeval`` and ``clueval`` (with ``leniency=`` and ``labelled=``) by
+        :class:`~accord.accumulate._general.SpanAccumulator` (each block of sentences scored with
+        :func:`accord.score`, the count tables added up); ``coref`` and ``agreement`` take other batches
+        (:class:`~accord.accumulate._batched.CorefAccumulator`,
+        :class:`~accord.accumulate._batched.AgreementAccumulator`).
+        Modes over graphs, records or GATE's annotation sets, and ``units=``, are refused (:class:`OptionError`).
+    profile : {None, "strict", "lenient", "mat"}
+        The pairs mode's profile, as ``accord.score(profile=...)``.
     scheme : str, optional
         The tag scheme (``IOB2`` when not given), as ``accord.score(scheme=...)``.
     repair : {"conlleval", "discard", "error"}, optional

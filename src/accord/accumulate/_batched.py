@@ -89,7 +89,7 @@ class CorefAccumulator(_Batched):
         """The documents counted so far."""
         return len(self._documents)
 
-    def update(self, key: Any, response: Any) -> None:    # type: ignore[override]
+    def update(self, key: Any, response: Any) -> None:
         """Score one batch of documents.
 
         Parameters
@@ -186,8 +186,8 @@ class AgreementAccumulator(_Batched):
 
     def __init__(self, match: str = "agreement", *, level: str = "nominal",
                  categories: Sequence[Hashable] | None = None, coefficients: Sequence[str] | None = None):
-        from ..agreement._measures import extra_names
         from ..agreement._coefficients import LEVELS
+        from ..agreement._measures import extra_names
 
         if level not in LEVELS:
             raise OptionError(f"level must be one of {', '.join(LEVELS)}; got {level!r}")
@@ -213,7 +213,7 @@ class AgreementAccumulator(_Batched):
         """The items counted so far."""
         return sum(len(c) for c in self._codes)
 
-    def update(self, ratings: Any, pred: Any = None) -> None:    # type: ignore[override]
+    def update(self, ratings: Any, pred: Any = None) -> None:
         """Add one batch of rated items.
 
         Parameters
@@ -293,8 +293,8 @@ class AgreementAccumulator(_Batched):
         FormatError
             No item was counted.
         """
-        from ..agreement._result import AgreementResult
         from ..agreement._ratings import to_ratings
+        from ..agreement._result import AgreementResult
         from ..agreement._stats import agreement_stats
 
         if self._raters is None or not self.n_items:

@@ -25,8 +25,16 @@ from ..errors import FormatError, LabelCaseWarning, MergeError, OptionError, Rep
 from ..model import tagging
 from ..result import CountTable, Measure, Result, SentenceCounts
 from ..result._table import row_order
-from ._accumulator import (_NAMES, _SIDES, Accumulator, _merged_repairs, _Places, _repair_parts, _repair_warning,
-                           _shifted_places)
+from ._accumulator import (
+    _NAMES,
+    _SIDES,
+    Accumulator,
+    _merged_repairs,
+    _Places,
+    _repair_parts,
+    _repair_warning,
+    _shifted_places,
+)
 from ._inputs import IGNORED_INDEX, Batch
 
 __all__ = ["SpanAccumulator", "SPAN_MODES"]
@@ -302,11 +310,11 @@ def _template(result: Result) -> Result:
     out.source, out.corpora, out.ci = None, None, None
     out._tables = []
     if hasattr(out, "tally"):
-        out.tally = None         # type: ignore[attr-defined]
+        out.tally = None
     if hasattr(out, "alignments"):
-        out.alignments = []      # type: ignore[attr-defined]
+        out.alignments = []
     if hasattr(out, "classes"):
-        out.classes = {}         # type: ignore[attr-defined]
+        out.classes = {}
     out.repairs = []
     return out
 
