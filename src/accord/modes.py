@@ -208,7 +208,7 @@ register_mode(Mode("pairs", "one-to-one pairing and the profile's similarity (de
                     "confusability", "content_annotations", "token_annotations", "gold_only", "ref_gold_only",
                     "file_re", "ref_fsuff_off", "ref_fsuff_on", "validate", "slices", "train", "length_bins")))
 register_mode(Mode("clueval", "CLUEval's coverage classes, recall and precision per leniency level",
-                   "accord.clueval._result:measure_corpora", ("leniency", "labelled", "attributes")))
+                   "accord.clueval._result:measure_corpora", ("leniency", "labelled", "attributes", "slices")))
 register_mode(Mode("semeval", "the SemEval-2013 schemas strict, exact, partial and type (as nervaluate)",
                    "accord.semeval._result:measure_corpora"))
 register_mode(Mode("coref", "MUC, B-cubed, CEAF, BLANC, LEA and the CoNLL score of coreference chains",

@@ -14,10 +14,10 @@ def _slices(value: str) -> list[str]:
     from ..pairs._slices import SLICINGS
 
     names = [v.strip() for v in value.split(",") if v.strip()]
-    unknown = [v for v in names if v not in SLICINGS]
+    unknown = [v for v in names if v not in SLICINGS and not (v.startswith("metadata:") and v[len("metadata:"):])]
     if unknown or not names:
-        raise argparse.ArgumentTypeError(f"expected slicings among {', '.join(SLICINGS)} (comma-separated), got "
-                                         f"{value!r}")
+        raise argparse.ArgumentTypeError(f"expected slicings among {', '.join(SLICINGS)} or metadata:FIELD "
+                                         f"(comma-separated), got {value!r}")
     return names
 
 
@@ -28,7 +28,8 @@ def add_slices_options(p: argparse.ArgumentParser) -> None:
                    help="nesting (flat, nested, outer, inner entities: inner inside another entity's span, outer "
                         "not, nested inner or containing one, flat neither), length (entity length in tokens, by "
                         "--length-bins), seen (whether the entity's text and label are an entity of --train); "
-                        "comma-separated or repeated")
+                        "with --match clueval metadata:FIELD (a document's or a sentence's metadata, as a VRT "
+                        "file's <text> and <s> attributes); comma-separated or repeated")
     g.add_argument("--length-bins", metavar="BINS",
                    help="with --slices length: the bins of entity length in tokens, as 1-2,3-5,6+ (default: 1,2,3,4+)")
     g.add_argument("--train", metavar="FILE",

@@ -12,8 +12,11 @@ from ..result import ClueKind, CountTable, Measure, Result, ResultTable, label_t
 from ..result._sentence_units import SentenceIndex
 from ._evaluate import LEVELS, ClueEvaluation, leniency_level
 
+INTERNAL = frozenset(("lines", "source", "cpos", "token_ids", "sentence_attributes", "structures", "text_attributes"))
+"""Metadata keys a reader keeps for itself (VRT's), never a field to slice by."""
+
 __all__ = ["ClueResult", "clueval_result", "measure_corpora", "measure_name", "attribute_as_label",
-           "check_attributes", "NO_VALUE"]
+           "check_attributes", "metadata_measures", "metadata_slicings", "NO_VALUE"]
 
 
 def measure_name(level: int, labelled: bool) -> str:
@@ -120,11 +123,13 @@ def measure_corpora(gold: Any, pred: Any, options: Any) -> ClueResult:
     from ._evaluate import evaluate_spans
 
     attributes = tuple(dict.fromkeys((options.settings or {}).get("attributes") or ()))
+    fields = metadata_slicings((options.settings or {}).get("slices"))
     if attributes:
         check_attributes(attributes, gold, pred)
     ev = evaluate_spans(gold, pred, allow_missing=options.allow_missing, beta=options.beta,
                         zero_division=options.zero_division)
-    extra = {"attributes": list(attributes)} if attributes else {}
+    extra = {**({"attributes": list(attributes)} if attributes else {}),
+             **({"slices": [f"metadata:{f}" for f in fields]} if fields else {})}
     out = clueval_result(ev, options.leniency, options.labelled, options={**options.options, **extra},
                          inputs=options.inputs)
     for name in attributes:
@@ -135,7 +140,95 @@ def measure_corpora(gold: Any, pred: Any, options: Any) -> ClueResult:
         for measure, m in scored.measures.items():
             if not measure.endswith("-unlabelled"):     # without labels an attribute scores as the label does
                 out.measures[f"{name}:{measure}"] = m
+    for name, m in metadata_measures(ev, fields, options.leniency, options.labelled).items():
+        out.measures[name] = m
     out.source = ev
+    return out
+
+
+def metadata_slicings(slices: Any) -> tuple[str, ...]:
+    """The metadata fields of ``slices`` (``metadata:FIELD``); any other slicing is the pairs mode's: an error."""
+    from ..errors import OptionError
+
+    names = [x.strip() for x in (slices.split(",") if isinstance(slices, str) else (slices or ()))]
+    other = [x for x in names if not (x.startswith("metadata:") and x[len("metadata:"):])]
+    if other:
+        raise OptionError(f"--match clueval slices by metadata:FIELD; {', '.join(other)} slice the pairs mode's "
+                          "entities")
+    return tuple(dict.fromkeys(x[len("metadata:"):] for x in names))
+
+
+def _span_values(ev: ClueEvaluation, side: str, field: str) -> tuple[np.ndarray, bool]:
+    """Each span's value of a metadata field: its document's (``<text>`` attributes), else its sentence's
+    (``<s>`` attributes, ``metadata["sentence_attributes"]``); None where it has none; and whether any had one."""
+    table = ev.gold if side == "gold" else ev.pred
+    out = np.full(len(table), None, dtype=object)
+    found = False
+    for k, pair in enumerate(ev.documents):
+        doc = pair.document
+        rows = np.flatnonzero(table.doc == k)
+        value = doc.metadata.get(field) if field not in INTERNAL else None
+        if value is not None:
+            out[rows] = str(value)
+            found = True
+            continue
+        attrs = doc.metadata.get("sentence_attributes")
+        if not attrs or doc.sentences is None or not len(rows):
+            found = found or bool(attrs and any(field in a for a in attrs))
+            continue
+        starts = np.asarray([s for s, _ in doc.sentences], dtype=np.int64)
+        at = np.searchsorted(starts, table.start[rows] - pair.base, side="right") - 1
+        for row, sentence in zip(rows.tolist(), at.tolist()):
+            v = attrs[sentence].get(field) if 0 <= sentence < len(attrs) else None
+            if v is not None:
+                out[row] = str(v)
+                found = True
+    return out, found
+
+
+def metadata_measures(ev: ClueEvaluation, fields: tuple[str, ...], level: int | str, labelled: bool
+                      ) -> dict[str, Measure]:
+    """``FIELD=VALUE`` measures at the chosen level: the counts of the spans whose document (or sentence) has that
+    value of the field, over the same documents as the other measures (so the bootstrap gives each its interval);
+    spans without a value are ``FIELD=(none)``.
+
+    Raises
+    ------
+    OptionError
+        A field that no document or sentence has.
+    """
+    from ..errors import OptionError
+
+    out: dict[str, Measure] = {}
+    if not fields:
+        return out
+    level = leniency_level(level)
+    kind = ClueKind(ev.beta, ev.zero_division)
+    docs = [d.id for d in ev.documents]
+    g, p = ev.gold, ev.pred
+    gh, ph = ev.hits("gold", level, labelled), ev.hits("pred", level, labelled)
+    index = SentenceIndex([(d.gold, d.pred) for d in ev.documents])
+    bases = np.fromiter((d.base for d in ev.documents), np.int64, len(ev.documents))
+    g_unit = index.units(g.doc, g.start - bases[g.doc]) if len(g) else np.zeros(0, dtype=np.int64)
+    p_unit = index.units(p.doc, p.start - bases[p.doc]) if len(p) else np.zeros(0, dtype=np.int64)
+    for field in fields:
+        (gv, g_found), (pv, p_found) = _span_values(ev, "gold", field), _span_values(ev, "pred", field)
+        if not (g_found or p_found):
+            known = sorted({k for d in ev.documents for k in d.document.metadata if k not in INTERNAL}
+                           | {k for d in ev.documents for a in d.document.metadata.get("sentence_attributes") or ()
+                              for k in a})
+            raise OptionError(f"slices metadata:{field}: no document or sentence has the field {field!r} (they have "
+                              f"{', '.join(known) or 'no metadata'})")
+        gv = np.array([NO_VALUE if v is None else v for v in gv.tolist()], dtype=object)
+        pv = np.array([NO_VALUE if v is None else v for v in pv.tolist()], dtype=object)
+        for value in sorted(set(gv.tolist()) | set(pv.tolist())):
+            gm, pm = gv == value, pv == value
+            table = label_table(kind.fields, docs, ev.labels, [
+                (g.doc[gm], g.label[gm], None), (p.doc[pm], p.label[pm], None),
+                (g.doc[gh & gm], g.label[gh & gm], None), (p.doc[ph & pm], p.label[ph & pm], None)],
+                sentences=(index.sizes, [g_unit[gm], p_unit[pm], g_unit[gh & gm], p_unit[ph & pm]])
+                if index.known else None)
+            out[f"{field}={value}"] = Measure(kind, table)
     return out
 
 

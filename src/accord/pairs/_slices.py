@@ -193,7 +193,9 @@ def check_slices(slices: Iterable[str] | str | None, train: Any, length_bins: An
     unknown = [s for s in names if s not in SLICINGS]
     if unknown:
         raise OptionError(f"{spelled('slices')} must be among {', '.join(SLICINGS)}; "
-                          f"got {', '.join(map(repr, unknown))}")
+                          f"got {', '.join(map(repr, unknown))}"
+                          + (" (metadata:FIELD slices --match clueval)" if any(
+                              s.startswith("metadata:") for s in unknown) else ""))
     chosen = tuple(dict.fromkeys(names))
     if "seen" in chosen and train is None:
         raise OptionError(f"{spelled('slices', 'seen')} needs the training corpus: "
