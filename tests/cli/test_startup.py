@@ -80,3 +80,14 @@ def test_the_aggregation_methods_of_the_parser_are_the_adjudicators():
     from accord.cli._aggregate import METHODS as named
 
     assert named == METHODS
+
+
+def test_the_version_read_from_the_dist_info_is_the_installed_packages():
+    from importlib.metadata import version
+
+    import accord
+
+    assert accord._dist_info_version() == version("accord") == accord.__version__
+    assert subprocess.run([sys.executable, "-m", "accord", "--version"], capture_output=True, text=True,
+                          timeout=60).stdout == f"accord {version('accord')}\n"
+    assert "importlib.metadata" not in modules_after(["--version"])

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 import warnings
 from collections.abc import Callable, Collection, Sequence
 from importlib import import_module
-from pathlib import Path
 from types import ModuleType
 
 from .._support.memory import return_large_blocks
 from ..errors import AccordError, OptionError
 from ._options import Parser, add_common
-from ._stdin import standard_input
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_BAD_INPUT", "EXIT_BUG"]
 
@@ -152,6 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:     # --print-completion, --help or --version read by a reader that went away (| head)
         _quiet_stdout()
         return EXIT_OK
+    from ._stdin import standard_input  # (pathlib, tempfile, shutil: not before a command runs)
+
     # a short-lived command building many small immutable objects and no reference cycles worth
     # collecting: the cyclic collector would only rescan them (about a third of the run time);
     # a caller's collector is left as it was found
@@ -183,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         while tb is not None and tb.tb_next is not None:
             tb = tb.tb_next
         if tb is not None:
-            where = f" at {Path(tb.tb_frame.f_code.co_filename).name}:{tb.tb_lineno}"
+            where = f" at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}"
         print(f"accord: internal error (a bug in accord, please report it with the command and input): "
               f"{type(exc).__name__}{where}: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_BUG
