@@ -2,7 +2,8 @@
 
 Run:  python benchmarks/bench_seqeval.py [--tokens 300000] [--repeat 5] [--memory-tokens 3000000]
 
-1. In process: ``accord.compat.seqeval.classification_report`` against seqeval's, same tag lists.
+1. In process: ``accord.compat.seqeval.classification_report`` against seqeval's, same tag lists: the default mode,
+   and the strict mode (IOB2) with the scheme given and detected (CPU time: the machine may be shared).
 2. Whole commands on the same files: ``accord score gold.conll pred.conll --output json`` against a Python script
    that reads them and runs seqeval's ``classification_report``, against ``seqscore score`` (conlleval's
    repair, as accord reads them) and against a script that runs nervaluate's ``Evaluator`` (its strict schema).
@@ -127,6 +128,7 @@ def main() -> None:
     t_theirs = median_time(lambda: theirs(gold, pred, digits=4), args.repeat)
     print(f"in process  classification_report: accord {t_ours:.3f} s, seqeval {t_theirs:.3f} s, "
           f"seqeval/accord = {t_theirs / t_ours:.1f}x")
+    strict_report(gold, pred, ours, theirs, args.repeat)
 
     with tempfile.TemporaryDirectory() as tmp:
         g, p = Path(tmp) / "gold.conll", Path(tmp) / "pred.conll"
@@ -160,10 +162,37 @@ def main() -> None:
         t_cmd_ours = median_time(lambda: subprocess.run(accord_cmd, check=True, capture_output=True), args.repeat)
         print(f"whole command  accord score: {t_cmd_ours:.3f} s")
         for name, cmd in peers.items():
-            t_peer = median_time(lambda: subprocess.run(cmd, check=True, capture_output=True), args.repeat)
+            t_peer = median_time(lambda c=cmd: subprocess.run(c, check=True, capture_output=True), args.repeat)
             print(f"               {name:18s} {t_peer:.3f} s, {name.split()[0]}/accord = {t_peer / t_cmd_ours:.1f}x")
         if args.memory_tokens:
             memory(Path(tmp), args.memory_tokens)
+
+
+STRICT_GOAL = 20.0
+"""Issue 41: strict ``classification_report`` (IOB2) at least 20x seqeval in process."""
+
+
+def strict_report(gold, pred, ours, theirs, repeat: int) -> None:
+    """Strict mode (IOB2), the scheme given and detected: the numbers first, then each side's median CPU time, the
+    two alternating."""
+    from seqeval.scheme import IOB2
+
+    for name, kw in (("scheme=IOB2", {"scheme": IOB2}), ("scheme detected", {})):
+        a = ours(gold, pred, mode="strict", output_dict=True, **kw)
+        b = theirs(gold, pred, mode="strict", output_dict=True, **kw)
+        assert a.keys() == b.keys() and all(abs(a[k][m] - b[k][m]) < 1e-12 for k in b for m in b[k]), \
+            f"strict numbers differ ({name})"
+        mine, peer = [], []
+        for _ in range(repeat):
+            for fn, out in ((ours, mine), (theirs, peer)):
+                t = time.process_time()
+                fn(gold, pred, mode="strict", digits=4, **kw)
+                out.append(time.process_time() - t)
+        t_ours, t_theirs = statistics.median(mine), statistics.median(peer)
+        ratio = t_theirs / t_ours
+        print(f"in process  classification_report strict ({name}): accord {t_ours:.3f} CPU-s, seqeval "
+              f"{t_theirs:.3f} CPU-s, seqeval/accord = {ratio:.1f}x (goal >= {STRICT_GOAL:.0f}x: "
+              f"{'met' if ratio >= STRICT_GOAL else 'MISSED'})")
 
 
 def memory(tmp: Path, tokens: int) -> None:
