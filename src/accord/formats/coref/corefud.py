@@ -42,6 +42,8 @@ Clusters = list[list[tuple[int, int]]]
 def looks_like_corefud(head: str) -> bool:
     """Whether the first characters of a file are CorefUD's: a ``# global.Entity`` comment, or a line of 10 or more
     tab-separated columns whose tenth (MISC) holds an ``Entity`` attribute. A CoNLL-2012 file has neither."""
+    if "Entity" not in head:        # both need the word (a CoNLL-2012 file's 64 KiB: no line to look at)
+        return False
     for line in head.split("\n"):
         stripped = line.strip()
         if stripped.startswith("#"):
