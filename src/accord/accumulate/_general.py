@@ -43,33 +43,38 @@ SPAN_MODES = ("pairs", "semeval", "clueval")
 """The modes of :func:`accord.score` that take tag lists (the unit scores need a text, which tag lists lack)."""
 
 
-def fold_table(a: CountTable | None, b: CountTable, shared: bool, sentences: bool) -> CountTable:
-    """One document's table: ``a``'s counts and ``b``'s added, ``b``'s sentences numbered after ``a``'s (its first
-    one the same as ``a``'s last when ``shared``: empty sentences at ``a``'s end start where ``b`` starts)."""
-    if not sentences:
-        b = CountTable(b.fields, ("1",), b.rows, b.values, None)
-    if a is None:
-        return b
-    if a.fields != b.fields:    # pragma: no cover - one mode's blocks share their fields
-        raise MergeError(f"cannot add count tables of fields {a.fields} and {b.fields}")
-    rows = tuple(sorted(set(a.rows) | set(b.rows), key=row_order))
-    values = np.zeros((1, len(rows), len(a.fields)), dtype=np.result_type(a.values.dtype, b.values.dtype))
-    where_a = np.array([rows.index(r) for r in a.rows], dtype=np.int64)
-    where_b = np.array([rows.index(r) for r in b.rows], dtype=np.int64)
-    values[0, where_a] += a.values[0]
-    values[0, where_b] += b.values[0]
+Part = tuple[CountTable, int]
+"""A block's table of one document ``"1"`` and the number of sentences counted before its first one."""
+
+
+def join_tables(parts: Sequence[Part], n_units: int, sentences: bool) -> CountTable:
+    """The table of one document ``"1"`` whose counts are the parts' added up and whose ``n_units`` sentences hold
+    each part's cells at their sentence after its shift (the parts' rows united): one concatenation for all of
+    them, so that a long run of blocks costs the size of its cells, not blocks x cells."""
+    tables = [t for t, _ in parts]
+    fields = tables[0].fields
+    if any(t.fields != fields for t in tables):    # pragma: no cover - one mode's blocks share their fields
+        raise MergeError("cannot add count tables of different fields")
+    rows = tuple(sorted({r for t in tables for r in t.rows}, key=row_order))
+    index = {r: k for k, r in enumerate(rows)}
+    values = np.zeros((1, len(rows), len(fields)), dtype=np.result_type(*(t.values.dtype for t in tables)))
+    where = [np.array([index[r] for r in t.rows], dtype=np.int64) for t in tables]
+    for t, w in zip(tables, where):
+        values[0, w] += t.values[0]
     cells = None
-    if a.sentences is not None and b.sentences is not None:
-        x, y = a.sentences, b.sentences
-        shift = x.n_units - (1 if shared else 0)
-        n_units = shift + y.n_units
+    if sentences and all(t.sentences is not None for t in tables):
         unit_type = np.int32 if n_units < 2 ** 31 else np.int64    # narrow, as SentenceCounts.from_items makes them
-        cells = SentenceCounts(np.array([n_units], dtype=np.int64),
-                               np.concatenate([x.unit.astype(unit_type), (y.unit.astype(np.int64) + shift
-                                                                          ).astype(unit_type)]),
-                               np.concatenate([where_a[x.row], where_b[y.row]]).astype(np.int32),
-                               np.concatenate([x.field, y.field]), np.concatenate([x.value, y.value]))
-    return CountTable(a.fields, ("1",), rows, values, cells)
+        units, row, field, value = [], [], [], []
+        for (t, shift), w in zip(parts, where):
+            x = t.sentences
+            assert x is not None
+            units.append((x.unit.astype(np.int64) + shift).astype(unit_type))
+            row.append(w[x.row].astype(np.int32))
+            field.append(x.field)
+            value.append(x.value)
+        cells = SentenceCounts(np.array([max(n_units, 1)], dtype=np.int64), np.concatenate(units),
+                               np.concatenate(row), np.concatenate(field), np.concatenate(value))
+    return CountTable(fields, ("1",), rows, values, cells)
 
 
 class SpanAccumulator(Accumulator):
@@ -138,8 +143,8 @@ class SpanAccumulator(Accumulator):
     def reset(self) -> None:
         """Forget every batch (the options stay)."""
         super().reset()
-        self._tables: dict[str, CountTable] = {}
-        self._classes: dict[str, CountTable] = {}
+        self._tables: dict[str, list[Part]] = {}     # each measure's blocks, joined when needed (_compact)
+        self._classes: dict[str, list[Part]] = {}
         self._template: Result | None = None
         self._types: set[str] = set()
 
@@ -197,22 +202,31 @@ class SpanAccumulator(Accumulator):
         # the block's sentences: the first one is the last counted when that one is empty and ends the tokens
         shared = bool(self._units) and self._last_start == self._tokens
         starts = np.unique(batch.offsets[:-1])
-        tables = {name: fold_table(self._tables.get(name), m.table, shared, self.sentences)
-                  for name, m in result.measures.items()}
-        classes = {side: fold_table(self._classes.get(side), t, False, False)
-                   for side, t in getattr(result, "classes", {}).items()}
+        shift = self._units - (1 if shared else 0)
         # nothing changed before this point: the state takes the block at once
-        self._tables, self._classes = tables, classes
+        for name, m in result.measures.items():
+            self._tables.setdefault(name, []).append((m.table, shift))
+        for side, t in getattr(result, "classes", {}).items():
+            self._classes.setdefault(side, []).append((t, 0))
         if self._template is None:
             self._template = _template(result)
         for side, parts in repairs.items():
             self._repairs[side] = _merged_repairs(self._repairs[side], parts)
         self._types |= types
         self._ignored.update(outside)
-        self._units += len(starts) - (1 if shared else 0)
+        self._units = shift + len(starts)
         self._last_start = self._tokens + int(starts[-1])
         self._tokens += int(batch.offsets[-1])
         self._raw_sentences += batch.n_sentences
+        if len(next(iter(self._tables.values()))) > 64:
+            self._compact()
+
+    def _compact(self) -> None:
+        """Each measure's blocks joined into one table."""
+        self._tables = {name: [(join_tables(parts, self._units, self.sentences), 0)] if len(parts) > 1 else parts
+                        for name, parts in self._tables.items()}
+        self._classes = {side: [(join_tables(parts, 0, False), 0)] if len(parts) > 1 else parts
+                         for side, parts in self._classes.items()}
 
     def merge(self, other: Accumulator) -> Accumulator:
         """Add another accumulator's batches after this one's (in place; returns ``self``).
@@ -236,10 +250,12 @@ class SpanAccumulator(Accumulator):
             self._updates += other._updates
             return self
         shared = bool(self._units) and self._last_start == self._tokens
-        self._tables = {name: fold_table(self._tables.get(name), t, shared, self.sentences)
-                        for name, t in other._tables.items()}
-        self._classes = {side: fold_table(self._classes.get(side), t, False, False)
-                         for side, t in other._classes.items()}
+        other._compact()
+        shift = self._units - (1 if shared else 0)
+        for name, parts in other._tables.items():
+            self._tables.setdefault(name, []).extend((t, shift + s) for t, s in parts)
+        for side, parts in other._classes.items():
+            self._classes.setdefault(side, []).extend(parts)
         if self._template is None:
             self._template = other._template
         for side in _SIDES:
@@ -249,7 +265,7 @@ class SpanAccumulator(Accumulator):
                                                       _shifted_places(theirs, self._raw_sentences))
         self._types |= other._types
         self._ignored |= other._ignored
-        self._units += other._units - (1 if shared else 0)
+        self._units = shift + other._units
         self._last_start = self._tokens + other._last_start
         self._tokens += other._tokens
         self._raw_sentences += other._raw_sentences
@@ -281,12 +297,14 @@ class SpanAccumulator(Accumulator):
             members = {m: name for name, group in (self.equivalence_classes or {}).items() for m in group}
             check_user_names(None, None, None, (), members, self.ignore, seen=(self._types, set()))
         out = copy.copy(self._template)
-        out.measures = {name: Measure(m.kind, self._tables[name]) for name, m in self._template.measures.items()}
+        self._compact()
+        tables = {name: join_tables(parts, self._units, self.sentences) for name, parts in self._tables.items()}
+        out.measures = {name: Measure(m.kind, tables[name]) for name, m in self._template.measures.items()}
         out.options = copy.deepcopy(self._template.options)
         if self.labels is not None:
             out.options["ignore"] = sorted(set(self.ignore) | self._ignored)
         if self._classes:
-            out.classes = dict(self._classes)    # type: ignore[attr-defined]
+            out.classes = {side: parts[0][0] for side, parts in self._classes.items()}    # type: ignore[attr-defined]
         out.repairs = [_repair_warning(p).to_dict() for p in repairs if p is not None]
         return out
 
