@@ -35,6 +35,13 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _streamed() -> bool:
+    """Whether the caller scores in one process shard by shard (:data:`accord.parallel._run.STREAM`)."""
+    from .parallel._run import streamed
+
+    return streamed()
+
+
 @collection_paused     # many small objects, no cycle to collect: see accord._support.collector
 def score(
     gold: Any,
@@ -225,7 +232,7 @@ def score(
     if (client is not None or jobs != 1) and not in_shard() and encodings != (None, None):
         warnings.warn(ShardedRunWarning("--gold-encoding/--pred-encoding: the sides are read in one process (the "
                                         "shards are cut in one encoding)"), stacklevel=3)
-    elif (client is not None or jobs != 1) and not in_shard():
+    elif (client is not None or jobs != 1 or _streamed() and encodings == (None, None)) and not in_shard():
         from .parallel import score_in_shards
 
         sharded = score_in_shards(arguments, jobs, client, shard_size, score=score)

@@ -52,6 +52,7 @@ def _leniency(args: argparse.Namespace) -> tuple[int, bool]:
 
 
 def run_report(args: argparse.Namespace) -> int:
+    from ..parallel._run import STREAM
     from ..parallel._views import VIEWS, views_of
     from ..pipeline import reading_once
     from ..stats import compare
@@ -66,17 +67,22 @@ def run_report(args: argparse.Namespace) -> int:
     names = names_of(args.preds)
     level, labelled = _leniency(args)
     sharded = args.jobs != "1" or args.dask is not None
-    if sharded and getattr(args, "align", None) is not None:
+    aligned = getattr(args, "align", None) is not None
+    if sharded and aligned:
         raise OptionError("--align with --jobs or --dask: the page's notes of aligned strings need the documents; "
                           "run without --jobs and --dask")
-    token = VIEWS.set((level, labelled)) if sharded else None   # the shards keep what the page shows
+    # in one process too, the systems are scored shard by shard (as --jobs does, one shard after the other), so that
+    # only one shard's documents are alive at a time: the shards keep what the page shows
+    streaming = sharded or not aligned
+    tokens = (VIEWS.set((level, labelled)), STREAM.set(not sharded)) if streaming else None
     try:
         with reading_once(args.gold):    # the gold file is read once for every system (and kept alone)
             systems = {name: score_result(system_args(args, path), path)[0]
                        for name, path in zip(names, args.preds)}
     finally:
-        if token is not None:
-            VIEWS.reset(token)
+        if tokens is not None:
+            VIEWS.reset(tokens[0])
+            STREAM.reset(tokens[1])
     comparison = None
     # the page's statistics are drawn by default: a corpus of one unit (one document of one sentence) cannot carry
     # them, and the page says so (a warning) rather than refusing the scores
@@ -93,7 +99,7 @@ def run_report(args: argparse.Namespace) -> int:
                 result.bootstrap(args.bootstrap, seed=args.seed, confidence=args.confidence, method=args.ci_method,
                                  resample=args.resample)
     title = f"{Path(args.gold).name}: {', '.join(names)}"
-    views = views_of(systems, level, labelled) if sharded else None
+    views = views_of(systems, level, labelled) if streaming else None
     if views is None:
         write_report(args.out, systems, comparison, title=title, args=args)
     else:    # the systems were scored in shards: the page from the span views the shards kept

@@ -5,11 +5,22 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Protocol, TypeVar
 
 from ..errors import OptionError
 
-__all__ = ["resolve_jobs", "usable_cores", "check_address", "Runner", "runner"]
+__all__ = ["resolve_jobs", "usable_cores", "check_address", "Runner", "runner", "STREAM", "streamed"]
+
+STREAM: ContextVar[bool] = ContextVar("accord_stream", default=False)
+"""Set by a command that scores in one process as ``--jobs`` does (``accord report``): the inputs are cut into shards
+read and scored one after the other in this process, so that only one shard's documents are alive at a time; an
+input that cannot be cut is read whole, without a warning (nothing was asked of the shards)."""
+
+
+def streamed() -> bool:
+    """Whether this block scores in one process shard by shard (:data:`STREAM`)."""
+    return STREAM.get()
 
 CONNECT_TIMEOUT = 20
 """Seconds to wait for a Dask scheduler before ``--dask ADDRESS`` is an error."""

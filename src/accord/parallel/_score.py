@@ -40,7 +40,7 @@ from ._plan import (
     plan_shards,
     scan_marks,
 )
-from ._run import resolve_jobs, runner, usable_cores
+from ._run import resolve_jobs, runner, streamed, usable_cores
 
 __all__ = ["score_in_shards", "score_shard", "ShardWork", "ShardOutcome"]
 
@@ -275,9 +275,9 @@ def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any 
     :class:`ShardedRunWarning` says why) or the shards disagree with the plan: the caller then scores in one process."""
     auto = isinstance(jobs, str) and jobs.strip().lower() == "auto"
     jobs = resolve_jobs(jobs)
-    if jobs == 1 and client is None:
+    if jobs == 1 and client is None and not streamed():
         return None
-    if client is None and usable_cores() == 1:
+    if client is None and usable_cores() == 1 and jobs > 1:
         warnings.warn(JobsWarning(f"--jobs {jobs}: scored in one process, the one core this process may run on"),
                       stacklevel=3)
         return None
@@ -354,6 +354,8 @@ def _unsupported(arguments: dict[str, Any]) -> str:
 
 
 def _serial(why: str) -> None:
+    if streamed():     # one process was asked for: reading the inputs whole is no news
+        return None
     warnings.warn(ShardedRunWarning(f"scored in one process: {why}"), stacklevel=4)
     return None
 

@@ -195,14 +195,17 @@ def merge_views(parts: Sequence[ShardViews], order: Sequence[str]) -> LightEvalu
 
 def views_of(systems: Mapping[str, Any], level: int = 1, labelled: bool = True) -> dict[str, Any] | None:
     """The page's span views (as :func:`accord.clueval._browser.span_views` gives them) from the systems' merged
-    shard views (``result.shard_views``), or None when a system has none (it was scored in one process)."""
+    shard views (``result.shard_views``; a system scored whole has its own made from its corpora), or None for
+    systems of aligned strings (their notes need the documents: :func:`~accord.clueval._browser.span_views`)."""
     from ..clueval._browser import error_browser_data, error_changes
 
     evaluations: dict[str, LightEvaluation] = {}
     for name, result in systems.items():
+        if (result.options.get("alignment") or {}).get("align") is not None:
+            return None     # (the notes of aligned strings need the documents: the page of one process)
         light = getattr(result, "shard_views", None)
-        if light is None:
-            return None
+        if light is None:   # scored whole (an input that cannot be cut): its views from its corpora
+            light = merge_views([shard_views(result, level, labelled)], ())
         if isinstance(light, str):
             return {"note": f"{name}: {light}"}
         evaluations[name] = light
