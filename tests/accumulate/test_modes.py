@@ -196,6 +196,11 @@ def test_refusals_name_why():
         accord.Accumulator(match="semeval", profile="lenient")     # accord.score refuses it too
     with pytest.raises(accord.errors.ProfileError, match="profile 'nope'"):
         accord.Accumulator(profile="nope")
+    with pytest.raises(OptionError, match=r"match='semeval' takes .*; got task \(score the whole with accord.score"):
+        accord.Accumulator(match="semeval", task="t.json")
+    with pytest.raises(OptionError, match=r"got reference \(score the whole with accord.agree"):
+        accord.Accumulator(match="agreement", reference="ann1")
+    assert accord.Accumulator(match="coref", preset="corefud").options["preset"] == "corefud"    # files come later
     a, b = accord.Accumulator(profile="lenient"), accord.Accumulator(profile="mat")
     with pytest.raises(MergeError, match="different options"):
         a.merge(b)

@@ -10,6 +10,7 @@ workers merge (:meth:`Accumulator.merge`) into the state of their batches read o
 
 from __future__ import annotations
 
+import inspect
 import re
 import warnings
 from collections.abc import Iterable, Sequence
@@ -79,6 +80,26 @@ def _shifted_places(parts: dict[str, Any], sentences: int) -> dict[str, Any]:
     return {**parts, "first": first}
 
 
+def _chosen_class(match: str, options: dict[str, Any]) -> type[Accumulator]:
+    """The accumulator class of ``match`` and its options (an OptionError for a mode it cannot count)."""
+    from ._general import SpanAccumulator, check_mode
+
+    if options.get("units"):
+        raise OptionError("units (by token, pseudo-token or character) count the characters of a text; tag lists "
+                          "have none: score a corpus with its text with accord.score(units=...)")
+    general = ("leniency", "labelled", "ignore", "equivalence_classes")
+    if match == "pairs" and options.get("profile") in (None, "strict") and not any(k in options for k in general):
+        return Accumulator
+    if match in ("pairs", "semeval", "clueval"):
+        return SpanAccumulator
+    if match in ("coref", "agreement"):
+        from ._batched import AgreementAccumulator, CorefAccumulator
+
+        return CorefAccumulator if match == "coref" else AgreementAccumulator
+    check_mode(match)
+    raise AssertionError    # pragma: no cover - check_mode refuses every other mode
+
+
 class Accumulator:
     """Counts of span scoring accumulated over batches: :meth:`update` per batch, :meth:`compute` for the result.
 
@@ -133,22 +154,14 @@ class Accumulator:
         those of coreference and agreement (:mod:`accord.accumulate._batched`)."""
         if cls is not Accumulator:
             return super().__new__(cls)
-        from ._general import SpanAccumulator, check_mode
-
-        if options.get("units"):
-            raise OptionError("units (by token, pseudo-token or character) count the characters of a text; tag lists "
-                              "have none: score a corpus with its text with accord.score(units=...)")
-        general = ("leniency", "labelled", "ignore", "equivalence_classes")
-        if match == "pairs" and options.get("profile") in (None, "strict") and not any(k in options for k in general):
-            return super().__new__(cls)
-        if match in ("pairs", "semeval", "clueval"):
-            return super().__new__(SpanAccumulator)
-        if match in ("coref", "agreement"):
-            from ._batched import AgreementAccumulator, CorefAccumulator
-
-            return super().__new__(CorefAccumulator if match == "coref" else AgreementAccumulator)
-        check_mode(match)
-        raise AssertionError    # pragma: no cover - check_mode refuses every other mode
+        chosen = _chosen_class(match, options)
+        takes = [k for k, p in inspect.signature(chosen.__init__).parameters.items() if p.kind is p.KEYWORD_ONLY]
+        unknown = sorted(set(options) - set(takes))
+        if unknown:
+            whole = {"coref": "coref", "agreement": "agree"}.get(match, "score")
+            raise OptionError(f"the accumulator of match={match!r} takes {', '.join(takes)}; got "
+                              f"{', '.join(unknown)} (score the whole with accord.{whole}(...) for those)")
+        return super().__new__(chosen)
 
     def __init__(self, match: str = "pairs", *, profile: str | None = None, scheme: str | None = None,
                  repair: str | None = None, suffix: bool = False, labels: Sequence[str] | None = None,

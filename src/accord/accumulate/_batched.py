@@ -70,9 +70,10 @@ class CorefAccumulator(_Batched):
             "format": format}
         if self.options["format"] is None:
             del self.options["format"]
-        import accord
+        if preset == "conll2012" and format is None:      # the options checked at once (CorefUD's need files)
+            import accord
 
-        accord.coref({"_": [[[0, 0]]]}, {"_": [[[0, 0]]]}, **self.options)     # the options checked at once
+            accord.coref({"_": [[[0, 0]]]}, {"_": [[[0, 0]]]}, **self.options)
         self.reset()
 
     def reset(self) -> None:
@@ -96,7 +97,7 @@ class CorefAccumulator(_Batched):
         ----------
         key, response : mapping or path
             ``{document: [entity, ...]}`` (each entity a list of inclusive ``(start, end)`` token spans), or files,
-            as :func:`accord.coref` reads them.
+            as :func:`accord.coref` reads them; a document's key and response come in the same update.
 
         Raises
         ------
