@@ -212,7 +212,11 @@ def test_refusals_name_why():
 
 def test_reset_and_repr():
     acc = accord.Accumulator(match="semeval")
+    acc.update([], [])
+    with pytest.raises(FormatError, match="no sentence"):
+        acc.compute()
     acc.update([["B-PER"]], [["B-PER"]])
+    acc.update([], [])
     assert "semeval" in repr(acc) and acc.n_sentences == 1
     acc.reset()
     with pytest.raises(FormatError):

@@ -181,6 +181,8 @@ class SpanAccumulator(Accumulator):
     def _count(self, batch: Batch) -> None:
         import accord
 
+        if not batch.n_sentences:     # an empty batch: nothing to count
+            return
         if self.repair == "error":
             self._check_transitions(batch)
         offsets = batch.offsets.tolist()
@@ -205,7 +207,8 @@ class SpanAccumulator(Accumulator):
         shift = self._units - (1 if shared else 0)
         # nothing changed before this point: the state takes the block at once
         for name, m in result.measures.items():
-            self._tables.setdefault(name, []).append((m.table, shift))
+            t = m.table if self.sentences else CountTable(m.table.fields, ("1",), m.table.rows, m.table.values, None)
+            self._tables.setdefault(name, []).append((t, shift))
         for side, t in getattr(result, "classes", {}).items():
             self._classes.setdefault(side, []).append((t, 0))
         if self._template is None:
