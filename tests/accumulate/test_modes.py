@@ -334,8 +334,8 @@ def test_agreement_other_raters_refused():
     assert acc.n_items == 2
     rows = accord.Accumulator(match="agreement")      # rows of items: the raters are 0, 1, ...
     rows.update([["x", "y"], ["x", None]])
-    rows.update(np.array([["y", "y"]], dtype=object))
-    assert rows.n_items == 3 and rows.compute().to_dict()["totals"]["coefficients"]["observed_agreement"] == 0.5
+    rows.update(np.array([["y", "y"], ["", "x"]]))      # "" is a missing rating, as in a CSV file
+    assert rows.n_items == 4 and rows.compute().to_dict()["totals"]["coefficients"]["observed_agreement"] == 0.5
     # by hand: (x, y) disagree, (x, missing) cannot be paired, (y, y) agree: 1 of 2 pairable items
 
 

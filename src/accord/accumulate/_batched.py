@@ -239,6 +239,9 @@ class AgreementAccumulator(_Batched):
             ratings = {k: [None if v == "" else v for v in col] for k, col in ratings.items()}
         elif isinstance(ratings, list):
             ratings = [[None if v == "" else v for v in row] for row in ratings]
+        elif isinstance(ratings, np.ndarray) and ratings.dtype.kind in "OU":
+            ratings = ratings.astype(object)
+            ratings[ratings == ""] = None
         table = to_ratings(ratings, where=where)
         if self._raters is not None and tuple(table.raters) != self._raters:
             raise FormatError(f"{where}: the raters are {', '.join(map(str, table.raters))}; earlier updates had "
