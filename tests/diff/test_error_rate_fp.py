@@ -130,3 +130,15 @@ def test_score_with_the_gate_profile(tmp_path, capsys):
     assert strict["error_rate"] == pytest.approx(0.5) and strict["false_positives_per_token"] == pytest.approx(2 / 14)
     assert main(["score", *args]) == 2     # GATE's figures: not of the pairs mode
     assert "apply with --profile gate" in capsys.readouterr().err
+
+
+def test_the_diff_page_shows_them(tmp_path):
+    k, r = corpora()
+    for side, corpus in (("key", k), ("response", r)):
+        accord.write(corpus, tmp_path / side, format="brat")
+    page = tmp_path / "diff.html"
+    assert main(["diff", str(tmp_path / "key"), str(tmp_path / "response"), "--measures", "strict", "--error-rate",
+                 "--fp-per", "token", "--html", str(page), "-q", "-o", str(tmp_path / "out.txt")]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert "<th>Err strict</th>" in html and "<th>Tokens</th><th>FP/token</th>" in html
+    assert '<td class="num">14</td><td class="num">0.1429</td>' in html     # the micro row: 2 spurious / 14 tokens

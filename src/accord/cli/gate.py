@@ -162,8 +162,9 @@ def run_qa(args: argparse.Namespace) -> int:
     if args.html:
         from ..diff._views import diff_view
 
-        write_file(args.html, diff_html(diff_view(cd, measures, args.beta),
-                                        title=f"{shown_name(args.key)} vs {shown_name(args.response)}"))
+        view = diff_view(cd, measures, args.beta, error_rate=getattr(args, "error_rate", False),
+                         fp_per=getattr(args, "fp_per", None))
+        write_file(args.html, diff_html(view, title=f"{shown_name(args.key)} vs {shown_name(args.response)}"))
     if args.details:
         from ..diff._views import diff_details
 

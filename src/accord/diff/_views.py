@@ -80,16 +80,32 @@ def qa_result_table(table: QATable) -> ResultTable:
                        styles=(None,) * n + ("italic", "bold"), sections=(n,))
 
 
-def _counts_view(c: DiffCounts, measures: tuple[str, ...], beta: float) -> dict[str, Any]:
+def _counts_view(c: DiffCounts, measures: tuple[str, ...], beta: float, error_rate: bool = False,
+                 extra: tuple[str, ...] = ()) -> dict[str, Any]:
     return {"correct": c.correct, "missing": c.missing, "spurious": c.spurious, "partial": c.partial,
-            "rates": {m: (c.precision(m), c.recall(m), c.f(m, beta)) for m in measures}}
+            "rates": {m: (c.precision(m), c.recall(m), c.f(m, beta))
+                      + ((1.0 - c.precision(m),) if error_rate else ()) for m in measures},
+            "extra": extra}
 
 
 def qa_view(table: QATable) -> dict[str, Any]:
-    """A Corpus QA table as the diff page draws it: each row's counts and ``rates[measure] = (P, R, F)``, the macro
-    means and the micro row."""
-    return {"by": table.by, "rows": [(name, _counts_view(c, table.measures, table.beta)) for name, c in table.rows],
-            "macro": table.macro, "micro": _counts_view(table.micro, table.measures, table.beta)}
+    """A Corpus QA table as the diff page draws it: each row's counts and ``rates[measure] = (P, R, F)`` (and the
+    error rate with ``table.error_rate``), ``extra`` (the constant and the false positives per token or sentence
+    with ``table.fp_per``), the macro means and the micro row."""
+    per, fp_macro, fp_micro = table.false_positives() if table.fp_per is not None else ([], 0.0, 0.0)
+
+    def extra(k: int | None) -> tuple[str, ...]:
+        if table.fp_per is None:
+            return ()
+        if k is None:
+            return (str(table.total), _f4(fp_micro))
+        return (str(table.constants[k]), _f4(per[k]))
+    macro = {m: tuple(x) + ((1.0 - x[0],) if table.error_rate else ()) for m, x in table.macro.items()}
+    return {"by": table.by, "rows": [(name, _counts_view(c, table.measures, table.beta, table.error_rate, extra(k)))
+                                     for k, (name, c) in enumerate(table.rows)],
+            "macro": macro, "macro_extra": ("", _f4(fp_macro)) if table.fp_per is not None else (),
+            "micro": _counts_view(table.micro, table.measures, table.beta, table.error_rate, extra(None)),
+            "error_rate": table.error_rate, "fp_per": table.fp_per}
 
 
 def _features(attrs: Any) -> str:
@@ -114,12 +130,15 @@ def _sections(diff: CorpusDiff) -> Iterable[dict[str, Any]]:
                              "response": _side(r.response, text)} for r in td.rows]}
 
 
-def diff_view(diff: CorpusDiff, measures: tuple[str, ...], beta: float) -> dict[str, Any]:
+def diff_view(diff: CorpusDiff, measures: tuple[str, ...], beta: float, *, error_rate: bool = False,
+              fp_per: str | None = None) -> dict[str, Any]:
     """What the diff page (:func:`accord.report.diff_report.diff_html`) draws: the Corpus QA tables by type and by
-    document, and per document and type the key and response annotations side by side with their outcomes."""
-    return {"by_type": qa_view(qa_table(diff, "type", measures, beta)),
-            "by_document": qa_view(qa_table(diff, "document", measures, beta)), "sections": list(_sections(diff)),
-            "measures": measures, "beta": beta, "symbols": SYMBOLS, "options": diff.options}
+    document (with GATE's error rate and false positives per token or sentence when asked), and per document and
+    type the key and response annotations side by side with their outcomes."""
+    return {"by_type": qa_view(qa_table(diff, "type", measures, beta, error_rate=error_rate, fp_per=fp_per)),
+            "by_document": qa_view(qa_table(diff, "document", measures, beta, error_rate=error_rate, fp_per=fp_per)),
+            "sections": list(_sections(diff)), "measures": measures, "beta": beta, "symbols": SYMBOLS,
+            "options": diff.options, "error_rate": error_rate, "fp_per": fp_per}
 
 
 def diff_details(diff: CorpusDiff) -> ResultTable:
