@@ -1,7 +1,8 @@
 """accord's assignment without scipy.optimize (:mod:`accord.match._small_assignment`) against scipy's
 ``linear_sum_assignment(maximize=True)`` itself: the same rows and columns (not only the same total) on random
 matrices of every shape, with ties (small integers, repeated rows, zeros) and with the fractions CEAF-e sums, one at
-a time and many in one batch; and a coreference corpus scored in a fresh interpreter never imports scipy.optimize."""
+a time (in plain Python) and many in one batch; and a coreference corpus scored in a fresh interpreter never imports
+scipy.optimize (nor does the CorefUD scorer's mention alignment, which solves many 1 x 1 and 2 x 2 blocks)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accord.match._small_assignment import LARGEST, max_assignments
+from accord.match._small_assignment import LARGEST, PLAIN, max_assignment, max_assignments
 
 from .harness import FULL, PROFILE
 
@@ -53,6 +54,15 @@ def test_one_matrix_gets_scipys_pairs(m: np.ndarray) -> None:
     want_rows, want_cols = _scipy(m)
     assert rows.tolist() == want_rows.tolist() and cols.tolist() == want_cols.tolist()
     assert float(m[rows, cols].sum()) == float(m[want_rows, want_cols].sum())
+
+
+@given(matrices())
+@settings(max_examples=EXAMPLES)
+def test_one_small_matrix_in_plain_python_gets_scipys_pairs(m: np.ndarray) -> None:
+    rows, cols = max_assignment(m)
+    for want_rows, want_cols in (_scipy(m), scipy_optimize.linear_sum_assignment(-m)):   # both ways scipy is called
+        assert rows.tolist() == want_rows.tolist() and cols.tolist() == want_cols.tolist()
+    assert m.size > PLAIN or float(m[rows, cols].sum()) == float(m[want_rows, want_cols].sum())
 
 
 @given(st.lists(matrices(), min_size=1, max_size=25))
@@ -96,3 +106,23 @@ def test_coreference_scores_without_importing_scipy_optimize() -> None:
     # phi = 2|K∩R|/(|K|+|R|): the best 1:1 alignment pairs K1-R2 (2*2/6), K2-R1 (2*1/4), K3-R3 (2*1/3)
     best = 4 / 6 + 2 / 4 + 2 / 3
     assert float(out[0]) == pytest.approx(2 * best / 6, abs=1e-12)    # recall = precision = best / 3 entities
+
+
+CORPORA = __import__("pathlib").Path(__file__).resolve().parents[2] / ".." / "shared" / "corpora"
+
+
+def test_corefud_head_matching_without_importing_scipy_optimize(tmp_path) -> None:
+    import gzip
+
+    gum = CORPORA / "outside3" / "coref_corefud"
+    if not (gum / "gum_test.conllu.gz").exists():
+        pytest.skip("../shared/corpora/outside3/coref_corefud is not here")
+    for name in ("gum_test", "gum_resp"):
+        (tmp_path / f"{name}.conllu").write_bytes(gzip.decompress((gum / f"{name}.conllu.gz").read_bytes()))
+    code = ("import sys\n"
+            "from accord.structured._commands import coref\n"
+            f"r = coref({str(tmp_path / 'gum_test.conllu')!r}, {str(tmp_path / 'gum_resp.conllu')!r}, "
+            "preset='corefud', mention_match='head')\n"
+            "print('scipy.optimize' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.split()
+    assert out == ["False"]

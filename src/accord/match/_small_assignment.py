@@ -17,10 +17,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["LARGEST", "max_assignments"]
+__all__ = ["LARGEST", "PLAIN", "max_assignment", "max_assignments"]
 
 LARGEST = 4096
 """Matrices of more cells than this are handed to :func:`scipy.optimize.linear_sum_assignment`."""
+
+PLAIN = 36
+"""Matrices of at most this many cells are solved one at a time in plain Python by :func:`max_assignment` (the same
+steps; a block of a mention alignment is mostly 1 x 1 or 2 x 2)."""
 
 _BATCH_CELLS = 1 << 21
 """Padded cells of one batch (16 MiB of float64 per array of that shape)."""
@@ -171,3 +175,75 @@ def _solve_batch(mats: list[np.ndarray], NR: int, NC: int) -> list[tuple[np.ndar
         else:
             out.append((np.arange(nr[b], dtype=np.int64), c4r.astype(np.int64)))
     return out
+
+
+def max_assignment(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One matrix's maximum-total assignment, as :func:`max_assignments` gives it (scipy's pairs): in plain Python
+    for up to :data:`PLAIN` cells, else through :func:`max_assignments`."""
+    if m.ndim != 2 or m.size == 0 or m.size > PLAIN:
+        return max_assignments([m])[0]
+    rows_in, cols_in = m.shape
+    transposed = cols_in < rows_in
+    wide = m.T if transposed else m
+    cost = [[-x for x in row] for row in np.asarray(wide, dtype=np.float64).tolist()]
+    col4row = _plain_solve(cost)
+    if transposed:
+        order = sorted(range(len(col4row)), key=col4row.__getitem__)
+        return (np.array([col4row[k] for k in order], dtype=np.int64), np.array(order, dtype=np.int64))
+    return np.arange(len(col4row), dtype=np.int64), np.array(col4row, dtype=np.int64)
+
+
+def _plain_solve(cost: list[list[float]]) -> list[int]:
+    """The shortest augmenting path of :func:`_solve_batch` on one wide matrix of plain floats: each row's column."""
+    nr, nc = len(cost), len(cost[0])
+    inf = float("inf")
+    u = [0.0] * nr
+    v = [0.0] * nc
+    path = [-1] * nc
+    col4row = [-1] * nr
+    row4col = [-1] * nc
+    for cur in range(nr):
+        spc = [inf] * nc
+        sr = [False] * nr
+        sc = [False] * nc
+        remaining = list(range(nc - 1, -1, -1))
+        min_val = 0.0
+        i = cur
+        sink = -1
+        while sink == -1:
+            sr[i] = True
+            index = -1
+            lowest = inf
+            row = cost[i]
+            for it, j in enumerate(remaining):
+                r = ((min_val + row[j]) - u[i]) - v[j]
+                if r < spc[j]:
+                    path[j] = i
+                    spc[j] = r
+                if spc[j] < lowest or (spc[j] == lowest and row4col[j] == -1):
+                    lowest = spc[j]
+                    index = it
+            min_val = lowest
+            j = remaining[index]
+            if row4col[j] == -1:
+                sink = j
+            else:
+                i = row4col[j]
+            sc[j] = True
+            remaining[index] = remaining[-1]
+            remaining.pop()
+        u[cur] += min_val
+        for k in range(nr):
+            if sr[k] and k != cur:
+                u[k] += min_val - spc[col4row[k]]
+        for j in range(nc):
+            if sc[j]:
+                v[j] -= min_val - spc[j]
+        j = sink
+        while True:
+            i = path[j]
+            row4col[j] = i
+            col4row[i], j = j, col4row[i]
+            if i == cur:
+                break
+    return col4row

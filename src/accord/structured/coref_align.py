@@ -12,11 +12,12 @@ document in three steps, each on the mentions the steps before left unaligned:
 3. under ``head``, a key mention and a response mention with the same head score ``|K ∩ R| / |K|``; under
    ``partial``, a response mention that holds the key mention's head and lies within it scores ``|R| / |K|``.
 
-Steps 1 and 3 keep the pairs of the 1:1 assignment of largest total score (``scipy.optimize.linear_sum_assignment``
-on the matrix of scores, rows and columns in the scorer's order of mentions: first word, last word, length) whose
-score is above 0. An aligned response mention then counts as its key mention in every metric; this module gives each
-key mention a number and each response mention its key mention's number (a new one when unaligned), so that the
-metrics of :mod:`accord.structured.coref` score the numbers as one-word spans.
+Steps 1 and 3 keep the pairs of the 1:1 assignment of largest total score (scipy's ``linear_sum_assignment``'s
+pairs, as :mod:`accord.match._small_assignment` finds them, on the matrix of scores, rows and columns in the
+scorer's order of mentions: first word, last word, length) whose score is above 0. An aligned response mention
+then counts as its key mention in every metric; this module gives each key mention a number and each response
+mention its key mention's number (a new one when unaligned), so that the metrics of :mod:`accord.structured.coref`
+score the numbers as one-word spans.
 
 Before aligning, a mention written twice in one entity keeps its first occurrence (equal as in step 2), and with
 ``singletons="drop"`` the entities of one mention are removed (before zeros are, as the scorer does); an entity left
@@ -95,7 +96,7 @@ def _assign(match: str, keys: list, syss: list, kset: Mapping, sset: Mapping) ->
     """The scorer's step 1 or 3: pairs of the best 1:1 assignment that score above 0."""
     if not keys or not syss:
         return []
-    from scipy.optimize import linear_sum_assignment
+    from ..match._small_assignment import max_assignment
 
     def order(m: Any) -> tuple[int, int, int]:
         return m.words[0], m.words[-1], len(m.words)
@@ -109,7 +110,7 @@ def _assign(match: str, keys: list, syss: list, kset: Mapping, sset: Mapping) ->
     sim = np.zeros((len(keys), len(syss)))
     for i, j in cells.tolist():
         sim[i, j] = score(km[i], sm[j])
-    rows, cols = linear_sum_assignment(-sim)
+    rows, cols = max_assignment(sim)    # scipy's linear_sum_assignment(-sim), without importing scipy.optimize
     return [(keys[i], syss[j]) for i, j in zip(rows.tolist(), cols.tolist()) if sim[i, j] > 0]
 
 

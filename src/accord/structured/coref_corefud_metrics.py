@@ -53,9 +53,9 @@ def mor_counts(key: Sequence[Sequence[Any]], response: Sequence[Sequence[Any]]) 
         resp_words += sum(len(x.words) for x in rs)
         if ks and rs:
             overlap = np.array([[_common(a, b) for b in rs] for a in ks], dtype=np.float64)
-            from scipy.optimize import linear_sum_assignment
+            from ..match._small_assignment import max_assignment
 
-            rows, cols = linear_sum_assignment(overlap, maximize=True)
+            rows, cols = max_assignment(overlap)     # scipy's pairs, without importing scipy.optimize
             shared += float(overlap[rows, cols].sum())
         block, reach = ([item], m.words[-1]) if m is not None else ([], None)
     return shared, key_words, shared, resp_words
