@@ -534,9 +534,42 @@ def _mip(disorder: np.ndarray, matrix: Any, columns: np.ndarray) -> Any:
     """HiGHS's integer program over the ``columns`` of the cover ``matrix``, to optimality (or its time limit)."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
-    return milp(disorder[columns], integrality=np.ones(len(columns), dtype=np.int64), bounds=Bounds(0, 1),
-                constraints=LinearConstraint(matrix[:, columns], 1, 1),
-                options={"mip_rel_gap": 0.0, "presolve": True, "time_limit": MIP_SECONDS})
+    def run(presolve: bool) -> Any:
+        return milp(disorder[columns], integrality=np.ones(len(columns), dtype=np.int64), bounds=Bounds(0, 1),
+                    constraints=LinearConstraint(matrix[:, columns], 1, 1),
+                    options={"mip_rel_gap": 0.0, "presolve": presolve, "time_limit": MIP_SECONDS})
+
+    result = run(True)
+    if result.status == 2:   # HiGHS's presolve may call a feasible cover problem infeasible (scipy 1.17): without it
+        result = run(False)
+    return result
+
+
+def _cover_from_relaxation(disorder: np.ndarray, matrix: Any, real: np.ndarray, pick: np.ndarray,
+                           reduced: np.ndarray) -> np.ndarray | None:
+    """A good exact cover (its candidates' indices) near a fractional relaxation, for the bound of reduced-cost
+    fixing; None if the integer program of the rest fails.
+
+    The candidates the relaxation takes above one half are disjoint (each unit's values sum to 1): they are kept,
+    and only the units they leave uncovered are covered by an integer program over those units' candidates of least
+    reduced cost (and their singletons): a small problem where the relaxation was fractional, instead of one over
+    the whole component.
+    """
+    taken = np.flatnonzero(pick)
+    covered = (matrix @ pick.astype(float)) > 0.5
+    if (matrix @ pick.astype(float) > 1.5).any():      # not disjoint (a relaxation at its tolerances): no shortcut
+        taken, covered = taken[:0], np.zeros(len(covered), dtype=bool)
+    n_free = int((~covered).sum())
+    if not n_free:
+        return taken
+    free = np.flatnonzero((matrix.T @ covered.astype(float)) == 0)     # candidates of uncovered units only
+    if len(free) > 6 * n_free:
+        single = real[free].sum(axis=1) == 1
+        free = free[single | (reduced[free] <= np.sort(reduced[free])[5 * n_free])]
+    trial = _mip(disorder, matrix[np.flatnonzero(~covered)], free)
+    if trial.status != 0 or trial.x is None:
+        return None
+    return np.concatenate([taken, free[trial.x > 0.5]])
 
 
 def _solve(tuples: np.ndarray, disorder: np.ndarray, units: Continua | None = None, what: str = "") -> np.ndarray:
@@ -545,11 +578,11 @@ def _solve(tuples: np.ndarray, disorder: np.ndarray, units: Continua | None = No
     The linear relaxation first: an integral optimum (checked to be an exact cover at the relaxation's
     bound) is optimal. Else reduced-cost fixing: with the relaxation's bound ``LB`` and duals ``y``, a
     cover that uses candidate ``j`` costs at least ``LB + rc_j`` (``rc = c - Aᵀy``; the candidates at
-    their upper bound have ``rc < 0`` and are kept). An integer program over the candidates of least
-    ``rc`` (and every singleton, so that it is feasible) gives a cover of cost ``UB``; every candidate
-    with ``rc_j > UB - LB`` can then be left out, and the integer program over the others (and those of
-    that cover) is the exact optimum, usually over a few hundred candidates where the component has
-    a hundred thousand.
+    their upper bound have ``rc < 0`` and are kept). The relaxation's candidates above one half, and an
+    integer program over the units they leave (:func:`_cover_from_relaxation`), give a cover of cost
+    ``UB``; every candidate with ``rc_j > UB - LB`` can then be left out, and the integer program over
+    the others (and those of that cover) is the exact optimum, usually over a few hundred candidates
+    where the component has a hundred thousand.
     """
     from scipy import sparse
     from scipy.optimize import linprog
@@ -569,21 +602,56 @@ def _solve(tuples: np.ndarray, disorder: np.ndarray, units: Continua | None = No
                 float(disorder[pick].sum()) <= bound + 1e-9 * max(1.0, abs(bound)):
             return np.flatnonzero(pick)        # an integral optimum of the relaxation: optimal
         reduced = disorder - matrix.T @ relaxed.eqlin.marginals
-        single = real.sum(axis=1) == 1
-        first = np.flatnonzero(single | (reduced <= np.sort(reduced)[min(len(reduced) - 1, 5 * len(used))]))
-        trial = _mip(disorder, matrix, first)
-        if trial.status == 0 and trial.x is not None:
-            upper = float(trial.fun)
+        cover = _cover_from_relaxation(disorder, matrix, real, pick, reduced)
+        if cover is not None:
+            upper = float(disorder[cover].sum())
+            if upper <= bound + 1e-9 * max(1.0, abs(bound)):
+                return np.sort(cover)           # a cover at the relaxation's bound: optimal
             margin = 1e-6 * max(1.0, abs(bound), abs(upper))
-            columns = np.union1d(np.flatnonzero(reduced <= upper - bound + margin), first[trial.x > 0.5])
+            columns = np.union1d(np.flatnonzero(reduced <= upper - bound + margin), cover)
     if units is not None and len(columns) > MAX_COMPONENT_CANDIDATES:
         raise _dense_error(units, used, len(tuples), what, fractional=True)
+    if units is None or len(columns) == len(tuples):
+        return _checked_mip(disorder, matrix, columns, units, used, what, len(tuples))
+    # the candidates left by the fixing fall apart into components: small ones by dynamic programming, each
+    # other one an integer program of its own
+    comp = _components(tuples[columns])
+    picked, hard = _solve_components(tuples[columns], disorder[columns], comp, units)
+    chosen = [columns[picked]]
+    rest = np.flatnonzero(hard)
+    rest = rest[np.argsort(comp[rest], kind="stable")]
+    bounds = np.flatnonzero(np.r_[True, comp[rest][1:] != comp[rest][:-1], True]) if len(rest) else np.zeros(1, int)
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        one = columns[rest[a:b]]
+        rows = np.flatnonzero(np.asarray(matrix[:, one] @ np.ones(len(one))) > 0)
+        chosen.append(one[_checked_mip(disorder[one], matrix[rows][:, one], np.arange(len(one)), units, used[rows],
+                                       what, len(tuples))])
+    return np.sort(np.concatenate(chosen))
+
+
+def _components(tuples: np.ndarray) -> np.ndarray:
+    """The connected component of each candidate: candidates sharing a unit are in the same one."""
+    from scipy import sparse
+    from scipy.sparse.csgraph import connected_components
+
+    real = tuples >= 0
+    cand, col = np.nonzero(real)
+    used, position = np.unique(tuples[cand, col], return_inverse=True)
+    first = position[np.r_[0, np.flatnonzero(np.diff(cand)) + 1]]     # each candidate's first unit (rows in order)
+    graph = sparse.coo_matrix((np.ones(len(cand)), (first[cand], position)), shape=(len(used), len(used)))
+    _, label = connected_components(graph, directed=False)
+    return label[first]
+
+
+def _checked_mip(disorder: np.ndarray, matrix: Any, columns: np.ndarray, units: Continua | None, used: np.ndarray,
+                 what: str, candidates: int) -> np.ndarray:
+    """The columns an integer program of :func:`_mip` chooses; its failure an :class:`AlignmentError`."""
     result = _mip(disorder, matrix, columns)
     if result.status == 1 and units is not None:       # a time or iteration limit
         doc = units.documents[int(units.document[used[0]])]
         raise AlignmentError(f"document {doc!r}{f' ({what})' if what else ''}: the exact alignment of {len(used)} "
                              f"units over [{float(units.start[used].min()):g}, {float(units.end[used].max()):g}) "
-                             f"({len(tuples):,} candidates) was not found within {MIP_SECONDS:g} s: {_ADVICE}")
+                             f"({candidates:,} candidates) was not found within {MIP_SECONDS:g} s: {_ADVICE}")
     if result.x is None or result.status != 0:
         raise AlignmentError(f"the integer program of the alignment was not solved: {result.message}")
     return columns[result.x > 0.5]
