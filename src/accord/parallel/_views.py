@@ -81,9 +81,18 @@ def shard_views(result: Any, level: int, labelled: bool) -> ShardViews:
         key = (r.document, *r.context)
         if key not in texts:
             pieces, tokens = context_pieces(by_id[r.document].document, *r.context)
-            texts[key] = (list(pieces), True) if tokens else (str(pieces), False)
+            texts[key] = (_compact(pieces), True) if tokens else (str(pieces), False)
     return ShardViews(list(ev.labels), [d.id for d in ev.documents], (ends - bases).tolist(),
                       _relative(ev.gold, bases), _relative(ev.pred, bases), rows, texts, span_confusion(ev).counts)
+
+
+def _compact(tokens: Any) -> Any:
+    """A context's tokens as one string joined by spaces when that keeps them apart (no token empty or holding a
+    space: split again when the page is made, :class:`_Pieces`), else (and when there is none) as a list."""
+    tokens = list(tokens)
+    if not tokens or any(not t or " " in t for t in tokens):
+        return tokens
+    return " ".join(tokens)
 
 
 def _length(doc: Any) -> int:
@@ -112,11 +121,12 @@ class LightTable:
 class _Pieces:
     """A document's context pieces by extent: ``pieces[a:b]`` is the text stored for the context ``[a, b)``."""
 
-    def __init__(self, by_extent: dict[tuple[int, int], Any]):
-        self._by_extent = by_extent
+    def __init__(self, by_extent: dict[tuple[int, int], Any], tokens: bool):
+        self._by_extent, self._tokens = by_extent, tokens
 
     def __getitem__(self, extent: slice) -> Any:
-        return self._by_extent[(extent.start, extent.stop)]
+        stored = self._by_extent[(extent.start, extent.stop)]
+        return stored.split(" ") if self._tokens and isinstance(stored, str) else stored
 
 
 @dataclass
@@ -167,7 +177,7 @@ def merge_views(parts: Sequence[ShardViews], order: Sequence[str]) -> LightEvalu
             chars[d] = not tokens
     documents = []
     for _, d, _, s, i in docs:
-        pieces = _Pieces(texts.get(d, {}))
+        pieces = _Pieces(texts.get(d, {}), not chars.get(d))
         documents.append(LightDocument(d, base_of[(s, i)], _ContextDocument(text=pieces) if chars.get(d) else
                                        _ContextDocument(tokens=pieces)))
     sides = []

@@ -1,0 +1,74 @@
+"""Memory regression guard (issues 41 and 43), CI-sized: ``accord report`` and ``accord compare`` keep per system its
+count tables and what the page shows, never the documents of every system at once.
+
+The corpus is the CoNLL-2003 test set (tests/data/conll03, its real system's output and a worse copy of it) repeated
+1 and 8 times (about 46,000 and 370,000 tokens). Each command runs as its own process and reports its peak resident
+memory (``ru_maxrss``); shards are 512 KiB here (4 MiB by default), so that the small corpus is cut as a large one is.
+What grows with the corpus is compared with what one ``accord score`` of one system grows by, on the same files:
+
+- ``report`` of two systems grows by at most 1.0x what one score grows by (before: 1.7x, every system's documents
+  and their span evaluations alive until the page was written; now 0.7x, the page's error rows and contexts);
+- ``compare`` of three systems grows by at most 0.8x what one score grows by (before: 2.1x, every system's
+  documents kept by the shared reads and the results; now 0.4x, each system scored shard by shard).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+_PEAK = """
+import resource, sys
+import accord.parallel._score as shards
+shards.DEFAULT_SHARD_BYTES = 512 << 10
+from accord.cli import main
+status = main(sys.argv[1:])
+print("PEAK", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, status)
+"""
+
+
+def _peak_kib(argv: list[str], cwd: Path) -> int:
+    run = subprocess.run([sys.executable, "-c", _PEAK, *argv], capture_output=True, text=True, cwd=cwd,
+                         timeout=600)
+    line = next(line for line in run.stdout.splitlines() if line.startswith("PEAK"))
+    _, peak, status = line.split()
+    assert status == "0", run.stderr[-2000:]
+    return int(peak)
+
+
+@pytest.fixture(scope="module")
+def corpora(tmp_path_factory) -> dict[int, Path]:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from bench_report import write_corpus
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    out = {}
+    for copies in (1, 8):
+        folder = tmp_path_factory.mktemp(f"x{copies}")
+        write_corpus(folder, copies * 46_000 - 1000)
+        (folder / "third.conll").write_bytes((folder / "system.conll").read_bytes())
+        out[copies] = folder
+    return out
+
+
+def _growth(corpora: dict[int, Path], argv: list[str]) -> int:
+    small, large = (_peak_kib(argv, corpora[k]) for k in (1, 8))
+    return large - small
+
+
+@pytest.mark.slow
+def test_report_and_compare_grow_less_than_one_score(corpora):
+    score = _growth(corpora, ["score", "gold.conll", "system.conll", "--output", "json", "-o", "s.json"])
+    report = _growth(corpora, ["report", "gold.conll", "system.conll", "worse.conll", "--samples", "200",
+                               "--bootstrap", "50", "--seed", "1", "-o", "r.html"])
+    compare = _growth(corpora, ["compare", "gold.conll", "system.conll", "worse.conll", "third.conll",
+                                "--samples", "200", "--seed", "1", "--output", "json", "-o", "c.json"])
+    assert score > 20_000, score      # the corpus is large enough to show (KiB)
+    assert report <= 1.0 * score, (report, score)
+    assert compare <= 0.8 * score, (compare, score)
