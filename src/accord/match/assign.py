@@ -97,22 +97,14 @@ def assign(similarity: npt.ArrayLike, constraint: str = "1:1", prefer: Bools | N
     return rows[keep].astype(np.int64), cols[keep].astype(np.int64)
 
 
-SMALL_ASSIGNMENTS = 64
-"""Matrices with at most this many one-to-one assignments are solved by enumerating them (:func:`_unique_best`)."""
-
-UNIQUE_MARGIN = 1e-12
-"""How far (relative to the best total) the best assignment of a small matrix must lead the next one to be taken
-without Kuhn-Munkres."""
-
-
 def _unique_best(objective: Floats) -> tuple[Int64s, Int64s] | None:
     """The assignment Kuhn-Munkres gives a small matrix, without the import of :mod:`scipy.optimize` (half a
     second) or its call. A single row or column: its first largest cell (what scipy's shortest augmenting path
-    takes among equal cells). Otherwise, while scipy.optimize is not imported yet, every assignment of the smaller
-    side into the larger one is enumerated and the best taken when it leads the next by more than
-    :data:`UNIQUE_MARGIN` (the only optimum, which any exact method returns). None when the matrix has more than
-    :data:`SMALL_ASSIGNMENTS` assignments, a value that is not finite, or a tie at the top, or when scipy is
-    loaded (its call is then the cheaper): Kuhn-Munkres decides, as before."""
+    takes among equal cells). Otherwise, while scipy.optimize is not imported yet, a matrix of at most
+    :data:`~accord.match._small_assignment.PLAIN` cells is solved in plain Python by scipy's own steps
+    (:func:`~accord.match._small_assignment.max_assignment`: the same pairs, ties included). None for a larger
+    matrix, a value that is not finite, or once scipy is loaded (its call is then the cheaper): Kuhn-Munkres
+    decides, as before."""
     n, m = objective.shape
     if n == 1 or m == 1:
         flat = objective.ravel()
@@ -121,31 +113,11 @@ def _unique_best(objective: Floats) -> tuple[Int64s, Int64s] | None:
         top = np.array([int(flat.argmax())], dtype=np.int64)
         zero = np.zeros(1, dtype=np.int64)
         return (zero, top) if n == 1 else (top, zero)
-    if "scipy.optimize" in sys.modules or not math.isfinite(float(objective.sum())):
-        return None
-    transposed = n > m
-    if transposed:
-        objective = objective.T
-        n, m = m, n
-    count = 1
-    for k in range(n):
-        count *= m - k
-    if count > SMALL_ASSIGNMENTS:
-        return None
-    from itertools import permutations
+    from ._small_assignment import PLAIN, max_assignment
 
-    choices = np.array(list(permutations(range(m), n)), dtype=np.int64)
-    totals = objective[np.arange(n)[None, :], choices].sum(axis=1)
-    order = np.argsort(totals)
-    best, runner = totals[order[-1]], totals[order[-2]]
-    if not best - runner > UNIQUE_MARGIN * max(1.0, abs(float(best))):
+    if n * m > PLAIN or "scipy.optimize" in sys.modules or not math.isfinite(float(objective.sum())):
         return None
-    best_cols = choices[order[-1]]
-    rows = np.arange(n, dtype=np.int64)
-    if transposed:
-        order_back = np.argsort(best_cols)
-        return best_cols[order_back], rows[order_back]
-    return rows, best_cols
+    return max_assignment(objective)
 
 
 def assigned_total(m: Floats) -> float:
