@@ -401,7 +401,7 @@ class GateKind(Kind):
                ("missing", "missing"), ("spurious", "spurious"))
     name = "gate"
     every_cell = True
-    fields = ("correct", "partial", "missing", "spurious", "bdm")
+    fields: tuple[str, ...] = ("correct", "partial", "missing", "spurious", "bdm")
     integer = frozenset(("gold", "pred", "correct", "partial", "missing", "spurious"))
 
     def __init__(self, measure: str = "strict", beta: float = 1.0, *, error_rate: bool = False,
