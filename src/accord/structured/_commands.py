@@ -296,9 +296,37 @@ def _generated(p: Path) -> bool:
     from ..formats._registry import sniff
 
     try:
-        return sniff(p).name == "records"
+        if sniff(p).name != "records":
+            return False
     except FormatError:
         return False
+    return _holds_a_string_item(p)
+
+
+def _holds_a_string_item(p: Path) -> bool:
+    """Whether a file sniffed as generated records holds one item at all: documents whose lists are all empty are
+    accord's structured records as well (``{"id": "d", "relations": []}``), the format ``accord structured`` reads
+    first (a JSON array or a CSV file of generated records: taken as such)."""
+    import json
+
+    from ..formats.records.generated_model import looks_like_record
+
+    try:
+        with open(p, encoding="utf-8", errors="replace") as fh:
+            first = fh.read(1)
+            if first != "{":
+                return True
+            fh.seek(0)
+            for line in fh:
+                try:
+                    obj = json.loads(line)
+                except ValueError:
+                    return True         # the reader names the line
+                if looks_like_record(obj) and any(obj.get(k) for k in ("entities", "relations", "events")):
+                    return True
+    except OSError:
+        return True
+    return False
 
 
 def _aligned(key: Any, key_path: Any, response: Any) -> tuple[Any, Any]:
