@@ -19,7 +19,8 @@ def _scripts(html: str) -> list[str]:
 
 
 def _page(tmp_path):
-    """accord agree --html on two raters' labels: a page with the layout's script and the page's own."""
+    """accord agree --html on two raters' labels: a page with the layout's script, the disagreement browser's and
+    the page's own."""
     ratings = tmp_path / "r.csv"
     ratings.write_text("item,r1,r2\n1,a,a\n2,b,b\n3,a,b\n", encoding="utf-8")
     page = tmp_path / "ratings.html"
@@ -34,13 +35,13 @@ def test_the_policy_lists_the_hash_of_every_script_and_no_unsafe_inline_script(t
     assert "'unsafe-inline'" not in scripts_policy and "default-src 'none'" in policy
     assert PLACEHOLDER not in html
     scripts = _scripts(html)
-    assert len(scripts) == 2     # the layout's helpers and the page's ready mark
+    assert len(scripts) == 3     # the layout's helpers, the disagreement browser's filters and the page's ready mark
     # the hash as CSP Level 2 defines it (base64 of the SHA-256 of the script's UTF-8 text), computed here apart
     for text in scripts:
         digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
         assert f"'sha256-{digest}'" in scripts_policy
         assert script_hash(text) == f"'sha256-{digest}'"
-    assert len(scripts_policy.split()) == 2
+    assert len(scripts_policy.split()) == 3
 
 
 def test_every_page_writes_its_scripts_through_the_hash_filter():
