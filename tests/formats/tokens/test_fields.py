@@ -127,3 +127,13 @@ def test_a_column_file_of_one_column_is_refused_before_it_is_laid_out(tmp_path, 
     with pytest.raises(AssertionError, match="laid out"):
         conll.read_conll(p)
     assert _fields.first_plain_line("# x O\ntoken\n", "-DOCSTART-") is None
+
+
+def test_the_whitespace_and_line_break_tables_are_pythons():
+    """The tables are written out (not computed at import): they must equal str.isspace and str.splitlines."""
+    from accord.formats.tokens import _fields
+
+    limit = _fields._LIMIT
+    assert _fields._WHITESPACE.tolist() == [chr(c).isspace() for c in range(limit)] + [False]
+    assert _fields._LINE_BREAK.tolist() == [len(f"a{chr(c)}a".splitlines()) == 2 for c in range(limit)] + [False]
+    assert not any(chr(c).isspace() for c in range(limit, 0x110000))   # nothing above the limit was clipped
