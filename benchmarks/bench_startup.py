@@ -92,10 +92,10 @@ def main() -> None:
     numpy_wall, numpy_cpu = timed["python -c 'import numpy'"]
     for name, (wall, cpu) in timed.items():
         note = ""
-        if name == "accord --help":
-            note = "ok" if wall <= GOAL_HELP_S else f"MISSES the {GOAL_HELP_S} s goal"
-        if name == "accord --version":
-            note = "ok" if wall <= GOAL_VERSION_S else f"MISSES the {GOAL_VERSION_S} s goal"
+        for command, goal in (("accord --help", GOAL_HELP_S), ("accord --version", GOAL_VERSION_S)):
+            if name == command:   # wall on an idle machine; a loaded one's wall is mostly waiting, so CPU too
+                note = (f"goal {goal} s: {'met' if wall <= goal else 'missed'} in wall, "
+                        f"{'met' if cpu <= goal else 'missed'} in CPU")
         if name == "accord score, one token":   # judged on the larger ratio: a loaded machine's wall is mostly waiting
             ratio = max(wall / numpy_wall, cpu / numpy_cpu)
             note = (f"{wall / numpy_wall:.2f}x the numpy import in wall, {cpu / numpy_cpu:.2f}x in CPU (goal <= "
