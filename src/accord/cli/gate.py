@@ -180,7 +180,7 @@ def run_qa(args: argparse.Namespace) -> int:
 def run_benchmark(args: argparse.Namespace) -> int:
     from .. import _api
     from ..diff._views import below_threshold, benchmark_view
-    from ..report.benchmark_report import render_below_threshold, render_benchmark
+    from ..report.benchmark_report import benchmark_html, benchmark_section, render_below_threshold, render_benchmark
     from ..report.details import write_rows
 
     result = _api.benchmark(args.key, args.before, args.after, measure=args.measure, beta=args.beta,
@@ -203,8 +203,13 @@ def run_benchmark(args: argparse.Namespace) -> int:
         bench = result.source
         runs = {name: diff_result(diff, (measure,), args.beta, command="benchmark")
                 for name, diff in (("before", bench.before), ("after", bench.after))}
-        write_file(args.html, report_html(runs, None, title=f"{shown_name(args.key)}: {shown_name(args.before)} → "
-                                                            f"{shown_name(args.after)}", views=span_views(runs)))
+        page = report_html(runs, None, title=f"{shown_name(args.key)}: {shown_name(args.before)} → "
+                                             f"{shown_name(args.after)}", views=span_views(runs))
+        section = benchmark_section(benchmark_view(bench, measure, args.beta, error_rate=args.error_rate,
+                                                   fp_per=args.fp_per),
+                                    None if args.threshold is None else below_threshold(bench, measure, args.threshold),
+                                    args.threshold)
+        write_file(args.html, benchmark_html(page, section))
 
     def draw(console: object) -> None:
         render_benchmark(benchmark_view(result.source, measure, args.beta, error_rate=args.error_rate,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["render_benchmark", "render_below_threshold"]
+__all__ = ["render_benchmark", "render_below_threshold", "benchmark_section", "benchmark_html"]
 
 _FIGURES = ("precision", "recall", "f")
 
@@ -108,3 +108,51 @@ def render_below_threshold(rows: list[dict[str, Any]], threshold: float, console
         print_table(console, t)
     else:
         console.print(f"no document type is below {threshold:g} in precision and recall")
+
+
+def _cell(before: float, after: float, lower_better: bool = False) -> dict[str, str]:
+    """A ``before → after`` cell of the page, ``better`` or ``worse`` as the terminal's green and red."""
+    change = ""
+    if after > before + 1e-12:
+        change = "worse" if lower_better else "better"
+    elif after < before - 1e-12:
+        change = "better" if lower_better else "worse"
+    return {"text": f"{before:.4f} → {after:.4f}", "change": change}
+
+
+def benchmark_section(view: Mapping[str, Any], below: list[dict[str, Any]] | None = None,
+                      threshold: float | None = None) -> str:
+    """The HTML of the tables :func:`render_benchmark` and :func:`render_below_threshold` print: the figures by
+    document and type, the corpus table by type with the micro row and the macro average over documents, the
+    changed annotations (fixed and broken) and, with ``threshold``, the annotations below it (``view``:
+    :func:`accord.diff._views.benchmark_view`; ``below``: :func:`accord.diff._views.below_threshold`)."""
+    from ._csp import page_environment
+
+    extra, extra_names = _extra(view)
+    rows = []
+    for i, r in enumerate(view["rows"]):
+        cells = [_cell(r["before"][k], r["after"][k]) for k in _FIGURES]
+        cells += [_cell(r["before"][k], r["after"][k], lower_better=True) for k in extra]
+        rows.append({"document": r["document"], "type": r["type"], "cells": cells, "fixed": r["fixed"],
+                     "broken": r["broken"], "total": i == len(view["rows"]) - 1})
+    corpus = []
+    for i, r in enumerate(view["corpus"]):
+        b, a = r["before"], r["after"]
+        cells = [_cell(b[k], a[k]) for k in _FIGURES] + [_cell(b[k], a[k], lower_better=True) for k in extra]
+        corpus.append({"type": r["type"], "cells": cells, "total": i >= len(view["corpus"]) - 2,
+                       "counts": [f"{b[k]} → {a[k]}" if k in b else ""
+                                  for k in ("correct", "partial", "missing", "spurious")]})
+    template = page_environment().get_template("_benchmark.html")
+    return template.render(measure=view["measure"], beta=f"{view['beta']:g}", extra_names=extra_names, rows=rows,
+                           corpus=corpus, changes=view["changes"], below=below or [],
+                           threshold=None if threshold is None else f"{threshold:g}")
+
+
+def benchmark_html(page: str, section: str) -> str:
+    """The two runs' page (:func:`accord.report.html_report.report_html`) with the benchmark's tables
+    (:func:`benchmark_section`) first, under the page's menu, and a link to them in the menu."""
+    head, sep, rest = page.partition("</nav>\n")
+    if not sep:
+        raise ValueError("the report page has no menu to put the benchmark's tables under")
+    head = head.replace("<nav>", '<nav><a href="#benchmark">Corpus Benchmark</a>', 1)
+    return head + sep + section + "\n" + rest
