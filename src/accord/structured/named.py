@@ -32,9 +32,12 @@ from .ie import (
     uas,
 )
 from .templates import (
+    MUC4_KEY_SLOTS,
     BetterScore,
+    Judgements,
     attack_half_credit,
     better_score,
+    muc4_original,
     muc4_score,
     muc4_subset,
     set_fill,
@@ -65,6 +68,9 @@ NAMED_METRICS: dict[str, tuple[str, str]] = {
                     "predicted in place of a specific one"),
     "muc4-subset": ("templates", "MUC-4 with phi_subset for string fills (Du et al. 2021b: the alignment of "
                     "CEAF-REE): credit when every predicted mention is one of the entity's"),
+    "muc4-original": ("templates", "MUC-4 as the 1992 evaluation scored it (appendix C): half credit for 'attack', "
+                      "templates aligned only when one of 7 key slots matches at least partly, and the "
+                      "interactive half credit for string fills when judgements are given"),
     "better": ("templates", "BETTER Granular: template type F1 x slot-filler F1 (appendix D)"),
 }
 """Metric name -> (record kind, description)."""
@@ -72,13 +78,15 @@ NAMED_METRICS: dict[str, tuple[str, str]] = {
 
 def named_metric(name: str, *, inclusive: bool = False, premodifiers: Collection[str] = (),
                  set_parent: Mapping[Hashable, Hashable | None] | None = None,
-                 attached: bool | None = None) -> Similarity:
+                 attached: bool | None = None, judgements: Judgements | None = None,
+                 key_slots: Collection[str] | None = MUC4_KEY_SLOTS) -> Similarity:
     """The metric called ``name`` in :data:`NAMED_METRICS`, as a similarity over one document's records.
 
     ``inclusive`` says SciREX spans are inclusive (half-open by default); ``premodifiers``
     and ``set_parent`` configure MUC-4's and BETTER's string-fill and set-fill similarities;
     ``attached`` (True or False) scores ``event-argument`` and ``event-argument-id`` as TextEE does
-    (:func:`accord.structured.ie.event_argument_set_f1`).
+    (:func:`accord.structured.ie.event_argument_set_f1`); ``judgements`` and ``key_slots`` configure
+    ``muc4-original`` (:func:`accord.structured.templates.muc4_original`).
     """
     if attached is not None and name in ("event-argument", "event-argument-id"):
         return event_argument_set_f1(name == "event-argument", attached=attached)
@@ -101,6 +109,8 @@ def named_metric(name: str, *, inclusive: bool = False, premodifiers: Collection
         "muc4-attack": lambda: muc4_score(set_parent=set_parent, premodifiers=premodifiers,
                                           type_similarity=attack_half_credit),
         "muc4-subset": lambda: muc4_subset(set_parent=set_parent),
+        "muc4-original": lambda: muc4_original(set_parent=set_parent, premodifiers=premodifiers,
+                                               judgements=judgements, key_slots=key_slots),
         "better": lambda: better_score(filler_similarity=slot_filler(set_similarity=set_fill(set_parent),
                                                                      string_similarity=string_fill(premodifiers))),
     }

@@ -16,8 +16,9 @@ so the matching score counts filler credit and each side's total is its number o
 ``φ_set(P, R)`` is 1 when ``P = R``, 1/2 when ``P`` is a strict descendant of ``R`` in the
 slot's value hierarchy (equation 33), else 0. ``φ_str(P, R)`` is 1 when the predicted
 string shares a word that is not a premodifier with some mention of the reference entity
-(equations 48, 49: the automatic version; the original evaluation's interactive half
-credit needs a person), compared case-insensitively, words split on whitespace.
+(equations 48, 49: the automatic version), compared case-insensitively, words split on whitespace.
+The original evaluation's rules (appendix C: the interactive half credit, recorded as judgements,
+and the alignment constraint on seven key slots) are :func:`muc4_original` (module ``_muc4``).
 """
 
 from __future__ import annotations
@@ -30,11 +31,12 @@ import numpy as np
 from ..errors import OptionError
 from ..match.assign import assign
 from ._matching import MatchScore, _items, f1, match
+from ._muc4 import MUC4_KEY_SLOTS, Judgements, judged_string_fill, muc4_original
 from ._similarity import Similarity, _as_similarity, exact, func, get_field, product
 from .ie import Parents, ancestor_chain
 
 __all__ = ["set_fill", "string_fill", "slot_filler", "muc4_score", "muc4_subset", "attack_half_credit", "BetterScore",
-           "better_score"]
+           "better_score", "muc4_original", "judged_string_fill", "MUC4_KEY_SLOTS", "Judgements"]
 
 
 def _ancestors(value: Hashable, parent: Parents | None) -> list[Hashable]:

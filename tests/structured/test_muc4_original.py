@@ -1,0 +1,100 @@
+"""MUC-4 as the 1992 evaluation scored it (Chen et al., "A Unified View of Evaluation Metrics for Structured
+Prediction", appendix C, "Template Alignment Constraints" and "String-valued similarities and Interactive
+Scoring"), counted by hand.
+
+Appendix C: the generic ``attack`` type earns half the type credit in place of a specific one; a template pair
+needs "a partial match on at least one of" seven key slots; the alignment is chosen with the automatic ``φ_str``
+(equation 49) and the score given that alignment adds the interactive full or half credit for mismatches.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from accord import structured as S
+from accord.errors import OptionError
+from accord.structured.named import score_records
+from accord.structured.templates import MUC4_KEY_SLOTS, muc4_original
+
+
+def _t(type_, *fillers):
+    return {"type": type_, "fillers": [{"slot": s, "value": v} for s, v in fillers]}
+
+
+STAGE = "INCIDENT: STAGE OF EXECUTION"
+GOLD = [
+    _t("bombing", ("PERP: ORGANIZATION ID", ["FMLN", "the Farabundo Marti front"]),
+       ("PHYS TGT: ID", ["the power station"]), (STAGE, "accomplished")),
+    _t("kidnapping", ("HUM TGT: NAME", ["Jose Perez"]), (STAGE, "accomplished")),
+]
+PRED = [
+    _t("attack", ("PERP: ORGANIZATION ID", "Farabundo guerrillas"), ("PHYS TGT: ID", "electric tower"),
+       (STAGE, "accomplished")),
+    _t("kidnapping", ("HUM TGT: NAME", "the mayor"), (STAGE, "accomplished")),
+]
+# 5 predicted and 5 reference fillers throughout: F1 = 2 * credit / 10
+
+
+def test_plain_muc4_aligns_the_fortuitous_pair():
+    # exact types: attack/bombing scores 0; kidnapping/kidnapping: the name fails, the stage (not a key slot)
+    # matches: credit 1, F1 0.2
+    s = S.muc4_score()(PRED, GOLD)
+    assert (s.match, s.pred_total, s.gold_total) == (1.0, 5, 5) and float(s) == pytest.approx(0.2)
+
+
+def test_attack_half_credit_without_the_key_slot_rule():
+    # attack/bombing: 0.5 x (perpetrator shares "farabundo" 1 + target 0 + stage 1) = 1; kidnapping pair 1
+    s = muc4_original(key_slots=None)(PRED, GOLD)
+    assert s.match == 2.0 and float(s) == pytest.approx(0.4)
+    assert float(score_records("muc4-attack", {"d": GOLD}, {"d": PRED}).total) == pytest.approx(0.4)
+
+
+def test_key_slot_rule_refuses_the_fortuitous_alignment():
+    # appendix C: the kidnapping pair shares only the stage; its one key slot (HUM TGT: NAME) does not match, so
+    # it does not align; attack/bombing matches on PERP: ORGANIZATION ID and keeps its credit 1: F1 2*1/10
+    s = muc4_original()(PRED, GOLD)
+    assert s.match == 1.0 and float(s) == pytest.approx(0.2)
+    assert [p[:2] for p in s.pairs] == [(0, 0)]
+    named = score_records("muc4-original", {"d": GOLD}, {"d": PRED}).total
+    assert named.match == 1.0 and named.f1 == pytest.approx(0.2)
+
+
+def test_interactive_half_credit_scores_but_does_not_align():
+    # judged: "electric tower" for "the power station" half credit; "the mayor" for "Jose Perez" full credit.
+    # Alignment is by the automatic phi_str (appendix C's first version), so the kidnapping pair stays unaligned
+    # and its judgement counts nothing; attack/bombing: 0.5 x (1 + 0.5 + 1) = 1.25, F1 2*1.25/10 = 0.25
+    judged = {("electric tower", "the power station"): 0.5, ("the mayor", "Jose Perez"): 1}
+    s = muc4_original(judgements=judged)(PRED, GOLD)
+    assert s.match == 1.25 and float(s) == pytest.approx(0.25)
+    named = score_records("muc4-original", {"d": GOLD}, {"d": PRED}, judgements=judged).total
+    assert named.f1 == pytest.approx(0.25)
+    # without the key-slot rule the kidnapping pair aligns and its judged name counts: 1.25 + (1 + 1) = 3.25
+    assert muc4_original(judgements=judged, key_slots=None)(PRED, GOLD).match == 3.25
+
+
+def test_judge_callable_and_invalid_credits():
+    asked = []
+
+    def judge(p, ref):
+        asked.append((p, ref))
+        return 0.5
+
+    s = muc4_original(judgements=judge)(PRED, GOLD)
+    # only the automatic mismatch of the aligned pair is asked about; half credit: 0.5 x (1 + 0.5 + 1)
+    assert asked == [("electric tower", ("the power station",))] and s.match == 1.25
+    with pytest.raises(OptionError, match="0, 0.5 or 1"):
+        muc4_original(judgements={("electric tower", "the power station"): 0.3})
+    with pytest.raises(OptionError, match="0, 0.5 or 1"):
+        muc4_original(judgements=lambda p, r: 2)(PRED, GOLD)
+    with pytest.raises(OptionError, match="keyed by"):
+        muc4_original(judgements={"electric tower": 1})
+    with pytest.raises(OptionError, match="key_slots"):
+        muc4_original(key_slots="PHYS TGT: ID")
+
+
+def test_key_slots_named_as_in_the_key_templates():
+    assert len(MUC4_KEY_SLOTS) == 7
+    numbered = [_t("bombing", ("10. PERP: ORGANIZATION ID", ["FMLN"]))]
+    assert float(muc4_original()([_t("bombing", ("10. PERP: ORGANIZATION ID", "FMLN"))], numbered)) == 1.0
+    assert float(muc4_original()(GOLD, GOLD)) == 1.0
+    assert float(muc4_original()([], [])) == 1.0
