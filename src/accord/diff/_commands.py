@@ -166,12 +166,15 @@ def benchmark(key: PathLike | Any, before: PathLike | Any, after: PathLike | Any
               after_set: str | None = None, discontinuous: str = "fragments", error_rate: bool = False,
               fp_per: str | None = None) -> Any:
     """GATE's Corpus Benchmark (``accord benchmark``): one measure before and after, and what changed;
-    ``error_rate`` and ``fp_per`` as :func:`qa`'s."""
+    ``error_rate`` and ``fp_per`` as :func:`qa`'s. A directory of GATE's benchmark layout (holding ``marked/`` and
+    ``processed/``, subdirectories included) is read as its ``marked/`` for ``key`` and as its ``processed/`` (the
+    stored run) for ``before`` or ``after`` (:func:`accord.diff._layout.read_layout`)."""
     import dataclasses
 
     from ..diff import parse_measure
     from ..diff._benchmark import benchmark as run
     from ..diff._diff import document_constants
+    from ..diff._layout import read_layout
     from ..diff._result import benchmark_result
     from ..result import GateKind
     from ._views import change_rows
@@ -181,9 +184,13 @@ def benchmark(key: PathLike | Any, before: PathLike | Any, after: PathLike | Any
     if chosen.endswith("-bdm"):
         raise OptionError("accord benchmark compares strict, lenient or average figures")
 
-    k = load_side(key, format, key_set, discontinuous=discontinuous)
-    b = load_side(before, format, before_set, "pred", discontinuous)
-    a = load_side(after, format, after_set, "pred", discontinuous)
+    # GATE's benchmark layout (a directory holding marked/ and processed/): the key its marked/, a run its processed/
+    k = read_layout(key, "marked", format, key_set, discontinuous)
+    k = load_side(key, format, key_set, discontinuous=discontinuous) if k is None else k
+    b = read_layout(before, "processed", format, before_set, discontinuous)
+    b = load_side(before, format, before_set, "pred", discontinuous) if b is None else b
+    a = read_layout(after, "processed", format, after_set, discontinuous)
+    a = load_side(after, format, after_set, "pred", discontinuous) if a is None else a
     k, b, a = meet_sides((k, b, a), (key, before, after), ("key", "before", "after"))
     bench = run(k, b, a, types=types or None, features=features, pairing=pairing,
                 compare_as_strings=compare_as_strings, allow_missing=allow_missing)
