@@ -108,3 +108,14 @@ def test_align_is_refused_with_jobs(tmp_path, capsys):
     assert main(["report", gold, pred, "--align", "exact", "--jobs", "2", "-o", str(tmp_path / "r.html")]) == 2
     err = capsys.readouterr().err
     assert "--align with --jobs or --dask" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("scaling", [[], ["--jobs", "2", *SMALL]])
+def test_a_gold_files_repairs_are_shown_once(tmp_path, capsys, scaling):
+    """Every system is scored against the gold file in shards (in one process too): the gold file's repair warning
+    is still shown once, as reading it once shows it, and the page is the same."""
+    gold, pred, other = _systems(tmp_path, seed=6, documents=30)
+    out = tmp_path / "r.html"
+    assert main(["report", gold, pred, other, "--bootstrap", "0", "--samples", "100", "-o", str(out), *scaling]) == 0
+    err = capsys.readouterr().err
+    assert err.count(f"{gold}: ") == 1 and "invalid IOB2 transition" in err, err

@@ -265,17 +265,9 @@ def run_compare(args: argparse.Namespace) -> int:
     else:
         if args.metrics or args.inclusive_spans or args.premodifiers or args.hierarchy:
             raise OptionError("--metrics, --inclusive-spans, --premodifiers and --hierarchy apply with --structures")
-        from ..parallel._run import STREAM
-
-        # in one process too, each system is scored shard by shard (as --jobs does, one shard after the other): only
-        # one shard's documents are alive at a time (strings placed by --align are read whole)
-        token = STREAM.set(getattr(args, "align", None) is None)
-        try:
-            with reading_once(args.gold):    # the gold file is read once for every system (and kept alone)
-                results = {name: _as_runs([counts_only(score_result(system_args(args, path), path)[0])
-                                           for path in paths]) for name, paths in zip(names, runs)}
-        finally:
-            STREAM.reset(token)
+        with reading_once(args.gold):    # the gold file is read once for every system (and kept alone)
+            results = {name: _as_runs([counts_only(score_result(system_args(args, path), path)[0])
+                                       for path in paths]) for name, paths in zip(names, runs)}
     result = compare(results, test=args.test, samples=args.samples, seed=args.seed, rates=args.rates,
                      alpha=args.alpha, labels=not args.no_labels, resample=args.resample, correction=args.correction,
                      families=args.families)

@@ -52,7 +52,7 @@ def _leniency(args: argparse.Namespace) -> tuple[int, bool]:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from ..parallel._run import STREAM
+    from ..parallel._run import SHOWN, STREAM
     from ..parallel._views import VIEWS, views_of
     from ..pipeline import reading_once
     from ..stats import compare
@@ -74,7 +74,7 @@ def run_report(args: argparse.Namespace) -> int:
     # in one process too, the systems are scored shard by shard (as --jobs does, one shard after the other), so that
     # only one shard's documents are alive at a time: the shards keep what the page shows
     streaming = sharded or not aligned
-    tokens = (VIEWS.set((level, labelled)), STREAM.set(not sharded)) if streaming else None
+    tokens = (VIEWS.set((level, labelled)), STREAM.set(not sharded), SHOWN.set(set())) if streaming else None
     try:
         with reading_once(args.gold):    # the gold file is read once for every system (and kept alone)
             systems = {name: score_result(system_args(args, path), path)[0]
@@ -83,6 +83,7 @@ def run_report(args: argparse.Namespace) -> int:
         if tokens is not None:
             VIEWS.reset(tokens[0])
             STREAM.reset(tokens[1])
+            SHOWN.reset(tokens[2])
     comparison = None
     # the page's statistics are drawn by default: a corpus of one unit (one document of one sentence) cannot carry
     # them, and the page says so (a warning) rather than refusing the scores

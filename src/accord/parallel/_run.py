@@ -10,12 +10,18 @@ from typing import Any, Protocol, TypeVar
 
 from ..errors import OptionError
 
-__all__ = ["resolve_jobs", "usable_cores", "check_address", "Runner", "runner", "STREAM", "streamed"]
+__all__ = ["resolve_jobs", "usable_cores", "check_address", "Runner", "runner", "STREAM", "SHOWN", "streamed"]
 
 STREAM: ContextVar[bool] = ContextVar("accord_stream", default=False)
 """Set by a command that scores in one process as ``--jobs`` does (``accord report``): the inputs are cut into shards
 read and scored one after the other in this process, so that only one shard's documents are alive at a time; an
 input that cannot be cut is read whole, without a warning (nothing was asked of the shards)."""
+
+
+SHOWN: ContextVar[set[tuple[type, str]] | None] = ContextVar("accord_shown_warnings", default=None)
+"""Set by a command that scores several systems against one gold file in shards (``accord report``): the warnings
+the shards gave that were shown already (a gold file's repairs), shown once as reading the gold file once shows
+them."""
 
 
 def streamed() -> bool:

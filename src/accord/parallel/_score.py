@@ -404,7 +404,7 @@ def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[s
     if all(out.views is not None for out in outcomes):
         from ._views import merge_views
 
-        setattr(result, "shard_views", merge_views([out.views for out in outcomes], order))  # (read by report)
+        result.shard_views = merge_views([out.views for out in outcomes], order)  # type: ignore[attr-defined]
     gold, pred = arguments["gold"], arguments["pred"]
     result.inputs = {"gold": {"sources": [source_name(gold, arguments["gold_column"])], "documents": len(gold_ids)},
                      "pred": {"sources": [source_name(gold if pred is None else pred, arguments["pred_column"])],
@@ -464,7 +464,17 @@ def _check_duplicates(outcomes: list[ShardOutcome], shards: list[Shard], plans: 
 def _emit_warnings(outcomes: list[ShardOutcome], plans: list[InputPlan]) -> None:
     """The shards' warnings on this process's standard error, as reading and scoring in one process shows them:
     the gold side's repairs, the predicted side's, then the other warnings (each message once)."""
+    from ._run import SHOWN
+
+    # the gold side's warnings that another system's shards gave are shown once, as reading the gold file once does
+    gold_shown = SHOWN.get()
+    gold_files = {str(f) for f in plans[0].files}
     for w in _merged_repairs(outcomes, plans):
+        key = (type(w), str(w))
+        if gold_shown is not None and str(w.path) in gold_files:
+            if key in gold_shown:
+                continue
+            gold_shown.add(key)
         warnings.warn(w, stacklevel=5)
     shown: set[tuple[type, str]] = set()
     for step in (0, 1, 2):
@@ -475,6 +485,10 @@ def _emit_warnings(outcomes: list[ShardOutcome], plans: list[InputPlan]) -> None
                 if k != step or isinstance(message, RepairWarning) or (category, str(message)) in shown:
                     continue
                 shown.add((category, str(message)))
+                if step == 0 and gold_shown is not None:
+                    if (category, str(message)) in gold_shown:
+                        continue
+                    gold_shown.add((category, str(message)))
                 warnings.warn_explicit(message, category, "accord", 0)
 
 
