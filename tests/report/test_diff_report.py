@@ -111,3 +111,81 @@ def test_html_page_of_gate_documents_in_chromium(tmp_path):
     assert errors == []
     expected = sum(len(td.rows) for types in cd.diffs.values() for td in types.values())
     assert dom.count('data-outcome="') == expected > 30
+
+
+class _Links(HTMLParser):
+    """The page's ``href="#..."`` targets and its element ids."""
+
+    def __init__(self):
+        super().__init__()
+        self.hrefs, self.ids = [], []
+
+    def handle_starttag(self, tag, attrs):
+        d = dict(attrs)
+        if d.get("id"):
+            self.ids.append(d["id"])
+        if tag == "a" and (d.get("href") or "").startswith("#"):
+            self.hrefs.append(d["href"][1:])
+
+
+HOSTILE = ['"><script>alert(1)</script>', "a b", "a-b", "", "é/ü?#x"]
+"""Document ids that are data: markup, spaces, ids whose readable parts coincide, the empty id, non-ASCII."""
+
+
+def test_anchor_ids_are_safe_and_unique():
+    from accord.diff._views import anchor_id
+
+    ids = [anchor_id("doc", k, name) for k, name in enumerate(HOSTILE)]
+    assert ids == ["doc-0-script-alert-1-script", "doc-1-a-b", "doc-2-a-b", "doc-3", "doc-4-x"]
+    import re
+
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]+", x) for x in ids)
+
+
+def test_text_context_by_hand():
+    from accord.diff._views import text_context
+
+    # TEXT[26:32] is " Paris", TEXT[27:32] "Paris": 3 characters each side of 26..32 are "in" + " " and " on"
+    ctx = text_context(TEXT, A("LOC", 27, 32), A("LOC", 26, 32), around=3)
+    assert ctx == {"parts": [[(" in", ""), (" ", "b"), ("Paris", "ab"), (" on", "")]], "skipped": 0,
+                   "before": True, "after": True}
+    # a key alone at the start of the text: nothing before it
+    assert text_context(TEXT, A("PER", 0, 5), None, around=4) == {
+        "parts": [[("Alice", "a"), (" met", "")]], "skipped": 0, "before": False, "after": True}
+    # an extent longer than `middle` shows its first and last middle // 2 characters: 0..10 and 33..43 of 0..43
+    long = text_context(TEXT, A("S", 0, 43), None, around=5, middle=20)
+    assert long == {"parts": [[("Alice met ", "a")], [("on Monday.", "a")]], "skipped": 23, "before": False,
+                    "after": False}
+    assert text_context(None, A("PER", 0, 5), None) is None
+    assert text_context(TEXT, A("REL", None, None), None) is None
+
+
+def test_qa_rows_link_to_their_documents_and_rows_show_context_in_chromium(tmp_path):
+    from accord.diff._views import DOCUMENT_SHOWN
+
+    long_text = "x" * (DOCUMENT_SHOWN + 123)
+    key = Corpus([Document(d, (A("PER", 0, 5),), TEXT) for d in HOSTILE[:4]]
+                 + [Document(HOSTILE[4], (A("PER", 3, 7),), long_text), Document("empty", (), TEXT)])
+    resp = Corpus([Document(d, (A("PER", 0, 5), A("LOC", 27, 32)), TEXT) for d in HOSTILE[:4]]
+                  + [Document(HOSTILE[4], (), long_text), Document("empty", (), TEXT)])
+    cd = diff_corpora(key, resp)
+    html = diff_html(diff_view(cd, ("strict",), 1.0))
+    links = _Links()
+    links.feed(html)
+    assert len(links.ids) == len(set(links.ids))
+    assert set(links.hrefs) <= set(links.ids)
+    # every document (the one without annotations too) has an anchor that its QA row links to (5 cells each), and
+    # each type one that its by-type row links to
+    assert len(set(links.hrefs)) == 6 + 2 and len(links.hrefs) == 6 * 5 + 2 * 5
+    assert "<script>alert" not in html
+    assert f"{123} more characters" in html and html.count("x" * DOCUMENT_SHOWN) == 1
+    assert "x" * (DOCUMENT_SHOWN + 1) not in html
+    page = tmp_path / "diff.html"
+    page.write_text(html, encoding="utf-8")
+    target = links.hrefs[-1]
+    dom, errors = headless_dom(page, target)
+    assert errors == []
+    assert f'id="{target}"' in dom and dom.count('data-outcome="') == 9
+    # the decisions the adjudication script writes: one line per row, the context column adds none
+    assert dom.split('id="decisions-preview">')[1].split("</pre>")[0].count("\n") == 1 + 9
+    assert dom.count('<details class="context">') == 9 and '<mark class="ab">Alice</mark>' in dom

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -18,7 +19,8 @@ from ._diff import CorpusDiff
 from ._qa import QATable, qa_table
 
 __all__ = ["SYMBOLS", "qa_result_table", "qa_view", "diff_view", "diff_details", "change_rows", "corpus_rows",
-           "empty_type_rates", "below_threshold", "benchmark_view"]
+           "empty_type_rates", "below_threshold", "benchmark_view", "anchor_id", "text_context", "CONTEXT",
+           "DOCUMENT_SHOWN"]
 
 SYMBOLS = {"correct": "=", "partial": "~", "mismatch": "<>", "wrong": "?", "missing": "-?", "spurious": "?-"}
 """GATE's diff-view symbols for the row outcomes."""
@@ -119,26 +121,106 @@ def _side(ann: Any, text: str | None) -> dict[str, Any] | None:
             "features": _features(ann.attributes), "id": ann.id}
 
 
+CONTEXT = 100
+"""Characters of document text shown on each side of a diff row's annotations (its "context")."""
+
+CONTEXT_MIDDLE = 400
+"""The most characters of the annotations' own extent a row's context shows: a longer extent shows its first and
+last halves of this with the number of characters left out between them."""
+
+DOCUMENT_SHOWN = 10_000
+"""The most characters of a document's text that the diff page's "Show document" holds; the rest is counted
+("N more characters")."""
+
+
+def anchor_id(prefix: str, k: int, name: str) -> str:
+    """A safe and unique HTML id for the ``k``-th item named ``name`` (a document id or type is data): the prefix,
+    the index (unique) and up to 40 of the name's ASCII letters, digits, ``-`` and ``_`` (readable)."""
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", name)[:40].strip("-")
+    return f"{prefix}-{k}" + (f"-{slug}" if slug else "")
+
+
+def _mark(k: int, key: tuple[tuple[int, int], ...], response: tuple[tuple[int, int], ...]) -> str:
+    a = any(x <= k < y for x, y in key)
+    b = any(x <= k < y for x, y in response)
+    return ("a" if a else "") + ("b" if b else "")
+
+
+def text_context(text: str | None, key: Any, response: Any, around: int = CONTEXT,
+                 middle: int = CONTEXT_MIDDLE) -> dict[str, Any] | None:
+    """The document text around a diff row (``key``/``response``: annotations or ``None``): ``around`` characters
+    before the first annotated character and after the last, cut into parts marked ``"a"`` (the key covers them),
+    ``"b"`` (the response), ``"ab"`` (both) or ``""``; an extent longer than ``middle`` shows its first and last
+    ``middle // 2`` characters, ``skipped`` counting those left out. ``before``/``after`` say whether text precedes
+    or follows the window. ``None`` without a text or a spanned annotation."""
+    if text is None:
+        return None
+    n = len(text)
+    kp = tuple((min(x, n), min(y, n)) for x, y in key.pieces) if key is not None else ()
+    rp = tuple((min(x, n), min(y, n)) for x, y in response.pieces) if response is not None else ()
+    if not kp and not rp:
+        return None
+    s = min(x for x, _ in kp + rp)
+    e = max(y for _, y in kp + rp)
+    lo, hi = max(0, s - around), min(n, e + around)
+    windows = [(lo, hi)] if e - s <= middle else [(lo, s + middle // 2), (e - middle // 2, hi)]
+    cuts = sorted({c for x, y in kp + rp for c in (x, y)})
+    parts = []
+    for wlo, whi in windows:
+        bounds = [wlo, *(c for c in cuts if wlo < c < whi), whi]
+        parts.append([(text[x:y], _mark(x, kp, rp)) for x, y in zip(bounds, bounds[1:]) if y > x])
+    skipped = windows[-1][0] - windows[0][1] if len(windows) == 2 else 0
+    return {"parts": parts, "skipped": skipped, "before": lo > 0, "after": hi < n}
+
+
 def _sections(diff: CorpusDiff) -> Iterable[dict[str, Any]]:
+    type_anchors: dict[str, str] = {}
     for d, types in diff.diffs.items():
         text = diff.texts.get(d)
         for t, td in types.items():
             if not td.rows:
                 continue
-            yield {"document": d, "type": t, "counts": td.counts,
+            first = t not in type_anchors
+            if first:
+                type_anchors[t] = anchor_id("type", len(type_anchors), t)
+            yield {"document": d, "type": t, "counts": td.counts, "anchor": type_anchors[t] if first else None,
                    "rows": [{"outcome": r.outcome, "symbol": SYMBOLS[r.outcome], "key": _side(r.key, text),
-                             "response": _side(r.response, text)} for r in td.rows]}
+                             "response": _side(r.response, text), "context": text_context(text, r.key, r.response)}
+                            for r in td.rows]}
+
+
+def _documents(diff: CorpusDiff, sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each document of the diff (every one, those without annotations too: the QA table's rows link to them),
+    its anchor, the first :data:`DOCUMENT_SHOWN` characters of its text, how many more it has and its sections."""
+    by_document: dict[str, list[dict[str, Any]]] = {}
+    for s in sections:
+        by_document.setdefault(s["document"], []).append(s)
+    out = []
+    for k, d in enumerate(diff.documents):
+        text = diff.texts.get(d)
+        out.append({"document": d, "anchor": anchor_id("doc", k, d),
+                    "text": text[:DOCUMENT_SHOWN] if text is not None else None,
+                    "length": len(text) if text is not None else 0,
+                    "more": max(0, len(text) - DOCUMENT_SHOWN) if text is not None else 0,
+                    "sections": by_document.get(d, [])})
+    return out
 
 
 def diff_view(diff: CorpusDiff, measures: tuple[str, ...], beta: float, *, error_rate: bool = False,
               fp_per: str | None = None) -> dict[str, Any]:
     """What the diff page (:func:`accord.report.diff_report.diff_html`) draws: the Corpus QA tables by type and by
-    document (with GATE's error rate and false positives per token or sentence when asked), and per document and
-    type the key and response annotations side by side with their outcomes."""
+    document (with GATE's error rate and false positives per token or sentence when asked), and per document (its
+    anchor, which the QA table's rows link to, and its text, bounded) and type the key and response annotations side
+    by side with their outcomes and the document text around them (:func:`text_context`)."""
+    sections = list(_sections(diff))
+    documents = _documents(diff, sections)
     return {"by_type": qa_view(qa_table(diff, "type", measures, beta, error_rate=error_rate, fp_per=fp_per)),
             "by_document": qa_view(qa_table(diff, "document", measures, beta, error_rate=error_rate, fp_per=fp_per)),
-            "sections": list(_sections(diff)), "measures": measures, "beta": beta, "symbols": SYMBOLS,
-            "options": diff.options, "error_rate": error_rate, "fp_per": fp_per}
+            "sections": sections, "documents": documents,
+            "anchors": {"document": {x["document"]: x["anchor"] for x in documents},
+                        "type": {s["type"]: s["anchor"] for s in sections if s["anchor"]}},
+            "measures": measures, "beta": beta, "symbols": SYMBOLS, "options": diff.options,
+            "error_rate": error_rate, "fp_per": fp_per, "document_shown": DOCUMENT_SHOWN, "context": CONTEXT}
 
 
 def diff_details(diff: CorpusDiff) -> ResultTable:
