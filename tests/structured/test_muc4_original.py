@@ -98,3 +98,9 @@ def test_key_slots_named_as_in_the_key_templates():
     assert float(muc4_original()([_t("bombing", ("10. PERP: ORGANIZATION ID", "FMLN"))], numbered)) == 1.0
     assert float(muc4_original()(GOLD, GOLD)) == 1.0
     assert float(muc4_original()([], [])) == 1.0
+
+
+def test_a_reference_template_without_key_slots_is_not_held_to_the_rule():
+    # no key slot filled in the reference: nothing to match there, the pair aligns on its other fillers (1 of 1)
+    only_stage = [_t("bombing", (STAGE, "accomplished"))]
+    assert float(muc4_original()(only_stage, only_stage)) == 1.0

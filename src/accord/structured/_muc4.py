@@ -108,12 +108,15 @@ class _Original(Similarity):
         self.key_slots = None if key_slots is None else frozenset(_slot_name(s) for s in key_slots)
 
     def _allowed(self, a: Any, b: Any) -> bool:
-        """Appendix C: one key slot of the pair matches at least partly."""
+        """Appendix C: one key slot of the pair matches at least partly (a reference template with no key slot
+        filled has nothing to match there, so the rule does not apply to it)."""
         if self.key_slots is None:
             return True
         key = self.key_slots
-        pf = [f for f in _items(get_field(a, "fillers")) if _slot_name(get_field(f, "slot")) in key]
         gf = [f for f in _items(get_field(b, "fillers")) if _slot_name(get_field(f, "slot")) in key]
+        if not gf:
+            return True
+        pf = [f for f in _items(get_field(a, "fillers")) if _slot_name(get_field(f, "slot")) in key]
         return any(self.align_filler(x, y) > 0 for x in pf for y in gf)
 
     def __call__(self, pred: Any, gold: Any) -> MatchScore:

@@ -38,6 +38,7 @@ from .templates import (
     attack_half_credit,
     better_score,
     muc4_original,
+    muc4_rme,
     muc4_score,
     muc4_subset,
     set_fill,
@@ -71,6 +72,10 @@ NAMED_METRICS: dict[str, tuple[str, str]] = {
     "muc4-original": ("templates", "MUC-4 as the 1992 evaluation scored it (appendix C): half credit for 'attack', "
                       "templates aligned only when one of 7 key slots matches at least partly, and the "
                       "interactive half credit for string fills when judgements are given"),
+    "muc4-rme-subset": ("templates", "MUC-4 with Chen et al. (2023)'s one-sided phi_subset for string fills: each "
+                        "predicted mention a singleton, N:1 to the reference entities (equation 27 as phi_T)"),
+    "muc4-rme-phi3": ("templates", "MUC-4 with Chen et al. (2023)'s one-sided phi3 for string fills: shared "
+                      "mentions, N:1, recall over the reference mentions (equation 28 as phi_T)"),
     "better": ("templates", "BETTER Granular: template type F1 x slot-filler F1 (appendix D)"),
 }
 """Metric name -> (record kind, description)."""
@@ -111,6 +116,8 @@ def named_metric(name: str, *, inclusive: bool = False, premodifiers: Collection
         "muc4-subset": lambda: muc4_subset(set_parent=set_parent),
         "muc4-original": lambda: muc4_original(set_parent=set_parent, premodifiers=premodifiers,
                                                judgements=judgements, key_slots=key_slots),
+        "muc4-rme-subset": lambda: muc4_rme("subset", set_parent=set_parent),
+        "muc4-rme-phi3": lambda: muc4_rme("phi3", set_parent=set_parent),
         "better": lambda: better_score(filler_similarity=slot_filler(set_similarity=set_fill(set_parent),
                                                                      string_similarity=string_fill(premodifiers))),
     }
