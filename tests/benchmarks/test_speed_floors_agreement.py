@@ -47,3 +47,42 @@ def test_cohen_kappa_on_strings_stays_ahead_of_scikit_learn():
     ratio = best_time(lambda: cohen_kappa_score(x, y)) / best_time(lambda: agreement.cohen_kappa({"a": x, "b": y}))
     assert ratio >= KAPPA_STRINGS_FLOOR, f"Cohen's kappa on strings only {ratio:.2f}x scikit-learn " \
                                          f"(floor {KAPPA_STRINGS_FLOOR}x)"
+
+
+def _units(n: int, annotators: int, seed: int):
+    """bench_gamma's sparse units: every annotator marks the same items with jittered boundaries, a tenth left out."""
+    from accord.agreement._continua import continua_from_rows
+
+    rng = np.random.default_rng(seed)
+    base = np.cumsum(rng.uniform(5, 40, size=n))
+    rows = []
+    for a in range(annotators):
+        start = np.round(base + rng.normal(0, 2, n))
+        length = np.maximum(1, np.round(np.abs(rng.normal(8, 4, n))))
+        keep = rng.random(n) > 0.1
+        category = rng.choice(list("abcd"), n)
+        rows += [(f"A{a}", "d", float(s), float(s + ln), c) for s, ln, c, k in zip(start, length, category, keep) if k]
+    return continua_from_rows(list(dict.fromkeys(rows)))
+
+
+GAMMA_ANNOTATORS_CEILING = 45.0
+"""γ (30 samples) of 5 annotators x 150 sparse units against 3 annotators x 150, in process: 26x when this ceiling
+was set (2.6 s against 0.10 s of CPU, 2026-11-26, a loaded 2-core machine), 69x before the bound of reduced-cost
+fixing came from the relaxation and the fixed candidates were split into components (which this ceiling fails).
+No peer runs 5 annotators at this size (pygamma-agreement's MIP enumerates the product of their units), so the
+reference is accord's own 3-annotator γ on the same generator; ``benchmarks/bench_gamma_annotators.py`` times the
+issue's 5 x 500 and 8 x 200 as whole commands."""
+
+
+def test_gamma_with_five_annotators_costs_a_bounded_multiple_of_three():
+    import warnings
+
+    from accord.agreement._gamma import gamma_tables
+
+    five, three = _units(150, 5, seed=150), _units(150, 3, seed=150)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gamma_tables(three)                           # imports and first-call costs out of the timing
+        ratio = best_time(lambda: gamma_tables(five), repeat=1) / best_time(lambda: gamma_tables(three), repeat=5)
+    assert ratio <= GAMMA_ANNOTATORS_CEILING, f"γ of 5 annotators {ratio:.0f}x that of 3 " \
+                                              f"(ceiling {GAMMA_ANNOTATORS_CEILING:g}x)"

@@ -228,22 +228,28 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
     densest = ""
     if n > 2:          # two annotators' components are assignment problems, solved exactly at any density
         densest = _check_pair_components(units, tables, (pairs_n + 1) * delta, what)
+    # a member's summed dissimilarity to the others only grows as a tuple grows, and may not pass
+    # (C(n, 2) + n - 1) delta in a candidate: a partial tuple past it is dropped before it is extended
+    grow_limit = bound * (1 + _TOLERANCE) + 1e-12
     rows = np.full((1, 0), -1, dtype=np.int64)
+    sums = np.zeros((1, 0))
     first = np.full(1, -1, dtype=np.int64)
     for j in range(n):
         parts_rows = [np.hstack([rows, np.full((len(rows), 1), -1, dtype=np.int64)])]
+        parts_sums = [np.hstack([sums, np.zeros((len(rows), 1))])]
         parts_first = [first]
         empty = first < 0
         own = np.flatnonzero(units.annotator == j)
         if empty.any() and len(own):
             base = rows[empty][:1]
             parts_rows.append(np.hstack([np.repeat(base, len(own), axis=0), own[:, None]]))
+            parts_sums.append(np.zeros((len(own), j + 1)))
             parts_first.append(own)
         for a in range(j):
             chosen = np.flatnonzero((first >= 0) & (units.annotator[np.maximum(first, 0)] == a))
             if not len(chosen):
                 continue
-            codes, _ = tables[(a, j)]
+            codes, values = tables[(a, j)]
             f = first[chosen]
             lo = np.searchsorted(codes, f * n_units)
             hi = np.searchsorted(codes, (f + 1) * n_units)
@@ -255,17 +261,26 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
                 raise AlignmentError(f"more than {MAX_CANDIDATES * 3 // (j + 1):,} candidate unitary alignments"
                                      f"{f' ({what})' if what else ''}{f' ({densest})' if densest else ''}: {_ADVICE}")
             offsets = np.arange(n_new) - np.repeat(np.cumsum(counts) - counts, counts)
-            v = codes[np.repeat(lo, counts) + offsets] - np.repeat(f, counts) * n_units
+            at = np.repeat(lo, counts) + offsets
+            v = codes[at] - np.repeat(f, counts) * n_units
             grown = np.repeat(rows[chosen], counts, axis=0)
+            grown_sums = np.repeat(sums[chosen], counts, axis=0)
+            new_sum = values[at].copy()
+            grown_sums[:, a] += new_sum
             keep = np.ones(n_new, dtype=bool)
             for c in range(a + 1, j):      # members after the first must be compatible with v too
                 member = grown[:, c]
                 has = member >= 0
-                found, _ = _lookup(tables[(c, j)][0], tables[(c, j)][1], member * n_units + v)
+                found, value = _lookup(tables[(c, j)][0], tables[(c, j)][1], member * n_units + v)
                 keep &= ~has | found
+                grown_sums[:, c] += value
+                new_sum += value
+            keep &= (new_sum <= grow_limit) & (grown_sums <= grow_limit).all(axis=1)
             parts_rows.append(np.hstack([grown[keep], v[keep][:, None]]))
+            parts_sums.append(np.hstack([grown_sums[keep], new_sum[keep][:, None]]))
             parts_first.append(np.repeat(f, counts)[keep])
         rows = np.vstack(parts_rows)
+        sums = np.vstack(parts_sums)
         first = np.concatenate(parts_first)
     rows = rows[first >= 0]
     real = rows >= 0
