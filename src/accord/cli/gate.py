@@ -159,6 +159,8 @@ def run_qa(args: argparse.Namespace) -> int:
             raise OptionError(f"--by must be type or document (or both, comma-separated); got {by!r}")
     qa_tables = {t.name: t for t in result.tables}     # the Corpus QA tables the mode made (by type, by document)
     tables = [qa_tables[f"by {by}"] for by in args.by]
+    if "present in every" in qa_tables:     # accord qa: GATE's "present in every document, set, type" lists
+        tables.append(qa_tables["present in every"])
     if args.html:
         from ..diff._views import diff_view
 

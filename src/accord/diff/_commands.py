@@ -91,6 +91,14 @@ def qa(key: PathLike | Any, response: PathLike | Any, *, measures: Sequence[str]
                          options={"types": list(cd.types), "allow_missing": allow_missing, **extra},
                          inputs=inputs_block(gold=(key, len(k)), pred=(response, len(r))), error_rate=error_rate,
                          fp_per=fp_per)
+    from ..diff._result import QAResult
+
+    if command == "qa" and isinstance(result, QAResult):
+        from ..diff._present import present_in_every, present_table
+
+        result.present = present_in_every(k, r, cd.types, key_path=key, response_path=response, format=format,
+                                          key_set=key_set, response_set=response_set)
+        result.add_table(present_table(result.present))
     result.source = cd
     return result
 

@@ -12,7 +12,7 @@ from ..result import ALL, CountTable, GateKind, Measure, Result
 from ._diff import CorpusDiff
 from ._qa import QA_BY, qa_table
 
-__all__ = ["diff_table", "diff_result", "BenchmarkResult", "benchmark_result"]
+__all__ = ["diff_table", "diff_result", "QAResult", "BenchmarkResult", "benchmark_result"]
 
 
 def diff_table(diff: CorpusDiff, kind: GateKind | None = None) -> CountTable:
@@ -48,11 +48,31 @@ def diff_result(diff: CorpusDiff, measures: Sequence[str], beta: float, *, comma
     named = {m: Measure(kind, table) for m, kind in kinds.items()}
     extra = {**({"error_rate": True} if error_rate else {}), **({"fp_per": fp_per} if fp_per else {})}
     opts = {**diff.options, "measures": list(measures), "beta": beta, **extra, **(options or {})}
-    result = Result(command, "gate", named, nested=True, options=opts, inputs=inputs)
+    result = QAResult(command, "gate", named, nested=True, options=opts, inputs=inputs)
     for by in QA_BY:
         result.add_table(qa_result_table(qa_table(diff, by, tuple(measures), beta, error_rate=error_rate,
                                                   fp_per=fp_per)))
     return result
+
+
+class QAResult(Result):
+    """``accord diff`` and ``accord qa``: with ``present``, GATE's Corpus QA lists of what is present in every
+    document, set and type (:func:`accord.diff._present.present_in_every`; ``accord qa`` sets it)."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.present: dict[str, Any] | None = None
+
+    def _merged_into(self, out: Result, other: Result) -> None:
+        from ._present import merge_present
+
+        assert isinstance(out, QAResult) and isinstance(other, QAResult)
+        mine, theirs = getattr(self, "present", None), getattr(other, "present", None)
+        out.present = merge_present(mine, theirs) if mine is not None and theirs is not None else None
+
+    def extras_dict(self) -> dict[str, Any]:
+        present = getattr(self, "present", None)
+        return {"present_in_every": present} if present is not None else {}
 
 
 class BenchmarkResult(Result):
