@@ -104,3 +104,24 @@ def test_a_reference_template_without_key_slots_is_not_held_to_the_rule():
     # no key slot filled in the reference: nothing to match there, the pair aligns on its other fillers (1 of 1)
     only_stage = [_t("bombing", (STAGE, "accomplished"))]
     assert float(muc4_original()(only_stage, only_stage)) == 1.0
+
+
+def test_command_line_judgements(tmp_path, capsys):
+    # the same hand count through `accord structured --judgements FILE`: F1 0.25
+    import json
+
+    from accord.cli import main
+
+    key, resp, judged = tmp_path / "k.jsonl", tmp_path / "r.jsonl", tmp_path / "j.json"
+    key.write_text(json.dumps({"id": "d", "templates": GOLD}) + "\n")
+    resp.write_text(json.dumps({"id": "d", "templates": PRED}) + "\n")
+    judged.write_text(json.dumps([["electric tower", "the power station", 0.5], ["the mayor", "Jose Perez", 1]]))
+    argv = [str(key), str(resp), "--metrics", "muc4-original", "--judgements", str(judged), "--output", "json"]
+    assert main(["structured", *argv]) == 0
+    totals = json.loads(capsys.readouterr().out)["measures"]["muc4-original"]["totals"]
+    assert (totals["match"], totals["pred_total"], totals["gold_total"], totals["f1"]) == (1.25, 5, 5, 0.25)
+    judged.write_text(json.dumps([["electric tower", "the power station", 0.3]]))
+    assert main(["structured", *argv]) == 2
+    assert "item 0" in capsys.readouterr().err
+    assert main(["structured", str(key), str(resp), "--metrics", "muc4", "--judgements", str(judged)]) == 2
+    assert "applies to muc4-original" in capsys.readouterr().err

@@ -18,6 +18,9 @@ def add_preset_options(p: Any) -> None:
                         + "; ".join(f"{n}: {d}" for n, d in PRESETS.items()))
     p.add_argument("--train", metavar="FILE",
                    help="docred: the training file (DocRED JSON) whose facts Ign F1 leaves out")
+    p.add_argument("--judgements", metavar="FILE",
+                   help="muc4-original: the interactive half credit of MUC-4's string fills, a JSON list of "
+                        "[predicted string, reference mention, credit 0|0.5|1]")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--attached", dest="attached", action="store_const", const=True, default=None,
                        help="event-argument(-id): TextEE's argument score attached to the trigger (its offsets "
@@ -30,7 +33,7 @@ def add_preset_options(p: Any) -> None:
 def preset_arguments(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of :func:`accord.structured_metrics` these options give (none when the command
     lacks them, as ``accord compare --structures structured`` does)."""
-    out = {name: getattr(args, name, None) for name in ("preset", "train", "attached")}
+    out = {name: getattr(args, name, None) for name in ("preset", "train", "attached", "judgements")}
     if out["preset"] is not None and getattr(args, "details", None):
         from ..errors import OptionError
 

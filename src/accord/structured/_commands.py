@@ -358,7 +358,7 @@ def _annotation_corpus(p: Path) -> Any:
 def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str] = (), *,
                inclusive_spans: bool = False, premodifiers: Sequence[str] = (),
                hierarchy: Mapping[str, str] | None = None, preset: str | None = None, train: PathLike | None = None,
-               attached: bool | None = None) -> Any:
+               attached: bool | None = None, judgements: PathLike | None = None) -> Any:
     """Named structured metrics over JSON-lines records (``accord structured``).
 
     Parameters
@@ -378,6 +378,8 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
     attached
         ``event-argument``/``event-argument-id`` as TextEE scores them (sets of arguments): attached to their
         trigger (``True``) or only to its type (``False``); ``None``: accord's matching of events.
+    judgements
+        ``muc4-original``'s interactive credits, a JSON file (:func:`accord.structured.templates.read_judgements`).
     """
     from .._support.names import unknown_message
     from ..structured._result import records_result
@@ -388,10 +390,11 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
 
         if preset is None:      # --train without --preset (with or without --metrics): what train is for
             raise OptionError(f"{spelled('train')} applies with {spelled('preset', 'docred')} (Ign F1)")
-        if metrics or attached is not None or inclusive_spans or premodifiers or hierarchy is not None:
+        if metrics or attached is not None or inclusive_spans or premodifiers or hierarchy is not None \
+                or judgements is not None:
             raise OptionError(f"{spelled('preset')} computes its official scorer's measures: give it without "
-                              f"{spelled('metrics')}, --attached, --not-attached, --inclusive-spans, --premodifiers "
-                              "or --hierarchy")
+                              f"{spelled('metrics')}, --attached, --not-attached, --inclusive-spans, --premodifiers, "
+                              "--hierarchy or --judgements")
         return preset_result(preset, key, response, train=train)
     metrics = list(dict.fromkeys([metrics] if isinstance(metrics, str) else metrics))   # "relation": one metric
     if not metrics:
@@ -405,6 +408,12 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
         if not any(m.startswith("event-argument") for m in metrics):
             raise OptionError("--attached and --not-attached apply to event-argument and event-argument-id")
         options["attached"] = attached
+    if judgements is not None:
+        from ._muc4 import read_judgements
+
+        if "muc4-original" not in metrics:
+            raise OptionError("--judgements applies to muc4-original")
+        options["judgements"] = read_judgements(judgements)
     loaded: dict[str, tuple[Any, Any]] = {}
     results = {}
     for name in metrics:
@@ -421,7 +430,8 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
     result = records_result(results, loaded, {n: NAMED_METRICS[n][0] for n in results},
                             options={"metrics": metrics, "inclusive_spans": inclusive_spans,
                                      "premodifiers": list(premodifiers), "hierarchy": options["set_parent"],
-                                     **({} if attached is None else {"attached": attached})},
+                                     **({} if attached is None else {"attached": attached}),
+                                     **({} if judgements is None else {"judgements": str(judgements)})},
                             inputs=inputs_block(gold=(key, len(first_key)), pred=(response, len(first_resp))))
     result.source = (results, loaded)
     alignment = next((r.alignment for _, r in loaded.values() if getattr(r, "alignment", None)), None)

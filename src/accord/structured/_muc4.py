@@ -15,8 +15,11 @@ judged for it against any of the reference entity's mentions, 0 when none was ju
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from collections.abc import Callable, Collection, Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,7 +30,7 @@ from ._matching import MatchScore, _items, match
 from ._similarity import Similarity, _as_similarity, func, get_field, product
 from .ie import Parents
 
-__all__ = ["MUC4_KEY_SLOTS", "Judgements", "judged_string_fill", "muc4_original"]
+__all__ = ["MUC4_KEY_SLOTS", "Judgements", "judged_string_fill", "muc4_original", "read_judgements"]
 
 MUC4_KEY_SLOTS: tuple[str, ...] = ("PHYS TGT: ID", "PHYS TGT: TYPE", "HUM TGT: NAME", "HUM TGT: DESCRIPTION",
                                    "HUM TGT: TYPE", "PERP: INDIVIDUAL ID", "PERP: ORGANIZATION ID")
@@ -172,3 +175,23 @@ def muc4_original(*, set_parent: Parents | None = None, premodifiers: Collection
     typ = _as_similarity(attack_half_credit if type_similarity is None else type_similarity, "type_similarity")
     return _Original(typ, align_filler, score_filler, key_slots)
 
+
+
+def read_judgements(path: str | os.PathLike[str]) -> dict[tuple[str, str], float]:
+    """Recorded interactive judgements from a JSON file: a list of ``[predicted string, reference mention,
+    credit]`` (credit 0, 0.5 or 1); an item of another shape is an error naming its index."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise OptionError(f"{p}: cannot read the judgements ({exc.strerror})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise OptionError(f"{p}: the judgements are not JSON ({exc})") from None
+    if not isinstance(data, list):
+        raise OptionError(f"{p}: expected a JSON list of [predicted string, reference mention, credit]")
+    out: dict[tuple[str, str], float] = {}
+    for i, item in enumerate(data):
+        if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str) and isinstance(item[1], str)):
+            raise OptionError(f"{p}: item {i} is not [predicted string, reference mention, credit]: {item!r}")
+        out[(item[0], item[1])] = _credit(item[2], f"{p}: item {i}")
+    return out

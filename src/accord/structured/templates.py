@@ -32,13 +32,14 @@ import numpy as np
 from ..errors import OptionError
 from ..match.assign import assign
 from ._matching import MatchScore, _items, f1, match
-from ._muc4 import MUC4_KEY_SLOTS, Judgements, judged_string_fill, muc4_original
+from ._muc4 import MUC4_KEY_SLOTS, Judgements, judged_string_fill, muc4_original, read_judgements
 from ._muc4_rme import muc4_rme
 from ._similarity import Similarity, _as_similarity, exact, func, get_field, product
 from .ie import Parents, ancestor_chain
 
 __all__ = ["set_fill", "string_fill", "slot_filler", "muc4_score", "muc4_subset", "attack_half_credit", "BetterScore",
-           "better_score", "muc4_original", "muc4_rme", "judged_string_fill", "MUC4_KEY_SLOTS", "Judgements"]
+           "better_score", "muc4_original", "muc4_rme", "judged_string_fill", "read_judgements", "MUC4_KEY_SLOTS",
+           "Judgements"]
 
 
 def _ancestors(value: Hashable, parent: Parents | None) -> list[Hashable]:
