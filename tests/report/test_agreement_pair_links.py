@@ -74,7 +74,8 @@ def test_a_click_on_a_matrix_cell_filters_the_browser(tmp_path, monkeypatch, cap
     click = 'document.querySelector(\'a.dp-pair[href="#pair=0-2"]\').click();'
     policy = "script-src "
     assert html.count(policy) == 1
-    html = html.replace(policy, policy + script_hash(click) + " ").replace("</body>", f"<script>{click}</script></body>")
+    html = html.replace(policy, policy + script_hash(click) + " ")
+    html = html.replace("</body>", f"<script>{click}</script></body>")
     clicked = tmp_path / "clicked.html"
     clicked.write_text(html, encoding="utf-8")
     dom, errors = headless_dom(clicked)
