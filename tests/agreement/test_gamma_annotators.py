@@ -99,3 +99,15 @@ def test_five_by_five_hundred_is_computed_exactly():
     mip = milp(disorder, integrality=np.ones(len(tuples)), bounds=Bounds(0, 1),
                constraints=LinearConstraint(matrix, 1, 1), options={"mip_rel_gap": 0.0})
     assert alignment.disorder.sum() == pytest.approx(mip.fun, rel=1e-9)
+
+
+def test_what_the_solver_prints_on_standard_output_is_kept_out_of_it():
+    """HiGHS's MIP printed ``HighsMipSolverData::transformNewIntegerFeasibleSolution tmpSolver.run();`` lines on the
+    standard output (from C++, on the descriptor), ahead of ``--output json``'s document (5 x 500 units)."""
+    import subprocess
+    import sys
+
+    code = ("import os\nfrom accord.agreement._alignment import _quiet_stdout\nprint('before', flush=False)\n"
+            "with _quiet_stdout():\n    os.write(1, b'solver noise\\n')\nprint('after')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out == "before\nafter\n"

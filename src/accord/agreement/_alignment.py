@@ -42,6 +42,10 @@ integer program not solved within :data:`MIP_SECONDS`. Nothing is approximated.
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from math import comb
 from typing import Any
@@ -554,10 +558,31 @@ def _mip(disorder: np.ndarray, matrix: Any, columns: np.ndarray) -> Any:
                     constraints=LinearConstraint(matrix[:, columns], 1, 1),
                     options={"mip_rel_gap": 0.0, "presolve": presolve, "time_limit": MIP_SECONDS})
 
-    result = run(True)
-    if result.status == 2:   # HiGHS's presolve may call a feasible cover problem infeasible (scipy 1.17): without it
-        result = run(False)
+    with _quiet_stdout():
+        result = run(True)
+        if result.status == 2:   # HiGHS's presolve may call a feasible cover problem infeasible (scipy 1.17)
+            result = run(False)
     return result
+
+
+@contextmanager
+def _quiet_stdout() -> Iterator[None]:
+    """Standard output (the descriptor) sent to the null device: HiGHS's MIP prints debugging lines there from C++
+    (``HighsMipSolverData::transformNewIntegerFeasibleSolution``), ahead of the JSON of ``--output json``."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):     # no descriptor (captured in memory): nothing to guard
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), fd)
+        yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
 
 
 def _cover_from_relaxation(disorder: np.ndarray, matrix: Any, real: np.ndarray, pick: np.ndarray,
