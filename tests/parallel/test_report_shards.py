@@ -119,3 +119,19 @@ def test_a_gold_files_repairs_are_shown_once(tmp_path, capsys, scaling):
     assert main(["report", gold, pred, other, "--bootstrap", "0", "--samples", "100", "-o", str(out), *scaling]) == 0
     err = capsys.readouterr().err
     assert err.count(f"{gold}: ") == 1 and "invalid IOB2 transition" in err, err
+
+
+@pytest.mark.parametrize("options", [[], ["--match", "clueval", "--leniency", "tiling"]])
+def test_the_page_is_that_of_reading_every_system_whole(tmp_path, capsys, monkeypatch, options):
+    """The page made from the shards' views (in one process and with --jobs 2) is the page of reading each system
+    whole and evaluating its corpora (accord.clueval._browser.span_views), as before the shards kept views."""
+    import accord.parallel._run as run
+    import accord.parallel._views as views
+
+    args = [*_systems(tmp_path, seed=8, documents=40, comments=True, empty_every=5), *QUICK, *options]
+    streamed = _page(tmp_path, capsys, "streamed.html", args)
+    sharded = _page(tmp_path, capsys, "sharded.html", [*args, "--jobs", "2", *SMALL])
+    monkeypatch.setattr(run, "streamed", lambda: False)      # every system read whole ...
+    monkeypatch.setattr(views, "views_of", lambda *a, **k: None)    # ... and its page from its corpora
+    whole = _page(tmp_path, capsys, "whole.html", args)
+    assert streamed == whole and sharded == whole
