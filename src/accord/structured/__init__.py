@@ -27,36 +27,46 @@ if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): importi
     from .amr import SmatchScore, amr_triples, read_amr, smatch, smatch_corpus
     from .coref import COREF_METRICS, CorefScore, conll_f1, coref_scores
     from .ie import (
-                     ancestor_f1,
-                     bcub_precision,
-                     bcub_recall,
-                     ceaf_e,
-                     ceaf_m,
-                     ceaf_ree,
-                     ceaf_rme_phi3,
-                     ceaf_rme_subset,
-                     entity_sets,
-                     event_argument_f1,
-                     event_trigger_f1,
-                     head_word,
-                     las,
-                     level_type_similarity,
-                     memberships,
-                     mention,
-                     muc_link,
-                     muc_recall,
-                     phi3,
-                     phi4,
-                     relation_f1,
-                     scirex_entity,
-                     scirex_f1,
-                     scirex_mention,
-                     span_iou,
-                     subset,
-                     uas,
+        ancestor_f1,
+        bcub_precision,
+        bcub_recall,
+        ceaf_e,
+        ceaf_m,
+        ceaf_ree,
+        ceaf_rme_phi3,
+        ceaf_rme_subset,
+        entity_sets,
+        event_argument_f1,
+        event_trigger_f1,
+        head_word,
+        las,
+        level_type_similarity,
+        memberships,
+        mention,
+        muc_link,
+        muc_recall,
+        phi3,
+        phi4,
+        relation_f1,
+        scirex_entity,
+        scirex_f1,
+        scirex_mention,
+        span_iou,
+        subset,
+        uas,
     )
+    from .kernels import check_kernel, gram_matrix, is_strong, optimal_assignment_kernel
     from .named import NAMED_METRICS, RecordScores, named_metric, score_records
-    from .templates import BetterScore, better_score, muc4_score, set_fill, slot_filler, string_fill
+    from .templates import (
+        BetterScore,
+        better_score,
+        muc4_original,
+        muc4_rme,
+        muc4_score,
+        set_fill,
+        slot_filler,
+        string_fill,
+    )
 
 _LAZY = {
     "graph_match": "._graph",
@@ -128,6 +138,12 @@ _LAZY = {
     "set_fill": ".templates",
     "slot_filler": ".templates",
     "string_fill": ".templates",
+    "muc4_original": ".templates",
+    "muc4_rme": ".templates",
+    "check_kernel": ".kernels",
+    "gram_matrix": ".kernels",
+    "is_strong": ".kernels",
+    "optimal_assignment_kernel": ".kernels",
 }
 """Each public name and the submodule it lives in, imported on first use."""
 
@@ -150,7 +166,9 @@ __all__ = [
     "ceaf_rme_subset", "ceaf_rme_phi3", "subset", "level_type_similarity", "ancestor_f1", "span_iou", "scirex_mention",
     "scirex_entity", "scirex_f1",
     # templates
-    "set_fill", "string_fill", "slot_filler", "muc4_score", "BetterScore", "better_score",
+    "set_fill", "string_fill", "slot_filler", "muc4_score", "muc4_original", "muc4_rme", "BetterScore", "better_score",
+    # kernels (the paper's appendix B)
+    "check_kernel", "gram_matrix", "is_strong", "optimal_assignment_kernel",
     # by name, over documents
     "NAMED_METRICS", "RecordScores", "named_metric", "score_records",
 ]
