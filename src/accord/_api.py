@@ -232,7 +232,8 @@ def score(
     if (client is not None or jobs != 1) and not in_shard() and encodings != (None, None):
         warnings.warn(ShardedRunWarning("--gold-encoding/--pred-encoding: the sides are read in one process (the "
                                         "shards are cut in one encoding)"), stacklevel=3)
-    elif (client is not None or jobs != 1 or _streamed() and encodings == (None, None)) and not in_shard():
+    elif (client is not None or jobs != 1 or _streamed() and chosen.reads_spans and encodings == (None, None)) \
+            and not in_shard():
         from .parallel import score_in_shards
 
         sharded = score_in_shards(arguments, jobs, client, shard_size, score=score)

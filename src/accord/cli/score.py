@@ -291,7 +291,16 @@ def run_score(args: argparse.Namespace) -> int:
         from ..pairs.mat_csv import check_formula_formats
 
         check_formula_formats(args.csv_formula_output)    # before scoring, not after
-    result, draw = score_result(args, args.pred)
+    from ..parallel._run import STREAM
+
+    # in one process too, the comparison is scored shard by shard as --jobs does (one shard's documents alive at a
+    # time) when the outputs asked for need only the count tables; --details, --html and --mat-csv need the documents
+    token = STREAM.set(getattr(args, "jobs", "1") == "1" and not getattr(args, "dask", None)
+                       and not (args.details or args.html or args.mat_csv))
+    try:
+        result, draw = score_result(args, args.pred)
+    finally:
+        STREAM.reset(token)
     if args.details:
         write_details(result, args.details)
     status = emit(args, result, draw)
