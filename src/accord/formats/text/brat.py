@@ -34,14 +34,20 @@ __all__ = ["read_brat", "write_brat", "DISCONTINUOUS", "annotator_folders", "rea
 
 
 DISCONTINUOUS = ("fragments", "merge", "error")
+_new_tuple = tuple.__new__   # (an Annotation built without its generated __new__'s Python frame)
 
 
 def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: str | None = None,
               **_ignored: Any) -> Corpus:
     """Read one document from ``X.ann`` and ``X.txt`` (either path may be given)."""
-    p = Path(path)
     if discontinuous not in DISCONTINUOUS:
         raise OptionError(f"discontinuous must be one of {', '.join(DISCONTINUOUS)}; got {discontinuous!r}")
+    doc, ann_path = _read_document(Path(path), discontinuous, encoding)
+    return Corpus([doc], name=str(ann_path))
+
+
+def _read_document(p: Path, discontinuous: str, encoding: str | None) -> tuple[Document, Path]:
+    """One document of ``X.ann`` and ``X.txt`` (``p`` either), with the ``.ann`` file's path."""
     ann_path = p.with_suffix(".ann")
     txt_path = p.with_suffix(".txt")
     try:   # (the files are checked for when they cannot be read: two stat calls fewer a document)
@@ -56,8 +62,31 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
     pending_attrs: list[tuple[int, str, str, Any]] = []
     pending_norms: list[tuple[int, str, str]] = []
     simple: list[Annotation] | None = []   # contiguous T lines without attributes: built without the references' pass
+    simple_lines: list[int] = []
+    size = len(text)
     for lineno, line in enumerate(ann_text.splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
+        if line[:1] == "T":
+            # the common line, one piece: what the general branch below does for it, in fewer steps
+            fields = line.split("\t")
+            body = fields[1].split() if len(fields) > 1 else []
+            if len(body) == 3 and ";" not in fields[1]:
+                try:
+                    start, end = int(body[1]), int(body[2])
+                except ValueError:
+                    start, end = 1, 0   # (refused by the general branch, with its message)
+                if 0 <= start <= end <= size:
+                    ident = fields[0]
+                    if len(fields) > 2 and fields[2] != text[start:end]:
+                        raise FormatError(f"{_named(ident)} quotes {quoted(fields[2])} but the text at {start}-{end} "
+                                          f"is {quoted(text[start:end])}", path=ann_path, line=lineno)
+                    if simple is not None:
+                        simple.append(_new_tuple(Annotation, (body[0], start, end, EMPTY_ATTRIBUTES, ident, None)))
+                        simple_lines.append(lineno)
+                    else:
+                        raw[ident] = RawAnnotation(body[0], start, end, {}, ident, lineno)
+                        order.append(ident)
+                    continue
+        elif not line.strip() or line.startswith("#"):
             continue
         fields = line.split("\t")
         ident = fields[0]
@@ -65,23 +94,11 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
         if not body:
             raise FormatError(f"expected ID<TAB>TYPE ...; got {quoted(line)}", path=ann_path, line=lineno)
         kind = ident[:1]
-        if kind == "T" and len(body) == 3 and ";" not in fields[1]:
-            # the common line, one piece: what the general branch below does for it, in fewer steps
-            try:
-                start, end = int(body[1]), int(body[2])
-            except ValueError:
-                start, end = 1, 0   # (refused by the general branch, with its message)
-            if 0 <= start <= end <= len(text):
-                quote = fields[2] if len(fields) > 2 else None
-                if quote is not None and quote != text[start:end]:
-                    raise FormatError(f"{_named(ident)} quotes {quoted(quote)} but the text at {start}-{end} is "
-                                      f"{quoted(text[start:end])}", path=ann_path, line=lineno)
-                raw[ident] = RawAnnotation(body[0], start, end, {}, ident, lineno)
-                order.append(ident)
-                if simple is not None:
-                    simple.append(Annotation(body[0], start, end, EMPTY_ATTRIBUTES, ident, None))
-                continue
-        simple = None
+        if simple is not None:   # the document is not only such lines: those read so far join the general pass
+            for ann, at in zip(simple, simple_lines):
+                raw[ann.id] = RawAnnotation(ann.label, ann.start, ann.end, {}, ann.id, at)   # type: ignore[index]
+                order.append(ann.id)   # type: ignore[arg-type]
+            simple = None
         named = _named(ident)
         if kind == "T":
             label = body[0]
@@ -162,11 +179,15 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
             raise FormatError(f"normalization targets unknown id {quoted(target)}", path=ann_path, line=lineno)
         norms = raw[target].attributes.get("normalizations", frozenset())
         raw[target].attributes["normalizations"] = norms | {ref}
-    if simple is not None and not pending_attrs and not pending_norms and len(raw) == len(simple):
-        annotations = tuple(simple)   # (an id used twice goes to build_annotations, which names it)
-    else:
+    if simple is not None and len({a.id for a in simple}) == len(simple):
+        annotations = tuple(simple)
+    else:   # (an id used twice is named by build_annotations)
+        if simple is not None:
+            raw = {a.id: RawAnnotation(a.label, a.start, a.end, {}, a.id, at)   # type: ignore[misc]
+                   for a, at in zip(simple, simple_lines)}
+            order = [a.id for a in simple]   # type: ignore[misc]
         annotations = build_annotations([raw[i] for i in order], path=ann_path, doc_id=doc_id)
-    return Corpus([Document(doc_id, annotations, text)], name=str(ann_path))
+    return Document(doc_id, annotations, text), ann_path
 
 
 def _named(ident: str) -> str:
@@ -196,7 +217,10 @@ def directory_files(path: Path) -> list[Path]:
 
 def _read_ann_files(files: list[Path], name: str, **options: Any) -> Corpus:
     """Some of a brat folder's documents (:mod:`accord.parallel` shares a folder out by files)."""
-    return Corpus([read_brat(f, **options).documents[0] for f in files], name=name)
+    discontinuous = options.get("discontinuous", "fragments")
+    if discontinuous not in DISCONTINUOUS:
+        raise OptionError(f"discontinuous must be one of {', '.join(DISCONTINUOUS)}; got {discontinuous!r}")
+    return Corpus([_read_document(f, discontinuous, options.get("encoding"))[0] for f in files], name=name)
 
 
 def annotator_folders(path: Path, limit: int) -> dict[str, list[Path]] | None:
