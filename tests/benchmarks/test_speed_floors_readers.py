@@ -1,0 +1,76 @@
+"""Regression guard of issue 43 (rows: reading brat, reading XMI): CI-sized readings, in process, that fail when
+accord's readers fall far behind their floors (``benchmarks/bench_readers.py`` measures the full corpus, 4,110
+documents, in fresh interpreters).
+
+Each figure is a ratio measured in this run (the least CPU time of a few repeats of each side), so a loaded machine
+moves both sides: accord's brat reader against a plain Python reader of the same files (the spans and the quote
+check, nothing else), and accord's XMI reader against dkpro-cassis loading the same files and selecting their named
+entities. Both readings are checked equal first.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
+
+
+def best_time(fn, repeat=3):
+    """The least CPU time of ``repeat`` calls (what other work on the machine inflates least)."""
+    times = []
+    for _ in range(repeat):
+        t = time.process_time()
+        fn()
+        times.append(time.process_time() - t)
+    return min(times)
+
+
+@pytest.fixture(scope="module")
+def bench():
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import bench_readers
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    return bench_readers
+
+
+@pytest.fixture(scope="module")
+def brat_folder(bench, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("readers") / "brat"
+    bench.generate_brat(folder, 300, 7_300)   # the benchmark's 24 annotations a document, 300 documents
+    return folder
+
+
+BRAT_CEILING = 2.5
+"""accord's brat reader over the plain reader, 300 documents: 1.5x when this ceiling was set (2026-11-26, a loaded
+2-core machine), 3.5x before the one-piece T lines were read without the references' pass (which this fails)."""
+
+
+def test_brat_reader_stays_near_a_plain_reader(bench, brat_folder):
+    assert bench.accord_spans(brat_folder, "brat") == bench.plain_brat(brat_folder)
+    ours = best_time(lambda: bench.accord_spans(brat_folder, "brat"))
+    floor = best_time(lambda: bench.plain_brat(brat_folder))
+    assert ours <= BRAT_CEILING * floor, f"brat: {ours:.3f} s against a plain reader's {floor:.3f} s"
+
+
+XMI_CEILING = 2.0
+"""accord's XMI reader over dkpro-cassis alone, 300 documents: 1.3x (before: 1.5x) when this ceiling was set."""
+
+
+@pytest.mark.slow
+def test_xmi_reader_stays_near_cassis_alone(bench, brat_folder, tmp_path):
+    pytest.importorskip("cassis")
+    from accord.cli import main
+
+    xmi = tmp_path / "xmi"
+    assert main(["convert", str(brat_folder), str(xmi), "--to", "xmi", "-q"]) == 0
+    expected = bench.plain_brat(brat_folder)
+    assert bench.accord_spans(xmi, "xmi") == expected == bench.cassis_alone(xmi)
+    ours = best_time(lambda: bench.accord_spans(xmi, "xmi"), repeat=2)
+    floor = best_time(lambda: bench.cassis_alone(xmi), repeat=2)
+    assert ours <= XMI_CEILING * floor, f"XMI: {ours:.3f} s against cassis alone {floor:.3f} s"
