@@ -129,7 +129,8 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
           categorical: str | None = None,
           annotators: Sequence[str] | None = None, layer: str | None = None, disputes: int | None = None,
           coefficients: Sequence[str] | None = None, reference: str | None = None, candidate: str | None = None,
-          epsilon: float = 0.2, alt_q: float = 0.05, alt_scoring: str = "accuracy", alt_min_items: int = 30) -> Any:
+          epsilon: float = 0.2, alt_q: float = 0.05, alt_scoring: str = "accuracy", alt_min_items: int = 30,
+          verbosity: int = 1) -> Any:
     """Agreement between annotators (``accord agree``).
 
     Parameters
@@ -181,6 +182,11 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         (:func:`accord.agreement.alt_test`; ``result.alt_test``): its margin ``ε``, the false discovery rate of the
         Benjamini–Yekutieli correction, the alignment score (``accuracy`` or ``neg_rmse``) and the fewest items an
         annotator needs to be tested.
+    verbosity : {0, 1, 2}
+        Under a GATE convention, the IAA plugin's level: 0 the corpus figures, 1 (default) each document's too, 2
+        also each document's confusion matrix and specific agreements of every pair. A set named ``consensus``
+        is kept apart from the annotators (``against_consensus``;
+        :func:`accord.agreement._gate_summary.gate_summary_of`).
 
     Returns
     -------
@@ -192,7 +198,7 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
                     span_measure=span_measure, pairing=pairing, discontinuous=discontinuous, bdm=bdm,
                     unitizing=unitizing, samples=samples, precision=precision, sampler=sampler, seed=seed,
                     dissimilarity=dissimilarity, categorical=categorical, annotators=annotators, layer=layer,
-                    disputes=disputes, extras=coefficients, measured=measured)
+                    disputes=disputes, extras=coefficients, measured=measured, verbosity=verbosity)
     _reference_and_alt_test(result, measured, level, epsilon=epsilon, q=alt_q, scoring=alt_scoring,
                             min_items=alt_min_items)
     return result
@@ -234,7 +240,7 @@ def _agree(inputs: Any, *, items: str | None, raters: str | None, labels: str | 
            discontinuous: str, bdm: Any, unitizing: str | None, samples: int, precision: float | str | None,
            sampler: str, seed: int | None, dissimilarity: Any, categorical: str | None,
            annotators: Sequence[str] | None, layer: str | None, disputes: int | None,
-           extras: Sequence[str] | None, measured: Mapping[str, Any]) -> Any:
+           extras: Sequence[str] | None, measured: Mapping[str, Any], verbosity: int = 1) -> Any:
     """:func:`agree` without the reference and the alt-test (``measured``: those options, refused where they do
     not apply)."""
     from ..agreement._measures import extra_names
@@ -303,12 +309,20 @@ def _agree(inputs: Any, *, items: str | None, raters: str | None, labels: str | 
         options.update(span_measure=span_measure, pairing=pairing)
     if bdm is not None and convention == "accord":
         raise OptionError("--bdm on agree gives GATE's IAA plugin's BDM figures: use --convention iaa or corpus-qa")
+    if verbosity != 1 and convention == "accord":
+        raise OptionError("--verbosity is GATE's IAA plugin's level: it applies under --convention iaa or corpus-qa")
     if convention != "accord":
         if not types:
             raise OptionError(f"--convention {convention} needs --types (and --feature for corpus-qa)")
         from ..agreement._gate_summary import gate_summary_of
 
-        summary = gate_summary_of(corpora, names, list(types), features, convention)
+        if verbosity not in (0, 1, 2):
+            raise OptionError(f"--verbosity is GATE's IAA level 0, 1 or 2; got {verbosity}")
+        summary = gate_summary_of(corpora, names, list(types), features, convention, verbosity=verbosity)
+        summary["verbosity"] = verbosity
+        if "against_consensus" in summary:     # the consensus set kept apart from every IAA figure below too
+            kept = [(c, n) for c, n in zip(corpora, names) if n != summary["against_consensus"]["consensus"]]
+            corpora, names = [c for c, _ in kept], [n for _, n in kept]
         if convention == "iaa" and len(names) > 2:
             from ..agreement._majority import against_majority
 

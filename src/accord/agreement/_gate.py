@@ -148,12 +148,14 @@ def gate_pair_tables(corpora: Sequence[Corpus], names: Sequence[str], *, type: s
     return out
 
 
-def gate_summary(tables: dict[tuple[str, str], dict[str, Ratings]], convention: str) -> dict:
+def gate_summary(tables: dict[tuple[str, str], dict[str, Ratings]], convention: str, verbosity: int = 1) -> dict:
     """Observed agreement, Cohen's kappa and Scott's pi per pair and their mean, as GATE reports them.
 
     ``corpus-qa``: each pair's tables summed over documents (the corpus confusion matrix).
     ``iaa``: for each document the mean over pairs, then the mean over documents (the IAA
     plugin's order). Per-document values are under ``by_document``. NaN becomes ``None``.
+    ``verbosity`` 2 (the IAA plugin's most detailed level) adds each document's confusion matrix and specific
+    agreements of every pair under ``pair_tables_by_document`` (:func:`pair_tables` of that document alone).
     """
     import warnings
 
@@ -198,8 +200,12 @@ def gate_summary(tables: dict[tuple[str, str], dict[str, Ratings]], convention: 
                 vals = [x["value"] for d in docs for x in by_doc[d][n]["pairs"] if tuple(x["raters"]) == p]
                 coefficients[n]["pairs"].append({"raters": list(p), "value": plain(_nanmean(
                     [math.nan if v is None else v for v in vals]))})
-    return {"convention": convention, "raters": list(dict.fromkeys(r for p in tables for r in p)),
-            "coefficients": coefficients, "by_document": by_doc, "pair_tables": pair_tables(tables)}
+    out = {"convention": convention, "raters": list(dict.fromkeys(r for p in tables for r in p)),
+           "coefficients": coefficients, "by_document": by_doc, "pair_tables": pair_tables(tables)}
+    if verbosity >= 2:
+        out["pair_tables_by_document"] = {d: pair_tables({p: {d: per[d]} for p, per in tables.items() if d in per})
+                                          for d in docs}
+    return out
 
 
 def pair_tables(tables: dict[tuple[str, str], dict[str, Ratings]]) -> list[dict[str, Any]]:

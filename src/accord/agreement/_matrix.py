@@ -80,6 +80,9 @@ def annotator_view(result: Any, matrix: Mapping[str, Any] | None = None) -> dict
     def put(column: tuple[str, str], name: str, value: Any) -> None:
         if column not in columns:
             columns.append(column)
+        if name not in values:     # a set the coefficients keep apart (GATE's consensus) has its row of the matrix
+            names.append(name)
+            values[name] = {}
         values[name][column] = value
 
     disputes = getattr(result, "disputes", None)

@@ -54,6 +54,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "plugin: per-pair tables of coextensive pairs, Non-cat for a missing feature, mean over pairs "
                     "then documents) or corpus-qa (GATE's Corpus QA: coextensive one-to-one pairs, tables summed "
                     "over documents)")
+    ag.add_argument("--verbosity", type=int, choices=(0, 1, 2), default=1,
+                    help="under --convention iaa or corpus-qa, GATE's IAA plugin's level: 0 the corpus figures, 1 "
+                    "(default) each document's too, 2 also each document's confusion matrices and specific "
+                    "agreements")
     ag.add_argument("--bdm", help="a BDM score file (accord bdm): also GATE's IAA plugin's BDM-based agreement "
                     "(Maynard's P = correct/(n + s), R = correct/(n + m)) under --convention iaa or corpus-qa")
     ag.add_argument("--html", help="write every figure of the run to this HTML page: the coefficients (with their "
@@ -177,7 +181,7 @@ def run_agree(args: argparse.Namespace) -> int:
                         convention=args.convention, span_measure=span if result_has_sets(args) else None,
                         pairing=args.pairing, discontinuous=args.discontinuous, bdm=args.bdm,
                         annotators=args.annotators, layer=args.layer, disputes=_disputes_shown(args),
-                        **_measure_options(args))
+                        verbosity=args.verbosity, **_measure_options(args))
     for message in result.warnings:
         print(f"accord: warning: {message}", file=sys.stderr)
     from ..report.agreement_table import render_gate_agreement

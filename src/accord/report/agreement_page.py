@@ -46,7 +46,8 @@ SHORT_NAMES = {"against_majority": "against the majority of the others"}
 """Names of per-annotator figures in the head of the annotators' table."""
 
 INFO = ("raters", "annotators", "categories", "items", "convention", "types", "krippendorff_level", "ci",
-        "units_per_annotator", "units", "samples", "continuum_length", "specific_agreement", "coefficients")
+        "units_per_annotator", "units", "samples", "continuum_length", "specific_agreement", "coefficients",
+        "verbosity")
 """Keys of the totals that describe the input, drawn by the page's own sections (not as figures)."""
 
 

@@ -69,7 +69,8 @@ def render_gate_agreement(summary: Mapping[str, Any], console: Any = None) -> No
     console = console or TableConsole()
     table = new_table(f"GATE {summary['convention']} convention, {len(summary['raters'])} raters",
                       ["scope", "coefficient", "mean of pairs", "pairs"], first=2, text=(3,))
-    scopes = [("corpus", summary["coefficients"])] + list(summary["by_document"].items())
+    scopes = [("corpus", summary["coefficients"])] + (list(summary["by_document"].items())
+                                                       if summary.get("verbosity", 1) >= 1 else [])
     for n, (scope, coefs) in enumerate(scopes):
         if n == 1:
             table.add_section()
@@ -108,12 +109,25 @@ def render_gate_agreement(summary: Mapping[str, Any], console: Any = None) -> No
                    *(_fmt(mean["strict"][k]) for k in ("precision", "recall", "f1")),
                    _fmt(mean["lenient"]["f1"]))
         print_table(console, bt)
-    tables = [("", b) for b in summary.get("pair_tables", ())] + [
-        (f"{t}: ", b) for t, s in (summary.get("by_type") or {}).items() for b in s.get("pair_tables", ())]
-    for prefix, block in tables:
+    if "against_consensus" in summary:
+        ac = summary["against_consensus"]
+        ct = new_table(f"each annotator against the consensus set {ac['consensus']!r} (kept apart from the IAA "
+                       "means, as GATE's average against consensus)", ["coefficient", "mean", "pairs"], first=1,
+                       text=(2,))
+        for name, v in ac["coefficients"].items():
+            ct.add_row(COEFFICIENT_NAMES.get(name, name), _fmt(v["mean"]),
+                       ", ".join(f"{p['raters'][0]}~{p['raters'][1]} {_fmt(p['value'])}" for p in v["pairs"]))
+        print_table(console, ct)
+    tables = [("", b, "summed over documents") for b in summary.get("pair_tables", ())] + [
+        (f"{t}: ", b, "summed over documents") for t, s in (summary.get("by_type") or {}).items()
+        for b in s.get("pair_tables", ())]
+    by_doc = [(summary, "")] + [(s, f"{t} / ") for t, s in (summary.get("by_type") or {}).items()]
+    tables += [("", b, f"document {prefix}{d}") for s, prefix in by_doc
+               for d, blocks in (s.get("pair_tables_by_document") or {}).items() for b in blocks]
+    for prefix, block, scope in tables:
         a, b = block["raters"]
         cats = block["categories"]
-        m = new_table(f"{prefix}{a} (rows) against {b} (columns), summed over documents",
+        m = new_table(f"{prefix}{a} (rows) against {b} (columns), {scope}",
                       ["", *(c or "\"\"" for c in cats), "positive sp. agr.", "negative sp. agr."])
         for cat, row in zip(cats, block["matrix"]):
             sp = block["specific_agreement"][cat]
