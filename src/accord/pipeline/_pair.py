@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
+from .._support.arrays import Bools, Ints
 from .._support.surface import spelled
 from ..errors import OptionError, PairingError
 from ..model import Corpus, Document
-from ..model._text_fields import TextFields
+from ..model._text_fields import TextFields, code_points
 from ._offset_units import unify_units
 
 __all__ = ["ALLOW_MISSING", "pair_documents", "missing_documents", "match_file_names"]
@@ -37,13 +40,14 @@ def pair_documents(gold: Corpus, pred: Corpus, allow_missing: str | None = None
     if (only_gold or only_pred) and allow_missing is None:
         raise missing_documents(only_gold, only_pred, gold.name, pred.name)
     out: list[tuple[str, Document | None, Document | None]] = []
-    for doc_id, gdoc in gold.items():
+    same = _same_tokens([(gdoc, pred.get(doc_id)) for doc_id, gdoc in gold.items()])
+    for (doc_id, gdoc), tokens_equal in zip(gold.items(), same):
         pdoc = pred.get(doc_id)
         if pdoc is None:
             if allow_missing == "empty":
                 out.append((doc_id, gdoc, None))
             continue
-        _check_tokens(gdoc, pdoc, gold.name, pred.name)
+        _check_tokens(gdoc, pdoc, gold.name, pred.name, tokens_equal)
         out.append((doc_id, gdoc, pdoc))
     if allow_missing == "empty":
         out.extend((d, None, pred[d]) for d in only_pred)
@@ -107,7 +111,10 @@ def match_file_names(gold: Corpus, pred: Corpus, file_re: str | None = None, ref
     return gold, pred_out
 
 
-def _check_tokens(g: Document, p: Document, gname: str | None, pname: str | None) -> None:
+def _check_tokens(g: Document, p: Document, gname: str | None, pname: str | None,
+                  tokens_equal: bool = False) -> None:
+    """Refuse a pair of documents whose token ids, texts, sentences (bare tag lists) or tokens differ, naming the
+    first difference; ``tokens_equal``: the tokens are known to be the same (:func:`_same_tokens`)."""
     gmeta, pmeta = g.metadata or {}, p.metadata or {}
     gids, pids = gmeta.get("token_ids"), pmeta.get("token_ids")
     if gids is not None and pids is not None and gids != pids:
@@ -123,7 +130,7 @@ def _check_tokens(g: Document, p: Document, gname: str | None, pname: str | None
     bare = (g.tokens is None and g.text is None) or (p.tokens is None and p.text is None)
     if bare and g.sentences is not None and p.sentences is not None:   # tag lists given in Python
         _check_sentences(g, p)
-    if g.tokens is None or p.tokens is None or g.tokens == p.tokens:
+    if tokens_equal or g.tokens is None or p.tokens is None or g.tokens == p.tokens:
         return
     n = min(len(g.tokens), len(p.tokens))
     if isinstance(g.tokens, TextFields):
@@ -137,6 +144,78 @@ def _check_tokens(g: Document, p: Document, gname: str | None, pname: str | None
                            f"{_where(p, pname, i)})")
     raise PairingError(f"document {g.id!r}: token {i} differs: {g.tokens[i]!r} at {_where(g, gname, i)} but "
                        f"{p.tokens[i]!r} at {_where(p, pname, i)}; gold and prediction must hold the same tokens")
+
+
+_WORD_CHUNK = 1 << 20
+"""Tokens compared at a time by :func:`_same_tokens` (its temporaries are a few arrays of this many integers)."""
+
+
+def _same_tokens(pairs: Sequence[tuple[Document, Document | None]]) -> list[bool]:
+    """For each pair of documents, whether both hold their tokens as :class:`TextFields` and these are known to be
+    the same strings; ``False`` means "not known" (the document-by-document check then decides and names the first
+    difference).
+
+    The documents whose sides share one text each are checked together, as whole arrays: the token lengths, then the
+    tokens' bytes eight at a time (a 64-bit word read at each token's offset, the bytes past its end masked), so a
+    corpus costs a few numpy operations per eight bytes of its longest token, not a comparison per document.
+    """
+    same = [False] * len(pairs)
+    groups: dict[tuple[int, int], list[int]] = {}
+    for k, (g, p) in enumerate(pairs):
+        if p is not None and isinstance(g.tokens, TextFields) and isinstance(p.tokens, TextFields) \
+                and len(g.tokens) == len(p.tokens) and len(g.tokens):
+            groups.setdefault((id(g.tokens.text), id(p.tokens.text)), []).append(k)
+    for members in groups.values():
+        g_fields = [pairs[k][0].tokens for k in members]
+        p_fields = [pairs[k][1].tokens for k in members]    # type: ignore[union-attr]
+        equal = _equal_fields(g_fields, p_fields)           # type: ignore[arg-type]
+        for k, ok in zip(members, equal.tolist()):
+            same[k] = ok
+    return same
+
+
+def _equal_fields(a: Sequence[TextFields], b: Sequence[TextFields]) -> Bools:
+    """Whether ``a[i]`` and ``b[i]`` hold the same strings, for sequences of equal lengths over one text a side."""
+    counts = np.fromiter(map(len, a), dtype=np.int64, count=len(a))
+    owner = np.repeat(np.arange(len(a)), counts)
+    a_starts, a_ends = np.concatenate([f.starts for f in a]), np.concatenate([f.ends for f in a])
+    b_starts, b_ends = np.concatenate([f.starts for f in b]), np.concatenate([f.ends for f in b])
+    differ = np.zeros(len(a), dtype=bool)
+    a_words, a_size, a_lo = _words(a[0].text, a_starts, a_ends)
+    b_words, b_size, b_lo = _words(b[0].text, b_starts, b_ends)
+    if a_size != b_size:      # ASCII on one side only: not decided here
+        return differ
+    for lo in range(0, len(owner), _WORD_CHUNK):
+        hi = min(lo + _WORD_CHUNK, len(owner))
+        a_at = (a_starts[lo:hi].astype(np.int64) - a_lo) * a_size
+        b_at = (b_starts[lo:hi].astype(np.int64) - b_lo) * b_size
+        length = (a_ends[lo:hi].astype(np.int64) - a_starts[lo:hi]) * a_size
+        wrong = length != (b_ends[lo:hi].astype(np.int64) - b_starts[lo:hi]) * b_size
+        k = 0
+        while True:
+            left = np.flatnonzero(~wrong & (length > k))
+            if not len(left):
+                break
+            diff = a_words[a_at[left] + k] ^ b_words[b_at[left] + k]
+            rest = length[left] - k
+            short = rest < 8
+            if short.any():
+                diff[short] &= np.left_shift(np.uint64(1), (rest[short] * 8).astype(np.uint64)) - np.uint64(1)
+            wrong[left[diff != 0]] = True
+            k += 8
+        differ[owner[lo:hi][wrong]] = True
+    return ~differ
+
+
+def _words(text: str, starts: Ints, ends: Ints) -> tuple[np.ndarray, int, int]:
+    """The bytes of the part of ``text`` that holds the fields, readable as a little-endian 64-bit word at any
+    byte offset (eight zero bytes after the end); the bytes a character and the offset of the part's start."""
+    lo, hi = int(starts.min()), int(ends.max())
+    codes = code_points(text[lo:hi])
+    raw = np.zeros(codes.nbytes + 8, dtype=np.uint8)
+    raw[:codes.nbytes] = codes.view(np.uint8)
+    words = np.ndarray(shape=(codes.nbytes + 1,), dtype="<u8", buffer=raw, strides=(1,))
+    return words, codes.itemsize, lo
 
 
 def _text_differs(g: Document, p: Document, gname: str | None, pname: str | None) -> None:
