@@ -29,7 +29,9 @@ type system beside the file (``TypeSystem.xml``); a spanless annotation or an at
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 import warnings
 from collections import Counter
 from functools import lru_cache
@@ -66,6 +68,9 @@ _TYPESYSTEM_FILES = ("TypeSystem.xml", "typesystem.xml")
 
 
 def _cassis() -> Any:
+    loaded = sys.modules.get("cassis")   # (once imported: no import machinery a file)
+    if loaded is not None:
+        return loaded
     try:
         import cassis
     except ImportError:  # pragma: no cover - depends on the environment
@@ -80,7 +85,7 @@ def _type_system(p: Path, typesystem: Any) -> Any:
     for candidate in candidates:
         if candidate.is_file():
             stat = candidate.stat()
-            resolved = str(candidate.resolve())
+            resolved = os.path.abspath(candidate)   # (the cache's key; no system call, as resolve() makes a few)
             try:
                 return _parsed_type_system(resolved, stat.st_mtime_ns, stat.st_size)
             except FormatError as exc:   # named as the user gave it (the cache knows it by its real path)
