@@ -60,6 +60,32 @@ def render_agreement(summary: Mapping[str, Any], console: Any = None) -> None:
     for cat in summary["categories"]:
         spec.add_row(repr(cat) if cat == "" else cat, _fmt(pos.get(cat)), _fmt(neg.get(cat)))
     print_table(console, spec)
+    _contingency_tables(summary, console)
+
+
+_MAX_CONTINGENCY = (10, 20)
+"""Pairs and categories past which the pairwise contingency tables are left to the JSON (a line says so)."""
+
+
+def _contingency_tables(summary: Mapping[str, Any], console: Any) -> None:
+    """Each pair's contingency table (the JSON's ``confusion_matrices``): the first rater's categories in rows,
+    the second's in columns; left to the JSON, with a line saying so, past :data:`_MAX_CONTINGENCY`."""
+    from .table import new_table, print_table
+
+    matrices = summary.get("confusion_matrices") or []
+    categories = [repr(c) if c == "" else str(c) for c in summary["categories"]]
+    if not matrices:
+        return
+    if len(matrices) > _MAX_CONTINGENCY[0] or len(categories) > _MAX_CONTINGENCY[1]:
+        console.print(f"{len(matrices)} pairwise contingency table(s) of {len(categories)} categories: in the JSON "
+                      "(--output json, totals.confusion_matrices)")
+        return
+    for block in matrices:
+        a, b = block["raters"]
+        table = new_table(f"{a} (rows) against {b} (columns)", ["", *categories])
+        for cat, row in zip(categories, block["counts"]):
+            table.add_row(cat, *(f"{v:g}" for v in row))
+        print_table(console, table)
 
 
 def render_gate_agreement(summary: Mapping[str, Any], console: Any = None) -> None:
