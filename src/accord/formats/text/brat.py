@@ -23,6 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, cast
 
+from ..._support.collector import collection_paused
 from ..._support.io import read_text
 from ..._support.safe_paths import id_from_file_name
 from ...errors import FormatError, OptionError, quoted
@@ -215,6 +216,7 @@ def directory_files(path: Path) -> list[Path]:
     return sorted(path.glob("*.ann"))
 
 
+@collection_paused   # (a folder is many small objects and no cycle: the collector would rescan them, 30 % of it)
 def _read_ann_files(files: list[Path], name: str, **options: Any) -> Corpus:
     """Some of a brat folder's documents (:mod:`accord.parallel` shares a folder out by files)."""
     discontinuous = options.get("discontinuous", "fragments")
