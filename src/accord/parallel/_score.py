@@ -364,7 +364,6 @@ def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[s
             plans: list[InputPlan]) -> Any:
     """The serial result from the shards' outcomes (see the module's docstring), or None to score serially."""
     from ..pipeline import check_label_case, check_user_names, missing_documents, source_name
-    from ..result import Result
 
     why = plan_disagreement(outcomes, shards, plans)
     if why:
@@ -398,7 +397,7 @@ def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[s
     for out in outcomes:
         if out.error is not None:
             raise _thaw(out.error[1])
-    result = Result.merge_all([out.result for out in outcomes])
+    result = _merge_releasing(outcomes)
     order = gold_ids + [d for d in pred_ids if d not in gold_set]
     result.reorder_documents(order)
     if all(out.views is not None for out in outcomes):
@@ -411,6 +410,24 @@ def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[s
                               "documents": len(pred_ids)}}
     result.repairs = [w.to_dict() for w in _merged_repairs(outcomes, plans)]
     return result
+
+
+def _merge_releasing(outcomes: list[ShardOutcome]) -> Any:
+    """The shards' results merged pairwise in a balanced tree (as :meth:`accord.result.Result.merge_all`), each
+    let go as soon as it is merged: the count tables of the corpus are held about once, not once per level."""
+    level = [out.result for out in outcomes]
+    for out in outcomes:
+        out.result = None
+    while len(level) > 1:
+        merged = []
+        for k in range(0, len(level), 2):
+            if k + 1 < len(level):
+                merged.append(level[k].merge(level[k + 1]))
+                level[k] = level[k + 1] = None
+            else:
+                merged.append(level[k])
+        level = merged
+    return level[0]
 
 
 def plan_disagreement(outcomes: list[ShardOutcome], shards: list[Shard], plans: list[InputPlan]) -> str:
