@@ -403,7 +403,7 @@ def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[s
     if all(out.views is not None for out in outcomes):
         from ._views import merge_views
 
-        result.shard_views = merge_views([out.views for out in outcomes], order)  # type: ignore[attr-defined]
+        result.shard_views = merge_views([out.views for out in outcomes], order)
     gold, pred = arguments["gold"], arguments["pred"]
     result.inputs = {"gold": {"sources": [source_name(gold, arguments["gold_column"])], "documents": len(gold_ids)},
                      "pred": {"sources": [source_name(gold if pred is None else pred, arguments["pred_column"])],
