@@ -39,3 +39,25 @@ def test_same_tokens_agrees_with_string_equality(docs: list[list[str]], data: st
         assert got == truth
     else:      # one byte a character on one side, four on the other: left to the walk
         assert not any(got)
+
+
+_PIECE = st.sampled_from(["-DOCSTART-", "-DOCSTART-DOCSTART-", "x-DOCSTART-", "-DOCSTART-x", "a", "B-X", "O", " ",
+                          "\t", "\n", "\r\n", "\u2028", "\u3000", "\x1c", "é", "#"])
+
+
+@given(st.lists(_PIECE, max_size=40))
+def test_docstart_lines_found_by_search_as_by_comparison(pieces: list[str]) -> None:
+    # the byte search for -DOCSTART- finds the lines the character-by-character comparison of first fields finds
+    from accord.formats.tokens._fields import field_layout
+    from accord.formats.tokens.conll import _lines_beginning_with, _lines_found
+    from accord.model._text_fields import code_points
+
+    text = "".join(pieces)
+    codes = code_points(text)
+    f = field_layout(text, codes)
+    candidate = f.widths > 0
+    compared = _lines_beginning_with("-DOCSTART-", f, codes, candidate)
+    searched = _lines_found("-DOCSTART-", f, candidate, text)
+    by_python = [i for i, line in enumerate(text.splitlines()) if line.split()[:1] == ["-DOCSTART-"]]
+    assert compared.tolist() == by_python
+    assert searched.tolist() == by_python
