@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accord import structured as S
+from accord.structured import muc4_original, muc4_rme
 from accord.structured.kernels import check_kernel, optimal_assignment_kernel
-from accord.structured.templates import muc4_original, muc4_rme
 
 from .harness import PROFILE, run
 

@@ -13,8 +13,8 @@ import pytest
 
 from accord import structured as S
 from accord.errors import OptionError
+from accord.structured import MUC4_KEY_SLOTS, muc4_original
 from accord.structured.named import score_records
-from accord.structured.templates import MUC4_KEY_SLOTS, muc4_original
 
 
 def _t(type_, *fillers):

@@ -7,8 +7,8 @@ import pytest
 
 from accord import structured as S
 from accord.errors import OptionError
+from accord.structured import muc4_rme
 from accord.structured.named import score_records
-from accord.structured.templates import muc4_rme
 
 
 def _t(type_, *fillers):

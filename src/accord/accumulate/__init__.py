@@ -12,6 +12,7 @@ of several workers (``merge``) and gives exactly the result of :func:`accord.sco
   the coefficients computed at the end).
 """
 
+from . import _batched, _general  # noqa: F401  (they register the accumulators of the other modes)
 from ._accumulator import Accumulator
 from ._inputs import IGNORED_INDEX
 

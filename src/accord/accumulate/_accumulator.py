@@ -80,10 +80,34 @@ def _shifted_places(parts: dict[str, Any], sentences: int) -> dict[str, Any]:
     return {**parts, "first": first}
 
 
+_KINDS: dict[str, type[Accumulator]] = {}
+"""The accumulators of the other modes by kind (``span``, ``coref``, ``agreement``), registered by their modules
+(:mod:`accord.accumulate._general`, :mod:`accord.accumulate._batched`, which the package imports), so that this module
+imports none of them."""
+
+
+def register_accumulator(kind: str, cls: type[Accumulator]) -> type[Accumulator]:
+    """Register the accumulator class of ``kind`` (``span``, ``coref`` or ``agreement``) for the dispatch."""
+    _KINDS[kind] = cls
+    return cls
+
+
+def check_mode(match: str) -> None:
+    """Refuse a mode the accumulator cannot count, saying why."""
+    from ..modes import mode_names
+
+    if match in ("smatch", "structured"):
+        raise OptionError(f"match={match!r} scores whole graphs or records, not tag lists: score them with "
+                          f"accord.{match}() (an accumulator would keep every item, not counts)")
+    if match in ("qa", "diff", "benchmark"):
+        raise OptionError(f"match={match!r} is GATE's, over annotation sets, not tag lists: score them with "
+                          f"accord.{match}()")
+    raise OptionError(f"{spelled('match')} must be one of pairs, semeval, clueval, coref, agreement for the "
+                      f"accumulator; got {match!r} (accord's modes: {', '.join(mode_names())})")
+
+
 def _chosen_class(match: str, options: dict[str, Any]) -> type[Accumulator]:
     """The accumulator class of ``match`` and its options (an OptionError for a mode it cannot count)."""
-    from ._general import SpanAccumulator, check_mode
-
     if options.get("units"):
         raise OptionError("units (by token, pseudo-token or character) count the characters of a text; tag lists "
                           "have none: score a corpus with its text with accord.score(units=...)")
@@ -91,11 +115,9 @@ def _chosen_class(match: str, options: dict[str, Any]) -> type[Accumulator]:
     if match == "pairs" and options.get("profile") in (None, "strict") and not any(k in options for k in general):
         return Accumulator
     if match in ("pairs", "semeval", "clueval"):
-        return SpanAccumulator
+        return _KINDS["span"]
     if match in ("coref", "agreement"):
-        from ._batched import AgreementAccumulator, CorefAccumulator
-
-        return CorefAccumulator if match == "coref" else AgreementAccumulator
+        return _KINDS[match]
     check_mode(match)
     raise AssertionError    # pragma: no cover - check_mode refuses every other mode
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import FormatError, MergeError, OptionError
 from ..result import Result
-from ._accumulator import Accumulator
+from ._accumulator import Accumulator, register_accumulator
 
 __all__ = ["CorefAccumulator", "AgreementAccumulator", "RATINGS_SOURCE"]
 
@@ -319,3 +319,7 @@ class AgreementAccumulator(_Batched):
 
     def __repr__(self) -> str:
         return f"<Accumulator agreement: {self._updates} updates, {self.n_items} items>"
+
+
+register_accumulator("coref", CorefAccumulator)
+register_accumulator("agreement", AgreementAccumulator)

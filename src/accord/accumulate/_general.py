@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from .._support.surface import spelled
 from ..errors import FormatError, LabelCaseWarning, MergeError, OptionError, RepairWarning
 from ..model import tagging
 from ..result import CountTable, Measure, Result, SentenceCounts
@@ -34,6 +33,7 @@ from ._accumulator import (
     _repair_parts,
     _repair_warning,
     _shifted_places,
+    register_accumulator,
 )
 from ._inputs import IGNORED_INDEX, Batch
 
@@ -345,15 +345,4 @@ def _template(result: Result) -> Result:
     return out
 
 
-def check_mode(match: str) -> None:
-    """Refuse a mode the accumulator cannot count, saying why."""
-    from ..modes import mode_names
-
-    if match in ("smatch", "structured"):
-        raise OptionError(f"match={match!r} scores whole graphs or records, not tag lists: score them with "
-                          f"accord.{match}() (an accumulator would keep every item, not counts)")
-    if match in ("qa", "diff", "benchmark"):
-        raise OptionError(f"match={match!r} is GATE's, over annotation sets, not tag lists: score them with "
-                          f"accord.{match}()")
-    raise OptionError(f"{spelled('match')} must be one of pairs, semeval, clueval, coref, agreement for the "
-                      f"accumulator; got {match!r} (accord's modes: {', '.join(mode_names())})")
+register_accumulator("span", SpanAccumulator)

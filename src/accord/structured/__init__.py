@@ -23,6 +23,8 @@ if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): importi
     from ._graph import graph_match
     from ._latent import LATENT, LatentResult, Var, latent_match
     from ._matching import Match, MatchScore, f1, fbeta, jaccard, match, micro, precision, recall, sequence_match
+    from ._muc4 import MUC4_KEY_SLOTS, muc4_original
+    from ._muc4_rme import muc4_rme
     from ._similarity import Similarity, exact, field, func, get_field, product, threshold, weighted
     from .amr import SmatchScore, amr_triples, read_amr, smatch, smatch_corpus
     from .coref import COREF_METRICS, CorefScore, conll_f1, coref_scores
@@ -60,8 +62,6 @@ if TYPE_CHECKING:   # the names below are loaded on first use (PEP 562): importi
     from .templates import (
         BetterScore,
         better_score,
-        muc4_original,
-        muc4_rme,
         muc4_score,
         set_fill,
         slot_filler,
@@ -138,8 +138,9 @@ _LAZY = {
     "set_fill": ".templates",
     "slot_filler": ".templates",
     "string_fill": ".templates",
-    "muc4_original": ".templates",
-    "muc4_rme": ".templates",
+    "MUC4_KEY_SLOTS": "._muc4",
+    "muc4_original": "._muc4",
+    "muc4_rme": "._muc4_rme",
     "check_kernel": ".kernels",
     "gram_matrix": ".kernels",
     "is_strong": ".kernels",
@@ -166,7 +167,8 @@ __all__ = [
     "ceaf_rme_subset", "ceaf_rme_phi3", "subset", "level_type_similarity", "ancestor_f1", "span_iou", "scirex_mention",
     "scirex_entity", "scirex_f1",
     # templates
-    "set_fill", "string_fill", "slot_filler", "muc4_score", "muc4_original", "muc4_rme", "BetterScore", "better_score",
+    "set_fill", "string_fill", "slot_filler", "muc4_score", "muc4_original", "muc4_rme", "MUC4_KEY_SLOTS",
+    "BetterScore", "better_score",
     # kernels (the paper's appendix B)
     "check_kernel", "gram_matrix", "is_strong", "optimal_assignment_kernel",
     # by name, over documents

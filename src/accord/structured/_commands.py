@@ -379,7 +379,7 @@ def structured_metrics(key: PathLike, response: PathLike, metrics: Sequence[str]
         ``event-argument``/``event-argument-id`` as TextEE scores them (sets of arguments): attached to their
         trigger (``True``) or only to its type (``False``); ``None``: accord's matching of events.
     judgements
-        ``muc4-original``'s interactive credits, a JSON file (:func:`accord.structured.templates.read_judgements`).
+        ``muc4-original``'s interactive credits, a JSON file (:func:`accord.structured._muc4.read_judgements`).
     """
     from .._support.names import unknown_message
     from ..structured._result import records_result

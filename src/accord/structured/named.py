@@ -15,6 +15,8 @@ from typing import Any, cast
 
 from ..errors import AccordWarning, OptionError
 from ._matching import MatchScore, micro
+from ._muc4 import MUC4_KEY_SLOTS, Judgements, muc4_original
+from ._muc4_rme import muc4_rme
 from ._similarity import Similarity
 from .ie import (
     ceaf_ree,
@@ -32,13 +34,9 @@ from .ie import (
     uas,
 )
 from .templates import (
-    MUC4_KEY_SLOTS,
     BetterScore,
-    Judgements,
     attack_half_credit,
     better_score,
-    muc4_original,
-    muc4_rme,
     muc4_score,
     muc4_subset,
     set_fill,
@@ -91,7 +89,7 @@ def named_metric(name: str, *, inclusive: bool = False, premodifiers: Collection
     and ``set_parent`` configure MUC-4's and BETTER's string-fill and set-fill similarities;
     ``attached`` (True or False) scores ``event-argument`` and ``event-argument-id`` as TextEE does
     (:func:`accord.structured.ie.event_argument_set_f1`); ``judgements`` and ``key_slots`` configure
-    ``muc4-original`` (:func:`accord.structured.templates.muc4_original`).
+    ``muc4-original`` (:func:`accord.structured.muc4_original`).
     """
     if attached is not None and name in ("event-argument", "event-argument-id"):
         return event_argument_set_f1(name == "event-argument", attached=attached)

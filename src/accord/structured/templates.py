@@ -18,8 +18,9 @@ slot's value hierarchy (equation 33), else 0. ``φ_str(P, R)`` is 1 when the pre
 string shares a word that is not a premodifier with some mention of the reference entity
 (equations 48, 49: the automatic version), compared case-insensitively, words split on whitespace.
 The original evaluation's rules (appendix C: the interactive half credit, recorded as judgements,
-and the alignment constraint on seven key slots) are :func:`muc4_original` (module ``_muc4``);
-Chen et al. (2023)'s one-sided relaxed string fills (equations 27, 28 as ``φ_T``) are :func:`muc4_rme`.
+and the alignment constraint on seven key slots) are :func:`accord.structured.muc4_original` (module ``_muc4``,
+built on these fills); Chen et al. (2023)'s one-sided relaxed string fills (equations 27, 28 as ``φ_T``) are
+:func:`accord.structured.muc4_rme` (module ``_muc4_rme``).
 """
 
 from __future__ import annotations
@@ -32,14 +33,11 @@ import numpy as np
 from ..errors import OptionError
 from ..match.assign import assign
 from ._matching import MatchScore, _items, f1, match
-from ._muc4 import MUC4_KEY_SLOTS, Judgements, judged_string_fill, muc4_original, read_judgements
-from ._muc4_rme import muc4_rme
 from ._similarity import Similarity, _as_similarity, exact, func, get_field, product
 from .ie import Parents, ancestor_chain
 
 __all__ = ["set_fill", "string_fill", "slot_filler", "muc4_score", "muc4_subset", "attack_half_credit", "BetterScore",
-           "better_score", "muc4_original", "muc4_rme", "judged_string_fill", "read_judgements", "MUC4_KEY_SLOTS",
-           "Judgements"]
+           "better_score"]
 
 
 def _ancestors(value: Hashable, parent: Parents | None) -> list[Hashable]:
