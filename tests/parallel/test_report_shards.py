@@ -125,8 +125,8 @@ def test_a_gold_files_repairs_are_shown_once(tmp_path, capsys, scaling):
 def test_the_page_is_that_of_reading_every_system_whole(tmp_path, capsys, monkeypatch, options):
     """The page made from the shards' views (in one process and with --jobs 2) is the page of reading each system
     whole and evaluating its corpora (accord.clueval._browser.span_views), as before the shards kept views."""
+    import accord.clueval._shard_views as views
     import accord.parallel._run as run
-    import accord.parallel._views as views
 
     args = [*_systems(tmp_path, seed=8, documents=40, comments=True, empty_every=5), *QUICK, *options]
     streamed = _page(tmp_path, capsys, "streamed.html", args)

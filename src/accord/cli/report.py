@@ -52,8 +52,9 @@ def _leniency(args: argparse.Namespace) -> tuple[int, bool]:
 
 
 def run_report(args: argparse.Namespace) -> int:
+    from ..clueval._shard_views import shard_views, views_of
     from ..parallel._run import SHOWN, STREAM
-    from ..parallel._views import VIEWS, views_of
+    from ..parallel._views import VIEWS
     from ..pipeline import reading_once
     from ..stats import compare
     from .compare import names_of, system_args
@@ -74,7 +75,8 @@ def run_report(args: argparse.Namespace) -> int:
     # in one process too, the systems are scored shard by shard (as --jobs does, one shard after the other), so that
     # only one shard's documents are alive at a time: the shards keep what the page shows
     streaming = sharded or not aligned
-    tokens = (VIEWS.set((level, labelled)), STREAM.set(not sharded), SHOWN.set(set())) if streaming else None
+    tokens = ((VIEWS.set((shard_views, level, labelled)), STREAM.set(not sharded), SHOWN.set(set())) if streaming
+              else None)
     try:
         with reading_once(args.gold):    # the gold file is read once for every system (and kept alone)
             systems = {name: score_result(system_args(args, path), path)[0]

@@ -91,9 +91,9 @@ class ShardWork:
     score: Callable[..., Any]
     """The serial scoring of a pair of corpora (:func:`accord.score`, given by the caller: this package never
     imports the scoring it runs)."""
-    views: tuple[int, bool] | None = None
-    """The report page's leniency level and labelled flag: keep the span views of the shard's documents
-    (:mod:`accord.parallel._views`); None: only the count tables."""
+    views: tuple[Callable[..., Any], int, bool] | None = None
+    """The function making a shard's span views, the report page's leniency level and labelled flag: keep the span
+    views of the shard's documents (:data:`accord.parallel._views.VIEWS`); None: only the count tables."""
 
 
 @dataclass
@@ -195,9 +195,8 @@ def score_shard(work: ShardWork) -> ShardOutcome:
             finally:
                 out.warnings.extend((2, w.category, _freeze(_caught(w))) for w in caught)
         if work.views is not None:
-            from ._views import shard_views
-
-            out.views = shard_views(result, *work.views)
+            make_views, level, labelled = work.views
+            out.views = make_views(result, level, labelled)
     result.corpora = None
     if hasattr(result, "alignments"):
         result.alignments = []

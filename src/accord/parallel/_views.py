@@ -1,7 +1,8 @@
 """The report page's span views from shards: what each worker keeps of its documents for the page, and its merge.
 
 ``accord report --jobs N`` (and ``--dask``) scores every system in shards as ``accord score`` does. For the page,
-each worker also evaluates its documents' spans (CLUEval's classes, :func:`accord.clueval.evaluate_spans`) and sends
+each worker also evaluates its documents' spans (CLUEval's classes, :func:`accord.clueval._shard_views.shard_views`,
+handed to the runner through :data:`VIEWS`) and sends
 back, besides the count tables, only what the page shows of them (:class:`ShardViews`): the error rows, the text of
 each row's context, the spans of both sides as numbers (document, start, end, label) and the confusion counts. The
 caller joins them into a :class:`LightEvaluation` per system, which the error browser reads as it reads an evaluation
@@ -11,18 +12,19 @@ while the documents stay in the workers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-__all__ = ["VIEWS", "ShardViews", "LightEvaluation", "shard_views", "merge_views", "views_of"]
+__all__ = ["VIEWS", "ShardViews", "LightEvaluation", "merge_views"]
 
-VIEWS: ContextVar[tuple[int, bool] | None] = ContextVar("accord_report_views", default=None)
-"""Set (to the page's leniency level and labelled flag) while ``accord report`` scores a system: the shards then
-keep the span views of their documents (:func:`shard_views`)."""
+VIEWS: ContextVar[tuple[Callable[..., Any], int, bool] | None] = ContextVar("accord_report_views", default=None)
+"""Set while ``accord report`` scores a system, to the function that makes a shard's views
+(:func:`accord.clueval._shard_views.shard_views`: handed over, this package imports no mode), the page's leniency
+level and its labelled flag: the shards then keep the span views of their documents."""
 
 
 @dataclass
@@ -43,47 +45,6 @@ class ShardViews:
     texts: dict[tuple[str, int, int], Any]
     confusion: np.ndarray
     note: str | None = None
-
-
-def shard_views(result: Any, level: int, labelled: bool) -> ShardViews:
-    """The span views of a shard's result (with its corpora, in the worker), or one holding the ``note`` of why the
-    page has none (as :func:`accord.clueval._browser.span_views` words it)."""
-    from ..clueval._browser import error_rows
-    from ..clueval._confusion import span_confusion
-    from ..clueval._context import context_pieces
-    from ..clueval._evaluate import evaluate_spans
-    from ..errors import AccordError
-
-    empty = np.zeros(0, dtype=np.int64)
-
-    def noted(note: str) -> ShardViews:
-        return ShardViews([], [], [], (empty,) * 4, (empty,) * 4, [], {}, np.zeros((1, 1), dtype=np.int64), note)
-
-    if result.mode == "clueval" and result.source is not None:
-        ev = result.source
-    elif result.corpora is None:
-        return noted("the result holds no corpora (a merged result, or not from accord score); the error browser "
-                     "and the confusion matrix need them")
-    else:
-        try:
-            ev = evaluate_spans(*result.corpora, allow_missing=result.options.get("allow_missing"))
-        except AccordError as e:
-            return noted(f"{e}. The error browser and the confusion matrix need spans that do not overlap within a "
-                         "side.")
-    rows = error_rows(ev, level, labelled)
-    bases = np.asarray([d.base for d in ev.documents], dtype=np.int64)
-    ends = np.append(bases[1:] - 1, max([int(bases[-1]) if len(bases) else 0] + [
-        int(t.end.max()) for t in (ev.gold, ev.pred) if len(t)] + [
-        int(bases[-1]) + _length(ev.documents[-1].document) if len(bases) else 0])) if len(bases) else bases
-    texts: dict[tuple[str, int, int], Any] = {}
-    by_id = {d.id: d for d in ev.documents}
-    for r in rows:
-        key = (r.document, *r.context)
-        if key not in texts:
-            pieces, tokens = context_pieces(by_id[r.document].document, *r.context)
-            texts[key] = (_compact(pieces), True) if tokens else (str(pieces), False)
-    return ShardViews(list(ev.labels), [d.id for d in ev.documents], (ends - bases).tolist(),
-                      _relative(ev.gold, bases), _relative(ev.pred, bases), rows, texts, span_confusion(ev).counts)
 
 
 def _compact(tokens: Any) -> Any:
@@ -201,27 +162,3 @@ def merge_views(parts: Sequence[ShardViews], order: Sequence[str]) -> LightEvalu
     position = {d.id: k for k, d in enumerate(documents)}
     rows = sorted((r for p in parts for r in p.rows), key=lambda r: (position[r.document], r.start, -r.end, r.kind))
     return LightEvaluation(labels, documents, sides[0], sides[1], rows, confusion)
-
-
-def views_of(systems: Mapping[str, Any], level: int = 1, labelled: bool = True) -> dict[str, Any] | None:
-    """The page's span views (as :func:`accord.clueval._browser.span_views` gives them) from the systems' merged
-    shard views (``result.shard_views``; a system scored whole has its own made from its corpora), or None for
-    systems of aligned strings (their notes need the documents: :func:`~accord.clueval._browser.span_views`)."""
-    from ..clueval._browser import error_browser_data, error_changes
-
-    evaluations: dict[str, LightEvaluation] = {}
-    for name, result in systems.items():
-        if (result.options.get("alignment") or {}).get("align") is not None:
-            return None     # (the notes of aligned strings need the documents: the page of one process)
-        light = getattr(result, "shard_views", None)
-        if light is None:   # scored whole (an input that cannot be cut): its views from its corpora
-            light = merge_views([shard_views(result, level, labelled)], ())
-        if isinstance(light, str):
-            return {"note": f"{name}: {light}"}
-        evaluations[name] = light
-    rows = {name: ev.rows for name, ev in evaluations.items()}
-    data = error_browser_data(evaluations, level=level, labelled=labelled, rows=rows)  # type: ignore[arg-type]
-    confusions = {name: {"labels": [*ev.labels, "none"], "counts": ev.confusion.tolist()}
-                  for name, ev in evaluations.items()}
-    return {"note": None, "confusions": confusions, "browser": data,
-            "changes": [c.to_dict() for c in error_changes(rows)]}
