@@ -44,8 +44,9 @@ from ._run import resolve_jobs, runner, streamed, usable_cores
 
 __all__ = ["score_in_shards", "score_shard", "ShardWork", "ShardOutcome"]
 
-SCAN_BYTES = 64 << 20
-"""A scan task reads at most this many bytes."""
+SCAN_BYTES = 8 << 20
+"""A scan task reads at most this many bytes (what one process holds while it plans: standard input spooled to a
+file is scanned before the reader sees it)."""
 
 
 @contextmanager
