@@ -294,10 +294,6 @@ def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any 
     try:
         plans = [_describe(gold, arguments["gold_format"] or fmt, encoding)]
         plans.append(plans[0] if pred is None else _describe(pred, arguments["pred_format"] or fmt, encoding))
-        if isinstance(arguments["task"], (str, os.PathLike)):     # parsed once, not by every worker
-            from ..model.schema import load_task
-
-            arguments = {**arguments, "task": load_task(arguments["task"])}
     except AccordError:
         return None     # the serial path reports the error where reading the inputs meets it
     if plans[0].kind == "whole" and not plans[0].why or plans[1].kind == "whole" and not plans[1].why:
@@ -318,6 +314,15 @@ def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any 
         shards = plan_shards(plans[0], plans[1], shard_bytes, min_shards=2 * run.workers)
         if isinstance(shards, str):
             return _serial(shards)
+        if isinstance(arguments["task"], (str, os.PathLike)):
+            # parsed once, not by every worker, and only once the inputs are cut (a task's warnings shown once:
+            # the serial path, when it scores instead, parses it itself)
+            from ..model.schema import load_task
+
+            try:
+                score_arguments["task"] = load_task(arguments["task"])
+            except AccordError:
+                return None     # the serial path reports it
         if client is None and not auto:
             _warn_capped(jobs, run.workers, len(shards))
         elif client == "local" and not auto and run.workers < jobs:
