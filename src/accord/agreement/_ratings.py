@@ -151,16 +151,7 @@ def _encode_distinct(columns: list[Any], n: int, raters: Sequence[Hashable], cat
         present = set(distinct).difference(missing) if missing else set(distinct)
     except TypeError:                # pandas' NA compared with a value of the same hash: bool(NA) raises
         return None
-    if categories is None:
-        cats = tuple(sorted(present, key=_sort_key))
-    else:
-        cats = tuple(categories)
-        unknown = present - set(cats)
-        if unknown:
-            raise RatingsError(f"{where}: rating {sorted(unknown, key=_sort_key)[0]!r} is not one of the categories "
-                               f"given with --categories ({', '.join(map(repr, cats))})")
-        if len(set(cats)) != len(cats):
-            raise RatingsError(f"{where}: the categories given repeat a value")
+    cats = _categories(present, categories, where)
     index = {c: k for k, c in enumerate(cats)}
     code_of = {v: index[v] for v in present}
     for v in missing:
@@ -172,6 +163,21 @@ def _encode_distinct(columns: list[Any], n: int, raters: Sequence[Hashable], cat
     except (KeyError, TypeError):    # a column yielding new objects on a second pass, NA in a hash collision
         return None
     return Ratings(codes, cats, tuple(raters))
+
+
+def _categories(values: set[Any], categories: Sequence[Hashable] | None, where: str) -> tuple[Hashable, ...]:
+    """The categories in order: the values used, sorted, or those given (``--categories``), which must hold every
+    value used and none twice."""
+    if categories is None:
+        return tuple(sorted(values, key=_sort_key))
+    cats = tuple(categories)
+    unknown = values - set(cats)
+    if unknown:
+        raise RatingsError(f"{where}: rating {sorted(unknown, key=_sort_key)[0]!r} is not one of the categories "
+                           f"given with --categories ({', '.join(map(repr, cats))})")
+    if len(set(cats)) != len(cats):
+        raise RatingsError(f"{where}: the categories given repeat a value")
+    return cats
 
 
 def _encode(columns: list[Any], raters: Sequence[Hashable], categories: Sequence[Hashable] | None,
@@ -195,16 +201,7 @@ def _encode(columns: list[Any], raters: Sequence[Hashable], categories: Sequence
                     values.add(v)
                 except TypeError:
                     raise RatingsError(f"{where}: a rating must be a hashable value, got {v!r}") from None
-    if categories is None:
-        cats = tuple(sorted(values, key=_sort_key))
-    else:
-        cats = tuple(categories)
-        unknown = values - set(cats)
-        if unknown:
-            raise RatingsError(f"{where}: rating {sorted(unknown, key=_sort_key)[0]!r} is not one of the categories "
-                               f"given with --categories ({', '.join(map(repr, cats))})")
-        if len(set(cats)) != len(cats):
-            raise RatingsError(f"{where}: the categories given repeat a value")
+    cats = _categories(values, categories, where)
     index = {c: k for k, c in enumerate(cats)}
     codes = np.full((n, len(columns)), MISSING, dtype=np.int64)
     for j, col in enumerate(columns):
