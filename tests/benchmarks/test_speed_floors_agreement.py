@@ -8,21 +8,10 @@ test), so that only a real slowdown fails them.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
-
-def best_time(fn, repeat=3):
-    """The least CPU time of ``repeat`` calls (what other work on the machine inflates least)."""
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return min(times)
-
+from ._timing import best_time
 
 KAPPA_STRINGS_FLOOR = 1.2
 """Cohen's kappa on 200,000 string labels (Python lists of str), in process: 4.7x scikit-learn's

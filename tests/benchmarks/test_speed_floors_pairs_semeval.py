@@ -12,36 +12,18 @@ measured when they were set (see each test), so that only a real slowdown fails 
 
 from __future__ import annotations
 
-import sys
-import time
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
-
-
-def best_time(fn, repeat=3):
-    """The least CPU time of ``repeat`` calls (what other work on the machine inflates least)."""
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return min(times)
+from ._timing import benchmark_module, best_time
 
 
 @pytest.fixture(scope="module")
 def bench_modules():
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import bench_mat
-        import bench_seqeval
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return bench_seqeval, bench_mat
+    return benchmark_module("bench_seqeval"), benchmark_module("bench_mat")
 
 
 SEMEVAL_FLOOR = 8.0

@@ -10,33 +10,14 @@ entities. Both readings are checked equal first.
 
 from __future__ import annotations
 
-import sys
-import time
-from pathlib import Path
-
 import pytest
 
-BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
-
-
-def best_time(fn, repeat=3):
-    """The least CPU time of ``repeat`` calls (what other work on the machine inflates least)."""
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return min(times)
+from ._timing import benchmark_module, best_time
 
 
 @pytest.fixture(scope="module")
 def bench():
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import bench_readers
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return bench_readers
+    return benchmark_module("bench_readers")
 
 
 @pytest.fixture(scope="module")

@@ -15,24 +15,12 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 import warnings
 from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
-
-
-def best_time(fn, repeat=3):
-    """The least CPU time of ``repeat`` calls (what other work on the machine inflates least)."""
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return min(times)
-
+from ._timing import benchmark_module, best_time
 
 STRICT_FLOOR = 12.0
 """In process, 60,000 tokens, IOB2 given: accord's strict report was 22-25x seqeval's when this floor was set
@@ -46,11 +34,7 @@ def test_strict_classification_report_stays_well_ahead_of_seqeval():
 
     from accord.compat.seqeval import classification_report
 
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import bench_seqeval
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+    bench_seqeval = benchmark_module("bench_seqeval")
     gold, pred = bench_seqeval.generate(60_000)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

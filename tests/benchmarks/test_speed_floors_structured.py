@@ -15,24 +15,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
+from ._timing import benchmark_module, best_time
+
 AMR = Path(__file__).parents[2] / ".." / "shared" / "corpora" / "amr"
 SMATCH_DATA = Path(__file__).parents[2] / ".." / "shared" / "corpora" / "outside" / "smatch"
-
-
-def best_time(fn, repeat=3):
-    """The least CPU time of ``repeat`` calls (what other work on the machine inflates least)."""
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return min(times)
 
 
 def best_command(cmd, repeat=2):
@@ -48,12 +38,7 @@ def best_command(cmd, repeat=2):
 
 @pytest.fixture(scope="module")
 def bench():
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import bench_structured_commands
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return bench_structured_commands
+    return benchmark_module("bench_structured_commands")
 
 
 COREF_FLOOR = 2.0
