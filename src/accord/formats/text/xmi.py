@@ -50,6 +50,7 @@ from ._uima import (
     targets_attribute,
     warn_unread,
 )
+from ._xmi_parser import DOCTYPE_REFUSED, doctype_refused, parse_xmi
 
 __all__ = ["COREFERENCE_CHAIN", "MAX_XML_TEXT", "NAMED_ENTITY", "chain_types", "read_coref_xmi", "read_xmi",
            "write_xmi"]
@@ -136,12 +137,20 @@ def _layers(spec: str | None, ts: Any, p: Path) -> list[tuple[str, str | None]]:
     return out
 
 
+def _primitive_label(ts: Any, type_name: str, feature: str | None) -> bool:
+    """Whether a layer's label feature (if any) holds a primitive value (accord's own parser reads no other)."""
+    if feature is None:
+        return True
+    f = next((f for f in ts.get_type(type_name).all_features if f.name == feature), None)
+    return f is not None and f.name != "sofa" and ts.is_primitive(f.rangeType)
+
+
 def read_xmi(path: str | Path, *, layer: str | None = None, typesystem: Any = None, **_ignored: Any) -> Corpus:
     """Read the chosen layers of one XMI file as a document named after the file (see the module docstring)."""
     p = Path(path)
     ts = _type_system(p, typesystem)
     layers = _layers(layer, ts, p)
-    cas = _load_cas(p, ts)
+    cas = _load_cas(p, ts, own=all(_primitive_label(ts, t, f) for t, f in layers))
     text = cas.sofa_string or ""
     chosen: list[tuple[Any, str, str | None]] = []
     for type_name, label_feature_name in layers:
@@ -216,6 +225,10 @@ def _check_size(p: Path) -> None:
     except OSError as exc:
         raise FormatError(f"cannot read: {exc.strerror or exc}", path=p) from None
     with fh:
+        head = fh.read(1 << 16)
+        if doctype_refused(head):
+            raise FormatError(DOCTYPE_REFUSED, path=p)
+        fh.seek(0)
         while chunk := fh.read(1 << 22):
             found = [i for i in (chunk.find(d) for d in _DELIMITERS) if i >= 0]
             if found:
@@ -230,18 +243,32 @@ def _check_size(p: Path) -> None:
                                   "(split the document)", path=p)
 
 
-def _load_cas(p: Path, ts: Any) -> Any:
-    """The CAS of one XMI file, read with the type system ``ts``."""
-    cassis = _cassis()
+def _load_cas(p: Path, ts: Any, own: bool = True) -> Any:
+    """The CAS of one XMI file, read with the type system ``ts``: by accord's own parser
+    (:mod:`._xmi_parser`) when ``own`` and the file holds nothing it leaves to cassis, else by cassis."""
     _check_size(p)
-    try:
-        with p.open("rb") as fh, warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            cas = cassis.load_cas_from_xmi(fh, typesystem=ts, lenient=True)
-    except Exception as exc:   # lxml, cassis: their own classes
-        raise FormatError(f"not UIMA CAS XMI ({type(exc).__name__}: {exc})", path=p) from None
+    cas = None
+    if own:
+        try:
+            with p.open("rb") as fh:
+                cas = parse_xmi(fh, ts, p)
+        except FormatError:
+            raise
+        except Exception:   # Unsupported, or anything cassis may read (or refuse) in its own words
+            cas = None
+    if cas is not None:
+        said = [f"Type with name [{name}] not found!" for name in cas.missing]
+    else:
+        cassis = _cassis()
+        try:
+            with p.open("rb") as fh, warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                cas = cassis.load_cas_from_xmi(fh, typesystem=ts, lenient=True)
+        except Exception as exc:   # lxml, cassis: their own classes
+            raise FormatError(f"not UIMA CAS XMI ({type(exc).__name__}: {exc})", path=p) from None
+        said = [str(w.message) for w in caught]
     # cassis's lenient reading leaves out what the type system lacks, with a warning of its own: said once, here
-    missing = sorted({m.group(1) for w in caught for m in [_NOT_FOUND.search(str(w.message))]
+    missing = sorted({m.group(1) for message in said for m in [_NOT_FOUND.search(message)]
                       if m and not m.group(1).startswith(_PLUMBING)})
     if missing:
         warnings.warn(AccordWarning(f"{p}: annotations of types the type system lacks left out: "
