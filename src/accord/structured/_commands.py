@@ -90,8 +90,8 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
     if words:
         k, r = (_corefud_words(side, format, preset, settings) for side in (key, response))
     else:
-        k = read_coref(key, format) if is_path(key) else dict(key)
-        r = read_coref(response, format) if is_path(response) else dict(response)
+        k = read_coref(key, format, arrays=True) if is_path(key) else dict(key)
+        r = read_coref(response, format, arrays=True) if is_path(response) else dict(response)
     if len(k) == 1 and len(r) == 1 and set(k) != set(r):    # two single files pair as given (accord.pipeline._sides)
         from ..model import Corpus, Document
         from ..pipeline._sides import pair_single_files

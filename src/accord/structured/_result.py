@@ -41,6 +41,9 @@ class CorefResult(Result):
 
 
 def _mentions(clusters: Mapping[str, Sequence[Sequence[Any]]], documents: Sequence[str]) -> np.ndarray:
+    counts = getattr(clusters, "mention_counts", None)
+    if counts is not None:      # chains kept as arrays (accord.formats.coref._chains.CorefChains)
+        return np.asarray(counts(documents), dtype=np.float64)
     return np.array([sum(len(e) for e in clusters.get(d, ())) for d in documents], dtype=np.float64)
 
 
@@ -53,11 +56,15 @@ def coref_result(scores: Mapping[str, Any], key: Mapping[str, Any], response: Ma
     measures = {}
     for metric, score in scores.items():
         kind = CorefKind(blanc=score.noncoref is not None, rule=getattr(score, "blanc_rule", "conll2012"))
-        rows = []
-        for d in documents:
-            s = score.by_document[d]
-            rows.append([s.recall_num, s.recall_den, s.precision_num, s.precision_den, *(s.noncoref or ())])
-        values = np.column_stack([gold, pred, np.asarray(rows, dtype=np.float64).reshape(len(documents), -1)])
+        table = getattr(score.by_document, "table", None)
+        counts = table(documents) if table is not None else None     # the scorer's own table (DocumentScores)
+        if counts is None:
+            rows = []
+            for d in documents:
+                s = score.by_document[d]
+                rows.append([s.recall_num, s.recall_den, s.precision_num, s.precision_den, *(s.noncoref or ())])
+            counts = np.asarray(rows, dtype=np.float64).reshape(len(documents), -1)
+        values = np.column_stack([gold, pred, counts])
         measures[metric] = Measure(kind, document_table(kind.fields, documents, values))
     return CorefResult("coref", "coref", measures, nested=True, options=options, inputs=inputs)
 

@@ -49,6 +49,7 @@ import numpy as np
 
 from ..errors import OptionError
 from ..match.blocks import exact_pairs
+from ._coref_documents import DocumentScores
 
 __all__ = ["COREF_METRICS", "MENTIONS", "CorefScore", "coref_scores", "conll_f1"]
 
@@ -174,6 +175,10 @@ class _Side:
     def _in_bulk(self, docs: list[str], data: Mapping[str, Clusters]) -> bool:
         """The mentions as one integer array; False (nothing set) where a mention is not a pair of integers with
         start <= end, left to :meth:`_one_by_one` to name."""
+        columns = getattr(data, "mention_columns", None)
+        if columns is not None:     # chains kept as arrays (accord.formats.coref._chains.CorefChains)
+            self.ent_doc, self.ent_local, self.ent, self.doc, self.start, self.end = columns(docs)
+            return True
         try:
             per_doc = [data.get(doc_id, ()) for doc_id in docs]
             clusters = [c for cl in per_doc for c in cl]
@@ -443,11 +448,8 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
 
     out: dict[str, CorefScore] = {}
     for metric, arrays in per.items():
-        by_doc = {}
-        columns = [np.asarray(a, dtype=np.float64).tolist() for a in arrays]   # Python floats, as float(a[d])
-        for doc_id, vals in zip(docs, map(list, zip(*columns))):
-            by_doc[doc_id] = CorefScore(metric, vals[0], vals[1], vals[2], vals[3], noncoref=_noncoref(vals),
-                                        blanc_rule=rules)
+        # each document's CorefScore made when it is looked up (Python floats, as float(a[d]))
+        by_doc = DocumentScores(metric, docs, np.column_stack([np.asarray(a, dtype=np.float64) for a in arrays]), rules)
         tot = [float(a.sum()) for a in arrays]
         out[metric] = CorefScore(metric, tot[0], tot[1], tot[2], tot[3], noncoref=_noncoref(tot),
                                  by_document=by_doc, alignment=tuple(aligned.get(metric, ())), blanc_rule=rules)

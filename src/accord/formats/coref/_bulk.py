@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...model._text_fields import field_chars
+from ._chains import CorefChains, _ranges
 
 __all__ = ["CorefLines", "chains_in_bulk"]
 
@@ -66,16 +67,17 @@ def _documents(lines: CorefLines) -> list[tuple[str, int, int]] | None:
     return out
 
 
-def chains_in_bulk(lines: CorefLines) -> dict[str, list[list[tuple[int, int]]]] | None:
-    """``{document: [entity, ...]}`` (entities in the order of their first part, mentions sorted), or None (see
-    the module)."""
+def chains_in_bulk(lines: CorefLines) -> CorefChains | None:
+    """``{document: [entity, ...]}`` (entities in the order of their first part, mentions sorted) as arrays, or
+    None (see the module)."""
     docs = _documents(lines)
     if docs is None:
         return None
-    out: dict[str, list[list[tuple[int, int]]]] = {name: [] for name, _, _ in docs}
+    names = [name for name, _, _ in docs]
     mention = lines.mention
     if not len(mention):
-        return out
+        none = np.zeros(0, dtype=np.int64)
+        return CorefChains(names, none, none, np.zeros(1, dtype=np.int64), np.zeros(len(names) + 1, dtype=np.int64))
     doc_first = np.array([lo for _, lo, _ in docs], dtype=np.int64)
     doc_of = np.searchsorted(doc_first, mention, side="right") - 1     # every token line lies in a document
     token = mention - doc_first[doc_of]
@@ -151,17 +153,17 @@ def chains_in_bulk(lines: CorefLines) -> dict[str, list[list[tuple[int, int]]]] 
     m_end = np.concatenate([k_tok[single], b_tok[1::2]])
     final = _stable_order(m_doc, m_ent, m_start, m_end)
     m_doc, m_ent = m_doc[final], m_ent[final]
-    spans = list(zip(m_start[final].tolist(), m_end[final].tolist()))
-    # clusters: runs of one (document, entity), in the order of the entities' first parts
-    new_cluster = np.ones(len(spans), dtype=bool)
+    # clusters: runs of one (document, entity), put in the order of the entities' first parts (document by document)
+    new_cluster = np.ones(len(m_doc), dtype=bool)
     new_cluster[1:] = (m_doc[1:] != m_doc[:-1]) | (m_ent[1:] != m_ent[:-1])
-    bounds = np.append(np.flatnonzero(new_cluster), len(spans)).tolist()
+    first = np.flatnonzero(new_cluster)
+    size = np.diff(np.append(first, len(m_doc)))
     appearance = _first_parts(part_doc, entity, part_token, kind, begin)
-    cluster_doc = m_doc[new_cluster].tolist()
-    names = [name for name, _, _ in docs]
-    for c in np.argsort(appearance, kind="stable").tolist():
-        out[names[cluster_doc[c]]].append(spans[bounds[c]:bounds[c + 1]])
-    return out
+    order = np.argsort(appearance, kind="stable")
+    picked = final[_ranges(first[order], size[order])]
+    entity_bounds = np.concatenate([[0], np.cumsum(size[order])])
+    per_doc = np.bincount(m_doc[first], minlength=len(names))
+    return CorefChains(names, m_start[picked], m_end[picked], entity_bounds, np.concatenate([[0], np.cumsum(per_doc)]))
 
 
 def _first_parts(doc: np.ndarray, entity: np.ndarray, token: np.ndarray, kind: np.ndarray,

@@ -32,12 +32,12 @@ import numpy as np
 
 from ..._support.io import read_text
 from ...errors import FormatError
-from ...model._text_fields import code_points
-from ..text.jsonl import json_lines
-from ..tokens._fields import field_layout
 from ._bulk import CorefLines, chains_in_bulk
+from ._chains import CorefChains
+from ._layout import coref_lines
 
-__all__ = ["read_coref", "read_coref_conll", "read_coref_jsonl", "write_coref_conll", "write_coref_jsonl"]
+__all__ = ["read_coref", "read_coref_chains", "read_coref_conll", "read_coref_jsonl", "write_coref_conll",
+           "write_coref_jsonl"]
 
 Clusters = list[list[tuple[int, int]]]
 
@@ -51,10 +51,17 @@ def _text(path: Path) -> str:
 def read_coref_conll(path: str | Path) -> dict[str, Clusters]:
     """Read the coreference chains of a CoNLL-2012 file.
 
-    Lines are classified with arrays (:func:`._fields.field_layout`) and the chains of a well-formed
-    file parsed and matched with arrays too (:mod:`._coref_bulk`); a file it does not find well formed
+    Lines are classified with arrays (:func:`._layout.coref_lines`) and the chains of a well-formed
+    file parsed and matched with arrays too (:mod:`._bulk`); a file it does not find well formed
     is read line by line, which names the first fault.
     """
+    docs = read_coref_chains(path)
+    return docs.to_dict() if isinstance(docs, CorefChains) else docs
+
+
+def read_coref_chains(path: str | Path) -> CorefChains | dict[str, Clusters]:
+    """:func:`read_coref_conll`'s chains as arrays (:class:`._chains.CorefChains`, a mapping of the same
+    documents and entities) where the array reader reads the file, else the plain mapping."""
     p = Path(path)
     lines = _lines(_text(p))
     docs = chains_in_bulk(lines)
@@ -62,19 +69,7 @@ def read_coref_conll(path: str | Path) -> dict[str, Clusters]:
 
 
 def _lines(text: str) -> CorefLines:
-    codes = code_points(text)
-    f = field_layout(text, codes)
-    lines = np.flatnonzero(f.widths > 0)
-    head = f.first[lines]
-    hashed = codes[f.starts[head]] == ord("#")
-    marks = lines[hashed]          # '#begin document', '#end document' and other comments
-    token_lines = lines[~hashed]
-    last = head[~hashed] + f.widths[token_lines] - 1
-    chain_start, chain_end = f.starts[last], f.ends[last]
-    plain = (chain_end - chain_start == 1) & ((codes[chain_start] == ord("-")) | (codes[chain_start] == ord("_")))
-    mention = np.flatnonzero(~plain)
-    mark_text = [f.line_text(text, int(i)).strip() for i in marks.tolist()]
-    return CorefLines(text, codes, marks, mark_text, token_lines, chain_start, chain_end, mention)
+    return coref_lines(text)
 
 
 def _read_in_order(lines: CorefLines, p: Path) -> dict[str, Clusters]:
@@ -189,6 +184,8 @@ def _read_chain(chain: str, token: int, lineno: int, entities: dict[str, list[tu
 
 def read_coref_jsonl(path: str | Path) -> dict[str, Clusters]:
     """Read coreference clusters from JSON lines (see the module documentation)."""
+    from ..text.jsonl import json_lines
+
     p = Path(path)
     docs: dict[str, Clusters] = {}
     for lineno, obj in json_lines(p):
@@ -228,7 +225,8 @@ _COREF_READERS = {
 """Each coreference format: the module (imported when that format is read) and its reader."""
 
 
-def read_coref(path: str | os.PathLike, format: str | None = None) -> dict[str, Clusters]:
+def read_coref(path: str | os.PathLike, format: str | None = None, *,
+               arrays: bool = False) -> dict[str, Clusters] | CorefChains:
     """Read clusters; ``format`` is ``conll2012``, ``jsonl``, ``corefud``, ``brat``, ``gate`` or ``xmi`` (default
     by extension:
     ``.jsonl`` and ``.json`` JSON lines, ``.conllu`` CorefUD, ``.ann`` or a folder holding ``.ann`` files brat,
@@ -236,7 +234,8 @@ def read_coref(path: str | os.PathLike, format: str | None = None) -> dict[str, 
     (:func:`accord.formats.text.xmi.read_coref_xmi`), ``.tsv`` WebAnno TSV chain layers
     (:func:`accord.formats.text.webanno_tsv.read_coref_webanno_tsv`), others
     CorefUD when their content is (a ``# global.Entity`` comment or ``Entity=`` in MISC in their first lines),
-    else CoNLL-2012)."""
+    else CoNLL-2012). With ``arrays``, a CoNLL-2012 file's chains may come as :class:`._chains.CorefChains` (the
+    same mapping, kept as arrays: :func:`read_coref_chains`)."""
     p = Path(path)
     suffix = p.suffix.lower()
     if p.is_dir():    # a folder of documents: by the files it holds
@@ -255,6 +254,8 @@ def read_coref(path: str | os.PathLike, format: str | None = None) -> dict[str, 
             fmt = _by_content(p)
     if fmt not in _COREF_READERS:
         raise FormatError(f"unknown coreference format {fmt!r}; expected {', '.join(_COREF_READERS)}", path=p)
+    if arrays and fmt == "conll2012":
+        return read_coref_chains(p)
     module, name = _COREF_READERS[fmt]
     return getattr(importlib.import_module(module, __package__), name)(p)
 

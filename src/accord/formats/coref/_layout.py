@@ -1,0 +1,129 @@
+"""The lines of a CoNLL-2012 file that coreference reads, found with arrays on the file's bytes.
+
+Coreference needs, of each line, whether it is blank, whether its first field begins with ``#`` (a
+``#begin document``, ``#end document`` or comment line) and where its last field (the chain column) is;
+not the other fields. :func:`coref_lines` finds those for a text whose only control characters are tabs
+and line feeds and which is ASCII (what CoNLL-2012 files are) from the positions of line feeds, spaces
+and tabs, without laying out every field; any other text, or a line ending in more than a few blanks, is
+laid out field by field by :func:`accord.formats.tokens._fields.field_layout`. Both give the same
+:class:`~accord.formats.coref._bulk.CorefLines` (``tests/formats/coref/test_layout.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...model._text_fields import code_points
+from ._bulk import CorefLines
+
+__all__ = ["coref_lines"]
+
+_TAB, _LF, _SPACE, _HASH, _DASH, _UNDERSCORE = 9, 10, 32, ord("#"), ord("-"), ord("_")
+_STEPS = 8
+"""Blanks at the end of a line stepped over with arrays (LitBank's files end every line with a tab); a line ending
+in more is laid out by the general reader."""
+_FIELD_STEPS = 24
+"""Characters of a chain column stepped over with arrays; a longer column is searched by :meth:`str.rfind`."""
+
+
+def coref_lines(text: str) -> CorefLines:
+    """The lines of ``text`` that matter to coreference (see :class:`~accord.formats.coref._bulk.CorefLines`)."""
+    codes = code_points(text)
+    fast = _ascii_lines(text, codes)
+    return fast if fast is not None else _laid_out_lines(text, codes)
+
+
+def _ascii_lines(text: str, codes: np.ndarray) -> CorefLines | None:
+    """:class:`CorefLines` of an ASCII text whose control characters are tabs and line feeds, or None."""
+    if codes.dtype != np.uint8 or not len(codes):
+        return None
+    control = codes < _SPACE
+    if np.count_nonzero(control) != np.count_nonzero(codes == _TAB) + np.count_nonzero(codes == _LF):
+        return None     # a carriage return, a form feed ...: str.splitlines and str.split say more than tab and LF
+    breaks = np.flatnonzero(codes == _LF)
+    n = len(codes)
+    # line i runs from line_start[i] to line_end[i] (its line feed, or the end of the text); str.splitlines has no
+    # empty last line after a final line feed
+    line_end = breaks if codes[-1] == _LF else np.append(breaks, n)
+    line_start = np.concatenate([[0], breaks + 1])[:len(line_end)]
+    blank = (codes == _SPACE) | (codes == _TAB)
+    # the last character of each line that is not blank (before the line's start: a blank line)
+    last = line_end - 1
+    for _ in range(_STEPS):
+        stepping = last >= line_start
+        stepping[stepping] = blank[last[stepping]]
+        if not stepping.any():
+            break
+        last[stepping] -= 1
+    else:
+        stepping = last >= line_start
+        stepping[stepping] = blank[last[stepping]]
+        if stepping.any():
+            return None
+    filled_mask = last >= line_start
+    if filled_mask.all():       # no blank line: no selection to make
+        filled, first = np.arange(len(last), dtype=np.int64), line_start
+    else:
+        filled = np.flatnonzero(filled_mask)
+        last, first = last[filled], line_start[filled]
+    if np.any(blank[first]):
+        # a line that begins with blanks: its first field is found past them (rare; one search a line)
+        lead = np.flatnonzero(blank[first])
+        for k in lead.tolist():
+            start = int(first[k])
+            first[k] = start + len(text[start:int(last[k]) + 1]) - len(text[start:int(last[k]) + 1].lstrip(" \t"))
+    hashed = codes[first] == _HASH
+    marks = filled[hashed]
+    token_lines = filled[~hashed]
+    t_first, t_last = first[~hashed], last[~hashed]
+    chain_end = t_last + 1
+    # the chain column: after the last blank before its last character, within the line
+    single = (codes[t_last] == _DASH) | (codes[t_last] == _UNDERSCORE)
+    single &= (t_last == t_first) | blank[np.maximum(t_last - 1, 0)]
+    mention = np.flatnonzero(~single)
+    chain_start = t_last.copy()
+    if len(mention):
+        chain_start[mention] = _field_starts(text, blank, t_first[mention], t_last[mention])
+    offset_type = np.int32 if n < 2**31 - 1 else np.int64
+    mark_text = [text[s:e + 1] for s, e in zip(first[hashed].tolist(), last[hashed].tolist())]
+    return CorefLines(text, codes, marks, mark_text, token_lines, chain_start.astype(offset_type),
+                      chain_end.astype(offset_type), mention)
+
+
+def _field_starts(text: str, blank: np.ndarray, line_first: np.ndarray, field_last: np.ndarray) -> np.ndarray:
+    """Where the fields ending at ``field_last`` (not blank) begin: after the last blank before them, not before
+    ``line_first``. Stepped back with arrays a few characters at a time (chain columns are short); the fields
+    still longer are searched one by one."""
+    start = field_last.copy()
+    active = np.arange(len(start))
+    for _ in range(_FIELD_STEPS):
+        before = start[active] - 1
+        going = before >= line_first[active]
+        going[going] = ~blank[before[going]]
+        active = active[going]
+        if not len(active):
+            return start
+        start[active] -= 1
+    for k in active.tolist():     # long fields: the last blank before them, by a search of the line
+        lo, hi = int(line_first[k]), int(start[k])
+        blank_at = max(text.rfind(" ", lo, hi), text.rfind("\t", lo, hi))
+        start[k] = blank_at + 1 if blank_at >= 0 else lo
+    return start
+
+
+def _laid_out_lines(text: str, codes: np.ndarray) -> CorefLines:
+    """:class:`CorefLines` from the layout of every field (any text)."""
+    from ..tokens._fields import field_layout
+
+    f = field_layout(text, codes)
+    lines = np.flatnonzero(f.widths > 0)
+    head = f.first[lines]
+    hashed = codes[f.starts[head]] == ord("#")
+    marks = lines[hashed]          # '#begin document', '#end document' and other comments
+    token_lines = lines[~hashed]
+    last = head[~hashed] + f.widths[token_lines] - 1
+    chain_start, chain_end = f.starts[last], f.ends[last]
+    plain = (chain_end - chain_start == 1) & ((codes[chain_start] == ord("-")) | (codes[chain_start] == ord("_")))
+    mention = np.flatnonzero(~plain)
+    mark_text = [f.line_text(text, int(i)).strip() for i in marks.tolist()]
+    return CorefLines(text, codes, marks, mark_text, token_lines, chain_start, chain_end, mention)
