@@ -39,9 +39,13 @@ _PRIMITIVE_INT = frozenset({"uima.cas.Integer", "uima.cas.Short", "uima.cas.Long
 _PRIMITIVE_FLOAT = frozenset({"uima.cas.Float", "uima.cas.Double"})
 _FS_ARRAY = "uima.cas.FSArray"
 _FS_LIST = "uima.cas.FSList"
-_PARSE_OPTIONS = {"resolve_entities": False, "no_network": True, "huge_tree": False, "load_dtd": False}
+_PARSE_OPTIONS = {"resolve_entities": "internal", "no_network": True, "huge_tree": False, "load_dtd": False}
+"""The parser's options. No DTD is loaded, nothing is fetched, lxml's size limits hold; a document type declaration
+is refused before its first declaration is read (:meth:`_Reader.doctype`), so no entity can be declared at all.
+``resolve_entities`` is lxml's default (internal ones only; there are none): with ``False``, libxml2 hands a parser
+target an ``&`` of an attribute value as ``&#38;``."""
 _ELEMENT = re.compile(rb"<[^?!]")
-_FREE_EVERY = 1024
+_CHUNK = 1 << 16
 
 # the kinds of feature, as cassis converts them
 _STR, _INT, _FLOAT, _BOOL, _OTHER, _SOFA_REF, _PARRAY, _PLIST, _FSARRAY, _FSLIST, _REF = range(11)
@@ -286,122 +290,133 @@ def parse_xmi(fh: BinaryIO, ts: Any, path: Path) -> XmiCas:
     parser) means: read it through cassis instead."""
     from lxml import etree
 
-    plans = _plans(ts)
-    table: dict[int, tuple[_Plan, dict[str, Any]]] = {}
-    lenient: set[int] = set()
-    missing: dict[str, None] = {}
-    refs: list[int] = []
-    sofas_named: set[str] = set()
-    sofa: tuple[int, str | None] | None = None
-    view: tuple[int, list[int]] | None = None
-    context = etree.iterparse(fh, events=("end",), **_PARSE_OPTIONS)
-    checked = False
-    count = 0
-    for _, el in context:
-        if not checked:
-            _refuse_doctype(context, path)
-            checked = True
-        tag = el.tag
-        entry = plans.get(tag)
+    reader = _Reader(ts, path)
+    parser = etree.XMLParser(target=reader, **_PARSE_OPTIONS)
+    while chunk := fh.read(_CHUNK):
+        parser.feed(chunk)
+    parser.close()
+    return reader.cas()
+
+
+class _Reader:
+    """The parser's target: each element as libxml2 reports its start (no tree is built: memory stays flat)."""
+
+    def __init__(self, ts: Any, path: Path):
+        self.ts = ts
+        self.path = path
+        self.plans = _plans(ts)
+        self.table: dict[int, tuple[_Plan, dict[str, Any]]] = {}
+        self.lenient: set[int] = set()
+        self.missing: dict[str, None] = {}
+        self.refs: list[int] = []
+        self.sofas_named: set[str] = set()
+        self.sofa: tuple[int, str | None] | None = None
+        self.view: tuple[int, list[int]] | None = None
+        self.depth = 0
+
+    def doctype(self, *_: Any) -> None:
+        """A document type declaration (a DTD, entities) is refused, never read."""
+        from ...errors import FormatError
+
+        raise FormatError(DOCTYPE_REFUSED, path=self.path)
+
+    def end(self, _tag: str) -> None:
+        self.depth -= 1
+
+    def close(self) -> None:
+        """(The parser's end.)"""
+
+    def start(self, tag: str, a: dict[str, str]) -> None:
+        depth = self.depth = self.depth + 1
+        if depth != 2:
+            if depth == 1 and tag == _ROOT:
+                return
+            raise Unsupported("an element with elements inside, or another root")
+        entry = self.plans.get(tag)
         if entry is None:
-            entry = _plan_of_tag(ts, plans, tag)
+            entry = _plan_of_tag(self.ts, self.plans, tag)
         plan = entry[0]
         if plan is None:
-            special = entry[1]
-            if special == _ROOT:
-                continue
-            if len(el):
-                raise Unsupported("an element with elements inside")
-            a = el.attrib
-            if special == _SOFA:
-                if sofa is not None or not _SOFA_KEYS.issuperset(a.keys()) or a["sofaID"] != _INITIAL_VIEW:
-                    raise Unsupported("several sofas, or one cassis reads otherwise")
-                int(a["sofaNum"])
-                sofa = (int(a[_ID]), a.get("sofaString"))
-            elif special == _VIEW:
-                if view is not None:
-                    raise Unsupported("several views")
-                view = (int(a["sofa"]), [int(m) for m in a.get("members", "").split()])
-            else:                                  # a type the type system lacks: left out, as cassis does
-                missing[special] = None
-                xid = a.get(_ID)
-                if xid:
-                    lenient.add(int(xid))
+            self._special(entry[1], a)
+            return
+        if plan.collection:
+            raise Unsupported("an array or list written as an element of its own")
+        keys = tuple(a)
+        checks = plan.by_keys.get(keys)
+        if checks is None:
+            checks = plan.checks(keys)
+        xid = int(a[_ID])
+        table = self.table
+        if xid in table:
+            raise Unsupported("an id used twice")
+        table[xid] = (plan, a)
+        if plan.annotation:
+            b = a.get("begin")
+            e = a.get("end")
+            a["begin"] = 0 if b is None else int(b)       # type: ignore[assignment]
+            a["end"] = 0 if e is None else int(e)         # type: ignore[assignment]
+        for k, kind, aux in checks:
+            v = a[k]
+            if kind == _SOFA_REF:
+                self.sofas_named.add(v)
+            elif kind == _INT:
+                int(v)
+            elif kind == _FLOAT:
+                float(v)
+            elif kind == _BOOL:
+                if v != "true" and v != "false":
+                    raise Unsupported("not a boolean")
+            elif kind == _REF:
+                self.refs.append(int(v))
+            elif kind == _FSARRAY or kind == _FSLIST:
+                self.refs.extend(int(i) for i in v.split())
+            else:                               # primitive arrays and lists: converted as cassis converts them
+                aux(v)
+
+    def _special(self, what: str, a: dict[str, str]) -> None:
+        """A sofa, a view, or an element of a type the type system lacks (left out, as cassis does)."""
+        if what == _SOFA:
+            if self.sofa is not None or not _SOFA_KEYS.issuperset(a) or a["sofaID"] != _INITIAL_VIEW:
+                raise Unsupported("several sofas, or one cassis reads otherwise")
+            int(a["sofaNum"])
+            self.sofa = (int(a[_ID]), a.get("sofaString"))
+        elif what == _VIEW:
+            if self.view is not None:
+                raise Unsupported("several views")
+            self.view = (int(a["sofa"]), [int(m) for m in a.get("members", "").split()])
         else:
-            if len(el) or plan.collection:
-                raise Unsupported("an element with elements inside, or an array or list of its own")
-            a = el.attrib
-            keys = tuple(a)
-            checks = plan.by_keys.get(keys)
-            if checks is None:
-                checks = plan.checks(keys)
-            values: dict[str, Any] = dict(zip(keys, a.values()))
-            xid = int(values[_ID])
-            if xid in table:
-                raise Unsupported("an id used twice")
-            table[xid] = (plan, values)
-            if plan.annotation:
-                b = values.get("begin")
-                e = values.get("end")
-                values["begin"] = 0 if b is None else int(b)
-                values["end"] = 0 if e is None else int(e)
-            for k, kind, aux in checks:
-                v = values[k]
-                if kind == _SOFA_REF:
-                    sofas_named.add(v)
-                elif kind == _INT:
-                    int(v)
-                elif kind == _FLOAT:
-                    float(v)
-                elif kind == _BOOL:
-                    if v != "true" and v != "false":
-                        raise Unsupported("not a boolean")
-                elif kind == _REF:
-                    refs.append(int(v))
-                elif kind == _FSARRAY or kind == _FSLIST:
-                    refs.extend(int(i) for i in v.split())
-                else:                           # primitive arrays and lists: converted as cassis converts them
-                    aux(v)
-        el.clear()
-        count += 1
-        if count % _FREE_EVERY == 0:             # the elements read so far are dropped from the tree (memory)
-            parent = el.getparent()
-            if parent is not None:
-                del parent[:parent.index(el)]
-    if not checked:
-        _refuse_doctype(context, path)
-    if sofa is None or view is None or view[0] != sofa[0] or not {int(v) for v in sofas_named} <= {sofa[0]}:
-        raise Unsupported("no sofa or no view, or annotations of another sofa")
-    if any(r not in table for r in refs):
-        raise Unsupported("a reference to no feature structure")    # cassis: KeyError
-    members = view[1]
-    if len(set(members)) != len(members):
-        raise Unsupported("a member listed twice")
-    text = sofa[1]
-    positions = None
-    if text is not None and not text.isascii() and max(text) > "\uffff":
-        sizes = accumulate(2 if c > "\uffff" else 1 for c in text)
-        positions = {u: i for i, u in enumerate([0, *sizes])}
-    index: dict[str, list[int]] = {}
-    for m in members:
-        if m in lenient:
-            continue
-        found = table.get(m)
-        if found is None:
-            raise Unsupported("a member that is no feature structure")  # cassis: KeyError
-        plan, values = found
-        if positions is not None and plan.annotation:
-            values["begin"] = positions.get(values["begin"], values["begin"])
-            values["end"] = positions.get(values["end"], values["end"])
-        index.setdefault(plan.name, []).append(m)
-    return XmiCas(ts, text, table, index, list(missing))
+            self.missing[what] = None
+            xid = a.get(_ID)
+            if xid:
+                self.lenient.add(int(xid))
 
-
-def _refuse_doctype(context: Any, path: Path) -> None:
-    """A document type declaration (a DTD, entities) is refused, never read."""
-    from ...errors import FormatError
-
-    root = getattr(context, "root", None)
-    info = root.getroottree().docinfo if root is not None else None
-    if info is not None and (info.doctype or info.internalDTD is not None or info.externalDTD is not None):
-        raise FormatError(DOCTYPE_REFUSED, path=path)
+    def cas(self) -> XmiCas:
+        """The CAS read, once the file is parsed (what cassis checks after its parse, checked the same)."""
+        sofa, view, table = self.sofa, self.view, self.table
+        if sofa is None or view is None or view[0] != sofa[0] or \
+                not {int(v) for v in self.sofas_named} <= {sofa[0]}:
+            raise Unsupported("no sofa or no view, or annotations of another sofa")
+        if any(r not in table for r in self.refs):
+            raise Unsupported("a reference to no feature structure")    # cassis: KeyError
+        members = view[1]
+        if len(set(members)) != len(members):
+            raise Unsupported("a member listed twice")
+        text = sofa[1]
+        positions = None
+        if text is not None and not text.isascii() and max(text) > "\uffff":
+            sizes = accumulate(2 if c > "\uffff" else 1 for c in text)
+            positions = {u: i for i, u in enumerate([0, *sizes])}
+        index: dict[str, list[int]] = {}
+        lenient = self.lenient
+        for m in members:
+            if m in lenient:
+                continue
+            found = table.get(m)
+            if found is None:
+                raise Unsupported("a member that is no feature structure")  # cassis: KeyError
+            plan, values = found
+            if positions is not None and plan.annotation:
+                values["begin"] = positions.get(values["begin"], values["begin"])
+                values["end"] = positions.get(values["end"], values["end"])
+            index.setdefault(plan.name, []).append(m)
+        return XmiCas(self.ts, text, table, index, list(self.missing))
