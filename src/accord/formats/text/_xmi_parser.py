@@ -18,11 +18,12 @@ A document type declaration is refused (:func:`doctype_refused`): an XMI file ha
 from __future__ import annotations
 
 import re
+import threading
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, BinaryIO
 
-__all__ = ["DOCTYPE_REFUSED", "Unsupported", "XmiCas", "doctype_refused", "parse_xmi"]
+__all__ = ["DOCTYPE_REFUSED", "Unsupported", "XmiCas", "doctype_refused", "parse_xmi", "type_cache"]
 
 DOCTYPE_REFUSED = "a document type declaration (DTD, entities) in UIMA XMI: refused, never read (XMI has none)"
 
@@ -251,8 +252,9 @@ def doctype_refused(head: bytes) -> bool:
     return at >= 0 and _ELEMENT.search(head, 0, at) is None
 
 
-def _plans(ts: Any) -> dict[str, Any]:
-    """The plans of a type system's types and tags, kept with it (the type system is parsed once per folder)."""
+def type_cache(ts: Any) -> dict[Any, Any]:
+    """What is worked out once per type system (its types' plans, by tag and by name; the reader's layers), kept
+    while it is one of the last few used (a type system is parsed once per folder)."""
     cache = _PLANS.get(id(ts))
     if cache is None or cache[0] is not ts:
         if len(_PLANS) >= 8:
@@ -261,7 +263,7 @@ def _plans(ts: Any) -> dict[str, Any]:
     return cache[1]
 
 
-_PLANS: dict[int, tuple[Any, dict[str, Any]]] = {}
+_PLANS: dict[int, tuple[Any, dict[Any, Any]]] = {}
 
 
 def _plan_of_tag(ts: Any, plans: dict[str, Any], tag: str) -> tuple[_Plan | None, str]:
@@ -288,23 +290,33 @@ def _plan_of_tag(ts: Any, plans: dict[str, Any], tag: str) -> tuple[_Plan | None
 def parse_xmi(fh: BinaryIO, ts: Any, path: Path) -> XmiCas:
     """Read one XMI file (open, binary) with the type system ``ts``; :class:`Unsupported` (or any exception of the
     parser) means: read it through cassis instead."""
-    from lxml import etree
+    state = getattr(_LOCAL, "parser", None)
+    if state is None:
+        from lxml import etree
 
-    reader = _Reader(ts, path)
-    parser = etree.XMLParser(target=reader, **_PARSE_OPTIONS)
+        reader = _Reader()
+        state = (etree.XMLParser(target=reader, **_PARSE_OPTIONS), reader)
+    parser, reader = state
+    _LOCAL.parser = None          # (taken: a parse that fails leaves it dropped, a new one is made next time)
+    reader.reset(ts, path)
     while chunk := fh.read(_CHUNK):
         parser.feed(chunk)
     parser.close()
+    _LOCAL.parser = state         # (lxml inspects a target when a parser is made: one parser a thread, reused)
     return reader.cas()
+
+
+_LOCAL = threading.local()
 
 
 class _Reader:
     """The parser's target: each element as libxml2 reports its start (no tree is built: memory stays flat)."""
 
-    def __init__(self, ts: Any, path: Path):
+    def reset(self, ts: Any, path: Path) -> None:
+        """Ready for a file."""
         self.ts = ts
         self.path = path
-        self.plans = _plans(ts)
+        self.plans = type_cache(ts)
         self.table: dict[int, tuple[_Plan, dict[str, Any]]] = {}
         self.lenient: set[int] = set()
         self.missing: dict[str, None] = {}
@@ -419,4 +431,6 @@ class _Reader:
                 values["begin"] = positions.get(values["begin"], values["begin"])
                 values["end"] = positions.get(values["end"], values["end"])
             index.setdefault(plan.name, []).append(m)
-        return XmiCas(self.ts, text, table, index, list(self.missing))
+        cas = XmiCas(self.ts, text, table, index, list(self.missing))
+        self.reset(self.ts, self.path)      # (the file's values are the CAS's now, not the reader's)
+        return cas

@@ -36,6 +36,7 @@ import warnings
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
 
 from ...errors import AccordWarning, FormatError, OptionError
@@ -50,7 +51,7 @@ from ._uima import (
     targets_attribute,
     warn_unread,
 )
-from ._xmi_parser import DOCTYPE_REFUSED, doctype_refused, parse_xmi
+from ._xmi_parser import DOCTYPE_REFUSED, doctype_refused, parse_xmi, type_cache
 
 __all__ = ["COREFERENCE_CHAIN", "MAX_XML_TEXT", "NAMED_ENTITY", "chain_types", "read_coref_xmi", "read_xmi",
            "write_xmi"]
@@ -82,17 +83,26 @@ def _cassis() -> Any:
 def _type_system(p: Path, typesystem: Any) -> Any:
     """The type system of ``p``: the file given, else ``TypeSystem.xml`` beside ``p``, else DKPro Core's. Parsed
     once for all the files of a folder (:func:`_parsed_type_system` keeps the last few)."""
-    candidates = [Path(typesystem)] if typesystem else [p.parent / name for name in _TYPESYSTEM_FILES]
+    if typesystem:
+        candidates = [str(Path(typesystem))]
+    else:
+        parent = str(p.parent)
+        candidates = [os.path.join(parent, name) for name in _TYPESYSTEM_FILES]
     for candidate in candidates:
-        if candidate.is_file():
-            stat = candidate.stat()
-            resolved = os.path.abspath(candidate)   # (the cache's key; no system call, as resolve() makes a few)
-            try:
-                return _parsed_type_system(resolved, stat.st_mtime_ns, stat.st_size)
-            except FormatError as exc:   # named as the user gave it (the cache knows it by its real path)
-                exc.args = (exc.args[0].replace(resolved, str(candidate), 1),)
-                exc.path = candidate
-                raise
+        try:
+            st = os.stat(candidate)     # (one system call: whether it is a file, and the cache's key)
+        except OSError:
+            continue
+        if not S_ISREG(st.st_mode):
+            continue
+        resolved = os.path.abspath(candidate)   # (the cache's key; no system call, as resolve() makes a few)
+        try:
+            return _parsed_type_system(resolved, st.st_mtime_ns, st.st_size)
+        except FormatError as exc:   # named as the user gave it (the cache knows it by its real path)
+            shown = Path(candidate)
+            exc.args = (exc.args[0].replace(resolved, str(shown), 1),)
+            exc.path = shown
+            raise
     if typesystem:
         raise FormatError("no such type system file", path=typesystem)
     return _parsed_type_system(None, 0, 0)
@@ -145,12 +155,23 @@ def _primitive_label(ts: Any, type_name: str, feature: str | None) -> bool:
     return f is not None and f.name != "sofa" and ts.is_primitive(f.rangeType)
 
 
+def _chosen_layers(spec: str | None, ts: Any, p: Path) -> tuple[list[tuple[str, str | None]], bool]:
+    """:func:`_layers`, and whether accord's own parser reads them; worked out once per type system and option."""
+    cache = type_cache(ts)
+    key = ("layers", spec)
+    found = cache.get(key)
+    if found is None:
+        layers = _layers(spec, ts, p)
+        found = cache[key] = (layers, all(_primitive_label(ts, t, f) for t, f in layers))
+    return found
+
+
 def read_xmi(path: str | Path, *, layer: str | None = None, typesystem: Any = None, **_ignored: Any) -> Corpus:
     """Read the chosen layers of one XMI file as a document named after the file (see the module docstring)."""
     p = Path(path)
     ts = _type_system(p, typesystem)
-    layers = _layers(layer, ts, p)
-    cas = _load_cas(p, ts, own=all(_primitive_label(ts, t, f) for t, f in layers))
+    layers, own = _chosen_layers(layer, ts, p)
+    cas = _load_cas(p, ts, own=own)
     text = cas.sofa_string or ""
     chosen: list[tuple[Any, str, str | None]] = []
     for type_name, label_feature_name in layers:
@@ -169,13 +190,16 @@ def read_xmi(path: str | Path, *, layer: str | None = None, typesystem: Any = No
     ids = {fs.xmiID: str(fs.xmiID) for fs, _, _ in chosen}
     unread: Counter = Counter()
     raw = []
+    read: dict[tuple[str, str | None], list[Any]] = {}     # the features read of each type, besides the label
     for fs, type_name, label_feature_name in chosen:
         label = getattr(fs, label_feature_name, None) if label_feature_name else None
         label = java_string(label) if label not in (None, "") else type_name.rsplit(".", 1)[-1]
         attrs: dict[str, Any] = {}
-        for f in fs.type.all_features:
-            if f.name in _SKIPPED or f.name == label_feature_name:
-                continue
+        features = read.get((fs.type.name, label_feature_name))
+        if features is None:
+            features = read[(fs.type.name, label_feature_name)] = [
+                f for f in fs.type.all_features if f.name not in _SKIPPED and f.name != label_feature_name]
+        for f in features:
             value = getattr(fs, f.name, None)
             if value is not None:
                 _attribute(attrs, fs.type.name, f, value, ids, unread, ts)
@@ -216,46 +240,46 @@ def _attribute(attrs: dict[str, Any], type_name: str, f: Any, value: Any, ids: d
         unread[(type_name, f.name, value.type.name)] += 1
 
 
-def _check_size(p: Path) -> None:
-    """Refuse, before parsing, a file with a text or attribute value longer than lxml parses (a stretch of
-    :data:`MAX_XML_TEXT` bytes without a quote or an angle bracket)."""
+def _check_size(fh: Any, p: Path) -> None:
+    """Refuse, before parsing, a file (open, binary) with a text or attribute value longer than lxml parses (a
+    stretch of :data:`MAX_XML_TEXT` bytes without a quote or an angle bracket), or a document type declaration."""
     run = 0
-    try:
-        fh = p.open("rb")
-    except OSError as exc:
-        raise FormatError(f"cannot read: {exc.strerror or exc}", path=p) from None
-    with fh:
-        head = fh.read(1 << 16)
-        if doctype_refused(head):
-            raise FormatError(DOCTYPE_REFUSED, path=p)
-        fh.seek(0)
-        while chunk := fh.read(1 << 22):
-            found = [i for i in (chunk.find(d) for d in _DELIMITERS) if i >= 0]
-            if found:
-                run += min(found)
-                if run <= MAX_XML_TEXT:
-                    run = len(chunk) - 1 - max(chunk.rfind(d) for d in _DELIMITERS)
-            else:
-                run += len(chunk)
-            if run > MAX_XML_TEXT:
-                raise FormatError(f"a text or attribute value of more than {MAX_XML_TEXT:,} bytes (the document "
-                                  "text?): over the XML parser's limit for UIMA XMI; refused before parsing "
-                                  "(split the document)", path=p)
+    head = fh.read(1 << 16)
+    if doctype_refused(head):
+        raise FormatError(DOCTYPE_REFUSED, path=p)
+    fh.seek(0)
+    while chunk := fh.read(1 << 22):
+        found = [i for i in (chunk.find(d) for d in _DELIMITERS) if i >= 0]
+        if found:
+            run += min(found)
+            if run <= MAX_XML_TEXT:
+                run = len(chunk) - 1 - max(chunk.rfind(d) for d in _DELIMITERS)
+        else:
+            run += len(chunk)
+        if run > MAX_XML_TEXT:
+            raise FormatError(f"a text or attribute value of more than {MAX_XML_TEXT:,} bytes (the document "
+                              "text?): over the XML parser's limit for UIMA XMI; refused before parsing "
+                              "(split the document)", path=p)
 
 
 def _load_cas(p: Path, ts: Any, own: bool = True) -> Any:
     """The CAS of one XMI file, read with the type system ``ts``: by accord's own parser
     (:mod:`._xmi_parser`) when ``own`` and the file holds nothing it leaves to cassis, else by cassis."""
-    _check_size(p)
+    try:
+        fh = p.open("rb")
+    except OSError as exc:
+        raise FormatError(f"cannot read: {exc.strerror or exc}", path=p) from None
     cas = None
-    if own:
-        try:
-            with p.open("rb") as fh:
+    with fh:
+        _check_size(fh, p)
+        if own:
+            fh.seek(0)
+            try:
                 cas = parse_xmi(fh, ts, p)
-        except FormatError:
-            raise
-        except Exception:   # Unsupported, or anything cassis may read (or refuse) in its own words
-            cas = None
+            except FormatError:
+                raise
+            except Exception:   # Unsupported, or anything cassis may read (or refuse) in its own words
+                cas = None
     if cas is not None:
         said = [f"Type with name [{name}] not found!" for name in cas.missing]
     else:
