@@ -91,3 +91,33 @@ def test_the_version_read_from_the_dist_info_is_the_installed_packages():
     assert subprocess.run([sys.executable, "-m", "accord", "--version"], capture_output=True, text=True,
                           timeout=60).stdout == f"accord {version('accord')}\n"
     assert "importlib.metadata" not in modules_after(["--version"])
+
+
+SMATCH_PAIR = "# ::id a\n(w / want-01\n   :ARG0 (b / boy)\n   :ARG1 (g / go-02 :ARG0 b))\n\n# ::id b\n(d / dog :mod (s / small))\n"
+
+
+@pytest.mark.parametrize("output", ["json", "csv", "table"])
+def test_accord_smatch_loads_neither_numpy_scipy_nor_penman(tmp_path, output):
+    """The whole ``accord smatch`` on short graphs costs less than importing numpy: its outputs without intervals
+    are written from a plain-Python result (structured/_amr_plain_result.py), its plain PENMAN read without penman;
+    rich only for the table."""
+    (tmp_path / "g.amr").write_text(SMATCH_PAIR, encoding="utf-8")
+    (tmp_path / "p.amr").write_text(SMATCH_PAIR.replace("small", "big"), encoding="utf-8")
+    loaded = modules_after(["smatch", "g.amr", "p.amr", "--output", output], cwd=tmp_path)
+    assert "accord.structured._latent" in loaded     # it did score the pairs
+    unwanted = {"numpy", "scipy", "penman", "pandas", "jinja2", "logging", "tempfile", "importlib.resources",
+                "accord.pipeline._read", "accord.model"}
+    if output != "table":     # rich draws the table (and imports dataclasses)
+        unwanted |= {"rich", "dataclasses"}
+    assert not loaded & unwanted, sorted(loaded & unwanted)
+
+
+def test_accord_smatch_with_intervals_still_builds_the_numpy_result(tmp_path, capsys):
+    from accord.cli import main
+
+    (tmp_path / "g.amr").write_text(SMATCH_PAIR, encoding="utf-8")
+    (tmp_path / "p.amr").write_text(SMATCH_PAIR.replace("small", "big"), encoding="utf-8")
+    assert main(["smatch", str(tmp_path / "g.amr"), str(tmp_path / "p.amr"), "--output", "json", "--bootstrap",
+                 "20", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert '"ci"' in out and '"bootstrap": 20' in out

@@ -123,6 +123,21 @@ def test_deep_graph_is_refused_not_recursed(tmp_path):
     assert len(amr_triples(shallow)) == 2 * MAX_DEPTH
 
 
+def test_a_deep_graph_is_named_by_the_line_of_its_deepest_node(tmp_path, capsys):
+    """The depth is counted outside comments and quoted constants (their parentheses do not nest anything)."""
+    from accord.cli import main
+    from accord.structured.amr import MAX_DEPTH
+
+    lines = ["# ::snt ((((( not a node", '(a / x :name "((((((((")', "",   # lines 1-3: a comment, a quote
+             "(r / root"] + [f" :ARG0 (v{k} / x" for k in range(MAX_DEPTH + 2)] + [")" * (MAX_DEPTH + 3)]
+    p = tmp_path / "deep.amr"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["smatch", str(p), str(p)]) == 2
+    err = capsys.readouterr().err
+    # the root opens on line 4, node k on line 5 + k: the deepest (depth MAX_DEPTH + 3) is the last, line 206
+    assert f"more than {MAX_DEPTH} deep" in err and f"line {5 + MAX_DEPTH + 1}" in err, err
+
+
 def test_empty_file_and_one_line_errors(tmp_path, capsys):
     from accord.cli import main
 

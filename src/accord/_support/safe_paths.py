@@ -16,15 +16,10 @@ Every writer goes through this module (see docs/security.md):
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-import shutil
-import signal
 import stat
 import sys
-import tempfile
-import threading
 import unicodedata
 import warnings
 from collections.abc import Iterable, Iterator
@@ -33,6 +28,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import AccordError, AccordWarning, OutputError
+
+# hashlib, shutil, signal, tempfile and threading are imported by the functions that use them: every command imports
+# this module (its inputs protected), few write a file
 
 __all__ = ["MAX_NAME_BYTES", "file_name", "document_id", "id_from_file_name", "file_names", "inside", "atomic_write",
            "write_text", "staged_file",
@@ -82,6 +80,8 @@ def file_name(doc_id: str, extension: str = "") -> str:
     OutputError
         An empty id (it names no file).
     """
+    import hashlib
+
     if not isinstance(doc_id, str) or doc_id == "":
         raise OutputError(f"document id {doc_id!r} cannot name a file: give the document an id")
     chars = [_escape(c) if _needs_escape(c) or c == "%" and _ESCAPE_LIKE.match(doc_id, i + 1) else c
@@ -274,6 +274,9 @@ def _mode_for(real: Path) -> int:
 @contextmanager
 def _uninterrupted() -> Iterator[None]:
     """Hold ``Ctrl-C`` and ``SIGTERM`` back while renames complete (in the main thread; elsewhere nothing to hold)."""
+    import signal
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -308,6 +311,8 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str
     OutputError
         ``path`` is an input of the command (:func:`protected_inputs`) or a folder.
     """
+    import tempfile
+
     binary = "b" in mode
     if is_stdout(path):
         stream: Any = sys.stdout.buffer if binary else sys.stdout
@@ -341,6 +346,9 @@ def staged_file(path: str | os.PathLike[str]) -> Iterator[Path]:
 
     The temporary name ends with ``path``'s name, so that writers choosing by the extension choose alike.
     """
+    import shutil
+    import tempfile
+
     stdout = is_stdout(path)
     special = not stdout and special_file(path)
     if stdout or special:     # written to a temporary file, then copied out (a device or a pipe is never replaced)
@@ -403,6 +411,9 @@ def atomic_directory(path: str | os.PathLike[str]) -> Iterator[Path]:
         ``path`` is ``-`` or a file; an output file would replace a folder of the same name (never deleted), or a file
         of an input of the command.
     """
+    import shutil
+    import tempfile
+
     if is_stdout(path):
         raise OutputError("'-': this output is a folder of files, which standard output cannot hold; give a folder")
     target = Path(path)

@@ -122,7 +122,10 @@ def warn_if_nothing_counted(result: Any) -> None:
         return
     name, measure = next(iter(measures.items()))
     counts = getattr(measure, "counts", None)
-    if counts is None or counts().any():
+    if counts is None:
+        return
+    values = counts()
+    if values.any() if hasattr(values, "any") else any(values):   # numpy counts, or a plain result's list
         return
     import warnings
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -36,6 +34,9 @@ def standard_input(args: argparse.Namespace) -> Iterator[None]:
         return
     if len(places) > 1:
         raise OptionError("standard input ('-') can be only one of the inputs")
+    import shutil  # here: a command that reads no standard input does not import them
+    import tempfile
+
     fd, path = tempfile.mkstemp(prefix="accord-stdin-")
     try:
         with os.fdopen(fd, "wb") as fh:   # copied a megabyte at a time: never the whole input in memory

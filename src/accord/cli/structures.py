@@ -102,17 +102,29 @@ def run_coref(args: argparse.Namespace) -> int:
 
 
 def run_smatch(args: argparse.Namespace) -> int:
-    from .. import _api
-    from ..report.result_table import render_result
+    if args.bootstrap is None and not args.confidence_data and not args.fine_grained:
+        # the outputs without intervals are written from a plain-Python result: no numpy is imported
+        from ..structured._commands import smatch_plain
 
-    result = _api.smatch(args.gold, args.pred, **smatch_kwargs(args))
+        kwargs = smatch_kwargs(args)
+        del kwargs["fine_grained"]
+        result = smatch_plain(args.gold, args.pred, **kwargs)
+    else:
+        from .. import _api
+
+        result = _api.smatch(args.gold, args.pred, **smatch_kwargs(args))
     if args.details:
         from ..report.details import write_rows
 
         rows = ({"pair": i + 1, "test_variable": t, "gold_variable": g}
                 for i, s in enumerate(result.source.by_pair) for t, g in sorted(s.mapping.items()))
         write_rows(rows, args.details, ("pair", "test_variable", "gold_variable"))
-    return emit(args, result, lambda console: render_result(result, console))
+
+    def draw(console: Console) -> None:
+        from ..report.result_table import render_result
+
+        render_result(result, console)
+    return emit(args, result, draw)
 
 
 def structured_result(args: argparse.Namespace, key: str, response: str) -> Any:

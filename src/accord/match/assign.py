@@ -15,10 +15,9 @@ import numpy.typing as npt
 
 from .._support.arrays import Bools, Floats, Int64s
 from ..errors import OptionError
+from ._constraints import CONSTRAINTS
 
 __all__ = ["CONSTRAINTS", "assign", "assigned_total"]
-
-CONSTRAINTS = ("1:1", "N:1", "1:N", "N:N")
 
 
 TIE_TOLERANCE = 1e-9

@@ -5,10 +5,30 @@ offsets in one unit: :mod:`._sides`, :mod:`._offset_units`). A mode then measure
 pairs into a count table (``tally``, ``clueval``, ``semeval``, ...), a result holds the measures, a renderer draws
 them. :func:`accord.score` composes these stages; :mod:`accord.parallel` calls the same stages on shards."""
 
-from ._pair import ALLOW_MISSING, match_file_names, missing_documents, pair_documents
-from ._prepare import IN_SHARD, check_label_case, check_user_names, corpus_names, in_shard
-from ._read import read_corpus, read_sides, read_with_repairs, reading_once, source_name
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._pair import ALLOW_MISSING, match_file_names, missing_documents, pair_documents
+    from ._prepare import IN_SHARD, check_label_case, check_user_names, corpus_names, in_shard
+    from ._read import read_corpus, read_sides, read_with_repairs, reading_once, source_name
 
 __all__ = ["ALLOW_MISSING", "IN_SHARD", "check_label_case", "check_user_names", "corpus_names", "in_shard",
            "match_file_names", "missing_documents", "pair_documents", "read_corpus", "read_sides", "read_with_repairs",
            "reading_once", "source_name"]
+
+_LAZY = {**dict.fromkeys(("ALLOW_MISSING", "match_file_names", "missing_documents", "pair_documents"), "._pair"),
+         **dict.fromkeys(("IN_SHARD", "check_label_case", "check_user_names", "corpus_names", "in_shard"), "._prepare"),
+         **dict.fromkeys(("read_corpus", "read_sides", "read_with_repairs", "reading_once", "source_name"), "._read")}
+"""Each name and its stage, imported on first use (PEP 562): a command that needs one stage's helper (``accord
+smatch``: :mod:`._inputs`) does not import the readers and the pairing."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 __all__ = ["SCHEMA_VERSION", "contract_schema"]
@@ -15,6 +14,8 @@ SCHEMA_VERSION = "1.0"
 
 @lru_cache(maxsize=1)
 def _schema_text() -> str:
+    from importlib import resources  # here: the version above is read by every JSON output, the schema rarely
+
     return resources.files("accord.result").joinpath("contract.schema.json").read_text(encoding="utf-8")
 
 

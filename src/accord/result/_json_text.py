@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from typing import Any
-
-import numpy as np
 
 __all__ = ["json_text"]
 
@@ -20,9 +19,16 @@ def _finite(value: object) -> object:
         return {k: _finite(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_finite(v) for v in value]
-    if isinstance(value, np.generic):
-        return _finite(value.item())
+    if _is_numpy_scalar(value):
+        return _finite(value.item())   # type: ignore[attr-defined]
     return value
+
+
+def _is_numpy_scalar(value: object) -> bool:
+    """Whether ``value`` is a numpy scalar; numpy is not imported for it (without numpy loaded, nothing is one, and
+    a command whose result holds plain numbers writes its JSON without importing numpy)."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.generic)
 
 
 def json_text(obj: object, indent: int | None = 2, **options: Any) -> str:
@@ -41,7 +47,6 @@ def json_text(obj: object, indent: int | None = 2, **options: Any) -> str:
 
 
 _SCALARS = (str, int, float, bool, type(None))
-_SCALARS_OR_NUMPY = _SCALARS + (np.generic,)
 _one_line = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(", ", ": ")).encode
 
 
@@ -59,7 +64,7 @@ def _write(value: object, level: int, pad: str, out: list[str]) -> None:
         if all(isinstance(v, _SCALARS) for v in value.values()):
             out.append(_line(value))
             return
-        if all(isinstance(v, _SCALARS_OR_NUMPY) for v in value.values()):
+        if all(isinstance(v, _SCALARS) or _is_numpy_scalar(v) for v in value.values()):
             out.append(_line(_finite(value)))
             return
         inner = "\n" + pad * (level + 1)
@@ -72,7 +77,7 @@ def _write(value: object, level: int, pad: str, out: list[str]) -> None:
         if all(isinstance(v, _SCALARS) for v in value):
             out.append(_line(value))
             return
-        if all(isinstance(v, _SCALARS_OR_NUMPY) for v in value):
+        if all(isinstance(v, _SCALARS) or _is_numpy_scalar(v) for v in value):
             out.append(_line(_finite(value)))
             return
         inner = "\n" + pad * (level + 1)
@@ -81,8 +86,8 @@ def _write(value: object, level: int, pad: str, out: list[str]) -> None:
             out.append(("," if k else "") + inner)
             _write(item, level + 1, pad, out)
         out.append("\n" + pad * level + "]")
-    elif isinstance(value, np.generic):
-        out.append(_line(value.item()))
+    elif _is_numpy_scalar(value):
+        out.append(_line(value.item()))   # type: ignore[attr-defined]
     else:
         out.append(_line(value))
 

@@ -70,6 +70,23 @@ def _node(tokens: list[tuple[str, str]], at: int) -> tuple[tuple[str, list[tuple
             raise _Unsure
 
 
+class PlainTree:
+    """A tree read by :func:`iterparse_plain` without penman: the ``node`` and ``metadata`` of the
+    ``penman.Tree`` it stands for (all that Smatch's triples read, :func:`accord.structured.amr.amr_triples`);
+    :meth:`penman_tree` gives that tree."""
+
+    __slots__ = ("node", "metadata")
+
+    def __init__(self, node: Any, metadata: dict[str, str] | None = None):
+        self.node = node
+        self.metadata = metadata or {}
+
+    def penman_tree(self) -> Any:
+        from penman.tree import Tree
+
+        return Tree(self.node, metadata=self.metadata)
+
+
 def parse_plain(text: str) -> Any:
     """``penman.parse(text)`` for a plain graph (see the module), else None."""
     if "#" in text or "~" in text:
@@ -98,9 +115,13 @@ def _metadata(comments: list[str]) -> dict[str, str]:
     return meta
 
 
-def iterparse_plain(text: str) -> list[Any] | None:
-    """``list(penman.iterparse(text))`` for a file of plain graphs each after its comment lines, else None."""
-    from penman.tree import Tree
+def iterparse_plain(text: str, penman_trees: bool = True) -> list[Any] | None:
+    """``list(penman.iterparse(text))`` for a file of plain graphs each after its comment lines, else None; with
+    ``penman_trees=False``, :class:`PlainTree` objects (penman is not imported)."""
+    if penman_trees:
+        from penman.tree import Tree
+    else:
+        Tree = PlainTree    # noqa: N806 - the class of the trees made
 
     trees = []
     comments: list[str] = []

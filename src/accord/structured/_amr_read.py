@@ -3,13 +3,15 @@ target refused (shared by :mod:`accord.structured.amr`, :mod:`._amr_standardize`
 
 from __future__ import annotations
 
-import logging
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import AccordWarning, FormatError, OptionError
+
+if TYPE_CHECKING:
+    import logging
 
 __all__: list[str] = []
 
@@ -18,6 +20,8 @@ __all__: list[str] = []
 def _penman_log() -> Iterator[list[logging.LogRecord]]:
     """penman's log records (logger ``penman``) while it works, kept from standard error and from the handlers of
     the root logger: accord reports what matters in them itself (see :func:`_no_target`)."""
+    import logging  # here: a file of plain graphs is read without penman, and without logging
+
     logger = logging.getLogger("penman")
     caught: list[logging.LogRecord] = []
 
@@ -64,6 +68,10 @@ def _short(line: str, width: int = 80) -> str:
 
 
 def _tree(graph: Any, where: str) -> Any:
+    from ._amr_fast import PlainTree
+
+    if isinstance(graph, PlainTree):    # read without penman (read_amr(..., plain=True))
+        return graph
     import penman
 
     if isinstance(graph, penman.Tree):

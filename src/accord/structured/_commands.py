@@ -219,14 +219,38 @@ def smatch(gold: PathLike | Sequence[Any], pred: PathLike | Sequence[Any], *, st
     ``time_limit`` stops each integer program after that many seconds, with an
     :class:`~accord.errors.AccordWarning` and the ``optimality_gap`` of the result.
     """
-    import warnings
-
-    from ..errors import AccordWarning
     from ..structured._result import smatch_result
+
+    total, fine, documents, options, inputs = _smatch_counts(gold, pred, standardize, fine_grained, time_limit)
+    result = smatch_result(total, documents=documents, inputs=inputs, options=options, fine=fine)
+    result.source = total
+    _warn_stopped(result.optimality_gap(), fine, time_limit)
+    return result
+
+
+def smatch_plain(gold: PathLike | Sequence[Any], pred: PathLike | Sequence[Any], *,
+                 standardize: str | bool | None = None, time_limit: float | None = None) -> Any:
+    """:func:`smatch` without the fine-grained aspects, as a
+    :class:`~accord.structured._amr_plain_result.PlainSmatchResult`: the same outputs, without importing numpy
+    (``accord smatch`` when no interval is asked)."""
+    from ._amr_plain_result import PlainSmatchResult
+
+    total, _, documents, options, inputs = _smatch_counts(gold, pred, standardize, False, time_limit)
+    result = PlainSmatchResult(total, documents=documents, inputs=inputs, options=options)
+    _warn_stopped(result.optimality_gap(), None, time_limit)
+    return result
+
+
+def _smatch_counts(gold: PathLike | Sequence[Any], pred: PathLike | Sequence[Any], standardize: str | bool | None,
+                   fine_grained: bool, time_limit: float | None) -> tuple[Any, Any, list[str] | None,
+                                                                          dict[str, Any], dict[str, Any]]:
+    """Both sides read and paired in order, Smatch counted: the corpus score, the fine-grained aspects (or None),
+    the documents (the gold ids when every graph has a distinct one, else None), the options and the inputs."""
     from ..structured.amr import _standardization, read_amr, smatch_corpus
 
-    g = read_amr(gold) if is_path(gold) else list(gold)
-    p = read_amr(pred) if is_path(pred) else list(pred)
+    plain = standardize in (None, False) and not fine_grained   # smatch 1.0.4's triples read the nodes only
+    g = read_amr(gold, plain=plain) if is_path(gold) else list(gold)
+    p = read_amr(pred, plain=plain) if is_path(pred) else list(pred)
     if len(g) != len(p):
         raise OptionError(f"{gold if is_path(gold) else 'gold'} has {len(g)} graphs but "
                           f"{pred if is_path(pred) else 'pred'} has {len(p)}; they pair in order")
@@ -241,21 +265,25 @@ def smatch(gold: PathLike | Sequence[Any], pred: PathLike | Sequence[Any], *, st
     documents = cast("list[str]", ids) if all(ids) and len(set(ids)) == len(ids) else None   # every id set
     options = {k: v for k, v in (("standardize", how), ("fine_grained", fine_grained or None),
                                  ("time_limit", time_limit)) if v is not None}
-    result = smatch_result(total, documents=documents, inputs=inputs_block(gold=(gold, len(g)), pred=(pred, len(p))),
-                           options=options, fine=fine)
-    result.source = total
-    gap = result.optimality_gap()
+    return total, fine, documents, options, inputs_block(gold=(gold, len(g)), pred=(pred, len(p)))
+
+
+def _warn_stopped(gap: dict[str, Any] | None, fine: Any, time_limit: float | None) -> None:
+    """The warnings of pairs whose integer program the time limit stopped (Smatch's gap, the fine aspects)."""
+    import warnings
+
+    from ..errors import AccordWarning
+
     if gap is not None and gap["pairs_stopped"]:
         shown = ", ".join(gap["pairs_stopped"][:5]) + (" ..." if len(gap["pairs_stopped"]) > 5 else "")
         warnings.warn(AccordWarning(
             f"the integer program stopped at the time limit ({time_limit} s) on {len(gap['pairs_stopped'])} pair(s) "
             f"({shown}): Smatch matched {gap['match']} triples, at most {gap['match_bound']} with the best mapping "
-            f"(F1 {gap['f1']:.4f}, at most {gap['f1_bound']:.4f}); see optimality_gap"), stacklevel=2)
+            f"(F1 {gap['f1']:.4f}, at most {gap['f1_bound']:.4f}); see optimality_gap"), stacklevel=3)
     if fine is not None and fine.stopped:
         warnings.warn(AccordWarning(
             f"the integer program stopped at the time limit ({time_limit} s) in the fine-grained aspects "
-            f"{', '.join(fine.stopped)}: their counts are the best mapping found, not proved optimal"), stacklevel=2)
-    return result
+            f"{', '.join(fine.stopped)}: their counts are the best mapping found, not proved optimal"), stacklevel=3)
 
 
 _RELATION_FORMATS = ("brat", "mat-json", "label-studio", "doccano", "xmi", "gate")

@@ -25,10 +25,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from ..errors import OptionError
-from ..match.assign import CONSTRAINTS
+from ..match._constraints import CONSTRAINTS
 from ._similarity import Similarity, exact
 
 __all__ = ["Var", "LATENT", "LatentResult", "latent_match"]
@@ -216,6 +214,7 @@ def _unique(items: Sequence[Sequence[Any]]) -> bool:
 
 def _solve(cand: list[tuple[int, int, float, tuple[tuple[Any, Any], ...]]], constraint: str,
            fold: bool = False, time_limit: float | None = None) -> LatentResult:
+    import numpy as np
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
 

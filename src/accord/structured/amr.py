@@ -29,8 +29,8 @@ A corpus score sums ``match``, ``test_triples`` and ``gold_triples`` over the pa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import FormatError, OptionError
@@ -50,18 +50,63 @@ def _norm(s: str) -> str:
     return s.lower().rstrip("_")
 
 
-@dataclass(frozen=True)
 class SmatchScore:
-    """Smatch counts and rates for one graph pair or a corpus."""
+    """Smatch counts and rates for one graph pair or a corpus.
 
+    Immutable; two scores are equal when their ``match``, ``test_triples`` and ``gold_triples`` are (a plain class
+    rather than a dataclass: :mod:`dataclasses` imports :mod:`inspect`, a sizeable part of a short ``accord smatch``).
+
+    Attributes
+    ----------
+    match, test_triples, gold_triples : int
+        The triples matched under the best mapping, and those of each graph.
+    mapping : dict of str to str
+        The variable mapping (test variable -> gold variable).
+    by_pair : tuple of SmatchScore
+        Each pair's score, for a corpus.
+    bound : int or None
+        ``None`` when ``match`` is the optimum; else (the ILP stopped by its time limit, on this pair or on some pair
+        of a corpus) the most triples the best mapping could match: the optimum lies in ``[match, bound]``.
+    """
+
+    __slots__ = ("match", "test_triples", "gold_triples", "mapping", "by_pair", "bound")
     match: int
     test_triples: int
     gold_triples: int
-    mapping: dict[str, str] = field(default_factory=dict, compare=False)
-    by_pair: tuple[SmatchScore, ...] = field(default=(), repr=False, compare=False)
-    bound: int | None = field(default=None, compare=False)
-    """``None`` when ``match`` is the optimum; else (the ILP stopped by its time limit, on this pair or on some pair
-    of a corpus) the most triples the best mapping could match: the optimum lies in ``[match, bound]``."""
+    mapping: dict[str, str]
+    by_pair: tuple[SmatchScore, ...]
+    bound: int | None
+
+    def __init__(self, match: int, test_triples: int, gold_triples: int, mapping: dict[str, str] | None = None,
+                 by_pair: tuple[SmatchScore, ...] = (), bound: int | None = None) -> None:
+        for name, value in (("match", match), ("test_triples", test_triples), ("gold_triples", gold_triples),
+                            ("mapping", {} if mapping is None else mapping), ("by_pair", by_pair), ("bound", bound)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a SmatchScore is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a SmatchScore is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SmatchScore, (self.match, self.test_triples, self.gold_triples, self.mapping, self.by_pair,
+                              self.bound))
+
+    def _key(self) -> tuple[int, int, int]:
+        return (self.match, self.test_triples, self.gold_triples)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"SmatchScore(match={self.match!r}, test_triples={self.test_triples!r}, "
+                f"gold_triples={self.gold_triples!r}, mapping={self.mapping!r}, bound={self.bound!r})")
 
     @property
     def gap(self) -> int:
@@ -213,35 +258,40 @@ def smatch_corpus(tests: Iterable[Any], golds: Iterable[Any], *, standardize: st
 MAX_DEPTH = 200
 """Deepest nesting of nodes accepted in a PENMAN graph (real AMR graphs stay far below it)."""
 
+_PARENTHESIS = re.compile(r"[()]")
+
 def _check_depth(text: str, p: Any) -> None:
     """Refuse graphs nested deeper than :data:`MAX_DEPTH` before the (recursive) PENMAN parser sees them."""
     if text.count("(") <= MAX_DEPTH:
         return
-    import re
-
-    import numpy as np
-
-    # blank out comment lines and quoted constants, keeping every other character in place
+    # blank out comment lines and quoted constants, then follow the depth from parenthesis to parenthesis (the
+    # first place of the greatest depth is the one named)
     blank = re.sub(r'(?m)^\s*#.*$|"(?:[^"\\]|\\.)*"', lambda m: " " * len(m.group()), text)
-    codes = np.frombuffer(blank.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    step = (codes == 0x28).astype(np.int64) - (codes == 0x29)
-    depth = np.cumsum(step)
-    deepest = int(np.argmax(depth))
-    if depth[deepest] > MAX_DEPTH:
-        line = text.count("\n", 0, deepest) + 1
+    depth = deepest = 0
+    at = -1
+    for m in _PARENTHESIS.finditer(blank):
+        if m.group() == "(":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, m.start()
+        else:
+            depth -= 1
+    if deepest > MAX_DEPTH:
+        line = text.count("\n", 0, at) + 1
         raise FormatError(f"a graph nests nodes more than {MAX_DEPTH} deep (or its parentheses do not balance) "
                           f"at line {line}", path=p)
 
 
-def read_amr(path: Any) -> list[Any]:
+def read_amr(path: Any, *, plain: bool = False) -> list[Any]:
     """The graphs of a PENMAN file (blank-line separated, ``#`` comment lines allowed), as ``penman.Tree``.
 
     A file holding no graph, a graph that is not PENMAN notation and a graph nested deeper
     than :data:`MAX_DEPTH` are :class:`~accord.errors.FormatError` naming the file and line.
+    With ``plain=True``, a file of plain graphs (:mod:`._amr_fast`) gives
+    :class:`~accord.structured._amr_fast.PlainTree` objects instead, without importing penman (what
+    :func:`amr_triples` reads of a tree; Smatch++'s standardization and the fine-grained aspects need penman's).
     """
     from pathlib import Path
-
-    import penman
 
     from .._support.io import read_text
 
@@ -252,9 +302,11 @@ def read_amr(path: Any) -> list[Any]:
     _check_depth(text, p)
     from ._amr_fast import iterparse_plain
 
-    plain = iterparse_plain(text)       # a file of plain graphs read without penman's lexer (the same trees)
-    if plain:
-        return plain
+    trees = iterparse_plain(text, penman_trees=not plain)   # plain graphs read without penman's lexer (same trees)
+    if trees:
+        return trees
+    import penman
+
     try:
         with _penman_log() as log:
             trees = list(penman.iterparse(text))
