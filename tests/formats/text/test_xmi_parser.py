@@ -52,14 +52,14 @@ def test_every_shared_xmi_file_reads_the_same_as_through_cassis(f, monkeypatch, 
     readings = 0
     for ts in _type_systems(f):
         for layer in _layers(f, ts):
-            own, through_cassis, by_own = both_ways(lambda: accord.formats.read(f, "xmi", layer=layer,
-                                                                                typesystem=ts), monkeypatch)
+            own, through_cassis, by_own = both_ways(
+                lambda layer=layer, ts=ts: accord.formats.read(f, "xmi", layer=layer, typesystem=ts), monkeypatch)
             assert own == through_cassis, (ts, layer)
             assert own[0] != "crash"
             # the own parser read it, unless cassis refuses the file too (then cassis words the error)
             assert by_own or through_cassis[0] == "error", (ts, layer)
             readings += by_own
-        own, through_cassis, _ = both_ways(lambda: xmi.read_coref_xmi(f, ts), monkeypatch)
+        own, through_cassis, _ = both_ways(lambda ts=ts: xmi.read_coref_xmi(f, ts), monkeypatch)
         assert own == through_cassis, (ts, "chains")
     assert readings
 
