@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from ..errors import OptionError
 
-__all__ = ["resolve_jobs", "usable_cores", "check_address", "Runner", "runner", "STREAM", "SHOWN", "streamed"]
+__all__ = ["resolve_jobs", "usable_cores", "check_address", "Runner", "runner", "STREAM", "SHOWN", "SENTENCES",
+           "streamed", "sentence_policy"]
 
 STREAM: ContextVar[bool] = ContextVar("accord_stream", default=False)
 """Set by a command that scores in one process as ``--jobs`` does (``accord report``): the inputs are cut into shards
@@ -22,6 +25,23 @@ SHOWN: ContextVar[set[tuple[type, str]] | None] = ContextVar("accord_shown_warni
 """Set by a command that scores several systems against one gold file in shards (``accord report``): the warnings
 the shards gave that were shown already (a gold file's repairs), shown once as reading the gold file once shows
 them."""
+
+
+SENTENCES: ContextVar[str] = ContextVar("accord_sentences", default="keep")
+"""What the shards' count tables keep of their sentences (the sub-units ``--resample sentences`` draws; a few cells
+per sentence, the only part of the count tables that grows with the tokens): ``keep`` (the default: a result of
+:func:`accord.score`, which may be bootstrapped later), ``drop`` (a command whose outputs never resample sentences:
+no ``--bootstrap``, or ``--resample documents``) or ``auto`` (``--resample auto``, which resamples sentences only
+below :data:`accord.stats._units.AUTO_DOCUMENTS` documents: dropped once the comparison holds that many). Set by
+the commands (:func:`sentence_policy`)."""
+
+
+def sentence_policy(bootstrap: bool, resample: str | None) -> str:
+    """The :data:`SENTENCES` policy of a command: ``bootstrap``, whether it resamples (intervals or paired tests);
+    ``resample``, its ``--resample`` (None: ``auto``)."""
+    if not bootstrap or resample == "documents":
+        return "drop"
+    return "keep" if resample == "sentences" else "auto"
 
 
 def streamed() -> bool:
@@ -202,7 +222,112 @@ def check_address(address: str) -> str:
 
 def _client_runner(client: Any) -> Runner:
     def submit(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
-        futures = client.map(fn, list(items), pure=False)
+        futures = client.map(partial(in_dask_worker, fn, os.getcwd()), list(items), pure=False)
         return client.gather(futures)
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     return Runner(workers, submit, f"the Dask cluster at {client.scheduler.address}")
+
+
+# -- a task of accord's in a Dask worker: the command's directory and the C heap of one process
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+"""``mallopt`` parameters (glibc's ``malloc.h``)."""
+
+_HEAP_FOR_TASK = {_M_TRIM_THRESHOLD: 128 << 20, _M_MMAP_THRESHOLD: 32 << 20}
+"""glibc's heap thresholds while a task runs: the ceilings its own dynamic thresholds reach (an array of up to 32 MiB
+reuses freed heap memory instead of a fresh ``mmap`` whose pages the kernel zeroes again)."""
+
+_GLIBC_DEFAULT = 128 * 1024
+"""glibc's trim and mmap thresholds when an environment variable fixed them and left the other unset."""
+
+
+class _Tasks:
+    """The accord tasks running in this worker process: how many, in which directory, and the worker's own."""
+
+    def __init__(self) -> None:
+        self.changed = threading.Condition()
+        self.running = 0
+        self.directory = ""
+        self.home = ""
+
+
+_TASKS = _Tasks()
+
+
+def _heap_settings() -> dict[int, int] | None:
+    """The thresholds the worker process was started with, to restore after a task; None where there is nothing to
+    change: thresholds left to glibc's own dynamic adjustment (no ``MALLOC_TRIM_THRESHOLD_`` or
+    ``MALLOC_MMAP_THRESHOLD_`` in the environment, which a call to ``mallopt`` would end for good)."""
+    trim, mmap = os.environ.get("MALLOC_TRIM_THRESHOLD_"), os.environ.get("MALLOC_MMAP_THRESHOLD_")
+    if trim is None and mmap is None:
+        return None
+    try:
+        return {_M_TRIM_THRESHOLD: int(trim) if trim else _GLIBC_DEFAULT,
+                _M_MMAP_THRESHOLD: int(mmap) if mmap else _GLIBC_DEFAULT}
+    except ValueError:
+        return None
+
+
+def _glibc() -> Any:
+    """The C library of this process when it is glibc (``mallopt`` and ``malloc_trim``), else None."""
+    import ctypes
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None)
+    except OSError:   # pragma: no cover - no C library to load
+        return None
+    glibc = all(hasattr(libc, name) for name in ("mallopt", "malloc_trim", "gnu_get_libc_version"))
+    return libc if glibc else None
+
+
+def in_dask_worker(fn: Callable[[T], R], directory: str, item: T) -> R:
+    """``fn(item)`` in a Dask worker: in the command's working ``directory``, with the C heap of one process.
+
+    **Directory.** A worker opens the paths the command was given; a relative path is the command's, so the task runs
+    in ``directory`` when the worker can see it (a shared filesystem), else in the worker's own. Tasks of commands in
+    different directories take turns in a worker of several threads (``--nthreads 1``, as the docs advise, runs one
+    task at a time anyway).
+
+    **Heap.** A Dask nanny starts its worker with ``MALLOC_TRIM_THRESHOLD_=65536`` (distributed's
+    ``pre-spawn-environ``), so that freed memory goes back to the system at once. That also fixes glibc's mmap
+    threshold at 128 KiB: every numpy array of more than 128 KiB is a fresh ``mmap`` whose pages the kernel faults
+    in and zeroes, and scoring a shard makes thousands of them (a third more CPU time for the same shard, measured
+    in ``benchmarks/bench_dask.py``). While tasks run, the thresholds are those glibc's own adjustment reaches in one
+    process; once none runs, the worker's are set again and the freed memory given back (``malloc_trim``), as
+    distributed intends.
+    """
+    tasks = _TASKS
+    settings = _heap_settings()
+    libc = _glibc() if settings is not None else None
+    with tasks.changed:
+        if tasks.running == 0:
+            tasks.home = os.getcwd()
+        wanted = directory if directory and os.path.isdir(directory) else tasks.home
+        while tasks.running and tasks.directory != wanted:
+            tasks.changed.wait()
+        if tasks.running == 0:
+            tasks.directory = wanted
+            if wanted != os.getcwd():
+                try:
+                    os.chdir(wanted)
+                except OSError:     # (seen but not entered: the paths are opened where the worker runs)
+                    tasks.directory = tasks.home
+            if libc is not None and settings is not None:
+                for param, value in _HEAP_FOR_TASK.items():
+                    libc.mallopt(param, max(value, settings[param]))
+        tasks.running += 1
+    try:
+        return fn(item)
+    finally:
+        with tasks.changed:
+            tasks.running -= 1
+            if tasks.running == 0:
+                if os.getcwd() != tasks.home:
+                    os.chdir(tasks.home)
+                if libc is not None and settings is not None:
+                    for param, value in settings.items():
+                        libc.mallopt(param, value)
+                    libc.malloc_trim(0)
+                tasks.changed.notify_all()
