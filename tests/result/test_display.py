@@ -20,6 +20,7 @@ from accord.cli import main
 from accord.result import Result
 from accord.result._display import MAX_ROWS, Display, Table, as_html, as_text, figure
 from accord.stats import ComparisonResult
+from accord.structured._amr_plain_result import PlainSmatchResult
 
 from .commands import command_lines, command_names, write_inputs
 
@@ -114,7 +115,7 @@ def test_an_agreement_result_lists_its_coefficients(pair):
 def _captured(argv: list[str], monkeypatch) -> Any:
     """The result object a command line makes (the first whose JSON is written)."""
     seen: list[Any] = []
-    for cls in (Result, ComparisonResult, AgreementResult, UnitizingResult):
+    for cls in (Result, ComparisonResult, AgreementResult, UnitizingResult, PlainSmatchResult):
         original = cls.to_dict
 
         def spy(self, *args, _original=original, **kwargs):
@@ -126,7 +127,10 @@ def _captured(argv: list[str], monkeypatch) -> Any:
         warnings.simplefilter("ignore")
         assert main([*argv, "--output", "json"]) == 0
     monkeypatch.undo()
-    return seen[-1], json.loads(out.getvalue())
+    made = seen[-1]
+    if isinstance(made, PlainSmatchResult):   # accord smatch writes from plain counts; Python shows the Result
+        made = made.to_result()
+    return made, json.loads(out.getvalue())
 
 
 @pytest.fixture(scope="module")
