@@ -77,11 +77,11 @@ class CorefChains(Mapping[str, Clusters]):
 
     def mention_counts(self, docs: Sequence[str]) -> np.ndarray:
         """The mentions of each of ``docs`` (0 for a document not here), as float64."""
-        per_doc = np.diff(self.entity_bounds[self.doc_bounds])
+        per_doc = np.append(np.diff(self.entity_bounds[self.doc_bounds]), 0)    # an absent document: none
         at = self._positions(docs)
         if at is None:
-            return per_doc.astype(np.float64)
-        return np.where(at >= 0, per_doc[np.maximum(at, 0)] if len(per_doc) else 0, 0).astype(np.float64)
+            return per_doc[:-1].astype(np.float64)
+        return per_doc[np.where(at >= 0, at, len(self.names))].astype(np.float64)
 
     def mention_columns(self, docs: Sequence[str]) -> tuple[np.ndarray, ...]:
         """The mentions of ``docs`` (a document not here has none) as the coreference scorer lays them out:
@@ -90,17 +90,15 @@ class CorefChains(Mapping[str, Clusters]):
         their documents (:class:`accord.structured.coref._Side`)."""
         at = self._positions(docs)
         if at is None:
-            entity_lo = self.doc_bounds[:-1]
             n_entities = np.diff(self.doc_bounds)
             entities = np.arange(int(self.doc_bounds[-1]), dtype=np.int64)
             mentions: np.ndarray | slice = slice(None)
             size = np.diff(self.entity_bounds)
         else:
-            present = at >= 0
-            safe = np.maximum(at, 0)
-            entity_lo = np.where(present, self.doc_bounds[safe], 0)
-            n_entities = np.where(present, self.doc_bounds[safe + 1] - self.doc_bounds[safe], 0)
-            entities = _ranges(entity_lo, n_entities)
+            at = np.where(at >= 0, at, len(self.names))     # an absent document: the empty one after the last
+            bounds = np.append(self.doc_bounds, self.doc_bounds[-1])
+            n_entities = bounds[at + 1] - bounds[at]
+            entities = _ranges(bounds[at], n_entities)
             size = self.entity_bounds[entities + 1] - self.entity_bounds[entities]
             mentions = _ranges(self.entity_bounds[entities], size)
         ent_doc = np.repeat(np.arange(len(docs), dtype=np.int64), n_entities)

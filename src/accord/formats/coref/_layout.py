@@ -2,10 +2,11 @@
 
 Coreference needs, of each line, whether it is blank, whether its first field begins with ``#`` (a
 ``#begin document``, ``#end document`` or comment line) and where its last field (the chain column) is;
-not the other fields. :func:`coref_lines` finds those for a text whose only control characters are tabs
-and line feeds and which is ASCII (what CoNLL-2012 files are) from the positions of line feeds, spaces
-and tabs, without laying out every field; any other text, or a line ending in more than a few blanks, is
-laid out field by field by :func:`accord.formats.tokens._fields.field_layout`. Both give the same
+not the other fields. :func:`coref_lines` finds those for a text whose only blanks and line breaks are
+spaces, tabs and line feeds (what CoNLL-2012 files hold) from the positions of line feeds, spaces and
+tabs, without laying out every field; any other text (a carriage return, a no-break space ...), or a
+line ending in more than a few blanks, is laid out field by field by
+:func:`accord.formats.tokens._fields.field_layout`. Both give the same
 :class:`~accord.formats.coref._bulk.CorefLines` (``tests/formats/coref/test_layout.py``).
 """
 
@@ -23,6 +24,11 @@ _STEPS = 8
 """Blanks at the end of a line stepped over with arrays (LitBank's files end every line with a tab); a line ending
 in more is laid out by the general reader."""
 _FIELD_STEPS = 24
+_WIDE_BLANK = np.zeros(0x3002, dtype=bool)
+_WIDE_BLANK[[0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000]] = True
+"""The characters beyond ASCII that :meth:`str.split` or :meth:`str.splitlines` takes for a blank or a line break
+(``tests/formats/coref/test_layout.py`` checks them against Python's); larger code points are clipped to the last,
+False, slot."""
 """Characters of a chain column stepped over with arrays; a longer column is searched by :meth:`str.rfind`."""
 
 
@@ -34,12 +40,15 @@ def coref_lines(text: str) -> CorefLines:
 
 
 def _ascii_lines(text: str, codes: np.ndarray) -> CorefLines | None:
-    """:class:`CorefLines` of an ASCII text whose control characters are tabs and line feeds, or None."""
-    if codes.dtype != np.uint8 or not len(codes):
+    """:class:`CorefLines` of a text whose only whitespace and line breaks are spaces, tabs and line feeds (its
+    other characters of any kind), or None."""
+    if not len(codes):
         return None
     control = codes < _SPACE
     if np.count_nonzero(control) != np.count_nonzero(codes == _TAB) + np.count_nonzero(codes == _LF):
         return None     # a carriage return, a form feed ...: str.splitlines and str.split say more than tab and LF
+    if codes.dtype != np.uint8 and np.any(_WIDE_BLANK[np.minimum(codes[codes > 126], len(_WIDE_BLANK) - 1)]):
+        return None     # a no-break space, a line separator ...
     breaks = np.flatnonzero(codes == _LF)
     n = len(codes)
     # line i runs from line_start[i] to line_end[i] (its line feed, or the end of the text); str.splitlines has no
