@@ -114,7 +114,7 @@ def test_a_column_file_of_one_column_is_refused_before_it_is_laid_out(tmp_path, 
     def never(*args, **kwargs):
         raise AssertionError("the whole text was laid out")
 
-    monkeypatch.setattr(conll, "field_layout", never)
+    monkeypatch.setattr(conll, "column_layout", never)
     p = tmp_path / "one.conll"
     p.write_text("\n-DOCSTART-\n\n" + "token\n" * 100_000)
     facts = {}

@@ -19,7 +19,7 @@ import numpy as np
 
 from ...model._text_fields import code_points
 
-__all__ = ["Layout", "field_layout", "first_plain_line"]
+__all__ = ["Layout", "PlainLayout", "field_layout", "column_layout", "first_plain_line"]
 
 # every whitespace and line-break code point lies below U+3001; clip larger ones to a False slot
 _LIMIT = 0x3001
@@ -55,9 +55,7 @@ class Layout(NamedTuple):
 
     def line_text(self, text: str, line: int) -> str:
         """Line ``line`` of ``text`` without its line break, as ``str.splitlines`` gives it."""
-        start = int(self.line_starts[line])
-        end = int(self.line_starts[line + 1]) if line + 1 < self.nlines else len(text)
-        return text[start:end].splitlines()[0] if end > start else ""
+        return _line_text(text, self.line_starts, line)
 
     def line_fields(self, text: str, line: int) -> list[str]:
         """The fields of one line, as strings."""
@@ -65,34 +63,164 @@ class Layout(NamedTuple):
         return [text[int(s):int(e)] for s, e in zip(self.starts[k:k + int(self.widths[line])],
                                                     self.ends[k:k + int(self.widths[line])])]
 
+    def field(self, lines: np.ndarray, column: int) -> tuple[np.ndarray, np.ndarray]:
+        """Starts and ends of field ``column`` (0-based) of each of ``lines``, lines of more than ``column``
+        fields."""
+        at = self.first[lines] + column
+        return self.starts[at], self.ends[at]
+
+
+class PlainLayout(NamedTuple):
+    """The fields of a text whose lines are plain: one whitespace character between two fields, none at the start
+    or the end of a line, no ``\\r\\n`` (what most column files are). Only the whitespace is kept, not a start and
+    an end for every field: a column of the lines one wants is read off it.
+
+    ``spaces`` are the offsets of the whitespace characters of the text, followed by the text's length; line ``i``
+    holds ``widths[i]`` fields, begins at character ``line_starts[i]``, and its first whitespace character (the
+    end of its first field) is ``spaces[after[i]]``.
+    """
+
+    spaces: np.ndarray
+    after: np.ndarray
+    widths: np.ndarray
+    line_starts: np.ndarray
+
+    @property
+    def nlines(self) -> int:
+        return len(self.widths)
+
+    def line_text(self, text: str, line: int) -> str:
+        """Line ``line`` of ``text`` without its line break, as ``str.splitlines`` gives it."""
+        return _line_text(text, self.line_starts, line)
+
+    def line_fields(self, text: str, line: int) -> list[str]:
+        """The fields of one line, as strings."""
+        return self.line_text(text, line).split()
+
+    def field(self, lines: np.ndarray, column: int) -> tuple[np.ndarray, np.ndarray]:
+        """Starts and ends of field ``column`` (0-based) of each of ``lines``, lines of more than ``column``
+        fields."""
+        at = self.after[lines] + column
+        ends = self.spaces[at]
+        starts = self.line_starts[lines] if column == 0 else self.spaces[at - 1] + 1
+        return starts, ends
+
+
+def _line_text(text: str, line_starts: np.ndarray, line: int) -> str:
+    start = int(line_starts[line])
+    end = int(line_starts[line + 1]) if line + 1 < len(line_starts) else len(text)
+    return text[start:end].splitlines()[0] if end > start else ""
+
 
 BLOCK = 1 << 22
-"""Characters examined at a time: the masks of a block are a few bytes a character, whatever the file's size."""
+"""Characters examined at a time when looking for whitespace: the mask of a block is a byte a character, whatever
+the file's size."""
 
 
 def field_layout(text: str, codes: np.ndarray | None = None) -> Layout:
-    """Find the lines and the whitespace-separated fields of ``text`` (``codes``: its :func:`code_points`)."""
+    """Find the lines and the whitespace-separated fields of ``text`` (``codes``: its :func:`code_points`).
+
+    One pass over the text finds its whitespace characters (a comparison a character, a table only for the few
+    code points that could be whitespace); everything else is computed on their positions, a few per line: a field
+    is a run of characters between two of them, a line ends at each of them that is a line break.
+    """
     if not text:
         empty = np.zeros(0, dtype=np.int64)
         return Layout(empty, empty, empty, empty, empty)
     if codes is None:
         codes = code_points(text)
-    crlf = _CR in codes and _LF in codes
-    offset_type = np.int32 if len(codes) < 2**31 - 1 else np.int64   # half the memory for files below 2 GB
-    columns: tuple[list[np.ndarray], ...] = ([], [], [], [])
-    lo = 0
-    while lo < len(text):
-        # blocks end just after a line feed, so that no field or line break straddles two of them
-        cut = text.find("\n", lo + BLOCK) if len(text) - lo > BLOCK else -1
-        hi = len(text) if cut < 0 else cut + 1
-        for column, part in zip(columns, _block_layout(codes[lo:hi], lo, crlf)):
-            column.append(part.astype(offset_type))
-        lo = hi
-    # one column at a time, each block's part released once joined: the peak is the result and one column
-    starts, ends, widths, line_starts = (_join(column) for column in columns)
-    first = np.zeros(len(widths), dtype=offset_type)
+    ws, is_break, _ = _whitespace(codes)
+    return _layout(len(codes), ws, is_break)
+
+
+def column_layout(text: str, codes: np.ndarray | None = None) -> Layout | PlainLayout:
+    """The layout of a column file: a :class:`PlainLayout` when its lines are plain, else :func:`field_layout`'s.
+
+    Both tell the same lines, widths and fields (``tests/formats/tokens/test_fields.py`` checks them against
+    ``str.splitlines`` and ``str.split``); the plain one costs a few operations per line instead of per field.
+    """
+    if not text:
+        return field_layout(text)
+    if codes is None:
+        codes = code_points(text)
+    n = len(codes)
+    ws, is_break, crlf = _whitespace(codes)
+    plain = None if crlf else _plain(n, ws, is_break)
+    return plain if plain is not None else _layout(n, ws, is_break)
+
+
+def _whitespace(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """The offsets of the whitespace characters, which of them are line breaks, and whether a ``\\r\\n`` occurs."""
+    n = len(codes)
+    offset_type = np.int32 if n < 2**31 - 2 else np.int64   # half the memory for files below 2 GB
+    ws = _join([_block_whitespace(codes[lo:lo + BLOCK], lo, offset_type) for lo in range(0, n, BLOCK)])
+    values = codes[ws]
+    crlf = False
+    if codes.dtype == np.uint8 and bool((values == 10).sum() + (values == 32).sum() == len(values)):
+        is_break = values == 10      # the common file: spaces and line feeds only
+    else:
+        is_break = _LINE_BREAK[values if codes.dtype == np.uint8 else np.minimum(values, _LIMIT)]
+        cr = np.flatnonzero(values[:-1] == _CR)   # "\r\n" is one line break, at its "\n"
+        cr = cr[(values[cr + 1] == _LF) & (ws[cr + 1] == ws[cr] + 1)]
+        is_break[cr] = False
+        crlf = len(cr) > 0
+    return ws, is_break, crlf
+
+
+def _line_count(n: int, breaks: np.ndarray) -> int:
+    """The lines of a text of ``n`` characters with line breaks at ``breaks``, as ``str.splitlines`` counts them."""
+    return len(breaks) + (0 if len(breaks) and int(breaks[-1]) == n - 1 else 1)
+
+
+def _layout(n: int, ws: np.ndarray, is_break: np.ndarray) -> Layout:
+    """Every field of a text of ``n`` characters, from its whitespace (:func:`_whitespace`)."""
+    offset_type = ws.dtype
+    # the fields: the runs between two whitespace characters (or an end of the text) that are not empty
+    bounds = np.empty(len(ws) + 2, dtype=offset_type)
+    bounds[0], bounds[-1] = -1, n
+    bounds[1:-1] = ws
+    gap = np.flatnonzero(np.diff(bounds) > 1)
+    starts = bounds[gap] + 1
+    ends = bounds[gap + 1]
+    del bounds
+    breaks = ws[is_break]
+    nlines = _line_count(n, breaks)
+    # the line of a field: the line breaks before it
+    before = np.zeros(len(ws) + 1, dtype=offset_type)
+    np.cumsum(is_break, out=before[1:])
+    widths = np.bincount(before[gap], minlength=nlines).astype(offset_type)
+    del before, gap
+    line_starts = np.zeros(nlines, dtype=offset_type)
+    line_starts[1:] = breaks[:nlines - 1] + 1
+    first = np.zeros(nlines, dtype=offset_type)
     np.cumsum(widths[:-1], out=first[1:])
     return Layout(starts, ends, widths, first, line_starts)
+
+
+def _plain(n: int, ws: np.ndarray, is_break: np.ndarray) -> PlainLayout | None:
+    """The :class:`PlainLayout` of a text of ``n`` characters from its whitespace, or None when a line is not plain:
+    two whitespace characters side by side that are not two line breaks (a blank line), or a space first or last."""
+    if len(ws):
+        side = np.flatnonzero(np.diff(ws) == 1)
+        if len(side) and not bool((is_break[side] & is_break[side + 1]).all()):
+            return None
+        if (ws[0] == 0 and not is_break[0]) or (ws[-1] == n - 1 and not is_break[-1]):
+            return None
+    spaces = np.empty(len(ws) + 1, dtype=ws.dtype)
+    spaces[:-1] = ws
+    spaces[-1] = n
+    at_break = np.flatnonzero(is_break)
+    nlines = len(at_break) + (0 if len(at_break) and int(ws[at_break[-1]]) == n - 1 else 1)
+    ends = np.empty(nlines, dtype=ws.dtype)       # index in spaces of each line's end (its break, or the text's end)
+    ends[:len(at_break)] = at_break[:nlines]
+    ends[len(at_break):] = len(ws)
+    after = np.zeros(nlines, dtype=ws.dtype)
+    after[1:] = ends[:-1] + 1
+    line_starts = np.zeros(nlines, dtype=ws.dtype)
+    line_starts[1:] = spaces[ends[:-1]] + 1
+    widths = ends - after + 1
+    widths[spaces[ends] == line_starts] = 0   # blank lines
+    return PlainLayout(spaces, after, widths.astype(ws.dtype), line_starts)
 
 
 def _join(parts: list[np.ndarray]) -> np.ndarray:
@@ -101,51 +229,18 @@ def _join(parts: list[np.ndarray]) -> np.ndarray:
     return joined
 
 
-def _block_layout(codes: np.ndarray, offset: int, crlf: bool
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Field starts and ends, line widths and line starts of one block (offsets into the whole text)."""
-    space, brk = _classes(codes)
-    ends_with_break = bool(brk[-1])
-    if crlf:   # "\r\n" is one line break
-        brk[1:] &= ~((codes[1:] == _LF) & (codes[:-1] == _CR))
-    ink = ~space
-    start_mask = ink.copy()
-    start_mask[1:] &= space[:-1]
-    end_mask = ink
-    end_mask[:-1] &= space[1:]
-    del space
-    starts = np.flatnonzero(start_mask)
-    del start_mask
-    ends = np.flatnonzero(end_mask) + 1
-    del end_mask
-    breaks = np.flatnonzero(brk)
-    del brk
-    # fields before each line break: the fields of the lines up to it
-    bounds = [np.zeros(1, dtype=np.int64), np.searchsorted(starts, breaks)]
-    if not ends_with_break:
-        bounds.append(np.array([len(starts)], dtype=np.int64))
-    widths = np.diff(np.concatenate(bounds))
-    after = breaks + 1
-    if crlf:
-        pair = after < len(codes)
-        pair[pair] = (codes[breaks[pair]] == _CR) & (codes[after[pair]] == _LF)
-        after[pair] += 1
-    line_starts = np.concatenate([np.zeros(1, dtype=np.int64), after])[:len(widths)]
-    return starts + offset, ends + offset, widths, line_starts + offset
-
-
-def _classes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Whitespace and line-break masks of code points."""
-    if codes.dtype == np.uint8:
-        # ASCII: space, tab, LF and CR by comparisons; the table only when other control characters occur
-        space = codes <= 32
-        common = (codes == 32) | (codes == 10) | (codes == 9) | (codes == 13)
-        if not np.array_equal(space, common):
-            return _WHITESPACE[codes], _LINE_BREAK[codes]
-        return common, (codes == 10) | (codes == 13)
-    clipped = np.minimum(codes, _LIMIT)
-    return _WHITESPACE[clipped], _LINE_BREAK[clipped]
-
+def _block_whitespace(codes: np.ndarray, offset: int, offset_type: type) -> np.ndarray:
+    """The offsets (into the whole text) of the whitespace characters of one block."""
+    at = np.flatnonzero(codes <= 32)
+    low = codes[at]
+    if bool((low < 9).any()) or bool(((low > 13) & (low < 28)).any()):   # control characters that are not space
+        at = at[_WHITESPACE[low]]
+    if codes.dtype != np.uint8:   # (code_points gives one byte a character only for ASCII text)
+        high = np.flatnonzero(codes >= 0x85)
+        high = high[_WHITESPACE[np.minimum(codes[high], _LIMIT)]]
+        if len(high):
+            at = np.sort(np.concatenate([at, high]))
+    return (at + offset).astype(offset_type)
 
 
 _BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"

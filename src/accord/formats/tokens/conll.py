@@ -26,7 +26,7 @@ from ...errors import FormatError, OptionError, quoted
 from ...model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document, tagging
 from ...model._text_fields import TextFields, code_points, factorize_fields
 from .._registry import Format, file_head, register
-from ._fields import Layout, field_layout, first_plain_line
+from ._fields import Layout, PlainLayout, column_layout, first_plain_line
 
 __all__ = ["read_conll", "write_conll", "parse_columns"]
 
@@ -56,7 +56,7 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
                   token_column: int = 0, line_offset: int = 0, facts: dict[str, Any] | None = None) -> _Columns:
     """Split a column file into tokens, tags and sentence and document boundaries.
 
-    Works on whole arrays (:func:`._fields.field_layout`), not line by line with branches; tokens
+    Works on whole arrays (:func:`._fields.column_layout`), not line by line with branches; tokens
     and tags stay offsets into ``text`` (:class:`~accord.model._text_fields.TextFields`). ``line_offset`` is the
     number of file lines before ``text`` (a shard of a file, :mod:`accord.parallel`): line numbers in
     errors and in ``lines`` are the file's. ``facts`` receives ``columns`` (see :func:`read_conll`) before
@@ -70,7 +70,7 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
         raise FormatError("expected a token and at least one tag column, found one column",
                           path=path, line=early[0] + 1 + line_offset)
     codes = code_points(text)
-    f = field_layout(text, codes)
+    f = column_layout(text, codes)
     nonblank = f.widths > 0
     docstart = np.zeros(f.nlines, dtype=bool)
     if DOCSTART in text:
@@ -105,12 +105,9 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
             i = int(token_lines[bad[0]])
             raise FormatError(f"expected {ncols} columns as on the lines above, found {int(f.widths[i])}: "
                               f"{quoted(' '.join(f.line_fields(text, i)))}", path=path, line=i + 1 + line_offset)
-        base = f.first[token_lines]
-        at = base + token_column % ncols
-        out.tokens = TextFields(text, f.starts[at], f.ends[at])
-        at = base + tag_column % ncols
-        out.tags = TextFields(text, f.starts[at], f.ends[at])
-        del f, at, base, nonblank
+        out.tokens = TextFields(text, *f.field(token_lines, token_column % ncols))
+        out.tags = TextFields(text, *f.field(token_lines, tag_column % ncols))
+        del f, nonblank
         out.tag_codes = factorize_fields(text, codes, out.tags.starts, out.tags.ends)
         last = token_lines[-1] + line_offset if len(token_lines) else 0
         out.lines = (token_lines + (1 + line_offset)).astype(np.int32 if last < 2**31 - 2 else np.int64)
@@ -124,7 +121,7 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
     return out
 
 
-def _lines_beginning_with(word: str, f: Layout, codes: np.ndarray, candidate: np.ndarray,
+def _lines_beginning_with(word: str, f: Layout | PlainLayout, codes: np.ndarray, candidate: np.ndarray,
                           text: str | None = None) -> np.ndarray:
     """The candidate lines whose first field is ``word``.
 
@@ -136,26 +133,25 @@ def _lines_beginning_with(word: str, f: Layout, codes: np.ndarray, candidate: np
     if text is not None and text.count(word) * 8 < len(candidate):
         return _lines_found(word, f, candidate, text)
     lines = np.flatnonzero(candidate)
-    at = f.first[lines]
-    starts = f.starts[at]
-    keep = f.ends[at] - starts == len(word)
+    starts, ends = f.field(lines, 0)
+    keep = ends - starts == len(word)
     for k, ch in enumerate(word):
         keep[keep] = codes[starts[keep] + k] == ord(ch)
     return lines[keep]
 
 
-def _lines_found(word: str, f: Layout, candidate: np.ndarray, text: str) -> np.ndarray:
+def _lines_found(word: str, f: Layout | PlainLayout, candidate: np.ndarray, text: str) -> np.ndarray:
     """:func:`_lines_beginning_with` by a search of ``text`` for ``word``."""
     found, at = [], text.find(word)
     while at != -1:
         found.append(at)
         at = text.find(word, at + 1)
     where = np.asarray(found, dtype=np.int64)
-    field = np.minimum(np.searchsorted(f.starts, where), max(len(f.starts) - 1, 0))
-    line = np.searchsorted(f.line_starts, where, side="right") - 1
-    keep = (f.starts[field] == where) & (f.ends[field] - where == len(word)) & (line >= 0)
-    line, field = line[keep], field[keep]
-    return line[candidate[line] & (f.first[line] == field)]
+    line = np.searchsorted(f.line_starts, where, side="right") - 1   # (the first line starts at 0)
+    keep = candidate[line]
+    line, where = line[keep], where[keep]
+    starts, ends = f.field(line, 0)
+    return line[(starts == where) & (ends - where == len(word))]
 
 
 _TAG_PREFIXES = frozenset("BIESLUM")
@@ -167,7 +163,7 @@ def _tag_like(tag: str) -> bool:
         len(tag) > 2 and tag[1] == "-" and tag[0] in _TAG_PREFIXES)
 
 
-def _comment_lines(text: str, f: Layout, hashed_lines: np.ndarray, candidate: np.ndarray,
+def _comment_lines(text: str, f: Layout | PlainLayout, hashed_lines: np.ndarray, candidate: np.ndarray,
                    docstart: np.ndarray) -> np.ndarray:
     """Lines that are comments: they begin with ``#``, stand before the first token of a
     sentence (after a blank line, a ``-DOCSTART-`` line, another comment or the start of the
