@@ -49,3 +49,47 @@ def test_unreachable_scheduler(tmp_path, capsys, monkeypatch):
     gold, pred = write_pair(tmp_path, seed=23, documents=5)
     assert main(["score", gold, pred, "--dask", "tcp://127.0.0.1:9"]) == 2
     assert "cannot reach the scheduler" in capsys.readouterr().err
+
+
+def _held(port: int):
+    """A socket listening on ``port`` of every interface (as another cluster's dashboard would), or None when
+    something holds it already."""
+    import socket
+
+    s = socket.socket()
+    try:
+        s.bind(("", port))
+        s.listen()
+    except OSError:
+        s.close()
+        return None
+    return s
+
+
+def test_a_local_cluster_leaves_port_8787_alone(tmp_path, capsys):
+    # distributed's scheduler serves its HTTP routes on 8787 by default and warned on standard error when another
+    # cluster held it; the command's cluster listens on a free port of 127.0.0.1
+    gold, pred = write_pair(tmp_path, seed=24, documents=12)
+    holder = _held(8787)
+    try:
+        assert main(["score", gold, pred, "--output", "json", "--dask", "local", "--shard-size", "700"]) == 0
+    finally:
+        if holder is not None:
+            holder.close()
+    err = capsys.readouterr().err
+    assert "8787" not in err and "already in use" not in err, err
+
+
+def test_a_local_cluster_is_quiet_between_tasks():
+    # no profile sampled every 10 ms in the workers, the health check and the monitors every second or so
+    from accord.parallel._run import runner
+
+    def settings() -> tuple:
+        import dask
+
+        return (dask.config.get("distributed.worker.profile.enabled"),
+                dask.config.get("distributed.admin.tick.interval"))
+
+    with runner(2, "local") as run:
+        found = run.map(lambda _: settings(), [0, 1])
+    assert found == [(False, "1s"), (False, "1s")]

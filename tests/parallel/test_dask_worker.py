@@ -1,0 +1,71 @@
+"""A task of accord's in a Dask worker (:func:`accord.parallel._run.in_dask_worker`): it runs in the command's
+directory, and with the heap thresholds of one process while a Dask nanny's environment fixes them low."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from accord.parallel._run import in_dask_worker
+
+
+def _where(_: object) -> str:
+    return os.getcwd()
+
+
+def test_a_task_runs_in_the_command_directory_and_leaves_the_worker_where_it_was(tmp_path, monkeypatch):
+    worker, command = tmp_path / "worker", tmp_path / "command"
+    worker.mkdir()
+    command.mkdir()
+    monkeypatch.chdir(worker)
+    assert in_dask_worker(_where, str(command), None) == str(command)
+    assert os.getcwd() == str(worker)
+    # a directory the worker cannot see (another machine's): the worker's own
+    assert in_dask_worker(_where, str(tmp_path / "elsewhere"), None) == str(worker)
+
+
+def test_a_failing_task_leaves_the_worker_where_it_was(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    def fails(_: object) -> None:
+        raise KeyError("shard")
+
+    with pytest.raises(KeyError):
+        in_dask_worker(fails, "/", None)
+    assert os.getcwd() == str(tmp_path)
+
+
+_FAULTS = """
+import json, resource, sys
+import numpy as np
+from accord.parallel._run import in_dask_worker
+
+def churn(rounds):
+    # arrays of 1 MiB made and let go, as scoring a shard does thousands of times: page faults per array
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(rounds):
+        a = np.ones(1 << 17)
+        del a
+    return (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / rounds
+
+churn(5)
+print(json.dumps({"plain": churn(200), "task": in_dask_worker(churn, "", 200), "after": churn(200)}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's heap (Linux)")
+def test_heap_thresholds_of_one_process_while_a_task_runs():
+    # the environment a Dask nanny gives its worker (distributed's pre-spawn-environ)
+    env = {**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"}
+    out = subprocess.run([sys.executable, "-c", _FAULTS], env=env, capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).parent)
+    faults = json.loads(out.stdout)
+    # 1 MiB is 256 pages of 4 KiB: with the nanny's thresholds every array is a fresh mapping, faulted in again;
+    # inside a task the freed memory is reused; after it, the worker's thresholds again
+    assert faults["plain"] >= 200 and faults["after"] >= 200, faults
+    assert faults["task"] < 20, faults
