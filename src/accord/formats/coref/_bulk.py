@@ -139,6 +139,11 @@ def chains_in_bulk(lines: CorefLines) -> CorefChains | None:
     group_last = np.append(np.flatnonzero(group_start)[1:], len(order)) - 1
     if np.any(depth[group_last] != 0):
         return None
+    # each entity's first part (never a closing: its depth would be below 0), and their order as the reference
+    # scorer meets them: by token (the chain's line), a token's one-token mentions before its openings, each in
+    # written order; entities in (document, entity) order, as the clusters below
+    firsts = order[group_start]
+    appearance = _stable_order(chain[firsts], rank[firsts], begin[firsts])
     bracket = k_kind != 0
     level = np.where(k_kind == 1, depth, depth + 1)[bracket]
     b_doc, b_ent, b_kind, b_tok = k_doc[bracket], k_ent[bracket], k_kind[bracket], k_tok[bracket]
@@ -158,28 +163,10 @@ def chains_in_bulk(lines: CorefLines) -> CorefChains | None:
     new_cluster[1:] = (m_doc[1:] != m_doc[:-1]) | (m_ent[1:] != m_ent[:-1])
     first = np.flatnonzero(new_cluster)
     size = np.diff(np.append(first, len(m_doc)))
-    appearance = _first_parts(part_doc, entity, part_token, kind, begin)
-    order = np.argsort(appearance, kind="stable")
-    picked = final[_ranges(first[order], size[order])]
-    entity_bounds = np.concatenate([[0], np.cumsum(size[order])])
+    picked = final[_ranges(first[appearance], size[appearance])]
+    entity_bounds = np.concatenate([[0], np.cumsum(size[appearance])])
     per_doc = np.bincount(m_doc[first], minlength=len(names))
     return CorefChains(names, m_start[picked], m_end[picked], entity_bounds, np.concatenate([[0], np.cumsum(per_doc)]))
-
-
-def _first_parts(doc: np.ndarray, entity: np.ndarray, token: np.ndarray, kind: np.ndarray,
-                 begin: np.ndarray) -> np.ndarray:
-    """For each (document, entity) in sorted order, the rank of its first part in the file as the reference
-    scorer meets them: by document and token, a token's one-token mentions (kind 0) before its openings (kind 1),
-    each in written order (``begin``, where the part starts); closings (kind -1) never come first."""
-    starting = kind != -1
-    doc, entity, token, kind, begin = doc[starting], entity[starting], token[starting], kind[starting], begin[starting]
-    rank = np.empty(len(doc), dtype=np.int64)
-    rank[_stable_order(doc, token, kind, begin)] = np.arange(len(doc))
-    grouped = _stable_order(doc, entity, rank)
-    g_doc, g_ent = doc[grouped], entity[grouped]
-    first = np.ones(len(grouped), dtype=bool)
-    first[1:] = (g_doc[1:] != g_doc[:-1]) | (g_ent[1:] != g_ent[:-1])
-    return rank[grouped][first]
 
 
 def _stable_order(*keys: np.ndarray) -> np.ndarray:
