@@ -148,3 +148,28 @@ def test_a_document_type_declaration_is_refused(tmp_path, capsys, kind):
     assert main(["score", "d.xmi", "d.xmi"]) == 2
     err = capsys.readouterr().err.strip()
     assert "document type declaration" in err and "\n" not in err
+
+
+def test_a_chain_whose_first_link_is_no_link_is_an_error(tmp_path, monkeypatch):
+    """A chain's ``first`` pointing to a span without ``next``: an error naming the chain (before, both readers
+    stopped on an AttributeError: a traceback)."""
+    ts = cassis.TypeSystem()
+    span = ts.create_type("webanno.custom.Span", supertypeName="uima.tcas.Annotation")
+    link = ts.create_type("webanno.custom.MentionLink", supertypeName="uima.tcas.Annotation")
+    ts.create_feature(link, "next", link.name)
+    chain = ts.create_type("webanno.custom.MentionChain", supertypeName="uima.cas.AnnotationBase")
+    ts.create_feature(chain, "first", link.name)
+    cas = cassis.Cas(typesystem=ts)
+    cas.sofa_string = "Ada met Bob ."
+    bob = link(begin=8, end=11)
+    for fs in (span(begin=0, end=3), bob, chain(first=bob)):
+        cas.add(fs)
+    xml = cas.to_xmi()
+    first = xml.split('first="')[1].split('"')[0]
+    span_id = xml.split("<custom:Span")[1].split('xmi:id="')[1].split('"')[0]
+    f = tmp_path / "doc.xmi"
+    f.write_text(xml.replace(f'first="{first}"', f'first="{span_id}"'), encoding="utf-8")
+    (tmp_path / "TypeSystem.xml").write_text(ts.to_xml(), encoding="utf-8")
+    own, through_cassis, by_own = both_ways(lambda: xmi.read_coref_xmi(f), monkeypatch)
+    assert by_own and own == through_cassis
+    assert own[:2] == ("error", "FormatError") and "is a webanno.custom.Span, not a link" in own[2]

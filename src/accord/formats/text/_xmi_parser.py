@@ -18,7 +18,6 @@ A document type declaration is refused (:func:`doctype_refused`): an XMI file ha
 from __future__ import annotations
 
 import re
-import threading
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -40,13 +39,12 @@ _PRIMITIVE_INT = frozenset({"uima.cas.Integer", "uima.cas.Short", "uima.cas.Long
 _PRIMITIVE_FLOAT = frozenset({"uima.cas.Float", "uima.cas.Double"})
 _FS_ARRAY = "uima.cas.FSArray"
 _FS_LIST = "uima.cas.FSList"
-_PARSE_OPTIONS = {"resolve_entities": "internal", "no_network": True, "huge_tree": False, "load_dtd": False}
-"""The parser's options. No DTD is loaded, nothing is fetched, lxml's size limits hold; a document type declaration
-is refused before its first declaration is read (:meth:`_Reader.doctype`), so no entity can be declared at all.
-``resolve_entities`` is lxml's default (internal ones only; there are none): with ``False``, libxml2 hands a parser
-target an ``&`` of an attribute value as ``&#38;``."""
+_PARSE_OPTIONS = {"resolve_entities": False, "no_network": True, "huge_tree": False, "load_dtd": False}
+"""The parser's options: no DTD loaded, no entity expanded, nothing fetched, lxml's size limits kept. (A parser target,
+which builds no tree, was tried: libxml2 then checks no namespace, which cassis's parse does, and hands ``&`` of an
+attribute value as ``&#38;`` unless entities are resolved.)"""
 _ELEMENT = re.compile(rb"<[^?!]")
-_CHUNK = 1 << 16
+_FREE_EVERY = 1024
 
 # the kinds of feature, as cassis converts them
 _STR, _INT, _FLOAT, _BOOL, _OTHER, _SOFA_REF, _PARRAY, _PLIST, _FSARRAY, _FSLIST, _REF = range(11)
@@ -290,30 +288,47 @@ def _plan_of_tag(ts: Any, plans: dict[str, Any], tag: str) -> tuple[_Plan | None
 def parse_xmi(fh: BinaryIO, ts: Any, path: Path) -> XmiCas:
     """Read one XMI file (open, binary) with the type system ``ts``; :class:`Unsupported` (or any exception of the
     parser) means: read it through cassis instead."""
-    state = getattr(_LOCAL, "parser", None)
-    if state is None:
-        from lxml import etree
+    from lxml import etree
 
-        reader = _Reader()
-        state = (etree.XMLParser(target=reader, **_PARSE_OPTIONS), reader)
-    parser, reader = state
-    _LOCAL.parser = None          # (taken: a parse that fails leaves it dropped, a new one is made next time)
-    reader.reset(ts, path)
-    while chunk := fh.read(_CHUNK):
-        parser.feed(chunk)
-    parser.close()
-    _LOCAL.parser = state         # (lxml inspects a target when a parser is made: one parser a thread, reused)
+    reader = _Reader(ts, path)
+    context = etree.iterparse(fh, events=("end",), **_PARSE_OPTIONS)
+    start = reader.start
+    count = 0
+    for _, el in context:
+        if not count:
+            _refuse_doctype(el, path)
+        tag = el.tag
+        if tag == _ROOT:
+            if el.getparent() is None and el.getprevious() is not None:
+                raise Unsupported("a comment or instruction before the root")   # cassis: TypeError
+            continue
+        if len(el):
+            raise Unsupported("an element with elements inside")
+        start(tag, dict(el.items()))
+        el.clear()
+        count += 1
+        if count % _FREE_EVERY == 0:          # the elements read so far are dropped from the tree (memory)
+            parent = el.getparent()
+            if parent is not None:
+                del parent[:parent.index(el)]
+    if not count:
+        _refuse_doctype(context.root, path)
     return reader.cas()
 
 
-_LOCAL = threading.local()
+def _refuse_doctype(el: Any, path: Path) -> None:
+    """A document type declaration (a DTD, entities) is refused, never read (it precedes the first element)."""
+    from ...errors import FormatError
+
+    info = el.getroottree().docinfo if el is not None else None
+    if info is not None and (info.doctype or info.internalDTD is not None or info.externalDTD is not None):
+        raise FormatError(DOCTYPE_REFUSED, path=path)
 
 
 class _Reader:
-    """The parser's target: each element as libxml2 reports its start (no tree is built: memory stays flat)."""
+    """What each element of the file holds, checked as cassis checks it."""
 
-    def reset(self, ts: Any, path: Path) -> None:
-        """Ready for a file."""
+    def __init__(self, ts: Any, path: Path):
         self.ts = ts
         self.path = path
         self.plans = type_cache(ts)
@@ -324,26 +339,9 @@ class _Reader:
         self.sofas_named: set[str] = set()
         self.sofa: tuple[int, str | None] | None = None
         self.view: tuple[int, list[int]] | None = None
-        self.depth = 0
-
-    def doctype(self, *_: Any) -> None:
-        """A document type declaration (a DTD, entities) is refused, never read."""
-        from ...errors import FormatError
-
-        raise FormatError(DOCTYPE_REFUSED, path=self.path)
-
-    def end(self, _tag: str) -> None:
-        self.depth -= 1
-
-    def close(self) -> None:
-        """(The parser's end.)"""
 
     def start(self, tag: str, a: dict[str, str]) -> None:
-        depth = self.depth = self.depth + 1
-        if depth != 2:
-            if depth == 1 and tag == _ROOT:
-                return
-            raise Unsupported("an element with elements inside, or another root")
+        """One element (not the root; none inside it)."""
         entry = self.plans.get(tag)
         if entry is None:
             entry = _plan_of_tag(self.ts, self.plans, tag)
@@ -431,6 +429,4 @@ class _Reader:
                 values["begin"] = positions.get(values["begin"], values["begin"])
                 values["end"] = positions.get(values["end"], values["end"])
             index.setdefault(plan.name, []).append(m)
-        cas = XmiCas(self.ts, text, table, index, list(self.missing))
-        self.reset(self.ts, self.path)      # (the file's values are the CAS's now, not the reader's)
-        return cas
+        return XmiCas(self.ts, text, table, index, list(self.missing))

@@ -321,6 +321,9 @@ def read_coref_xmi(path: str | Path, typesystem: Any = None) -> dict[str, list[l
                     raise FormatError(f"coreference chain {chain.xmiID}: its links' next features form a cycle",
                                       path=f)
                 seen.add(id(link))
+                if not (hasattr(link, "next") and hasattr(link, "begin")):
+                    raise FormatError(f"coreference chain {chain.xmiID}: its link {link.xmiID} is a "
+                                      f"{link.type.name}, not a link (a span with a next feature)", path=f)
                 mentions.append((link.begin, link.end - 1))
                 link = link.next
             if mentions:
