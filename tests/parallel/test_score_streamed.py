@@ -104,3 +104,48 @@ def test_outputs_of_every_item_read_the_documents_whole(tmp_path, capsys, shards
     gold, pred = write_pair(tmp_path, seed=6, documents=20)
     _run(capsys, [gold, pred, "--output", "json", output, str(tmp_path / "out")])
     assert not shards
+
+
+def _has_sentences(result) -> list[bool]:
+    return [m.table.sentences is not None for m in result.measures.values()]
+
+
+@pytest.mark.parametrize("options, documents, shard_bytes, kept", [
+    (["--output", "json"], 40, 600, False),                                    # no bootstrap
+    (["--output", "json", "--bootstrap", "30", "--seed", "3", "--resample", "documents"], 40, 600, False),
+    (["--output", "json", "--bootstrap", "30", "--seed", "3"], 40, 600, False),  # auto, 40 documents: documents
+    (["--output", "json", "--bootstrap", "30", "--seed", "3"], 80, 1 << 20, False),  # two shards of 40: dropped there
+    (["--output", "json", "--bootstrap", "30", "--seed", "3"], 12, 600, True),   # auto under 30: sentences
+    (["--output", "json", "--bootstrap", "30", "--seed", "3", "--resample", "sentences"], 40, 600, True),
+    (["--output", "json", "--confidence-data", "--seed", "3"], 12, 600, True),
+])
+def test_shards_keep_sentences_only_for_a_bootstrap_of_sentences(tmp_path, monkeypatch, capsys, shards, options,
+                                                                  documents, shard_bytes, kept):
+    """The caller holds the count tables' sentences (a few cells per sentence: most of what it held at 30M tokens,
+    755 MiB) only when the output may resample sentences: --resample sentences, or auto under 30 documents (issue
+    43). Before, every shard sent them back and the merges copied them whatever the options; the JSON is the
+    whole corpus's in every case (the reference: the one-process path that reads it whole)."""
+    monkeypatch.setattr(score_module, "DEFAULT_SHARD_BYTES", shard_bytes)
+    gold, pred = write_pair(tmp_path, seed=7, documents=documents)
+    argv = [gold, pred, *options]
+    whole = _whole(monkeypatch, capsys, argv)
+    sent: list[bool] = []
+    merged: list[bool] = []
+    real_shard, real_merge = score_module.score_shard, score_module._merge_releasing
+
+    def shard(work):
+        out = real_shard(work)
+        sent.extend(_has_sentences(out.result))
+        return out
+
+    def merge(outcomes):
+        result = real_merge(outcomes)
+        merged.extend(_has_sentences(result))
+        return result
+
+    monkeypatch.setattr(score_module, "score_shard", shard)
+    monkeypatch.setattr(score_module, "_merge_releasing", merge)
+    assert _run(capsys, argv) == whole
+    assert merged and set(merged) == {kept}
+    if shard_bytes > 1 << 16 or options == ["--output", "json"]:
+        assert set(sent) == {kept}      # dropped in the worker (a shard of 30 documents or more, no bootstrap)

@@ -291,16 +291,20 @@ def run_score(args: argparse.Namespace) -> int:
         from ..pairs.mat_csv import check_formula_formats
 
         check_formula_formats(args.csv_formula_output)    # before scoring, not after
-    from ..parallel._run import STREAM
+    from ..parallel._run import SENTENCES, STREAM, sentence_policy
 
     # in one process too, the comparison is scored shard by shard as --jobs does (one shard's documents alive at a
     # time) when the outputs asked for need only the count tables; --details, --html and --mat-csv need the documents
     token = STREAM.set(getattr(args, "jobs", "1") == "1" and not getattr(args, "dask", None)
                        and not (args.details or args.html or args.mat_csv))
+    # the shards keep their sentences' counts only for a bootstrap that may resample sentences
+    resampled = getattr(args, "bootstrap", None) is not None or bool(getattr(args, "confidence_data", False))
+    kept = SENTENCES.set(sentence_policy(resampled, getattr(args, "resample", None)))
     try:
         result, draw = score_result(args, args.pred)
     finally:
         STREAM.reset(token)
+        SENTENCES.reset(kept)
     if args.details:
         write_details(result, args.details)
     status = emit(args, result, draw)

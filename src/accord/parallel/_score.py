@@ -40,7 +40,7 @@ from ._plan import (
     plan_shards,
     scan_marks,
 )
-from ._run import resolve_jobs, runner, streamed, usable_cores
+from ._run import SENTENCES, resolve_jobs, runner, streamed, usable_cores
 
 __all__ = ["score_in_shards", "score_shard", "ShardWork", "ShardOutcome"]
 
@@ -95,6 +95,8 @@ class ShardWork:
     views: tuple[Callable[..., Any], int, bool] | None = None
     """The function making a shard's span views, the report page's leniency level and labelled flag: keep the span
     views of the shard's documents (:data:`accord.parallel._views.VIEWS`); None: only the count tables."""
+    sentences: str = "keep"
+    """What the count tables keep of their sentences (:data:`accord.parallel._run.SENTENCES`)."""
 
 
 @dataclass
@@ -199,11 +201,30 @@ def score_shard(work: ShardWork) -> ShardOutcome:
             make_views, level, labelled = work.views
             out.views = make_views(result, level, labelled)
     result.corpora = None
+    if work.sentences == "drop" or work.sentences == "auto" and len(result.documents) >= _auto_documents():
+        _drop_sentences(result)
     if hasattr(result, "alignments"):
         result.alignments = []
     result.source = None
     out.result = result
     return out
+
+
+def _auto_documents() -> int:
+    from ..stats._units import AUTO_DOCUMENTS
+
+    return AUTO_DOCUMENTS
+
+
+def _drop_sentences(result: Any) -> None:
+    """The result's count tables without their sentences (what a bootstrap over documents, or none, never reads):
+    the cells of every sentence of a large corpus were most of what the caller held, and copied at each merge."""
+    from dataclasses import replace
+
+    from ..result._result import Measure
+
+    result.measures = {name: m if m.table.sentences is None else Measure(m.kind, replace(m.table, sentences=None))
+                       for name, m in result.measures.items()}
 
 
 def _scan(task: tuple[str, int, int, str]) -> Marks:
@@ -331,10 +352,10 @@ def score_in_shards(arguments: dict[str, Any], jobs: int | str = 1, client: Any 
         from ._views import VIEWS
 
         views = VIEWS.get()     # (accord report: the page's span views kept by the shards)
-        works = [ShardWork(s, score_arguments, (side_options[0], side_options[1]), encoding, score, views)
-                 for s in shards]
+        works = [ShardWork(s, score_arguments, (side_options[0], side_options[1]), encoding, score, views,
+                           SENTENCES.get()) for s in shards]
         outcomes = run.map(score_shard, works)
-    return _gather(outcomes, shards, arguments, plans)
+    return _gather(outcomes, shards, arguments, plans, works[0].sentences if works else "keep")
 
 
 def _warn_capped(jobs: int, workers: int, shards: int) -> None:
@@ -366,7 +387,7 @@ def _serial(why: str) -> None:
 
 
 def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[str, Any],
-            plans: list[InputPlan]) -> Any:
+            plans: list[InputPlan], sentences: str = "keep") -> Any:
     """The serial result from the shards' outcomes (see the module's docstring), or None to score serially."""
     from ..pipeline import check_label_case, check_user_names, missing_documents, source_name
 
@@ -402,6 +423,9 @@ def _gather(outcomes: list[ShardOutcome], shards: list[Shard], arguments: dict[s
     for out in outcomes:
         if out.error is not None:
             raise _thaw(out.error[1])
+    if sentences == "auto" and sum(len(out.result.documents) for out in outcomes) >= _auto_documents():
+        for out in outcomes:     # (--resample auto resamples documents: the shards' sentences let go unmerged)
+            _drop_sentences(out.result)
     result = _merge_releasing(outcomes)
     order = gold_ids + [d for d in pred_ids if d not in gold_set]
     result.reorder_documents(order)
