@@ -29,7 +29,7 @@ class CorefLines:
     ``marks``: lines whose first field begins with ``#`` (``#begin document``, ``#end document``,
     comments), with ``mark_text`` their stripped text; ``token_lines``: the other non-blank lines;
     ``mention``: indices (among ``token_lines``) of those whose last field is not ``-`` or ``_``,
-    ``chain_start``/``chain_end``: where that field is in the text (indexed like ``token_lines``).
+    ``chain_start``/``chain_end``: where that field is in the text (indexed like ``mention``).
     """
 
     __slots__ = ("text", "codes", "marks", "mark_text", "before_mark", "token_lines", "chain_start", "chain_end",
@@ -83,8 +83,8 @@ def chains_in_bulk(lines: CorefLines) -> CorefChains | None:
     token = mention - doc_first[doc_of]
 
     # the characters of every chain, one after the other
-    starts = lines.chain_start[mention].astype(np.int64)
-    lens = lines.chain_end[mention].astype(np.int64) - starts
+    starts = lines.chain_start.astype(np.int64)
+    lens = lines.chain_end.astype(np.int64) - starts
     before = np.cumsum(lens) - lens
     chars = field_chars(lines.codes, starts, starts + lens)
     chain_of = np.repeat(np.arange(len(mention)), lens)

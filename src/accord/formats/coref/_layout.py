@@ -54,52 +54,60 @@ def _ascii_lines(text: str, codes: np.ndarray) -> CorefLines | None:
     # line i runs from line_start[i] to line_end[i] (its line feed, or the end of the text); str.splitlines has no
     # empty last line after a final line feed
     line_end = breaks if codes[-1] == _LF else np.append(breaks, n)
-    line_start = np.concatenate([[0], breaks + 1])[:len(line_end)]
-    blank = (codes == _SPACE) | (codes == _TAB)
+    line_start = np.empty(len(line_end), dtype=np.int64)
+    line_start[0] = 0
+    line_start[1:] = line_end[:-1] + 1
     # the last character of each line that is not blank (before the line's start: a blank line)
     last = line_end - 1
+    stepping = np.flatnonzero(last >= line_start)
+    stepping = stepping[_blank(codes[last[stepping]])]
     for _ in range(_STEPS):
-        stepping = last >= line_start
-        stepping[stepping] = blank[last[stepping]]
-        if not stepping.any():
+        if not len(stepping):
             break
         last[stepping] -= 1
-    else:
-        stepping = last >= line_start
-        stepping[stepping] = blank[last[stepping]]
-        if stepping.any():
-            return None
+        stepping = stepping[last[stepping] >= line_start[stepping]]
+        stepping = stepping[_blank(codes[last[stepping]])]
+    if len(stepping):
+        return None
     filled_mask = last >= line_start
     if filled_mask.all():       # no blank line: no selection to make
         filled, first = np.arange(len(last), dtype=np.int64), line_start
     else:
         filled = np.flatnonzero(filled_mask)
         last, first = last[filled], line_start[filled]
-    if np.any(blank[first]):
+    head = codes[first]
+    leading = np.flatnonzero(_blank(head))
+    if len(leading):
         # a line that begins with blanks: its first field is found past them (rare; one search a line)
-        lead = np.flatnonzero(blank[first])
-        for k in lead.tolist():
-            start = int(first[k])
-            first[k] = start + len(text[start:int(last[k]) + 1]) - len(text[start:int(last[k]) + 1].lstrip(" \t"))
-    hashed = codes[first] == _HASH
+        for k in leading.tolist():
+            start, end = int(first[k]), int(last[k]) + 1
+            first[k] = end - len(text[start:end].lstrip(" \t"))
+        head = codes[first]
+    hashed = head == _HASH
     marks = filled[hashed]
-    token_lines = filled[~hashed]
-    t_first, t_last = first[~hashed], last[~hashed]
-    chain_end = t_last + 1
-    # the chain column: after the last blank before its last character, within the line
-    single = (codes[t_last] == _DASH) | (codes[t_last] == _UNDERSCORE)
-    single &= (t_last == t_first) | blank[np.maximum(t_last - 1, 0)]
-    mention = np.flatnonzero(~single)
-    chain_start = t_last.copy()
-    if len(mention):
-        chain_start[mention] = _field_starts(text, blank, t_first[mention], t_last[mention])
+    tokens = np.flatnonzero(~hashed)
+    token_lines, t_last = filled[tokens], last[tokens]
+    # the chain column: a one-character field '-' or '_' is no mention; else it runs from after the last blank
+    # before its last character (within the line)
+    final = codes[t_last]
+    before = codes[t_last - 1]     # (the text's last character for the first: it is a line feed or a blank then)
+    plain = ((final == _DASH) | (final == _UNDERSCORE)) & (_blank(before) | (before == _LF) | (t_last == 0))
+    mention = np.flatnonzero(~plain)
+    m_last = t_last[mention]
+    chain_start = _field_starts(text, codes, first[tokens[mention]], m_last)
     offset_type = np.int32 if n < 2**31 - 1 else np.int64
     mark_text = [text[s:e + 1] for s, e in zip(first[hashed].tolist(), last[hashed].tolist())]
     return CorefLines(text, codes, marks, mark_text, token_lines, chain_start.astype(offset_type),
-                      chain_end.astype(offset_type), mention)
+                      (m_last + 1).astype(offset_type), mention)
 
 
-def _field_starts(text: str, blank: np.ndarray, line_first: np.ndarray, field_last: np.ndarray) -> np.ndarray:
+def _blank(c: np.ndarray) -> np.ndarray:
+    """Whether each code is a space or a tab."""
+    blank: np.ndarray = (c == _SPACE) | (c == _TAB)
+    return blank
+
+
+def _field_starts(text: str, codes: np.ndarray, line_first: np.ndarray, field_last: np.ndarray) -> np.ndarray:
     """Where the fields ending at ``field_last`` (not blank) begin: after the last blank before them, not before
     ``line_first``. Stepped back with arrays a few characters at a time (chain columns are short); the fields
     still longer are searched one by one."""
@@ -108,7 +116,7 @@ def _field_starts(text: str, blank: np.ndarray, line_first: np.ndarray, field_la
     for _ in range(_FIELD_STEPS):
         before = start[active] - 1
         going = before >= line_first[active]
-        going[going] = ~blank[before[going]]
+        going[going] = ~_blank(codes[before[going]])
         active = active[going]
         if not len(active):
             return start
@@ -135,4 +143,4 @@ def _laid_out_lines(text: str, codes: np.ndarray) -> CorefLines:
     plain = (chain_end - chain_start == 1) & ((codes[chain_start] == ord("-")) | (codes[chain_start] == ord("_")))
     mention = np.flatnonzero(~plain)
     mark_text = [f.line_text(text, int(i)).strip() for i in marks.tolist()]
-    return CorefLines(text, codes, marks, mark_text, token_lines, chain_start, chain_end, mention)
+    return CorefLines(text, codes, marks, mark_text, token_lines, chain_start[mention], chain_end[mention], mention)

@@ -76,8 +76,8 @@ def _read_in_order(lines: CorefLines, p: Path) -> dict[str, Clusters]:
     """The chains read one line after the other: the first fault of the file is the one named."""
     text, marks, mark_text, token_lines = lines.text, lines.marks, lines.mark_text, lines.token_lines
     chain_start, chain_end, mention = lines.chain_start, lines.chain_end, lines.mention
-    # the marks (as -1 - their index) and the token lines with a mention (their index among token lines), in file order
-    events = np.concatenate([-1 - np.arange(len(marks)), mention])
+    # the marks (as -1 - their index) and the token lines with a mention (their index among them), in file order
+    events = np.concatenate([-1 - np.arange(len(marks)), np.arange(len(mention))])
     events = events[np.argsort(np.concatenate([marks, token_lines[mention]]), kind="stable")]
     docs: dict[str, Clusters] = {}
     doc: str | None = None
@@ -89,7 +89,8 @@ def _read_in_order(lines: CorefLines, p: Path) -> dict[str, Clusters]:
     for e in events.tolist():
         if e >= 0:
             if doc is not None:
-                _read_chain(text[int(chain_start[e]):int(chain_end[e])], e - base, int(token_lines[e]) + 1,
+                t = int(mention[e])
+                _read_chain(text[int(chain_start[e]):int(chain_end[e])], t - base, int(token_lines[t]) + 1,
                             entities, open_, first, p)
             continue
         m = -1 - e
