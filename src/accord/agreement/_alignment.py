@@ -55,6 +55,7 @@ import numpy as np
 from ..errors import AccordError
 from ._continua import Continua
 from ._dissimilarity import Dissimilarity
+from ._frontier import solve_frontier
 
 __all__ = ["Alignment", "AlignmentError", "best_alignment", "candidate_alignments", "MAX_CANDIDATES",
            "MAX_COMPONENT_CANDIDATES", "MAX_LP_CANDIDATES", "MIP_SECONDS"]
@@ -349,6 +350,11 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
         if n == 2 and len(rest):         # two annotators: an assignment problem, exact at any density
             chosen[rest[_solve_pairs(tuples[rest], disorder[rest])]] = True
             rest = rest[:0]
+        if len(rest):                    # long thin components: dynamic programming along the continuum
+            picked_long, hard = solve_frontier(tuples[rest], disorder[rest], label[firsts[rest]], units,
+                                                diss.delta_empty)
+            chosen[rest[picked_long]] = True
+            rest = rest[hard]
         per_component = np.bincount(label[firsts[rest]], minlength=n_comp)
         worst = int(np.argmax(per_component)) if len(rest) else 0
         if len(rest) and per_component[worst] > MAX_LP_CANDIDATES:

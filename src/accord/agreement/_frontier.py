@@ -1,0 +1,200 @@
+"""Exact covers of long, thin components by dynamic programming along the continuum.
+
+The candidate unitary alignments of sparse units join a document into long components (a chain of
+units, each able to align with its neighbours), too long for a bit mask over all their units
+(:func:`accord.agreement._alignment._solve_components`) but thin: a candidate's units are close
+in the order of their starts. The units of a component are numbered by (start, end, annotator);
+a partial cover is the lowest unit it leaves uncovered, its *position*, and the mask of the units
+after it that it already covers (bit ``b`` for unit ``position + b``). The next candidate is one
+whose lowest unit is the position (every exact cover is reached this way, once); partial covers of
+a component with the same position and mask keep the cheaper, so the least cost over all exact
+covers is found. All components advance together one position at a time.
+
+This is exact whatever the candidates. A component is left to the integer program (the returned
+mask) when one of its candidates spans more than 62 units in that order, or when it has more than
+:data:`MAX_FRONTIER_STATES` partial covers at one position (units so dense that many covers stay
+open side by side).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._continua import Continua
+
+__all__ = ["MAX_FRONTIER_STATES", "MAX_FRONTIER_TOTAL", "solve_frontier"]
+
+MAX_FRONTIER_STATES = 2000
+"""A component with more partial covers than this at one position goes to the integer program."""
+
+MAX_FRONTIER_TOTAL = 8_000_000
+"""More partial covers than this in one call: the components still open go to the integer program."""
+
+_SPAN = 62
+
+
+def _popcount(mask: np.ndarray) -> np.ndarray:
+    """The number of bits set in each (non-negative) mask."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(mask).astype(np.int64)
+    bits = np.unpackbits(np.ascontiguousarray(mask, dtype=np.int64).view(np.uint8)).reshape(len(mask), 64)
+    return bits.sum(axis=1).astype(np.int64)
+
+
+def _lowest_zero(mask: np.ndarray) -> np.ndarray:
+    """The index of the lowest zero bit of each (non-negative, below 2**62) mask."""
+    bit = (~mask) & (mask + 1)
+    return np.log2(bit.astype(np.float64)).astype(np.int64)
+
+
+class _Store:
+    """Parallel arrays that grow by appending (capacity doubled), read as views."""
+
+    def __init__(self, dtypes: tuple[type, ...]):
+        self._cols: list[np.ndarray] = [np.zeros(1024, dtype=d) for d in dtypes]
+        self.size = 0
+
+    def append(self, *arrays: np.ndarray) -> None:
+        k = len(arrays[0])
+        if self.size + k > len(self._cols[0]):
+            capacity = max(2 * len(self._cols[0]), self.size + k)
+            grown = []
+            for col in self._cols:
+                new = np.zeros(capacity, dtype=col.dtype)
+                new[:self.size] = col[:self.size]
+                grown.append(new)
+            self._cols = grown
+        for col, values in zip(self._cols, arrays):
+            col[self.size:self.size + k] = values
+        self.size += k
+
+    def column(self, i: int) -> np.ndarray:
+        return self._cols[i][:self.size]
+
+
+def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, units: Continua,
+                   delta_empty: float) -> tuple[np.ndarray, np.ndarray]:
+    """Exact covers of the components ``comp`` (a label per candidate) at least total disorder.
+
+    Returns the indices of the chosen candidates and a mask of the candidates whose component was
+    left to the integer program (see the module docstring).
+    """
+    if not len(tuples):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
+    n = tuples.shape[1]
+    removal = (n - 1) * delta_empty / (n * (n - 1) / 2)      # the most taking a unit out of a tuple may cost
+    real = tuples >= 0
+    cand, col = np.nonzero(real)
+    members = tuples[cand, col]
+    unit_ids, unit_pos = np.unique(members, return_inverse=True)
+    comp_ids, comp_index = np.unique(comp, return_inverse=True)
+    n_comp = len(comp_ids)
+    unit_comp = np.zeros(len(unit_ids), dtype=np.int64)
+    unit_comp[unit_pos] = comp_index[cand]
+    order = np.lexsort((units.annotator[unit_ids], units.end[unit_ids], units.start[unit_ids], unit_comp))
+    comp_sorted = unit_comp[order]
+    begins = np.flatnonzero(np.r_[True, comp_sorted[1:] != comp_sorted[:-1]])
+    rank = np.empty(len(unit_ids), dtype=np.int64)
+    rank[order] = np.arange(len(order)) - np.repeat(begins, np.diff(np.r_[begins, len(order)]))
+    comp_size = np.bincount(unit_comp, minlength=n_comp)
+    r = rank[unit_pos]
+    low = np.full(len(tuples), np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(low, cand, r)
+    high = np.zeros(len(tuples), dtype=np.int64)
+    np.maximum.at(high, cand, r)
+    hard = np.zeros(n_comp, dtype=bool)
+    hard[comp_index[high - low > _SPAN]] = True
+    mask = np.zeros(len(tuples), dtype=np.int64)
+    shift = np.minimum(r - low[cand], _SPAN)
+    np.bitwise_or.at(mask, cand, np.left_shift(np.int64(1), shift))
+    keys_all = comp_index * (int(comp_size.max()) + 1) + low
+    by_key = np.argsort(keys_all, kind="stable")
+    keys = keys_all[by_key]
+    stride = int(comp_size.max()) + 1
+
+    # partial covers kept (one per component, position and mask): component, mask, cost, parent, candidate;
+    # the children of a position wait in their buckets (component, mask, cost, parent, candidate) until reached
+    roots = np.flatnonzero(~hard)
+    store = _Store((np.int64, np.int64, np.float64, np.int64, np.int64))
+    buckets: dict[int, list[tuple[np.ndarray, ...]]] = {
+        0: [(roots, np.zeros(len(roots), dtype=np.int64), np.zeros(len(roots)), np.full(len(roots), -1, dtype=np.int64),
+             np.full(len(roots), -1, dtype=np.int64))]}
+    done: list[np.ndarray] = []
+    while buckets:
+        position = min(buckets)
+        parts = buckets.pop(position)
+        c, m, cost, parent, picks = (np.concatenate([p[i] for p in parts]) for i in range(5))
+        alive = ~hard[c]
+        if not alive.all():
+            c, m, cost, parent, picks = c[alive], m[alive], cost[alive], parent[alive], picks[alive]
+        if len(c) > 1:
+            keep = np.lexsort((cost, m, c))
+            c, m, cost, parent, picks = c[keep], m[keep], cost[keep], parent[keep], picks[keep]
+            first = np.r_[True, (c[1:] != c[:-1]) | (m[1:] != m[:-1])]
+            c, m, cost, parent, picks = c[first], m[first], cost[first], parent[first], picks[first]
+            # bound: from position p, covering the units of a mask m costs F(p, m) within
+            # [F(p, {}) - |m| delta, F(p, {}) + |m| (n - 1) delta / C(n, 2)] (add them as singletons, or take
+            # them out of the tuples of a cover of every unit): a partial cover whose cost - |m| delta exceeds
+            # another's cost + |m'| (n - 1) delta / C(n, 2) cannot lead to an optimal cover
+            bits = _popcount(m)
+            best = np.full(n_comp, np.inf)
+            np.minimum.at(best, c, cost + bits * removal)
+            worse = cost - bits * delta_empty > best[c] + 1e-9 * (1.0 + np.abs(best[c]))
+            if worse.any():
+                keep = ~worse
+                c, m, cost, parent, picks = c[keep], m[keep], cost[keep], parent[keep], picks[keep]
+            crowded = np.bincount(c, minlength=n_comp) > MAX_FRONTIER_STATES
+            if store.size > MAX_FRONTIER_TOTAL:
+                crowded[:] = True
+            if crowded.any():
+                hard |= crowded
+                alive = ~crowded[c]
+                c, m, cost, parent, picks = c[alive], m[alive], cost[alive], parent[alive], picks[alive]
+        ids = np.arange(store.size, store.size + len(c))
+        store.append(c, m, cost, parent, picks)
+        complete = position >= comp_size[c]
+        if complete.any():
+            done.append(ids[complete])
+            c, m, cost, ids = c[~complete], m[~complete], cost[~complete], ids[~complete]
+        where = c * stride + position
+        lo = np.searchsorted(keys, where, side="left")
+        hi = np.searchsorted(keys, where, side="right")
+        counts = hi - lo
+        n_new = int(counts.sum())
+        if not n_new:
+            continue
+        offsets = np.arange(n_new) - np.repeat(np.cumsum(counts) - counts, counts)
+        new_picks = by_key[np.repeat(lo, counts) + offsets]
+        old_mask = np.repeat(m, counts)
+        fits = (old_mask & mask[new_picks]) == 0
+        new_picks = new_picks[fits]
+        new_parent = np.repeat(ids, counts)[fits]
+        new_comp = np.repeat(c, counts)[fits]
+        new_mask = old_mask[fits] | mask[new_picks]
+        new_cost = np.repeat(cost, counts)[fits] + disorder[new_picks]
+        step = _lowest_zero(new_mask)
+        new_mask = np.right_shift(new_mask, step)
+        new_position = position + step
+        order_pos = np.argsort(new_position, kind="stable")
+        values, starts, counts = np.unique(new_position[order_pos], return_index=True, return_counts=True)
+        for value, start, count in zip(values, starts, counts):
+            at = order_pos[start:start + count]
+            buckets.setdefault(int(value), []).append((new_comp[at], new_mask[at], new_cost[at], new_parent[at],
+                                                       new_picks[at]))
+    all_comp, all_cost, parents, cands = store.column(0), store.column(2), store.column(3), store.column(4)
+    ends = np.concatenate(done) if done else np.zeros(0, dtype=np.int64)
+    # a complete cover was stored at its component's size, with the last candidate it took
+    ends = ends[~hard[all_comp[ends]]]
+    best = ends[np.lexsort((all_cost[ends], all_comp[ends]))]
+    best = best[np.r_[True, all_comp[best][1:] != all_comp[best][:-1]]] if len(best) else best
+    solved = np.zeros(n_comp, dtype=bool)
+    solved[all_comp[best]] = True
+    hard |= ~solved
+    chosen: list[np.ndarray] = []
+    state = best
+    while len(state):                       # back from each best complete cover to its root
+        chosen.append(cands[state])
+        state = parents[state]
+        state = state[state >= 0]
+    picked = np.concatenate(chosen) if chosen else np.zeros(0, dtype=np.int64)
+    return picked[picked >= 0], hard[comp_index]
