@@ -11,8 +11,8 @@ makes it), and put where a marker stands for it in the text ``json_text`` writes
 from __future__ import annotations
 
 import json
+import os
 import re
-import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,7 +30,7 @@ class TableMarkers:
     block per document."""
 
     def __init__(self) -> None:
-        self.prefix = "accord-table-" + secrets.token_hex(8) + "-"
+        self.prefix = "accord-table-" + os.urandom(8).hex() + "-"     # (secrets would import hmac)
         self.tables: list[tuple[list[str], Kind | None, np.ndarray | None]] = []
 
     def add(self, documents: Sequence[str], kind: Kind | None = None, counts: np.ndarray | None = None) -> str:
