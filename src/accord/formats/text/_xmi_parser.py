@@ -305,9 +305,8 @@ def parse_xmi(fh: BinaryIO, ts: Any, path: Path) -> XmiCas:
         if len(el):
             raise Unsupported("an element with elements inside")
         start(tag, dict(el.items()))
-        el.clear()
         count += 1
-        if count % _FREE_EVERY == 0:          # the elements read so far are dropped from the tree (memory)
+        if count % _FREE_EVERY == 0:          # the elements read so far are dropped from the tree (memory flat)
             parent = el.getparent()
             if parent is not None:
                 del parent[:parent.index(el)]
