@@ -1,4 +1,6 @@
-"""UIMA CAS XMI, as INCEpTION and WebAnno export it, read and written through dkpro-cassis.
+"""UIMA CAS XMI, as INCEpTION and WebAnno export it: read by accord's own streaming parser
+(:mod:`._xmi_parser`, with dkpro-cassis's type system), or by dkpro-cassis for a file that parser hands over (the
+same result); written through dkpro-cassis.
 
 Reading needs the type system: the file given as ``typesystem``, else a ``TypeSystem.xml`` (or
 ``typesystem.xml``) in the XMI file's folder, as INCEpTION's "UIMA CAS XMI" export puts it; without one,
@@ -18,9 +20,9 @@ add. A type that the type system lacks is an error naming the types it declares;
 the file is a document without such annotations (with a warning when the layer was not chosen and the file
 holds other layers).
 
-lxml, under cassis, refuses a text or attribute value over :data:`MAX_XML_TEXT` bytes (the document text is
-one); the file is checked for one before it is parsed, so the refusal costs no memory. The warnings of cassis
-and the libraries under it are silenced; accord's own are not.
+lxml refuses a text or attribute value over :data:`MAX_XML_TEXT` bytes (the document text is one); the file is
+checked for one before it is parsed, so the refusal costs no memory. A document type declaration is refused (no DTD,
+no entities, no network). The warnings of cassis and the libraries under it are silenced; accord's own are not.
 
 Writing keeps spans as DKPro Core ``NamedEntity`` annotations with their label in ``value`` and writes the
 type system beside the file (``TypeSystem.xml``); a spanless annotation or an attribute is an error.
