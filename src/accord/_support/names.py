@@ -7,7 +7,6 @@ suggesting the nearest (:func:`difflib.get_close_matches`).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from ..errors import OptionError
@@ -19,6 +18,8 @@ def unknown_message(name: str, known: Iterable[str], what: str, option: str | No
                     *, from_input: bool = True) -> str:
     """``--type: no annotation type 'Persn' in the input (did you mean 'Person'?); the input has 'Date', ...``."""
     known = sorted(set(known), key=str)
+    import difflib  # here: only a misspelt name needs it
+
     near = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     head = f"{option}: " if option else ""
     hint = f" (did you mean {near[0]!r}?)" if near else ""

@@ -21,8 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from defusedxml import ElementTree as ET
-
 from ..errors import AccordWarning, SchemaError, ValidationError
 from . import SCALAR_TYPES, Annotation, Corpus, Document, is_aggregate
 
@@ -381,6 +379,8 @@ def load_task(path: str | os.PathLike[str]) -> Task:
 
 def parse_task(text: str, source: str = "task") -> Task:
     """Parse the XML text of a task file."""
+    from defusedxml import ElementTree as ET  # noqa: N817 - here: a score without a task file parses no XML
+
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
