@@ -25,6 +25,7 @@ from .._support.arrays import Index, Int64s
 from ..errors import PairingError, ProfileError
 from ..model import SCALAR_TYPES, Annotation, Document, is_aggregate
 from ..model.schema import Task
+from ._bulk_spanless import Deferred, pair_deferred
 from .assign import assign
 from .blocks import exact_pairs, overlap_blocks
 from .shapes import pair_scores, spanless_block_scores
@@ -124,6 +125,9 @@ class Pairer:
         self._strata = similarity.strata if isinstance(similarity, ProfileSimilarity) else []
         self._shape_codes: dict[Shape, int] = {}
         self._by_shape: dict[Shape, SimilarityResult] = {}
+        self.bulk_spanless = True
+        """Whether :meth:`align_many` pairs the documents' last spanless groups at once (False: one by one, as
+        :meth:`align` alone does; the two give the same pairs)."""
         if task is not None:
             self._check_strata(task)
 
@@ -200,6 +204,15 @@ class Pairer:
                     batch.append((c[0], c[1], c[2], c[3], c[4], c[6], c[5], c[7]))
                 else:
                     out[c[0]] = self.align(c[1], c[2], c[3])
+        elif self.bulk_spanless and self.similarity.by_shape and (self.task is not None or self._strata):
+            # each document's last spanless group (the relations) is left for all documents at once
+            deferred: list[Deferred] = []
+            out = [self.align(doc_id, gold_doc, pred_doc, deferred) for doc_id, gold_doc, pred_doc in triples]
+            if deferred:
+                pair_deferred(self, deferred)
+                for al, *_ in deferred:
+                    al.contents = None
+                    al.pointers = al.pointing = None
         else:
             out = [self.align(doc_id, gold_doc, pred_doc) for doc_id, gold_doc, pred_doc in triples]
         if batch:
@@ -219,8 +232,13 @@ class Pairer:
             _pair_exact_batch(done, gold_status, pred_status)
         return out  # type: ignore[return-value]  # every slot is filled above, by align or by the batch
 
-    def align(self, doc_id: str, gold_doc: Document | None, pred_doc: Document | None) -> DocumentAlignment:
-        """Pair the annotations of one document pair (either side may be missing)."""
+    def align(self, doc_id: str, gold_doc: Document | None, pred_doc: Document | None,
+              defer: list[Deferred] | None = None) -> DocumentAlignment:
+        """Pair the annotations of one document pair (either side may be missing).
+
+        With ``defer`` (a task's or a profile's strata, a similarity that scores by shape), the last group when it is
+        spanless is not paired but added to ``defer`` for :func:`~accord.match._bulk_spanless.pair_deferred`, which
+        pairs it for many documents at once (and the document's working memory is kept until then)."""
         gold, glabels = self._labelled(gold_doc)
         pred, plabels = self._labelled(pred_doc)
         out = DocumentAlignment(doc_id, gold_doc, pred_doc, gold, pred, glabels, plabels)
@@ -241,10 +259,16 @@ class Pairer:
         if np.any(ggroups % 2) or np.any(pgroups % 2) or len(self._strata) > 1:
             self._check_references(gold, ggroups, doc_id, "gold", out.pointing_of("gold"))
             self._check_references(pred, pgroups, doc_id, "predicted", out.pointing_of("pred"))
-        for g in sorted(set(ggroups.tolist()) | set(pgroups.tolist())):
+        groups = sorted(set(ggroups.tolist()) | set(pgroups.tolist()))
+        if defer is not None and (by_depth or groups[-1] % 2 == 0):
+            defer = None
+        for g in groups:
             gi = np.flatnonzero(ggroups == g)
             pi = np.flatnonzero(pgroups == g)
             if len(gi) and len(pi):
+                if defer is not None and g == groups[-1]:
+                    defer.append((out, gold, pred, gi, pi, ctx))
+                    return out
                 self._pair_group(gold, pred, gi, pi, g % 2 == 0, ctx, out)
         if by_depth and (np.any(ggroups > 1) or np.any(pgroups > 1)):
             # spanless annotations at different depths on the two sides (an argument missed or added) meet once

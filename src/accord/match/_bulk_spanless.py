@@ -1,0 +1,294 @@
+"""The last spanless group of every document (a task's relations, most often) paired for all documents at once.
+
+:meth:`~accord.match.engine.Pairer.align` pairs a document's groups in order; the last group, when it is spanless,
+is left to :func:`pair_deferred`, called once for all the documents of a batch: their implied spans are cut into
+blocks by one sort (each document's positions shifted past the previous document's, so that blocks never cross
+documents), the shape codes of every annotation are computed in one pass, the geometry of every block
+(whether the implied spans of a row and a column are apart) is one array operation, and the similarity of the
+pairs whose targets were not paired with each other is read from a table indexed by (gold shape, predicted shape,
+apart), filled once per combination the corpus holds. What stays per block is what decides its pairs: the rows
+and columns in the canonical order of their content keys, the linked pairs (a target of the row paired with a
+target of the column, :func:`~accord.match.shapes._linked`) scored one by one, and the assignment.
+
+The pairs, their order in each document, their similarities, error tokens and ties are those of
+:meth:`~accord.match.engine.Pairer._pair_group` (``tests/fuzz/test_bulk_spanless.py`` checks both ways on random
+corpora): the same matrices in the same row and column order go to the same :func:`~accord.match.assign.assign`.
+A document whose group has an annotation with a span or without an implied span, or a corpus whose shapes cannot
+be coded (an unhashable value), is paired by :meth:`~accord.match.engine.Pairer._pair_group` as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .._support.arrays import Floats, Index
+from ..model import Annotation
+from .assign import assign
+from .blocks import overlap_blocks
+from .shapes import _codes, _linked, _linked_score, spanless_block_scores
+from .similarity import Context, Shape
+from .similarity import Result as SimilarityResult
+from .sparse import DENSE_LIMIT
+
+if TYPE_CHECKING:
+    from .engine import DocumentAlignment, Pairer
+
+__all__ = ["Deferred", "pair_deferred"]
+
+Deferred = tuple["DocumentAlignment", list[Annotation], list[Annotation], Index, Index, Context]
+"""A document's last spanless group left by ``align``: its alignment, annotations, the group's gold and predicted
+indices, and the document's context (the pairs of its earlier groups)."""
+
+Tokens = tuple[tuple[str, ...], tuple[str, ...]]
+
+TABLE_CELLS = 1 << 22
+"""The largest (gold shape, predicted shape, apart) table; with more shapes, blocks use
+:func:`~accord.match.shapes.spanless_block_scores`."""
+
+
+def pair_deferred(pairer: Pairer, items: Sequence[Deferred]) -> None:
+    """Pair the deferred groups of many documents, recording the pairs in each document's alignment."""
+    ready: list[tuple[Deferred, list[tuple[int, int]], list[tuple[int, int]]]] = []
+    for item in items:
+        out, gold, pred, gi, pi, ctx = item
+        implied = ctx.implied
+        g_anns = [gold[i] for i in gi.tolist()]
+        p_anns = [pred[j] for j in pi.tolist()]
+        gsp = [implied(a) for a in g_anns]
+        psp = [implied(a) for a in p_anns]
+        if (None in gsp or None in psp or any(a.start is not None for a in g_anns)
+                or any(a.start is not None for a in p_anns)):
+            pairer._pair_group(gold, pred, gi, pi, False, ctx, out)
+        else:
+            ready.append((item, gsp, psp))   # type: ignore[arg-type]  # None is not among them
+    if not ready:
+        return
+    bulk = Context(pairer.label, pairer.task, shape_codes=pairer._shape_codes, by_shape=pairer._by_shape)
+    g_flat = [a for (o, g, _, gi, _, _), _, _ in ready for a in map(g.__getitem__, gi.tolist())]
+    p_flat = [a for (o, _, p, _, pi, _), _, _ in ready for a in map(p.__getitem__, pi.tolist())]
+    g_labels = [lbl for (o, _, _, gi, _, _), _, _ in ready for lbl in map(o.gold_label.__getitem__, gi.tolist())]
+    p_labels = [lbl for (o, _, _, _, pi, _), _, _ in ready for lbl in map(o.pred_label.__getitem__, pi.tolist())]
+    g_codes = _codes(g_flat, g_labels, bulk)
+    p_codes = _codes(p_flat, p_labels, bulk)
+    if g_codes is None or p_codes is None:
+        for (out, gold, pred, gi, pi, ctx), _, _ in ready:
+            pairer._pair_group(gold, pred, gi, pi, False, ctx, out)
+        return
+    _pair_ready(pairer, ready, g_codes, p_codes)
+
+
+def _pair_ready(pairer: Pairer, ready: list[tuple[Deferred, list[tuple[int, int]], list[tuple[int, int]]]],
+                g_codes: np.ndarray, p_codes: np.ndarray) -> None:
+    from .engine import CLASH, MATCH, Pair, _content_key
+
+    n_docs = len(ready)
+    g_count = np.fromiter((len(r[1]) for r in ready), np.int64, n_docs)
+    p_count = np.fromiter((len(r[2]) for r in ready), np.int64, n_docs)
+    g_span = np.array([s for r in ready for s in r[1]], dtype=np.int64).reshape(-1, 2)
+    p_span = np.array([s for r in ready for s in r[2]], dtype=np.int64).reshape(-1, 2)
+    g_doc = np.repeat(np.arange(n_docs), g_count)
+    p_doc = np.repeat(np.arange(n_docs), p_count)
+    # each document's positions moved past the previous document's: blocks never reach over two documents
+    lo = np.full(n_docs, np.iinfo(np.int64).max)
+    hi = np.full(n_docs, np.iinfo(np.int64).min)
+    np.minimum.at(lo, g_doc, g_span[:, 0])
+    np.minimum.at(lo, p_doc, p_span[:, 0])
+    np.maximum.at(hi, g_doc, g_span[:, 1])
+    np.maximum.at(hi, p_doc, p_span[:, 1])
+    width = np.where(g_count + p_count > 0, hi - lo, 0) + 2
+    base = np.concatenate([[0], np.cumsum(width)[:-1]]) - np.where(g_count + p_count > 0, lo, 0)
+    ng = len(g_span)
+    block = overlap_blocks(np.concatenate([g_span[:, 0] + base[g_doc], p_span[:, 0] + base[p_doc]]),
+                           np.concatenate([g_span[:, 1] + base[g_doc], p_span[:, 1] + base[p_doc]]))
+    gb, pb = block[:ng], block[ng:]
+    both = np.intersect1d(gb, pb)
+    if len(both) == 0:
+        return
+    g_order = np.argsort(gb, kind="stable")
+    p_order = np.argsort(pb, kind="stable")
+    g_sorted, p_sorted = gb[g_order], pb[p_order]
+    g_lo = np.searchsorted(g_sorted, both, "left").tolist()
+    g_hi = np.searchsorted(g_sorted, both, "right").tolist()
+    p_lo = np.searchsorted(p_sorted, both, "left").tolist()
+    p_hi = np.searchsorted(p_sorted, both, "right").tolist()
+    # each member's document-local index, in the order of the blocks
+    g_local = np.concatenate([r[0][3] for r in ready]).astype(np.int64)[g_order].tolist()
+    p_local = np.concatenate([r[0][4] for r in ready]).astype(np.int64)[p_order].tolist()
+    g_codes, p_codes = g_codes[g_order], p_codes[p_order]
+    gs, ge = g_span[g_order, 0], g_span[g_order, 1]
+    ps, pe = p_span[p_order, 0], p_span[p_order, 1]
+    doc_of_block = g_doc[g_order][g_lo].tolist()
+    g_code_list, p_code_list = g_codes.tolist(), p_codes.tolist()
+    gs_list, ge_list, ps_list, pe_list = gs.tolist(), ge.tolist(), ps.tolist(), pe.tolist()
+
+    sim = pairer.similarity
+    keep_clash = sim.clash
+    known = pairer._by_shape
+    n_shapes = len(pairer._shape_codes)
+    table = _ShapeTable(sim, known, keep_clash, n_shapes) if 2 * n_shapes * n_shapes <= TABLE_CELLS else None
+
+    for b, (a0, a1, b0, b1) in enumerate(zip(g_lo, g_hi, p_lo, p_hi)):
+        (out, gold, pred, _, _, ctx), _, _ = ready[doc_of_block[b]]
+        if a1 - a0 == 1 and b1 - b0 == 1:     # one gold and one predicted annotation: no order to settle
+            i, j = g_local[a0], p_local[b0]
+            r, h = gold[i], pred[j]
+            apart = ge_list[a0] <= ps_list[b0] or gs_list[a0] >= pe_list[b0]
+            if apart and gs_list[a0] == ge_list[a0] == ps_list[b0] == pe_list[b0]:
+                apart = False
+            key = (g_code_list[a0], p_code_list[b0], int(apart))
+            if _is_linked(r, h, ctx):
+                s, rt, ht = _linked_score(sim, r, h, key, ctx)
+            else:
+                got = known.get(key)
+                if got is None:
+                    got = known[key] = sim(r, h, ctx)
+                s, rt, ht = got
+            if s > 0 and (keep_clash or s >= 1.0):
+                _record(out, i, j, s, rt, ht, MATCH, CLASH, Pair)
+            continue
+        bg = np.array(g_local[a0:a1], dtype=np.intp)
+        bp = np.array(p_local[b0:b1], dtype=np.intp)
+        if len(bg) * len(bp) > DENSE_LIMIT:
+            pairer._pair_pile(gold, pred, bg, bp, ctx, out)
+            continue
+        # the canonical order of Pairer._pair_block: rows and columns sorted by content
+        g_in, p_in = out.incoming("gold"), out.incoming("pred")
+        contents = out.contents
+        gkeys = [_content_key(gold[i], out.gold_label[i], g_in, (s0, e0), contents)
+                 for i, s0, e0 in zip(g_local[a0:a1], gs_list[a0:a1], ge_list[a0:a1])]
+        pkeys = [_content_key(pred[j], out.pred_label[j], p_in, (s0, e0), contents)
+                 for j, s0, e0 in zip(p_local[b0:b1], ps_list[b0:b1], pe_list[b0:b1])]
+        order_g = sorted(range(len(bg)), key=gkeys.__getitem__)
+        order_p = sorted(range(len(bp)), key=pkeys.__getitem__)
+        bg, bp = bg[order_g], bp[order_p]
+        g_list, p_list = bg.tolist(), bp.tolist()
+        g_anns = [gold[i] for i in g_list]
+        p_anns = [pred[j] for j in p_list]
+        og = np.asarray(order_g, dtype=np.intp) + a0
+        op = np.asarray(order_p, dtype=np.intp) + b0
+        if table is not None:
+            m, tokens_of = table.block(g_anns, p_anns, g_codes[og], p_codes[op], gs[og], ge[og], ps[op], pe[op], ctx)
+        else:
+            got_block = spanless_block_scores(sim, g_anns, p_anns, [out.gold_label[i] for i in g_list],
+                                              [out.pred_label[j] for j in p_list], ctx)
+            assert got_block is not None   # the shapes were coded above
+            m, tokens_of = got_block
+        codes: dict[object, int] = {}
+        gc = np.array([codes.setdefault(gkeys[k], len(codes)) for k in order_g], dtype=np.int64)
+        pc = np.array([codes.setdefault(pkeys[k], len(codes)) for k in order_p], dtype=np.int64)
+        same = gc[:, None] == pc[None, :]
+        if sorted(gkeys) > sorted(pkeys):
+            cols, rows = assign(m.T, prefer=same.T)
+        else:
+            rows, cols = assign(m, prefer=same)
+        for x, y in zip(rows.tolist(), cols.tolist()):
+            rt, ht = tokens_of(x, y)
+            _record(out, g_list[x], p_list[y], float(m[x, y]), rt, ht, MATCH, CLASH, Pair)
+
+
+def _record(out: DocumentAlignment, i: int, j: int, s: float, rt: tuple[str, ...], ht: tuple[str, ...],
+            match: int, clash: int, pair: Callable[..., object]) -> None:
+    """:meth:`~accord.match.engine.Pairer._record` without the context's pair (no later group reads it)."""
+    if s >= 1.0:
+        out.gold_status[i] = out.pred_status[j] = match
+        out.pairs.append(pair(i, j, s))    # type: ignore[arg-type]  # a Pair
+    else:
+        out.gold_status[i] = out.pred_status[j] = clash
+        out.pairs.append(pair(i, j, s, rt, ht))    # type: ignore[arg-type]  # a Pair
+
+
+def _is_linked(r: Annotation, h: Annotation, ctx: Context) -> bool:
+    """Whether a target of ``r`` was paired with a target of ``h`` (:func:`~accord.match.shapes._linked_pairs`)."""
+    if not r.attributes or not h.attributes:
+        return False
+    r_targets = [id(t) for t in r.referenced()]
+    if not r_targets:
+        return False
+    h_targets = {id(t) for t in h.referenced()}
+    if not h_targets:
+        return False
+    partners = ctx.partner_index()
+    return any(pid in h_targets for t in r_targets for pid in partners.get(t, ()))
+
+
+class _ShapeTable:
+    """The similarity of unlinked pairs by (gold shape, predicted shape, apart): one array lookup a block, the
+    similarity called once per combination not yet in the pairer's memo (``by_shape``)."""
+
+    def __init__(self, sim: object, known: dict[Shape, SimilarityResult], keep_clash: bool, n_shapes: int):
+        self.sim = sim
+        self.known = known
+        self.keep_clash = keep_clash
+        self.width = max(n_shapes, 1)
+        self.values = np.full(2 * self.width * self.width, np.nan)
+        self.results: dict[int, SimilarityResult] = {}
+
+    def _grow(self, n_shapes: int) -> None:
+        """Room for shape codes made since the table was: the table re-indexed for the new width."""
+        width = max(n_shapes, 1)
+        values = np.full(2 * width * width, np.nan)
+        results: dict[int, SimilarityResult] = {}
+        old = self.width
+        for k, res in self.results.items():
+            pair, apart = divmod(k, 2)
+            g, p = divmod(pair, old)
+            nk = (g * width + p) * 2 + apart
+            values[nk] = self.values[k]
+            results[nk] = res
+        self.width, self.values, self.results = width, values, results
+
+    def block(self, gold: list[Annotation], pred: list[Annotation], gc: np.ndarray, pc: np.ndarray,
+              gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray, ctx: Context
+              ) -> tuple[Floats, Callable[[int, int], Tokens]]:
+        """The block's matrix (zero where a pair is not kept) and the error tokens of any cell, as
+        :func:`~accord.match.shapes.spanless_block_scores` gives them."""
+        top = int(max(gc.max(), pc.max())) + 1
+        if top > self.width:
+            self._grow(top)
+        width = self.width
+        sim = self.sim
+        keep_clash = self.keep_clash
+        disjoint = (ge[:, None] <= ps[None, :]) | (gs[:, None] >= pe[None, :])
+        same_point = (gs == ge)[:, None] & (ps == pe)[None, :] & (gs[:, None] == ps[None, :])
+        apart = disjoint & ~same_point
+        key = (gc[:, None] * width + pc[None, :]) * 2 + apart
+        linked = _linked(gold, pred, ctx)
+        m = self.values[key]
+        unknown = np.isnan(m) & ~linked
+        if unknown.any():
+            wanted, first = np.unique(key[unknown], return_index=True)
+            ux, uy = np.nonzero(unknown)
+            known = self.known
+            for k, at in zip(wanted.tolist(), first.tolist()):
+                x, y = int(ux[at]), int(uy[at])
+                pair, a = divmod(k, 2)
+                memo_key = (pair // width, pair % width, a)
+                got = known.get(memo_key)
+                if got is None:
+                    got = known[memo_key] = sim(gold[x], pred[y], ctx)   # type: ignore[operator]  # a Similarity
+                s = got[0]
+                self.values[k] = s if s > 0 and (keep_clash or s >= 1.0) else 0.0
+                self.results[k] = got
+            m = self.values[key]
+        tokens: dict[tuple[int, int], Tokens] = {}
+        link_x, link_y = np.nonzero(linked)
+        if len(link_x):
+            m[link_x, link_y] = 0.0
+            for x, y, a in zip(link_x.tolist(), link_y.tolist(), apart[link_x, link_y].tolist()):
+                s, rt, ht = _linked_score(sim, gold[x], pred[y], (int(gc[x]), int(pc[y]), a), ctx)  # type: ignore[arg-type]
+                if s > 0 and (keep_clash or s >= 1.0):
+                    m[x, y] = s
+                    tokens[(x, y)] = (rt, ht)
+        results = self.results
+
+        def tokens_of(x: int, y: int) -> Tokens:
+            got = tokens.get((x, y))
+            if got is not None:
+                return got
+            res = results[int(key[x, y])]
+            return res[1], res[2]
+
+        return m, tokens_of

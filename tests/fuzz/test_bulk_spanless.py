@@ -1,0 +1,156 @@
+"""The relations of many documents paired at once (:mod:`accord.match._bulk_spanless`) against the pairing of one
+document at a time (``Pairer.bulk_spanless = False``, :meth:`Pairer.align` alone): on random MAT corpora with
+relations, every document's pairs (their order, similarities and error tokens) and every item's outcome are the
+same, under MAT's default profiles, a task profile with strata, and the strict and lenient similarities.
+
+The corpora are made to hold ties: entities on few positions (equal and overlapping spans, zero-length ones),
+relations with equal arguments, relations whose arguments were not found, a set of targets, a relation without
+arguments (no implied span: its document goes to the per-document path), and relations pointing to relations in a
+later stratum.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from accord.match.engine import Pairer, make_similarity
+from accord.model import Document, make_annotation
+from accord.model.schema import parse_task
+
+from .harness import FULL, PROFILE
+
+settings.load_profile(PROFILE)
+EXAMPLES = 400 if FULL else 60
+
+DESCRIPTORS = """<annotation_set_descriptors><annotation_set_descriptor name='content'>
+<annotation label='PER'/><annotation label='LOC'/><annotation label='ORG'/>
+<attribute name='nomtype' of_annotation='PER,LOC,ORG'><choice>NAM</choice><choice>NOM</choice></attribute>
+<annotation label='REL' span='no'/>
+<attribute name='arg1' of_annotation='REL' type='annotation'><label_restriction label='PER'/></attribute>
+<attribute name='arg2' of_annotation='REL' type='annotation'><label_restriction label='LOC'/>
+<label_restriction label='ORG'/></attribute>
+<attribute name='polarity' of_annotation='REL'><choice>POS</choice><choice>NEG</choice></attribute>
+<annotation label='GRP' span='no'/>
+<attribute name='members' of_annotation='GRP' type='annotation' aggregation='set'>
+<label_restriction label='PER'/></attribute>
+{events}</annotation_set_descriptor></annotation_set_descriptors>"""
+
+EVENTS = """<annotation label='EVT' span='no'/>
+<attribute name='about' of_annotation='EVT' type='annotation'><label_restriction label='REL'/></attribute>"""
+
+TASK = parse_task(f"<task>{DESCRIPTORS.format(events='')}</task>")
+"""MAT's default profiles: entities, then relations and sets in one spanless group."""
+
+LAYERS = parse_task(f"""<task>{DESCRIPTORS.format(events=EVENTS)}<similarity_profile name='layers'>
+<stratum true_labels='PER,LOC,ORG'/><stratum true_labels='REL,GRP'/><stratum true_labels='EVT'/>
+</similarity_profile></task>""")
+"""Three strata: events pointing to relations are the last group."""
+
+
+@st.composite
+def side(draw: st.DrawFn, entities: list[tuple[str, int, int, str]], with_events: bool) -> tuple:
+    """One side of a document: a draw of the shared entity places (kept, moved or relabelled) and relations."""
+    anns = []
+    kept = []
+    for label, start, end, nomtype in entities:
+        what = draw(st.sampled_from(["keep", "keep", "keep", "move", "relabel", "drop"]))
+        if what == "drop":
+            continue
+        if what == "move":
+            start, end = start + draw(st.integers(-1, 1)), end + draw(st.integers(0, 2))
+            start = max(start, 0)
+            end = max(end, start)
+        if what == "relabel":
+            label = draw(st.sampled_from(["PER", "LOC", "ORG"]))
+        a = make_annotation(label, start, end, {"nomtype": nomtype})
+        anns.append(a)
+        kept.append(a)
+    people = [a for a in kept if a.label == "PER"]
+    places = [a for a in kept if a.label != "PER"]
+    relations = []
+    for _ in range(draw(st.integers(0, 8)) if people and places else 0):
+        attrs: dict = {"arg1": draw(st.sampled_from(people))}
+        if draw(st.integers(0, 5)):
+            attrs["arg2"] = draw(st.sampled_from(places))
+        if draw(st.booleans()):
+            attrs["polarity"] = draw(st.sampled_from(["POS", "NEG"]))
+        relations.append(make_annotation("REL", attributes=attrs))
+    if people and draw(st.integers(0, 3)) == 0:
+        members = frozenset(draw(st.lists(st.sampled_from(people), min_size=1, max_size=3)))
+        relations.append(make_annotation("GRP", attributes={"members": members}))
+    if draw(st.integers(0, 9)) == 0:
+        relations.append(make_annotation("REL"))     # no argument: no implied span
+    events = []
+    if with_events:
+        rels = [r for r in relations if r.label == "REL" and r.attributes]
+        for _ in range(draw(st.integers(0, 3)) if rels else 0):
+            events.append(make_annotation("EVT", attributes={"about": draw(st.sampled_from(rels))}))
+    anns += relations + events
+    order = draw(st.permutations(range(len(anns))))
+    return tuple(anns[k] for k in order)
+
+
+@st.composite
+def corpora(draw: st.DrawFn, with_events: bool) -> list[tuple[str, Document, Document]]:
+    docs = []
+    for d in range(draw(st.integers(1, 4))):
+        entities = []
+        for _ in range(draw(st.integers(0, 9))):
+            start = draw(st.integers(0, 12))
+            entities.append((draw(st.sampled_from(["PER", "LOC", "ORG"])), start, start + draw(st.integers(0, 4)),
+                             draw(st.sampled_from(["NAM", "NOM"]))))
+        text = "x" * 40
+        gold = Document(f"d{d}", draw(side(entities, with_events)), text)
+        pred = Document(f"d{d}", draw(side(entities, with_events)), text)
+        docs.append((f"d{d}", gold, pred))
+    return docs
+
+
+def _outcomes(profile: str | None, with_events: bool, triples: list, bulk: bool) -> list:
+    task = LAYERS if with_events else TASK
+    pairer = Pairer(make_similarity(profile, task), task)
+    pairer.bulk_spanless = bulk
+    return [(al.doc_id, al.pairs, al.gold_status.tolist(), al.pred_status.tolist())
+            for al in pairer.align_many(triples)]
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.sampled_from([None, "mat", "strict", "lenient"]), st.data())
+def test_bulk_pairs_equal_document_by_document(profile: str | None, data: st.DataObject) -> None:
+    triples = data.draw(corpora(False))
+    assert _outcomes(profile, False, triples, True) == _outcomes(profile, False, triples, False)
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.data())
+def test_bulk_pairs_equal_with_a_later_stratum(data: st.DataObject) -> None:
+    """Relations in a middle stratum (paired one document at a time) and events pointing to them in the last (the
+    group left for all documents at once)."""
+    triples = data.draw(corpora(True))
+    assert _outcomes("layers", True, triples, True) == _outcomes("layers", True, triples, False)
+
+
+def test_bulk_path_is_taken() -> None:
+    """The corpus above does go through the bulk path (not only the per-document fallback)."""
+    import accord.match._bulk_spanless as bulk
+
+    calls = []
+    original = bulk._pair_ready
+    bulk._pair_ready = lambda *a: (calls.append(len(a[1])), original(*a))[1]   # type: ignore[assignment]
+    try:
+        per = make_annotation("PER", 0, 3, {"nomtype": "NAM"})
+        loc = make_annotation("LOC", 5, 8, {"nomtype": "NAM"})
+        rel = make_annotation("REL", attributes={"arg1": per, "arg2": loc})
+        per2 = make_annotation("PER", 0, 3, {"nomtype": "NAM"})
+        loc2 = make_annotation("LOC", 5, 8, {"nomtype": "NOM"})
+        rel2 = make_annotation("REL", attributes={"arg1": per2, "arg2": loc2})
+        triples = [("d", Document("d", (per, loc, rel), "x" * 9), Document("d", (per2, loc2, rel2), "x" * 9))]
+        got = _outcomes(None, False, triples, True)
+    finally:
+        bulk._pair_ready = original   # type: ignore[assignment]
+    assert calls == [1]
+    # hand count: PER matches, LOC clashes (nomtype), the relation clashes through its LOC argument
+    (_, pairs, gold_status, pred_status), = got
+    assert [p.similarity == 1.0 for p in pairs] == [True, False, False]
+    assert gold_status == pred_status == [0, 1, 1]
