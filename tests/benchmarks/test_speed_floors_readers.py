@@ -41,8 +41,9 @@ def test_brat_reader_stays_near_a_plain_reader(bench, brat_folder):
     assert ours <= BRAT_CEILING * floor, f"brat: {ours:.3f} s against a plain reader's {floor:.3f} s"
 
 
-XMI_CEILING = 2.0
-"""accord's XMI reader over dkpro-cassis alone, 300 documents: 1.3x (before: 1.5x) when this ceiling was set."""
+XMI_CEILING = 1.1
+"""accord's XMI reader over dkpro-cassis alone, 300 documents: 0.65-0.9x when this ceiling was set (2026-11-26, a
+loaded 2-core machine; accord's own parser), 1.4-1.8x before it, reading through cassis (which this fails)."""
 
 
 @pytest.mark.slow
@@ -55,6 +56,6 @@ def test_xmi_reader_stays_near_cassis_alone(bench, brat_folder, tmp_path):
     assert main(["convert", str(brat_folder), str(xmi), "--to", "xmi", "-q"]) == 0
     expected = bench.plain_brat(brat_folder)
     assert bench.accord_spans(xmi, "xmi") == expected == bench.cassis_alone(xmi)
-    ours = best_time(lambda: read(xmi, "xmi"), repeat=2)
-    floor = best_time(lambda: bench.cassis_alone(xmi), repeat=2)
+    ours = best_time(lambda: read(xmi, "xmi"), repeat=3)
+    floor = best_time(lambda: bench.cassis_alone(xmi), repeat=3)
     assert ours <= XMI_CEILING * floor, f"XMI: {ours:.3f} s against cassis alone {floor:.3f} s"
