@@ -137,3 +137,57 @@ def test_the_whitespace_and_line_break_tables_are_pythons():
     assert _fields._WHITESPACE.tolist() == [chr(c).isspace() for c in range(limit)] + [False]
     assert _fields._LINE_BREAK.tolist() == [len(f"a{chr(c)}a".splitlines()) == 2 for c in range(limit)] + [False]
     assert not any(chr(c).isspace() for c in range(limit, 0x110000))   # nothing above the limit was clipped
+
+
+# -- the column layout (issue 43): plain column files laid out from their whitespace, only the columns asked for
+
+PLAIN = st.sampled_from(list("ab-#Ü") + [" ", "\t", "\n", "\n", "\n\n", "\xa0", "\u3000", "\r"])
+
+
+def _check_columns(text, f):
+    import numpy as np
+
+    want = per_line(text)
+    assert from_layout(text, f) == want
+    assert len(f.line_starts) == f.nlines == len(want)
+    for column in range(3):
+        lines = np.asarray([i for i, fields in enumerate(want) if len(fields) > column], dtype=np.int64)
+        if len(lines):
+            starts, ends = f.field(lines, column)
+            assert [text[s:e] for s, e in zip(starts.tolist(), ends.tolist())] == \
+                [want[i][column] for i in lines.tolist()]
+
+
+@settings(max_examples=400)
+@given(st.lists(st.one_of(ALPHABET, ASCII, PLAIN), max_size=60).map("".join))
+def test_column_layout_equals_per_line_split(text):
+    from accord.formats.tokens._fields import column_layout
+
+    _check_columns(text, column_layout(text))
+    _check_columns(text, field_layout(text))
+
+
+@settings(max_examples=300)
+@given(st.lists(st.lists(st.sampled_from(["a", "bb", "Ü中", "#", "-DOCSTART-", "B-PER"]), max_size=4)
+                .map(" ".join), max_size=12).map("\n".join), st.booleans())
+def test_plain_column_files_take_the_plain_layout(text, newline):
+    """A file of plain lines (one space between fields, none at their ends) is laid out as plain, equal to split."""
+    from accord.formats.tokens._fields import PlainLayout, column_layout
+
+    text += "\n" if newline else ""
+    f = column_layout(text)
+    assert isinstance(f, PlainLayout) or not text
+    _check_columns(text, f)
+
+
+def test_column_layout_hand_example():
+    from accord.formats.tokens._fields import PlainLayout, column_layout
+
+    text = "EU B-ORG\n\nrejects\tO\n-DOCSTART- O"
+    f = column_layout(text)
+    assert isinstance(f, PlainLayout)
+    assert f.widths.tolist() == [2, 0, 2, 2] and f.line_starts.tolist() == [0, 9, 10, 20]
+    assert f.field([0, 2, 3], 1)[0].tolist() == [3, 18, 31]
+    assert not isinstance(column_layout("EU  B-ORG\n"), PlainLayout)      # two spaces: every field laid out
+    assert not isinstance(column_layout("EU B-ORG\r\n"), PlainLayout)
+    assert not isinstance(column_layout("EU B-ORG \n"), PlainLayout)

@@ -24,9 +24,10 @@ import numpy as np
 from ..._support.io import read_text
 from ...errors import FormatError, OptionError, quoted
 from ...model import EMPTY_ATTRIBUTES, Annotation, Attributes, Corpus, Document, tagging
-from ...model._text_fields import TextFields, code_points, factorize_fields
+from ...model._text_fields import TextFields, code_points
 from .._registry import Format, file_head, register
 from ._fields import Layout, PlainLayout, column_layout, first_plain_line
+from ._tags import intern_fields
 
 __all__ = ["read_conll", "write_conll", "parse_columns"]
 
@@ -108,7 +109,7 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
         out.tokens = TextFields(text, *f.field(token_lines, token_column % ncols))
         out.tags = TextFields(text, *f.field(token_lines, tag_column % ncols))
         del f, nonblank
-        out.tag_codes = factorize_fields(text, codes, out.tags.starts, out.tags.ends)
+        out.tag_codes = intern_fields(text, codes, out.tags.starts, out.tags.ends)
         last = token_lines[-1] + line_offset if len(token_lines) else 0
         out.lines = (token_lines + (1 + line_offset)).astype(np.int32 if last < 2**31 - 2 else np.int64)
         gap = np.empty(len(token_lines), dtype=bool)
