@@ -28,7 +28,7 @@ from .._support.arrays import Floats, Index
 from ..model import Annotation
 from .assign import assign
 from .blocks import overlap_blocks
-from .shapes import _codes, _linked, _linked_score, spanless_block_scores
+from .shapes import _codes, _linked, _linked_score, _single_targets, spanless_block_scores
 from .similarity import Context, Shape
 from .similarity import Result as SimilarityResult
 from .sparse import DENSE_LIMIT
@@ -277,8 +277,27 @@ class _ShapeTable:
         link_x, link_y = np.nonzero(linked)
         if len(link_x):
             m[link_x, link_y] = 0.0
+            # _linked_score, each row's and column's targets looked at once
+            rows: dict[int, list[int] | None] = {}
+            cols: dict[int, list[int] | None] = {}
+            paired = ctx.paired
+            known = self.known
+            gcl, pcl = gc.tolist(), pc.tolist()
             for x, y, a in zip(link_x.tolist(), link_y.tolist(), apart[link_x, link_y].tolist()):
-                s, rt, ht = _linked_score(sim, gold[x], pred[y], (int(gc[x]), int(pc[y]), a), ctx)  # type: ignore[arg-type]
+                r_ids = rows.get(x, _UNSEEN)
+                if r_ids is _UNSEEN:
+                    r_ids = rows[x] = _single_target_ids(gold[x])
+                h_ids = cols.get(y, _UNSEEN)
+                if h_ids is _UNSEEN:
+                    h_ids = cols[y] = _single_target_ids(pred[y])
+                if r_ids is None or h_ids is None:
+                    s, rt, ht = sim(gold[x], pred[y], ctx)   # type: ignore[operator]  # a Similarity
+                else:
+                    full = ((gcl[x], pcl[y], a), tuple([paired.get((i, j)) for i in r_ids for j in h_ids]))
+                    got = known.get(full)
+                    if got is None:
+                        got = known[full] = sim(gold[x], pred[y], ctx)   # type: ignore[operator]  # a Similarity
+                    s, rt, ht = got
                 if s > 0 and (keep_clash or s >= 1.0):
                     m[x, y] = s
                     tokens[(x, y)] = (rt, ht)
@@ -292,3 +311,14 @@ class _ShapeTable:
             return res[1], res[2]
 
         return m, tokens_of
+
+
+_UNSEEN: list[int] = []
+"""Marks a row or column whose targets were not looked at yet."""
+
+
+def _single_target_ids(ann: Annotation) -> list[int] | None:
+    """The ``id`` of each target of an annotation in the order of its attributes
+    (:func:`~accord.match.shapes._single_targets`); None when a set or list holds targets."""
+    targets = _single_targets(ann)
+    return None if targets is None else [id(t) for t in targets]

@@ -571,14 +571,36 @@ def _content_value(value: object) -> object:
 
 
 def _attribute_content(ann: Annotation, contents: dict[int, str]) -> str:
-    """The attributes of an annotation by content (targets by label and span), as a string; computed once."""
+    """The attributes of an annotation by content (targets by label and span), as a string; computed once.
+
+    The string is the ``repr`` of the sorted list of ``(name, value)`` items, a target as ``("@", label, start,
+    end)``; when every value is a target (a relation), it is put together from each target's part, kept in
+    ``contents`` under ``~id(target)`` (never an ``id``: those are not negative), as targets are shared by many
+    relations."""
     got = contents.get(id(ann))
     if got is None:
-        got = contents[id(ann)] = repr(sorted([
-            (k, ("@", v.label, -1 if v.start is None else v.start, -1 if v.end is None else v.end)
-             if type(v) is Annotation else _content_value(v)) for k, v in ann.attributes.items()])) \
-            if ann.attributes else "[]"
+        attrs = ann.attributes
+        if not attrs:
+            got = "[]"
+        elif _TARGET_TYPE.issuperset(map(type, attrs.values())) and all(type(k) is str for k in attrs):
+            parts = []
+            for k in sorted(attrs):     # (names are distinct: the order of the sorted items)
+                v = attrs[k]
+                part = contents.get(~id(v))
+                if part is None:
+                    part = contents[~id(v)] = repr(("@", v.label, -1 if v.start is None else v.start,
+                                                    -1 if v.end is None else v.end))
+                parts.append(f"({k!r}, {part})")
+            got = "[" + ", ".join(parts) + "]"
+        else:
+            got = repr(sorted([
+                (k, ("@", v.label, -1 if v.start is None else v.start, -1 if v.end is None else v.end)
+                 if type(v) is Annotation else _content_value(v)) for k, v in attrs.items()]))
+        contents[id(ann)] = got
     return got
+
+
+_TARGET_TYPE = frozenset([Annotation])
 
 
 def _content_key(ann: Annotation, label: str, incoming: dict[int, Pointers] | None = None,
