@@ -302,14 +302,14 @@ def _ceaf(cells_k: np.ndarray, cells_r: np.ndarray, cell_doc: np.ndarray, phi: n
     starts = np.concatenate([[0], bounds])
     n_rows = (np.maximum.reduceat(k_row, starts) + 1).tolist()
     n_cols = (np.maximum.reduceat(r_col, starts) + 1).tolist()
-    values = phi[order]
     edges = starts.tolist() + [len(order)]
-    matrices = []
-    for g in range(len(starts)):
-        lo, hi = edges[g], edges[g + 1]
-        m = np.zeros((n_rows[g], n_cols[g]))
-        m[k_row[lo:hi], r_col[lo:hi]] = values[lo:hi]
-        matrices.append(m)
+    group_of = np.repeat(np.arange(len(starts)), np.diff(np.asarray(edges)))
+    # every document's matrix a view of one buffer, filled at once
+    cells_of = np.asarray(n_rows, dtype=np.int64) * np.asarray(n_cols, dtype=np.int64)
+    offset = np.cumsum(cells_of) - cells_of
+    buffer = np.zeros(int(cells_of.sum()))
+    buffer[offset[group_of] + k_row * np.asarray(n_cols, dtype=np.int64)[group_of] + r_col] = phi[order]
+    matrices = [buffer[o:o + r * c].reshape(r, c) for o, r, c in zip(offset.tolist(), n_rows, n_cols)]
     # scipy's linear_sum_assignment's pairs, every document's matrix at once (without importing scipy.optimize)
     solved = max_assignments(matrices)
     group_doc = cell_doc[order[starts]].tolist()
@@ -318,8 +318,10 @@ def _ceaf(cells_k: np.ndarray, cells_r: np.ndarray, cell_doc: np.ndarray, phi: n
     # the cells of the chosen pairs (a chosen pair of two entities that share nothing is no cell)
     width = max(n_cols) + 1
     height = max(n_rows) + 1
-    chosen_codes = np.concatenate([(g * height + rows) * width + cols for g, (rows, cols) in enumerate(solved)])
-    group_of = np.repeat(np.arange(len(starts)), np.diff(np.asarray(edges)))
+    chosen_rows = np.concatenate([rows for rows, _ in solved])
+    chosen_cols = np.concatenate([cols for _, cols in solved])
+    chosen_group = np.repeat(np.arange(len(solved)), [len(rows) for rows, _ in solved])
+    chosen_codes = (chosen_group * height + chosen_rows) * width + chosen_cols
     cell_codes = (group_of * height + k_row) * width + r_col
     chosen_codes.sort()    # (membership by a search: numpy.isin would import numpy.ma, 0.05 s of a command)
     at = np.minimum(np.searchsorted(chosen_codes, cell_codes), len(chosen_codes) - 1)
