@@ -161,6 +161,13 @@ class _FS:
     """A feature structure: its type (cassis's), id, span (annotations) and features, converted when read."""
 
     __slots__ = ("type", "xmiID", "begin", "end", "_values", "_plan", "_cas")
+    type: Any
+    xmiID: int
+    begin: int
+    end: int
+    _values: dict[str, Any]
+    _plan: _Plan
+    _cas: XmiCas
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -288,7 +295,7 @@ def _plan_of_tag(ts: Any, plans: dict[str, Any], tag: str) -> tuple[_Plan | None
 def parse_xmi(fh: BinaryIO, ts: Any, path: Path) -> XmiCas:
     """Read one XMI file (open, binary) with the type system ``ts``; :class:`Unsupported` (or any exception of the
     parser) means: read it through cassis instead."""
-    from lxml import etree
+    from lxml import etree  # type: ignore[import-untyped]  # (dkpro-cassis's dependency)
 
     reader = _Reader(ts, path)
     context = etree.iterparse(fh, events=("end",), **_PARSE_OPTIONS)
