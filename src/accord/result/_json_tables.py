@@ -23,6 +23,9 @@ from ._kinds import Kind
 
 __all__ = ["TableMarkers", "block_texts", "json_text_tables"]
 
+_reprs = json.JSONEncoder(allow_nan=True, separators=(",", ":")).encode
+"""A list of floats as JSON writes it (each ``float.__repr__``, NaN and infinities as the names json gives them)."""
+
 
 class TableMarkers:
     """Marker strings standing for per-document tables in a result's dict, each with what it is written from:
@@ -135,7 +138,10 @@ def _texts(arr: np.ndarray) -> list[str] | None:
     if kind == "f":
         bits = arr.astype(np.float64).view(np.int64)      # distinct by bits: -0.0 is not 0.0
         distinct, inverse = np.unique(bits, return_inverse=True)
-        texts = [float.__repr__(x) if x - x == 0 else "null" for x in distinct.view(np.float64).tolist()]
+        values = distinct.view(np.float64)
+        texts = _reprs(values.tolist())[1:-1].split(",")      # float.__repr__ of each, by the C encoder
+        if not np.isfinite(values).all():
+            texts = [t if ok else "null" for t, ok in zip(texts, np.isfinite(values).tolist())]
     elif kind in "iu":
         distinct, inverse = np.unique(arr, return_inverse=True)
         texts = list(map(int.__repr__, distinct.tolist()))
