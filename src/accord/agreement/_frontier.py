@@ -115,6 +115,9 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
     # partial covers kept (one per component, position and mask): component, mask, cost, parent, candidate;
     # the children of a position wait in their buckets (component, mask, cost, parent, candidate) until reached
     roots = np.flatnonzero(~hard)
+    spans = (high - low)[~hard[comp_index]]
+    width = int(spans.max()) + 1 if len(spans) else 1      # the bits a mask may use
+    packed = n_comp < 2 ** (62 - width)                     # (component, mask) as one key
     store = _Store((np.int64, np.int64, np.float64, np.int64, np.int64))
     buckets: dict[int, list[tuple[np.ndarray, ...]]] = {
         0: [(roots, np.zeros(len(roots), dtype=np.int64), np.zeros(len(roots)), np.full(len(roots), -1, dtype=np.int64),
@@ -128,10 +131,16 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
         if not alive.all():
             c, m, cost, parent, picks = c[alive], m[alive], cost[alive], parent[alive], picks[alive]
         if len(c) > 1:
-            keep = np.lexsort((cost, m, c))
+            if packed:
+                key = np.left_shift(c, width) | m
+                keep = np.lexsort((cost, key))
+                key = key[keep]
+                first = np.r_[True, key[1:] != key[:-1]]
+            else:
+                keep = np.lexsort((cost, m, c))
+                first = np.r_[True, (c[keep][1:] != c[keep][:-1]) | (m[keep][1:] != m[keep][:-1])]
+            keep = keep[first]
             c, m, cost, parent, picks = c[keep], m[keep], cost[keep], parent[keep], picks[keep]
-            first = np.r_[True, (c[1:] != c[:-1]) | (m[1:] != m[:-1])]
-            c, m, cost, parent, picks = c[first], m[first], cost[first], parent[first], picks[first]
             # bound: from position p, covering the units of a mask m costs F(p, m) within
             # [F(p, {}) - |m| delta, F(p, {}) + |m| (n - 1) delta / C(n, 2)] (add them as singletons, or take
             # them out of the tuples of a cover of every unit): a partial cover whose cost - |m| delta exceeds
@@ -140,6 +149,14 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
             best = np.full(n_comp, np.inf)
             np.minimum.at(best, c, cost + bits * removal)
             worse = cost - bits * delta_empty > best[c] + 1e-9 * (1.0 + np.abs(best[c]))
+            # the same against the cheapest partial cover (m*, c*) of the component, bit by bit: F(p, m*) is at
+            # most F(p, m) + |m* - m| (n - 1) delta / C(n, 2) + |m - m*| delta
+            cheapest = np.full(n_comp, -1, dtype=np.int64)
+            by_cost = np.argsort(cost, kind="stable")[::-1]
+            cheapest[c[by_cost]] = by_cost                  # the last write, the least cost, wins
+            m_star, c_star = m[cheapest[c]], cost[cheapest[c]]
+            reach = c_star + _popcount(m_star & ~m) * removal + _popcount(m & ~m_star) * delta_empty
+            worse |= cost > reach + 1e-9 * (1.0 + np.abs(reach))
             if worse.any():
                 keep = ~worse
                 c, m, cost, parent, picks = c[keep], m[keep], cost[keep], parent[keep], picks[keep]
@@ -163,24 +180,21 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
         n_new = int(counts.sum())
         if not n_new:
             continue
-        offsets = np.arange(n_new) - np.repeat(np.cumsum(counts) - counts, counts)
-        new_picks = by_key[np.repeat(lo, counts) + offsets]
-        old_mask = np.repeat(m, counts)
-        fits = (old_mask & mask[new_picks]) == 0
-        new_picks = new_picks[fits]
-        new_parent = np.repeat(ids, counts)[fits]
-        new_comp = np.repeat(c, counts)[fits]
-        new_mask = old_mask[fits] | mask[new_picks]
-        new_cost = np.repeat(cost, counts)[fits] + disorder[new_picks]
+        source = np.repeat(np.arange(len(c)), counts)
+        new_picks = by_key[np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(n_new)]
+        fits = (m[source] & mask[new_picks]) == 0
+        new_picks, source = new_picks[fits], source[fits]
+        new_mask = m[source] | mask[new_picks]
         step = _lowest_zero(new_mask)
-        new_mask = np.right_shift(new_mask, step)
-        new_position = position + step
-        order_pos = np.argsort(new_position, kind="stable")
-        values, starts, counts = np.unique(new_position[order_pos], return_index=True, return_counts=True)
-        for value, start, count in zip(values, starts, counts):
-            at = order_pos[start:start + count]
-            buckets.setdefault(int(value), []).append((new_comp[at], new_mask[at], new_cost[at], new_parent[at],
-                                                       new_picks[at]))
+        order_pos = np.argsort(step, kind="stable")
+        step, source, new_picks = step[order_pos], source[order_pos], new_picks[order_pos]
+        new_mask = np.right_shift(new_mask[order_pos], step)
+        new_cost = cost[source] + disorder[new_picks]
+        new_comp, new_parent = c[source], ids[source]
+        bounds = np.flatnonzero(np.r_[True, step[1:] != step[:-1], True])
+        for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+            buckets.setdefault(position + int(step[a]), []).append(
+                (new_comp[a:b], new_mask[a:b], new_cost[a:b], new_parent[a:b], new_picks[a:b]))
     all_comp, all_cost, parents, cands = store.column(0), store.column(2), store.column(3), store.column(4)
     ends = np.concatenate(done) if done else np.zeros(0, dtype=np.int64)
     # a complete cover was stored at its component's size, with the last candidate it took
