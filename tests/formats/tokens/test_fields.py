@@ -168,10 +168,12 @@ def test_column_layout_equals_per_line_split(text):
 
 
 @settings(max_examples=300)
-@given(st.lists(st.lists(st.sampled_from(["a", "bb", "Ü中", "#", "-DOCSTART-", "B-PER"]), max_size=4)
-                .map(" ".join), max_size=12).map("\n".join), st.booleans())
+@given(st.lists(st.one_of(st.lists(st.sampled_from(["a", "bb", "Ü中", "#", "-DOCSTART-", "B-PER"]), max_size=4)
+                          .map(" ".join), st.sampled_from([" ", "\t", " \t "])), max_size=12).map("\n".join),
+       st.booleans())
 def test_plain_column_files_take_the_plain_layout(text, newline):
-    """A file of plain lines (one space between fields, none at their ends) is laid out as plain, equal to split."""
+    """A file of plain lines (one space between fields, none at their ends; lines of whitespace only) is laid out
+    as plain, equal to split."""
     from accord.formats.tokens._fields import PlainLayout, column_layout
 
     text += "\n" if newline else ""
@@ -191,3 +193,7 @@ def test_column_layout_hand_example():
     assert not isinstance(column_layout("EU  B-ORG\n"), PlainLayout)      # two spaces: every field laid out
     assert not isinstance(column_layout("EU B-ORG\r\n"), PlainLayout)
     assert not isinstance(column_layout("EU B-ORG \n"), PlainLayout)
+    # a line of whitespace only between sentences (as Flair writes) is a blank line of a plain file
+    f = column_layout("EU B-ORG\n \t\nrejects O\n \n")
+    assert isinstance(f, PlainLayout) and f.widths.tolist() == [2, 0, 2, 0]
+    assert f.field([2], 1)[0].tolist() == [20]

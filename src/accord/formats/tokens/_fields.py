@@ -198,28 +198,37 @@ def _layout(n: int, ws: np.ndarray, is_break: np.ndarray) -> Layout:
 
 
 def _plain(n: int, ws: np.ndarray, is_break: np.ndarray) -> PlainLayout | None:
-    """The :class:`PlainLayout` of a text of ``n`` characters from its whitespace, or None when a line is not plain:
-    two whitespace characters side by side that are not two line breaks (a blank line), or a space first or last."""
-    if len(ws):
-        side = np.flatnonzero(np.diff(ws) == 1)
-        if len(side) and not bool((is_break[side] & is_break[side + 1]).all()):
-            return None
-        if (ws[0] == 0 and not is_break[0]) or (ws[-1] == n - 1 and not is_break[-1]):
-            return None
+    """The :class:`PlainLayout` of a text of ``n`` characters from its whitespace, or None when a line that holds a
+    field is not plain: two whitespace characters side by side in it, or one at its start or its end. (Lines of
+    whitespace only, such as the ``" "`` some taggers write between sentences, are blank lines.)"""
+    at_break = np.flatnonzero(is_break)
+    nlines = len(at_break) + (0 if len(at_break) and int(ws[at_break[-1]]) == n - 1 else 1)
+    ends = np.empty(nlines, dtype=ws.dtype)       # index in ws of each line's end (its break, or the text's end)
+    ends[:len(at_break)] = at_break[:nlines]
+    ends[len(at_break):] = len(ws)
+    del at_break
     spaces = np.empty(len(ws) + 1, dtype=ws.dtype)
     spaces[:-1] = ws
     spaces[-1] = n
-    at_break = np.flatnonzero(is_break)
-    nlines = len(at_break) + (0 if len(at_break) and int(ws[at_break[-1]]) == n - 1 else 1)
-    ends = np.empty(nlines, dtype=ws.dtype)       # index in spaces of each line's end (its break, or the text's end)
-    ends[:len(at_break)] = at_break[:nlines]
-    ends[len(at_break):] = len(ws)
     after = np.zeros(nlines, dtype=ws.dtype)
     after[1:] = ends[:-1] + 1
     line_starts = np.zeros(nlines, dtype=ws.dtype)
     line_starts[1:] = spaces[ends[:-1]] + 1
-    widths = ends - after + 1
-    widths[spaces[ends] == line_starts] = 0   # blank lines
+    widths = ends - after
+    blank = spaces[ends] - line_starts == widths     # every character of the line is whitespace (or it is empty)
+    widths += 1
+    widths[blank] = 0
+    if len(ws):
+        # whitespace next to whitespace, or first in the text, or last: only on blank lines (the line of the second
+        # of two is the line that would start or end with whitespace, or hold two side by side)
+        side = np.flatnonzero(np.diff(ws) == 1) + 1
+        if ws[0] == 0:
+            side = np.concatenate([[0], side])
+        lines = np.searchsorted(ends, side)
+        if ws[-1] == n - 1 and not is_break[-1]:
+            lines = np.append(lines, nlines - 1)
+        if len(lines) and not bool(blank[lines].all()):
+            return None
     return PlainLayout(spaces, after, widths.astype(ws.dtype), line_starts)
 
 
