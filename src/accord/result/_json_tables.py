@@ -43,12 +43,7 @@ class TableMarkers:
 
     def table(self, k: int) -> dict[str, Any]:
         """Table ``k`` as the dict it stands for."""
-        from ._result import Block
-
-        documents, kind, counts = self.tables[k]
-        if kind is None:
-            return {d: {} for d in documents}
-        return {d: Block(b) for d, b in zip(documents, kind.blocks(counts))}
+        return _plain_table(*self.tables[k])
 
     def resolved(self, value: Any) -> Any:
         """``value`` with every marker in its objects and arrays replaced by its table."""
@@ -93,18 +88,21 @@ def _table_text(documents: list[str], kind: Kind | None, counts: np.ndarray | No
     """The text ``json_text`` writes at nesting ``level`` for ``{document: block}``."""
     if not documents:
         return "{}"
-    blocks: list[str] | None = ["{}"] * len(documents)
-    if kind is not None:
-        assert counts is not None
-        blocks = block_texts(kind, counts)
-        if blocks is None or len(blocks) != len(documents):     # a kind that makes its blocks otherwise
-            from ._result import Block
-
-            table = {d: Block(b) for d, b in zip(documents, kind.blocks(counts))}
-            return json_text(table).replace("\n", "\n" + pad * level)
+    blocks = ["{}"] * len(documents) if kind is None else block_texts(kind, np.asarray(counts))
+    if blocks is None or len(blocks) != len(documents):     # a kind that makes its blocks otherwise
+        return json_text(_plain_table(documents, kind, counts)).replace("\n", "\n" + pad * level)
     inner = "\n" + pad * (level + 1)
     keys = map(json.encoder.encode_basestring, documents)      # (ensure_ascii=False, as json_text)
     return "{" + ",".join(f"{inner}{key}: {block}" for key, block in zip(keys, blocks)) + "\n" + pad * level + "}"
+
+
+def _plain_table(documents: list[str], kind: Kind | None, counts: np.ndarray | None) -> dict[str, Any]:
+    """``{document: block}`` as :meth:`accord.result.Measure.by_document` makes it (empty blocks without a kind)."""
+    from ._result import Block
+
+    if kind is None:
+        return {d: {} for d in documents}
+    return {d: Block(b) for d, b in zip(documents, kind.blocks(np.asarray(counts)))}
 
 
 def block_texts(kind: Kind, counts: np.ndarray) -> list[str] | None:
