@@ -28,11 +28,11 @@ def _units(n_items: int, annotators: int, seed: int, spread: float = 22.0):
 
 def _exhaustive(tuples: np.ndarray, disorder: np.ndarray) -> float:
     """The least total disorder of an exact cover, by trying every candidate for the lowest uncovered unit."""
-    from functools import lru_cache
+    from functools import cache
 
     sets = [frozenset(int(u) for u in row if u >= 0) for row in tuples]
 
-    @lru_cache(maxsize=None)
+    @cache
     def least(left: frozenset) -> float:
         if not left:
             return 0.0

@@ -54,13 +54,14 @@ def _units(n: int, annotators: int, seed: int):
     return continua_from_rows(list(dict.fromkeys(rows)))
 
 
-GAMMA_ANNOTATORS_CEILING = 45.0
-"""γ (30 samples) of 5 annotators x 150 sparse units against 3 annotators x 150, in process: 26x when this ceiling
-was set (2.6 s against 0.10 s of CPU, 2026-11-26, a loaded 2-core machine), 69x before the bound of reduced-cost
-fixing came from the relaxation and the fixed candidates were split into components (which this ceiling fails).
-No peer runs 5 annotators at this size (pygamma-agreement's MIP enumerates the product of their units), so the
-reference is accord's own 3-annotator γ on the same generator; ``benchmarks/bench_gamma_annotators.py`` times the
-issue's 5 x 500 and 8 x 200 as whole commands."""
+GAMMA_ANNOTATORS_CEILING = 32.0
+"""γ (30 samples) of 5 annotators x 150 sparse units against 3 annotators x 150, in process: 18-23x when this ceiling
+was set (1.8-2.0 s against 0.09 s of CPU, 2026-11-26, a 2-core machine at load 14), 37-42x in the same run before
+long components were solved by dynamic programming along the continuum (``_frontier``; which this ceiling fails),
+69x before the bound of reduced-cost fixing came from the relaxation and the fixed candidates were split into
+components. No peer runs 5 annotators at this size (pygamma-agreement's MIP enumerates the product of their units),
+so the reference is accord's own 3-annotator γ on the same generator; ``benchmarks/bench_gamma_annotators.py`` times
+the issue's 5 x 500 and 8 x 200 as whole commands."""
 
 
 def test_gamma_with_five_annotators_costs_a_bounded_multiple_of_three():
