@@ -178,44 +178,78 @@ def _equal_fields(a: Sequence[TextFields], b: Sequence[TextFields]) -> Bools:
     """Whether ``a[i]`` and ``b[i]`` hold the same strings, for sequences of equal lengths over one text a side."""
     counts = np.fromiter(map(len, a), dtype=np.int64, count=len(a))
     owner = np.repeat(np.arange(len(a)), counts)
-    a_starts, a_ends = np.concatenate([f.starts for f in a]), np.concatenate([f.ends for f in a])
-    b_starts, b_ends = np.concatenate([f.starts for f in b]), np.concatenate([f.ends for f in b])
+    a_starts, a_ends = _joined(a)
+    b_starts, b_ends = _joined(b)
     differ = np.zeros(len(a), dtype=bool)
-    a_words, a_size, a_lo = _words(a[0].text, a_starts, a_ends)
-    b_words, b_size, b_lo = _words(b[0].text, b_starts, b_ends)
-    if a_size != b_size:      # ASCII on one side only: not decided here
+    a_words = _Words(a[0].text, a_starts, a_ends)
+    b_words = _Words(b[0].text, b_starts, b_ends)
+    if a_words.size != b_words.size:      # ASCII on one side only: not decided here
         return differ
+    size = a_words.size
     for lo in range(0, len(owner), _WORD_CHUNK):
         hi = min(lo + _WORD_CHUNK, len(owner))
-        a_at = (a_starts[lo:hi].astype(np.int64) - a_lo) * a_size
-        b_at = (b_starts[lo:hi].astype(np.int64) - b_lo) * b_size
-        length = (a_ends[lo:hi].astype(np.int64) - a_starts[lo:hi]) * a_size
-        wrong = length != (b_ends[lo:hi].astype(np.int64) - b_starts[lo:hi]) * b_size
-        k = 0
-        while True:
-            left = np.flatnonzero(~wrong & (length > k))
-            if not len(left):
-                break
-            diff = a_words[a_at[left] + k] ^ b_words[b_at[left] + k]
-            rest = length[left] - k
-            short = rest < 8
-            if short.any():
-                diff[short] &= np.left_shift(np.uint64(1), (rest[short] * 8).astype(np.uint64)) - np.uint64(1)
+        a_at = (a_starts[lo:hi].astype(np.int64) - a_words.lo) * size
+        b_at = (b_starts[lo:hi].astype(np.int64) - b_words.lo) * size
+        length = (a_ends[lo:hi].astype(np.int64) - a_starts[lo:hi]) * size
+        wrong = length != (b_ends[lo:hi].astype(np.int64) - b_starts[lo:hi]) * size
+        # the first eight bytes of every token at once, then those of the tokens still equal and longer
+        diff = a_words.at(a_at) ^ b_words.at(b_at)
+        diff &= _MASKS[np.minimum(length, 8)]
+        wrong |= diff != 0
+        k = 8
+        left = np.flatnonzero(~wrong & (length > k))
+        while len(left):
+            diff = a_words.at(a_at[left] + k) ^ b_words.at(b_at[left] + k)
+            diff &= _MASKS[np.minimum(length[left] - k, 8)]
             wrong[left[diff != 0]] = True
             k += 8
+            left = left[(diff == 0) & (length[left] > k)]
         differ[owner[lo:hi][wrong]] = True
     return ~differ
 
 
-def _words(text: str, starts: Ints, ends: Ints) -> tuple[np.ndarray, int, int]:
-    """The bytes of the part of ``text`` that holds the fields, readable as a little-endian 64-bit word at any
-    byte offset (eight zero bytes after the end); the bytes a character and the offset of the part's start."""
-    lo, hi = int(starts.min()), int(ends.max())
-    codes = code_points(text[lo:hi])
-    raw = np.zeros(codes.nbytes + 8, dtype=np.uint8)
-    raw[:codes.nbytes] = codes.view(np.uint8)
-    words = np.ndarray(shape=(codes.nbytes + 1,), dtype="<u8", buffer=raw, strides=(1,))
-    return words, codes.itemsize, lo
+def _joined(fields: Sequence[TextFields]) -> tuple[Ints, Ints]:
+    """The starts and the ends of the fields of all of ``fields``, one after the other: a view of their parent's
+    arrays when they are consecutive slices of one parse (the documents of a column file, in file order), else a
+    concatenation."""
+    parent = fields[0]._starts
+    if all(f._starts is parent for f in fields):
+        bounds = [(f._lo, f._hi) for f in fields]
+        if all(hi == lo for (_, hi), (lo, _) in zip(bounds, bounds[1:])):
+            lo, hi = bounds[0][0], bounds[-1][1]
+            return parent[lo:hi], fields[0]._ends[lo:hi]
+    return np.concatenate([f.starts for f in fields]), np.concatenate([f.ends for f in fields])
+
+
+_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+"""The bytes of a little-endian word that belong to a field of ``k`` more bytes (``k`` at most 8)."""
+
+
+class _Words:
+    """The bytes of the part of a text that holds some fields, readable as a little-endian 64-bit word at any byte
+    offset (the bytes past the end read as zeros); ``size`` the bytes a character, ``lo`` the part's first
+    character. No copy of the text beyond its code points (the last eight bytes are read shifted)."""
+
+    __slots__ = ("size", "lo", "top", "view")
+
+    def __init__(self, text: str, starts: Ints, ends: Ints):
+        self.lo, hi = int(starts.min()), int(ends.max())
+        if 2 * (hi - self.lo) > len(text):    # most of the text: its code points, without a copy of the part first
+            self.lo = 0
+        codes = code_points(text if self.lo == 0 else text[self.lo:hi])
+        self.size = codes.itemsize
+        raw = codes.view(np.uint8)
+        if len(raw) < 8:
+            raw = np.concatenate([raw, np.zeros(8 - len(raw), dtype=np.uint8)])
+        self.top = len(raw) - 8
+        self.view = np.ndarray(shape=(self.top + 1,), dtype="<u8", buffer=raw, strides=(1,))
+
+    def at(self, offsets: np.ndarray) -> np.ndarray:
+        """The words at these byte offsets (each at most the part's length)."""
+        if not len(offsets) or int(offsets.max()) <= self.top:
+            return self.view[offsets]
+        beyond = np.maximum(offsets - self.top, 0).astype(np.uint64)
+        return self.view[np.minimum(offsets, self.top)] >> (beyond * np.uint64(8))
 
 
 def _text_differs(g: Document, p: Document, gname: str | None, pname: str | None) -> None:
