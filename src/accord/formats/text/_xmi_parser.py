@@ -18,6 +18,7 @@ A document type declaration is refused (:func:`doctype_refused`): an XMI file ha
 from __future__ import annotations
 
 import re
+import weakref
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -207,6 +208,7 @@ class XmiCas:
         self._table = table
         self._index = index
         self._built: dict[int, _FS] = {}
+        self._weak = weakref.proxy(self)    # (what its feature structures hold: no reference cycle to collect)
         self.missing = missing
         """Type names of elements the type system lacks (left out), as cassis names them."""
 
@@ -220,7 +222,7 @@ class XmiCas:
             built.xmiID = xid
             built._values = values
             built._plan = plan
-            built._cas = self
+            built._cas = self._weak
             if plan.annotation:
                 built.begin = values["begin"]
                 built.end = values["end"]

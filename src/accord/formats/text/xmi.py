@@ -41,6 +41,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Any
 
+from ..._support.collector import collection_paused
 from ...errors import AccordWarning, FormatError, OptionError
 from ...model import Attributes, Corpus, Document
 from .._refs import RawAnnotation, Ref, build_annotations
@@ -168,6 +169,7 @@ def _chosen_layers(spec: str | None, ts: Any, p: Path) -> tuple[list[tuple[str, 
     return found
 
 
+@collection_paused   # (many small objects, no cycle: the collector would rescan them, a third of a large file)
 def read_xmi(path: str | Path, *, layer: str | None = None, typesystem: Any = None, **_ignored: Any) -> Corpus:
     """Read the chosen layers of one XMI file as a document named after the file (see the module docstring)."""
     p = Path(path)
@@ -303,6 +305,7 @@ def _load_cas(p: Path, ts: Any, own: bool = True) -> Any:
     return cas
 
 
+@collection_paused
 def read_coref_xmi(path: str | Path, typesystem: Any = None) -> dict[str, list[list[tuple[int, int]]]]:
     """Coreference chains of XMI files (one file, or a folder of them): DKPro Core's ``CoreferenceChain`` and
     INCEpTION's custom chain layers (:func:`chain_types`), each a list of links from ``first`` along ``next``;
