@@ -8,7 +8,8 @@ all, each quoting its text, written as ``.ann`` and ``.txt`` files, then convert
 (one ``.xmi`` file per document and ``TypeSystem.xml``). Each reading runs in a fresh interpreter, timed in CPU
 seconds (what other work on a shared machine inflates least) around the reading alone, after the imports:
 
-- accord: ``accord.formats.read(folder, "brat")`` and ``read(folder, "xmi")`` (the Corpus, nothing more);
+- accord: ``accord.formats.read(folder, "brat")`` and ``read(folder, "xmi")`` (the Corpus, nothing more; XMI through
+  accord's own parser, ``accord.formats.text._xmi_parser``, which hands cassis nothing of these files);
 - the floor of brat: a plain Python reader that splits each ``.ann`` line into id, type, offsets and quote, checks
   the quote against the text and keeps ``(start, end, type)``;
 - the floor of XMI: dkpro-cassis alone, the type system loaded once, ``load_cas_from_xmi`` and ``select`` of the
