@@ -107,7 +107,8 @@ def test_the_version_read_from_the_dist_info_is_the_installed_packages():
     assert "importlib.metadata" not in modules_after(["--version"])
 
 
-SMATCH_PAIR = "# ::id a\n(w / want-01\n   :ARG0 (b / boy)\n   :ARG1 (g / go-02 :ARG0 b))\n\n# ::id b\n(d / dog :mod (s / small))\n"
+SMATCH_PAIR = ("# ::id a\n(w / want-01\n   :ARG0 (b / boy)\n   :ARG1 (g / go-02 :ARG0 b))\n\n"
+               "# ::id b\n(d / dog :mod (s / small))\n")
 
 
 @pytest.mark.parametrize("output", ["json", "csv", "table"])

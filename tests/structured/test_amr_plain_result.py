@@ -82,7 +82,8 @@ def test_the_optimality_gap_is_the_numpy_results():
 
 def _real_pairs():
     pairs = [(AMR / "qald_test.txt", AMR / "qald_test.txt"), (OUTSIDE / "lp_test.txt", OUTSIDE / "jamr.txt"),
-             (OUTSIDE / "lp_test.txt", OUTSIDE / "wang.txt"), (OUTSIDE / "test_input1.txt", OUTSIDE / "test_input2.txt")]
+             (OUTSIDE / "lp_test.txt", OUTSIDE / "wang.txt"),
+             (OUTSIDE / "test_input1.txt", OUTSIDE / "test_input2.txt")]
     return [pytest.param(g, p, id=f"{g.stem}-{p.stem}") for g, p in pairs]
 
 
