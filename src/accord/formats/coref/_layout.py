@@ -70,7 +70,8 @@ def _ascii_lines(text: str, codes: np.ndarray) -> CorefLines | None:
     if len(stepping):
         return None
     filled_mask = last >= line_start
-    if filled_mask.all():       # no blank line: no selection to make
+    every_line = bool(filled_mask.all())     # no blank line: no selection to make
+    if every_line:
         filled, first = np.arange(len(last), dtype=np.int64), line_start
     else:
         filled = np.flatnonzero(filled_mask)
@@ -86,7 +87,7 @@ def _ascii_lines(text: str, codes: np.ndarray) -> CorefLines | None:
     hashed = head == _HASH
     marks = filled[hashed]
     tokens = np.flatnonzero(~hashed)
-    token_lines, t_last = filled[tokens], last[tokens]
+    token_lines, t_last = (tokens if every_line else filled[tokens]), last[tokens]
     # the chain column: a one-character field '-' or '_' is no mention; else it runs from after the last blank
     # before its last character (within the line)
     final = codes[t_last]
