@@ -7,6 +7,7 @@ Run:  python benchmarks/bench_seqeval.py [--tokens 300000] [--repeat 5] [--memor
 2. Whole commands on the same files: ``accord score gold.conll pred.conll --output json`` against a Python script
    that reads them and runs seqeval's ``classification_report``, against ``seqscore score`` (conlleval's
    repair, as accord reads them) and against a script that runs nervaluate's ``Evaluator`` (its strict schema).
+   Then the CPU time of the whole command against the plain reader (the floor, issue 43) and the seqeval script.
 3. Peak memory of the whole command and of the seqeval script on a larger corpus (``--memory-tokens``; 0 skips it).
 The numbers are checked to agree before any time is printed; times are medians. accord's modules are compiled to
 bytecode first, as installing its wheel does (the peers' come compiled from theirs).
@@ -44,6 +45,9 @@ def read(path):
     return sents
 gold, pred = read(sys.argv[1]), read(sys.argv[2])
 """
+FLOOR_SCRIPT = READ_TAGS
+"""Issue 43's floor: a plain Python reader that only builds the per-sentence tag lists of both files (what the seqeval
+script does before it scores); the whole ``accord score`` (read, pair, score, write) should cost no more."""
 SEQEVAL_SCRIPT = READ_TAGS + r"""
 from seqeval.metrics import classification_report
 print(classification_report(gold, pred, digits=4))
@@ -135,6 +139,7 @@ def main() -> None:
         write_conll(g, gold)
         write_conll(p, pred)
         (Path(tmp) / "run_seqeval.py").write_text(SEQEVAL_SCRIPT)
+        (Path(tmp) / "read_tags.py").write_text(FLOOR_SCRIPT)
         (Path(tmp) / "run_nervaluate.py").write_text(NERVALUATE_SCRIPT)
         import json
 
@@ -164,8 +169,37 @@ def main() -> None:
         for name, cmd in peers.items():
             t_peer = median_time(lambda c=cmd: subprocess.run(c, check=True, capture_output=True), args.repeat)
             print(f"               {name:18s} {t_peer:.3f} s, {name.split()[0]}/accord = {t_peer / t_cmd_ours:.1f}x")
+        whole_command_cpu(accord_cmd, [sys.executable, str(Path(tmp) / "read_tags.py"), str(g), str(p)],
+                          peers["seqeval script"], args.repeat)
         if args.memory_tokens:
             memory(Path(tmp), args.memory_tokens)
+
+
+WHOLE_GOAL = 12.0
+"""Issue 43: the whole ``accord score`` at least 12x the seqeval script, in CPU time."""
+
+
+def cpu_time(cmd: list[str]) -> float:
+    """User and system CPU time of a whole process (the machine may be shared: wall time is mostly waiting)."""
+    import os
+
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    assert status == 0, cmd
+    return usage.ru_utime + usage.ru_stime
+
+
+def whole_command_cpu(accord_cmd: list[str], floor_cmd: list[str], seqeval_cmd: list[str], repeat: int) -> None:
+    """CPU time of the whole command against the plain reader's (the floor) and the seqeval script's, the three in
+    turn each round so that a change of the machine's load falls on all; medians."""
+    times: dict[str, list[float]] = {"accord": [], "floor": [], "seqeval": []}
+    for _ in range(repeat):
+        for name, cmd in (("accord", accord_cmd), ("floor", floor_cmd), ("seqeval", seqeval_cmd)):
+            times[name].append(cpu_time(cmd))
+    ours, floor, peer = (statistics.median(times[k]) for k in ("accord", "floor", "seqeval"))
+    print(f"whole command, CPU time: accord score {ours:.3f} s, plain reader (floor) {floor:.3f} s, "
+          f"accord/floor = {ours / floor:.2f}x (goal <= 1), seqeval script {peer:.3f} s, seqeval/accord = "
+          f"{peer / ours:.1f}x (goal >= {WHOLE_GOAL:.0f}x: {'met' if peer / ours >= WHOLE_GOAL else 'MISSED'})")
 
 
 STRICT_GOAL = 20.0

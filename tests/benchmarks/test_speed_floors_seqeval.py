@@ -5,7 +5,8 @@ makes it.
 Each figure is a ratio measured in this run on this machine (CPU time, a loaded machine moving both sides): the
 strict report against seqeval's on the same tag lists (``benchmarks/bench_seqeval.py``, goal 20x at 300k tokens),
 and the start-up of ``accord --version`` and of a one-token ``accord score`` against ``python -c 'import numpy'``
-(``benchmarks/bench_startup.py``, goals 0.15 s and 1.75x). The floors and ceilings are far from the figures measured
+(``benchmarks/bench_startup.py``, goals 0.15 s and 1.75x), and reading a CoNLL file against a plain Python reader
+of its tag lists (issue 43's floor). The floors and ceilings are far from the figures measured
 when they were set (see each test), so that only a real slowdown fails them.
 """
 
@@ -45,6 +46,50 @@ def test_strict_classification_report_stays_well_ahead_of_seqeval():
         ratio = (best_time(lambda: seqeval_metrics.classification_report(gold, pred, mode="strict", scheme=IOB2))
                  / best_time(lambda: classification_report(gold, pred, mode="strict", scheme=IOB2), repeat=5))
     assert ratio >= STRICT_FLOOR, f"strict classification_report only {ratio:.1f}x seqeval (floor {STRICT_FLOOR}x)"
+
+
+READING_CEILING = 1.6
+"""Issue 43, reading: ``read_conll`` of CoNLL-2003's test file repeated 6 times (277k tokens) in CPU time, as a
+multiple of a plain Python reader of the same file that only builds per-sentence tag lists (what a seqeval script
+does; it makes no spans, documents or line numbers): 1.2-1.3x when this ceiling was set (2026-11-26, a loaded 2-core
+machine), 1.7x before the columns were read off the text's whitespace and the tags interned from its bytes."""
+
+
+def _plain_tag_lists(path: Path) -> list[list[str]]:
+    sentences, current = [], []
+    for line in open(path, encoding="utf-8"):
+        fields = line.split()
+        if not fields or fields[0] == "-DOCSTART-":
+            if current:
+                sentences.append(current)
+                current = []
+            continue
+        current.append(fields[-1])
+    if current:
+        sentences.append(current)
+    return sentences
+
+
+def test_reading_a_column_file_stays_near_a_plain_reader(tmp_path):
+    import gc
+
+    from accord.formats.tokens.conll import read_conll
+
+    text = (Path(__file__).parents[1] / "data" / "conll03" / "gold.conll").read_text(encoding="utf-8")
+    path = tmp_path / "gold.conll"
+    path.write_text(text * 6, encoding="utf-8")
+    corpus = read_conll(path)
+    # the same tokens and spans as the plain reader's tag lists hold (hand rule: a chunk starts at each B- tag here)
+    sentences = _plain_tag_lists(path)
+    assert sum(len(d.tokens) for d in corpus.values()) == sum(map(len, sentences))
+    assert sum(len(d.annotations) for d in corpus.values()) == sum(t.startswith("B-") for s in sentences for t in s)
+    ours, plain = [], []
+    gc.collect()
+    for _ in range(5):     # in turn, so that a change of the machine's load falls on both
+        ours.append(best_time(lambda: read_conll(path), repeat=1))
+        plain.append(best_time(lambda: _plain_tag_lists(path), repeat=1))
+    ratio = min(ours) / min(plain)
+    assert ratio <= READING_CEILING, f"read_conll took {ratio:.2f}x a plain reader (ceiling {READING_CEILING}x)"
 
 
 VERSION_CEILING = 1.0
