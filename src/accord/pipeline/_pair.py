@@ -247,9 +247,11 @@ class _Words:
     def at(self, offsets: np.ndarray) -> np.ndarray:
         """The words at these byte offsets (each at most the part's length)."""
         if not len(offsets) or int(offsets.max()) <= self.top:
-            return self.view[offsets]
+            words: np.ndarray = self.view[offsets]
+            return words
         beyond = np.maximum(offsets - self.top, 0).astype(np.uint64)
-        return self.view[np.minimum(offsets, self.top)] >> (beyond * np.uint64(8))
+        words = self.view[np.minimum(offsets, self.top)] >> (beyond * np.uint64(8))
+        return words
 
 
 def _text_differs(g: Document, p: Document, gname: str | None, pname: str | None) -> None:
