@@ -233,8 +233,6 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
         from ..report.result_table import render_result
 
         return result, lambda console: render_result(result, console)
-    from ..report import render_table
-
     if args.leniency != "1" or args.unlabelled:
         raise OptionError("--leniency and --unlabelled apply to --match clueval")
     units = [name for name, on in (("token", args.by_token), ("pseudo-token", args.by_pseudo_token),
@@ -259,7 +257,12 @@ def score_result(args: argparse.Namespace, pred: str | None) -> tuple[Any, Calla
         gold_set=args.gold_set, pred_set=args.pred_set, **scaling(args), **vrt_options(args),
         **slices_settings(args), **align_settings(args),
     )
-    return report, lambda console: render_table(report, console)
+
+    def draw(console: Any) -> None:
+        from ..report import render_table  # here: a JSON or CSV output draws no table
+
+        render_table(report, console)
+    return report, draw
 
 
 def _task_profile(args: argparse.Namespace) -> tuple[Any, Any]:
