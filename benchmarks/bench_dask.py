@@ -50,14 +50,15 @@ def _without_generator(out: bytes) -> object:
 
 def _run(cmd: list[str]) -> tuple[float, float, bytes]:
     """Run ``cmd``: its wall time, the CPU seconds of it and of every process it waited for, its standard output."""
-    with tempfile.TemporaryFile() as out:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
         if proc.returncode:
-            sys.exit(f"{' '.join(cmd)}: exit status {proc.returncode}")
+            err.seek(0)
+            sys.exit(f"{' '.join(cmd)}: exit status {proc.returncode}\n{err.read().decode(errors='replace')[-3000:]}")
         out.seek(0)
         return wall, usage.ru_utime + usage.ru_stime, out.read()
 
