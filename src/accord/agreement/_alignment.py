@@ -24,9 +24,12 @@ weaker test :math:`\\delta \\le n \\Delta_\\varnothing`.
 Solving. Choosing candidates that cover every unit exactly once at the least total disorder is a
 set-partitioning integer program (a multidimensional assignment, NP-hard from three annotators on);
 it splits into the connected components of the candidates. A component of one unit is its
-singleton; small components are solved together by dynamic programming over bit masks; each
-larger one is, for two annotators, a minimum-weight perfect matching (an assignment problem,
-exact at any density), and from three annotators on an integer program: its linear relaxation
+singleton. For two annotators, small components are solved together by dynamic programming over
+bit masks and each larger one is a minimum-weight perfect matching (an assignment problem, exact
+at any density). From three annotators on, every component is first solved by dynamic programming
+along the continuum (:mod:`._frontier`: partial covers by their lowest uncovered unit and a mask of
+the units after it, which stays small where units are sparse, however long the component); a
+component where that crowds past its limit of partial covers is an integer program: its linear relaxation
 first (HiGHS through :func:`scipy.optimize.linprog`; a solution that is integral, checked to be an
 exact cover of the cost of the relaxation's bound, is optimal), else the integer program solved to
 optimality (relative gap 0) by HiGHS through :func:`scipy.optimize.milp` over the candidates that
@@ -344,17 +347,16 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
     open_cand = np.flatnonzero(~alone)
     if len(open_cand):
         comp = label[firsts[open_cand]]
-        picked_small, hard = _solve_components(tuples[open_cand], disorder[open_cand], comp, units)
+        if n == 2:
+            picked_small, hard = _solve_components(tuples[open_cand], disorder[open_cand], comp, units)
+        else:                            # small and long thin components: dynamic programming along the continuum
+            picked_small, hard = solve_frontier(tuples[open_cand], disorder[open_cand], comp, units,
+                                                diss.delta_empty)
         chosen[open_cand[picked_small]] = True
         rest = open_cand[hard]
         if n == 2 and len(rest):         # two annotators: an assignment problem, exact at any density
             chosen[rest[_solve_pairs(tuples[rest], disorder[rest])]] = True
             rest = rest[:0]
-        if len(rest):                    # long thin components: dynamic programming along the continuum
-            picked_long, hard = solve_frontier(tuples[rest], disorder[rest], label[firsts[rest]], units,
-                                                diss.delta_empty)
-            chosen[rest[picked_long]] = True
-            rest = rest[hard]
         per_component = np.bincount(label[firsts[rest]], minlength=n_comp)
         worst = int(np.argmax(per_component)) if len(rest) else 0
         if len(rest) and per_component[worst] > MAX_LP_CANDIDATES:
