@@ -16,7 +16,10 @@ What grows with the corpus is compared with what one ``accord score`` of one sys
   grows by (the baseline of the two bounds above);
 - what the caller of ``score`` holds once the shards are merged (traced by ``tracemalloc``, so the same from run to
   run) grows by at most 4.5 bytes per token: the per-document tallies (before: 7.0, the count tables' sentences
-  kept whatever the options; now 2.6).
+  kept whatever the options; now 2.6);
+- what ``report`` of two systems holds when its page's views are made grows by at most 35 bytes per token (before:
+  65.6, every error row an ``ErrorRow`` with its texts and the other side's spans, and the sentences' counts; now
+  20.6, the rows as columns of integers).
 """
 
 from __future__ import annotations
@@ -130,8 +133,26 @@ print("HELD", held[0], status)
 """What the command's process holds (traced bytes) once the shards' results are merged into one."""
 
 
-def _held_bytes(argv: list[str], cwd: Path) -> int:
-    run = subprocess.run([sys.executable, "-c", _HELD, *argv], capture_output=True, text=True, cwd=cwd, timeout=600)
+_HELD_AT_PAGE = _HELD.replace("""held = []
+merged = shards._gather
+def gather(*args, **kwargs):
+    result = merged(*args, **kwargs)
+    gc.collect()
+    held.append(tracemalloc.get_traced_memory()[0])
+    return result
+shards._gather = gather""", """import accord.clueval._shard_views as views
+held = []
+page = views.views_of
+def views_of(*args, **kwargs):
+    gc.collect()
+    held.append(tracemalloc.get_traced_memory()[0])
+    return page(*args, **kwargs)
+views.views_of = views_of""")
+"""What ``report``'s process holds (traced bytes) when it starts making the page's views: every system scored."""
+
+
+def _held_bytes(argv: list[str], cwd: Path, script: str = _HELD) -> int:
+    run = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True, cwd=cwd, timeout=600)
     line = next((line for line in run.stdout.splitlines() if line.startswith("HELD")), None)
     assert line is not None, run.stderr[-2000:]
     _, held, status = line.split()
@@ -157,3 +178,16 @@ def test_score_caller_holds_only_tallies(corpora):
     kept = [*argv, "--bootstrap", "2", "--seed", "1", "--resample", "sentences"]
     with_sentences = _held_bytes(kept, corpora[8]) - _held_bytes(kept, corpora[1])
     assert with_sentences > growth + 2 * tokens, (with_sentences / tokens, growth / tokens)   # the guard sees them
+
+
+@pytest.mark.slow
+def test_report_holds_compact_error_rows(corpora):
+    """``accord report`` (issue 41: 2.87 GB at 10M tokens, 868 MB now): what the process holds for the page once
+    every system is scored grows by at most 35 bytes per token added (65.6 before: each error row an ``ErrorRow``
+    with its texts and the other side's spans, and the count tables' sentences; 20.6 now: the rows as columns of
+    integers, the contexts' texts and the spans)."""
+    argv = ["report", "gold.conll", "system.conll", "worse.conll", "--samples", "200", "--bootstrap", "50",
+            "--seed", "1", "-o", "r.html"]
+    tokens = _tokens(corpora[8]) - _tokens(corpora[1])
+    growth = _held_bytes(argv, corpora[8], _HELD_AT_PAGE) - _held_bytes(argv, corpora[1], _HELD_AT_PAGE)
+    assert growth <= 35 * tokens, (growth / tokens, tokens)

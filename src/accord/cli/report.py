@@ -53,10 +53,11 @@ def _leniency(args: argparse.Namespace) -> tuple[int, bool]:
 
 def run_report(args: argparse.Namespace) -> int:
     from ..clueval._shard_views import shard_views, views_of
-    from ..parallel._run import SHOWN, STREAM
+    from ..parallel._run import SENTENCES, SHOWN, STREAM, sentence_policy
     from ..parallel._views import VIEWS
     from ..pipeline import reading_once
     from ..stats import compare
+    from ..stats._units import AUTO_DOCUMENTS
     from .compare import names_of, system_args
     from .score import score_result
 
@@ -77,11 +78,18 @@ def run_report(args: argparse.Namespace) -> int:
     streaming = sharded or not aligned
     tokens = ((VIEWS.set((shard_views, level, labelled)), STREAM.set(not sharded), SHOWN.set(set())) if streaming
               else None)
+    # the shards keep their sentences' counts only when the intervals or the tests may resample sentences; under
+    # --resample auto the first system's documents decide for all (the unit of the tests is the first table's)
+    kept = SENTENCES.set(sentence_policy(bool(args.bootstrap) or len(args.preds) > 1, args.resample))
     try:
+        systems = {}
         with reading_once(args.gold):    # the gold file is read once for every system (and kept alone)
-            systems = {name: score_result(system_args(args, path), path)[0]
-                       for name, path in zip(names, args.preds)}
+            for name, path in zip(names, args.preds):
+                systems[name] = score_result(system_args(args, path), path)[0]
+                if SENTENCES.get() == "auto":
+                    SENTENCES.set("drop" if len(systems[name].documents) >= AUTO_DOCUMENTS else "keep")
     finally:
+        SENTENCES.reset(kept)
         if tokens is not None:
             VIEWS.reset(tokens[0])
             STREAM.reset(tokens[1])

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..parallel._views import (
     LightEvaluation,
+    RowColumns,
     ShardViews,
     _compact,
     _length,
@@ -33,7 +34,8 @@ def shard_views(result: Any, level: int, labelled: bool) -> ShardViews:
     empty = np.zeros(0, dtype=np.int64)
 
     def noted(note: str) -> ShardViews:
-        return ShardViews([], [], [], (empty,) * 4, (empty,) * 4, [], {}, np.zeros((1, 1), dtype=np.int64), note)
+        return ShardViews([], [], [], (empty,) * 4, (empty,) * 4, RowColumns.of(()), {},
+                          np.zeros((1, 1), dtype=np.int64), note)
 
     if result.mode == "clueval" and result.source is not None:
         ev = result.source
@@ -59,7 +61,8 @@ def shard_views(result: Any, level: int, labelled: bool) -> ShardViews:
             pieces, tokens = context_pieces(by_id[r.document].document, *r.context)
             texts[key] = (_compact(pieces), True) if tokens else (str(pieces), False)
     return ShardViews(list(ev.labels), [d.id for d in ev.documents], (ends - bases).tolist(),
-                      _relative(ev.gold, bases), _relative(ev.pred, bases), rows, texts, span_confusion(ev).counts)
+                      _relative(ev.gold, bases), _relative(ev.pred, bases), RowColumns.of(rows), texts,
+                      span_confusion(ev).counts)
 
 
 def views_of(systems: Mapping[str, Any], level: int = 1, labelled: bool = True) -> dict[str, Any] | None:
@@ -78,7 +81,7 @@ def views_of(systems: Mapping[str, Any], level: int = 1, labelled: bool = True) 
         if isinstance(light, str):
             return {"note": f"{name}: {light}"}
         evaluations[name] = light
-    rows = {name: ev.rows for name, ev in evaluations.items()}
+    rows: dict[str, Any] = {name: ev.rows for name, ev in evaluations.items()}   # (LightRows: as ErrorRows)
     data = error_browser_data(evaluations, level=level, labelled=labelled, rows=rows)  # type: ignore[arg-type]
     confusions = {name: {"labels": [*ev.labels, "none"], "counts": ev.confusion.tolist()}
                   for name, ev in evaluations.items()}

@@ -12,19 +12,115 @@ while the documents stay in the workers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["VIEWS", "ShardViews", "LightEvaluation", "merge_views"]
+__all__ = ["VIEWS", "ShardViews", "LightEvaluation", "LightRow", "RowColumns", "merge_views"]
 
 VIEWS: ContextVar[tuple[Callable[..., Any], int, bool] | None] = ContextVar("accord_report_views", default=None)
 """Set while ``accord report`` scores a system, to the function that makes a shard's views
 (:func:`accord.clueval._shard_views.shard_views`: handed over, this package imports no mode), the page's leniency
 level and its labelled flag: the shards then keep the span views of their documents."""
+
+
+class LightRow(NamedTuple):
+    """What the page reads of an error row (:class:`accord.clueval.ErrorRow`): its kind (``FN``/``FP``), class,
+    document, extent, label and context extent."""
+
+    kind: str
+    klass: str
+    document: str
+    start: int
+    end: int
+    label: str
+    context: tuple[int, int]
+
+
+_NAMES = ("kind", "klass", "document", "label")
+"""The columns of :class:`RowColumns` that hold names (codes into one list of names each)."""
+
+
+@dataclass
+class RowColumns(Sequence[LightRow]):
+    """Error rows as columns, one entry per row: the names (kind, class, document, label) as codes into a list of
+    each, the extents as integers. A row costs about 40 bytes, not the several hundred of an :class:`ErrorRow`
+    with its texts and the other side's spans (which the page does not show): the page of 10M tokens lists
+    hundreds of thousands of them. Iterating gives each row as a :class:`LightRow`, made as it is read."""
+
+    names: dict[str, list[str]]
+    codes: dict[str, np.ndarray]
+    start: np.ndarray
+    end: np.ndarray
+    context_start: np.ndarray
+    context_end: np.ndarray
+
+    @classmethod
+    def of(cls, rows: Iterable[Any]) -> RowColumns:
+        """The columns of rows that have the attributes of a :class:`LightRow`."""
+        index: dict[str, dict[str, int]] = {k: {} for k in _NAMES}
+        codes: dict[str, list[int]] = {k: [] for k in _NAMES}
+        extents: list[tuple[int, int, int, int]] = []
+        for r in rows:
+            for k in _NAMES:
+                known = index[k]
+                value = getattr(r, k)
+                codes[k].append(known.setdefault(value, len(known)))
+            extents.append((r.start, r.end, *r.context))
+        table = np.asarray(extents, dtype=np.int64).reshape(-1, 4)
+        return cls({k: list(index[k]) for k in _NAMES}, {k: _narrow(np.asarray(codes[k], dtype=np.int64))
+                                                         for k in _NAMES},
+                   *(_narrow(np.ascontiguousarray(table[:, j])) for j in range(4)))
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return [self[j] for j in range(*k.indices(len(self)))]
+        kind, klass, document, label = (self.names[c][int(self.codes[c][k])] for c in _NAMES)
+        return LightRow(kind, klass, document, int(self.start[k]), int(self.end[k]), label,
+                        (int(self.context_start[k]), int(self.context_end[k])))
+
+    def __iter__(self) -> Iterator[LightRow]:
+        names = [(self.names[k], self.codes[k].tolist()) for k in _NAMES]
+        columns = [c.tolist() for c in (self.start, self.end, self.context_start, self.context_end)]
+        for k, (start, end, a, b) in enumerate(zip(*columns)):
+            kind, klass, document, label = (table[codes[k]] for table, codes in names)
+            yield LightRow(kind, klass, document, start, end, label, (a, b))
+
+    @staticmethod
+    def join(parts: Sequence[RowColumns], position: dict[str, int]) -> RowColumns:
+        """The rows of ``parts`` in the order of the page: by document (its ``position``), start, longer spans
+        first, FN before FP (the order of :func:`accord.clueval._browser.error_rows`; rows equal in all four keep
+        their order)."""
+        names: dict[str, list[str]] = {}
+        codes: dict[str, np.ndarray] = {}
+        for k in _NAMES:
+            merged = sorted({n for p in parts for n in p.names[k]}) if parts else []
+            code = {n: j for j, n in enumerate(merged)}
+            names[k] = merged
+            codes[k] = np.concatenate([np.asarray([code[n] for n in p.names[k]], dtype=np.int64)[p.codes[k]]
+                                       if len(p) else np.zeros(0, dtype=np.int64) for p in parts]) if parts else \
+                np.zeros(0, dtype=np.int64)
+        start, end, a, b = (np.concatenate([getattr(p, c).astype(np.int64) for p in parts]) if parts else
+                            np.zeros(0, dtype=np.int64) for c in ("start", "end", "context_start", "context_end"))
+        rank = np.asarray([position[d] for d in names["document"]], dtype=np.int64)
+        # kinds and labels sorted by name above: a code's order is its name's
+        order = np.lexsort((codes["kind"], -end, start, rank[codes["document"]] if len(rank) else codes["document"]))
+        return RowColumns(names, {k: _narrow(v[order]) for k, v in codes.items()},
+                          *(_narrow(x[order]) for x in (start, end, a, b)))
+
+
+def _narrow(values: np.ndarray) -> np.ndarray:
+    """Integers in 32 bits when they fit (the positions and codes of the page: half the bytes), else as given."""
+    if values.dtype == np.int64 and (not len(values) or -(2 ** 31) <= int(values.min()) and
+                                     int(values.max()) < 2 ** 31):
+        return values.astype(np.int32)
+    return values
 
 
 @dataclass
@@ -41,7 +137,7 @@ class ShardViews:
     extents: list[int]
     gold: tuple[np.ndarray, ...]
     pred: tuple[np.ndarray, ...]
-    rows: list[Any]
+    rows: RowColumns
     texts: dict[tuple[str, int, int], Any]
     confusion: np.ndarray
     note: str | None = None
@@ -111,7 +207,7 @@ class LightEvaluation:
     documents: list[LightDocument]
     gold: LightTable
     pred: LightTable
-    rows: list[Any] = field(default_factory=list)
+    rows: Sequence[LightRow] = field(default_factory=list)
     confusion: Any = None
 
 
@@ -153,12 +249,12 @@ def merge_views(parts: Sequence[ShardViews], order: Sequence[str]) -> LightEvalu
             codes.append(remap[label] if len(label) else label)
         start, end, label = (np.concatenate(x) if x else np.zeros(0, dtype=np.int64) for x in (starts, ends, codes))
         at = np.lexsort((end, start))
-        sides.append(LightTable(start[at], end[at], label[at]))
+        sides.append(LightTable(_narrow(start[at]), _narrow(end[at]), _narrow(label[at])))
     size = len(labels) + 1
     confusion = np.zeros((size, size), dtype=np.int64)
     for p in parts:
         where = np.asarray([code[n] for n in p.labels] + [len(labels)], dtype=np.int64)
         confusion[np.ix_(where, where)] += p.confusion
     position = {d.id: k for k, d in enumerate(documents)}
-    rows = sorted((r for p in parts for r in p.rows), key=lambda r: (position[r.document], r.start, -r.end, r.kind))
+    rows = RowColumns.join([p.rows for p in parts], position)
     return LightEvaluation(labels, documents, sides[0], sides[1], rows, confusion)
