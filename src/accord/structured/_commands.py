@@ -87,6 +87,8 @@ def coref(key: PathLike | Mapping[str, Any], response: PathLike | Mapping[str, A
         if not (is_path(source) or isinstance(source, Mapping)):
             raise OptionError("coreference compares two files or two mappings {document: [[(start, end), ...], ...]} "
                               f"(clusters of mentions); the {side} is a {type(source).__name__}")
+    k: Mapping[str, Any]
+    r: Mapping[str, Any]
     if words:
         k, r = (_corefud_words(side, format, preset, settings) for side in (key, response))
     else:
@@ -176,8 +178,8 @@ def _coref_unit(path: Any, format: str | None) -> str:
     return "char" if p.suffix.lower() in marks else "token"
 
 
-def _pair_coref_documents(k: dict[str, Any], r: dict[str, Any], allow_missing: str | None, key: Any,
-                          response: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+def _pair_coref_documents(k: Mapping[str, Any], r: Mapping[str, Any], allow_missing: str | None, key: Any,
+                          response: Any) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
     """Key and response documents with the same ids, as ``allow_missing`` says (see :func:`coref`)."""
     from ..errors import PairingError
     from ..pipeline import ALLOW_MISSING
