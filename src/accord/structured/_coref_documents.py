@@ -34,12 +34,17 @@ class DocumentScores(Mapping[str, "CorefScore"]):
         for BLANC the four non-coreference-link counts.
     rule : str
         The scores' ``blanc_rule``.
+    score_class : type
+        :class:`~accord.structured.coref.CorefScore`, given by the module that defines it (so that this one does not
+        import it back).
     """
 
-    __slots__ = ("metric", "documents", "counts", "rule", "_index", "_made")
+    __slots__ = ("metric", "documents", "counts", "rule", "_score_class", "_index", "_made")
 
-    def __init__(self, metric: str, documents: list[str], counts: np.ndarray, rule: str):
+    def __init__(self, metric: str, documents: list[str], counts: np.ndarray, rule: str,
+                 score_class: type[CorefScore]):
         self.metric, self.documents, self.counts, self.rule = metric, documents, counts, rule
+        self._score_class = score_class
         self._index: dict[str, int] | None = None
         self._made: dict[str, CorefScore] = {}
 
@@ -50,9 +55,7 @@ class DocumentScores(Mapping[str, "CorefScore"]):
         if self._index is None:
             self._index = {d: k for k, d in enumerate(self.documents)}
         row: list[Any] = self.counts[self._index[document]].tolist()
-        from .coref import CorefScore
-
-        score = CorefScore(self.metric, row[0], row[1], row[2], row[3],
+        score = self._score_class(self.metric, row[0], row[1], row[2], row[3],
                            noncoref=(row[4], row[5], row[6], row[7]) if len(row) > 4 else None, blanc_rule=self.rule)
         self._made[document] = score
         return score

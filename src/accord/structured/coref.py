@@ -453,7 +453,8 @@ def coref_scores(key: Mapping[str, Clusters], response: Mapping[str, Clusters], 
     out: dict[str, CorefScore] = {}
     for metric, arrays in per.items():
         # each document's CorefScore made when it is looked up (Python floats, as float(a[d]))
-        by_doc = DocumentScores(metric, docs, np.column_stack([np.asarray(a, dtype=np.float64) for a in arrays]), rules)
+        by_doc = DocumentScores(metric, docs, np.column_stack([np.asarray(a, dtype=np.float64) for a in arrays]), rules,
+                                CorefScore)
         tot = [float(a.sum()) for a in arrays]
         out[metric] = CorefScore(metric, tot[0], tot[1], tot[2], tot[3], noncoref=_noncoref(tot),
                                  by_document=by_doc, alignment=tuple(aligned.get(metric, ())), blanc_rule=rules)
