@@ -135,3 +135,30 @@ def test_the_page_is_that_of_reading_every_system_whole(tmp_path, capsys, monkey
     monkeypatch.setattr(views, "views_of", lambda *a, **k: None)    # ... and its page from its corpora
     whole = _page(tmp_path, capsys, "whole.html", args)
     assert streamed == whole and sharded == whole
+
+
+@pytest.mark.parametrize("documents", [12, 40])
+def test_sentences_kept_only_where_the_statistics_resample_them(tmp_path, capsys, monkeypatch, documents):
+    """--resample auto resamples sentences under 30 documents, documents from 30 on (issue 43): the shards keep
+    their sentences' counts only in the first case, and the page (intervals and tests) is that of reading every
+    system whole either way."""
+    import accord.clueval._shard_views as views
+    import accord.parallel._run as run
+    import accord.parallel._score as shards
+
+    kept: list[bool] = []
+    merge = shards._merge_releasing
+
+    def merged(outcomes):
+        result = merge(outcomes)
+        kept.extend(m.table.sentences is not None for m in result.measures.values())
+        return result
+
+    args = [*_systems(tmp_path, seed=9, documents=documents), *QUICK]
+    with monkeypatch.context() as m:
+        m.setattr(shards, "_merge_releasing", merged)
+        streamed = _page(tmp_path, capsys, "streamed.html", args)
+    assert kept and set(kept) == {documents < 30}
+    monkeypatch.setattr(run, "streamed", lambda: False)
+    monkeypatch.setattr(views, "views_of", lambda *a, **k: None)
+    assert streamed == _page(tmp_path, capsys, "whole.html", args)
