@@ -131,11 +131,17 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
         if not alive.all():
             c, m, cost, parent, picks = c[alive], m[alive], cost[alive], parent[alive], picks[alive]
         if len(c) > 1:
-            if packed:
+            if packed:                  # by key, then the cheapest of each key (the first of equal costs)
                 key = np.left_shift(c, width) | m
-                keep = np.lexsort((cost, key))
+                keep = np.argsort(key, kind="stable")
                 key = key[keep]
-                first = np.r_[True, key[1:] != key[:-1]]
+                starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+                group = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(key)]))
+                sorted_cost = cost[keep]
+                least_cost = np.minimum.reduceat(sorted_cost, starts)
+                at = np.flatnonzero(sorted_cost == least_cost[group])
+                first = np.zeros(len(key), dtype=bool)
+                first[at[np.r_[True, group[at][1:] != group[at][:-1]]]] = True
             else:
                 keep = np.lexsort((cost, m, c))
                 first = np.r_[True, (c[keep][1:] != c[keep][:-1]) | (m[keep][1:] != m[keep][:-1])]
@@ -145,28 +151,29 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
             # [F(p, {}) - |m| delta, F(p, {}) + |m| (n - 1) delta / C(n, 2)] (add them as singletons, or take
             # them out of the tuples of a cover of every unit): a partial cover whose cost - |m| delta exceeds
             # another's cost + |m'| (n - 1) delta / C(n, 2) cannot lead to an optimal cover
+            seg = np.flatnonzero(np.r_[True, c[1:] != c[:-1]])          # the components, in order
+            seg_id = np.repeat(np.arange(len(seg)), np.diff(np.r_[seg, len(c)]))
             bits = _popcount(m)
-            best = np.full(n_comp, np.inf)
-            np.minimum.at(best, c, cost + bits * removal)
-            worse = cost - bits * delta_empty > best[c] + 1e-9 * (1.0 + np.abs(best[c]))
+            best = np.minimum.reduceat(cost + bits * removal, seg)[seg_id]
+            worse = cost - bits * delta_empty > best + 1e-9 * (1.0 + np.abs(best))
             # the same against the cheapest partial cover (m*, c*) of the component, bit by bit: F(p, m*) is at
             # most F(p, m) + |m* - m| (n - 1) delta / C(n, 2) + |m - m*| delta
-            cheapest = np.full(n_comp, -1, dtype=np.int64)
-            by_cost = np.argsort(cost, kind="stable")[::-1]
-            cheapest[c[by_cost]] = by_cost                  # the last write, the least cost, wins
-            m_star, c_star = m[cheapest[c]], cost[cheapest[c]]
-            reach = c_star + _popcount(m_star & ~m) * removal + _popcount(m & ~m_star) * delta_empty
+            least = np.minimum.reduceat(cost, seg)
+            at_least = np.flatnonzero(cost == least[seg_id])
+            star = at_least[np.r_[True, seg_id[at_least][1:] != seg_id[at_least][:-1]]][seg_id]
+            m_star = m[star]
+            reach = least[seg_id] + _popcount(m_star & ~m) * removal + _popcount(m & ~m_star) * delta_empty
             worse |= cost > reach + 1e-9 * (1.0 + np.abs(reach))
-            if worse.any():
-                keep = ~worse
-                c, m, cost, parent, picks = c[keep], m[keep], cost[keep], parent[keep], picks[keep]
-            crowded = np.bincount(c, minlength=n_comp) > MAX_FRONTIER_STATES
+            kept = np.add.reduceat((~worse).astype(np.int64), seg)
+            crowded = kept > MAX_FRONTIER_STATES
             if store.size > MAX_FRONTIER_TOTAL:
                 crowded[:] = True
             if crowded.any():
-                hard |= crowded
-                alive = ~crowded[c]
-                c, m, cost, parent, picks = c[alive], m[alive], cost[alive], parent[alive], picks[alive]
+                hard[c[seg[crowded]]] = True
+                worse |= crowded[seg_id]
+            if worse.any():
+                keep = ~worse
+                c, m, cost, parent, picks = c[keep], m[keep], cost[keep], parent[keep], picks[keep]
         ids = np.arange(store.size, store.size + len(c))
         store.append(c, m, cost, parent, picks)
         complete = position >= comp_size[c]
