@@ -172,8 +172,8 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
                 hard[c[seg[crowded]]] = True
                 worse |= crowded[seg_id]
             if worse.any():
-                keep = ~worse
-                c, m, cost, parent, picks = c[keep], m[keep], cost[keep], parent[keep], picks[keep]
+                better = ~worse
+                c, m, cost, parent, picks = c[better], m[better], cost[better], parent[better], picks[better]
         ids = np.arange(store.size, store.size + len(c))
         store.append(c, m, cost, parent, picks)
         complete = position >= comp_size[c]
