@@ -51,6 +51,15 @@ def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> 
     return _WithoutShared.from_parent(parent, path=module_path)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The speed and memory floors (tests/benchmarks/) are ``timing`` tests, like the tests marked so one by one:
+    their bounds hold on cores they do not share, so the README's command runs them after the others, alone."""
+    timing = pytest.mark.timing
+    for item in items:
+        if "benchmarks" in item.path.parts:
+            item.add_marker(timing)
+
+
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
