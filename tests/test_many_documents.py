@@ -96,6 +96,7 @@ def test_a_hundred_thousand_one_token_documents(tmp_path):
     _check(measured, counts, 100_000, 2.0 if os.environ.get("ACCORD_FULL") == "1" else 4.0, 380)
 
 
+@pytest.mark.timing
 def test_many_documents_with_a_comment_each_are_read_in_linear_time(tmp_path):
     """Each document's comments were found by scanning every comment of the file (20,000 documents with one
     comment each: 15 s); they are found by bisection."""

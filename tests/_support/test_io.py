@@ -120,6 +120,7 @@ def _sparse_nuls(path, size):
     return path
 
 
+@pytest.mark.timing
 def test_nul_bytes_are_refused_from_the_head_without_reading_the_file(tmp_path):
     import time
     import tracemalloc
@@ -137,6 +138,7 @@ def test_nul_bytes_are_refused_from_the_head_without_reading_the_file(tmp_path):
     assert peak < 1 << 20, peak   # the first 64 KB, not the 50 MB (before: the file, decoded, then split)
 
 
+@pytest.mark.timing
 def test_nul_bytes_under_every_reader_through_the_command(tmp_path, capsys):
     import time
 
@@ -175,6 +177,7 @@ def test_a_character_cut_at_the_end_of_the_head_is_not_an_error(tmp_path):
     assert read_text(p) == body
 
 
+@pytest.mark.timing
 @pytest.mark.slow
 def test_one_gigabyte_of_nul_bytes_as_conll(tmp_path):
     """The issue's case, in a process of its own to measure its memory."""
@@ -195,6 +198,7 @@ def test_one_gigabyte_of_nul_bytes_as_conll(tmp_path):
     assert elapsed < 20
 
 
+@pytest.mark.timing
 def test_standard_input_is_spooled_without_holding_it(tmp_path, monkeypatch, capsys):
     import io
     import sys

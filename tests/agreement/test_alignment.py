@@ -234,6 +234,7 @@ def test_two_annotators_are_an_assignment_at_any_density(seed, monkeypatch):
     assert (np.bincount(ours.units[ours.units >= 0], minlength=len(units)) == 1).all()
 
 
+@pytest.mark.timing
 def test_two_annotators_dense_beyond_the_limit_of_three():
     """2 x 1,000 units over one stretch of 2,000 (43,000 candidates in one component; no limit for two annotators):
     solved exactly, quickly; the same observed disorder as pygamma-agreement on a 2 x 60 part of it."""

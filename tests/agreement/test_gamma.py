@@ -185,6 +185,7 @@ def test_permuting_rows_and_annotator_names_gives_the_same_gamma(sampler):
         assert (units.document[alignment.units.max(axis=1)] == alignment.document).all()
 
 
+@pytest.mark.timing
 def test_precision_past_the_cap_is_capped_with_a_warning():
     """--precision 1e-9 asks for ~10^16 samples (it never ended): drawn MAX_SAMPLES, with a warning naming the
     precision obtained, 1.96 cv / sqrt(S)."""
@@ -227,6 +228,7 @@ def dense_rows(n: int, stretch: float, seed: int = 0):
     return list(dict.fromkeys(rows))
 
 
+@pytest.mark.timing
 def test_dense_units_are_refused_quickly_naming_the_stretch():
     """3 x 150 units over one stretch of 100: 355,000 candidates, past the limit of 200,000 of the exact alignment:
     refused in bounded time, naming the document, the units and the candidates."""
@@ -268,6 +270,7 @@ def test_fractional_relaxations_are_solved_exactly(seed, n, stretch):
     assert best_alignment(units, Dissimilarity()).disorder.sum() == pytest.approx(full.fun, rel=1e-9)
 
 
+@pytest.mark.timing
 def test_three_by_eighty_over_one_stretch_is_computed_exactly():
     """3 x 80 units over one stretch of 100 took more than 30 s (pygamma-agreement: 91 s of CPU): 60,000 candidates
     whose linear relaxation is integral, hence optimal; the observed disorder equals HiGHS's integer program on the
@@ -294,6 +297,7 @@ def test_three_by_eighty_over_one_stretch_is_computed_exactly():
     assert tables.values()["gamma"] is not None
 
 
+@pytest.mark.timing
 def test_moderately_dense_units_are_solved_exactly():
     """3 x 15 over one stretch: every component solved exactly (the observed disorder equals pygamma-agreement's
     MIP), in bounded time with the samples."""
@@ -309,6 +313,7 @@ def test_moderately_dense_units_are_solved_exactly():
     assert tables.values()["observed_disorder"] == pytest.approx(float(theirs.disorder), rel=2e-6)
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("n", [100, pytest.param(1000, marks=pytest.mark.slow)])
 def test_dense_three_by_n_ends_within_a_bound(n):
     """3 x 1,000 dense units took 22.8 s and 1.24 GB: now refused naming the stretch, in bounded time; 3 x 100 over

@@ -196,6 +196,7 @@ def test_jackknife_leaves_each_item_out():
                                          abs=1e-12, nan_ok=True)
 
 
+@pytest.mark.timing
 @pytest.mark.slow
 @pytest.mark.parametrize("raters", [2, 3])
 def test_100k_items_1000_resamples_within_5_seconds(raters):

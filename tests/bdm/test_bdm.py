@@ -183,6 +183,7 @@ def test_bad_taxonomies(tmp_path):
         read_ontology(q)
 
 
+@pytest.mark.timing
 def test_xml_entities_are_never_expanded(tmp_path):
     import time
 

@@ -153,6 +153,7 @@ def _pile(n: int, seed: int) -> dict:
         {"label": str(lab), "start": s, "end": e} for s, e, lab in zip(starts.tolist(), ends.tolist(), labels.tolist())]}
 
 
+@pytest.mark.timing
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", sorted(PILE_COMMANDS))
 def test_pile_of_overlapping_spans_is_bounded(tmp_path, mode):

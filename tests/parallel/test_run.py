@@ -90,6 +90,7 @@ def test_a_pool_never_has_more_processes_than_items(pools):
     assert all(n <= 2 for n in pools)
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("address, message", [
     ("tcp://::::notanaddress", "IPv6 address is written in brackets"),
     ("foo bar", "no port"),

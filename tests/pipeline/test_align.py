@@ -233,6 +233,7 @@ def _synthetic(docs: int, per_doc: int) -> tuple[Corpus, Corpus]:
     return Corpus(golds), records_corpus(preds)
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("docs", [pytest.param(10_000, marks=pytest.mark.slow), 1_000])
 def test_alignment_time(docs):
     if docs == 10_000 and not os.environ.get("ACCORD_FULL"):

@@ -207,6 +207,7 @@ def test_mat_units_count_right_after_placing(issue_example):
         assert same.units[unit].counts("LOC").match == loc
 
 
+@pytest.mark.timing
 def test_a_million_tokens_are_placed_fast():
     words = ["Peter", "Blackburn", "rejects", "German", "call", "York", "."] * 150_000
     text = " ".join(words).replace(" .", ".")     # punctuation attached: not the fast path of joined tokens

@@ -129,6 +129,7 @@ def test_seeded_runs_repeat_and_stay_in_range():
         assert 0.0 <= almost_stochastic_order(b, a, samples=50, seed=s) <= 1.0
 
 
+@pytest.mark.timing
 def test_thousand_resamples_take_well_under_a_second():
     rng = np.random.default_rng(0)
     a, b = rng.normal(0.8, 0.01, 20), rng.normal(0.79, 0.01, 20)

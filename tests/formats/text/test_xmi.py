@@ -167,6 +167,7 @@ def test_an_empty_document_reads_back(tmp_path, capsys):
     assert (report.totals["gold"], report.totals["pred"], report.totals["missing"]) == (1, 0, 1)
 
 
+@pytest.mark.timing
 def test_a_text_over_the_parser_limit_is_refused_before_parsing(tmp_path):
     """lxml refuses a text over 10,000,000 bytes, once after 2.9 GB and 6 s: now before parsing, the limit named."""
     ts = tmp_path / "TypeSystem.xml"

@@ -129,6 +129,7 @@ _DOCTYPES = {
 }
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("kind", list(_DOCTYPES))
 def test_a_document_type_declaration_is_refused(tmp_path, capsys, kind):
     """Before, cassis (lxml's defaults) read an internal entity into the text: "&who;" became "Ada"."""

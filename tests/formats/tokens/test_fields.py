@@ -91,6 +91,7 @@ def test_first_plain_line_equals_split(text):
     assert first_plain_line(text, "-D") == _first_plain_line_by_split(text, "-D")
 
 
+@pytest.mark.timing
 def test_first_plain_line_of_a_huge_line_is_quick():
     import time
 

@@ -40,6 +40,7 @@ def _bomb(path: Path, inflated: int) -> int:
     return path.stat().st_size
 
 
+@pytest.mark.timing
 def test_a_bomb_is_refused_naming_the_limit_with_a_chunk_of_memory(tmp_path, monkeypatch):
     monkeypatch.setattr(spacy_docbin, "MAX_INFLATED_BYTES", 64 << 20)
     bomb = tmp_path / "bomb.spacy"
@@ -88,6 +89,7 @@ def test_damaged_and_cut_zlib_are_errors(tmp_path):
         spacy_docbin.read_docbin(damaged)
 
 
+@pytest.mark.timing
 @pytest.mark.slow
 def test_a_4_gb_bomb_from_the_command_line(tmp_path):
     """The issue's case: a 4 MB file inflating to 4 GB peaked at 3.7 GB before its error."""
