@@ -1,5 +1,6 @@
 """The array field layout equals ``[line.split() for line in text.splitlines()]`` on any text."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
