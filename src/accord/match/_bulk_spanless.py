@@ -3,8 +3,8 @@
 :meth:`~accord.match.engine.Pairer.align` pairs a document's groups in order; the last group, when it is spanless,
 is left to :func:`pair_deferred`, called once for all the documents of a batch: their implied spans are cut into
 blocks by one sort (each document's positions shifted past the previous document's, so that blocks never cross
-documents), the shape codes of every annotation are computed in one pass, the geometry of every block
-(whether the implied spans of a row and a column are apart) is one array operation, and the similarity of the
+documents), the shape codes of every annotation are computed in one pass, the geometry of every block (whether
+the implied spans of a row and a column are apart) is one array operation, and the similarity of the
 pairs whose targets were not paired with each other is read from a table indexed by (gold shape, predicted shape,
 apart), filled once per combination the corpus holds. What stays per block is what decides its pairs: the rows
 and columns in the canonical order of their content keys, the linked pairs (a target of the row paired with a
@@ -28,7 +28,7 @@ from .._support.arrays import Floats, Index
 from ..model import Annotation
 from .assign import assign
 from .blocks import overlap_blocks
-from .shapes import _codes, _linked, _linked_score, _single_targets, pair_scores, spanless_block_scores
+from .shapes import _codes, _linked, _linked_score, _single_targets, spanless_block_scores
 from .similarity import Context, Shape
 from .similarity import Result as SimilarityResult
 from .sparse import DENSE_LIMIT
@@ -36,7 +36,7 @@ from .sparse import DENSE_LIMIT
 if TYPE_CHECKING:
     from .engine import DocumentAlignment, Pairer
 
-__all__ = ["Deferred", "pair_deferred", "pair_first_spanned"]
+__all__ = ["Deferred", "pair_deferred"]
 
 Deferred = tuple["DocumentAlignment", list[Annotation], list[Annotation], Index, Index, Context]
 """A document's last spanless group left by ``align``: its alignment, annotations, the group's gold and predicted
@@ -78,71 +78,6 @@ def pair_deferred(pairer: Pairer, items: Sequence[Deferred]) -> None:
             pairer._pair_group(gold, pred, gi, pi, False, ctx, out)
         return
     _pair_ready(pairer, ready, g_codes, p_codes)
-
-
-def pair_first_spanned(pairer: Pairer, items: Sequence[Deferred]) -> None:
-    """Pair the deferred first groups (spanned, nothing paired before them) of many documents at once, as
-    :meth:`~accord.match.engine.Pairer._pair_blocks` pairs each: blocks of overlapping spans by one sort, the blocks
-    of one gold and one predicted annotation scored together by :func:`~accord.match.shapes.pair_scores` (one call
-    per shapes and geometry for the whole batch), the other blocks one by one in their document."""
-    g_flat = [gold[i] for _, gold, _, gi, _, _ in items for i in gi.tolist()]
-    p_flat = [pred[j] for _, _, pred, _, pi, _ in items for j in pi.tolist()]
-    if any(a.start is None for a in g_flat) or any(a.start is None for a in p_flat):
-        for out, gold, pred, gi, pi, ctx in items:
-            pairer._pair_group(gold, pred, gi, pi, True, ctx, out)
-        return
-    n_docs = len(items)
-    g_count = np.fromiter((len(it[3]) for it in items), np.int64, n_docs)
-    p_count = np.fromiter((len(it[4]) for it in items), np.int64, n_docs)
-    g_doc = np.repeat(np.arange(n_docs), g_count)
-    p_doc = np.repeat(np.arange(n_docs), p_count)
-    gs = np.fromiter((a.start for a in g_flat), np.int64, len(g_flat))
-    ge = np.fromiter((a.end for a in g_flat), np.int64, len(g_flat))
-    ps = np.fromiter((a.start for a in p_flat), np.int64, len(p_flat))
-    pe = np.fromiter((a.end for a in p_flat), np.int64, len(p_flat))
-    gb, pb = _blocks(gs, ge, ps, pe, g_doc, p_doc, n_docs)
-    both = np.intersect1d(gb, pb)
-    if len(both) == 0:
-        return
-    g_order = np.argsort(gb, kind="stable")
-    p_order = np.argsort(pb, kind="stable")
-    g_sorted, p_sorted = gb[g_order], pb[p_order]
-    g_lo = np.searchsorted(g_sorted, both, "left")
-    g_hi = np.searchsorted(g_sorted, both, "right")
-    p_lo = np.searchsorted(p_sorted, both, "left")
-    p_hi = np.searchsorted(p_sorted, both, "right")
-    g_local = np.concatenate([it[3] for it in items])[g_order]
-    p_local = np.concatenate([it[4] for it in items])[p_order]
-    doc_of_block = g_doc[g_order][g_lo].tolist()
-    # blocks of one gold and one predicted item (most of them): scored together, one call per shape
-    single = (g_hi - g_lo == 1) & (p_hi - p_lo == 1)
-    scored: list[SimilarityResult] | None = None
-    if single.any():
-        sg, sp = g_order[g_lo[single]].tolist(), p_order[p_lo[single]].tolist()
-        g_labels = [lbl for out, _, _, gi, _, _ in items for lbl in map(out.gold_label.__getitem__, gi.tolist())]
-        p_labels = [lbl for out, _, _, _, pi, _ in items for lbl in map(out.pred_label.__getitem__, pi.tolist())]
-        bulk = Context(pairer.label, pairer.task, shape_codes=pairer._shape_codes, by_shape=pairer._by_shape)
-        scored = pair_scores(pairer.similarity, [g_flat[k] for k in sg], [p_flat[k] for k in sp],
-                             [g_labels[k] for k in sg], [p_labels[k] for k in sp], bulk)
-        if scored is None:
-            for out, gold, pred, gi, pi, ctx in items:
-                pairer._pair_group(gold, pred, gi, pi, True, ctx, out)
-            return
-    keep_clash = pairer.similarity.clash
-    record = pairer._record
-    at = 0
-    g_loc, p_loc = g_local.tolist(), p_local.tolist()
-    for b, (a0, a1, b0, b1, one) in enumerate(zip(g_lo.tolist(), g_hi.tolist(), p_lo.tolist(), p_hi.tolist(),
-                                                  single.tolist())):
-        out, gold, pred, _, _, ctx = items[doc_of_block[b]]
-        if one:
-            assert scored is not None   # (scored above when any block is single)
-            s, rt, ht = scored[at]
-            at += 1
-            if s > 0 and (keep_clash or s >= 1.0):
-                record(g_loc[a0], p_loc[b0], s, rt, ht, gold, pred, ctx, out)
-            continue
-        pairer._pair_block(gold, pred, g_local[a0:a1], p_local[b0:b1], ctx, out)
 
 
 def _blocks(gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray, g_doc: np.ndarray, p_doc: np.ndarray,

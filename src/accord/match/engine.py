@@ -25,7 +25,7 @@ from .._support.arrays import Index, Int64s
 from ..errors import PairingError, ProfileError
 from ..model import SCALAR_TYPES, Annotation, Document, is_aggregate
 from ..model.schema import Task
-from ._bulk_spanless import Deferred, pair_deferred, pair_first_spanned
+from ._bulk_spanless import Deferred, pair_deferred
 from .assign import assign
 from .blocks import exact_pairs, overlap_blocks
 from .shapes import pair_scores, spanless_block_scores
@@ -207,10 +207,7 @@ class Pairer:
         elif self.bulk_spanless and self.similarity.by_shape and (self.task is not None or self._strata):
             # each document's last spanless group (the relations) is left for all documents at once
             deferred: list[Deferred] = []
-            first: list[Deferred] = []
-            out = [self.align(doc_id, gold_doc, pred_doc, deferred, first) for doc_id, gold_doc, pred_doc in triples]
-            if first:
-                pair_first_spanned(self, first)
+            out = [self.align(doc_id, gold_doc, pred_doc, deferred) for doc_id, gold_doc, pred_doc in triples]
             if deferred:
                 pair_deferred(self, deferred)
                 for al, *_ in deferred:
@@ -236,14 +233,12 @@ class Pairer:
         return out  # type: ignore[return-value]  # every slot is filled above, by align or by the batch
 
     def align(self, doc_id: str, gold_doc: Document | None, pred_doc: Document | None,
-              defer: list[Deferred] | None = None, defer_first: list[Deferred] | None = None) -> DocumentAlignment:
+              defer: list[Deferred] | None = None) -> DocumentAlignment:
         """Pair the annotations of one document pair (either side may be missing).
 
         With ``defer`` (a task's or a profile's strata, a similarity that scores by shape), the last group when it is
         spanless is not paired but added to ``defer`` for :func:`~accord.match._bulk_spanless.pair_deferred`, which
-        pairs it for many documents at once (and the document's working memory is kept until then). With
-        ``defer_first`` too, a document of two groups to pair, spanned then spanless, leaves both: the first for
-        :func:`~accord.match._bulk_spanless.pair_first_spanned`, to be called before ``pair_deferred``."""
+        pairs it for many documents at once (and the document's working memory is kept until then)."""
         gold, glabels = self._labelled(gold_doc)
         pred, plabels = self._labelled(pred_doc)
         out = DocumentAlignment(doc_id, gold_doc, pred_doc, gold, pred, glabels, plabels)
@@ -267,13 +262,6 @@ class Pairer:
         groups = sorted(set(ggroups.tolist()) | set(pgroups.tolist()))
         if defer is not None and (by_depth or groups[-1] % 2 == 0):
             defer = None
-        if defer is not None and defer_first is not None and len(groups) == 2 and groups[0] % 2 == 0 \
-                and type(self.similarity) is not StrictSimilarity:
-            both = [(np.flatnonzero(ggroups == g), np.flatnonzero(pgroups == g)) for g in groups]
-            if all(len(gi) and len(pi) for gi, pi in both):
-                defer_first.append((out, gold, pred, *both[0], ctx))
-                defer.append((out, gold, pred, *both[1], ctx))
-                return out
         for g in groups:
             gi = np.flatnonzero(ggroups == g)
             pi = np.flatnonzero(pgroups == g)
