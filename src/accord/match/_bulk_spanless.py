@@ -20,12 +20,13 @@ be coded (an unhashable value), is paired by :meth:`~accord.match.engine.Pairer.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._support.arrays import Floats, Index
 from ..model import Annotation
+from ._records import CLASH, MATCH, Pair
 from .assign import assign
 from .blocks import overlap_blocks
 from .shapes import _codes, _linked, _linked_score, _single_targets, spanless_block_scores
@@ -49,8 +50,11 @@ TABLE_CELLS = 1 << 22
 :func:`~accord.match.shapes.spanless_block_scores`."""
 
 
-def pair_deferred(pairer: Pairer, items: Sequence[Deferred]) -> None:
-    """Pair the deferred groups of many documents, recording the pairs in each document's alignment."""
+def pair_deferred(pairer: Pairer, items: Sequence[Deferred], content_key: Callable[..., Any]) -> None:
+    """Pair the deferred groups of many documents, recording the pairs in each document's alignment.
+
+    ``content_key`` is the engine's sort key of an annotation by content, which orders a block's rows and columns
+    as the engine orders them."""
     ready: list[tuple[Deferred, list[tuple[int, int]], list[tuple[int, int]]]] = []
     for item in items:
         out, gold, pred, gi, pi, ctx = item
@@ -77,7 +81,7 @@ def pair_deferred(pairer: Pairer, items: Sequence[Deferred]) -> None:
         for (out, gold, pred, gi, pi, ctx), _, _ in ready:
             pairer._pair_group(gold, pred, gi, pi, False, ctx, out)
         return
-    _pair_ready(pairer, ready, g_codes, p_codes)
+    _pair_ready(pairer, ready, g_codes, p_codes, content_key)
 
 
 def _blocks(gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray, g_doc: np.ndarray, p_doc: np.ndarray,
@@ -100,8 +104,7 @@ def _blocks(gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray, g_do
 
 
 def _pair_ready(pairer: Pairer, ready: list[tuple[Deferred, list[tuple[int, int]], list[tuple[int, int]]]],
-                g_codes: np.ndarray, p_codes: np.ndarray) -> None:
-    from .engine import CLASH, MATCH, Pair, _content_key
+                g_codes: np.ndarray, p_codes: np.ndarray, _content_key: Callable[..., Any]) -> None:
 
     n_docs = len(ready)
     g_count = np.fromiter((len(r[1]) for r in ready), np.int64, n_docs)

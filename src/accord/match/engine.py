@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import is_, itemgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +26,7 @@ from ..errors import PairingError, ProfileError
 from ..model import SCALAR_TYPES, Annotation, Document, is_aggregate
 from ..model.schema import Task
 from ._bulk_spanless import Deferred, pair_deferred
+from ._records import CLASH, MATCH, UNPAIRED, Pair
 from .assign import assign
 from .blocks import exact_pairs, overlap_blocks
 from .shapes import pair_scores, spanless_block_scores
@@ -41,19 +42,6 @@ and that annotation's attribute content, sorted."""
 
 ContentKey = tuple[str, tuple[int, int], tuple[tuple[int, int], ...], str, str, Pointers]
 """An annotation's sort key by content (:func:`_content_key`)."""
-
-MATCH, CLASH, UNPAIRED = 0, 1, 2
-
-
-class Pair(NamedTuple):
-    """A gold item and a predicted item paired, with their similarity and error tokens."""
-
-    gold: int
-    pred: int
-    similarity: float
-    gold_tokens: tuple[str, ...] = ()
-    pred_tokens: tuple[str, ...] = ()
-
 
 @dataclass(slots=True)     # no __dict__: a corpus of many small documents holds one of these per document
 class DocumentAlignment:
@@ -209,7 +197,7 @@ class Pairer:
             deferred: list[Deferred] = []
             out = [self.align(doc_id, gold_doc, pred_doc, deferred) for doc_id, gold_doc, pred_doc in triples]
             if deferred:
-                pair_deferred(self, deferred)
+                pair_deferred(self, deferred, _content_key)
                 for al, *_ in deferred:
                     al.contents = None
                     al.pointers = al.pointing = None
