@@ -12,6 +12,7 @@ from importlib import import_module
 from types import ModuleType
 
 from .._support.memory import return_large_blocks
+from .._support.threads import one_blas_thread
 from ..errors import AccordError, OptionError
 from ._options import Parser, add_common
 
@@ -158,8 +159,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # a caller's collector is left as it was found
     collecting = gc.isenabled()
     gc.disable()
-    if argv is None:   # the command's own process (not a caller's): large arrays go back to the system
-        return_large_blocks()
+    if argv is None:   # the command's own process (not a caller's): large arrays go back to the system, and
+        return_large_blocks()   # OpenBLAS starts one thread, not one a core (accord gives it no work)
+        one_blas_thread()
     try:
         with text_encoding(args.encoding), warnings.catch_warnings(), standard_input(args), \
                 progress_enabled(not args.quiet), command_line(sys.argv[1:] if argv is None else argv):
