@@ -51,12 +51,16 @@ def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> 
     return _WithoutShared.from_parent(parent, path=module_path)
 
 
+BENCHMARK_TESTS = Path(__file__).parent / "benchmarks"
+
+
+@pytest.hookimpl(tryfirst=True)     # before ``-m`` selects by markers
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The speed and memory floors (tests/benchmarks/) are ``timing`` tests, like the tests marked so one by one:
     their bounds hold on cores they do not share, so the README's command runs them after the others, alone."""
     timing = pytest.mark.timing
     for item in items:
-        if "benchmarks" in item.path.parts:
+        if item.path.parent == BENCHMARK_TESTS:
             item.add_marker(timing)
 
 
