@@ -7,8 +7,9 @@ them. :func:`accord.score` composes these stages; :mod:`accord.parallel` calls t
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._support.lazy import names_getattr
 
 if TYPE_CHECKING:
     from ._pair import ALLOW_MISSING, match_file_names, missing_documents, pair_documents
@@ -26,9 +27,4 @@ _LAZY = {**dict.fromkeys(("ALLOW_MISSING", "match_file_names", "missing_document
 smatch``: :mod:`._inputs`) does not import the readers and the pairing."""
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = names_getattr(__name__, _LAZY, globals())

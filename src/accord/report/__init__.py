@@ -4,8 +4,9 @@ draws with, not the others."""
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._support.lazy import names_getattr
 
 if TYPE_CHECKING:
     from .details import write_details
@@ -17,9 +18,4 @@ __all__ = ["render_table", "to_json", "to_csv", "write_details"]
 _LAZY = {"write_details": ".details", "render_table": ".pairs_table", "to_csv": ".serialize", "to_json": ".serialize"}
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = names_getattr(__name__, _LAZY, globals())

@@ -8,8 +8,9 @@ The names load on first use (PEP 562), so that a submodule that needs no numpy (
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._support.lazy import names_getattr
 
 if TYPE_CHECKING:
     from ._contract import contract_schema
@@ -42,12 +43,7 @@ _LAZY = {"contract_schema": "._contract", "SCHEMA_VERSION": "._contract",
 """Each public name and the submodule it lives in."""
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = names_getattr(__name__, _LAZY, globals())
 
 
 def __dir__() -> list[str]:
