@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AccordError
+from ._columns import GrowingColumns
 from ._continua import Continua
 from ._dissimilarity import Dissimilarity
 from ._frontier import solve_frontier
@@ -375,32 +376,6 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
     return Alignment(picked, disorder[chosen][order], units.document[first_unit[order]], len(tuples))
 
 
-class _Columns:
-    """Parallel arrays that grow by appending (capacity doubled), read as views: no concatenation of everything
-    at every step."""
-
-    def __init__(self, dtypes: tuple[type, ...]):
-        self._cols: list[np.ndarray] = [np.zeros(1024, dtype=d) for d in dtypes]
-        self._n = 0
-
-    def append(self, *arrays: np.ndarray) -> None:
-        k = len(arrays[0])
-        if self._n + k > len(self._cols[0]):
-            capacity = max(2 * len(self._cols[0]), self._n + k)
-            grown = []
-            for col in self._cols:
-                new = np.zeros(capacity, dtype=col.dtype)
-                new[:self._n] = col[:self._n]
-                grown.append(new)
-            self._cols = grown
-        for col, values in zip(self._cols, arrays):
-            col[self._n:self._n + k] = values
-        self._n += k
-
-    def column(self, i: int) -> np.ndarray:
-        return self._cols[i][:self._n]
-
-
 MAX_STATES = 4096
 """A component with more partial covers than this at one step goes to the integer program."""
 
@@ -447,7 +422,7 @@ def _solve_components(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray
     keys = (comp_index * 64 + low)[by_key]
     # states: component, mask, cost, parent state, candidate
     roots = np.flatnonzero(~hard_comp)
-    states = _Columns((np.int64, np.int64, np.float64, np.int64, np.int64))
+    states = GrowingColumns((np.int64, np.int64, np.float64, np.int64, np.int64))
     states.append(roots, np.zeros(len(roots), dtype=np.int64), np.zeros(len(roots)),
                   np.full(len(roots), -1, dtype=np.int64), np.full(len(roots), -1, dtype=np.int64))
     buckets: list[list[np.ndarray]] = [[] for _ in range(64)]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._columns import GrowingColumns
 from ._continua import Continua
 
 __all__ = ["MAX_FRONTIER_STATES", "MAX_FRONTIER_TOTAL", "solve_frontier"]
@@ -45,31 +46,6 @@ def _lowest_zero(mask: np.ndarray) -> np.ndarray:
     """The index of the lowest zero bit of each (non-negative, below 2**62) mask."""
     bit = (~mask) & (mask + 1)
     return np.log2(bit.astype(np.float64)).astype(np.int64)
-
-
-class _Store:
-    """Parallel arrays that grow by appending (capacity doubled), read as views."""
-
-    def __init__(self, dtypes: tuple[type, ...]):
-        self._cols: list[np.ndarray] = [np.zeros(1024, dtype=d) for d in dtypes]
-        self.size = 0
-
-    def append(self, *arrays: np.ndarray) -> None:
-        k = len(arrays[0])
-        if self.size + k > len(self._cols[0]):
-            capacity = max(2 * len(self._cols[0]), self.size + k)
-            grown = []
-            for col in self._cols:
-                new = np.zeros(capacity, dtype=col.dtype)
-                new[:self.size] = col[:self.size]
-                grown.append(new)
-            self._cols = grown
-        for col, values in zip(self._cols, arrays):
-            col[self.size:self.size + k] = values
-        self.size += k
-
-    def column(self, i: int) -> np.ndarray:
-        return self._cols[i][:self.size]
 
 
 def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, units: Continua,
@@ -118,7 +94,7 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
     spans = (high - low)[~hard[comp_index]]
     width = int(spans.max()) + 1 if len(spans) else 1      # the bits a mask may use
     packed = n_comp < 2 ** (62 - width)                     # (component, mask) as one key
-    store = _Store((np.int64, np.int64, np.float64, np.int64, np.int64))
+    store = GrowingColumns((np.int64, np.int64, np.float64, np.int64, np.int64))
     buckets: dict[int, list[tuple[np.ndarray, ...]]] = {
         0: [(roots, np.zeros(len(roots), dtype=np.int64), np.zeros(len(roots)), np.full(len(roots), -1, dtype=np.int64),
              np.full(len(roots), -1, dtype=np.int64))]}
