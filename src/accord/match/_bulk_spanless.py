@@ -27,7 +27,7 @@ import numpy as np
 from .._support.arrays import Floats, Index
 from ..model import Annotation
 from ._records import CLASH, MATCH, Pair
-from .assign import assign
+from .assign import assign_by_content
 from .blocks import overlap_blocks
 from .shapes import _codes, _linked, _linked_score, _single_targets, spanless_block_scores
 from .similarity import Context, Shape
@@ -186,14 +186,7 @@ def _pair_ready(pairer: Pairer, ready: list[tuple[Deferred, list[tuple[int, int]
                                               [out.pred_label[j] for j in p_list], ctx)
             assert got_block is not None   # the shapes were coded above
             m, tokens_of = got_block
-        codes: dict[object, int] = {}
-        gc = np.array([codes.setdefault(gkeys[k], len(codes)) for k in order_g], dtype=np.int64)
-        pc = np.array([codes.setdefault(pkeys[k], len(codes)) for k in order_p], dtype=np.int64)
-        same = gc[:, None] == pc[None, :]
-        if sorted(gkeys) > sorted(pkeys):
-            cols, rows = assign(m.T, prefer=same.T)
-        else:
-            rows, cols = assign(m, prefer=same)
+        rows, cols = assign_by_content(m, [gkeys[k] for k in order_g], [pkeys[k] for k in order_p])
         for x, y in zip(rows.tolist(), cols.tolist()):
             rt, ht = tokens_of(x, y)
             _record(out, g_list[x], p_list[y], float(m[x, y]), rt, ht, MATCH, CLASH, Pair)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -17,7 +19,7 @@ from .._support.arrays import Bools, Floats, Int64s
 from ..errors import OptionError
 from ._constraints import CONSTRAINTS
 
-__all__ = ["CONSTRAINTS", "assign", "assigned_total"]
+__all__ = ["CONSTRAINTS", "assign", "assign_by_content", "assigned_total"]
 
 
 TIE_TOLERANCE = 1e-9
@@ -137,3 +139,22 @@ def assigned_total(m: Floats) -> float:
         return float(m[0, 1] + m[1, 0])
     rows, cols = assign(m)
     return float(m[rows, cols].sum())
+
+
+def assign_by_content(similarity: Floats, gold_keys: Sequence[Any], pred_keys: Sequence[Any]) -> tuple[Int64s, Int64s]:
+    """One-to-one pairs of a block whose rows and columns are in content order, preferring among equal similarities
+    the pairs of equal content keys (compared as integer codes: an outer comparison, not a loop over pairs).
+
+    ``gold_keys`` and ``pred_keys`` are the rows' and the columns' content keys, in the block's order. The block is
+    solved transposed when the gold side's keys sort after the predicted side's, so that a tie breaks the same way
+    whichever side is the gold.
+    """
+    codes: dict[Any, int] = {}
+    gc = np.array([codes.setdefault(k, len(codes)) for k in gold_keys], dtype=np.int64)
+    pc = np.array([codes.setdefault(k, len(codes)) for k in pred_keys], dtype=np.int64)
+    same = gc[:, None] == pc[None, :]
+    if sorted(gold_keys) > sorted(pred_keys):
+        cols, rows = assign(similarity.T, prefer=same.T)
+    else:
+        rows, cols = assign(similarity, prefer=same)
+    return rows, cols

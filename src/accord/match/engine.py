@@ -27,7 +27,7 @@ from ..model import SCALAR_TYPES, Annotation, Document, is_aggregate
 from ..model.schema import Task
 from ._bulk_spanless import Deferred, pair_deferred
 from ._records import CLASH, MATCH, UNPAIRED, Pair
-from .assign import assign
+from .assign import assign_by_content
 from .blocks import exact_pairs, overlap_blocks
 from .shapes import pair_scores, spanless_block_scores
 from .similarity import Context, LenientSimilarity, ProfileSimilarity, Shape, Similarity, StrictSimilarity, implied_span
@@ -490,15 +490,7 @@ class Pairer:
 
             def tokens_of(x: int, y: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
                 return toks[(x, y)]
-        # equal content keys, compared as integer codes (an outer comparison, not a loop over pairs)
-        codes: dict[ContentKey, int] = {}
-        gc = np.array([codes.setdefault(gkeys[k], len(codes)) for k in order_g], dtype=np.int64)
-        pc = np.array([codes.setdefault(pkeys[k], len(codes)) for k in order_p], dtype=np.int64)
-        same = gc[:, None] == pc[None, :]
-        if sorted(gkeys) > sorted(pkeys):
-            cols, rows = assign(m.T, prefer=same.T)
-        else:
-            rows, cols = assign(m, prefer=same)
+        rows, cols = assign_by_content(m, [gkeys[k] for k in order_g], [pkeys[k] for k in order_p])
         for x, y in zip(rows.tolist(), cols.tolist()):
             rt, ht = tokens_of(x, y)
             self._record(g_list[x], p_list[y], float(m[x, y]), rt, ht, gold, pred, ctx, out)
