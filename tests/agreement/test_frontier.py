@@ -12,18 +12,11 @@ from accord.agreement._continua import continua_from_rows
 from accord.agreement._dissimilarity import Dissimilarity
 from accord.agreement._frontier import solve_frontier
 
+from ._units import sparse_rows
+
 
 def _units(n_items: int, annotators: int, seed: int, spread: float = 22.0):
-    rng = np.random.default_rng(seed)
-    base = np.cumsum(rng.uniform(5, 2 * spread - 5, size=n_items))
-    rows = []
-    for a in range(annotators):
-        start = np.round(base + rng.normal(0, 2, n_items))
-        length = np.maximum(1, np.round(np.abs(rng.normal(8, 4, n_items))))
-        keep = rng.random(n_items) > 0.15
-        category = rng.choice(list("ab"), n_items)
-        rows += [(f"A{a}", "d", float(s), float(s + ln), c) for s, ln, c, k in zip(start, length, category, keep) if k]
-    return continua_from_rows(list(dict.fromkeys(rows)))
+    return continua_from_rows(sparse_rows(n_items, annotators, seed, "ab", gaps=(5, 2 * spread - 5), left_out=0.15))
 
 
 def _exhaustive(tuples: np.ndarray, disorder: np.ndarray) -> float:

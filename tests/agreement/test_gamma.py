@@ -13,18 +13,11 @@ from accord.agreement._continua import continua_from_rows
 from accord.agreement._dissimilarity import Dissimilarity, categorical_matrix
 from accord.agreement._gamma import _cat_disorder, _cat_sums, gamma_tables
 
+from ._units import sparse_rows
+
 
 def corpus(seed: int, n: int = 12, annotators: int = 3):
-    rng = np.random.default_rng(seed)
-    base = np.cumsum(rng.uniform(5, 40, size=n))
-    rows = []
-    for a in range(annotators):
-        s = np.round(base + rng.normal(0, 2, n))
-        length = np.maximum(1, np.round(np.abs(rng.normal(8, 4, n))))
-        keep = rng.random(n) > 0.1
-        rows += [(f"A{a}", "d", float(x), float(x + y), c) for x, y, c, k in
-                 zip(s, length, rng.choice(list("abc"), n, p=[.6, .3, .1]), keep) if k]
-    return list(dict.fromkeys(rows))
+    return sparse_rows(n, annotators, seed, "abc", weights=[.6, .3, .1])
 
 
 def continuum(rows):

@@ -16,19 +16,12 @@ from accord.agreement._continua import continua_from_rows
 from accord.agreement._dissimilarity import Dissimilarity
 from accord.agreement._gamma import gamma_tables
 
+from ._units import sparse_rows
+
 
 def rows_of(n: int, annotators: int, seed: int, categories: str = "abcd"):
     """Sparse units: every annotator marks the same items with jittered boundaries, a tenth left out."""
-    rng = np.random.default_rng(seed)
-    base = np.cumsum(rng.uniform(5, 40, size=n))
-    rows = []
-    for a in range(annotators):
-        start = np.round(base + rng.normal(0, 2, n))
-        length = np.maximum(1, np.round(np.abs(rng.normal(8, 4, n))))
-        keep = rng.random(n) > 0.1
-        category = rng.choice(list(categories), n)
-        rows += [(f"A{a}", "d", float(s), float(s + ln), c) for s, ln, c, k in zip(start, length, category, keep) if k]
-    return list(dict.fromkeys(rows))
+    return sparse_rows(n, annotators, seed, categories)
 
 
 @pytest.mark.parametrize("seed", range(3))

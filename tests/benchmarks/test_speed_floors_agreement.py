@@ -42,16 +42,9 @@ def _units(n: int, annotators: int, seed: int):
     """bench_gamma's sparse units: every annotator marks the same items with jittered boundaries, a tenth left out."""
     from accord.agreement._continua import continua_from_rows
 
-    rng = np.random.default_rng(seed)
-    base = np.cumsum(rng.uniform(5, 40, size=n))
-    rows = []
-    for a in range(annotators):
-        start = np.round(base + rng.normal(0, 2, n))
-        length = np.maximum(1, np.round(np.abs(rng.normal(8, 4, n))))
-        keep = rng.random(n) > 0.1
-        category = rng.choice(list("abcd"), n)
-        rows += [(f"A{a}", "d", float(s), float(s + ln), c) for s, ln, c, k in zip(start, length, category, keep) if k]
-    return continua_from_rows(list(dict.fromkeys(rows)))
+    from ..agreement._units import sparse_rows
+
+    return continua_from_rows(sparse_rows(n, annotators, seed))
 
 
 GAMMA_ANNOTATORS_CEILING = 32.0
