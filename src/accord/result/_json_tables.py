@@ -1,11 +1,12 @@
 """The JSON text of a result whose per-document tables are large, written a table at a time.
 
 :func:`~accord.result._json_text.json_text` writes ``by_document`` (an object of one block of counts and rates per
-document) one block at a time: a dict made per block by :meth:`Kind.blocks`, then a Python call and an encoder call
-per block; for 2,000 documents and seven measures that was a fifth of ``accord coref``. Here a table is written
-from its counts, column by column (:func:`block_texts`: each distinct number's text made once, as the JSON encoder
-makes it), and put where a marker stands for it in the text ``json_text`` writes for the rest of the result
-(:func:`json_text_tables`); the text is the same, byte for byte (``tests/result/test_json_tables.py``).
+document) and ``by_document_label`` (an object per document of one block per label) one block at a time: a dict
+made per block by :meth:`Kind.blocks`, then a Python call and an encoder call per block; at 15,000 documents of four
+labels that was a fifth of ``accord score --output json``. Here a table is written from its counts, column by column
+(:func:`block_texts`: each distinct number's text made once, as the JSON encoder makes it), and put where a marker
+stands for it in the text ``json_text`` writes for the rest of the result (:func:`json_text_tables`); the text is
+the same, byte for byte (``tests/result/test_json_tables.py``, ``tests/fuzz/test_json_columns.py``).
 """
 
 from __future__ import annotations
@@ -14,36 +15,127 @@ import json
 import os
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ._json_text import json_text
+from ._json_text import json_text, object_key
 from ._kinds import Kind
 
-__all__ = ["TableMarkers", "block_texts", "json_text_tables"]
+__all__ = ["MarkerLost", "TableMarkers", "block_texts", "json_text_tables"]
 
 _reprs = json.JSONEncoder(allow_nan=True, separators=(",", ":")).encode
 """A list of floats as JSON writes it (each ``float.__repr__``, NaN and infinities as the names json gives them)."""
 
 
+class MarkerLost(ValueError):
+    """A table's marker is not in the text of the object (an object that left a table out); the caller writes the
+    object with its tables instead."""
+
+
+@dataclass(frozen=True)
+class _DocumentTable:
+    """``{document: block}``: the blocks ``kind.blocks(counts)`` of each document (empty blocks without a kind)."""
+
+    documents: list[Any]
+    kind: Kind | None = None
+    counts: np.ndarray | None = None
+
+    def plain(self) -> dict[Any, Any]:
+        if self.kind is None:
+            return {d: {} for d in self.documents}
+        return dict(zip(self.documents, self.kind.blocks(np.asarray(self.counts))))
+
+    def text(self, level: int, pad: str) -> str:
+        """The text ``json_text`` writes at nesting ``level``."""
+        if not self.documents:
+            return "{}"
+        blocks = ["{}"] * len(self.documents) if self.kind is None else block_texts(self.kind,
+                                                                                     np.asarray(self.counts))
+        if blocks is None or len(blocks) != len(self.documents):     # a kind that makes its blocks otherwise
+            return _indented(self.plain(), level, pad)
+        inner = "\n" + pad * (level + 1)
+        return "{" + ",".join([f"{inner}{key}: {block}" for key, block in zip(_keys(self.documents), blocks)]) \
+            + "\n" + pad * level + "}"
+
+
+@dataclass(frozen=True)
+class _LabelTable:
+    """``{document: {label: block}}``: document ``d`` has the labels ``k`` where ``keep[d, k]``, in the order of
+    ``labels``, and their blocks are ``kind.blocks(counts)``, the kept cells in that order, document by document
+    (as :meth:`accord.result.Measure.by_document_label` makes them)."""
+
+    documents: list[Any]
+    labels: list[Any]
+    kind: Kind
+    counts: np.ndarray
+    keep: np.ndarray
+
+    def plain(self) -> dict[Any, Any]:
+        blocks = iter(self.kind.blocks(self.counts))
+        return {doc: {self.labels[k]: next(blocks) for k in np.flatnonzero(self.keep[d]).tolist()}
+                for d, doc in enumerate(self.documents)}
+
+    def text(self, level: int, pad: str) -> str:
+        """The text ``json_text`` writes at nesting ``level``."""
+        if not self.documents:
+            return "{}"
+        blocks = block_texts(self.kind, self.counts) if len(self.counts) else []
+        if blocks is None or len(blocks) != len(self.counts):
+            return _indented(self.plain(), level, pad)
+        inner, cell = "\n" + pad * (level + 1), "\n" + pad * (level + 2)
+        heads = np.array([f"{cell}{key}: " for key in _keys(self.labels)] or [""], dtype=object)
+        label_of = np.nonzero(self.keep)[1]
+        cells: list[str] = list(map(str.__add__, heads[label_of].tolist(), blocks))
+        sizes = np.count_nonzero(self.keep, axis=1).tolist()
+        parts = []
+        at = 0
+        for key, n in zip(_keys(self.documents), sizes):
+            if n:
+                parts.append(f"{inner}{key}: {{" + ",".join(cells[at:at + n]) + inner + "}")
+                at += n
+            else:
+                parts.append(f"{inner}{key}: {{}}")
+        return "{" + ",".join(parts) + "\n" + pad * level + "}"
+
+
+def _keys(names: Sequence[Any]) -> list[str]:
+    """Each name as ``json_text`` writes it as an object's key."""
+    encode = json.encoder.encode_basestring       # (ensure_ascii=False, as json_text)
+    return [encode(n) if type(n) is str else object_key(n) for n in names]
+
+
+def _indented(table: dict[Any, Any], level: int, pad: str) -> str:
+    """``json_text`` of ``table`` at nesting ``level`` (a JSON text has no line break inside a string)."""
+    return json_text(table, len(pad)).replace("\n", "\n" + pad * level)
+
+
 class TableMarkers:
-    """Marker strings standing for per-document tables in a result's dict, each with what it is written from:
-    the documents, and the kind and counts of their blocks (``kind.blocks(counts)``), or no kind for an empty
-    block per document."""
+    """Marker strings standing for per-document tables in a result's dict, each with what it is written from."""
 
     def __init__(self) -> None:
         self.prefix = "accord-table-" + os.urandom(8).hex() + "-"     # (secrets would import hmac)
-        self.tables: list[tuple[list[str], Kind | None, np.ndarray | None]] = []
+        self.tables: list[_DocumentTable | _LabelTable] = []
 
-    def add(self, documents: Sequence[str], kind: Kind | None = None, counts: np.ndarray | None = None) -> str:
-        """A marker for the table ``{document: block}`` of ``documents`` (see the class)."""
-        self.tables.append((list(documents), kind, counts))
+    def _marker(self, table: _DocumentTable | _LabelTable) -> str:
+        self.tables.append(table)
         return f"{self.prefix}{len(self.tables) - 1}"
 
-    def table(self, k: int) -> dict[str, Any]:
+    def add(self, documents: Sequence[Any], kind: Kind | None = None, counts: np.ndarray | None = None) -> str:
+        """A marker for the table ``{document: block}`` of ``documents``: the blocks ``kind.blocks(counts)``, or an
+        empty block per document without a kind."""
+        return self._marker(_DocumentTable(list(documents), kind, counts))
+
+    def add_labels(self, documents: Sequence[Any], labels: Sequence[Any], kind: Kind, counts: np.ndarray,
+                   keep: np.ndarray) -> str:
+        """A marker for the table ``{document: {label: block}}``: document ``d`` shows label ``k`` where
+        ``keep[d, k]``; ``counts`` holds the counts of the kept cells, document by document."""
+        return self._marker(_LabelTable(list(documents), list(labels), kind, np.asarray(counts), np.asarray(keep)))
+
+    def table(self, k: int) -> dict[Any, Any]:
         """Table ``k`` as the dict it stands for."""
-        return _plain_table(*self.tables[k])
+        return self.tables[k].plain()
 
     def resolved(self, value: Any) -> Any:
         """``value`` with every marker in its objects and arrays replaced by its table."""
@@ -59,7 +151,13 @@ class TableMarkers:
 def json_text_tables(obj: Any, markers: TableMarkers, indent: int = 2) -> str:
     """``json_text`` of ``obj`` with each marker string of ``markers`` in it replaced by its table, written at the
     marker's depth as ``json_text`` writes that table there (where a marker shares its line with another value,
-    ``json_text`` of ``obj`` with the tables themselves)."""
+    ``json_text`` of ``obj`` with the tables themselves).
+
+    Raises
+    ------
+    MarkerLost
+        A marker is not in the text (in the order the tables were added).
+    """
     text = json_text(obj, indent)
     pad = " " * indent
     parts: list[str] = []
@@ -68,13 +166,13 @@ def json_text_tables(obj: Any, markers: TableMarkers, indent: int = 2) -> str:
         quoted = json.dumps(f"{markers.prefix}{k}")
         where = text.find(quoted, at)
         if where < 0:
-            raise ValueError(f"the marker of table {k} is not in the text")
+            raise MarkerLost(f"the marker of table {k} is not in the text")
         line_start = text.rfind("\n", 0, where) + 1
         placed = _PLACE.fullmatch(text, line_start, where)
         end = where + len(quoted)
         if placed is None or not (end == len(text) or text.startswith(("\n", ",\n"), end)):
             return json_text(markers.resolved(obj), indent)    # on one line with other values
-        parts += [text[at:where], _table_text(*table, len(placed.group(1)) // len(pad), pad)]
+        parts += [text[at:where], table.text(len(placed.group(1)) // len(pad), pad)]
         at = end
     parts.append(text[at:])
     return "".join(parts)
@@ -82,27 +180,6 @@ def json_text_tables(obj: Any, markers: TableMarkers, indent: int = 2) -> str:
 
 _PLACE = re.compile(r'( *)(?:"(?:[^"\\]|\\.)*": )?')
 """The start of a line up to a value written alone on it: indentation, then a key or not."""
-
-
-def _table_text(documents: list[str], kind: Kind | None, counts: np.ndarray | None, level: int, pad: str) -> str:
-    """The text ``json_text`` writes at nesting ``level`` for ``{document: block}``."""
-    if not documents:
-        return "{}"
-    blocks = ["{}"] * len(documents) if kind is None else block_texts(kind, np.asarray(counts))
-    if blocks is None or len(blocks) != len(documents):     # a kind that makes its blocks otherwise
-        return json_text(_plain_table(documents, kind, counts)).replace("\n", "\n" + pad * level)
-    inner = "\n" + pad * (level + 1)
-    keys = map(json.encoder.encode_basestring, documents)      # (ensure_ascii=False, as json_text)
-    return "{" + ",".join(f"{inner}{key}: {block}" for key, block in zip(keys, blocks)) + "\n" + pad * level + "}"
-
-
-def _plain_table(documents: list[str], kind: Kind | None, counts: np.ndarray | None) -> dict[str, Any]:
-    """``{document: block}`` as :meth:`accord.result.Measure.by_document` makes it (empty blocks without a kind)."""
-    from ._result import Block
-
-    if kind is None:
-        return {d: {} for d in documents}
-    return {d: Block(b) for d, b in zip(documents, kind.blocks(np.asarray(counts)))}
 
 
 def block_texts(kind: Kind, counts: np.ndarray) -> list[str] | None:

@@ -8,7 +8,7 @@ import math
 import sys
 from typing import Any
 
-__all__ = ["json_text"]
+__all__ = ["json_text", "object_key"]
 
 
 def _finite(value: object) -> object:
@@ -70,7 +70,7 @@ def _write(value: object, level: int, pad: str, out: list[str]) -> None:
         inner = "\n" + pad * (level + 1)
         out.append("{")
         for k, (key, item) in enumerate(value.items()):
-            out.append(("," if k else "") + inner + _key(key) + ": ")
+            out.append(("," if k else "") + inner + object_key(key) + ": ")
             _write(item, level + 1, pad, out)
         out.append("\n" + pad * level + "}")
     elif isinstance(value, (list, tuple)):
@@ -92,7 +92,7 @@ def _write(value: object, level: int, pad: str, out: list[str]) -> None:
         out.append(_line(value))
 
 
-def _key(key: object) -> str:
+def object_key(key: object) -> str:
     """An object key as JSON writes it (numbers, booleans and null become strings)."""
     if isinstance(key, str):
         return _one_line(key)

@@ -146,6 +146,29 @@ class Measure:
         return Measure(self.kind, self.table + other.table)
 
 
+@dataclass(frozen=True, eq=False)
+class _MarkedMeasure(Measure):
+    """A measure whose per-document tables are markers in its dict (:meth:`Result.marked_dict`), written from the
+    counts by :func:`accord.result._json_tables.json_text_tables`: the same text as the tables' own."""
+
+    markers: Any = None
+
+    def by_document(self) -> Any:
+        t = self.table
+        if ALL not in t.rows:
+            return {}
+        return self.markers.add(t.documents, self.kind, t.values[:, t.rows.index(ALL)])
+
+    def by_document_label(self) -> Any:
+        t = self.table
+        idx = t.group("label")
+        if not idx:
+            return self.markers.add(t.documents)
+        cells = t.values[:, idx]
+        keep = np.asarray(cells[..., :self.kind.presence].any(axis=2)) | self.kind.every_cell
+        return self.markers.add_labels(t.documents, [t.rows[k][1] for k in idx], self.kind, cells[keep], keep)
+
+
 def _row_block(out: dict[str, Any], row: Row) -> dict[str, Any] | None:
     """The block of ``row`` in a measure's JSON (None for a row it does not show)."""
     if row == ALL:
@@ -293,9 +316,30 @@ class Result:
         return flat_dict(self, prefix)
 
     def to_json(self, indent: int | None = 2) -> str:
+        """Exactly ``json_text(self.to_dict(), indent)``; the per-document tables (``by_document``,
+        ``by_document_label``) written from their count arrays, column by column (:mod:`._json_tables`)."""
         from ._json_text import json_text
 
-        return json_text(self.to_dict(), indent=indent)
+        if indent is None:
+            return json_text(self.to_dict(), indent=indent)
+        from ._json_tables import MarkerLost, TableMarkers, json_text_tables
+
+        markers = TableMarkers()
+        try:
+            return json_text_tables(self.marked_dict(markers), markers, indent)
+        except MarkerLost:      # a subclass that leaves a table out of its dict
+            return json_text(self.to_dict(), indent=indent)
+
+    def marked_dict(self, markers: Any) -> dict[str, Any]:
+        """:meth:`to_dict` with each measure's per-document tables as markers of ``markers`` (a
+        :class:`~accord.result._json_tables.TableMarkers`), for
+        :func:`~accord.result._json_tables.json_text_tables` to write from the counts."""
+        import copy
+
+        shell = copy.copy(self)
+        shell.measures = {name: _MarkedMeasure(m.kind, m.table, markers) if type(m) is Measure else m
+                          for name, m in self.measures.items()}
+        return shell.to_dict()
 
     def to_frame(self) -> Any:
         """A tidy pandas frame: one row per document (``<all>`` for the totals) x row x measure, with the
