@@ -1,0 +1,442 @@
+"""The exact alignment of γ on dense units by column generation, without listing every candidate.
+
+Where many units of every annotator lie over one stretch, the candidate unitary alignments of a
+component number in the hundreds of millions (each unit can align with hundreds of each other
+annotator's): :mod:`._alignment` cannot list them. This module solves such a component exactly
+from the pairs of units alone (the compatible pairs, ``d(u, v) <= (C(n, 2) + n - 1) Δ∅``, at most
+a few million), building tuples only where the duals of a linear program ask for them.
+
+Reduced costs as sums over pairs. With a dual value ``y_u`` for every unit (the empty unit has
+0, and differs from any unit by ``Δ∅``), the reduced cost of a unitary alignment ``t`` (its
+``n`` slots, some empty) splits over the :math:`P = \\binom{n}{2}` pairs of slots:
+
+.. math:: rc(t) = \\delta(t) - \\sum_{u \\in t} y_u = \\sum_{i<j} w(t_i, t_j), \\qquad
+          w(u, v) = \\frac{d(u, v)}{P} - \\frac{y_u + y_v}{n - 1}.
+
+So the least ``w`` of a unit with any unit (or the empty one) of each other annotator bounds
+from below every tuple a partial tuple can still become: the *pricing* grows tuples one
+annotator at a time from the pairs that can still reach a reduced cost ``<= θ``, dropping a
+partial tuple as soon as its bound passes ``θ``. It lists every tuple of reduced cost ``<= θ``
+(those of the candidates' tests, :func:`accord.agreement._alignment.candidate_alignments`) and
+no other.
+
+Column generation. The restricted master is the linear relaxation of the set partitioning over
+the singletons and the tuples generated so far (HiGHS through :func:`scipy.optimize.linprog`).
+Its duals ``π`` are smoothed towards the duals ``ȳ`` of the best bound so far (Wentges): the
+pricing runs at ``βȳ + (1 - β)π`` and adds, for every unit, its tuple of least reduced cost
+under ``π``. Every pricing gives a Lagrangian bound on the integer optimum,
+
+.. math:: z^* \\ge \\sum_u y_u + \\sum_u \\min\\Bigl(0, \\min_{t \\ni u} \\frac{rc(t)}{|t|}\\Bigr),
+
+(an exact cover's reduced costs add up unit by unit); the generation stops when the best bound
+reaches the master's value (the relaxation's optimum over all candidates).
+
+Integer solution. HiGHS's integer program over the generated tuples gives a cover of cost
+``UB``; when ``UB`` equals the bound it is optimal. Else every tuple of an optimal cover has a
+reduced cost (under ``ȳ``) of at most ``UB - LB`` (the other tuples' reduced costs are at
+least the bound's terms): the pricing lists them all with ``θ = UB - LB``, and the integer
+program over them is the exact optimum. Where that list would pass :data:`MAX_FIXED_COLUMNS`,
+or the generation does not converge within :data:`MAX_ROUNDS`, the component is refused with an
+:class:`~accord.agreement._alignment.AlignmentError`: nothing is approximated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from ._continua import Continua
+from ._dissimilarity import Dissimilarity
+
+__all__ = ["ColumnGeneration", "MAX_FIXED_COLUMNS", "MAX_PRICED", "MAX_ROUNDS", "solve_dense"]
+
+MAX_ROUNDS = 300
+"""Rounds of column generation before a component is refused."""
+
+MAX_PRICED = 3_000_000
+"""The most partial tuples the pricing may hold at once (a component past it is refused)."""
+
+MAX_FIXED_COLUMNS = 300_000
+"""The most tuples the final integer program may take after reduced-cost fixing (past it: refused)."""
+
+_SMOOTHING = 0.7
+_PAIR_BUDGET = 12
+_TOLERANCE = 1e-9
+
+
+@dataclass
+class ColumnGeneration:
+    """What the solver did for one component: rounds, tuples generated, and the bounds."""
+
+    rounds: int = 0
+    columns: int = 0
+    lower_bound: float = float("-inf")
+    relaxation: float = float("nan")
+    upper_bound: float = float("inf")
+    fixed: int = 0
+    """Tuples listed by reduced-cost fixing (0 when the first integer program met the bound)."""
+    history: list[tuple[float, float]] = field(default_factory=list)
+    """(master's value, best bound) after every round."""
+
+
+class _Pairs:
+    """The compatible pairs of two annotators ``a < b`` of one component, sorted by (first, second)."""
+
+    def __init__(self, x: np.ndarray, z: np.ndarray, d: np.ndarray, m: int):
+        order = np.lexsort((z, x))
+        self.x, self.z, self.d = x[order], z[order], d[order]
+        self.m = m
+        self.by_z = np.argsort(self.z, kind="stable")
+
+
+def _error(units: Continua, why: str, what: str) -> Exception:
+    from ._alignment import _ADVICE, AlignmentError
+
+    doc = units.documents[int(units.document[0])] if len(units) else "?"
+    per = np.bincount(units.annotator, minlength=units.n_annotators)
+    where = f"document {doc!r}" + (f" ({what})" if what else "")
+    return AlignmentError(
+        f"{where}: {len(units)} units ({'/'.join(str(int(x)) for x in per)} of the {units.n_annotators} annotators) "
+        f"over [{float(units.start.min()):g}, {float(units.end.max()):g}) in one connected component: {why}: "
+        f"{_ADVICE}")
+
+
+class _Component:
+    """One component (units numbered 0..m-1) and its pricing."""
+
+    def __init__(self, units: Continua, diss: Dissimilarity, what: str):
+        from ._alignment import _pair_table
+
+        self.units, self.diss, self.what = units, diss, what
+        n = units.n_annotators
+        self.n, self.m = n, len(units)
+        self.p = comb(n, 2)
+        self.delta = diss.delta_empty
+        self.ann = units.annotator.astype(np.int64)
+        bound = (self.p + n - 1) * self.delta
+        self.pairs: dict[tuple[int, int], _Pairs] = {}
+        for a in range(n):
+            for b in range(a + 1, n):
+                codes, d = _pair_table(units, a, b, diss, bound)
+                self.pairs[(a, b)] = _Pairs(codes // self.m, codes % self.m, d, self.m)
+        self.n_pairs = max((len(pr.d) for pr in self.pairs.values()), default=0)
+
+    # -- costs ---------------------------------------------------------------------------------
+    def costs(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Disorder of tuples ``rows`` and whether they pass the candidates' tests."""
+        u = self.units
+        n, delta = self.n, self.delta
+        real = rows >= 0
+        k = real.sum(axis=1)
+        total = np.zeros(len(rows))
+        per_unit = np.zeros(rows.shape)
+        for a in range(n):
+            for b in range(a + 1, n):
+                both = real[:, a] & real[:, b]
+                d = np.full(len(rows), delta)
+                if both.any():
+                    i, j = rows[both, a], rows[both, b]
+                    d[both] = self.diss.pairs(u.start[i], u.end[i], u.category[i], u.start[j], u.end[j],
+                                              u.category[j])
+                    per_unit[both, a] += d[both]
+                    per_unit[both, b] += d[both]
+                total += d
+        limit_unit = (self.p + k - 1) * delta
+        ok = (total <= k * self.p * delta * (1 + _TOLERANCE)) & \
+            np.all(per_unit <= limit_unit[:, None] * (1 + _TOLERANCE) + 1e-12, axis=1)
+        return total / self.p, ok | (k == 1)
+
+    # -- pricing -------------------------------------------------------------------------------
+    def price(self, y: np.ndarray, theta: float, budget: int | None = None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+        """Every tuple of two units or more (of the candidates) with reduced cost ``<= theta`` under ``y``:
+        ``(rows, disorder, reduced cost, theta)``. With a ``budget``, ``theta`` is lowered (and returned) so that
+        at most ``budget`` pairs of two annotators can still be in such a tuple."""
+        n, m, p = self.n, self.m, self.p
+        q = 1.0 / (n - 1)
+        w_empty = self.delta / p
+        w_alone = w_empty - y * q                                   # a unit with the empty unit
+        tol = 1e-9 * (1.0 + abs(theta)) + 1e-12
+        # least w of each unit with each annotator (the empty unit included); E: an empty slot with annotator c
+        least = np.repeat(w_alone[:, None], n, axis=1)
+        weights: dict[tuple[int, int], np.ndarray] = {}
+        g = np.full((n, n), w_empty)
+        for (a, b), pr in self.pairs.items():
+            w = pr.d / p - (y[pr.x] + y[pr.z]) * q
+            weights[(a, b)] = w
+            if len(w):
+                starts = np.flatnonzero(np.r_[True, pr.x[1:] != pr.x[:-1]])
+                least[pr.x[starts], b] = np.minimum(least[pr.x[starts], b], np.minimum.reduceat(w, starts))
+                zs = pr.z[pr.by_z]
+                starts = np.flatnonzero(np.r_[True, zs[1:] != zs[:-1]])
+                least[zs[starts], a] = np.minimum(least[zs[starts], a], np.minimum.reduceat(w[pr.by_z], starts))
+                g[a, b] = g[b, a] = min(g[a, b], float(w.min()))
+        e = np.full(n, w_empty)
+        for c in range(n):
+            mine = self.ann == c
+            if mine.any():
+                e[c] = min(w_empty, float(w_alone[mine].min()))
+        for a in range(n):
+            for b in range(n):
+                if a != b:
+                    g[a, b] = min(g[a, b], e[a], e[b])
+        # the pairs that can still be in a tuple of reduced cost <= theta
+        kept: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        reach_pairs: dict[tuple[int, int], np.ndarray] = {}
+        for (a, b), pr in self.pairs.items():
+            others = [c for c in range(n) if c not in (a, b)]
+            bound = weights[(a, b)].copy()
+            for c in others:
+                bound += least[pr.x, c] + least[pr.z, c]
+            bound += sum(g[c, c2] for i, c in enumerate(others) for c2 in others[i + 1:])
+            reach_pairs[(a, b)] = bound
+            if budget is not None and len(bound) > budget:
+                theta = min(theta, float(np.partition(bound, budget)[budget]) - 2 * tol)
+        for (a, b), pr in self.pairs.items():
+            ok = reach_pairs[(a, b)] <= theta + tol
+            x, z, w = pr.x[ok], pr.z[ok], weights[(a, b)][ok]
+            kept[(a, b)] = (x * m + z, w, x)
+        # grow the tuples one annotator at a time
+        rows = np.full((1, 0), -1, dtype=np.int64)
+        partial = np.zeros(1)
+        first = np.full(1, -1, dtype=np.int64)
+        for j in range(n):
+            future = [c for c in range(j + 1, n)]
+            rest_g = sum(g[c, c2] for i, c in enumerate(future) for c2 in future[i + 1:])
+            parts_rows, parts_w, parts_first = [], [], []
+            # slot j empty
+            add = np.where(rows >= 0, w_alone[np.maximum(rows, 0)], w_empty).sum(axis=1)
+            parts_rows.append(np.hstack([rows, np.full((len(rows), 1), -1, dtype=np.int64)]))
+            parts_w.append(partial + add)
+            parts_first.append(first)
+            # a first unit at slot j
+            lonely = np.flatnonzero(first < 0)
+            own = np.flatnonzero(self.ann == j)
+            if len(lonely) and len(own):
+                base = rows[lonely[:1]]
+                parts_rows.append(np.hstack([np.repeat(base, len(own), axis=0), own[:, None]]))
+                parts_w.append(partial[lonely[0]] + j * w_alone[own])
+                parts_first.append(own)
+            # a unit of slot j with the first unit of a partial tuple
+            for a in range(j):
+                chosen = np.flatnonzero((first >= 0) & (self.ann[np.maximum(first, 0)] == a))
+                if not len(chosen):
+                    continue
+                codes, wv, xs = kept[(a, j)]
+                f = first[chosen]
+                lo = np.searchsorted(codes, f * m)
+                hi = np.searchsorted(codes, (f + 1) * m)
+                counts = hi - lo
+                total = int(counts.sum())
+                if not total:
+                    continue
+                if total > MAX_PRICED:
+                    raise _error(self.units, f"the pricing passed {MAX_PRICED:,} partial tuples", self.what)
+                at = np.repeat(lo, counts) + np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+                src = np.repeat(chosen, counts)
+                v = codes[at] - np.repeat(f, counts) * m
+                grown = rows[src]
+                acc = partial[src] + wv[at]
+                keep = np.ones(total, dtype=bool)
+                for c in range(j):
+                    if c == a:
+                        continue
+                    member = grown[:, c]
+                    has = member >= 0
+                    if c < a:
+                        acc = acc + np.where(has, np.inf, 0.0)      # a slot before the first unit is empty
+                        continue
+                    ccodes, cw, _ = kept[(c, j)]
+                    if len(ccodes):
+                        query = np.maximum(member, 0) * m + v
+                        pos = np.minimum(np.searchsorted(ccodes, query), len(ccodes) - 1)
+                        found = ccodes[pos] == query
+                        keep &= ~has | found
+                        acc = acc + np.where(has, np.where(found, cw[pos], 0.0), 0.0)
+                    else:
+                        keep &= ~has
+                    acc = acc + np.where(has, 0.0, w_alone[v])          # an empty slot c with v
+                for c in range(a):
+                    acc = acc + w_alone[v]                                 # empty slots before the first unit
+                parts_rows.append(np.hstack([grown[keep], v[keep][:, None]]))
+                parts_w.append(acc[keep])
+                parts_first.append(f[np.repeat(np.arange(len(chosen)), counts)][keep])
+            rows = np.vstack(parts_rows)
+            partial = np.concatenate(parts_w)
+            first = np.concatenate(parts_first)
+            # bound of what the partial tuples can still become
+            reach = partial + rest_g
+            for c in future:
+                reach = reach + np.where(rows >= 0, least[np.maximum(rows, 0), c], e[c]).sum(axis=1)
+            alive = reach <= theta + tol
+            rows, partial, first = rows[alive], partial[alive], first[alive]
+            if len(rows) > MAX_PRICED:
+                raise _error(self.units, f"the pricing passed {MAX_PRICED:,} partial tuples", self.what)
+        real = (rows >= 0).sum(axis=1)
+        rows = rows[real >= 2]
+        disorder, ok = self.costs(rows)
+        rows, disorder = rows[ok], disorder[ok]
+        reduced = disorder - np.where(rows >= 0, y[np.maximum(rows, 0)], 0.0).sum(axis=1)
+        keep = reduced <= theta + tol
+        return rows[keep], disorder[keep], reduced[keep], theta
+
+    def bound(self, y: np.ndarray, rows: np.ndarray, reduced: np.ndarray, theta: float) -> float:
+        """The Lagrangian bound of the duals ``y``, from the tuples of reduced cost ``<= theta`` (all of them)."""
+        share = np.minimum(0.0, self.delta - y)                    # the singletons
+        if theta < 0:
+            share = np.minimum(share, theta / 2)
+        if len(rows):
+            k = (rows >= 0).sum(axis=1)
+            per = np.repeat(reduced / k, rows.shape[1])
+            flat = rows.reshape(-1)
+            real = flat >= 0
+            np.minimum.at(share, flat[real], per[real])
+        return float(y.sum() + share.sum())
+
+
+def _matrix(rows: np.ndarray, m: int) -> Any:
+    from scipy import sparse
+
+    cand, col = np.nonzero(rows >= 0)
+    return sparse.csc_array((np.ones(len(cand)), (rows[cand, col], cand)), shape=(m, len(rows)))
+
+
+def _master(disorder: np.ndarray, rows: np.ndarray, m: int) -> tuple[float, np.ndarray]:
+    from scipy.optimize import linprog
+
+    matrix = _matrix(rows, m)
+    result = linprog(disorder, A_eq=matrix, b_eq=np.ones(m), bounds=(0, None),  # type: ignore[call-overload]
+                     method="highs")
+    if result.status != 0:
+        raise RuntimeError(f"the master linear program failed: {result.message}")
+    return float(result.fun), np.asarray(result.eqlin.marginals, dtype=float)
+
+
+class _Columns:
+    """The tuples generated so far, each once."""
+
+    def __init__(self, n: int, m: int):
+        self.rows = np.full((m, n), -1, dtype=np.int64)
+        self.seen: set[bytes] = set()
+        self.chunks: list[np.ndarray] = []
+        self.costs: list[np.ndarray] = []
+
+    def add(self, rows: np.ndarray, disorder: np.ndarray) -> int:
+        fresh = []
+        for i, row in enumerate(rows):
+            key = row.tobytes()
+            if key not in self.seen:
+                self.seen.add(key)
+                fresh.append(i)
+        if fresh:
+            self.chunks.append(rows[fresh])
+            self.costs.append(disorder[fresh])
+        return len(fresh)
+
+    def all(self, singles: np.ndarray, delta: float) -> tuple[np.ndarray, np.ndarray]:
+        rows = np.vstack([singles, *self.chunks])
+        disorder = np.concatenate([np.full(len(singles), delta), *self.costs])
+        return rows, disorder
+
+
+def _best_per_unit(rows: np.ndarray, reduced: np.ndarray, m: int, per_unit: int = 2) -> np.ndarray:
+    """Indices of the tuples of least reduced cost for each unit (``per_unit`` of them)."""
+    if not len(rows):
+        return np.zeros(0, dtype=np.int64)
+    cand, col = np.nonzero(rows >= 0)
+    unit = rows[cand, col]
+    order = np.lexsort((reduced[cand], unit))
+    unit, cand = unit[order], cand[order]
+    starts = np.flatnonzero(np.r_[True, unit[1:] != unit[:-1]])
+    rank = np.arange(len(unit)) - np.repeat(starts, np.diff(np.r_[starts, len(unit)]))
+    return np.unique(cand[rank < per_unit])
+
+
+def solve_dense(units: Continua, diss: Dissimilarity, what: str = "") -> tuple[np.ndarray, np.ndarray,
+                                                                               ColumnGeneration]:
+    """The optimal alignment of one component ``units`` (rows 0..m-1): ``(tuples, disorder, info)``,
+    ``tuples[i, a]`` a row of ``units`` or -1.
+
+    Raises
+    ------
+    AlignmentError
+        The generation did not converge within :data:`MAX_ROUNDS`, the pricing passed
+        :data:`MAX_PRICED` partial tuples, or reduced-cost fixing left more than :data:`MAX_FIXED_COLUMNS`
+        tuples: the optimum could not be proved (never an approximation).
+    """
+    from ._alignment import _mip
+
+    comp = _Component(units, diss, what)
+    n, m, delta = comp.n, comp.m, comp.delta
+    info = ColumnGeneration()
+    singles = np.full((m, n), -1, dtype=np.int64)
+    singles[np.arange(m), comp.ann] = np.arange(m)
+    cols = _Columns(n, m)
+    budget = _PAIR_BUDGET * m
+    center: np.ndarray | None = None
+    best = float("-inf")
+    value = float("inf")
+    for info.rounds in range(1, MAX_ROUNDS + 1):
+        all_rows, all_cost = cols.all(singles, delta)
+        value, pi = _master(all_cost, all_rows, m)
+        tol = 1e-9 * max(1.0, abs(value))
+        if best >= value - tol:
+            break
+        smoothing = _SMOOTHING if center is not None else 0.0
+        cap: int | None = budget
+        while True:
+            y = pi if center is None or smoothing == 0 else smoothing * center + (1 - smoothing) * pi
+            rows, disorder, reduced, theta = comp.price(y, 0.0, cap)
+            bound = comp.bound(y, rows, reduced, theta)
+            if bound > best:
+                best, center = bound, y
+            at_pi = disorder - np.where(rows >= 0, pi[np.maximum(rows, 0)], 0.0).sum(axis=1)
+            useful = at_pi < -tol
+            if useful.any():
+                break
+            if smoothing > 0:
+                smoothing = 0.0 if smoothing < 0.2 else smoothing / 2     # mispricing: closer to π
+            elif theta < 0:
+                cap = None if cap is None or cap > comp.n_pairs else 4 * cap  # the budget cut the search: widen it
+            else:
+                break
+        info.history.append((value, best))
+        if not useful.any():                  # no tuple of negative reduced cost under π: the master is optimal
+            best, center = max(best, value), pi
+            break
+        rows, disorder, at_pi = rows[useful], disorder[useful], at_pi[useful]
+        pick = _best_per_unit(rows, at_pi, m)
+        cols.add(rows[pick], disorder[pick])
+    else:
+        raise _error(units, f"column generation did not reach its bound in {MAX_ROUNDS} rounds", what)
+    info.lower_bound, info.relaxation = best, value
+    all_rows, all_cost = cols.all(singles, delta)
+    info.columns = len(all_rows)
+    matrix = _matrix(all_rows, m)
+    result = _mip(all_cost, matrix, np.arange(len(all_rows)))
+    if result.status != 0 or result.x is None:
+        raise _error(units, f"the integer program over the generated tuples failed ({result.message})", what)
+    chosen = np.flatnonzero(result.x > 0.5)
+    upper = float(all_cost[chosen].sum())
+    info.upper_bound = upper
+    gap = upper - best
+    if gap > 1e-9 * max(1.0, abs(upper)):
+        assert center is not None
+        rows, disorder, _, _ = comp.price(center, gap + 1e-9 * max(1.0, abs(upper)))
+        info.fixed = len(rows)
+        if len(rows) > MAX_FIXED_COLUMNS:
+            raise _error(units, f"the bound of column generation left a gap of {gap:.6g} and {len(rows):,} tuples "
+                         f"within it, more than {MAX_FIXED_COLUMNS:,}: the optimum could not be proved", what)
+        cols.add(rows, disorder)
+        all_rows, all_cost = cols.all(singles, delta)
+        info.columns = len(all_rows)
+        result = _mip(all_cost, _matrix(all_rows, m), np.arange(len(all_rows)))
+        if result.status != 0 or result.x is None:
+            raise _error(units, f"the integer program after reduced-cost fixing was not solved ({result.message})",
+                         what)
+        chosen = np.flatnonzero(result.x > 0.5)
+        info.upper_bound = float(all_cost[chosen].sum())
+    return all_rows[chosen], all_cost[chosen], info
