@@ -178,14 +178,17 @@ class ComparisonResult:
         self.mode = first.mode
         self.documents = first.documents
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, markers: Any = None) -> dict[str, Any]:
+        """The JSON output; with ``markers`` (:class:`~accord.result._json_tables.TableMarkers`), each system's
+        per-document tables as markers (:meth:`accord.result.Result.marked_dict`)."""
         from .._support.surface import generator
         from ..result._contract import SCHEMA_VERSION
 
         return {"schema_version": SCHEMA_VERSION, "generator": generator(), "command": self.command,
                 "mode": self.mode,
                 "options": self.options, "inputs": self.inputs,
-                "systems": {name: r.to_dict() for name, r in self.systems.items()},
+                "systems": {name: r.marked_dict(markers) if markers is not None and hasattr(r, "marked_dict")
+                            else r.to_dict() for name, r in self.systems.items()},
                 "headline": self.headline, "leaderboard": self.leaderboard().to_dict(),
                 "comparisons": [asdict(c) for c in self.comparisons]}
 
@@ -242,9 +245,18 @@ class ComparisonResult:
         return self
 
     def to_json(self, indent: int | None = 2) -> str:
+        """``json_text`` of :meth:`to_dict`, the systems' per-document tables written from their counts."""
         from ..result._json_text import json_text
 
-        return json_text(self.to_dict(), indent=indent)
+        if indent is None:
+            return json_text(self.to_dict(), indent=indent)
+        from ..result._json_tables import MarkerLost, TableMarkers, json_text_tables
+
+        markers = TableMarkers()
+        try:
+            return json_text_tables(self.to_dict(markers), markers, indent)
+        except MarkerLost:
+            return json_text(self.to_dict(), indent=indent)
 
     def to_csv(self) -> str:
         import io
