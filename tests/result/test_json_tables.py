@@ -76,7 +76,7 @@ def test_many_documents_and_the_golden_layout(monkeypatch):
     response = {d: [[m for e in v[:10] for m in e]] + v[10:] for d, v in key.items()}
     result = accord.coref(key, response)
     text = result.to_json()
-    assert text == Result.to_json(result)
+    assert text == json_text(result.to_dict())
     assert '\n      "by_document": {\n        "doc0": {"gold": 20, ' in text
 
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..result import ALL, BetterKind, CorefKind, Measure, RecordsKind, Result, SmatchKind, document_table
+from ..result import BetterKind, CorefKind, Measure, RecordsKind, Result, SmatchKind, document_table
 from ._amr_result import SmatchResult
 
 __all__ = ["CorefResult", "coref_result", "smatch_result", "records_result"]
@@ -29,20 +28,6 @@ class CorefResult(Result):
         value = self.conll_f1()
         return {} if value is None else {"conll_f1": value}
 
-    def to_json(self, indent: int | None = 2) -> str:
-        """As every result's, the per-document tables written from their counts, a table at a time
-        (:mod:`accord.result._json_tables`: the same text)."""
-        if indent is None:
-            return super().to_json(indent)
-        import copy
-
-        from ..result._json_tables import TableMarkers, json_text_tables
-
-        markers = TableMarkers()
-        shell = copy.copy(self)
-        shell.measures = {name: _MarkedMeasure(m.kind, m.table, markers) for name, m in self.measures.items()}
-        return json_text_tables(shell.to_dict(), markers, indent)
-
     def display(self) -> Any:
         """As every result's, with the CoNLL F1 as a note when MUC, B-cubed and CEAFe are scored (the table of
         ``accord coref`` prints it too)."""
@@ -53,25 +38,6 @@ class CorefResult(Result):
         if value is not None:
             shown.notes.append(f"CoNLL F1 (mean of MUC, B-cubed, CEAFe F1): {figure(value)}")
         return shown
-
-
-@dataclass(frozen=True, eq=False)
-class _MarkedMeasure(Measure):
-    """A measure whose per-document tables are markers in its dict, written from the counts by
-    :func:`accord.result._json_tables.json_text_tables` (``CorefResult.to_json``)."""
-
-    markers: Any = None
-
-    def by_document(self) -> Any:
-        t = self.table
-        if ALL not in t.rows:
-            return super().by_document()
-        return self.markers.add(t.documents, self.kind, t.values[:, t.rows.index(ALL)])
-
-    def by_document_label(self) -> Any:
-        if self.table.group("label"):
-            return super().by_document_label()
-        return self.markers.add(self.table.documents)
 
 
 def _mentions(clusters: Mapping[str, Sequence[Sequence[Any]]], documents: Sequence[str]) -> np.ndarray:
