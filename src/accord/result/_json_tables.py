@@ -158,6 +158,8 @@ def json_text_tables(obj: Any, markers: TableMarkers, indent: int = 2) -> str:
     MarkerLost
         A marker is not in the text (in the order the tables were added).
     """
+    if indent <= 0:     # (no indentation to tell a table's depth by)
+        return json_text(markers.resolved(obj), indent)
     text = json_text(obj, indent)
     pad = " " * indent
     parts: list[str] = []

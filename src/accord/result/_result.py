@@ -320,7 +320,7 @@ class Result:
         ``by_document_label``) written from their count arrays, column by column (:mod:`._json_tables`)."""
         from ._json_text import json_text
 
-        if indent is None:
+        if indent is None or indent <= 0:
             return json_text(self.to_dict(), indent=indent)
         from ._json_tables import MarkerLost, TableMarkers, json_text_tables
 

@@ -248,7 +248,7 @@ class ComparisonResult:
         """``json_text`` of :meth:`to_dict`, the systems' per-document tables written from their counts."""
         from ..result._json_text import json_text
 
-        if indent is None:
+        if indent is None or indent <= 0:
             return json_text(self.to_dict(), indent=indent)
         from ..result._json_tables import MarkerLost, TableMarkers, json_text_tables
 
