@@ -125,31 +125,92 @@ def scan_marks(path: str, start: int, end: int, encoding: str = "utf-8") -> Mark
     ``-DOCSTART-`` is followed by whitespace or the end of the file. (Rarer spellings, such as an indent of a
     non-breaking space, are not found here; the workers count the documents they read, and a count that differs
     from the plan's makes the command score in one process, see :mod:`accord.parallel`.)
+
+    The range is looked at by numpy in slices of :data:`SLICE` bytes (a comparison a byte, its mask a slice long
+    whatever the range's size): where ``-D`` occurs, then the newlines, those before each mark counted from the mark
+    before it.
     """
     lead = 1 if start > 0 else 0
     data = read_bytes_range(path, start - lead, end + len(DOCSTART) + 1)
     body_end = end - start + lead
     out = Marks()
-    out.irregular = any(data.find(b, lead, body_end) != -1 for b in _IRREGULAR_BREAKS) or (
-        data.find(b"\r", lead, body_end) != -1
-        and data.count(b"\r", lead, body_end) != data.count(b"\r\n", lead, body_end + 1)) or (
-        not check_encoding(encoding).startswith("utf") and data.find(b"\x85", lead, body_end) != -1)
-    at = data.find(DOCSTART, lead)
-    counted = lead
-    while at != -1 and at < body_end + len(DOCSTART):
+    out.irregular = _irregular(data, lead, body_end, encoding)
+    found = []
+    for at in _occurrences(data, lead, body_end + len(DOCSTART)):
         line = at
         while line > 0 and data[line - 1] in b" \t":
             line -= 1
         after = data[at + len(DOCSTART): at + len(DOCSTART) + 1]
         if (line == 0 and start == 0 or line > 0 and data[line - 1:line] == b"\n") and after in (
                 b"", b" ", b"\t", b"\n", b"\r") and lead <= line < body_end:
-            out.offsets.append(start - lead + line)
-            out.newlines += data.count(b"\n", counted, line)
-            counted = line
-            out.lines.append(out.newlines)
-        at = data.find(DOCSTART, at + 1)
-    out.newlines += data.count(b"\n", counted, body_end)
+            found.append(line)
+    out.lines, out.newlines = _newlines(data, lead, body_end, found)
+    out.offsets = [start - lead + line for line in found]
     return out
+
+
+SLICE = 1 << 20
+"""Bytes of a scanned range compared at a time (for `-DOCSTART-` and for newlines)."""
+
+
+def _irregular(data: bytes, lo: int, hi: int, encoding: str) -> bool:
+    """Whether ``data[lo:hi]`` holds a line break other than ``\\n`` and ``\\r\\n``. The bytes 11 to 30 (the
+    ASCII breaks, ``\\r`` and other controls) are looked for at once by numpy and ``\\xe2`` (the first byte of
+    U+2028 and U+2029) by a byte search; only where they occur is each break searched for."""
+    import numpy as np
+
+    buf = np.frombuffer(data, dtype=np.uint8)
+    controls = any(bool(((buf[a:min(a + SLICE, hi)] - np.uint8(11)) <= 19).any()) for a in range(lo, hi, SLICE))
+    for b in _IRREGULAR_BREAKS:
+        if (controls if len(b) == 1 else data.find(b[:1], lo, hi) != -1) and data.find(b, lo, hi) != -1:
+            return True
+    if controls and data.find(b"\r", lo, hi) != -1 and data.count(b"\r", lo, hi) != data.count(b"\r\n", lo, hi + 1):
+        return True
+    return not check_encoding(encoding).startswith("utf") and data.find(b"\x85", lo, hi) != -1
+
+
+def _occurrences(data: bytes, lo: int, hi: int) -> list[int]:
+    """The offsets ``at`` in ``[lo, hi)`` where ``data`` holds ``-DOCSTART-``: its first two bytes found by numpy
+    (rare elsewhere: two comparisons of 16-bit words, at even and at odd offsets), each checked."""
+    import numpy as np
+
+    hi = min(hi, len(data) - len(DOCSTART) + 1)
+    word = int.from_bytes(DOCSTART[:2], "little")
+    out: list[int] = []
+    for a in range(lo, hi, SLICE):
+        b = min(a + SLICE, hi)
+        found = []
+        for parity in (0, 1):      # words beginning at offsets a + parity, a + parity + 2, ...
+            first = a + parity
+            count = (b - first + 1) // 2
+            if count <= 0:
+                continue
+            words = np.frombuffer(data, dtype="<u2", count=count, offset=first)
+            found.append(np.flatnonzero(words == word) * 2 + first)
+        at = np.sort(np.concatenate(found)) if len(found) > 1 else found[0] if found else ()
+        out.extend(k for k in np.asarray(at).tolist() if data.startswith(DOCSTART, k))
+    return out
+
+
+def _newlines(data: bytes, lo: int, hi: int, cuts: list[int]) -> tuple[list[int], int]:
+    """The newline bytes of ``data[lo:cut]`` for each of ``cuts`` (ascending, in ``[lo, hi)``), and of
+    ``data[lo:hi]``."""
+    import numpy as np
+
+    buf = np.frombuffer(data, dtype=np.uint8)
+    before: list[int] = []
+    total, k = 0, 0
+    for a in range(lo, hi, SLICE):
+        b = min(a + SLICE, hi)
+        is_newline = buf[a:b] == 10
+        at = a
+        while k < len(cuts) and cuts[k] < b:
+            total += int(np.count_nonzero(is_newline[at - a:cuts[k] - a]))
+            at = cuts[k]
+            before.append(total)
+            k += 1
+        total += int(np.count_nonzero(is_newline[at - a:]))
+    return before, total
 
 
 def plan_shards(gold: InputPlan, pred: InputPlan, shard_bytes: int, min_shards: int) -> list[Shard] | str:
