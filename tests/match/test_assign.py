@@ -64,3 +64,58 @@ def test_hand_counted_two_by_three():
 def test_nothing_positive_pairs_nothing():
     rows, cols = assign(np.zeros((1, 3)))
     assert len(rows) == len(cols) == 0
+
+
+def _by_content_with_scipy(sim, gold_keys, pred_keys):
+    """assign_by_content as scipy decides it: the block turned when the gold keys sort after the predicted ones,
+    the cells of equal keys preferred, Kuhn-Munkres on the objective (a turned block's pairs in the order of its
+    columns)."""
+    same = np.array([[g == p for p in pred_keys] for g in gold_keys], dtype=bool).reshape(sim.shape)
+    if sorted(gold_keys) > sorted(pred_keys):
+        cols, rows = scipy_pairs(sim.T, same.T)    # (in the order of the predicted side's items)
+        return rows, cols
+    return scipy_pairs(sim, same)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_many_blocks_at_once_pair_as_kuhn_munkres_does(seed):
+    """assign_many_by_content (the relations' blocks of a corpus solved together) against scipy block by block,
+    on blocks of up to 12 x 12 (many above the 36 cells solved in plain Python) with many ties and equal keys."""
+    from accord.match.assign import assign_many_by_content
+
+    rng = np.random.default_rng(seed)
+    blocks = []
+    for trial in range(400):
+        n, m = (int(x) for x in rng.integers(1, 13, size=2))
+        if trial % 3 == 0:
+            sim = rng.random((n, m))
+        elif trial % 3 == 1:
+            sim = rng.integers(0, 3, size=(n, m)) / 2.0
+        else:
+            sim = np.round(rng.random((n, m)) * 4) / 4 * (rng.random((n, m)) < 0.6)
+        keys = [("PER", int(k)) for k in rng.integers(0, 4, size=n + m)]
+        blocks.append((sim, keys[:n], keys[n:]))
+    got = assign_many_by_content(blocks)
+    assert sum(b[0].size > 36 for b in blocks) > 100
+    for (sim, gk, pk), (rows, cols) in zip(blocks, got):
+        want_rows, want_cols = _by_content_with_scipy(sim, gk, pk)
+        assert rows.tolist() == want_rows.tolist() and cols.tolist() == want_cols.tolist(), (sim, gk, pk)
+
+
+@pytest.mark.timing
+def test_mat_corpus_with_relations_is_scored_without_scipy_optimize(tmp_path):
+    """The corpus of benchmarks/bench_mat.py (relations' blocks of up to dozens of annotations a side) is scored in a
+    fresh interpreter without importing scipy.optimize (half a second of a command), and its totals are those of a
+    hand-checked count: every item is counted once."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bench = Path(__file__).parents[2] / "benchmarks"
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import bench_mat, accord; "
+            "from accord.model.schema import parse_task; g, p = bench_mat.generate(4000, 200); "
+            "t = accord.score(g, p, task=parse_task(bench_mat.TASK)).to_dict()['totals']; "
+            "print(t['gold'] == g.annotation_count(), t['pred'] == p.annotation_count(), "
+            "t['match'] + t['gold_clash'] + t['missing'] == t['gold'], 'scipy.optimize' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, str(bench)], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "True", "True", "False"]

@@ -247,7 +247,9 @@ def _nesting_depth(text: str) -> int:
     opens = text.count("[") + text.count("{")
     if opens <= MAX_DEPTH:
         return opens
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    brackets = _brackets_without_escapes(text)
+    if brackets is None:
+        brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     depth = 0
     while brackets and depth <= MAX_DEPTH:
         fewer = _EMPTY_PAIR.sub("", brackets)
@@ -256,6 +258,22 @@ def _nesting_depth(text: str) -> int:
         brackets = fewer
         depth += 1
     return depth if not brackets else _exact_depth(text)
+
+
+_NOT_MARK = bytes(b for b in range(256) if b not in b'"[]{}')
+
+
+def _brackets_without_escapes(text: str) -> str | None:
+    """The brackets of JSON text outside strings, as ``_NOT_BRACKET.sub("", _STRING.sub("", text))`` gives them,
+    for text without a backslash and with an even number of quotes (each string then runs from a quote to the
+    next): the quotes and brackets kept by one ``bytes.translate`` (a character of several UTF-8 bytes has none
+    below 0x80), the pieces between the pairs of quotes dropped. None for other text."""
+    if "\\" in text:
+        return None
+    marks = text.encode("utf-8", "surrogatepass").translate(None, _NOT_MARK)
+    if marks.count(b'"') % 2:
+        return None
+    return b"".join(marks.split(b'"')[::2]).decode("ascii")
 
 
 def _exact_depth(text: str) -> int:

@@ -243,6 +243,8 @@ def _linked_score(similarity: Similarity, r: Annotation, h: Annotation, key: Sha
 def _linked_pairs(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context) -> set[int]:
     """The k where a target of ``gold[k]`` was paired with a target of ``pred[k]``."""
     linked: set[int] = set()
+    if not ctx.paired:     # nothing paired before (the first stratum: the entities): no pair is linked
+        return linked
     partners = None
     for k, (r, h) in enumerate(zip(gold, pred)):
         if not r.attributes or not h.attributes:
