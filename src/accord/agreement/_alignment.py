@@ -291,21 +291,20 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
         rows = np.vstack(parts_rows)
         sums = np.vstack(parts_sums)
         first = np.concatenate(parts_first)
+    # each member's summed dissimilarity to the others, added up in the order of the annotators as the tuples
+    # grew (the same sums, in the same order, as pair by pair here)
+    per_unit = sums[first >= 0]
     rows = rows[first >= 0]
     real = rows >= 0
     k = real.sum(axis=1)
     total = np.zeros(len(rows))
-    per_unit = np.zeros(rows.shape)
     for a in range(n):
         for b in range(a + 1, n):
             both = real[:, a] & real[:, b]
             d = np.full(len(rows), delta)
             if both.any():
                 codes, values = tables[(a, b)]
-                _, found = _lookup(codes, values, rows[both, a] * n_units + rows[both, b])
-                d[both] = found
-                per_unit[both, a] += found
-                per_unit[both, b] += found
+                d[both] = _lookup(codes, values, rows[both, a] * n_units + rows[both, b])[1]
             total += d
     limit_unit = (pairs_n + k - 1) * delta
     keep = (total <= k * pairs_n * delta * (1 + _TOLERANCE)) & \

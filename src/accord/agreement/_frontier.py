@@ -62,7 +62,11 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
     real = tuples >= 0
     cand, col = np.nonzero(real)
     members = tuples[cand, col]
-    unit_ids, unit_pos = np.unique(members, return_inverse=True)
+    present = np.zeros(int(members.max()) + 1, dtype=np.int64)
+    present[members] = 1
+    unit_ids = np.flatnonzero(present)                          # np.unique without its sort
+    np.cumsum(present, out=present)
+    unit_pos = present[members] - 1
     comp_ids, comp_index = np.unique(comp, return_inverse=True)
     n_comp = len(comp_ids)
     unit_comp = np.zeros(len(unit_ids), dtype=np.int64)
@@ -83,10 +87,11 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
     mask = np.zeros(len(tuples), dtype=np.int64)
     shift = np.minimum(r - low[cand], _SPAN)
     np.bitwise_or.at(mask, cand, np.left_shift(np.int64(1), shift))
-    keys_all = comp_index * (int(comp_size.max()) + 1) + low
-    by_key = np.argsort(keys_all, kind="stable")
-    keys = keys_all[by_key]
-    stride = int(comp_size.max()) + 1
+    # the candidates by (component, lowest unit): those of unit ``begins[c] + p`` are ``by_key[ptr[.]:ptr[. + 1]]``
+    lowest = begins[comp_index] + low
+    by_key = np.argsort(lowest, kind="stable")
+    ptr = np.zeros(len(unit_ids) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(lowest, minlength=len(unit_ids)), out=ptr[1:])
 
     # partial covers kept (one per component, position and mask): component, mask, cost, parent, candidate;
     # the children of a position wait in their buckets (component, mask, cost, parent, candidate) until reached
@@ -109,19 +114,20 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
         if len(c) > 1:
             if packed:                  # by key, then the cheapest of each key (the first of equal costs)
                 key = np.left_shift(c, width) | m
-                keep = np.argsort(key, kind="stable")
-                key = key[keep]
-                starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-                group = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(key)]))
-                sorted_cost = cost[keep]
-                least_cost = np.minimum.reduceat(sorted_cost, starts)
-                at = np.flatnonzero(sorted_cost == least_cost[group])
-                first = np.zeros(len(key), dtype=bool)
-                first[at[np.r_[True, group[at][1:] != group[at][:-1]]]] = True
+                order = np.argsort(key)
+                key = key[order]
+                new_key = np.empty(len(key), dtype=bool)
+                new_key[0] = True
+                np.not_equal(key[1:], key[:-1], out=new_key[1:])
+                starts = np.flatnonzero(new_key)
+                group = np.cumsum(new_key) - 1
+                sorted_cost = cost[order]
+                at = np.flatnonzero(sorted_cost == np.minimum.reduceat(sorted_cost, starts)[group])
+                # the first to arrive of the cheapest of each key (the sort above is not stable)
+                keep = np.minimum.reduceat(order[at], np.flatnonzero(np.r_[True, group[at][1:] != group[at][:-1]]))
             else:
                 keep = np.lexsort((cost, m, c))
-                first = np.r_[True, (c[keep][1:] != c[keep][:-1]) | (m[keep][1:] != m[keep][:-1])]
-            keep = keep[first]
+                keep = keep[np.r_[True, (c[keep][1:] != c[keep][:-1]) | (m[keep][1:] != m[keep][:-1])]]
             c, m, cost, parent, picks = c[keep], m[keep], cost[keep], parent[keep], picks[keep]
             # bound: from position p, covering the units of a mask m costs F(p, m) within
             # [F(p, {}) - |m| delta, F(p, {}) + |m| (n - 1) delta / C(n, 2)] (add them as singletons, or take
@@ -156,27 +162,31 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
         if complete.any():
             done.append(ids[complete])
             c, m, cost, ids = c[~complete], m[~complete], cost[~complete], ids[~complete]
-        where = c * stride + position
-        lo = np.searchsorted(keys, where, side="left")
-        hi = np.searchsorted(keys, where, side="right")
-        counts = hi - lo
+        where = begins[c] + position
+        lo = ptr[where]
+        counts = ptr[where + 1] - lo
         n_new = int(counts.sum())
         if not n_new:
             continue
-        source = np.repeat(np.arange(len(c)), counts)
-        new_picks = by_key[np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(n_new)]
-        fits = (m[source] & mask[new_picks]) == 0
-        new_picks, source = new_picks[fits], source[fits]
-        new_mask = m[source] | mask[new_picks]
-        step = _lowest_zero(new_mask)
+        tried_source = np.repeat(np.arange(len(c)), counts)
+        tried = by_key[np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(n_new)]
+        old_mask, added = m[tried_source], mask[tried]
+        fits = np.flatnonzero((old_mask & added) == 0)
+        new_mask = old_mask[fits] | added[fits]
+        step = _lowest_zero(new_mask).astype(np.uint8)         # 1 to 63: a stable sort by counting
         order_pos = np.argsort(step, kind="stable")
-        step, source, new_picks = step[order_pos], source[order_pos], new_picks[order_pos]
+        step = step[order_pos]
+        fits = fits[order_pos]
+        source, new_picks = tried_source[fits], tried[fits]
         new_mask = np.right_shift(new_mask[order_pos], step)
         new_cost = cost[source] + disorder[new_picks]
         new_comp, new_parent = c[source], ids[source]
-        bounds = np.flatnonzero(np.r_[True, step[1:] != step[:-1], True])
-        for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
-            buckets.setdefault(position + int(step[a]), []).append(
+        per_step = np.bincount(step, minlength=_SPAN + 2)
+        steps = np.flatnonzero(per_step)
+        ends_at = np.cumsum(per_step)
+        for s, b in zip(steps.tolist(), ends_at[steps].tolist()):
+            a = b - int(per_step[s])
+            buckets.setdefault(position + s, []).append(
                 (new_comp[a:b], new_mask[a:b], new_cost[a:b], new_parent[a:b], new_picks[a:b]))
     all_comp, all_cost, parents, cands = store.column(0), store.column(2), store.column(3), store.column(4)
     ends = np.concatenate(done) if done else np.zeros(0, dtype=np.int64)

@@ -264,6 +264,20 @@ def _back(alignment: Alignment, rows: np.ndarray, ann_order: np.ndarray, doc_ord
     return Alignment(out[order], alignment.disorder[order], document[order], alignment.candidates)
 
 
+def _joined(first: Continua, second: Continua, n_docs: int) -> Continua:
+    """The samples of ``first`` then those of ``second`` (both of :func:`sample_continua`, ``n_docs`` documents a
+    sample), as one batch: the alignment of a sample's document does not depend on the others beside it, and a
+    batch is aligned in one pass along the continuum however many samples it holds."""
+    offset = len(first.documents)
+    names = tuple(f"{first.documents[d % n_docs].rpartition('#')[0]}#{(offset + d) // n_docs}"
+                  for d in range(len(second.documents)))
+    return Continua(first.annotators, first.documents + names, first.categories,
+                    np.concatenate([first.document, second.document + offset]),
+                    np.concatenate([first.annotator, second.annotator]),
+                    np.concatenate([first.category, second.category]),
+                    np.concatenate([first.start, second.start]), np.concatenate([first.end, second.end]))
+
+
 def _sample_limit(units: Continua) -> int:
     """The most samples whose tables fit :data:`MAX_TABLE_CELLS` (and :data:`MAX_SAMPLES`)."""
     per_sample = max(1, len(units.documents)) * (6 + 4 * len(units.categories))
@@ -338,6 +352,10 @@ def _tables(units: Continua, diss: Dissimilarity, samples: int, level: float | N
         while done < count:
             batch = min(per_batch, count - done)
             sampled = sample_continua(units, batch, rng, sampler)
+            rest = count - done - batch
+            if 0 < rest <= per_batch // 4:     # a short last batch drawn apart (the same samples) but aligned
+                sampled = _joined(sampled, sample_continua(units, rest, rng, sampler), n_docs)   # with this one
+                batch += rest
             chance = best_alignment(sampled, diss, "a random continuum drawn for the expected disorder")
             obs, cat, per_k = _observe(sampled, chance, diss, batch * n_docs)
             expected.append(obs.reshape(batch, n_docs, 2))
