@@ -12,9 +12,7 @@ target of the column, :func:`~accord.match.shapes._linked`) scored one by one, a
 
 The pairs, their order in each document, their similarities, error tokens and ties are those of
 :meth:`~accord.match.engine.Pairer._pair_group` (``tests/fuzz/test_bulk_spanless.py`` checks both ways on random
-corpora): the same matrices in the same row and column order are solved together by
-:func:`~accord.match.assign.assign_many_by_content`, which chooses the pairs :func:`~accord.match.assign.assign`
-chooses, without importing :mod:`scipy.optimize`.
+corpora): the same matrices in the same row and column order go to the same :func:`~accord.match.assign.assign`.
 A document whose group has an annotation with a span or without an implied span, or a corpus whose shapes cannot
 be coded (an unhashable value), is paired by :meth:`~accord.match.engine.Pairer._pair_group` as before.
 """
@@ -29,7 +27,7 @@ import numpy as np
 from .._support.arrays import Floats, Index
 from ..model import Annotation
 from ._records import CLASH, MATCH, Pair
-from .assign import assign_many_by_content
+from .assign import assign_by_content
 from .blocks import overlap_blocks
 from .shapes import _codes, _linked, _linked_score, _single_targets, spanless_block_scores
 from .similarity import Context, Shape
@@ -46,9 +44,6 @@ Deferred = tuple["DocumentAlignment", list[Annotation], list[Annotation], Index,
 indices, and the document's context (the pairs of its earlier groups)."""
 
 Tokens = tuple[tuple[str, ...], tuple[str, ...]]
-
-BATCH_CELLS = 1 << 18
-"""The cells of the blocks whose assignments are solved together (their matrices are kept until then)."""
 
 TABLE_CELLS = 1 << 22
 """The largest (gold shape, predicted shape, apart) table; with more shapes, blocks use
@@ -145,26 +140,6 @@ def _pair_ready(pairer: Pairer, ready: list[tuple[Deferred, list[tuple[int, int]
     n_shapes = len(pairer._shape_codes)
     table = _ShapeTable(sim, known, keep_clash, n_shapes) if 2 * n_shapes * n_shapes <= TABLE_CELLS else None
 
-    # the pairs are recorded in the order of the blocks; the assignments of the blocks of several annotations a
-    # side wait in ``pending`` to be solved together (``flush``, every BATCH_CELLS cells and at the end)
-    pending: list[tuple[Any, ...]] = []
-    problems: list[tuple[Floats, list[Any], list[Any]]] = []
-    cells = 0
-
-    def flush() -> None:
-        solved = iter(assign_many_by_content(problems))
-        for entry in pending:
-            if len(entry) == 6:
-                _record(*entry, MATCH, CLASH, Pair)
-                continue
-            out, m, tokens_of, g_list, p_list = entry
-            rows, cols = next(solved)
-            for x, y in zip(rows.tolist(), cols.tolist()):
-                rt, ht = tokens_of(x, y)
-                _record(out, g_list[x], p_list[y], float(m[x, y]), rt, ht, MATCH, CLASH, Pair)
-        pending.clear()
-        problems.clear()
-
     for b, (a0, a1, b0, b1) in enumerate(zip(g_lo, g_hi, p_lo, p_hi)):
         (out, gold, pred, _, _, ctx), _, _ = ready[doc_of_block[b]]
         if a1 - a0 == 1 and b1 - b0 == 1:     # one gold and one predicted annotation: no order to settle
@@ -182,12 +157,11 @@ def _pair_ready(pairer: Pairer, ready: list[tuple[Deferred, list[tuple[int, int]
                     got = known[key] = sim(r, h, ctx)
                 s, rt, ht = got
             if s > 0 and (keep_clash or s >= 1.0):
-                pending.append((out, i, j, s, rt, ht))
+                _record(out, i, j, s, rt, ht, MATCH, CLASH, Pair)
             continue
         bg = np.array(g_local[a0:a1], dtype=np.intp)
         bp = np.array(p_local[b0:b1], dtype=np.intp)
         if len(bg) * len(bp) > DENSE_LIMIT:
-            flush()
             pairer._pair_pile(gold, pred, bg, bp, ctx, out)
             continue
         # the canonical order of Pairer._pair_block: rows and columns sorted by content
@@ -212,13 +186,10 @@ def _pair_ready(pairer: Pairer, ready: list[tuple[Deferred, list[tuple[int, int]
                                               [out.pred_label[j] for j in p_list], ctx)
             assert got_block is not None   # the shapes were coded above
             m, tokens_of = got_block
-        problems.append((m, [gkeys[k] for k in order_g], [pkeys[k] for k in order_p]))
-        pending.append((out, m, tokens_of, g_list, p_list))
-        cells += m.size
-        if cells >= BATCH_CELLS:
-            flush()
-            cells = 0
-    flush()
+        rows, cols = assign_by_content(m, [gkeys[k] for k in order_g], [pkeys[k] for k in order_p])
+        for x, y in zip(rows.tolist(), cols.tolist()):
+            rt, ht = tokens_of(x, y)
+            _record(out, g_list[x], p_list[y], float(m[x, y]), rt, ht, MATCH, CLASH, Pair)
 
 
 def _record(out: DocumentAlignment, i: int, j: int, s: float, rt: tuple[str, ...], ht: tuple[str, ...],

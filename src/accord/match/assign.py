@@ -19,7 +19,7 @@ from .._support.arrays import Bools, Floats, Int64s
 from ..errors import OptionError
 from ._constraints import CONSTRAINTS
 
-__all__ = ["CONSTRAINTS", "assign", "assign_by_content", "assign_many_by_content", "assigned_total"]
+__all__ = ["CONSTRAINTS", "assign", "assign_by_content", "assigned_total"]
 
 
 TIE_TOLERANCE = 1e-9
@@ -149,53 +149,12 @@ def assign_by_content(similarity: Floats, gold_keys: Sequence[Any], pred_keys: S
     solved transposed when the gold side's keys sort after the predicted side's, so that a tie breaks the same way
     whichever side is the gold.
     """
-    turned, sim, same = _by_content(similarity, gold_keys, pred_keys)
-    rows, cols = assign(sim, prefer=same)
-    return (cols, rows) if turned else (rows, cols)
-
-
-def _by_content(similarity: Floats, gold_keys: Sequence[Any], pred_keys: Sequence[Any]) -> tuple[bool, Floats, Bools]:
-    """Whether :func:`assign_by_content` solves the block transposed, the matrix so turned, and its cells of equal
-    content keys."""
     codes: dict[Any, int] = {}
     gc = np.array([codes.setdefault(k, len(codes)) for k in gold_keys], dtype=np.int64)
     pc = np.array([codes.setdefault(k, len(codes)) for k in pred_keys], dtype=np.int64)
     same = gc[:, None] == pc[None, :]
     if sorted(gold_keys) > sorted(pred_keys):
-        return True, similarity.T, same.T
-    return False, similarity, same
-
-
-def assign_many_by_content(blocks: Sequence[tuple[Floats, Sequence[Any], Sequence[Any]]]
-                           ) -> list[tuple[Int64s, Int64s]]:
-    """:func:`assign_by_content` of many blocks ``(similarity, gold_keys, pred_keys)``, the same pairs, their
-    Kuhn-Munkres problems solved together (:func:`~accord.match._small_assignment.max_assignments`: the pairs
-    :func:`scipy.optimize.linear_sum_assignment` chooses, ties included, without importing :mod:`scipy.optimize`
-    unless a block has more than :data:`~accord.match._small_assignment.LARGEST` cells)."""
-    from ._small_assignment import max_assignments
-
-    out: list[tuple[Int64s, Int64s] | None] = [None] * len(blocks)
-    turned: list[bool] = []
-    sims: list[Floats] = []
-    objectives: list[Floats] = []
-    batched: list[int] = []
-    for k, (similarity, gold_keys, pred_keys) in enumerate(blocks):
-        t, sim, same = _by_content(np.asarray(similarity, dtype=float), gold_keys, pred_keys)
-        turned.append(t)
-        sims.append(sim)
-        if sim.ndim != 2 or sim.shape[0] == 1 or sim.shape[1] == 1 or sim.size == 0:
-            rows, cols = assign(sim, prefer=same)     # (a single row or column: its first largest cell)
-            out[k] = (cols, rows) if t else (rows, cols)
-            continue
-        objective = sim + _tie_breaker(sim, same)
-        if not math.isfinite(float(objective.sum())):
-            rows, cols = assign(sim, prefer=same)
-            out[k] = (cols, rows) if t else (rows, cols)
-            continue
-        objectives.append(objective)
-        batched.append(k)
-    for k, (rows, cols) in zip(batched, max_assignments(objectives)):
-        keep = sims[k][rows, cols] > 0
-        rows, cols = rows[keep].astype(np.int64), cols[keep].astype(np.int64)
-        out[k] = (cols, rows) if turned[k] else (rows, cols)
-    return out  # type: ignore[return-value]  # every block was solved above
+        cols, rows = assign(similarity.T, prefer=same.T)
+    else:
+        rows, cols = assign(similarity, prefer=same)
+    return rows, cols
