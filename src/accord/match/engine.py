@@ -170,23 +170,30 @@ class Pairer:
         out: list[DocumentAlignment | None] = [None] * len(triples)
         batch: list[tuple[int, str, Document | None, Document | None, Sequence[Annotation], Sequence[Annotation],
                           Sequence[str], Sequence[str]]] = []
+        flat: tuple[_FlatSide, _FlatSide] | None = None
         if fast:
             shared: dict[tuple[str, ...], tuple[str, ...]] = {}
-            if self.equivalences or self.ignore:
+            g_anns = [() if g is None else g.annotations for _, g, _ in triples]
+            p_anns = [() if p is None else p.annotations for _, _, p in triples]
+            flat = _FlatSide.of(g_anns, self.equivalences), _FlatSide.of(p_anns, self.equivalences)
+            if self.ignore and not all(self.ignore.isdisjoint(side.labels) for side in flat):
+                flat = None     # an ignored label occurs: document by document
                 label = self._labelled_shared
                 candidates = [(k, doc_id, g, p, *label(g, shared), *label(p, shared))
                               for k, (doc_id, g, p) in enumerate(triples)]
             else:   # the documents' own annotations, their labels as shared tuples, without a call per document
-                g_anns = [() if g is None else g.annotations for _, g, _ in triples]
-                p_anns = [() if p is None else p.annotations for _, _, p in triples]
                 share = shared.setdefault
-                g_labels = [share(t, t) for t in map(tuple, map(map, repeat(_LABEL), g_anns))]
-                p_labels = [share(t, t) for t in map(tuple, map(map, repeat(_LABEL), p_anns))]
+                g_labels = [share(t, t) for t in flat[0].per_document()]
+                p_labels = [share(t, t) for t in flat[1].per_document()]
                 candidates = [(k, doc_id, g, p, ga, gl, pa, pl) for k, ((doc_id, g, p), ga, gl, pa, pl) in
                               enumerate(zip(triples, g_anns, g_labels, p_anns, p_labels))]
             # (k, id, gold doc, pred doc, gold, gold labels, pred, pred labels): which documents the batch can pair
             # (every annotation spanned, none pointing), looked at for the whole corpus at once
-            plain = _plain_documents([c[4] for c in candidates], [c[6] for c in candidates])
+            if flat is not None and flat[0].plain and flat[1].plain:
+                plain = [True] * len(candidates)    # (no annotation spanless or with attributes or pieces)
+            else:
+                flat = None
+                plain = _plain_documents([c[4] for c in candidates], [c[6] for c in candidates])
             for c, ok in zip(candidates, plain):
                 if ok:
                     batch.append((c[0], c[1], c[2], c[3], c[4], c[6], c[5], c[7]))
@@ -217,7 +224,7 @@ class Pairer:
                                        gold_status[g_off[j]:g_off[j + 1]], pred_status[p_off[j]:p_off[j + 1]])
                 out[k] = al
                 done.append(al)
-            _pair_exact_batch(done, gold_status, pred_status)
+            _pair_exact_batch(done, gold_status, pred_status, flat)
         return out  # type: ignore[return-value]  # every slot is filled above, by align or by the batch
 
     def align(self, doc_id: str, gold_doc: Document | None, pred_doc: Document | None,
@@ -695,32 +702,95 @@ def _with_pieces(gold_keys: list[object], gold: list[Annotation], pred_keys: lis
     return list(zip(gold_keys, map(_FRAGMENTS, gold))), list(zip(pred_keys, map(_FRAGMENTS, pred)))
 
 
+class _FlatSide:
+    """The annotations of one side of many documents, one after the other: their scoring labels, and their starts
+    and ends as arrays when every annotation is ``plain`` (spanned, without attributes or pieces: what the strict
+    batch pairs without looking at a document alone), each read once for the batch and the labels of its
+    documents."""
+
+    __slots__ = ("sizes", "labels", "starts", "ends", "plain")
+
+    def __init__(self, sizes: Int64s, labels: list[str], starts: Int64s | None, ends: Int64s | None, plain: bool):
+        self.sizes, self.labels, self.starts, self.ends, self.plain = sizes, labels, starts, ends, plain
+
+    @classmethod
+    def of(cls, docs: Sequence[Sequence[Annotation]], equivalences: dict[str, str] | None = None) -> _FlatSide:
+        """The annotations of ``docs``, their labels mapped by ``equivalences`` (as :meth:`Pairer._labelled`)."""
+        sizes = np.fromiter(map(len, docs), np.int64, len(docs))
+        flat = list(chain.from_iterable(docs))
+        n = len(flat)
+        labels = list(map(_LABEL, flat))
+        if equivalences:
+            labels = [equivalences.get(lbl, lbl) for lbl in labels]
+        starts = ends = None
+        plain = not any(map(_ATTRIBUTES, flat)) and not any(map(_FRAGMENTS, flat))
+        if plain:
+            try:     # (a spanless annotation's None is no integer)
+                starts = np.fromiter(map(_START, flat), np.int64, n)
+                ends = np.fromiter(map(_END, flat), np.int64, n)
+            except TypeError:
+                plain = False
+        return cls(sizes, labels, starts, ends, plain)
+
+    def per_document(self) -> Iterable[tuple[str, ...]]:
+        """The labels of each document, as tuples."""
+        bounds = np.zeros(len(self.sizes) + 1, dtype=np.int64)
+        np.cumsum(self.sizes, out=bounds[1:])
+        cut = bounds.tolist()
+        return map(tuple, map(self.labels.__getitem__, map(slice, cut[:-1], cut[1:])))
+
+
+def _flat_keys(flat: tuple[_FlatSide, _FlatSide], documents: int) -> list[Int64s]:
+    """The exact-pairing keys (document, start, end, label code) of both sides' plain annotations."""
+    labels = sorted(set(flat[0].labels) | set(flat[1].labels), key=repr)
+    code_of = {lbl: c for c, lbl in enumerate(labels)}
+    keys = []
+    for side in flat:
+        assert side.starts is not None and side.ends is not None    # (plain)
+        n = len(side.labels)
+        k = np.empty((n, 4), dtype=np.int64)
+        k[:, 0] = np.repeat(np.arange(documents), side.sizes)
+        k[:, 1] = side.starts
+        k[:, 2] = side.ends
+        k[:, 3] = np.fromiter(map(code_of.__getitem__, side.labels), np.int64, n)
+        keys.append(k)
+    return keys
+
+
 def _pair_exact_batch(alignments: list[DocumentAlignment], gold_status: npt.NDArray[np.int8] | None = None,
-                      pred_status: npt.NDArray[np.int8] | None = None) -> None:
+                      pred_status: npt.NDArray[np.int8] | None = None,
+                      flat: tuple[_FlatSide, _FlatSide] | None = None) -> None:
     """Pair the spanned annotations of many documents by equal (document, start, end, label), at once.
 
     ``gold_status`` and ``pred_status``, when given, are the outcomes of all the documents' items one after the
-    other (each document's ``gold_status`` a view of them): they are set at once.
+    other (each document's ``gold_status`` a view of them): they are set at once. ``flat``, when given, are the
+    documents' annotations read already (every one plain, the documents those of ``alignments``).
     """
-    n_gold = np.fromiter((len(al.gold) for al in alignments), np.int64, len(alignments))
-    n_pred = np.fromiter((len(al.pred) for al in alignments), np.int64, len(alignments))
+    if flat is not None:
+        n_gold, n_pred = flat[0].sizes, flat[1].sizes
+    else:
+        n_gold = np.fromiter((len(al.gold) for al in alignments), np.int64, len(alignments))
+        n_pred = np.fromiter((len(al.pred) for al in alignments), np.int64, len(alignments))
     if not n_gold.sum() or not n_pred.sum():
         return
-    gold = [a for al in alignments for a in al.gold]
-    pred = [a for al in alignments for a in al.pred]
-    glabels: list[object] = [lbl for al in alignments for lbl in al.gold_label]
-    plabels: list[object] = [lbl for al in alignments for lbl in al.pred_label]
-    glabels, plabels = _with_pieces(glabels, gold, plabels, pred)
-    code_of = {lbl: c for c, lbl in enumerate(sorted(set(glabels) | set(plabels), key=repr))}
     keys = []
-    for anns, labels, counts in ((gold, glabels, n_gold), (pred, plabels, n_pred)):
-        n = len(anns)
-        k = np.empty((n, 4), dtype=np.int64)
-        k[:, 0] = np.repeat(np.arange(len(alignments)), counts)
-        k[:, 1] = np.fromiter(map(_START, anns), np.int64, n)
-        k[:, 2] = np.fromiter(map(_END, anns), np.int64, n)
-        k[:, 3] = np.fromiter(map(code_of.__getitem__, labels), np.int64, n)
-        keys.append(k)
+    if flat is not None:
+        keys = _flat_keys(flat, len(alignments))
+    else:
+        gold = [a for al in alignments for a in al.gold]
+        pred = [a for al in alignments for a in al.pred]
+        glabels: list[object] = [lbl for al in alignments for lbl in al.gold_label]
+        plabels: list[object] = [lbl for al in alignments for lbl in al.pred_label]
+        glabels, plabels = _with_pieces(glabels, gold, plabels, pred)
+        code_of = {lbl: c for c, lbl in enumerate(sorted(set(glabels) | set(plabels), key=repr))}
+        for anns, labels, counts in ((gold, glabels, n_gold), (pred, plabels, n_pred)):
+            n = len(anns)
+            k = np.empty((n, 4), dtype=np.int64)
+            k[:, 0] = np.repeat(np.arange(len(alignments)), counts)
+            k[:, 1] = np.fromiter(map(_START, anns), np.int64, n)
+            k[:, 2] = np.fromiter(map(_END, anns), np.int64, n)
+            k[:, 3] = np.fromiter(map(code_of.__getitem__, labels), np.int64, n)
+            keys.append(k)
     mg, mp = exact_pairs(keys[0], keys[1])
     order = np.argsort(mg, kind="stable")   # by document, then as each document's own pairing orders them
     mg, mp = mg[order], mp[order]
@@ -732,8 +802,13 @@ def _pair_exact_batch(alignments: list[DocumentAlignment], gold_status: npt.NDAr
     if gold_status is not None and pred_status is not None:
         gold_status[mg] = MATCH
         pred_status[mp] = MATCH
-        for d, g, p in zip(doc.tolist(), local_g.tolist(), local_p.tolist()):
-            alignments[d].pairs.append(Pair(g, p, 1.0))
+        # the pairs made in one pass (Pair's fields, its defaults given), each document's a slice of them
+        made = list(map(tuple.__new__, repeat(Pair), zip(local_g.tolist(), local_p.tolist(), repeat(1.0), repeat(()),
+                                                         repeat(()))))
+        cut = np.flatnonzero(np.diff(doc)) + 1
+        lows = [0, *cut.tolist()] if len(made) else []
+        for d, lo, hi in zip(doc[lows].tolist(), lows, [*lows[1:], len(made)]):
+            alignments[d].pairs.extend(made[lo:hi])
         return
     bounds = np.searchsorted(doc, np.arange(len(alignments) + 1))
     for d, al in enumerate(alignments):

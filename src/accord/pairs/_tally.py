@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -275,8 +276,7 @@ def tally(alignments: Iterable[DocumentAlignment], *, task: Task | None = None,
                   if labels else np.zeros(0, dtype=np.int8)).astype(np.int64)
         doc = np.repeat(doc_index, sizes)
         order = np.repeat(2 * np.arange(len(als), dtype=np.int64) + (side == "pred"), sizes)
-        starts = np.fromiter((-1 if a.start is None else a.start for a in chain.from_iterable(
-            al.gold if side == "gold" else al.pred for al in als)), np.int64, len(labels))
+        starts = _starts(list(chain.from_iterable(al.gold if side == "gold" else al.pred for al in als)))
         unit = sentences.units(doc, starts)
         if limit is not None:
             kept = [k for k, ann in enumerate(chain.from_iterable(
@@ -313,6 +313,17 @@ def tally(alignments: Iterable[DocumentAlignment], *, task: Task | None = None,
         for al in als:
             _tally_extra_rows(out, al, rows, task, sentences)
     return out
+
+
+def _starts(anns: list[Annotation]) -> np.ndarray:
+    """The start of each annotation, -1 for a spanless one: read in one pass when every annotation has one."""
+    try:
+        return np.fromiter(map(_START, anns), np.int64, len(anns))
+    except TypeError:     # (a spanless annotation's None)
+        return np.fromiter((-1 if a.start is None else a.start for a in anns), np.int64, len(anns))
+
+
+_START = itemgetter(1)
 
 
 def _check_outcomes(als: list[DocumentAlignment]) -> None:
