@@ -63,13 +63,19 @@ def caption(result: Any) -> str:
 
 def render(args: argparse.Namespace, draw: Callable[[Any], None], text: str | None = None) -> None:
     """Draw rich tables on standard output or into ``-o FILE`` (120 columns), every table captioned
-    with ``text``."""
+    with ``text``. Output that is not a terminal gets a console that writes the tables it can without importing
+    rich, the same characters (:mod:`accord.report.plain_table`)."""
     from .._support.safe_paths import atomic_write
+    from ..report.plain_table import PlainConsole, plain_console_wanted
     from ..report.table import TableConsole
 
     if getattr(args, "out", None):
         with atomic_write(args.out) as fh:
-            draw(TableConsole(file=fh, width=120, caption=text))
+            wanted = plain_console_wanted(fh)
+            draw(PlainConsole(TableConsole, file=fh, width=120, caption=text) if wanted else
+                 TableConsole(file=fh, width=120, caption=text))
+    elif plain_console_wanted():
+        draw(PlainConsole(TableConsole, caption=text))
     else:
         draw(TableConsole(caption=text))
 

@@ -7,6 +7,8 @@ import functools
 import unicodedata
 from typing import Any
 
+from .plain_table import PlainConsole, RecordedTable, plain_text
+
 __all__ = ["percent", "row_interval", "new_table", "print_table", "plain_cell", "TableConsole", "RATES"]
 
 RATES = ("precision", "recall", "f1")
@@ -61,7 +63,7 @@ def new_table(title: str | None, columns: list[str], *, first: int = 1, text: tu
     """A table under accord's one policy: the first ``first`` columns (and those in ``text``) hold names or
     text (they wrap), every other column holds numbers, right-aligned and never cut; string cells are shown as
     they are (:func:`plain_cell`)."""
-    table = _table_class()(title=title, show_edge=False, header_style="bold")
+    table = RecordedTable(title, lambda: _table_class()(title=title, show_edge=False, header_style="bold"))
     for k, name in enumerate(columns):
         if k < first or k in text:
             table.add_column(name, overflow="fold")
@@ -104,6 +106,14 @@ def print_table(console: Any, table: Any) -> None:
     columns wrap.
     """
     caption = getattr(console, "table_caption", None)
+    if isinstance(table, RecordedTable):   # rich only when the plain writer cannot draw it (plain_table.py)
+        if isinstance(console, PlainConsole):
+            text = plain_text(table, console.width, caption)
+            if text is not None:
+                console.write_plain(text)
+                return
+            console = console.rich_console()
+        table = table.rich()
     for c in table.columns:
         if c.no_wrap:
             c.min_width = max(_cell_len(x) for x in [c.header, *c._cells])
