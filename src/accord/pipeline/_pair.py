@@ -188,10 +188,12 @@ def _equal_fields(a: Sequence[TextFields], b: Sequence[TextFields]) -> Bools:
     size = a_words.size
     for lo in range(0, len(owner), _WORD_CHUNK):
         hi = min(lo + _WORD_CHUNK, len(owner))
-        a_at = (a_starts[lo:hi].astype(np.int64) - a_words.lo) * size
-        b_at = (b_starts[lo:hi].astype(np.int64) - b_words.lo) * size
-        length = (a_ends[lo:hi].astype(np.int64) - a_starts[lo:hi]) * size
-        wrong = length != (b_ends[lo:hi].astype(np.int64) - b_starts[lo:hi]) * size
+        a_at = a_words.offsets(a_starts[lo:hi])
+        b_at = b_words.offsets(b_starts[lo:hi])
+        length = a_ends[lo:hi] - a_starts[lo:hi]      # (characters; bytes below)
+        wrong = length != b_ends[lo:hi] - b_starts[lo:hi]
+        if size != 1:
+            length = length.astype(np.int64) * size
         # the first eight bytes of every token at once, then those of the tokens still equal and longer
         diff = a_words.at(a_at) ^ b_words.at(b_at)
         diff &= _MASKS[np.minimum(length, 8)]
@@ -243,6 +245,13 @@ class _Words:
             raw = np.concatenate([raw, np.zeros(8 - len(raw), dtype=np.uint8)])
         self.top = len(raw) - 8
         self.view = np.ndarray(shape=(self.top + 1,), dtype="<u8", buffer=raw, strides=(1,))
+
+    def offsets(self, starts: Ints) -> Ints:
+        """The byte offsets of fields beginning at the characters ``starts`` of the text (the array itself when the
+        text is ASCII and whole: no arithmetic for the common column file)."""
+        if self.size == 1 and self.lo == 0:
+            return starts
+        return (starts.astype(np.int64) - self.lo) * self.size
 
     def at(self, offsets: np.ndarray) -> np.ndarray:
         """The words at these byte offsets (each at most the part's length)."""
