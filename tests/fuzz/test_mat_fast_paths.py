@@ -74,3 +74,64 @@ def test_nesting_depth_hand_counts() -> None:
     assert _nesting_depth("[" * 201 + '"]]]"' + "]" * 201) == 201
     assert _nesting_depth("[" * 201 + '"\\"]]]"' + "]" * 201) == 201
     assert _nesting_depth("[" + "[1], " * 250 + '"é{"' + "]") == 2
+
+
+@st.composite
+def mat_sets(draw: st.DrawFn) -> tuple[list[dict], int]:
+    """Annotation sets of a MAT JSON document: spanned sets with string, integer and boolean attributes (rows
+    short of some values), ids as strings or integers or none, and a spanless set pointing to the spanned ones."""
+    length = 40
+    asets: list[dict] = []
+    ids: list[object] = []
+    for k in range(draw(st.integers(0, 3))):
+        has_id = draw(st.booleans())
+        attrs = draw(st.lists(st.sampled_from([("kind", "string"), ("n", "int"), ("ok", "boolean")]), max_size=3,
+                              unique=True))
+        rows = []
+        for r in range(draw(st.integers(0, 6))):
+            start = draw(st.integers(0, length))
+            row: list[object] = [start, draw(st.integers(start, length))]
+            if has_id:
+                ident = draw(st.sampled_from([f"s{k}r{r}", 100 * k + r]))
+                ids.append(ident)
+                row.append(ident)
+            for _, typ in attrs[: draw(st.integers(0, len(attrs)))]:
+                row.append(draw({"string": st.sampled_from(["a", "b", None]), "int": st.sampled_from([0, 1, None]),
+                                 "boolean": st.sampled_from([True, False, None])}[typ]))
+            rows.append(row)
+        asets.append({"type": draw(st.sampled_from(["PER", "LOC"])), "hasID": has_id,
+                      "attrs": [{"name": n, "type": t, "aggregation": None} for n, t in attrs], "annots": rows})
+    if ids and draw(st.booleans()):
+        rows = [[draw(st.sampled_from(ids + [None])), draw(st.sampled_from(ids + [None]))]
+                for _ in range(draw(st.integers(1, 5)))]
+        asets.append({"type": "REL", "hasSpan": False, "attrs": [{"name": "arg1", "type": "annotation"},
+                                                                  {"name": "arg2", "type": "annotation"}],
+                      "annots": rows})
+    return asets, length
+
+
+@settings(max_examples=EXAMPLES)
+@given(mat_sets())
+def test_mat_columns_read_as_row_by_row(drawn: tuple[list[dict], int]) -> None:
+    """The MAT JSON reader's column path (:func:`_annotations_in_bulk`) against its row-by-row path: the same
+    annotations (labels, spans, ids, attribute values, targets by id)."""
+    from pathlib import Path
+
+    from accord.formats._refs import build_annotations
+    from accord.formats.text.matjson import _annotations_in_bulk, _rows_one_by_one
+
+    asets, length = drawn
+    bulk = _annotations_in_bulk(asets, length)
+    p = Path("doc.json")
+    rows = build_annotations(_rows_one_by_one(asets, "x" * length, p), path=p, doc_id="doc")
+    ids = [row[2] for a in asets if a.get("hasID") for row in a["annots"]]
+    if len(set(map(str, ids))) != len(ids):
+        assert bulk is None      # an id used twice: the row-by-row reader names it
+        return
+    assert bulk is not None
+
+    def described(anns: tuple) -> list:
+        return [(a.label, a.start, a.end, a.id, sorted((k, v.id if type(v).__name__ == "Annotation" else v)
+                                                       for k, v in a.attributes.items())) for a in anns]
+
+    assert described(bulk) == described(rows)

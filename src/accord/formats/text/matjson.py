@@ -12,6 +12,7 @@ without its extension (``.json``, or ``.txt.json`` as MAT names them).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from itertools import repeat
 from pathlib import Path
 from typing import Any, cast
@@ -97,7 +98,7 @@ def _annotations_in_bulk(asets: list[dict], signal_length: int) -> tuple[Annotat
     built: list[Annotation | None] = []
     by_id: dict[str, Annotation] = {}   # the annotations that point nowhere: those others may point to here
     all_ids: list[str] = []
-    later: list[tuple[int, str, list, list, list, list]] = []   # sets with annotation values: built last
+    later: list[tuple[int, str, Sequence, Sequence, Sequence, list]] = []   # sets with annotation values: built last
     for aset in asets:
         label = aset["type"]
         has_span = aset.get("hasSpan", True)
@@ -112,46 +113,54 @@ def _annotations_in_bulk(asets: list[dict], signal_length: int) -> tuple[Annotat
                 return None
             attrs.append((a["name"], typ))
         rows = aset.get("annots", [])
+        n = len(rows)
         fixed = (2 if has_span else 0) + (1 if has_id else 0)
         widest = fixed + len(attrs)
-        if not all(type(row) is list and fixed <= len(row) <= widest for row in rows):
+        # the checks below are passes of C code over whole columns (a set of the types, min and max), one column
+        # of the rows at a time (``zip(*rows)`` when the rows are of one length)
+        if n and not _LIST.issuperset(map(type, rows)):
             return None
+        lengths = set(map(len, rows))
+        if lengths and (min(lengths) < fixed or max(lengths) > widest):
+            return None
+        column = _columns(rows, lengths, widest)
         if has_span:
-            starts = [row[0] for row in rows]
-            ends = [row[1] for row in rows]
-            if not (all(type(x) is int for x in starts) and all(type(x) is int for x in ends)
-                    and all(0 <= s <= e <= signal_length for s, e in zip(starts, ends))):
+            starts, ends = column[0], column[1]
+            if n and not (_INT.issuperset(map(type, starts)) and _INT.issuperset(map(type, ends))
+                          and min(starts) >= 0 and max(ends) <= signal_length and all(map(_LE, starts, ends))):
                 return None
         else:
-            starts = ends = [None] * len(rows)
+            starts = ends = [None] * n
         if has_id:
-            ids = [row[fixed - 1] for row in rows]
-            if not all(type(x) is str or type(x) is int for x in ids):
+            ids = column[fixed - 1]
+            types = set(map(type, ids))
+            if not _ID_TYPES.issuperset(types):
                 return None
-            ids = [x if type(x) is str else str(x) for x in ids]
+            if int in types:
+                ids = [x if type(x) is str else str(x) for x in ids]
         else:
-            ids = [None] * len(rows)
+            ids = [None] * n
         columns = []
         pointing = False
         for j, (name, typ) in enumerate(attrs, fixed):
-            values = [row[j] if len(row) > j else None for row in rows]
+            values = column[j]
+            types = set(map(type, values))
             if typ == "annotation":
-                if not all(x is None or type(x) is str or type(x) is int for x in values):
+                if not _TARGET_ID_TYPES.issuperset(types):
                     return None
-                values = [x if x is None or type(x) is str else str(x) for x in values]
+                if int in types:
+                    values = [x if x is None or type(x) is str else str(x) for x in values]
                 pointing = True
-            else:
-                want = _DECLARED[typ]
-                if not all(x is None or type(x) is want for x in values):
-                    return None
+            elif not types <= {_NONE, _DECLARED[typ]}:
+                return None
             columns.append((name, typ == "annotation", values))
         first = len(built)
         if pointing:
             later.append((first, label, starts, ends, ids, columns))
-            built.extend([None] * len(rows))
+            built.extend([None] * n)
         else:
-            built.extend(map(Annotation._make, zip([label] * len(rows), starts, ends, _attributes(columns, len(rows)),
-                                                   ids, repeat(None))))
+            built.extend(map(_NEW, repeat(Annotation), zip(repeat(label), starts, ends, _attributes(columns, n), ids,
+                                                           repeat(None))))
             if has_id:
                 by_id.update(zip(ids, cast("list[Annotation]", built[first:])))   # the ones built just above
         if has_id:
@@ -160,20 +169,40 @@ def _annotations_in_bulk(asets: list[dict], signal_length: int) -> tuple[Annotat
         resolved = []
         for name, is_target, values in columns:
             if is_target:
-                targets = [None if x is None else by_id.get(x) for x in values]
-                if any(t is None and x is not None for t, x in zip(targets, values)):
+                targets = list(map(by_id.get, values))     # (None stays None: no id is None)
+                if targets.count(None) != values.count(None):
                     return None   # an unknown id, or one of an annotation that points to others
                 values = targets
             resolved.append((name, is_target, values))
-        built[first:first + len(starts)] = map(Annotation._make, zip([label] * len(starts), starts, ends,
-                                                                     _attributes(resolved, len(starts)), ids,
-                                                                     repeat(None)))
+        built[first:first + len(starts)] = map(_NEW, repeat(Annotation), zip(repeat(label), starts, ends,
+                                                                             _attributes(resolved, len(starts)), ids,
+                                                                             repeat(None)))
     if len(set(all_ids)) != len(all_ids):
         return None   # an id used twice
     return tuple(built)  # type: ignore[arg-type]  # the pointing ones were filled in above
 
 
-def _attributes(columns: list[tuple[str, bool, list]], n: int) -> list[Attributes]:
+def _columns(rows: list[list], lengths: set[int], widest: int) -> list[Sequence]:
+    """The ``widest`` columns of the rows (None past the end of a shorter row): one ``zip`` when the rows are of
+    one length."""
+    if len(lengths) == 1:
+        got: list[Sequence] = list(zip(*rows))
+        return got + [[None] * len(rows)] * (widest - len(got))
+    return [[row[j] if len(row) > j else None for row in rows] for j in range(widest)]
+
+
+_LIST = frozenset([list])
+_INT = frozenset([int])
+_NONE = type(None)
+_ID_TYPES = frozenset([str, int])
+_TARGET_ID_TYPES = frozenset([str, int, _NONE])
+_LE = int.__le__
+_NEW = tuple.__new__
+"""An :class:`~accord.model.Annotation` made from a row of its six fields without a call of Python code
+(``Annotation._make`` less its check of the length)."""
+
+
+def _attributes(columns: list[tuple[str, bool, Sequence]], n: int) -> list[Attributes]:
     """The attributes of ``n`` rows from columns of values (None: not set).
 
     Rows of equal scalar values share one (read-only) :class:`Attributes` (a column holds values of one Python
@@ -181,20 +210,18 @@ def _attributes(columns: list[tuple[str, bool, list]], n: int) -> list[Attribute
     if not columns:
         return [EMPTY_ATTRIBUTES] * n
     names = [c[0] for c in columns]
-    shared: dict[tuple, Attributes] = {}
-    pointing = any(is_target for _, is_target, _ in columns)
-    out = []
-    for row in zip(*(c[2] for c in columns)):
-        if not pointing:
-            got = shared.get(row)
-            if got is None:
-                pairs = [(name, v) for name, v in zip(names, row) if v is not None]
-                got = shared[row] = Attributes(pairs) if pairs else EMPTY_ATTRIBUTES
-            out.append(got)
-            continue
+    rows = list(zip(*(c[2] for c in columns)))
+
+    def made(row: tuple) -> Attributes:
+        if None not in row:
+            return Attributes(zip(names, row))
         pairs = [(name, v) for name, v in zip(names, row) if v is not None]
-        out.append(Attributes(pairs) if pairs else EMPTY_ATTRIBUTES)
-    return out
+        return Attributes(pairs) if pairs else EMPTY_ATTRIBUTES
+
+    if any(is_target for _, is_target, _ in columns):
+        return list(map(made, rows))
+    shared = {row: made(row) for row in set(rows)}
+    return list(map(shared.__getitem__, rows))
 
 
 def _rows_one_by_one(asets: list[dict], signal: str, p: Path) -> list[RawAnnotation]:
