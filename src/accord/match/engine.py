@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import is_, itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -25,7 +25,6 @@ from .._support.arrays import Index, Int64s
 from ..errors import PairingError, ProfileError
 from ..model import SCALAR_TYPES, Annotation, Document, is_aggregate
 from ..model.schema import Task
-from ._bulk_spanless import Deferred, pair_deferred
 from ._records import CLASH, MATCH, UNPAIRED, Pair
 from .assign import assign_by_content
 from .blocks import exact_pairs, overlap_blocks
@@ -33,6 +32,9 @@ from .shapes import pair_scores, spanless_block_scores
 from .similarity import Context, LenientSimilarity, ProfileSimilarity, Shape, Similarity, StrictSimilarity, implied_span
 from .similarity import Result as SimilarityResult
 from .sparse import DENSE_LIMIT, near_candidates, sparse_assign, warn_pile
+
+if TYPE_CHECKING:   # the relations' batch is imported when a corpus has one (not for spans alone)
+    from ._bulk_spanless import Deferred
 
 __all__ = ["MATCH", "CLASH", "UNPAIRED", "Pair", "DocumentAlignment", "Pairer", "reference_depths"]
 
@@ -204,6 +206,8 @@ class Pairer:
             deferred: list[Deferred] = []
             out = [self.align(doc_id, gold_doc, pred_doc, deferred) for doc_id, gold_doc, pred_doc in triples]
             if deferred:
+                from ._bulk_spanless import pair_deferred
+
                 pair_deferred(self, deferred, _content_key)
                 for al, *_ in deferred:
                     al.contents = None

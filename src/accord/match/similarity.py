@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -45,7 +45,9 @@ from ..errors import PairingError, ProfileError
 from ..model import Annotation, Document, covered_length, is_aggregate, overlap_length, same_extent
 from ..model.schema import DimensionSpec, SimilarityProfileSpec, TagProfileSpec, Task
 from .assign import assigned_total
-from .user_methods import ROLES, UserMethod, user_method
+
+if TYPE_CHECKING:   # a task's user methods are imported when a profile names one
+    from .user_methods import UserMethod
 
 __all__ = [
     "Context",
@@ -381,6 +383,8 @@ class ProfileSimilarity(Similarity):
         labels = tp.labels if tp is not None else ()
         out = []
         declared: dict[str, set[str]] = {lbl: set() for lbl in labels}
+        from .user_methods import ROLES
+
         for d in dims:
             method = d.method
             user_roles = [k for k in ROLES if k in d.params]
@@ -444,6 +448,8 @@ class ProfileSimilarity(Similarity):
                         raise ProfileError(f"{self.described}: unknown method {method!r} for attribute dimension "
                                            f"{d.name!r}; expected equality, similarity or a user method "
                                            "module:function (enabled with --plugins module)")
+                    from .user_methods import user_method
+
                     user = user_method(method, d.params, f"{self.described}: dimension {d.name!r}")
                 kind = ("user" if user is not None else
                         "annattr" if (typ == "annotation" or method == "similarity") else "attr")
