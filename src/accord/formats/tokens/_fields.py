@@ -153,18 +153,18 @@ def _whitespace(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
     """The offsets of the whitespace characters, which of them are line breaks, and whether a ``\\r\\n`` occurs."""
     n = len(codes)
     offset_type = np.int32 if n < 2**31 - 2 else np.int64   # half the memory for files below 2 GB
-    ws = _join([_block_whitespace(codes[lo:lo + BLOCK], lo, offset_type) for lo in range(0, n, BLOCK)])
-    values = codes[ws]
-    crlf = False
-    if codes.dtype == np.uint8 and bool((values == 10).sum() + (values == 32).sum() == len(values)):
-        is_break = values == 10      # the common file: spaces and line feeds only
-    else:
-        is_break = _LINE_BREAK[values if codes.dtype == np.uint8 else np.minimum(values, _LIMIT)]
-        cr = np.flatnonzero(values[:-1] == _CR)   # "\r\n" is one line break, at its "\n"
-        cr = cr[(values[cr + 1] == _LF) & (ws[cr + 1] == ws[cr] + 1)]
-        is_break[cr] = False
-        crlf = len(cr) > 0
-    return ws, is_break, crlf
+    blocks = [_block_whitespace(codes[lo:lo + BLOCK], lo, offset_type) for lo in range(0, n, BLOCK)]
+    ws = _join([b[0] for b in blocks])
+    feeds = [b[2] for b in blocks if b[2] is not None]
+    if len(feeds) == len(blocks):    # the common file: spaces and line feeds only
+        return ws, _join(feeds), False
+    values = _join([b[1] for b in blocks])
+    del blocks
+    is_break = _LINE_BREAK[values if codes.dtype == np.uint8 else np.minimum(values, _LIMIT)]
+    cr = np.flatnonzero(values[:-1] == _CR)   # "\r\n" is one line break, at its "\n"
+    cr = cr[(values[cr + 1] == _LF) & (ws[cr + 1] == ws[cr] + 1)]
+    is_break[cr] = False
+    return ws, is_break, len(cr) > 0
 
 
 def _line_count(n: int, breaks: np.ndarray) -> int:
@@ -238,18 +238,26 @@ def _join(parts: list[np.ndarray]) -> np.ndarray:
     return joined
 
 
-def _block_whitespace(codes: np.ndarray, offset: int, offset_type: type) -> np.ndarray:
-    """The offsets (into the whole text) of the whitespace characters of one block."""
+def _block_whitespace(codes: np.ndarray, offset: int, offset_type: type
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The offsets (into the whole text) of the whitespace characters of one block, their code points, and which
+    are line feeds when all are line feeds or spaces (else None)."""
     at = np.flatnonzero(codes <= 32)
     low = codes[at]
+    if codes.dtype == np.uint8:   # (code_points gives one byte a character only for ASCII text)
+        feed = low == 10
+        if np.count_nonzero(feed) + np.count_nonzero(low == 32) == len(low):
+            return (at + offset).astype(offset_type), low, feed
     if bool((low < 9).any()) or bool(((low > 13) & (low < 28)).any()):   # control characters that are not space
-        at = at[_WHITESPACE[low]]
-    if codes.dtype != np.uint8:   # (code_points gives one byte a character only for ASCII text)
+        keep = _WHITESPACE[low]
+        at, low = at[keep], low[keep]
+    if codes.dtype != np.uint8:
         high = np.flatnonzero(codes >= 0x85)
         high = high[_WHITESPACE[np.minimum(codes[high], _LIMIT)]]
         if len(high):
             at = np.sort(np.concatenate([at, high]))
-    return (at + offset).astype(offset_type)
+            low = codes[at]
+    return (at + offset).astype(offset_type), low, None
 
 
 _BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
