@@ -56,14 +56,15 @@ __all__ = ["ColumnGeneration", "MAX_FIXED_COLUMNS", "MAX_PRICED", "MAX_ROUNDS", 
 MAX_ROUNDS = 300
 """Rounds of column generation before a component is refused."""
 
-MAX_PRICED = 3_000_000
+MAX_PRICED = 1_000_000
 """The most partial tuples the pricing may hold at once (a component past it is refused)."""
 
 MAX_FIXED_COLUMNS = 300_000
 """The most tuples the final integer program may take after reduced-cost fixing (past it: refused)."""
 
 _SMOOTHING = 0.7
-_PAIR_BUDGET = 12
+_BEAM = 3
+_DEBUG = bool(__import__("os").environ.get("ACCORD_COLGEN_DEBUG"))
 _TOLERANCE = 1e-9
 
 
@@ -80,6 +81,10 @@ class ColumnGeneration:
     """Tuples listed by reduced-cost fixing (0 when the first integer program met the bound)."""
     history: list[tuple[float, float]] = field(default_factory=list)
     """(master's value, best bound) after every round."""
+
+
+class _Overflow(Exception):
+    """The pricing passed its limit of partial tuples."""
 
 
 class _Pairs:
@@ -150,17 +155,28 @@ class _Component:
         return total / self.p, ok | (k == 1)
 
     # -- pricing -------------------------------------------------------------------------------
-    def price(self, y: np.ndarray, theta: float, budget: int | None = None
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-        """Every tuple of two units or more (of the candidates) with reduced cost ``<= theta`` under ``y``:
-        ``(rows, disorder, reduced cost, theta)``. With a ``budget``, ``theta`` is lowered (and returned) so that
-        at most ``budget`` pairs of two annotators can still be in such a tuple."""
+    def price(self, y: np.ndarray, theta: float | np.ndarray, beam: int | None = None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every tuple of two units or more (of the candidates) whose reduced cost under ``y`` is at most ``theta``
+        (one number, or one a unit: the threshold of the tuples whose first unit, in the annotators' order, it
+        is): ``(rows, disorder, reduced cost)``. With a ``beam``, only that many partial tuples of least bound are
+        kept for each first unit (a fast search for good tuples, not all of them).
+
+        Raises
+        ------
+        _Overflow
+            More than :data:`MAX_PRICED` partial tuples at once (:data:`_BEAM_PARTIALS` a unit with a beam).
+        """
         n, m, p = self.n, self.m, self.p
+        # with a beam the partial tuples are at most beam x units, their extensions beam x pairs
+        limit = MAX_PRICED if beam is None else 2 ** 62
         q = 1.0 / (n - 1)
         w_empty = self.delta / p
         w_alone = w_empty - y * q                                   # a unit with the empty unit
-        tol = 1e-9 * (1.0 + abs(theta)) + 1e-12
-        # least w of each unit with each annotator (the empty unit included); E: an empty slot with annotator c
+        per_first = np.broadcast_to(np.asarray(theta, dtype=float), (m,))
+        top = float(per_first.max()) if m else 0.0
+        tol = 1e-9 * (1.0 + abs(top)) + 1e-12
+        # least w of each unit with each annotator (the empty unit included); e: an empty slot with annotator c
         least = np.repeat(w_alone[:, None], n, axis=1)
         weights: dict[tuple[int, int], np.ndarray] = {}
         g = np.full((n, n), w_empty)
@@ -183,28 +199,35 @@ class _Component:
             for b in range(n):
                 if a != b:
                     g[a, b] = min(g[a, b], e[a], e[b])
-        # the pairs that can still be in a tuple of reduced cost <= theta
-        kept: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        reach_pairs: dict[tuple[int, int], np.ndarray] = {}
+        # the pairs that can still be in such a tuple (the first annotator's unit is its tuple's first)
+        kept: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        by_weight: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, float, float]] = {}
+        low_least = least.copy()
+        for c in range(n):
+            own_c = self.ann == c
+            if own_c.any():
+                low_least[own_c, c] = np.inf
+        least_of = np.array([[float(low_least[self.ann == j, c].min()) if (self.ann == j).any() and c != j else 0.0
+                              for c in range(n)] for j in range(n)])
         for (a, b), pr in self.pairs.items():
             others = [c for c in range(n) if c not in (a, b)]
-            bound = weights[(a, b)].copy()
+            reach = weights[(a, b)].copy()
             for c in others:
-                bound += least[pr.x, c] + least[pr.z, c]
-            bound += sum(g[c, c2] for i, c in enumerate(others) for c2 in others[i + 1:])
-            reach_pairs[(a, b)] = bound
-            if budget is not None and len(bound) > budget:
-                theta = min(theta, float(np.partition(bound, budget)[budget]) - 2 * tol)
-        for (a, b), pr in self.pairs.items():
-            ok = reach_pairs[(a, b)] <= theta + tol
-            x, z, w = pr.x[ok], pr.z[ok], weights[(a, b)][ok]
-            kept[(a, b)] = (x * m + z, w, x)
+                reach += least[pr.x, c] + least[pr.z, c]
+            reach += sum(g[c, c2] for i, c in enumerate(others) for c2 in others[i + 1:])
+            ok = reach <= (per_first[pr.x] if a == 0 else top) + tol
+            kept[(a, b)] = (pr.x[ok] * m + pr.z[ok], weights[(a, b)][ok])
+            wk = weights[(a, b)][ok]
+            span = float(wk.max() - wk.min()) + 1.0 if len(wk) else 1.0
+            low_w = float(wk.min()) if len(wk) else 0.0
+            by_w = np.lexsort((wk, pr.x[ok]))
+            by_weight[(a, b)] = (pr.x[ok][by_w] * span + (wk[by_w] - low_w), by_w, span, low_w)
         # grow the tuples one annotator at a time
         rows = np.full((1, 0), -1, dtype=np.int64)
         partial = np.zeros(1)
         first = np.full(1, -1, dtype=np.int64)
         for j in range(n):
-            future = [c for c in range(j + 1, n)]
+            future = list(range(j + 1, n))
             rest_g = sum(g[c, c2] for i, c in enumerate(future) for c2 in future[i + 1:])
             parts_rows, parts_w, parts_first = [], [], []
             # slot j empty
@@ -225,45 +248,52 @@ class _Component:
                 chosen = np.flatnonzero((first >= 0) & (self.ann[np.maximum(first, 0)] == a))
                 if not len(chosen):
                     continue
-                codes, wv, xs = kept[(a, j)]
+                codes, wv = kept[(a, j)]
+                wkeys, by_w, span, low_w = by_weight[(a, j)]
                 f = first[chosen]
-                lo = np.searchsorted(codes, f * m)
-                hi = np.searchsorted(codes, (f + 1) * m)
+                # the units v of slot j in order of w(f, v), cut where the tuple's bound passes its threshold
+                others_lb = partial[chosen] + rest_g + sum(least_of[j, c] for c in future)
+                for c in range(j):
+                    if c == a:
+                        continue
+                    member = rows[chosen, c]
+                    others_lb = others_lb + np.where(member >= 0, least[np.maximum(member, 0), j], e[j])
+                for c in future:
+                    others_lb = others_lb + np.where(rows[chosen] >= 0, least[np.maximum(rows[chosen], 0), c],
+                                                     e[c]).sum(axis=1)
+                slack = per_first[f] + tol - others_lb
+                lo = np.searchsorted(wkeys, f * span, side="left")
+                seg_hi = np.searchsorted(wkeys, (f + 1) * span, side="left")
+                cut = np.searchsorted(wkeys, f * span + np.maximum(slack - low_w, -1.0) + 1e-7, side="right")
+                hi = np.clip(cut, lo, seg_hi)
                 counts = hi - lo
                 total = int(counts.sum())
                 if not total:
                     continue
-                if total > MAX_PRICED:
-                    raise _error(self.units, f"the pricing passed {MAX_PRICED:,} partial tuples", self.what)
-                at = np.repeat(lo, counts) + np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+                if total > limit:
+                    raise _Overflow()
+                at = by_w[np.repeat(lo, counts) + np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)]
                 src = np.repeat(chosen, counts)
                 v = codes[at] - np.repeat(f, counts) * m
                 grown = rows[src]
-                acc = partial[src] + wv[at]
+                acc = partial[src] + wv[at] + a * w_alone[v]           # the first unit; the empty slots before it
                 keep = np.ones(total, dtype=bool)
-                for c in range(j):
-                    if c == a:
-                        continue
+                for c in range(a + 1, j):
                     member = grown[:, c]
                     has = member >= 0
-                    if c < a:
-                        acc = acc + np.where(has, np.inf, 0.0)      # a slot before the first unit is empty
-                        continue
-                    ccodes, cw, _ = kept[(c, j)]
+                    ccodes, cw = kept[(c, j)]
                     if len(ccodes):
                         query = np.maximum(member, 0) * m + v
                         pos = np.minimum(np.searchsorted(ccodes, query), len(ccodes) - 1)
                         found = ccodes[pos] == query
                         keep &= ~has | found
-                        acc = acc + np.where(has, np.where(found, cw[pos], 0.0), 0.0)
+                        acc = acc + np.where(has, np.where(found, cw[pos], 0.0), w_alone[v])
                     else:
                         keep &= ~has
-                    acc = acc + np.where(has, 0.0, w_alone[v])          # an empty slot c with v
-                for c in range(a):
-                    acc = acc + w_alone[v]                                 # empty slots before the first unit
+                        acc = acc + w_alone[v]
                 parts_rows.append(np.hstack([grown[keep], v[keep][:, None]]))
                 parts_w.append(acc[keep])
-                parts_first.append(f[np.repeat(np.arange(len(chosen)), counts)][keep])
+                parts_first.append(np.repeat(f, counts)[keep])
             rows = np.vstack(parts_rows)
             partial = np.concatenate(parts_w)
             first = np.concatenate(parts_first)
@@ -271,30 +301,34 @@ class _Component:
             reach = partial + rest_g
             for c in future:
                 reach = reach + np.where(rows >= 0, least[np.maximum(rows, 0), c], e[c]).sum(axis=1)
-            alive = reach <= theta + tol
+            alive = reach <= np.where(first >= 0, per_first[np.maximum(first, 0)], top) + tol
+            if beam is not None and j < n - 1:
+                order = np.lexsort((reach, first))
+                order = order[alive[order]]
+                group = first[order]
+                starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+                rank = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+                alive = np.zeros(len(rows), dtype=bool)
+                alive[order[(rank < beam) | (group < 0)]] = True
             rows, partial, first = rows[alive], partial[alive], first[alive]
-            if len(rows) > MAX_PRICED:
-                raise _error(self.units, f"the pricing passed {MAX_PRICED:,} partial tuples", self.what)
+            if len(rows) > limit:
+                raise _Overflow()
         real = (rows >= 0).sum(axis=1)
-        rows = rows[real >= 2]
+        rows, first = rows[real >= 2], first[real >= 2]
         disorder, ok = self.costs(rows)
-        rows, disorder = rows[ok], disorder[ok]
+        rows, disorder, first = rows[ok], disorder[ok], first[ok]
         reduced = disorder - np.where(rows >= 0, y[np.maximum(rows, 0)], 0.0).sum(axis=1)
-        keep = reduced <= theta + tol
-        return rows[keep], disorder[keep], reduced[keep], theta
+        keep = reduced <= per_first[first] + tol
+        return rows[keep], disorder[keep], reduced[keep]
 
-    def bound(self, y: np.ndarray, rows: np.ndarray, reduced: np.ndarray, theta: float) -> float:
-        """The Lagrangian bound of the duals ``y``, from the tuples of reduced cost ``<= theta`` (all of them)."""
-        share = np.minimum(0.0, self.delta - y)                    # the singletons
-        if theta < 0:
-            share = np.minimum(share, theta / 2)
+    def best_by_first(self, y: np.ndarray, rows: np.ndarray, reduced: np.ndarray) -> np.ndarray:
+        """The least reduced cost, under ``y``, of a tuple (the singletons included) whose first unit is each unit,
+        from the tuples ``rows`` (0 at most)."""
+        share = np.minimum(0.0, self.delta - y)
         if len(rows):
-            k = (rows >= 0).sum(axis=1)
-            per = np.repeat(reduced / k, rows.shape[1])
-            flat = rows.reshape(-1)
-            real = flat >= 0
-            np.minimum.at(share, flat[real], per[real])
-        return float(y.sum() + share.sum())
+            first = rows[np.arange(len(rows)), np.argmax(rows >= 0, axis=1)]
+            np.minimum.at(share, first, reduced)
+        return share
 
 
 def _matrix(rows: np.ndarray, m: int) -> Any:
@@ -304,15 +338,59 @@ def _matrix(rows: np.ndarray, m: int) -> Any:
     return sparse.csc_array((np.ones(len(cand)), (rows[cand, col], cand)), shape=(m, len(rows)))
 
 
-def _master(disorder: np.ndarray, rows: np.ndarray, m: int) -> tuple[float, np.ndarray]:
-    from scipy.optimize import linprog
+class _Master:
+    """The restricted master's linear relaxation, kept between rounds: HiGHS (the copy SciPy ships) takes the new
+    tuples as columns and starts from the last basis; without it, :func:`scipy.optimize.linprog` solves it anew."""
 
-    matrix = _matrix(rows, m)
-    result = linprog(disorder, A_eq=matrix, b_eq=np.ones(m), bounds=(0, None),  # type: ignore[call-overload]
-                     method="highs")
-    if result.status != 0:
-        raise RuntimeError(f"the master linear program failed: {result.message}")
-    return float(result.fun), np.asarray(result.eqlin.marginals, dtype=float)
+    def __init__(self, m: int):
+        self.m = m
+        self.rows: list[np.ndarray] = []
+        self.costs: list[np.ndarray] = []
+        self.highs: Any = None
+        try:
+            from scipy.optimize._highspy import _core
+        except ImportError:                     # an older SciPy: solved anew every round
+            return
+        highs = _core._Highs()
+        highs.setOptionValue("output_flag", False)
+        ones = np.ones(m)
+        highs.addRows(m, ones, ones, 0, np.zeros(m, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0))
+        self.highs = highs
+
+    def add(self, rows: np.ndarray, disorder: np.ndarray) -> None:
+        self.rows.append(rows)
+        self.costs.append(disorder)
+        if self.highs is None or not len(rows):
+            return
+        real = rows >= 0
+        counts = real.sum(axis=1)
+        starts = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int32)
+        index = rows[real].astype(np.int32)
+        self.highs.addCols(len(rows), disorder.astype(float), np.zeros(len(rows)), np.full(len(rows), np.inf),
+                           int(counts.sum()), starts, index, np.ones(len(index)))
+
+    def primal(self) -> np.ndarray | None:
+        """The last relaxation's values of the tuples (None without HiGHS kept between rounds)."""
+        if self.highs is None:
+            return None
+        return np.asarray(self.highs.getSolution().col_value, dtype=float)
+
+    def solve(self) -> tuple[float, np.ndarray]:
+        """The relaxation's value and duals (one a unit)."""
+        if self.highs is not None:
+            self.highs.run()
+            status = self.highs.getModelStatus()
+            if str(status).endswith("kOptimal"):
+                return float(self.highs.getInfo().objective_function_value), \
+                    np.asarray(self.highs.getSolution().row_dual, dtype=float)
+        from scipy.optimize import linprog
+
+        rows, disorder = np.vstack(self.rows), np.concatenate(self.costs)
+        result = linprog(disorder, A_eq=_matrix(rows, self.m), b_eq=np.ones(self.m),  # type: ignore[call-overload]
+                         bounds=(0, None), method="highs")
+        if result.status != 0:
+            raise RuntimeError(f"the master linear program failed: {result.message}")
+        return float(result.fun), np.asarray(result.eqlin.marginals, dtype=float)
 
 
 class _Columns:
@@ -324,7 +402,7 @@ class _Columns:
         self.chunks: list[np.ndarray] = []
         self.costs: list[np.ndarray] = []
 
-    def add(self, rows: np.ndarray, disorder: np.ndarray) -> int:
+    def add(self, rows: np.ndarray, disorder: np.ndarray, master: _Master | None = None) -> int:
         fresh = []
         for i, row in enumerate(rows):
             key = row.tobytes()
@@ -334,6 +412,8 @@ class _Columns:
         if fresh:
             self.chunks.append(rows[fresh])
             self.costs.append(disorder[fresh])
+            if master is not None:
+                master.add(rows[fresh], disorder[fresh])
         return len(fresh)
 
     def all(self, singles: np.ndarray, delta: float) -> tuple[np.ndarray, np.ndarray]:
@@ -375,68 +455,99 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "") -> tuple[n
     singles = np.full((m, n), -1, dtype=np.int64)
     singles[np.arange(m), comp.ann] = np.arange(m)
     cols = _Columns(n, m)
-    budget = _PAIR_BUDGET * m
+    master = _Master(m)
+    master.add(singles, np.full(m, delta))
+    last = float("inf")
     center: np.ndarray | None = None
     best = float("-inf")
     value = float("inf")
     for info.rounds in range(1, MAX_ROUNDS + 1):
-        all_rows, all_cost = cols.all(singles, delta)
-        value, pi = _master(all_cost, all_rows, m)
+        value, pi = master.solve()
         tol = 1e-9 * max(1.0, abs(value))
         if best >= value - tol:
             break
-        smoothing = _SMOOTHING if center is not None else 0.0
-        cap: int | None = budget
+        # smoothed duals while the master's value falls; the master's own once it stalls
+        smoothing = _SMOOTHING if center is not None and value < last - 1e-6 * max(1.0, abs(value)) else 0.0
+        last = value
         while True:
             y = pi if center is None or smoothing == 0 else smoothing * center + (1 - smoothing) * pi
-            rows, disorder, reduced, theta = comp.price(y, 0.0, cap)
-            bound = comp.bound(y, rows, reduced, theta)
-            if bound > best:
-                best, center = bound, y
+            rows, disorder, reduced = comp.price(y, 0.0, _BEAM)          # good tuples fast: the thresholds
+            try:
+                rows, disorder, reduced = comp.price(y, comp.best_by_first(y, rows, reduced))
+                exact = True
+            except _Overflow:                                              # the good tuples only, no bound
+                exact = False
+            if exact:
+                bound = float(y.sum() + comp.best_by_first(y, rows, reduced).sum())
+                if bound > best:
+                    best, center = bound, y
             at_pi = disorder - np.where(rows >= 0, pi[np.maximum(rows, 0)], 0.0).sum(axis=1)
             useful = at_pi < -tol
             if useful.any():
                 break
             if smoothing > 0:
                 smoothing = 0.0 if smoothing < 0.2 else smoothing / 2     # mispricing: closer to π
-            elif theta < 0:
-                cap = None if cap is None or cap > comp.n_pairs else 4 * cap  # the budget cut the search: widen it
+            elif not exact:
+                raise _error(units, f"the pricing passed {MAX_PRICED:,} partial tuples", what)
             else:
                 break
         info.history.append((value, best))
+        if _DEBUG:
+            import sys
+            import time
+            print(f"round {info.rounds} value {value:.6f} best {best:.6f} found {len(rows)} exact {exact} "
+                  f"smoothing {smoothing} {time.process_time():.2f}", file=sys.stderr)
         if not useful.any():                  # no tuple of negative reduced cost under π: the master is optimal
             best, center = max(best, value), pi
             break
         rows, disorder, at_pi = rows[useful], disorder[useful], at_pi[useful]
         pick = _best_per_unit(rows, at_pi, m)
-        cols.add(rows[pick], disorder[pick])
+        cols.add(rows[pick], disorder[pick], master)
     else:
         raise _error(units, f"column generation did not reach its bound in {MAX_ROUNDS} rounds", what)
     info.lower_bound, info.relaxation = best, value
     all_rows, all_cost = cols.all(singles, delta)
     info.columns = len(all_rows)
+    assert center is not None
+    y = center
+    # a cover near the relaxation: its tuples above one half kept, the units they leave covered by an integer
+    # program over their generated tuples; then every tuple that can be in a better cover, listed and solved over
+    primal = master.primal()
+    taken = np.flatnonzero(primal > 0.5) if primal is not None else np.zeros(0, dtype=np.int64)
     matrix = _matrix(all_rows, m)
-    result = _mip(all_cost, matrix, np.arange(len(all_rows)))
-    if result.status != 0 or result.x is None:
-        raise _error(units, f"the integer program over the generated tuples failed ({result.message})", what)
-    chosen = np.flatnonzero(result.x > 0.5)
+    cover = matrix @ (np.isin(np.arange(len(all_rows)), taken)).astype(float)
+    if (cover > 1.5).any():
+        taken, cover = taken[:0], np.zeros(m)
+    free_units = cover < 0.5
+    touches_taken = np.where(all_rows >= 0, ~free_units[np.maximum(all_rows, 0)], False).any(axis=1)
+    free = np.flatnonzero(~touches_taken)
+    chosen = taken
+    if free_units.any():
+        rest = _mip(all_cost, matrix[np.flatnonzero(free_units)], free)
+        if rest.status != 0 or rest.x is None:
+            raise _error(units, f"the integer program over the generated tuples failed ({rest.message})", what)
+        chosen = np.concatenate([taken, free[rest.x > 0.5]])
     upper = float(all_cost[chosen].sum())
     info.upper_bound = upper
     gap = upper - best
     if gap > 1e-9 * max(1.0, abs(upper)):
-        assert center is not None
-        rows, disorder, _, _ = comp.price(center, gap + 1e-9 * max(1.0, abs(upper)))
+        try:
+            rows, disorder, reduced = comp.price(y, gap + 1e-9 * max(1.0, abs(upper)))
+        except _Overflow:
+            raise _error(units, f"the bound of column generation left a gap of {gap:.6g} and more than "
+                         f"{MAX_PRICED:,} partial tuples within it: the optimum could not be proved", what) from None
         info.fixed = len(rows)
         if len(rows) > MAX_FIXED_COLUMNS:
             raise _error(units, f"the bound of column generation left a gap of {gap:.6g} and {len(rows):,} tuples "
                          f"within it, more than {MAX_FIXED_COLUMNS:,}: the optimum could not be proved", what)
-        cols.add(rows, disorder)
-        all_rows, all_cost = cols.all(singles, delta)
-        info.columns = len(all_rows)
-        result = _mip(all_cost, _matrix(all_rows, m), np.arange(len(all_rows)))
+        # every tuple of a cover at most UB has reduced cost <= UB - LB: those, the singletons and the cover found
+        fixed = np.vstack([singles, rows, all_rows[chosen]])
+        fixed_cost = np.concatenate([np.full(m, delta), disorder, all_cost[chosen]])
+        result = _mip(fixed_cost, _matrix(fixed, m), np.arange(len(fixed)))
         if result.status != 0 or result.x is None:
             raise _error(units, f"the integer program after reduced-cost fixing was not solved ({result.message})",
                          what)
-        chosen = np.flatnonzero(result.x > 0.5)
-        info.upper_bound = float(all_cost[chosen].sum())
+        pick = np.flatnonzero(result.x > 0.5)
+        info.upper_bound = float(fixed_cost[pick].sum())
+        return fixed[pick], fixed_cost[pick], info
     return all_rows[chosen], all_cost[chosen], info
