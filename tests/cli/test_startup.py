@@ -139,3 +139,34 @@ def test_accord_smatch_with_intervals_still_builds_the_numpy_result(tmp_path, ca
                  "20", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert '"ci"' in out and '"bootstrap": 20' in out
+
+
+@pytest.mark.parametrize("columns", [None, "57", "0", "-3", "wide"])
+def test_the_help_is_as_wide_as_argparse_makes_it_without_importing_shutil(monkeypatch, columns):
+    """The parser measures the terminal as ``shutil.get_terminal_size`` does (argparse's own width), without
+    importing shutil (and bz2, lzma) on every run."""
+    import argparse
+    import shutil
+
+    from accord.cli._options import terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_columns() == shutil.get_terminal_size().columns
+    ours = cli.build_parser(["score"])._subparsers._group_actions[0].choices["score"]
+    formatter = argparse.ArgumentParser._get_formatter(ours)      # argparse's own: shutil's width
+    assert (formatter._width, formatter._max_help_position) == (ours._get_formatter()._width,
+                                                                 ours._get_formatter()._max_help_position)
+    help_text = ours.format_help()
+    monkeypatch.setattr(ours, "_get_formatter", lambda: argparse.ArgumentParser._get_formatter(ours))
+    assert help_text == ours.format_help()
+
+
+def test_a_one_token_score_imports_no_shutil(tmp_path):
+    for name in ("g.conll", "p.conll"):
+        (tmp_path / name).write_text("w1 B-PER\n", encoding="utf-8")
+    loaded = modules_after(["score", "g.conll", "p.conll"], cwd=tmp_path)
+    assert "accord.formats.tokens.conll" in loaded
+    assert not loaded & {"shutil", "bz2", "lzma"}, sorted(loaded & {"shutil", "bz2", "lzma"})

@@ -43,10 +43,10 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
         Build the subcommands of these commands only (with the others of their modules), what running one of them
         needs; by default every command and the list of modes (the full ``accord --help``).
     """
-    parser = argparse.ArgumentParser(prog="accord", description="Compare annotations: a system against gold, "
-                                     "or annotators against each other.",
-                                     epilog=_modes_epilog() if commands is None else None,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(prog="accord", description="Compare annotations: a system against gold, "
+                    "or annotators against each other.",
+                    epilog=_modes_epilog() if commands is None else None,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action=_Version, nargs=0, help="show accord's version and exit")
     parser.add_argument("--print-completion", action=_Completion, choices=("bash", "zsh", "tcsh"), metavar="SHELL",
                         help="print a completion script for SHELL (bash, zsh, tcsh) made from these options, and exit "

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -139,6 +141,22 @@ def equivalence(value: str) -> tuple[str, list[str]]:
     return name, [m for m in members.split(",") if m]
 
 
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns`` without importing shutil (with bz2, lzma and fnmatch, a few ms a run):
+    ``COLUMNS`` when a positive number, else standard output's terminal width, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+        columns = columns or 80
+    return columns
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose description may be computed when help is shown (``lazy_description``),
     so that building the parser imports nothing a command does not need."""
@@ -146,6 +164,11 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, lazy_description: Callable[[], str] | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self._lazy_description = lazy_description
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        """argparse's formatter (made for every option added, to check its metavar) with argparse's own width,
+        measured without shutil."""
+        return self.formatter_class(prog=self.prog, width=terminal_columns() - 2)  # type: ignore[call-arg]
 
     def format_help(self) -> str:
         if self._lazy_description is not None:
