@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ._json_text import json_text, object_key
-from ._kinds import Kind
+from ._kinds import ClueKind, GateKind, Kind
 
 __all__ = ["MarkerLost", "TableMarkers", "block_texts", "json_text_tables"]
 
@@ -186,8 +186,10 @@ _PLACE = re.compile(r'( *)(?:"(?:[^"\\]|\\.)*": )?')
 
 def block_texts(kind: Kind, counts: np.ndarray) -> list[str] | None:
     """The JSON text of each block ``kind.blocks(counts)`` gives (as ``json_text`` writes a flat object), made
-    column by column as :meth:`Kind.blocks` makes the blocks; None for a kind that makes its blocks otherwise."""
-    if type(kind).blocks is not Kind.blocks:
+    column by column as :meth:`Kind.blocks` makes the blocks, in the order of the keys of the kind's own blocks
+    (:data:`_KEYS_ONLY`); None for a kind that makes its blocks otherwise."""
+    own = type(kind).blocks is Kind.blocks
+    if not own and type(kind) not in _KEYS_ONLY:
         return None
     v = np.asarray(counts)
     if v.ndim != 2 or not len(v):
@@ -201,11 +203,21 @@ def block_texts(kind: Kind, counts: np.ndarray) -> list[str] | None:
             columns[name] = _texts(arr.astype(np.int64) if name in kind.integer else arr.astype(np.float64))
     for name, arr in kind.rates(v).items():
         columns[name] = _texts(np.asarray(arr))       # (NaN, written null either way)
+    if not own:
+        order = list(kind.blocks(v[:1])[0])
+        if not set(order) <= set(columns):
+            return None
+        columns = {name: columns[name] for name in order}
     if any(c is None or len(c) != len(v) for c in columns.values()):
         return None
     template = "{" + ", ".join(json.encoder.encode_basestring(name).replace("%", "%%") + ": %s"
                                for name in columns) + "}"
     return [template % row for row in zip(*columns.values())]
+
+
+_KEYS_ONLY = (ClueKind, GateKind)
+"""Kinds whose own blocks only reorder or leave out keys of :meth:`Kind.blocks`' (the same for every row), so that
+their tables are written from the columns too (``tests/fuzz/test_json_columns.py`` checks the text)."""
 
 
 def _texts(arr: np.ndarray) -> list[str] | None:
