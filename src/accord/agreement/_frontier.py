@@ -48,6 +48,19 @@ def _lowest_zero(mask: np.ndarray) -> np.ndarray:
     return np.log2(bit.astype(np.float64)).astype(np.int64)
 
 
+def _first_cheapest(key: np.ndarray, cost: np.ndarray) -> np.ndarray:
+    """The index of the first of the cheapest of each key (in order of their index), in order of the keys."""
+    order = np.argsort(key)          # not stable: the first of equal costs is found below
+    key = key[order]
+    new_key = np.empty(len(key), dtype=bool)
+    new_key[:1] = True
+    np.not_equal(key[1:], key[:-1], out=new_key[1:])
+    group = np.cumsum(new_key) - 1
+    sorted_cost = cost[order]
+    at = np.flatnonzero(sorted_cost == np.minimum.reduceat(sorted_cost, np.flatnonzero(new_key))[group])
+    return np.minimum.reduceat(order[at], np.flatnonzero(np.r_[True, group[at][1:] != group[at][:-1]]))
+
+
 def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, units: Continua,
                    delta_empty: float) -> tuple[np.ndarray, np.ndarray]:
     """Exact covers of the components ``comp`` (a label per candidate) at least total disorder.
@@ -90,6 +103,7 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
     # the candidates by (component, lowest unit): those of unit ``begins[c] + p`` are ``by_key[ptr[.]:ptr[. + 1]]``
     lowest = begins[comp_index] + low
     by_key = np.argsort(lowest, kind="stable")
+    key_mask, key_disorder = mask[by_key], disorder[by_key]
     ptr = np.zeros(len(unit_ids) + 1, dtype=np.int64)
     np.cumsum(np.bincount(lowest, minlength=len(unit_ids)), out=ptr[1:])
 
@@ -113,18 +127,7 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
             c, m, cost, parent, picks = c[alive], m[alive], cost[alive], parent[alive], picks[alive]
         if len(c) > 1:
             if packed:                  # by key, then the cheapest of each key (the first of equal costs)
-                key = np.left_shift(c, width) | m
-                order = np.argsort(key)
-                key = key[order]
-                new_key = np.empty(len(key), dtype=bool)
-                new_key[0] = True
-                np.not_equal(key[1:], key[:-1], out=new_key[1:])
-                starts = np.flatnonzero(new_key)
-                group = np.cumsum(new_key) - 1
-                sorted_cost = cost[order]
-                at = np.flatnonzero(sorted_cost == np.minimum.reduceat(sorted_cost, starts)[group])
-                # the first to arrive of the cheapest of each key (the sort above is not stable)
-                keep = np.minimum.reduceat(order[at], np.flatnonzero(np.r_[True, group[at][1:] != group[at][:-1]]))
+                keep = _first_cheapest(np.left_shift(c, width) | m, cost)
             else:
                 keep = np.lexsort((cost, m, c))
                 keep = keep[np.r_[True, (c[keep][1:] != c[keep][:-1]) | (m[keep][1:] != m[keep][:-1])]]
@@ -169,17 +172,18 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
         if not n_new:
             continue
         tried_source = np.repeat(np.arange(len(c)), counts)
-        tried = by_key[np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(n_new)]
-        old_mask, added = m[tried_source], mask[tried]
+        tried = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(n_new)     # in the order by_key
+        old_mask, added = m[tried_source], key_mask[tried]
         fits = np.flatnonzero((old_mask & added) == 0)
         new_mask = old_mask[fits] | added[fits]
         step = _lowest_zero(new_mask).astype(np.uint8)         # 1 to 63: a stable sort by counting
         order_pos = np.argsort(step, kind="stable")
         step = step[order_pos]
         fits = fits[order_pos]
-        source, new_picks = tried_source[fits], tried[fits]
+        source, at = tried_source[fits], tried[fits]
+        new_picks = by_key[at]
         new_mask = np.right_shift(new_mask[order_pos], step)
-        new_cost = cost[source] + disorder[new_picks]
+        new_cost = cost[source] + key_disorder[at]
         new_comp, new_parent = c[source], ids[source]
         per_step = np.bincount(step, minlength=_SPAN + 2)
         steps = np.flatnonzero(per_step)
