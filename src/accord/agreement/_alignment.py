@@ -329,7 +329,13 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
     units.check_positive("γ")
     if n_units == 0:
         return Alignment(np.zeros((0, n), dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
-    tuples, disorder = candidate_alignments(units, diss, what)
+    try:
+        tuples, disorder = candidate_alignments(units, diss, what)
+    except AlignmentError:
+        if n < 3:
+            raise
+        from ._colgen import dense_alignment     # too dense to list: column generation (agreement/_colgen.py)
+        return dense_alignment(units, diss, what)
     real = tuples >= 0
     k = real.sum(axis=1)
     cand, col = np.nonzero(real)
@@ -360,7 +366,8 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
         per_component = np.bincount(label[firsts[rest]], minlength=n_comp)
         worst = int(np.argmax(per_component)) if len(rest) else 0
         if len(rest) and per_component[worst] > MAX_LP_CANDIDATES:
-            raise _dense_error(units, np.flatnonzero(label == worst), int(per_component[worst]), what)
+            from ._colgen import dense_alignment     # too many candidates: column generation (agreement/_colgen.py)
+            return dense_alignment(units, diss, what)
         by_comp = np.argsort(label[firsts[rest]], kind="stable")
         rest = rest[by_comp]
         comps = label[firsts[rest]]

@@ -51,7 +51,7 @@ import numpy as np
 from ._continua import Continua
 from ._dissimilarity import Dissimilarity
 
-__all__ = ["ColumnGeneration", "MAX_FIXED_COLUMNS", "MAX_PRICED", "MAX_ROUNDS", "solve_dense"]
+__all__ = ["ColumnGeneration", "DENSE_PAIRS", "dense_alignment", "MAX_FIXED_COLUMNS", "MAX_PRICED", "MAX_ROUNDS", "solve_dense"]
 
 MAX_ROUNDS = 300
 """Rounds of column generation before a component is refused."""
@@ -64,6 +64,7 @@ MAX_FIXED_COLUMNS = 300_000
 
 _SMOOTHING = 0.7
 _BEAM = 3
+_UB_COLUMNS_PER_UNIT = 3
 _DEBUG = bool(__import__("os").environ.get("ACCORD_COLGEN_DEBUG"))
 _TOLERANCE = 1e-9
 
@@ -528,6 +529,14 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "") -> tuple[n
             raise _error(units, f"the integer program over the generated tuples failed ({rest.message})", what)
         chosen = np.concatenate([taken, free[rest.x > 0.5]])
     upper = float(all_cost[chosen].sum())
+    if upper > best + 1e-9 * max(1.0, abs(upper)):
+        # the generated tuples of least reduced cost (and that cover): a small integer program, often at the bound
+        reduced_all = all_cost - np.where(all_rows >= 0, y[np.maximum(all_rows, 0)], 0.0).sum(axis=1)
+        few = np.argsort(reduced_all, kind="stable")[:_UB_COLUMNS_PER_UNIT * m]
+        few = np.union1d(np.union1d(few, chosen), np.arange(m))          # the singletons: always a cover
+        trial = _mip(all_cost, matrix, few)
+        if trial.status == 0 and trial.x is not None and float(trial.fun) < upper:
+            chosen, upper = few[trial.x > 0.5], float(all_cost[few[trial.x > 0.5]].sum())
     info.upper_bound = upper
     gap = upper - best
     if gap > 1e-9 * max(1.0, abs(upper)):
@@ -551,3 +560,88 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "") -> tuple[n
         info.upper_bound = float(fixed_cost[pick].sum())
         return fixed[pick], fixed_cost[pick], info
     return all_rows[chosen], all_cost[chosen], info
+
+
+DENSE_PAIRS = 20_000
+"""A component of :func:`dense_alignment` with more compatible pairs than this is solved by column generation;
+a smaller one by :func:`accord.agreement._alignment.best_alignment` (its candidates listed)."""
+
+_NESTED = False
+
+
+def _subset(units: Continua, rows: np.ndarray) -> Continua:
+    """The units ``rows`` (sorted) as continua of their own (one document: theirs)."""
+    doc = int(units.document[rows[0]])
+    return Continua(units.annotators, (units.documents[doc],), units.categories, np.zeros(len(rows), dtype=np.int64),
+                    units.annotator[rows], units.category[rows], units.start[rows], units.end[rows])
+
+
+def dense_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Any:
+    """The optimal alignment of ``units`` (three annotators or more) where listing the candidates was refused:
+    every document split into the components of its compatible pairs, each dense one (over :data:`DENSE_PAIRS`
+    pairs) solved by column generation (:func:`solve_dense`), the others by
+    :func:`~accord.agreement._alignment.best_alignment`. Returns an
+    :class:`~accord.agreement._alignment.Alignment`; its ``candidates`` count the tuples weighed.
+
+    Raises
+    ------
+    AlignmentError
+        A component whose optimum could not be proved (see :func:`solve_dense`).
+    """
+    global _NESTED
+    from scipy import sparse
+    from scipy.sparse.csgraph import connected_components
+
+    from ._alignment import Alignment, AlignmentError, _pair_table, best_alignment
+
+    n = units.n_annotators
+    bound = (comb(n, 2) + n - 1) * diss.delta_empty
+    found_rows: list[np.ndarray] = []
+    found_cost: list[np.ndarray] = []
+    weighed = 0
+    for piece in units.document_slices():
+        if piece.stop == piece.start:
+            continue
+        rows = np.arange(piece.start, piece.stop)
+        doc_units = _subset(units, rows)
+        size = len(rows)
+        us, vs = [], []
+        for a in range(n):
+            for b in range(a + 1, n):
+                codes, _ = _pair_table(doc_units, a, b, diss, bound)
+                us.append(codes // size)
+                vs.append(codes % size)
+        u, v = np.concatenate(us), np.concatenate(vs)
+        graph = sparse.coo_matrix((np.ones(len(u)), (u, v)), shape=(size, size))
+        n_comp, label = connected_components(graph, directed=False)
+        per_pairs = np.bincount(label[u], minlength=n_comp)
+        order = np.argsort(label, kind="stable")
+        bounds = np.flatnonzero(np.r_[True, label[order][1:] != label[order][:-1], True])
+        for start, stop in zip(bounds[:-1], bounds[1:]):
+            members = order[start:stop]
+            comp_units = _subset(doc_units, members)
+            solved = None
+            if per_pairs[label[members[0]]] <= DENSE_PAIRS and not _NESTED:
+                _NESTED = True
+                try:
+                    small = best_alignment(comp_units, diss, what)
+                    solved = (small.units, small.disorder)
+                    weighed += small.candidates
+                except AlignmentError:
+                    solved = None
+                finally:
+                    _NESTED = False
+            if solved is None:
+                tuples, disorder, info = solve_dense(comp_units, diss, what)
+                solved = (tuples, disorder)
+                weighed += info.columns + info.fixed
+            local, disorder = solved
+            found_rows.append(np.where(local >= 0, rows[members[np.maximum(local, 0)]], -1))
+            found_cost.append(disorder)
+    if not found_rows:
+        return Alignment(np.zeros((0, n), dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
+    picked = np.vstack(found_rows)
+    disorder = np.concatenate(found_cost)
+    first_unit = picked[np.arange(len(picked)), np.argmax(picked >= 0, axis=1)]
+    order = np.lexsort((first_unit, units.document[first_unit]))
+    return Alignment(picked[order], disorder[order], units.document[first_unit[order]], max(weighed, 1))
