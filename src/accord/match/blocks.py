@@ -85,17 +85,22 @@ def exact_pairs(gold_keys: Ints, pred_keys: Ints) -> tuple[Int64s, Int64s]:
     width = gold_keys.shape[1] if gold_keys.ndim == 2 else 1
     allk = row_ids(np.concatenate([gold_keys.reshape(ng, width), pred_keys.reshape(len(pred_keys), width)]))
     g, p = allk[:ng], allk[ng:]
-    gi = _ranked(g)
-    pi = _ranked(p)
+    g_rank, p_rank = _ranks(g), _ranks(p)
+    base = int(allk.min())
+    ranks = max(int(g_rank.max()), int(p_rank.max())) + 1
+    if (int(allk.max()) - base) < (2**62) // ranks:
+        # (id, rank) as one integer, ordered as the pairs are: an intersection of integers, not of records
+        gi: np.ndarray = (g - base) * ranks + g_rank
+        pi: np.ndarray = (p - base) * ranks + p_rank
+    else:
+        gi, pi = _records(g, g_rank), _records(p, p_rank)
     _, ig, ip = np.intersect1d(gi, pi, assume_unique=True, return_indices=True)
     return ig.astype(np.int64), ip.astype(np.int64)
 
 
-def _ranked(ids: Int64s) -> npt.NDArray[np.void]:
-    """Make ids unique by appending the occurrence rank within equal ids."""
+def _ranks(ids: Int64s) -> Int64s:
+    """The occurrence rank of each id among the equal ids before it."""
     n = len(ids)
-    if n == 0:
-        return np.zeros(0, dtype=[("id", np.int64), ("rank", np.int64)])
     order = np.argsort(ids, kind="stable")
     sorted_ids = ids[order]
     first = np.empty(n, dtype=bool)
@@ -104,7 +109,11 @@ def _ranked(ids: Int64s) -> npt.NDArray[np.void]:
     group_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n) - group_start
-    out = np.empty(n, dtype=[("id", np.int64), ("rank", np.int64)])
+    return rank
+
+
+def _records(ids: Int64s, rank: Int64s) -> npt.NDArray[np.void]:
+    out = np.empty(len(ids), dtype=[("id", np.int64), ("rank", np.int64)])
     out["id"] = ids
     out["rank"] = rank
     return out
