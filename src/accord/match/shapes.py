@@ -30,6 +30,8 @@ its tie-breaking do not change. Similarities promise this property with
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from itertools import repeat
+from operator import is_, itemgetter
 from typing import Any
 
 import numpy as np
@@ -77,41 +79,61 @@ _TARGET_TYPE = {Annotation}
 
 
 def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> Int64s | None:
-    known, codes, shared = ctx.shapes, ctx.shape_codes, ctx.shared_codes
-    out: list[int] = []
-    append = out.append
-    for a, lbl in zip(anns, labels):
-        code = known.get(id(a))
-        if code is None:
-            attrs = a.attributes
-            by_object = (lbl, a.label, a.start is None, id(attrs))
-            code = shared.get(by_object)
+    """The shape code of each annotation (None when a value is unhashable: no shapes). The annotations whose
+    attributes object already has a code (readers share one object between rows of equal scalar values) are looked
+    up at once: one ``map`` over their keys (scoring label, true label, spanless, ``id`` of the attributes)."""
+    shared = ctx.shared_codes
+    keys = list(zip(labels, map(_LABEL, anns), map(is_, map(_START, anns), repeat(None)),
+                    map(id, map(_ATTRIBUTES, anns))))
+    out = list(map(shared.get, keys))
+    if None in out:
+        for k, code in enumerate(out):
             if code is None:
-                types = set(map(type, attrs.values()))
-                if types == _TARGET_TYPE:   # every value an annotation (a relation): the shape is in the names
-                    targets_only = (_TARGETS_ONLY, lbl, a.label, a.start is None, tuple(attrs))
-                    code = codes.get(targets_only)
-                    if code is None:
-                        code = codes[targets_only] = codes.setdefault(shape_of(a, lbl), len(codes))
-                    known[id(a)] = code
-                    append(code)
-                    continue
-                items = tuple(attrs.items())
-                try:
-                    if SCALAR_TYPES.issuperset(types):
-                        plain = (_PLAIN, lbl, a.label, a.start is None, items)
-                        code = codes.get(plain)
-                        if code is None:
-                            code = codes[plain] = codes.setdefault(shape_of(a, lbl), len(codes))
-                        shared[by_object] = code
-                    else:   # (a key with a target is never among the plain ones: straight to its shape)
-                        hash(items)
-                        code = codes.setdefault(shape_of(a, lbl), len(codes))
-                except TypeError:   # an unhashable attribute value given through the Python API: no shapes
+                code = _code(anns[k], labels[k], keys[k], ctx)
+                if code is None:
                     return None
-            known[id(a)] = code
-        append(code)
+                out[k] = code
     return np.array(out, dtype=np.int64)
+
+
+def _code(a: Annotation, lbl: str, by_object: tuple[str, str, bool, int], ctx: Context) -> int | None:
+    """The shape code of one annotation, kept by its ``id`` (and by its attributes object when its values are all
+    scalars); None for an unhashable value."""
+    known, codes, shared = ctx.shapes, ctx.shape_codes, ctx.shared_codes
+    code = known.get(id(a))
+    if code is not None:
+        return code
+    attrs = a.attributes
+    code = shared.get(by_object)
+    if code is None:
+        types = set(map(type, attrs.values()))
+        if types == _TARGET_TYPE:   # every value an annotation (a relation): the shape is in the names
+            targets_only = (_TARGETS_ONLY, lbl, a.label, a.start is None, tuple(attrs))
+            code = codes.get(targets_only)
+            if code is None:
+                code = codes[targets_only] = codes.setdefault(shape_of(a, lbl), len(codes))
+            known[id(a)] = code
+            return code
+        items = tuple(attrs.items())
+        try:
+            if SCALAR_TYPES.issuperset(types):
+                plain = (_PLAIN, lbl, a.label, a.start is None, items)
+                code = codes.get(plain)
+                if code is None:
+                    code = codes[plain] = codes.setdefault(shape_of(a, lbl), len(codes))
+                shared[by_object] = code
+            else:   # (a key with a target is never among the plain ones: straight to its shape)
+                hash(items)
+                code = codes.setdefault(shape_of(a, lbl), len(codes))
+        except TypeError:   # an unhashable attribute value given through the Python API: no shapes
+            return None
+    known[id(a)] = code
+    return code
+
+
+_LABEL = itemgetter(0)
+_START = itemgetter(1)
+_ATTRIBUTES = itemgetter(3)
 
 
 def _linked(gold: Sequence[Annotation], pred: Sequence[Annotation], ctx: Context) -> Bools:
