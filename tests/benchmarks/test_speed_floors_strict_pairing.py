@@ -1,0 +1,59 @@
+"""Regression guard of issue 43 (the whole ``accord score`` near a plain reader), its pairing and tally: the strict
+path pairs the spans of every document of a column-file corpus at once and counts them on arrays, so it should cost
+about what a plain Python scorer of the same spans costs (a ``Counter`` of (start, end, label) per document and side,
+intersected), not several times that."""
+
+from __future__ import annotations
+
+import warnings
+from collections import Counter
+from pathlib import Path
+
+from ._timing import best_time
+
+PAIRING_CEILING = 2.6
+"""CPU time of ``Pairer.align_many`` and ``tally`` (the strict similarity, MAT's ``lex`` ignored as ``accord score``
+does) over CoNLL-2003's test file and its system output repeated 6 times (277k tokens), as a multiple of the plain
+scorer: 2.1-2.2x when this ceiling was set (2026-11-27, a 2-core machine at load 8-10), 3.0-3.3x before the batch
+read each side's annotations once and intersected keys as integers."""
+
+
+def test_strict_pairing_and_tally_stay_near_a_plain_scorer(tmp_path):
+    from accord.formats.tokens.conll import read_conll
+    from accord.match.engine import Pairer, make_similarity
+    from accord.pairs._tally import tally
+    from accord.pipeline import pair_documents
+
+    data = Path(__file__).parents[1] / "data" / "conll03"
+    corpora = []
+    for name in ("gold.conll", "xlm_flert.conll"):
+        path = tmp_path / name
+        path.write_text((data / name).read_text(encoding="utf-8") * 6, encoding="utf-8")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")     # (the system's invalid transitions, read as conlleval does)
+            corpora.append(read_conll(path))
+    triples = pair_documents(corpora[0], corpora[1])
+    pairer = Pairer(make_similarity(None, None, ()), None, {}, ["lex"])
+
+    def ours():
+        return tally(pairer.align_many(triples))
+
+    def plain():
+        match = gold = pred = 0
+        for _, g, p in triples:
+            g_spans = Counter((a.start, a.end, a.label) for a in g.annotations)
+            p_spans = Counter((a.start, a.end, a.label) for a in p.annotations)
+            gold += len(g.annotations)
+            pred += len(p.annotations)
+            match += sum((g_spans & p_spans).values())
+        return match, gold, pred
+
+    total = ours().total()
+    assert (total.match, total.match + total.missing, total.match + total.spurious) == plain()
+    mine, theirs = [], []
+    for _ in range(5):     # in turn, so that a change of the machine's load falls on both
+        mine.append(best_time(ours, repeat=1))
+        theirs.append(best_time(plain, repeat=1))
+    ratio = min(mine) / min(theirs)
+    assert ratio <= PAIRING_CEILING, f"strict pairing and tally took {ratio:.2f}x a plain scorer " \
+                                     f"(ceiling {PAIRING_CEILING}x)"
