@@ -17,11 +17,16 @@ uniformly over one stretch of 100 (lengths 1 to 25), so that every unit can alig
 others. accord solves each component of candidates exactly up to its limit of candidates and
 refuses a denser one (exit 2, naming it); pygamma-agreement, given ``--peer-timeout`` seconds,
 solves the same MIPs. Times are CPU seconds of the command and its children (the machine may be
-shared), with the wall time beside them.
+shared), with the wall time and the command's peak memory (resident set) beside them. A component
+too dense to list its candidates is solved by column generation (``agreement/_colgen.py``); with
+``--proof`` the script also solves the observed continuum in process and prints the bound that
+proves the observed disorder optimal (the master's relaxation, the integer cover, the tuples kept
+by reduced-cost fixing).
 
     python benchmarks/bench_gamma.py                      # 3 x 100 against pygamma, then 3 x 1,000 ... 20,000
     python benchmarks/bench_gamma.py --sizes 100 --repeat 5
     python benchmarks/bench_gamma.py --sizes --dense 20 40 80 --repeat 1
+    python benchmarks/bench_gamma.py --sizes --dense 1000 --proof --peer-timeout 0
 """
 
 from __future__ import annotations
@@ -90,6 +95,14 @@ def timed(cmd: list[str]) -> tuple[float, str]:
     return time.perf_counter() - t, out
 
 
+PEAK = """
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:])
+print(f"PEAK_KB={resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}", file=sys.stderr)
+sys.exit(done.returncode)
+"""
+
+
 def cpu_timed(cmd: list[str], timeout: float | None = None) -> tuple[float, float, int | None, str, str]:
     """``(cpu seconds of the children, wall seconds, exit status or None on timeout, stdout, stderr)``."""
     before = os.times()
@@ -104,19 +117,54 @@ def cpu_timed(cmd: list[str], timeout: float | None = None) -> tuple[float, floa
     return cpu, time.perf_counter() - t, status, out, err
 
 
-def run_dense(sizes: list[int], annotators: int, peer: bool, peer_timeout: float, tmp: str) -> int:
+def peak_timed(cmd: list[str]) -> tuple[float, float, int | None, str, str, float]:
+    """:func:`cpu_timed` of ``cmd`` run under a wrapper that reports its peak resident memory: the same and MiB."""
+    cpu, wall, status, out, err = cpu_timed([sys.executable, "-c", PEAK, *cmd])
+    lines = err.splitlines()
+    peak = next((int(line[8:]) for line in reversed(lines) if line.startswith("PEAK_KB=")), 0)
+    return cpu, wall, status, out, "\n".join(x for x in lines if not x.startswith("PEAK_KB=")), peak / 1024
+
+
+def proof(path: Path) -> str:
+    """The observed continuum of ``path`` solved in process: each dense component's bounds (column generation)."""
+    from accord.agreement import _colgen
+    from accord.agreement._alignment import best_alignment
+    from accord.agreement._dissimilarity import Dissimilarity
+    from accord.agreement._continua import read_units_table
+
+    infos: list[_colgen.ColumnGeneration] = []
+    solve = _colgen.solve_dense
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        result = solve(*args, **kwargs)
+        infos.append(result[2])
+        return result
+
+    _colgen.solve_dense = spy  # type: ignore[assignment]
+    try:
+        alignment = best_alignment(read_units_table(path), Dissimilarity())
+    finally:
+        _colgen.solve_dense = solve  # type: ignore[assignment]
+    parts = [f"relaxation {i.relaxation:.6f}, bound {i.lower_bound:.6f}, cover {i.upper_bound:.6f} after {i.rounds} "
+             f"rounds, {i.columns:,} tuples generated, {i.fixed:,} kept by reduced-cost fixing" for i in infos]
+    return f"total disorder {alignment.disorder.sum():.6f}; " + ("; ".join(parts) or "no dense component")
+
+
+def run_dense(sizes: list[int], annotators: int, peer: bool, peer_timeout: float, tmp: str,
+              show_proof: bool = False) -> int:
     """Dense units: accord (a result or its refusal) and pygamma-agreement on the same file."""
-    print(f"\ndense units over one stretch of 100 (CPU s, wall s in brackets; pygamma given {peer_timeout:g} s)")
+    print(f"\ndense units over one stretch of 100 (CPU s, wall s and peak MiB in brackets; pygamma given "
+          f"{peer_timeout:g} s)")
     print(f"{'size':>14} {'accord':>22} {'pygamma':>22}  γ accord / pygamma, observed disorder")
     failures = 0
     for n in sizes:
         path = Path(tmp) / f"dense-{n}.csv"
         write_dense(path, n, annotators, seed=n)
-        cpu, wall, status, out, err = cpu_timed([sys.executable, "-m", "accord", "agree", str(path), "--unitizing",
-                                                 "gamma", "--output", "json"])
+        cpu, wall, status, out, err, peak = peak_timed([sys.executable, "-m", "accord", "agree", str(path),
+                                                        "--unitizing", "gamma", "--output", "json"])
         label = f"{annotators} x {n:,}"
         ours = json.loads(out)["totals"] if status == 0 else None
-        mine = f"{cpu:.2f} ({wall:.2f})" + ("" if status == 0 else " refused")
+        mine = f"{cpu:.2f} ({wall:.2f}, {peak:.0f} MiB)" + ("" if status == 0 else " refused")
         theirs, peer_text = None, "-"
         if peer:
             p_cpu, p_wall, p_status, p_out, _ = cpu_timed([sys.executable, "-c", PEER, str(path), "0"], peer_timeout)
@@ -136,6 +184,8 @@ def run_dense(sizes: list[int], annotators: int, peer: bool, peer_timeout: float
         else:
             line += err.strip().split(": ", 2)[-1][:100]
         print(line)
+        if show_proof:
+            print(f"{'':>14} in process: {proof(path)}")
     return failures
 
 
@@ -149,6 +199,8 @@ def main() -> int:
                         help="units per annotator of the dense cases (none: skip them)")
     parser.add_argument("--peer-timeout", type=float, default=900.0,
                         help="seconds pygamma-agreement is given on a dense case")
+    parser.add_argument("--proof", action="store_true",
+                        help="solve each dense observed continuum in process too and print its bounds")
     args = parser.parse_args()
     peer_installed = True
     compile_accord()
@@ -191,7 +243,8 @@ def main() -> int:
                   f"observed {ours['observed_disorder']:.5f} / {peer['observed']:.5f} "
                   f"{'equal' if same else 'DIFFERENT'}")
         if args.dense:
-            failures += run_dense(args.dense, args.annotators, peer_installed, args.peer_timeout, tmp)
+            failures += run_dense(args.dense, args.annotators, peer_installed and args.peer_timeout > 0,
+                                  args.peer_timeout, tmp, args.proof)
     return 1 if failures else 0
 
 
