@@ -135,3 +135,41 @@ def test_mat_columns_read_as_row_by_row(drawn: tuple[list[dict], int]) -> None:
                                                        for k, v in a.attributes.items())) for a in anns]
 
     assert described(bulk) == described(rows)
+
+
+@st.composite
+def spanless(draw: st.DrawFn) -> list:
+    """Spanless annotations pointing to a few spanned ones (names in any order, a target shared, a scalar value
+    among the targets now and then, no attribute at all), some of them twice in a row."""
+    from accord.model import make_annotation
+
+    targets = [make_annotation(draw(st.sampled_from(["PER", "LOC"])), s, s + draw(st.integers(0, 3)))
+               for s in draw(st.lists(st.integers(0, 9), min_size=1, max_size=4))]
+    out = []
+    for _ in range(draw(st.integers(1, 6))):
+        names = draw(st.lists(st.sampled_from(["arg2", "arg1", "b", "a'"]), unique=True, max_size=3))
+        attrs: dict = {n: draw(st.sampled_from(targets)) for n in names}
+        if names and draw(st.integers(0, 4)) == 0:
+            attrs[names[0]] = draw(st.sampled_from(["x", 1, True]))
+        a = make_annotation(draw(st.sampled_from(["REL", "EVT"])), attributes=attrs)
+        out.extend([a, a] if draw(st.integers(0, 5)) == 0 else [a])
+    return out
+
+
+@settings(max_examples=EXAMPLES)
+@given(spanless())
+def test_relations_content_keys_are_the_engines(anns: list) -> None:
+    """The content keys the relations' batch puts together (:func:`accord.match._bulk_spanless._content_keys`)
+    are the engine's ``_content_key``, with the attribute contents kept alike."""
+    from accord.match._bulk_spanless import _content_keys
+    from accord.match.engine import _content_key, _incoming
+
+    labels = [a.label.lower() for a in anns]
+    idx = list(range(len(anns)))
+    starts, ends = [3] * len(anns), [7] * len(anns)
+    ours: dict = {}
+    theirs: dict = {}
+    got = _content_keys(anns, labels, idx, starts, ends, _incoming(anns, ours), ours, _content_key, {})
+    want = [_content_key(a, lbl, _incoming(anns, theirs), (3, 7), theirs) for a, lbl in zip(anns, labels)]
+    assert got == want
+    assert {k: v for k, v in ours.items() if k >= 0} == {k: v for k, v in theirs.items() if k >= 0}

@@ -45,6 +45,10 @@ indices, and the document's context (the pairs of its earlier groups)."""
 
 Tokens = tuple[tuple[str, ...], tuple[str, ...]]
 
+Names = tuple[tuple[str, ...], tuple[str, ...]] | tuple[()]
+"""Of a relation's attribute names (in their order): the names sorted and the head of each one's part of its
+attribute content (``('arg1', ``); ``()`` for names that are not all strings."""
+
 TABLE_CELLS = 1 << 22
 """The largest (gold shape, predicted shape, apart) table; with more shapes, blocks use
 :func:`~accord.match.shapes.spanless_block_scores`."""
@@ -139,6 +143,7 @@ def _pair_ready(pairer: Pairer, ready: list[tuple[Deferred, list[tuple[int, int]
     known = pairer._by_shape
     n_shapes = len(pairer._shape_codes)
     table = _ShapeTable(sim, known, keep_clash, n_shapes) if 2 * n_shapes * n_shapes <= TABLE_CELLS else None
+    names_seen: dict[tuple[Any, ...], Names] = {}
 
     for b, (a0, a1, b0, b1) in enumerate(zip(g_lo, g_hi, p_lo, p_hi)):
         (out, gold, pred, _, _, ctx), _, _ = ready[doc_of_block[b]]
@@ -167,10 +172,10 @@ def _pair_ready(pairer: Pairer, ready: list[tuple[Deferred, list[tuple[int, int]
         # the canonical order of Pairer._pair_block: rows and columns sorted by content
         g_in, p_in = out.incoming("gold"), out.incoming("pred")
         contents = out.contents
-        gkeys = [_content_key(gold[i], out.gold_label[i], g_in, (s0, e0), contents)
-                 for i, s0, e0 in zip(g_local[a0:a1], gs_list[a0:a1], ge_list[a0:a1])]
-        pkeys = [_content_key(pred[j], out.pred_label[j], p_in, (s0, e0), contents)
-                 for j, s0, e0 in zip(p_local[b0:b1], ps_list[b0:b1], pe_list[b0:b1])]
+        gkeys = _content_keys(gold, out.gold_label, g_local[a0:a1], gs_list[a0:a1], ge_list[a0:a1], g_in, contents,
+                              _content_key, names_seen)
+        pkeys = _content_keys(pred, out.pred_label, p_local[b0:b1], ps_list[b0:b1], pe_list[b0:b1], p_in, contents,
+                              _content_key, names_seen)
         order_g = sorted(range(len(bg)), key=gkeys.__getitem__)
         order_p = sorted(range(len(bp)), key=pkeys.__getitem__)
         bg, bp = bg[order_g], bp[order_p]
@@ -190,6 +195,47 @@ def _pair_ready(pairer: Pairer, ready: list[tuple[Deferred, list[tuple[int, int]
         for x, y in zip(rows.tolist(), cols.tolist()):
             rt, ht = tokens_of(x, y)
             _record(out, g_list[x], p_list[y], float(m[x, y]), rt, ht, MATCH, CLASH, Pair)
+
+
+def _content_keys(anns: Sequence[Annotation], labels: Sequence[str], idx: list[int], starts: list[int],
+                  ends: list[int], incoming: dict[int, Any], contents: dict[int, str] | None,
+                  content_key: Callable[..., Any], names_seen: dict[tuple[Any, ...], Names]) -> list[Any]:
+    """The engine's content keys (``content_key``) of ``anns[i]`` for each i of ``idx``, their implied spans
+    given: the attribute content of a relation (every value an annotation) put together here, as the engine's
+    ``_attribute_content`` writes it (the parts of its targets kept in ``contents`` under ``~id(target)``, the
+    relation's under its ``id``), without two calls of Python code a relation; the others from ``content_key``.
+    ``names_seen`` keeps :data:`Names` of the attribute names met so far."""
+    if contents is None:
+        return [content_key(anns[i], labels[i], incoming, (s0, e0), contents) for i, s0, e0 in zip(idx, starts, ends)]
+    out = []
+    for i, s0, e0 in zip(idx, starts, ends):
+        a = anns[i]
+        got = contents.get(id(a))
+        if got is None and a.fragments is None:
+            attrs = a.attributes
+            names = names_seen.get(tuple(attrs))
+            if names is None:
+                keys = tuple(attrs)
+                names = names_seen[keys] = (tuple(sorted(keys)), tuple(f"({k!r}, " for k in sorted(keys))) \
+                    if keys and all(type(k) is str for k in keys) else ()
+            if names and _TARGET_TYPE.issuperset(map(type, attrs.values())):
+                parts = []
+                for k, head in zip(*names):
+                    v = attrs[k]
+                    part = contents.get(~id(v))
+                    if part is None:
+                        part = contents[~id(v)] = repr(("@", v.label, -1 if v.start is None else v.start,
+                                                        -1 if v.end is None else v.end))
+                    parts.append(head + part + ")")
+                got = contents[id(a)] = "[" + ", ".join(parts) + "]"
+        if got is None:
+            out.append(content_key(a, labels[i], incoming, (s0, e0), contents))
+        else:
+            out.append((labels[i], (s0, e0), a.fragments or (), a.label, got, incoming.get(id(a), ())))
+    return out
+
+
+_TARGET_TYPE = frozenset([Annotation])
 
 
 def _record(out: DocumentAlignment, i: int, j: int, s: float, rt: tuple[str, ...], ht: tuple[str, ...],
