@@ -67,6 +67,8 @@ def main() -> None:
     args = p.parse_args()
     print_versions()
     py = sys.executable
+    subprocess.run([py, "-m", "compileall", "-q", str(ROOT / "src" / "accord")], check=False,
+                   capture_output=True)   # as an installed wheel is (PYTHONDONTWRITEBYTECODE would recompile each run)
     gold = str(ROOT / "tests" / "data" / "conll03" / "gold.conll")
     pred = str(ROOT / "tests" / "data" / "conll03" / "xlm_flert.conll")
     help_modules = {name for _, name in imported(["-m", "accord", "--help"])}

@@ -212,7 +212,7 @@ def score(
     Report, or the result of the ``match`` mode
     """
     arguments = {k: v for k, v in locals().items() if k not in ("jobs", "client", "shard_size")}   # before others
-    from .formats.records.generated import is_records
+    from .formats.records.generated_model import is_records  # not the reader (csv, its forms): only the test
     from .metrics.prf import ZERO_DIVISION
     from .model.schema import load_task
     from .modes import ModeOptions, check_mode_options, mode
