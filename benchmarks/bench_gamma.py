@@ -129,8 +129,8 @@ def proof(path: Path) -> str:
     """The observed continuum of ``path`` solved in process: each dense component's bounds (column generation)."""
     from accord.agreement import _colgen
     from accord.agreement._alignment import best_alignment
-    from accord.agreement._dissimilarity import Dissimilarity
     from accord.agreement._continua import read_units_table
+    from accord.agreement._dissimilarity import Dissimilarity
 
     infos: list[_colgen.ColumnGeneration] = []
     solve = _colgen.solve_dense

@@ -42,6 +42,7 @@ or the generation does not converge within :data:`MAX_ROUNDS`, the component is 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from math import comb
 from typing import Any
@@ -51,7 +52,8 @@ import numpy as np
 from ._continua import Continua
 from ._dissimilarity import Dissimilarity
 
-__all__ = ["ColumnGeneration", "DENSE_PAIRS", "dense_alignment", "MAX_FIXED_COLUMNS", "MAX_PRICED", "MAX_ROUNDS", "solve_dense"]
+__all__ = ["COLGEN_SECONDS", "ColumnGeneration", "DENSE_PAIRS", "dense_alignment", "MAX_FIXED_COLUMNS", "MAX_PRICED",
+           "MAX_ROUNDS", "solve_dense"]
 
 MAX_ROUNDS = 300
 """Rounds of column generation before a component is refused."""
@@ -61,6 +63,9 @@ MAX_PRICED = 1_000_000
 
 MAX_FIXED_COLUMNS = 300_000
 """The most tuples the final integer program may take after reduced-cost fixing (past it: refused)."""
+
+COLGEN_SECONDS = 120.0
+"""The CPU seconds one call of :func:`dense_alignment` may spend: past them, the component at work is refused."""
 
 _SMOOTHING = 0.7
 _BEAM = 3
@@ -349,7 +354,7 @@ class _Master:
         self.costs: list[np.ndarray] = []
         self.highs: Any = None
         try:
-            from scipy.optimize._highspy import _core
+            from scipy.optimize._highspy import _core  # type: ignore[import-not-found]
         except ImportError:                     # an older SciPy: solved anew every round
             return
         highs = _core._Highs()
@@ -387,10 +392,12 @@ class _Master:
         from scipy.optimize import linprog
 
         rows, disorder = np.vstack(self.rows), np.concatenate(self.costs)
-        result = linprog(disorder, A_eq=_matrix(rows, self.m), b_eq=np.ones(self.m),  # type: ignore[call-overload]
-                         bounds=(0, None), method="highs")
-        if result.status != 0:
-            raise RuntimeError(f"the master linear program failed: {result.message}")
+        result = linprog(disorder, A_eq=_matrix(rows, self.m), b_eq=np.ones(self.m), bounds=(0, None),
+                         method="highs")
+        if result.status != 0 or result.fun is None:
+            from ._alignment import AlignmentError
+
+            raise AlignmentError(f"the linear program of column generation was not solved: {result.message}")
         return float(result.fun), np.asarray(result.eqlin.marginals, dtype=float)
 
 
@@ -436,10 +443,10 @@ def _best_per_unit(rows: np.ndarray, reduced: np.ndarray, m: int, per_unit: int 
     return np.unique(cand[rank < per_unit])
 
 
-def solve_dense(units: Continua, diss: Dissimilarity, what: str = "") -> tuple[np.ndarray, np.ndarray,
-                                                                               ColumnGeneration]:
+def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: float | None = None
+                ) -> tuple[np.ndarray, np.ndarray, ColumnGeneration]:
     """The optimal alignment of one component ``units`` (rows 0..m-1): ``(tuples, disorder, info)``,
-    ``tuples[i, a]`` a row of ``units`` or -1.
+    ``tuples[i, a]`` a row of ``units`` or -1; refused past ``deadline`` (:func:`time.process_time`).
 
     Raises
     ------
@@ -463,6 +470,8 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "") -> tuple[n
     best = float("-inf")
     value = float("inf")
     for info.rounds in range(1, MAX_ROUNDS + 1):
+        if deadline is not None and time.process_time() > deadline:
+            raise _error(units, f"column generation did not reach its bound within {COLGEN_SECONDS:g} CPU-s", what)
         value, pi = master.solve()
         tol = 1e-9 * max(1.0, abs(value))
         if best >= value - tol:
@@ -495,7 +504,6 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "") -> tuple[n
         info.history.append((value, best))
         if _DEBUG:
             import sys
-            import time
             print(f"round {info.rounds} value {value:.6f} best {best:.6f} found {len(rows)} exact {exact} "
                   f"smoothing {smoothing} {time.process_time():.2f}", file=sys.stderr)
         if not useful.any():                  # no tuple of negative reduced cost under π: the master is optimal
@@ -507,6 +515,8 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "") -> tuple[n
     else:
         raise _error(units, f"column generation did not reach its bound in {MAX_ROUNDS} rounds", what)
     info.lower_bound, info.relaxation = best, value
+    if deadline is not None and time.process_time() > deadline:
+        raise _error(units, f"its exact alignment was not found within {COLGEN_SECONDS:g} CPU-s", what)
     all_rows, all_cost = cols.all(singles, delta)
     info.columns = len(all_rows)
     assert center is not None
@@ -596,6 +606,7 @@ def dense_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Any
 
     n = units.n_annotators
     bound = (comb(n, 2) + n - 1) * diss.delta_empty
+    deadline = time.process_time() + COLGEN_SECONDS
     found_rows: list[np.ndarray] = []
     found_cost: list[np.ndarray] = []
     weighed = 0
@@ -632,7 +643,7 @@ def dense_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Any
                 finally:
                     _NESTED = False
             if solved is None:
-                tuples, disorder, info = solve_dense(comp_units, diss, what)
+                tuples, disorder, info = solve_dense(comp_units, diss, what, deadline)
                 solved = (tuples, disorder)
                 weighed += info.columns + info.fixed
             local, disorder = solved
