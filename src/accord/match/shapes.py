@@ -86,14 +86,18 @@ def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> I
     keys = list(zip(labels, map(_LABEL, anns), map(is_, map(_START, anns), repeat(None)),
                     map(id, map(_ATTRIBUTES, anns))))
     out = list(map(shared.get, keys))
-    if None in out:
-        for k, code in enumerate(out):
+    if None not in out:
+        return np.array(out, dtype=np.int64)
+    # the others: one call per key (annotations of one key have one shape: their labels and attributes object)
+    computed: dict[tuple[str, str, bool, int], int] = {}
+    for k in [k for k, code in enumerate(out) if code is None]:
+        key = keys[k]
+        if key not in computed:
+            code = _code(anns[k], labels[k], key, ctx)
             if code is None:
-                code = _code(anns[k], labels[k], keys[k], ctx)
-                if code is None:
-                    return None
-                out[k] = code
-    return np.array(out, dtype=np.int64)
+                return None
+            computed[key] = code
+    return np.array([computed[key] if code is None else code for code, key in zip(out, keys)], dtype=np.int64)
 
 
 def _code(a: Annotation, lbl: str, by_object: tuple[str, str, bool, int], ctx: Context) -> int | None:
