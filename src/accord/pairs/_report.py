@@ -126,12 +126,28 @@ class Report(Result):
         kind = UnitsKind(self.beta, self.zero_division)
         return {u: Measure(kind, units_table(s)) for u, s in self.units.items() if not s.skipped}
 
+    _unit_markers: Any = None
+    """While :meth:`marked_dict` writes a copy: the markers the units' per-document tables stand as."""
+
+    def marked_dict(self, markers: Any) -> dict[str, Any]:
+        """:meth:`Result.marked_dict`, the units' ``by_document`` and ``by_document_label`` tables as markers too
+        (written from their count arrays, column by column, as the measures' own)."""
+        import copy
+
+        shell = copy.copy(self)
+        shell._unit_markers = markers
+        return super(Report, shell).marked_dict(markers)
+
     def extras_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.units:
             from ..units import confusability_rows
 
             measures = self.unit_measures()
+            if self._unit_markers is not None:
+                from ..result._result import _MarkedMeasure
+
+                measures = {u: _MarkedMeasure(m.kind, m.table, self._unit_markers) for u, m in measures.items()}
             ci = self.ci or {}
             units: dict[str, Any] = {}
             for unit, scores in self.units.items():
