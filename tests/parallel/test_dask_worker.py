@@ -69,3 +69,48 @@ def test_heap_thresholds_of_one_process_while_a_task_runs():
     # inside a task the freed memory is reused; after it, the worker's thresholds again
     assert faults["plain"] >= 200 and faults["after"] >= 200, faults
     assert faults["task"] < 20, faults
+
+
+def _collector_state(_: object) -> bool:
+    import gc
+
+    return gc.isenabled()
+
+
+def _cycles(count: int) -> int:
+    """Full collections seen while ``count`` containers are made and kept (scoring a shard makes millions)."""
+    import gc
+
+    seen = []
+
+    def note(phase: str, info: dict) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(note)
+    try:
+        kept = [[k] for k in range(count)]
+    finally:
+        gc.callbacks.remove(note)
+    assert len(kept) == count
+    return len(seen)
+
+
+def test_the_collector_is_paused_while_a_task_runs_and_left_as_found():
+    import gc
+
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        # a Dask worker collects cycles (the accord command does not): a task of accord's runs without, as the
+        # command's processes do; 200,000 lists kept would start about 285 collections (threshold 700)
+        assert _cycles(200_000) > 100
+        assert in_dask_worker(_collector_state, "", None) is False
+        assert in_dask_worker(_cycles, "", 200_000) == 0
+        assert gc.isenabled()
+        # a worker whose collector was off (a user's choice) finds it off
+        gc.disable()
+        in_dask_worker(_cycles, "", 10)
+        assert not gc.isenabled()
+    finally:
+        gc.enable() if was else gc.disable()

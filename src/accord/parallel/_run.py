@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -267,6 +268,7 @@ class _Tasks:
         self.running = 0
         self.directory = ""
         self.home = ""
+        self.collecting = False
 
 
 _TASKS = _Tasks()
@@ -316,6 +318,11 @@ def in_dask_worker(fn: Callable[[T], R], directory: str, item: T) -> R:
     in ``benchmarks/bench_dask.py``). While tasks run, the thresholds are those glibc's own adjustment reaches in one
     process; once none runs, the worker's are set again and the freed memory given back (``malloc_trim``), as
     distributed intends.
+
+    **Collector.** The cyclic garbage collector is paused while tasks run, as it is in the ``accord`` command's own
+    processes (and so in those of ``--jobs``): reading a shard makes millions of small containers and no cycle worth
+    collecting, and a worker's collector, enabled, rescanned them and every object of distributed's own, a third of
+    the task's time (``perf`` of a worker). Once none runs, the collector is as the worker had it.
     """
     tasks = _TASKS
     settings = _heap_settings()
@@ -336,6 +343,8 @@ def in_dask_worker(fn: Callable[[T], R], directory: str, item: T) -> R:
             if libc is not None and settings is not None:
                 for param, value in _HEAP_FOR_TASK.items():
                     libc.mallopt(param, max(value, settings[param]))
+            tasks.collecting = gc.isenabled()
+            gc.disable()
         tasks.running += 1
     try:
         return fn(item)
@@ -349,4 +358,6 @@ def in_dask_worker(fn: Callable[[T], R], directory: str, item: T) -> R:
                     for param, value in settings.items():
                         libc.mallopt(param, value)
                     libc.malloc_trim(0)
+                if tasks.collecting:
+                    gc.enable()
                 tasks.changed.notify_all()
