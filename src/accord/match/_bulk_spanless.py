@@ -231,7 +231,8 @@ def _content_keys(anns: Sequence[Annotation], labels: Sequence[str], idx: list[i
         if got is None:
             out.append(content_key(a, labels[i], incoming, (s0, e0), contents))
         else:
-            out.append((labels[i], (s0, e0), a.fragments or (), a.label, got, incoming.get(id(a), ())))
+            out.append((labels[i], (s0, e0), a.fragments or (), a.label, got,
+                        incoming.get(id(a), ()) if id(a) in incoming else ()))   # (a relation is seldom pointed to)
     return out
 
 

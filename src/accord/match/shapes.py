@@ -227,7 +227,17 @@ def pair_scores(similarity: Similarity, gold: Sequence[Annotation], pred: Sequen
     linked = _linked_pairs(gold, pred, ctx)
     known = ctx.by_shape
     out: list[Result] = []
-    for k, key in enumerate(zip(g_codes.tolist(), p_codes.tolist(), *(g.tolist() for g in geometry))):
+    keys = list(zip(g_codes.tolist(), p_codes.tolist(), *(g.tolist() for g in geometry)))
+    if not linked:     # (the first stratum: the entities) every pair by its key, the keys not known yet called once
+        got_all: list[Result | None] = list(map(known.get, keys))
+        if None in got_all:
+            for k in [k for k, got in enumerate(got_all) if got is None]:
+                got = known.get(keys[k])
+                if got is None:
+                    got = known[keys[k]] = similarity(gold[k], pred[k], ctx)
+                got_all[k] = got
+        return got_all  # type: ignore[return-value]  # every None was filled in
+    for k, key in enumerate(keys):
         if k in linked:
             out.append(_linked_score(similarity, gold[k], pred[k], key, ctx))
             continue
