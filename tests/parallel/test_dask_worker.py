@@ -41,9 +41,9 @@ def test_a_failing_task_leaves_the_worker_where_it_was(tmp_path, monkeypatch):
 
 
 _FAULTS = """
-import json, resource, sys
+import json, resource, sys, time
 import numpy as np
-from accord.parallel._run import in_dask_worker
+from accord.parallel._run import IDLE_SECONDS, in_dask_worker
 
 def churn(rounds):
     # arrays of 1 MiB made and let go, as scoring a shard does thousands of times: page faults per array
@@ -53,8 +53,20 @@ def churn(rounds):
         del a
     return (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / rounds
 
+def faults(size):
+    # an array of ``size`` 8-byte numbers made, written and let go: the pages faulted in
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    a = np.ones(size)
+    del a
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+
 churn(5)
-print(json.dumps({"plain": churn(200), "task": in_dask_worker(churn, "", 200), "after": churn(200)}))
+plain, task = churn(200), in_dask_worker(churn, "", 200)
+# the next task, at once: the heap the last one freed (3 MiB, below the 4 MiB from which numpy asks for huge
+# pages) is still there
+first, next_ = in_dask_worker(faults, "", 3 << 17), in_dask_worker(faults, "", 3 << 17)
+time.sleep(IDLE_SECONDS + 0.5)
+print(json.dumps({"plain": plain, "task": task, "first": first, "next": next_, "after": churn(200)}))
 """
 
 
@@ -66,9 +78,25 @@ def test_heap_thresholds_of_one_process_while_a_task_runs():
                          cwd=Path(__file__).parent)
     faults = json.loads(out.stdout)
     # 1 MiB is 256 pages of 4 KiB: with the nanny's thresholds every array is a fresh mapping, faulted in again;
-    # inside a task the freed memory is reused; after it, the worker's thresholds again
+    # inside a task the freed memory is reused; once the worker has been idle, the worker's thresholds again
     assert faults["plain"] >= 200 and faults["after"] >= 200, faults
     assert faults["task"] < 20, faults
+    # 3 MiB is 768 pages: the first task faults in those the heap did not hold yet (at least the 2 MiB beyond the
+    # 1 MiB arrays of the task before), the task right after it finds them all (it faulted all 768 in again when
+    # the memory was given back at the end of each task)
+    assert faults["first"] >= 500 and faults["next"] < 50, faults
+
+
+def _wait_idle() -> None:
+    """Until the worker has its own settings again (:data:`IDLE_SECONDS` after the last task)."""
+    import time
+
+    from accord.parallel._run import _TASKS, IDLE_SECONDS
+
+    deadline = time.monotonic() + IDLE_SECONDS + 10
+    while _TASKS.held and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _TASKS.held
 
 
 def _collector_state(_: object) -> bool:
@@ -107,10 +135,12 @@ def test_the_collector_is_paused_while_a_task_runs_and_left_as_found():
         assert _cycles(200_000) > 100
         assert in_dask_worker(_collector_state, "", None) is False
         assert in_dask_worker(_cycles, "", 200_000) == 0
+        _wait_idle()
         assert gc.isenabled()
         # a worker whose collector was off (a user's choice) finds it off
         gc.disable()
         in_dask_worker(_cycles, "", 10)
+        _wait_idle()
         assert not gc.isenabled()
     finally:
         gc.enable() if was else gc.disable()
