@@ -69,7 +69,8 @@ COLGEN_SECONDS = 120.0
 
 _SMOOTHING = 0.7
 _BEAM = 3
-_UB_COLUMNS_PER_UNIT = 3
+_START = (0.2, 0.4)
+_FIRST_TAU = 0.05
 _DEBUG = bool(__import__("os").environ.get("ACCORD_COLGEN_DEBUG"))
 _TOLERANCE = 1e-9
 
@@ -465,6 +466,11 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
     cols = _Columns(n, m)
     master = _Master(m)
     master.add(singles, np.full(m, delta))
+    for share in _START:             # a start: good tuples when every unit is worth a share of the empty unit
+        y0 = np.full(m, share * delta)
+        rows, disorder, reduced = comp.price(y0, 0.0, _BEAM)
+        pick = _best_per_unit(rows, reduced, m)
+        cols.add(rows[pick], disorder[pick], master)
     last = float("inf")
     center: np.ndarray | None = None
     best = float("-inf")
@@ -539,38 +545,43 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
             raise _error(units, f"the integer program over the generated tuples failed ({rest.message})", what)
         chosen = np.concatenate([taken, free[rest.x > 0.5]])
     upper = float(all_cost[chosen].sum())
-    if upper > best + 1e-9 * max(1.0, abs(upper)):
-        # the generated tuples of least reduced cost (and that cover): a small integer program, often at the bound
-        reduced_all = all_cost - np.where(all_rows >= 0, y[np.maximum(all_rows, 0)], 0.0).sum(axis=1)
-        few = np.argsort(reduced_all, kind="stable")[:_UB_COLUMNS_PER_UNIT * m]
-        few = np.union1d(np.union1d(few, chosen), np.arange(m))          # the singletons: always a cover
-        trial = _mip(all_cost, matrix, few)
-        if trial.status == 0 and trial.x is not None and float(trial.fun) < upper:
-            chosen, upper = few[trial.x > 0.5], float(all_cost[few[trial.x > 0.5]].sum())
+    cover_rows, cover_cost = all_rows[chosen], all_cost[chosen]
     info.upper_bound = upper
-    gap = upper - best
-    if gap > 1e-9 * max(1.0, abs(upper)):
+    tol = 1e-9 * max(1.0, abs(upper))
+    # every tuple of a cover of cost at most UB has a reduced cost of at most UB - LB: the integer program over
+    # the tuples within tau (and the best cover so far) is optimal once its cover is within tau of the bound; a
+    # small tau first (a small program), then the whole gap
+    tau = min(upper - best, _FIRST_TAU * max(abs(best), delta) / max(m, 1) * 10)
+    while upper - best > tol:
+        if deadline is not None and time.process_time() > deadline:
+            raise _error(units, f"its exact alignment was not found within {COLGEN_SECONDS:g} CPU-s", what)
+        gap = upper - best
+        tau = min(max(tau, 0.0), gap)
         try:
-            rows, disorder, reduced = comp.price(y, gap + 1e-9 * max(1.0, abs(upper)))
+            rows, disorder, _ = comp.price(y, tau + tol)
         except _Overflow:
             raise _error(units, f"the bound of column generation left a gap of {gap:.6g} and more than "
-                         f"{MAX_PRICED:,} partial tuples within it: the optimum could not be proved", what) from None
+                         f"{MAX_PRICED:,} partial tuples within {tau:.6g} of it: the optimum could not be proved",
+                         what) from None
         info.fixed = len(rows)
         if len(rows) > MAX_FIXED_COLUMNS:
             raise _error(units, f"the bound of column generation left a gap of {gap:.6g} and {len(rows):,} tuples "
-                         f"within it, more than {MAX_FIXED_COLUMNS:,}: the optimum could not be proved", what)
-        # every tuple of a cover at most UB has reduced cost <= UB - LB: those, the singletons and the cover found
-        fixed = np.vstack([singles, rows, all_rows[chosen]])
-        fixed_cost = np.concatenate([np.full(m, delta), disorder, all_cost[chosen]])
+                         f"within {tau:.6g} of it, more than {MAX_FIXED_COLUMNS:,}: the optimum could not be proved",
+                         what)
+        fixed = np.vstack([singles, rows, cover_rows])
+        fixed_cost = np.concatenate([np.full(m, delta), disorder, cover_cost])
         result = _mip(fixed_cost, _matrix(fixed, m), np.arange(len(fixed)))
         if result.status != 0 or result.x is None:
-            raise _error(units, f"the integer program after reduced-cost fixing was not solved ({result.message})",
-                         what)
+            raise _error(units, f"the integer program over {len(fixed):,} tuples within {tau:.6g} of the bound "
+                         f"was not solved ({result.message})", what)
         pick = np.flatnonzero(result.x > 0.5)
-        info.upper_bound = float(fixed_cost[pick].sum())
-        return fixed[pick], fixed_cost[pick], info
-    return all_rows[chosen], all_cost[chosen], info
-
+        cover_rows, cover_cost = fixed[pick], fixed_cost[pick]
+        upper = float(cover_cost.sum())
+        info.upper_bound = upper
+        if upper - best <= tau + tol:               # every tuple that could do better was in the program
+            break
+        tau = upper - best
+    return cover_rows, cover_cost, info
 
 DENSE_PAIRS = 20_000
 """A component of :func:`dense_alignment` with more compatible pairs than this is solved by column generation;
