@@ -31,12 +31,17 @@ under ``π``. Every pricing gives a Lagrangian bound on the integer optimum,
 (an exact cover's reduced costs add up unit by unit); the generation stops when the best bound
 reaches the master's value (the relaxation's optimum over all candidates).
 
-Integer solution. HiGHS's integer program over the generated tuples gives a cover of cost
-``UB``; when ``UB`` equals the bound it is optimal. Else every tuple of an optimal cover has a
-reduced cost (under ``ȳ``) of at most ``UB - LB`` (the other tuples' reduced costs are at
-least the bound's terms): the pricing lists them all with ``θ = UB - LB``, and the integer
-program over them is the exact optimum. Where that list would pass :data:`MAX_FIXED_COLUMNS`,
-or the generation does not converge within :data:`MAX_ROUNDS`, the component is refused with an
+Integer solution. The relaxation's tuples above one half and an integer program over the units
+they leave give a cover of cost ``UB``; when ``UB`` equals the bound it is optimal. Else every
+tuple of a cover of cost at most ``UB`` has a reduced cost (under ``ȳ``) of at most ``UB - LB``
+(the other tuples' reduced costs are at least the bound's terms, each unit the first of one tuple):
+the pricing lists those within ``τ`` of the bound (a small ``τ`` first), and HiGHS's integer
+program over them, the singletons and the best cover gives a new ``UB``; once ``UB - LB <= τ``
+every tuple that could do better was in the program, so its cover is optimal (else ``τ`` becomes
+the gap and it runs again). Where that list would pass :data:`MAX_FIXED_COLUMNS` (or the pricing
+:data:`MAX_PRICED` partial tuples), an integer program is not solved within its time, the
+generation does not converge within :data:`MAX_ROUNDS`, or one call passes
+:data:`COLGEN_SECONDS`, the component is refused with an
 :class:`~accord.agreement._alignment.AlignmentError`: nothing is approximated.
 """
 
