@@ -26,9 +26,10 @@ Its duals ``π`` are smoothed towards the duals ``ȳ`` of the best bound so far 
 pricing runs at ``βȳ + (1 - β)π`` and adds, for every unit, its tuple of least reduced cost
 under ``π``. Every pricing gives a Lagrangian bound on the integer optimum,
 
-.. math:: z^* \\ge \\sum_u y_u + \\sum_u \\min\\Bigl(0, \\min_{t \\ni u} \\frac{rc(t)}{|t|}\\Bigr),
+.. math:: z^* \\ge \\sum_u y_u + \\sum_u \\min\\Bigl(0, \\min_{t:\\, u = \\mathrm{first}(t)} rc(t)\\Bigr),
 
-(an exact cover's reduced costs add up unit by unit); the generation stops when the best bound
+(``first(t)`` the unit of its first annotator: each unit is the first of at most one tuple of an exact
+cover, so the cover's reduced costs add up unit by unit); the generation stops when the best bound
 reaches the master's value (the relaxation's optimum over all candidates).
 
 Integer solution. The relaxation's tuples above one half and an integer program over the units
