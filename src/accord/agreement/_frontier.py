@@ -136,8 +136,11 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
             # [F(p, {}) - |m| delta, F(p, {}) + |m| (n - 1) delta / C(n, 2)] (add them as singletons, or take
             # them out of the tuples of a cover of every unit): a partial cover whose cost - |m| delta exceeds
             # another's cost + |m'| (n - 1) delta / C(n, 2) cannot lead to an optimal cover
-            seg = np.flatnonzero(np.r_[True, c[1:] != c[:-1]])          # the components, in order
-            seg_id = np.repeat(np.arange(len(seg)), np.diff(np.r_[seg, len(c)]))
+            comp_starts = np.empty(len(c), dtype=bool)
+            comp_starts[0] = True
+            np.not_equal(c[1:], c[:-1], out=comp_starts[1:])
+            seg = np.flatnonzero(comp_starts)                           # the components, in order
+            seg_id = np.cumsum(comp_starts) - 1
             bits = _popcount(m)
             best = np.minimum.reduceat(cost + bits * removal, seg)[seg_id]
             worse = cost - bits * delta_empty > best + 1e-9 * (1.0 + np.abs(best))
@@ -145,7 +148,7 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
             # most F(p, m) + |m* - m| (n - 1) delta / C(n, 2) + |m - m*| delta
             least = np.minimum.reduceat(cost, seg)
             at_least = np.flatnonzero(cost == least[seg_id])
-            star = at_least[np.r_[True, seg_id[at_least][1:] != seg_id[at_least][:-1]]][seg_id]
+            star = at_least[np.searchsorted(at_least, seg)][seg_id]       # the first of each component
             m_star = m[star]
             reach = least[seg_id] + _popcount(m_star & ~m) * removal + _popcount(m & ~m_star) * delta_empty
             worse |= cost > reach + 1e-9 * (1.0 + np.abs(reach))
