@@ -20,11 +20,15 @@ the text at its offsets; a mismatch is an error naming the line.
 
 from __future__ import annotations
 
+import os
+import re
+from itertools import repeat
+from operator import le
 from pathlib import Path
 from typing import Any, cast
 
 from ..._support.collector import collection_paused
-from ..._support.io import read_text
+from ..._support.io import check_encoding, current_encoding, read_text
 from ..._support.safe_paths import id_from_file_name
 from ...errors import FormatError, OptionError, quoted
 from ...model import EMPTY_ATTRIBUTES, Annotation, Corpus, Document, covered_text, is_aggregate
@@ -43,21 +47,60 @@ def read_brat(path: str | Path, *, discontinuous: str = "fragments", encoding: s
     """Read one document from ``X.ann`` and ``X.txt`` (either path may be given)."""
     if discontinuous not in DISCONTINUOUS:
         raise OptionError(f"discontinuous must be one of {', '.join(DISCONTINUOUS)}; got {discontinuous!r}")
-    doc, ann_path = _read_document(Path(path), discontinuous, encoding)
-    return Corpus([doc], name=str(ann_path))
+    p = Path(path)
+    doc = _read_document(p, discontinuous, encoding, _is_utf8(encoding))
+    return Corpus([doc], name=str(p.with_suffix(".ann")))
 
 
-def _read_document(p: Path, discontinuous: str, encoding: str | None) -> tuple[Document, Path]:
-    """One document of ``X.ann`` and ``X.txt`` (``p`` either), with the ``.ann`` file's path."""
-    ann_path = p.with_suffix(".ann")
-    txt_path = p.with_suffix(".txt")
+def _is_utf8(encoding: str | None) -> bool:
+    """Whether files are read as UTF-8 (``encoding``, else the command's); an unknown encoding is refused by
+    :func:`read_text` as before."""
+    try:
+        return check_encoding(encoding or current_encoding()) == "utf-8"
+    except OptionError:
+        return False
+
+
+def _utf8_text(file: str) -> str | None:
+    """What :func:`read_text` gives for a UTF-8 file that it reads without an error (decoded, a byte-order mark
+    dropped), by one read; None for a file it refuses or might (it reads that one again and names the problem)."""
+    try:
+        with open(file, "rb") as fh:
+            data = fh.read()
+        if b"\0" in data:
+            return None
+        text = data.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text[1:] if text[:1] == "\ufeff" else text
+
+
+def _read_document(p: Path | str, discontinuous: str, encoding: str | None, utf8: bool) -> Document:
+    """One document of ``X.ann`` and ``X.txt`` (``p`` either; a string: the path of an ``.ann`` file as
+    :class:`Path` writes it); ``utf8``: the files are read as UTF-8, by :func:`_utf8_text` first."""
+    name = os.fspath(p)
+    cut = max(name.rfind("/"), name.rfind(os.sep)) + 1
+    if name.endswith(".ann") and len(name) - cut > 4:   # (its name as ``with_suffix`` and ``stem`` see it)
+        ann_name, txt_name, stem = name, name[:-4] + ".txt", name[cut:-4]
+    else:
+        p = Path(p)
+        ann_name, txt_name, stem = os.fspath(p.with_suffix(".ann")), os.fspath(p.with_suffix(".txt")), p.stem
     try:   # (the files are checked for when they cannot be read: two stat calls fewer a document)
-        text = read_text(txt_path, encoding)
-        ann_text = read_text(ann_path, encoding)
+        text = _utf8_text(txt_name) if utf8 else None
+        if text is None:
+            text = read_text(Path(txt_name), encoding)
+        ann_text = _utf8_text(ann_name) if utf8 else None
+        if ann_text is None:
+            ann_text = read_text(Path(ann_name), encoding)
     except FormatError:
-        _check_pair(ann_path, txt_path)
+        _check_pair(Path(ann_name), Path(txt_name))
         raise
-    doc_id = id_from_file_name(p.stem)
+    doc_id = id_from_file_name(stem)
+    if ann_text[:1] == "T":
+        found = _one_piece_lines(ann_text, text)
+        if found is not None:
+            return Document(doc_id, found, text)
+    ann_path = Path(ann_name)
     raw: dict[str, RawAnnotation] = {}
     order: list[str] = []
     pending_attrs: list[tuple[int, str, str, Any]] = []
@@ -188,7 +231,35 @@ def _read_document(p: Path, discontinuous: str, encoding: str | None) -> tuple[D
                    for a, at in zip(simple, simple_lines)}
             order = [a.id for a in simple]   # type: ignore[misc]
         annotations = build_annotations([raw[i] for i in order], path=ann_path, doc_id=doc_id)
-    return Document(doc_id, annotations, text), ann_path
+    return Document(doc_id, annotations, text)
+
+
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+"""What ``str.splitlines`` breaks a line at."""
+
+_ONE_PIECE = re.compile(f"^(T[^\t{_LINE_BREAKS}]*)\t([^\\s;]+) ([0-9]+) ([0-9]+)\t([^\t{_LINE_BREAKS}]*)\n", re.M)
+"""A one-piece ``T`` line as the line loop of :func:`_read_document` reads it without its general branch (an id
+starting with ``T``, a type without ``;``, the offsets in ASCII digits, one space apart, a quote, no other tab), up to
+its line feed; a line that does not match may still be read (by the loop)."""
+
+
+def _one_piece_lines(ann_text: str, text: str) -> tuple[Annotation, ...] | None:
+    """The annotations of a ``.ann`` text of only one-piece ``T`` lines (:data:`_ONE_PIECE`) whose offsets lie in
+    the text, whose quotes are the text there and whose ids are distinct, read by passes of C code (what the line
+    loop of :func:`_read_document` makes of them); None for any other text (the loop reads it, and names what is
+    wrong)."""
+    if ann_text[-1:] != "\n":
+        ann_text += "\n"
+    found = _ONE_PIECE.findall(ann_text)
+    if len(found) != ann_text.count("\n"):   # (each match is one whole line: from a line's start to its line feed)
+        return None
+    ids, labels, firsts, lasts, quotes = zip(*found)
+    starts, ends = list(map(int, firsts)), list(map(int, lasts))
+    if max(ends) > len(text) or not all(map(le, starts, ends)) or len(set(ids)) != len(ids) \
+            or tuple(map(text.__getitem__, map(slice, starts, ends))) != quotes:
+        return None
+    return tuple(map(_new_tuple, repeat(Annotation), zip(labels, starts, ends, repeat(EMPTY_ATTRIBUTES), ids,
+                                                         repeat(None))))
 
 
 def _named(ident: str) -> str:
@@ -205,7 +276,7 @@ def _check_pair(ann_path: Path, txt_path: Path) -> None:
 
 
 def _read_directory(path: Path, **options: Any) -> Corpus:
-    files = directory_files(path)
+    files = _file_names(path)
     if not files:
         raise FormatError("no .ann files in this directory", path=path)
     return _read_ann_files(files, str(path), **options)
@@ -216,13 +287,29 @@ def directory_files(path: Path) -> list[Path]:
     return sorted(path.glob("*.ann"))
 
 
+def _file_names(path: Path) -> list[str] | list[Path]:
+    """:func:`directory_files` as the strings of those paths, listed without a :class:`Path` a file (on POSIX: the
+    names ending in ``.ann``, hidden ones too, as ``glob`` matches them, in the order of their names)."""
+    if os.name != "posix":
+        return directory_files(path)
+    try:
+        names = sorted(n for n in os.listdir(path) if n.endswith(".ann"))
+    except OSError:     # (glob lists nothing there)
+        return directory_files(path)
+    folder = os.fspath(path)
+    head = "" if folder == "." else folder if folder.endswith("/") else folder + "/"
+    return [head + n for n in names]
+
+
 @collection_paused   # (a folder is many small objects and no cycle: the collector would rescan them, 30 % of it)
-def _read_ann_files(files: list[Path], name: str, **options: Any) -> Corpus:
+def _read_ann_files(files: list[Path] | list[str], name: str, **options: Any) -> Corpus:
     """Some of a brat folder's documents (:mod:`accord.parallel` shares a folder out by files)."""
     discontinuous = options.get("discontinuous", "fragments")
     if discontinuous not in DISCONTINUOUS:
         raise OptionError(f"discontinuous must be one of {', '.join(DISCONTINUOUS)}; got {discontinuous!r}")
-    return Corpus([_read_document(f, discontinuous, options.get("encoding"))[0] for f in files], name=name)
+    encoding = options.get("encoding")
+    utf8 = _is_utf8(encoding)
+    return Corpus([_read_document(f, discontinuous, encoding, utf8) for f in files], name=name)
 
 
 def annotator_folders(path: Path, limit: int) -> dict[str, list[Path]] | None:
