@@ -334,7 +334,7 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
     except AlignmentError:
         if n < 3:
             raise
-        from ._colgen import dense_alignment     # too dense to list: column generation (agreement/_colgen.py)
+        from ._colgen import dense_alignment  # too dense to list: column generation (agreement/_colgen.py)
         return dense_alignment(units, diss, what)
     real = tuples >= 0
     k = real.sum(axis=1)
@@ -366,7 +366,7 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
         per_component = np.bincount(label[firsts[rest]], minlength=n_comp)
         worst = int(np.argmax(per_component)) if len(rest) else 0
         if len(rest) and per_component[worst] > MAX_LP_CANDIDATES:
-            from ._colgen import dense_alignment     # too many candidates: column generation (agreement/_colgen.py)
+            from ._colgen import dense_alignment  # too many candidates: column generation (agreement/_colgen.py)
             return dense_alignment(units, diss, what)
         by_comp = np.argsort(label[firsts[rest]], kind="stable")
         rest = rest[by_comp]
