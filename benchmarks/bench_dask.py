@@ -172,7 +172,8 @@ def main() -> None:
                 medians = {name: (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))
                            for name, runs in figures.items()}
                 base_wall, base_cpu = medians["one process"]
-                print(f"{tokens:,} tokens ({docs:,} documents): identical output", flush=True)
+                print(f"{tokens:,} tokens ({docs:,} documents): identical output; load average {os.getloadavg()[0]:.1f} "
+                      f"on {os.cpu_count()} cores (wall times need idle cores)", flush=True)
                 for name, (wall, cpu) in medians.items():
                     print(f"  {name:13} wall {wall:6.2f} s ({base_wall / wall:.2f}x one process), CPU {cpu:6.2f} s "
                           f"({cpu / base_cpu:.2f}x one process, {cpu / tokens * 1e6:.2f} CPU-s per million tokens)",
