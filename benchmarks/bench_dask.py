@@ -16,7 +16,8 @@ The three outputs must be identical (the ``generator`` block, which records the 
 time is printed. CPU time is user + system of every process the run involves: the command with every process it
 started and waited for (``wait4``), plus, for the real cluster, what the scheduler, the workers and their nannies
 spent during the run (``psutil``, before and after); the cluster's own start-up is reported apart, once. Figures are
-medians of ``--repeat`` runs. Goals (issue 43): the CPU of each Dask run at most 1.25x one process's; with the real
+medians of ``--repeat`` runs; for the real clusters, the share of the command, of the scheduler and of the workers
+with their nannies is printed too, and the load average beside the wall times. Goals (issue 43): the CPU of each Dask run at most 1.25x one process's; with the real
 cluster of 2 workers at least 1.5x one process in wall time at 10 M tokens (that needs 2 idle cores).
 """
 
@@ -105,8 +106,15 @@ class Cluster:
 
     def cpu(self) -> float:
         """The CPU seconds spent so far by the scheduler, the workers and their nannies."""
+        return sum(self.parts())
+
+    def parts(self) -> tuple[float, float]:
+        """The CPU seconds spent so far by the scheduler, and by the workers with their nannies."""
+        return self._cpu(self.procs[:1]), self._cpu(self.procs[1:])
+
+    def _cpu(self, procs: list[subprocess.Popen]) -> float:
         total = 0.0
-        for p in self.procs:
+        for p in procs:
             try:
                 root = self._psutil.Process(p.pid)
                 for proc in [root, *root.children(recursive=True)]:
@@ -161,23 +169,30 @@ def main() -> None:
                     if _without_generator(out) != expected:
                         sys.exit(f"{tokens} tokens: {name} differs from one process")
                 figures: dict[str, list[tuple[float, float]]] = {name: [] for name in ways}
+                split: dict[str, list[tuple[float, float, float]]] = {name: [] for name in clusters}
                 for _ in range(args.repeat):
                     for name, cmd in ways.items():     # in turn, so that a change of load touches all three
                         measured = clusters.get(name)
-                        before = measured.cpu() if measured is not None else 0.0
+                        before = measured.parts() if measured is not None else (0.0, 0.0)
                         wall, cpu, _ = _run(cmd)
                         if measured is not None:
-                            cpu += measured.cpu() - before
+                            after = measured.parts()
+                            split[name].append((cpu, after[0] - before[0], after[1] - before[1]))
+                            cpu += sum(after) - sum(before)
                         figures[name].append((wall, cpu))
                 medians = {name: (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))
                            for name, runs in figures.items()}
                 base_wall, base_cpu = medians["one process"]
-                print(f"{tokens:,} tokens ({docs:,} documents): identical output; load average {os.getloadavg()[0]:.1f} "
-                      f"on {os.cpu_count()} cores (wall times need idle cores)", flush=True)
+                print(f"{tokens:,} tokens ({docs:,} documents): identical output; load average "
+                      f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall times need idle cores)", flush=True)
                 for name, (wall, cpu) in medians.items():
                     print(f"  {name:13} wall {wall:6.2f} s ({base_wall / wall:.2f}x one process), CPU {cpu:6.2f} s "
                           f"({cpu / base_cpu:.2f}x one process, {cpu / tokens * 1e6:.2f} CPU-s per million tokens)",
                           flush=True)
+                for name, runs in split.items():
+                    command, scheduler, workers = (statistics.median(r[k] for r in runs) for k in range(3))
+                    print(f"  {name}: the command {command:.2f} CPU-s, the scheduler {scheduler:.2f}, the workers "
+                          f"and their nannies {workers:.2f} (medians)", flush=True)
                 for name in ("--dask local", *clusters):
                     ratio = medians[name][1] / base_cpu
                     goals.append(f"{tokens:,} tokens, {name}: CPU <= 1.25x one process: "
