@@ -17,8 +17,9 @@ time is printed. CPU time is user + system of every process the run involves: th
 started and waited for (``wait4``), plus, for the real cluster, what the scheduler, the workers and their nannies
 spent during the run (``psutil``, before and after); the cluster's own start-up is reported apart, once. Figures are
 medians of ``--repeat`` runs; for the real clusters, the share of the command, of the scheduler and of the workers
-with their nannies is printed too, and the load average beside the wall times. Goals (issue 43): the CPU of each Dask run at most 1.25x one process's; with the real
-cluster of 2 workers at least 1.5x one process in wall time at 10 M tokens (that needs 2 idle cores).
+with their nannies is printed too, and the load average beside the wall times. Goals (issue 43): the CPU of each
+Dask run at most 1.25x one process's; with the real cluster of 2 workers at least 1.5x one process in wall time at
+10 M tokens (that needs 2 idle cores).
 """
 
 from __future__ import annotations
