@@ -105,6 +105,24 @@ class PlainLayout(NamedTuple):
         starts = self.line_starts[lines] if column == 0 else self.spaces[at - 1] + 1
         return starts, ends
 
+    def fields(self, lines: np.ndarray, *columns: int) -> list[tuple[np.ndarray, np.ndarray]]:
+        """:meth:`field` of several columns, each line's first whitespace looked up once and the end of a column
+        used as the start of the next (a token and its tag: three gathers of the lines instead of five)."""
+        base = self.after[lines]
+        ends_of: dict[int, np.ndarray] = {}
+        for column in sorted(set(columns)):
+            ends_of[column] = self.spaces[base + column] if column else self.spaces[base]
+        out = []
+        for column in columns:
+            if column == 0:
+                starts = self.line_starts[lines]
+            elif column - 1 in ends_of:
+                starts = ends_of[column - 1] + 1
+            else:
+                starts = self.spaces[base + (column - 1)] + 1
+            out.append((starts, ends_of[column]))
+        return out
+
 
 def _line_text(text: str, line_starts: np.ndarray, line: int) -> str:
     start = int(line_starts[line])

@@ -48,7 +48,9 @@ def intern_fields(text: str, codes: npt.NDArray[np.unsignedinteger[Any]], starts
         if late is not None:
             np.minimum(at, top, out=at)
         word = view[at]
-        word &= _MASKS[np.clip(lens - 8 * k, 0, 8)]
+        # the bytes of each field within this word: min(len - 8k, 8), at least 0 (np.clip costs twice as much)
+        left = lens if k == 0 else np.maximum(lens - 8 * k, 0)
+        word &= _MASKS[np.minimum(left, 8) if words > 1 or k else left]
         parts.append(word)
     if late is not None:     # the last tags of the text: their bytes read one by one
         for k in range(words):
@@ -56,8 +58,8 @@ def intern_fields(text: str, codes: npt.NDArray[np.unsignedinteger[Any]], starts
                               for b, e in zip(begin[late].tolist(), ends[late].tolist())]
     key = parts[0] if words == 1 else parts[0] * _MIX + parts[1]
     book = _distinct(key[:4096])
-    index = np.minimum(np.searchsorted(book, key), len(book) - 1)
-    found = book[index] == key
+    index = np.searchsorted(book, key)
+    found = book.take(index, mode="clip") == key     # (an index past the book is clipped to its last value)
     if not found.all():
         book = _distinct(np.concatenate([book, key[~found]]))
         index = np.searchsorted(book, key)

@@ -106,8 +106,12 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
             i = int(token_lines[bad[0]])
             raise FormatError(f"expected {ncols} columns as on the lines above, found {int(f.widths[i])}: "
                               f"{quoted(' '.join(f.line_fields(text, i)))}", path=path, line=i + 1 + line_offset)
-        out.tokens = TextFields(text, *f.field(token_lines, token_column % ncols))
-        out.tags = TextFields(text, *f.field(token_lines, tag_column % ncols))
+        if isinstance(f, PlainLayout):
+            token_field, tag_field = f.fields(token_lines, token_column % ncols, tag_column % ncols)
+        else:
+            token_field, tag_field = f.field(token_lines, token_column % ncols), f.field(token_lines, tag_column % ncols)
+        out.tokens = TextFields(text, *token_field)
+        out.tags = TextFields(text, *tag_field)
         del f, nonblank
         out.tag_codes = intern_fields(text, codes, out.tags.starts, out.tags.ends)
         last = token_lines[-1] + line_offset if len(token_lines) else 0
