@@ -109,7 +109,8 @@ def parse_columns(text: str, *, tag_column: int = -1, path: object = None,
         if isinstance(f, PlainLayout):
             token_field, tag_field = f.fields(token_lines, token_column % ncols, tag_column % ncols)
         else:
-            token_field, tag_field = f.field(token_lines, token_column % ncols), f.field(token_lines, tag_column % ncols)
+            token_field = f.field(token_lines, token_column % ncols)
+            tag_field = f.field(token_lines, tag_column % ncols)
         out.tokens = TextFields(text, *token_field)
         out.tags = TextFields(text, *tag_field)
         del f, nonblank
