@@ -173,3 +173,34 @@ def test_relations_content_keys_are_the_engines(anns: list) -> None:
     want = [_content_key(a, lbl, _incoming(anns, theirs), (3, 7), theirs) for a, lbl in zip(anns, labels)]
     assert got == want
     assert {k: v for k, v in ours.items() if k >= 0} == {k: v for k, v in theirs.items() if k >= 0}
+
+
+MAT_DOCUMENT = {"signal": "Ann met Bob.", "metadata": {"a": [1]}, "version": 2, "asets": [
+    {"type": "PER", "hasSpan": True, "hasID": True,
+     "attrs": ["kind", {"name": "n", "type": "int", "aggregation": None}],
+     "annots": [[0, 3, "p1", "x", 1], [8, 11, "p2"]]},
+    {"type": "MEET", "hasSpan": False, "attrs": [{"name": "who", "type": "annotation", "aggregation": "none"}],
+     "annots": [["p1"]]}]}
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.data())
+def test_mat_outline_test_agrees_with_the_shape_check(data: st.DataObject) -> None:
+    """The MAT reader's plain test of a document's outline (:func:`_fits_outline`) says yes only where the shape
+    check (:data:`_OUTLINE`, which names the fault) passes, on a document with one value replaced by one of
+    another type, and yes on the document itself."""
+    import pytest
+
+    from accord.errors import FormatError
+    from accord.formats._json import check
+    from accord.formats.text.matjson import _OUTLINE, _fits_outline
+
+    from .strategies import corrupt_json
+
+    assert _fits_outline(MAT_DOCUMENT)
+    obj = data.draw(corrupt_json(MAT_DOCUMENT))
+    if _fits_outline(obj):
+        check(obj, _OUTLINE)
+    else:
+        with pytest.raises(FormatError):
+            check(obj, _OUTLINE)

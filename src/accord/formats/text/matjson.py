@@ -57,6 +57,40 @@ _OUTLINE = Object({"signal": STRING, "metadata": Object({}), "version": INTEGER,
                                           name=_ASET.name))},
                   required=("signal",), name=_DOCUMENT.name)
 """The document without its rows, which :func:`_rows_in_bulk` checks a column at a time."""
+
+
+def _fits_outline(obj: Any) -> bool:
+    """Whether ``obj`` has the shape :data:`_OUTLINE` asks for, tested by plain type checks (the walk of
+    :func:`~accord.formats._json.check` is done only when this says no: it names the fault)."""
+    if type(obj) is not dict or type(obj.get("signal")) is not str:
+        return False
+    if "metadata" in obj and type(obj["metadata"]) is not dict:
+        return False
+    if "version" in obj and type(obj["version"]) is not int:
+        return False
+    asets = obj.get("asets", [])
+    if type(asets) is not list:
+        return False
+    for aset in asets:
+        if type(aset) is not dict or type(aset.get("type")) is not str:
+            return False
+        if any(k in aset and type(aset[k]) is not bool for k in ("hasSpan", "hasID")):
+            return False
+        if "annots" in aset and type(aset["annots"]) is not list:
+            return False
+        attrs = aset.get("attrs", [])
+        if type(attrs) is not list:
+            return False
+        for a in attrs:
+            if type(a) is str:
+                continue
+            if (type(a) is not dict or type(a.get("name")) is not str
+                    or "type" in a and type(a["type"]) is not str
+                    or a.get("aggregation") is not None and type(a["aggregation"]) is not str):
+                return False
+    return True
+
+
 _VALUE_SHAPES = {"string": STRING, "int": INTEGER, "float": NUMBER, "boolean": BOOLEAN,
                  "annotation": OneOf((STRING, INTEGER), name="an annotation id (string or integer)")}
 
@@ -70,7 +104,8 @@ def read_mat_json(path: str | Path, *, encoding: str | None = None, **_ignored: 
     """
     p = Path(path)
     obj = parse_json(read_text(p, encoding), path=p)
-    check(obj, _OUTLINE, path=p)
+    if not _fits_outline(obj):
+        check(obj, _OUTLINE, path=p)    # (which names the first fault)
     version = obj.get("version", 1)
     if version not in (1, 2):
         raise FormatError(f"$.version: MAT JSON version {version!r} is not supported (1 or 2)", path=p)
