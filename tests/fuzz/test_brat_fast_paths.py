@@ -43,7 +43,7 @@ def _line(draw: st.DrawFn, text: str, k: int, form: str) -> str:
     quote = text[s:e]
     first, last = str(s), str(size + 1 if form == "past" else e)
     if form == "backwards" and s:
-        first, last = str(s), str(s - 1)
+        first, last, quote = str(s), str(s - 1), draw(st.sampled_from(["", quote]))
     sep = " "
     if form == "sep":
         sep = draw(st.sampled_from(["  ", "\xa0", "\t"]))

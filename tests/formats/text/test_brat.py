@@ -51,6 +51,7 @@ def test_other_texts_go_to_the_loop_and_read_the_same(tmp_path, ann):
     ("T1\tPER 0 12\tAda Lovelacf\n", "doc.ann:1: T1 quotes 'Ada Lovelacf' but the text at 0-12 is 'Ada Lovelace'"),
     ("T1\tPER 0 12\tAda Lovelace\nT2\tLOC 36 45\tLondon\n", "doc.ann:2: T2 ends at 45, past the end of the text"),
     ("T1\tPER 12 0\tAda Lovelace\n", "doc.ann:1: bad offsets"),
+    ("T1\tPER 5 4\t\n", "doc.ann:1: bad offsets"),    # (the empty quote is the text from 5 to 4)
 ])
 def test_the_loop_names_what_is_wrong(tmp_path, ann, message):
     """An id twice, a quote that is not the text, an end past the text, offsets backwards: not taken by the fast
@@ -67,3 +68,15 @@ def test_a_file_the_fast_read_refuses_is_read_text_s_error(tmp_path):
     assert brat._utf8_text(str(folder / "doc.txt")) is None
     with pytest.raises(FormatError, match="a NUL byte at byte 1"):
         read(folder, "brat")
+
+
+def test_a_quote_across_any_line_break_goes_to_the_loop():
+    """Every character ``str.splitlines`` breaks a line at (found by trying every code point, not from the reader's
+    list): a ``T`` line quoting text across it is two lines to the loop, so the fast path leaves it to the loop."""
+    breaks = [c for c in map(chr, range(0x110000)) if len(f"a{c}b".splitlines()) == 2]
+    assert len(breaks) == 10 and set(breaks) <= set(brat._LINE_BREAKS)
+    for c in breaks:
+        text = f"ab{c}cd"
+        assert brat._one_piece_lines(f"T1\tPER 1 4\tb{c}c\n", text) is None, repr(c)
+        assert brat._one_piece_lines(f"T1\tPER 1 4\tb{c}c\nT2\tPER 0 1\ta\n", text) is None, repr(c)
+    assert brat._one_piece_lines("T1\tPER 1 4\tb c\n", "ab cd") is not None
