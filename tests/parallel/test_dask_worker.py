@@ -127,12 +127,16 @@ def _cycles(count: int) -> int:
 def test_the_collector_is_paused_while_a_task_runs_and_left_as_found():
     import gc
 
+    _wait_idle()    # (a task of another test may have left the worker set for half a second)
     was = gc.isenabled()
     gc.enable()
     try:
         # a Dask worker collects cycles (the accord command does not): a task of accord's runs without, as the
         # command's processes do; 200,000 lists kept would start about 285 collections (threshold 700)
         assert _cycles(200_000) > 100
+        assert in_dask_worker(_collector_state, "", None) is False
+        # the next task at once, after the collector was turned on between the two: paused again
+        gc.enable()
         assert in_dask_worker(_collector_state, "", None) is False
         assert in_dask_worker(_cycles, "", 200_000) == 0
         _wait_idle()

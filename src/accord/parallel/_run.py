@@ -366,6 +366,8 @@ def in_dask_worker(fn: Callable[[T], R], directory: str, item: T) -> R:
                     tasks.directory = tasks.home
             if not tasks.held:
                 _hold(tasks)
+            else:   # (set still from the last task: what the collector was before it stays recorded)
+                gc.disable()
         tasks.running += 1
     try:
         return fn(item)
