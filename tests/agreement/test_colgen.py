@@ -183,3 +183,44 @@ def test_dense_alignment_splits_components():
     got = dense_alignment(units, Dissimilarity())
     _check_cover(units, got.units)
     assert got.disorder.sum() == pytest.approx(_milp_optimum(units), rel=1e-9)
+
+
+def test_one_budget_covers_the_observed_continuum_and_every_sample(monkeypatch):
+    """γ's column generation spends one budget over the observed continuum and all its samples (the deadline each
+    component is given is the same), not a fresh one a call: 31 calls of 120 CPU-s each were an hour before a
+    refusal. Failed before: every call set its own deadline."""
+    from accord.agreement import _colgen
+    from accord.agreement._gamma import gamma_tables
+
+    deadlines = []
+    solve = _colgen.solve_dense
+
+    def record(units, diss, what="", deadline=None, seconds=_colgen.COLGEN_SECONDS):
+        deadlines.append((deadline, seconds))
+        return solve(units, diss, what, deadline, seconds)
+
+    monkeypatch.setattr(_colgen, "solve_dense", record)
+    monkeypatch.setattr(_colgen, "DENSE_PAIRS", 0)              # every component through column generation
+
+    def refuse(*args, **kwargs):                                 # and no candidates listed
+        raise _alignment.AlignmentError("too dense")
+    monkeypatch.setattr(_alignment, "candidate_alignments", refuse)
+    units = continua_from_rows(dense_rows(12, seed=3, stretch=40.0))
+    gamma_tables(units, samples=3, time_limit=50.0)
+    assert len(deadlines) >= 2
+    assert len(set(deadlines)) == 1 and deadlines[0][1] == 50.0
+
+
+def test_the_time_limit_is_the_refusals_and_must_be_positive():
+    """A time limit spent: the refusal names it and how to allow more; a limit of 0 or below, or not finite, is an
+    OptionError (never a γ that stops at once or runs without end)."""
+    from accord.agreement._alignment import AlignmentError
+    from accord.agreement._gamma import gamma_tables
+    from accord.errors import OptionError
+
+    units = continua_from_rows(dense_rows(150, seed=0, stretch=100.0))
+    with pytest.raises(AlignmentError, match=r"within 1e-06 CPU-s \(γ's time limit .*--time-limit"):
+        gamma_tables(units, time_limit=1e-6)
+    for bad in (0.0, -1.0, float("inf"), float("nan")):
+        with pytest.raises(OptionError, match="--time-limit must be a positive number of seconds"):
+            gamma_tables(units, time_limit=bad)

@@ -174,3 +174,30 @@ def test_alpha_u_takes_units_of_length_0(tmp_path, capsys):
     assert totals["u_alpha_1995"]["observed_disagreement"]["A"] == 0.0
     status, _, err = run(["agree", str(table), "--unitizing", "gamma"], capsys)
     assert status == 2 and "unit of length 0" in err
+
+
+def test_time_limit_bounds_gamma_and_applies_to_gamma_only(tmp_path, capsys):
+    """--time-limit: γ over units too dense to list their candidates is refused once it is spent (exit 2, the
+    document and the limit named); it is refused with alpha-u and without --unitizing; 0 or a word is an argparse
+    error."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    lines = [f"A{a},d,{s:g},{s + w:g},{c}" for a in range(3)
+             for s, w, c in zip(np.round(rng.uniform(0, 100, 150)), np.round(rng.uniform(1, 25, 150)),
+                                rng.choice(list("abcd"), 150))]
+    table = tmp_path / "dense.csv"
+    table.write_text("\n".join(dict.fromkeys(lines)) + "\n")
+    status, _, err = run(["agree", str(table), "--unitizing", "gamma", "--time-limit", "0.000001"], capsys)
+    assert status == 2 and "document 'd'" in err and "within 1e-06 CPU-s" in err and "--time-limit" in err
+    status, _, err = run(["agree", str(table), "--unitizing", "alpha-u", "--time-limit", "5"], capsys)
+    assert status == 2 and "--time-limit" in err and "--unitizing gamma" in err
+    from accord.agreement._colgen import COLGEN_SECONDS
+    from accord.cli import build_parser
+
+    assert build_parser().parse_args(["agree", "x", "--unitizing", "gamma"]).time_limit == COLGEN_SECONDS
+    for bad in ("0", "-3", "soon"):
+        with pytest.raises(SystemExit) as stop:
+            main(["agree", str(table), "--unitizing", "gamma", "--time-limit", bad])
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and "--time-limit" in err and "seconds" in err

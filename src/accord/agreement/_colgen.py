@@ -41,14 +41,18 @@ program over them, the singletons and the best cover gives a new ``UB``; once ``
 every tuple that could do better was in the program, so its cover is optimal (else ``τ`` becomes
 the gap and it runs again). Where that list would pass :data:`MAX_FIXED_COLUMNS` (or the pricing
 :data:`MAX_PRICED` partial tuples), an integer program is not solved within its time, the
-generation does not converge within :data:`MAX_ROUNDS`, or one call passes
-:data:`COLGEN_SECONDS`, the component is refused with an
+generation does not converge within :data:`MAX_ROUNDS`, or the alignments of one γ (the observed
+continuum and its samples together: :func:`time_budget`) pass :data:`COLGEN_SECONDS` of CPU (or
+``--time-limit``), the component is refused with an
 :class:`~accord.agreement._alignment.AlignmentError`: nothing is approximated.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from math import comb
 from typing import Any
@@ -59,7 +63,7 @@ from ._continua import Continua
 from ._dissimilarity import Dissimilarity
 
 __all__ = ["COLGEN_SECONDS", "ColumnGeneration", "DENSE_PAIRS", "dense_alignment", "MAX_FIXED_COLUMNS", "MAX_PRICED",
-           "MAX_ROUNDS", "solve_dense"]
+           "MAX_ROUNDS", "solve_dense", "time_budget"]
 
 MAX_ROUNDS = 300
 """Rounds of column generation before a component is refused."""
@@ -71,7 +75,36 @@ MAX_FIXED_COLUMNS = 300_000
 """The most tuples the final integer program may take after reduced-cost fixing (past it: refused)."""
 
 COLGEN_SECONDS = 120.0
-"""The CPU seconds one call of :func:`dense_alignment` may spend: past them, the component at work is refused."""
+"""The CPU seconds the column generation of one γ may spend by default (its observed continuum and every sample
+together; ``--time-limit`` sets another): past them, the component at work is refused."""
+
+_BUDGET: ContextVar[tuple[float, float] | None] = ContextVar("accord_gamma_budget", default=None)
+"""The deadline (:func:`time.process_time`) and the seconds of the :func:`time_budget` at work, if any."""
+
+_NESTED: ContextVar[bool] = ContextVar("accord_gamma_nested", default=False)
+"""Whether :func:`dense_alignment` is solving a small component through the listing path (no second detour)."""
+
+
+@contextmanager
+def time_budget(seconds: float | None = None) -> Iterator[None]:
+    """Every :func:`dense_alignment` inside spends, together, at most ``seconds`` of CPU from now
+    (:data:`COLGEN_SECONDS` when None); past them the component at work is refused.
+
+    Raises
+    ------
+    OptionError
+        ``seconds`` not a positive finite number.
+    """
+    from ..errors import OptionError
+
+    if seconds is not None and not (0 < float(seconds) < float("inf")):
+        raise OptionError(f"--time-limit must be a positive number of seconds, got {seconds!r}")
+    limit = COLGEN_SECONDS if seconds is None else float(seconds)
+    token = _BUDGET.set((time.process_time() + limit, limit))
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
 
 _SMOOTHING = 0.7
 _BEAM = 3
@@ -450,10 +483,11 @@ def _best_per_unit(rows: np.ndarray, reduced: np.ndarray, m: int, per_unit: int 
     return np.unique(cand[rank < per_unit])
 
 
-def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: float | None = None
-                ) -> tuple[np.ndarray, np.ndarray, ColumnGeneration]:
+def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: float | None = None,
+                seconds: float = COLGEN_SECONDS) -> tuple[np.ndarray, np.ndarray, ColumnGeneration]:
     """The optimal alignment of one component ``units`` (rows 0..m-1): ``(tuples, disorder, info)``,
-    ``tuples[i, a]`` a row of ``units`` or -1; refused past ``deadline`` (:func:`time.process_time`).
+    ``tuples[i, a]`` a row of ``units`` or -1; refused past ``deadline`` (:func:`time.process_time`), the end of
+    a budget of ``seconds`` (named in the refusal).
 
     Raises
     ------
@@ -483,7 +517,7 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
     value = float("inf")
     for info.rounds in range(1, MAX_ROUNDS + 1):
         if deadline is not None and time.process_time() > deadline:
-            raise _error(units, f"column generation did not reach its bound within {COLGEN_SECONDS:g} CPU-s", what)
+            raise _error(units, f"column generation did not reach its bound within {_budget_words(seconds)}", what)
         value, pi = master.solve()
         tol = 1e-9 * max(1.0, abs(value))
         if best >= value - tol:
@@ -528,7 +562,7 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
         raise _error(units, f"column generation did not reach its bound in {MAX_ROUNDS} rounds", what)
     info.lower_bound, info.relaxation = best, value
     if deadline is not None and time.process_time() > deadline:
-        raise _error(units, f"its exact alignment was not found within {COLGEN_SECONDS:g} CPU-s", what)
+        raise _error(units, f"its exact alignment was not found within {_budget_words(seconds)}", what)
     all_rows, all_cost = cols.all(singles, delta)
     info.columns = len(all_rows)
     assert center is not None
@@ -560,7 +594,7 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
     tau = min(upper - best, _FIRST_TAU * max(abs(best), delta) / max(m, 1) * 10)
     while upper - best > tol:
         if deadline is not None and time.process_time() > deadline:
-            raise _error(units, f"its exact alignment was not found within {COLGEN_SECONDS:g} CPU-s", what)
+            raise _error(units, f"its exact alignment was not found within {_budget_words(seconds)}", what)
         gap = upper - best
         tau = min(max(tau, 0.0), gap)
         try:
@@ -593,7 +627,9 @@ DENSE_PAIRS = 20_000
 """A component of :func:`dense_alignment` with more compatible pairs than this is solved by column generation;
 a smaller one by :func:`accord.agreement._alignment.best_alignment` (its candidates listed)."""
 
-_NESTED = False
+def _budget_words(seconds: float) -> str:
+    """The budget of a refusal, and how to give more."""
+    return f"{seconds:g} CPU-s (γ's time limit for its exact alignments; --time-limit or time_limit= allows more)"
 
 
 def _subset(units: Continua, rows: np.ndarray) -> Continua:
@@ -615,7 +651,6 @@ def dense_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Any
     AlignmentError
         A component whose optimum could not be proved (see :func:`solve_dense`).
     """
-    global _NESTED
     from scipy import sparse
     from scipy.sparse.csgraph import connected_components
 
@@ -623,7 +658,8 @@ def dense_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Any
 
     n = units.n_annotators
     bound = (comb(n, 2) + n - 1) * diss.delta_empty
-    deadline = time.process_time() + COLGEN_SECONDS
+    budget = _BUDGET.get()
+    deadline, seconds = budget if budget is not None else (time.process_time() + COLGEN_SECONDS, COLGEN_SECONDS)
     found_rows: list[np.ndarray] = []
     found_cost: list[np.ndarray] = []
     weighed = 0
@@ -649,8 +685,8 @@ def dense_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Any
             members = order[start:stop]
             comp_units = _subset(doc_units, members)
             solved = None
-            if per_pairs[label[members[0]]] <= DENSE_PAIRS and not _NESTED:
-                _NESTED = True
+            if per_pairs[label[members[0]]] <= DENSE_PAIRS and not _NESTED.get():
+                nested = _NESTED.set(True)
                 try:
                     small = best_alignment(comp_units, diss, what)
                     solved = (small.units, small.disorder)
@@ -658,9 +694,9 @@ def dense_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Any
                 except AlignmentError:
                     solved = None
                 finally:
-                    _NESTED = False
+                    _NESTED.reset(nested)
             if solved is None:
-                tuples, disorder, info = solve_dense(comp_units, diss, what, deadline)
+                tuples, disorder, info = solve_dense(comp_units, diss, what, deadline, seconds)
                 solved = (tuples, disorder)
                 weighed += info.columns + info.fixed
             local, disorder = solved

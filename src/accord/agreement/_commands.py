@@ -57,7 +57,7 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
                sets: Sequence[str] | None, discontinuous: str, samples: int, precision: float | str | None,
                sampler: str, seed: int | None, dissimilarity: Any, categorical: str | None,
                refused: Mapping[str, Any], span_measure: str | None = None, pairing: str = "gate",
-               disputes: int | None = None) -> Any:
+               disputes: int | None = None, time_limit: float | None = None) -> Any:
     """``agree(..., unitizing=...)``: γ or Krippendorff's unitizing alphas."""
     from dataclasses import replace
 
@@ -102,6 +102,8 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
         return result
 
     if measure == "alpha-u":
+        if time_limit is not None:
+            raise OptionError("--time-limit (time_limit=) applies to --unitizing gamma")
         from ..agreement._unitizing_alpha import unitizing_alpha_tables
 
         alpha = {d: unitizing_alpha_tables(units.take_document(i)) for i, d in enumerate(units.documents)}
@@ -111,7 +113,8 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
     diss = dissimilarity or Dissimilarity()
     if categorical not in (None, "absolute"):
         diss = replace(diss, matrix=categorical_matrix(categorical, units.categories))
-    tables, alignment = gamma_tables(units, diss, samples=samples, precision=precision, sampler=sampler, seed=seed)
+    tables, alignment = gamma_tables(units, diss, samples=samples, precision=precision, sampler=sampler, seed=seed,
+                                     time_limit=time_limit)
     options.update(dissimilarity={**diss.to_dict(units.categories), "categorical_kind": categorical or "absolute"},
                    samples=samples, precision=precision_level(precision), sampler=sampler,
                    seed=DEFAULT_SEED if seed is None else seed)
@@ -126,7 +129,7 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
           pairing: str = "gate", discontinuous: str = "fragments", bdm: PathLike | Any = None,
           unitizing: str | None = None, samples: int = 30, precision: float | str | None = None,
           sampler: str = "statistical", seed: int | None = None, dissimilarity: Any = None,
-          categorical: str | None = None,
+          categorical: str | None = None, time_limit: float | None = None,
           annotators: Sequence[str] | None = None, layer: str | None = None, disputes: int | None = None,
           coefficients: Sequence[str] | None = None, reference: str | None = None, candidate: str | None = None,
           epsilon: float = 0.2, alt_q: float = 0.05, alt_scoring: str = "accuracy", alt_min_items: int = 30,
@@ -159,7 +162,10 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         CSV/TSV table of units (annotator, document, start, end, category). ``samples``,
         ``precision``, ``sampler`` and ``seed`` set γ's expected disorder; ``dissimilarity`` (an
         :class:`accord.agreement.Dissimilarity`) or ``categorical`` (``absolute``, ``levenshtein``,
-        ``numerical`` or a CSV of distances) its dissimilarity.
+        ``numerical`` or a CSV of distances) its dissimilarity. ``time_limit`` (CPU seconds, default
+        :data:`accord.agreement._colgen.COLGEN_SECONDS`) bounds γ's column generation over units too dense to list
+        their candidate alignments (the observed continuum and every sample together); past it γ is refused, never
+        approximated.
     disputes : int, optional
         Also find where the annotators disagree (``result.disputes``, the agreement page's disagreement browser,
         :func:`accord.agreement._disputes.disputes_view`): the items of a ratings table, the stretches of
@@ -197,7 +203,8 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
                     types=types, feature=feature, format=format, sets=sets, convention=convention,
                     span_measure=span_measure, pairing=pairing, discontinuous=discontinuous, bdm=bdm,
                     unitizing=unitizing, samples=samples, precision=precision, sampler=sampler, seed=seed,
-                    dissimilarity=dissimilarity, categorical=categorical, annotators=annotators, layer=layer,
+                    time_limit=time_limit, dissimilarity=dissimilarity, categorical=categorical,
+                    annotators=annotators, layer=layer,
                     disputes=disputes, extras=coefficients, measured=measured, verbosity=verbosity)
     _reference_and_alt_test(result, measured, level, epsilon=epsilon, q=alt_q, scoring=alt_scoring,
                             min_items=alt_min_items)
@@ -240,6 +247,7 @@ def _agree(inputs: Any, *, items: str | None, raters: str | None, labels: str | 
            discontinuous: str, bdm: Any, unitizing: str | None, samples: int, precision: float | str | None,
            sampler: str, seed: int | None, dissimilarity: Any, categorical: str | None,
            annotators: Sequence[str] | None, layer: str | None, disputes: int | None,
+           time_limit: float | None = None,
            extras: Sequence[str] | None, measured: Mapping[str, Any], verbosity: int = 1) -> Any:
     """:func:`agree` without the reference and the alt-test (``measured``: those options, refused where they do
     not apply)."""
@@ -258,9 +266,12 @@ def _agree(inputs: Any, *, items: str | None, raters: str | None, labels: str | 
     elif layer is not None:
         raise OptionError("--layer (layer=) applies to a project export given as the one INPUT; read other "
                           "WebAnno TSV or XMI files with accord convert --layer first")
+    if unitizing is None and time_limit is not None:
+        raise OptionError("--time-limit (time_limit=) applies to --unitizing gamma")
     if unitizing is not None:
         return _unitizing(inputs, unitizing, types=types, feature=feature, format=format, sets=sets,
                           discontinuous=discontinuous, samples=samples, precision=precision, sampler=sampler,
+                          time_limit=time_limit,
                           seed=seed, dissimilarity=dissimilarity, categorical=categorical,
                           span_measure=span_measure, pairing=pairing, disputes=disputes,
                           refused={"--items": items, "--raters": raters, "--labels": labels,

@@ -286,7 +286,7 @@ def _sample_limit(units: Continua) -> int:
 
 def gamma_tables(units: Continua, diss: Dissimilarity | None = None, *, samples: int = 30,
                  precision: float | str | None = None, sampler: str = "statistical",
-                 seed: int | None = None) -> tuple[GammaTables, Alignment]:
+                 seed: int | None = None, time_limit: float | None = None) -> tuple[GammaTables, Alignment]:
     """The γ tables of ``units`` and their optimal alignment.
 
     ``samples`` random continua of every document give the expected disorder (drawn from
@@ -296,7 +296,9 @@ def gamma_tables(units: Continua, diss: Dissimilarity | None = None, *, samples:
     the samples' disorders asks for it, as pygamma-agreement and the paper (section 5.3) do:
     :math:`S \\ge (1.96\\, cv / p)^2`, at most :data:`MAX_SAMPLES`, and fewer for dense units
     (:data:`MAX_SAMPLED_CANDIDATES`; past it, an :class:`~accord.errors.AgreementWarning` names the
-    precision obtained).
+    precision obtained). Units too dense to list their candidate alignments are aligned by column
+    generation (:mod:`._colgen`), all of this γ's within ``time_limit`` CPU seconds
+    (:data:`~accord.agreement._colgen.COLGEN_SECONDS` when None).
 
     Raises
     ------
@@ -322,7 +324,10 @@ def gamma_tables(units: Continua, diss: Dissimilarity | None = None, *, samples:
         raise OptionError(f"unknown sampler {sampler!r}; expected one of {', '.join(SAMPLERS)}")
     level = precision_level(precision)
     canonical, rows, ann_order, doc_order = _canonical(units)
-    tables, alignment = _tables(canonical, diss, samples, level, limit, sampler, seed)
+    from ._colgen import time_budget
+
+    with time_budget(time_limit):
+        tables, alignment = _tables(canonical, diss, samples, level, limit, sampler, seed)
     back = np.empty(len(doc_order), dtype=np.int64)
     back[doc_order] = np.arange(len(doc_order))
     tables = GammaTables(units.documents, tables.categories, tables.n_annotators, tables.observed[back],

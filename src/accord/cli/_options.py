@@ -11,8 +11,8 @@ from typing import Any
 
 from .._support.limits import MAX_BETA, MAX_DRAWS
 
-__all__ = ["Parser", "csv_list", "beta_value", "weight", "positive", "open_fraction", "closed_fraction", "count_of",
-           "seed_value", "rate_list", "known_rates", "MAX_DRAWS", "equivalence", "add_output", "add_rates",
+__all__ = ["Parser", "csv_list", "beta_value", "weight", "positive", "seconds", "open_fraction", "closed_fraction",
+           "count_of", "seed_value", "rate_list", "known_rates", "MAX_DRAWS", "equivalence", "add_output", "add_rates",
            "add_allow_missing",
            "add_sides_format", "add_tagging", "add_columns", "add_key_response", "add_diff_pairing",
            "add_common", "add_statistics", "repair_of", "add_discontinuous"]
@@ -38,6 +38,17 @@ def beta_value(value: str) -> float:
     if not 0 <= beta <= MAX_BETA:
         raise argparse.ArgumentTypeError(f"expected a number from 0 to {MAX_BETA:g}, got {value!r}")
     return beta
+
+
+def seconds(value: str) -> float:
+    """A time limit (``--time-limit``): a positive, finite number of seconds."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {value!r}") from None
+    if not (number > 0 and math.isfinite(number)):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {value!r}")
+    return number
 
 
 MAX_WEIGHT = 1e6

@@ -4,20 +4,11 @@ integer program's time limit."""
 from __future__ import annotations
 
 import argparse
-import math
 from typing import Any
 
+from ._options import seconds
+
 __all__ = ["add_smatch_options", "smatch_kwargs"]
-
-
-def _seconds(value: str) -> float:
-    try:
-        seconds = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {value!r}") from None
-    if not (seconds > 0 and math.isfinite(seconds)):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {value!r}")
-    return seconds
 
 
 def add_smatch_options(p: argparse.ArgumentParser) -> None:
@@ -33,7 +24,7 @@ def add_smatch_options(p: argparse.ArgumentParser) -> None:
                    help="add the nine aspects of Damonte et al. (2017) as the amr-evaluation scripts count them: "
                    "fine_smatch, unlabeled, no_wsd, concepts, named_entities, negations, wikification, "
                    "reentrancies, srl")
-    p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
+    p.add_argument("--time-limit", type=seconds, metavar="SECONDS",
                    help="stop each pair's integer program after SECONDS: the best mapping found is scored, and the "
                    "optimality gap (the most triples any mapping could match) is reported and warned about")
 

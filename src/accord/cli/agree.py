@@ -15,6 +15,7 @@ from ._options import (
     count_of,
     csv_list,
     positive,
+    seconds,
     weight,
 )
 from ._output import emit, output_format
@@ -90,6 +91,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--categorical-dissimilarity", default="absolute", metavar="KIND",
                    help="γ: absolute (default: 0 same, 1 different), levenshtein, numerical, or a CSV file of "
                    "'category,category,distance' rows")
+    g.add_argument("--time-limit", type=seconds, default=120.0, metavar="SECONDS",
+                   help="γ: CPU seconds for aligning units too dense to list their candidates (column generation; the "
+                   "observed continuum and every sample together; default 120); past them γ is refused, never "
+                   "approximated")
     g.add_argument("--details", help="γ: write the optimal alignment, one row per unitary alignment and annotator "
                    "(CSV, or JSON lines for .jsonl)")
     add_output(ag)
@@ -354,7 +359,7 @@ _UNITIZING_ONLY = (("--samples", "samples", 30), ("--precision", "precision", No
                    ("--sampler", "sampler", "statistical"), ("--gamma-alpha", "gamma_alpha", 1.0),
                    ("--gamma-beta", "gamma_beta", 1.0), ("--delta-empty", "delta_empty", 1.0),
                    ("--categorical-dissimilarity", "categorical_dissimilarity", "absolute"),
-                   ("--details", "details", None))
+                   ("--details", "details", None), ("--time-limit", "time_limit", 120.0))
 
 
 def _run_unitizing(args: argparse.Namespace) -> int:
@@ -375,6 +380,7 @@ def _run_unitizing(args: argparse.Namespace) -> int:
     result = _api.agree(inputs, types=args.type, feature=args.feature, format=args.format, sets=args.sets,
                         discontinuous=args.discontinuous, unitizing=args.unitizing, samples=args.samples,
                         precision=args.precision, sampler=args.sampler, seed=seed,
+                        time_limit=args.time_limit if args.unitizing == "gamma" else None,
                         dissimilarity=Dissimilarity(args.gamma_alpha, args.gamma_beta, args.delta_empty),
                         categorical=args.categorical_dissimilarity,
                         items=args.items, raters=args.raters, labels=args.labels, categories=args.categories,
