@@ -110,7 +110,6 @@ _SMOOTHING = 0.7
 _BEAM = 3
 _START = (0.2, 0.4)
 _FIRST_TAU = 0.05
-_DEBUG = bool(__import__("os").environ.get("ACCORD_COLGEN_DEBUG"))
 _TOLERANCE = 1e-9
 
 
@@ -548,10 +547,6 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
             else:
                 break
         info.history.append((value, best))
-        if _DEBUG:
-            import sys
-            print(f"round {info.rounds} value {value:.6f} best {best:.6f} found {len(rows)} exact {exact} "
-                  f"smoothing {smoothing} {time.process_time():.2f}", file=sys.stderr)
         if not useful.any():                  # no tuple of negative reduced cost under π: the master is optimal
             best, center = max(best, value), pi
             break
