@@ -348,11 +348,11 @@ def decode_column(tags: Sequence[str], sentence_start: Bools, *, scheme: str = "
             factorized[0] if factorized is not None else dict.fromkeys(tags), table):
         table = TagTable("conlleval", suffix=suffix, shown_as="IOB2")   # E- and S- tags, as conlleval reads them
     if factorized is None:
-        codes = table.intern(tags, where=where)
-    else:
+        prefix, types = table.arrays(table.intern(tags, where=where))
+    else:   # the prefix and type of each distinct tag, then of each place (two gathers of the column, not three)
         distinct, index = factorized
-        codes = table.intern(distinct, where=where, positions=index)[index]
-    prefix, types = table.arrays(codes)
+        prefix, types = (column[index] for column in table.arrays(table.intern(distinct, where=where,
+                                                                               positions=index)))
     if table.scheme == "conlleval" and canonical_scheme(scheme) == "IOB2":
         chunks = decode(prefix, types, sentence_start, scheme="conlleval", repair=repair, tags=tags, where=where)
         _warn_conlleval_reading(prefix, tags, sentence_start, where)
