@@ -351,8 +351,8 @@ def decode_column(tags: Sequence[str], sentence_start: Bools, *, scheme: str = "
         prefix, types = table.arrays(table.intern(tags, where=where))
     else:   # the prefix and type of each distinct tag, then of each place (two gathers of the column, not three)
         distinct, index = factorized
-        prefix, types = (column[index] for column in table.arrays(table.intern(distinct, where=where,
-                                                                               positions=index)))
+        prefix_of, types_of = table.arrays(table.intern(distinct, where=where, positions=index))
+        prefix, types = prefix_of[index], types_of[index]
     if table.scheme == "conlleval" and canonical_scheme(scheme) == "IOB2":
         chunks = decode(prefix, types, sentence_start, scheme="conlleval", repair=repair, tags=tags, where=where)
         _warn_conlleval_reading(prefix, tags, sentence_start, where)
