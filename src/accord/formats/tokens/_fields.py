@@ -240,6 +240,8 @@ def _plain(n: int, ws: np.ndarray, is_break: np.ndarray) -> PlainLayout | None:
         # whitespace next to whitespace, or first in the text, or last: only on blank lines (the line of the second
         # of two is the line that would start or end with whitespace, or hold two side by side)
         side = np.flatnonzero(np.diff(ws) == 1) + 1
+        # two line breaks side by side close an empty line, which is blank: only the others are looked up
+        side = side[~(is_break[side - 1] & is_break[side])]
         if ws[0] == 0:
             side = np.concatenate([[0], side])
         lines = np.searchsorted(ends, side)
