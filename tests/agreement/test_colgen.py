@@ -180,7 +180,7 @@ def test_dense_alignment_splits_components():
     first = dense_rows(12, seed=8, stretch=40.0)
     second = [(a, d, s + 1000.0, e + 1000.0, c) for a, d, s, e, c in dense_rows(12, seed=9, stretch=40.0)]
     units = continua_from_rows(first + second)
-    got = dense_alignment(units, Dissimilarity())
+    got = dense_alignment(units, Dissimilarity(), "", best_alignment)
     _check_cover(units, got.units)
     assert got.disorder.sum() == pytest.approx(_milp_optimum(units), rel=1e-9)
 

@@ -100,7 +100,7 @@ def test_what_the_solver_prints_on_standard_output_is_kept_out_of_it():
     import subprocess
     import sys
 
-    code = ("import os\nfrom accord.agreement._alignment import _quiet_stdout\nprint('before', flush=False)\n"
-            "with _quiet_stdout():\n    os.write(1, b'solver noise\\n')\nprint('after')\n")
+    code = ("import os\nfrom accord.agreement._alignment_base import quiet_stdout\nprint('before', flush=False)\n"
+            "with quiet_stdout():\n    os.write(1, b'solver noise\\n')\nprint('after')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out == "before\nafter\n"

@@ -50,7 +50,7 @@ continuum and its samples together: :func:`time_budget`) pass :data:`COLGEN_SECO
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -59,6 +59,7 @@ from typing import Any
 
 import numpy as np
 
+from ._alignment_base import ADVICE, Alignment, AlignmentError, mip, pair_table
 from ._continua import Continua
 from ._dissimilarity import Dissimilarity
 
@@ -143,7 +144,6 @@ class _Pairs:
 
 
 def _error(units: Continua, why: str, what: str) -> Exception:
-    from ._alignment import _ADVICE, AlignmentError
 
     doc = units.documents[int(units.document[0])] if len(units) else "?"
     per = np.bincount(units.annotator, minlength=units.n_annotators)
@@ -151,14 +151,13 @@ def _error(units: Continua, why: str, what: str) -> Exception:
     return AlignmentError(
         f"{where}: {len(units)} units ({'/'.join(str(int(x)) for x in per)} of the {units.n_annotators} annotators) "
         f"over [{float(units.start.min()):g}, {float(units.end.max()):g}) in one connected component: {why}: "
-        f"{_ADVICE}")
+        f"{ADVICE}")
 
 
 class _Component:
     """One component (units numbered 0..m-1) and its pricing."""
 
     def __init__(self, units: Continua, diss: Dissimilarity, what: str):
-        from ._alignment import _pair_table
 
         self.units, self.diss, self.what = units, diss, what
         n = units.n_annotators
@@ -170,7 +169,7 @@ class _Component:
         self.pairs: dict[tuple[int, int], _Pairs] = {}
         for a in range(n):
             for b in range(a + 1, n):
-                codes, d = _pair_table(units, a, b, diss, bound)
+                codes, d = pair_table(units, a, b, diss, bound)
                 self.pairs[(a, b)] = _Pairs(codes // self.m, codes % self.m, d, self.m)
         self.n_pairs = max((len(pr.d) for pr in self.pairs.values()), default=0)
 
@@ -434,7 +433,6 @@ class _Master:
         result = linprog(disorder, A_eq=_matrix(rows, self.m), b_eq=np.ones(self.m), bounds=(0, None),
                          method="highs")
         if result.status != 0 or result.fun is None:
-            from ._alignment import AlignmentError
 
             raise AlignmentError(f"the linear program of column generation was not solved: {result.message}")
         return float(result.fun), np.asarray(result.eqlin.marginals, dtype=float)
@@ -495,7 +493,6 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
         :data:`MAX_PRICED` partial tuples, or reduced-cost fixing left more than :data:`MAX_FIXED_COLUMNS`
         tuples: the optimum could not be proved (never an approximation).
     """
-    from ._alignment import _mip
 
     comp = _Component(units, diss, what)
     n, m, delta = comp.n, comp.m, comp.delta
@@ -575,7 +572,7 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
     free = np.flatnonzero(~touches_taken)
     chosen = taken
     if free_units.any():
-        rest = _mip(all_cost, matrix[np.flatnonzero(free_units)], free)
+        rest = mip(all_cost, matrix[np.flatnonzero(free_units)], free)
         if rest.status != 0 or rest.x is None:
             raise _error(units, f"the integer program over the generated tuples failed ({rest.message})", what)
         chosen = np.concatenate([taken, free[rest.x > 0.5]])
@@ -605,7 +602,7 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
                          what)
         fixed = np.vstack([singles, rows, cover_rows])
         fixed_cost = np.concatenate([np.full(m, delta), disorder, cover_cost])
-        result = _mip(fixed_cost, _matrix(fixed, m), np.arange(len(fixed)))
+        result = mip(fixed_cost, _matrix(fixed, m), np.arange(len(fixed)))
         if result.status != 0 or result.x is None:
             raise _error(units, f"the integer program over {len(fixed):,} tuples within {tau:.6g} of the bound "
                          f"was not solved ({result.message})", what)
@@ -634,12 +631,13 @@ def _subset(units: Continua, rows: np.ndarray) -> Continua:
                     units.annotator[rows], units.category[rows], units.start[rows], units.end[rows])
 
 
-def dense_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Any:
+def dense_alignment(units: Continua, diss: Dissimilarity, what: str,
+                    listed: Callable[[Continua, Dissimilarity, str], Alignment]) -> Alignment:
     """The optimal alignment of ``units`` (three annotators or more) where listing the candidates was refused:
     every document split into the components of its compatible pairs, each dense one (over :data:`DENSE_PAIRS`
-    pairs) solved by column generation (:func:`solve_dense`), the others by
-    :func:`~accord.agreement._alignment.best_alignment`. Returns an
-    :class:`~accord.agreement._alignment.Alignment`; its ``candidates`` count the tuples weighed.
+    pairs) solved by column generation (:func:`solve_dense`), the others by ``listed`` (the caller's
+    :func:`~accord.agreement._alignment.best_alignment`, handed in: this module does not import its caller).
+    Returns an :class:`~accord.agreement._alignment_base.Alignment`; its ``candidates`` count the tuples weighed.
 
     Raises
     ------
@@ -649,7 +647,6 @@ def dense_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Any
     from scipy import sparse
     from scipy.sparse.csgraph import connected_components
 
-    from ._alignment import Alignment, AlignmentError, _pair_table, best_alignment
 
     n = units.n_annotators
     bound = (comb(n, 2) + n - 1) * diss.delta_empty
@@ -667,7 +664,7 @@ def dense_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Any
         us, vs = [], []
         for a in range(n):
             for b in range(a + 1, n):
-                codes, _ = _pair_table(doc_units, a, b, diss, bound)
+                codes, _ = pair_table(doc_units, a, b, diss, bound)
                 us.append(codes // size)
                 vs.append(codes % size)
         u, v = np.concatenate(us), np.concatenate(vs)
@@ -683,7 +680,7 @@ def dense_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Any
             if per_pairs[label[members[0]]] <= DENSE_PAIRS and not _NESTED.get():
                 nested = _NESTED.set(True)
                 try:
-                    small = best_alignment(comp_units, diss, what)
+                    small = listed(comp_units, diss, what)
                     solved = (small.units, small.disorder)
                     weighed += small.candidates
                 except AlignmentError:
