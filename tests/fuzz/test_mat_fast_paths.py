@@ -204,3 +204,104 @@ def test_mat_outline_test_agrees_with_the_shape_check(data: st.DataObject) -> No
     else:
         with pytest.raises(FormatError):
             check(obj, _OUTLINE)
+
+
+RELATION_TASK = """<task><annotation_set_descriptors><annotation_set_descriptor name='content'>
+<annotation label='PER'/><annotation label='LOC'/><annotation label='ENAMEX'/>
+<attribute name='nomtype' of_annotation='PER,LOC'><choice>NAM</choice><choice>NOM</choice></attribute>
+<attribute name='n' of_annotation='PER,LOC' type='int'/>
+<attribute name='type' of_annotation='ENAMEX'><choice effective_label='PERSON'>PER</choice>
+<choice effective_label='PLACE'>LOC</choice></attribute>
+<annotation label='REL' span='no'/>
+<attribute name='arg1' of_annotation='REL' type='annotation'><label_restriction label='PER'/>
+<label_restriction label='PERSON'/></attribute>
+<attribute name='arg2' of_annotation='REL' type='annotation'><label_restriction label='LOC'>
+<attributes nomtype='NAM'/></label_restriction><label_restriction label='PLACE'/></attribute>
+</annotation_set_descriptor></annotation_set_descriptors></task>"""
+
+
+@st.composite
+def relation_corpora(draw: st.DrawFn) -> list:
+    """Documents of entities (their attribute objects shared now and then, rarely a value of the wrong type or
+    choice) and spanless relations pointing to them (one or two arguments, names in any order, mostly to a target of
+    a label the argument allows, a scalar value or a target of another label now and then)."""
+    from accord.model import Document, make_annotation
+
+    docs = []
+    for d in range(draw(st.integers(1, 3))):
+        ents = []
+        for s in range(draw(st.integers(1, 5))):
+            label = draw(st.sampled_from(["PER", "LOC", "ENAMEX"]))
+            if label == "ENAMEX":
+                attrs: dict = {"type": draw(st.sampled_from(["PER", "LOC"]))}
+            else:
+                attrs = {"nomtype": draw(st.sampled_from(["NAM", "NOM", None]))}
+                if draw(st.booleans()):
+                    attrs["n"] = draw(st.sampled_from([1, 2, 1.0]))
+                if draw(st.integers(0, 15)) == 0:     # rarely, as the first invalid entity hides the relations
+                    attrs[draw(st.sampled_from(["nomtype", "n"]))] = draw(st.sampled_from(["BAD", True, "1"]))
+            ents.append(make_annotation(label, 2 * s, 2 * s + 1, attrs))
+            if draw(st.integers(0, 3)) == 0:      # a row sharing the attributes object of the one before
+                ents.append(ents[-1]._replace(start=2 * s + 1, end=2 * s + 2))
+        rels = []
+        for _ in range(draw(st.integers(0, 10))):
+            names = draw(st.lists(st.sampled_from(["arg1", "arg2"]), unique=True, min_size=1, max_size=2))
+            attrs = {}
+            for n in names:     # mostly a target of a label the argument allows, so that the next ones are read
+                fits = [e for e in ents if (e.label == "PER" or e.attributes.get("type") == "PER") == (n == "arg1")]
+                attrs[n] = draw(st.sampled_from(fits if fits and draw(st.integers(0, 7)) else ents))
+            if draw(st.integers(0, 9)) == 0:
+                attrs[names[0]] = draw(st.sampled_from(["x", 1]))
+            rels.append(make_annotation("REL", attributes=attrs))
+        docs.append(Document(f"d{d}", tuple(ents + rels), "x" * 40))
+    return docs
+
+
+@settings(max_examples=4 * EXAMPLES)     # (fewer miss a key that leaves out the targets' values)
+@given(relation_corpora())
+def test_validate_with_known_kinds_is_annotation_by_annotation(docs: list) -> None:
+    """``Task.validate``, which skips an annotation of a kind already found valid (an attributes object seen, a
+    relation's key :func:`accord.model.schema._relation_key`, the content key), raises the error that checking
+    every annotation in order raises, or none when none does."""
+    from accord.errors import ValidationError
+    from accord.model import Corpus
+    from accord.model.schema import parse_task
+
+    task = parse_task(RELATION_TASK)
+    corpus = Corpus(docs, name="c")
+    want = None
+    try:
+        for doc in docs:
+            for ann in doc.annotations:
+                task._validate(doc, ann, "c")
+    except ValidationError as e:
+        want = str(e)
+    got = None
+    try:
+        task.validate(corpus)
+    except ValidationError as e:
+        got = str(e)
+    assert got == want
+
+
+def test_validate_relations_hand_counts() -> None:
+    """Hand counts: a relation to a LOC of nomtype NAM is valid; the same relation's shape pointing to a LOC of
+    nomtype NOM (a key met before but for the target's values) is refused, naming that relation; an ENAMEX of
+    type LOC (effective label PLACE) is a valid second argument."""
+    import pytest
+
+    from accord.errors import ValidationError
+    from accord.model import Corpus, Document, make_annotation
+    from accord.model.schema import parse_task
+
+    task = parse_task(RELATION_TASK)
+    per = make_annotation("PER", 0, 1, {"nomtype": "NAM"})
+    nam = make_annotation("LOC", 2, 3, {"nomtype": "NAM"})
+    nom = make_annotation("LOC", 4, 5, {"nomtype": "NOM"})
+    place = make_annotation("ENAMEX", 6, 7, {"type": "LOC"})
+    ok = [make_annotation("REL", attributes={"arg1": per, "arg2": t}) for t in (nam, nam, place)]
+    task.validate(Corpus([Document("d", (per, nam, nom, place, *ok), "x" * 9)], name="c"))
+    bad = make_annotation("REL", attributes={"arg1": per, "arg2": nom})
+    with pytest.raises(ValidationError, match=r"document 'd'.*attribute 'arg2' must point to LOC\[nomtype=NAM\], "
+                                              r"PLACE; it points to <LOC \[4,5\)"):
+        task.validate(Corpus([Document("d", (per, nam, nom, *ok, bad), "x" * 9)], name="c"))

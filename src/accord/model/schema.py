@@ -14,6 +14,7 @@ reads) and ``equivalences`` (what its manual shows).
 from __future__ import annotations
 
 import math
+import operator
 import os
 import warnings
 from collections.abc import Callable
@@ -251,6 +252,7 @@ class Task:
         # annotations sharing one (immutable) attributes object, as readers share them between rows of equal
         # values, validate alike: known by the object's identity, which the corpus keeps alive meanwhile
         valid_objects: set[tuple[str, bool, int]] = set()
+        valid_relations: set[tuple[object, ...]] = set()   # (:func:`_relation_key`)
         for doc in corpus.values():
             for ann in doc.annotations:
                 if ann.label in undeclared and ann.label not in self.labels:
@@ -258,6 +260,19 @@ class Task:
                 same_object = (ann.label, ann.start is None, id(ann.attributes))
                 if same_object in valid_objects:
                     continue
+                values = tuple(ann.attributes.values())
+                if tuple(map(type, values)) in _POINTERS_ONLY:
+                    # a relation: its own attributes object, so known by content (:func:`_relation_key`)
+                    try:
+                        key: tuple[object, ...] | None = _relation_key(ann, values)
+                        hash(key)
+                    except TypeError:
+                        key = None
+                    if key is not None:
+                        if key not in valid_relations:
+                            self._validate(doc, ann, corpus.name)
+                            valid_relations.add(key)
+                        continue
                 key = _validation_key(ann)
                 if key is None or key not in valid:
                     self._validate(doc, ann, corpus.name)
@@ -328,6 +343,20 @@ class Task:
 
 
 _Profile = TypeVar("_Profile", SimilarityProfileSpec, ScoreProfileSpec)
+
+
+_LABEL = operator.itemgetter(Annotation._fields.index("label"))
+_ATTRIBUTES = operator.itemgetter(Annotation._fields.index("attributes"))
+# the kinds of values of an annotation whose values all point to annotations (a relation of up to eight arguments)
+_POINTERS_ONLY = frozenset((Annotation,) * k for k in range(1, 9))
+
+
+def _relation_key(ann: Annotation, values: tuple[Annotation, ...]) -> tuple[object, ...]:
+    """The key of :func:`_validation_key` for an annotation whose values all point to annotations, flat and put
+    together in C: label, whether spanless, the names, the labels pointed to, the attribute items of each (a key of
+    ``k`` values has ``2 + 3k`` members, so keys of different ``k`` never meet)."""
+    return (ann.label, ann.start is None, *ann.attributes, *map(_LABEL, values),
+            *map(tuple, map(dict.items, map(_ATTRIBUTES, values))))
 
 
 def _validation_key(ann: Annotation) -> tuple[object, ...] | None:
