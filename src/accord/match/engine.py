@@ -451,14 +451,35 @@ class Pairer:
             if got is not None:
                 scored = dict(zip(sg, got))
         keep_clash = self.similarity.clash
+        # the single blocks' pairs recorded as :meth:`_record` does, in the same order (the pairs and the context
+        # are written as they come; the statuses, one per item, at the end)
+        g_at, p_at = gsel.tolist(), psel.tolist()
+        matched_g: list[int] = []
+        matched_p: list[int] = []
+        clashed_g: list[int] = []
+        clashed_p: list[int] = []
+        append, add_pair = out.pairs.append, ctx.add_pair
         for a0, a1, b0, b1 in zip(g_lo.tolist(), g_hi.tolist(), p_lo.tolist(), p_hi.tolist()):
             if a1 - a0 == 1 and b1 - b0 == 1 and scored:
-                i, j = int(gsel[a0]), int(psel[b0])
+                i, j = g_at[a0], p_at[b0]
                 s, rt, ht = scored[i]
-                if s > 0 and (keep_clash or s >= 1.0):
-                    self._record(i, j, s, rt, ht, gold, pred, ctx, out)
+                if s >= 1.0:
+                    matched_g.append(i)
+                    matched_p.append(j)
+                    append(Pair(i, j, s))
+                elif s > 0 and keep_clash:
+                    clashed_g.append(i)
+                    clashed_p.append(j)
+                    append(Pair(i, j, s, rt, ht))
+                else:
+                    continue
+                add_pair(id(gold[i]), id(pred[j]), s)
                 continue
             self._pair_block(gold, pred, gsel[a0:a1], psel[b0:b1], ctx, out)
+        if matched_g:
+            out.gold_status[matched_g] = out.pred_status[matched_p] = MATCH
+        if clashed_g:
+            out.gold_status[clashed_g] = out.pred_status[clashed_p] = CLASH
 
     def _pair_block(self, gold: list[Annotation], pred: list[Annotation], bg: Index, bp: Index,
                     ctx: Context, out: DocumentAlignment) -> None:
