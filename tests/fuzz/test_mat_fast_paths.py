@@ -305,3 +305,39 @@ def test_validate_relations_hand_counts() -> None:
     with pytest.raises(ValidationError, match=r"document 'd'.*attribute 'arg2' must point to LOC\[nomtype=NAM\], "
                                               r"PLACE; it points to <LOC \[4,5\)"):
         task.validate(Corpus([Document("d", (per, nam, nom, *ok, bad), "x" * 9)], name="c"))
+
+
+def may_point_one_by_one(anns: list) -> list:
+    """The annotations with a value other than a scalar, as the engine found them before: one at a time."""
+    from accord.model import SCALAR_TYPES
+
+    return [(k, a) for k, a in enumerate(anns) if a.attributes
+            and not SCALAR_TYPES.issuperset(map(type, a.attributes.values()))]
+
+
+@st.composite
+def mixed_annotations(draw: st.DrawFn) -> list:
+    """Spanned annotations (no attributes, scalar ones, attribute objects shared between rows) and spanless ones
+    pointing to them or holding a set, in any order."""
+    from accord.model import make_annotation
+
+    out: list = []
+    for s in range(draw(st.integers(0, 8))):
+        attrs = draw(st.sampled_from([{}, {"n": 1}, {"t": "a", "b": True}, {"x": None}, {"f": 0.5}]))
+        out.append(make_annotation("E", s, s + 1, attrs))
+        if out and draw(st.integers(0, 2)) == 0:
+            out.append(out[-1]._replace(start=s + 2, end=s + 3))     # the same attributes object
+    for _ in range(draw(st.integers(0, 4)) if out else 0):
+        value = draw(st.sampled_from([draw(st.sampled_from(out)), frozenset({"a"}), ("a", "b"), 3]))
+        out.insert(draw(st.integers(0, len(out))), make_annotation("R", attributes={"arg": value}))
+    return out
+
+
+@settings(max_examples=EXAMPLES)
+@given(mixed_annotations())
+def test_may_point_is_one_by_one(anns: list) -> None:
+    """:func:`accord.match.engine._may_point` (each distinct attributes object looked at once, the annotations
+    picked in C) picks what looking at every annotation picks, in the same order."""
+    from accord.match.engine import _may_point
+
+    assert _may_point(anns) == may_point_one_by_one(anns)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 from operator import is_, itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -867,17 +867,14 @@ def _plain_documents(gold: list[Sequence[Annotation]], pred: list[Sequence[Annot
 def _may_point(anns: Sequence[Annotation]) -> list[tuple[int, Annotation]]:
     """The annotations (with their index) that have a value other than a scalar: those that may point to others.
     An attributes object found to hold scalars only is not looked at again (readers share them between rows)."""
-    scalar_only: set[int] = set()
-    out = []
-    for k, a in enumerate(anns):
-        attrs = a.attributes
-        if not attrs or id(attrs) in scalar_only:
-            continue
-        if SCALAR_TYPES.issuperset(map(type, attrs.values())):
-            scalar_only.add(id(attrs))
-            continue
-        out.append((k, a))
-    return out
+    objects = list(map(_ATTRIBUTES, anns))
+    ids = list(map(id, objects))
+    # each distinct attributes object looked at once (the list keeps them alive, so their ids stay theirs)
+    pointing = {i for i, attrs in dict(zip(ids, objects)).items()
+                if attrs and not SCALAR_TYPES.issuperset(map(type, attrs.values()))}
+    if not pointing:
+        return []
+    return list(compress(enumerate(anns), map(pointing.__contains__, ids)))
 
 
 def make_similarity(profile: str | None, task: Task | None, attributes: Sequence[str] = ()) -> Similarity:
