@@ -341,3 +341,21 @@ def test_may_point_is_one_by_one(anns: list) -> None:
     from accord.match.engine import _may_point
 
     assert _may_point(anns) == may_point_one_by_one(anns)
+
+
+@settings(max_examples=EXAMPLES)
+@given(relation_corpora(), st.sampled_from([{}, {"P": ["PERSON", "PER"]}, {"X": ["PLACE"], "Y": ["REL"]}]),
+       st.sampled_from([[], ["LOC"], ["PLACE", "REL"]]))
+def test_labelled_is_label_by_annotation(docs: list, classes: dict, ignore: list) -> None:
+    """A document's scoring labels (:meth:`Pairer._labelled`: only labels with an effective attribute read the
+    annotation) are :meth:`Pairer.label` of each annotation kept, under equivalence classes and ignored labels."""
+    from accord.match.engine import Pairer, make_similarity
+    from accord.model.schema import parse_task
+
+    task = parse_task(RELATION_TASK)
+    equivalences = {m: name for name, members in classes.items() for m in members}
+    pairer = Pairer(make_similarity("mat", task), task, equivalences, ignore)
+    for doc in docs:
+        anns, labels = pairer._labelled(doc)
+        want = [(a, pairer.label(a)) for a in doc.annotations if pairer.label(a) not in pairer.ignore]
+        assert list(zip(anns, labels)) == want

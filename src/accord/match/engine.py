@@ -284,13 +284,16 @@ class Pairer:
     def _labelled(self, doc: Document | None) -> tuple[list[Annotation], list[str]]:
         """A document's annotations that are not ignored, and their scoring labels."""
         anns = list(doc.annotations) if doc is not None else []
+        labels = list(map(_LABEL, anns))
         if self.task is not None:
-            labels = [self.label(a) for a in anns]
-        else:
-            labels = list(map(_LABEL, anns))
-            if self.equivalences:
-                eq = self.equivalences
-                labels = [eq.get(lbl, lbl) for lbl in labels]
+            # :meth:`label` of each annotation: only labels with an effective attribute read the annotation
+            task = self.task
+            effective = {name for name, spec in task.labels.items() if spec.effective_attribute is not None}
+            if effective and not effective.isdisjoint(labels):
+                labels = [task.effective_label(a) if lbl in effective else lbl for a, lbl in zip(anns, labels)]
+        if self.equivalences:
+            eq = self.equivalences
+            labels = [eq.get(lbl, lbl) for lbl in labels]
         if self.ignore and not self.ignore.isdisjoint(labels):
             keep = [k for k, lbl in enumerate(labels) if lbl not in self.ignore]
             anns = [anns[k] for k in keep]
