@@ -141,11 +141,7 @@ def main() -> None:
     strict_report(gold, pred, ours, theirs, args.repeat)
 
     with tempfile.TemporaryDirectory() as tmp:
-        g, p = Path(tmp) / "gold.conll", Path(tmp) / "pred.conll"
-        write_conll(g, gold)
-        write_conll(p, pred)
-        (Path(tmp) / "run_seqeval.py").write_text(SEQEVAL_SCRIPT)
-        (Path(tmp) / "read_tags.py").write_text(FLOOR_SCRIPT)
+        g, p = write_inputs(Path(tmp), gold, pred)
         (Path(tmp) / "run_nervaluate.py").write_text(NERVALUATE_SCRIPT)
         import json
 
@@ -181,17 +177,23 @@ def main() -> None:
             memory(Path(tmp), args.memory_tokens)
 
 
+def write_inputs(tmp: Path, gold: list[list[str]], pred: list[list[str]]) -> tuple[Path, Path]:
+    """The two CoNLL files, the seqeval script and the plain reader (the floor) in ``tmp``; the files' paths."""
+    g, p = tmp / "gold.conll", tmp / "pred.conll"
+    write_conll(g, gold)
+    write_conll(p, pred)
+    (tmp / "run_seqeval.py").write_text(SEQEVAL_SCRIPT)
+    (tmp / "read_tags.py").write_text(FLOOR_SCRIPT)
+    return g, p
+
+
 def whole_only(gold: list[list[str]], pred: list[list[str]], repeat: int) -> None:
     """The whole ``accord score`` against the plain reader and the seqeval script, in CPU time, after checking that
     seqeval's micro F1 is accord's."""
     import json
 
     with tempfile.TemporaryDirectory() as tmp:
-        g, p = Path(tmp) / "gold.conll", Path(tmp) / "pred.conll"
-        write_conll(g, gold)
-        write_conll(p, pred)
-        (Path(tmp) / "run_seqeval.py").write_text(SEQEVAL_SCRIPT)
-        (Path(tmp) / "read_tags.py").write_text(FLOOR_SCRIPT)
+        g, p = write_inputs(Path(tmp), gold, pred)
         accord_cmd = [sys.executable, "-m", "accord.cli", "score", str(g), str(p), "--output", "json"]
         seqeval_cmd = [sys.executable, str(Path(tmp) / "run_seqeval.py"), str(g), str(p)]
         totals = json.loads(subprocess.run(accord_cmd, check=True, capture_output=True, text=True).stdout)["totals"]
