@@ -37,14 +37,16 @@ print(json.dumps(float(continuum.get_best_alignment(pa.CombinedCategoricalDissim
 """
 
 
-def run(path: Path, src: str | None) -> tuple[float, dict | None, str]:
-    """CPU seconds of the whole command, its totals (None if it failed) and its last error line."""
+def run(path: Path, src: str | None, time_limit: float | None = None) -> tuple[float, dict | None, str]:
+    """CPU seconds of the whole command, its totals (None if it failed) and its last error line; ``time_limit``:
+    the command's ``--time-limit`` (γ's budget for column generation), not given when None."""
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = str(Path(src) / "src")
     before = os.times()
+    limit = [] if time_limit is None else ["--time-limit", f"{time_limit:g}"]
     done = subprocess.run([sys.executable, "-m", "accord", "agree", str(path), "--unitizing", "gamma", "--output",
-                           "json"], capture_output=True, text=True, env=env)
+                           "json", *limit], capture_output=True, text=True, env=env)
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     if done.returncode != 0:
@@ -61,6 +63,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--before", help="another accord checkout (its src/) run in the same turns")
     parser.add_argument("--peer-size", type=int, default=8, help="units per annotator of the pygamma check (0: none)")
+    parser.add_argument("--time-limit", type=float, help="accord's --time-limit (the CPU seconds of γ's column "
+                        "generation; 8 x 200 needs more than the default 120)")
     args = parser.parse_args()
     print_versions("pygamma-agreement")
     compile_accord()
@@ -90,7 +94,8 @@ def main() -> int:
             notes: dict[str, str] = {}
             for turn in range(args.repeat):
                 for side in (sides if turn % 2 == 0 else sides[::-1]):
-                    cpu, totals[side], notes[side] = run(path, args.before if side == "before" else None)
+                    cpu, totals[side], notes[side] = run(path, args.before if side == "before" else None,
+                                                                 args.time_limit if side == "accord" else None)
                     times[side].append(cpu)
             ours = totals["accord"]
             line = f"{annotators} x {units:>4}: accord {statistics.median(times['accord']):6.2f} s"
