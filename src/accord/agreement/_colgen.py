@@ -624,13 +624,6 @@ def _budget_words(seconds: float) -> str:
     return f"{seconds:g} CPU-s (γ's time limit for its exact alignments; --time-limit or time_limit= allows more)"
 
 
-def _subset(units: Continua, rows: np.ndarray) -> Continua:
-    """The units ``rows`` (sorted) as continua of their own (one document: theirs)."""
-    doc = int(units.document[rows[0]])
-    return Continua(units.annotators, (units.documents[doc],), units.categories, np.zeros(len(rows), dtype=np.int64),
-                    units.annotator[rows], units.category[rows], units.start[rows], units.end[rows])
-
-
 def dense_alignment(units: Continua, diss: Dissimilarity, what: str,
                     listed: Callable[[Continua, Dissimilarity, str], Alignment]) -> Alignment:
     """The optimal alignment of ``units`` (three annotators or more) where listing the candidates was refused:
@@ -655,11 +648,11 @@ def dense_alignment(units: Continua, diss: Dissimilarity, what: str,
     found_rows: list[np.ndarray] = []
     found_cost: list[np.ndarray] = []
     weighed = 0
-    for piece in units.document_slices():
+    for d, piece in enumerate(units.document_slices()):
         if piece.stop == piece.start:
             continue
         rows = np.arange(piece.start, piece.stop)
-        doc_units = _subset(units, rows)
+        doc_units = units.take_document(d)
         size = len(rows)
         us, vs = [], []
         for a in range(n):
@@ -675,7 +668,7 @@ def dense_alignment(units: Continua, diss: Dissimilarity, what: str,
         bounds = np.flatnonzero(np.r_[True, label[order][1:] != label[order][:-1], True])
         for start, stop in zip(bounds[:-1], bounds[1:]):
             members = order[start:stop]
-            comp_units = _subset(doc_units, members)
+            comp_units = doc_units.take_rows(0, members)
             solved = None
             if per_pairs[label[members[0]]] <= DENSE_PAIRS and not _NESTED.get():
                 nested = _NESTED.set(True)

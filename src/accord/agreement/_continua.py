@@ -83,10 +83,17 @@ class Continua:
 
     def take_document(self, d: int) -> Continua:
         """One document as a continua of its own (documents renumbered)."""
-        rows = self.document_slices()[d]
-        return Continua(self.annotators, (self.documents[d],), self.categories,
-                        np.zeros(rows.stop - rows.start, dtype=np.int64), self.annotator[rows], self.category[rows],
-                        self.start[rows], self.end[rows], self.ident[rows] if self.ident else (),
+        return self.take_rows(d, self.document_slices()[d])
+
+    def take_rows(self, d: int, rows: slice | np.ndarray) -> Continua:
+        """The units ``rows`` (a slice, or sorted indices) of document ``d`` as a continua of their own (the
+        document renumbered 0)."""
+        count = rows.stop - rows.start if isinstance(rows, slice) else len(rows)
+        ident: tuple[Any, ...] = ()
+        if self.ident:
+            ident = self.ident[rows] if isinstance(rows, slice) else tuple(self.ident[int(i)] for i in rows)
+        return Continua(self.annotators, (self.documents[d],), self.categories, np.zeros(count, dtype=np.int64),
+                        self.annotator[rows], self.category[rows], self.start[rows], self.end[rows], ident,
                         self.lengths[d:d + 1] if len(self.lengths) else np.zeros(0))
 
 
