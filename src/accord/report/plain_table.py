@@ -17,7 +17,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["RecordedTable", "PlainConsole", "plain_console_wanted", "plain_text", "plain_width"]
+__all__ = ["RecordedTable", "PlainConsole", "escaped_controls", "plain_console_wanted", "plain_text", "plain_width"]
 
 _HEAVY_HEAD = ("┃", "━", "╇", "│", "─", "┼")   # header divider, header rule and its joints, cell divider, section rule
 
@@ -46,8 +46,9 @@ def _not_markup(text: str) -> bool:
     return "[" not in text and ":" not in text and _simple(text)
 
 
-def _escaped(value: str) -> str:
-    """:func:`.table.plain_cell`'s text: control characters written as ``\\xNN``."""
+def escaped_controls(value: str) -> str:
+    """Text from the data with its control characters written as ``\\xNN`` (the data cannot drive the terminal):
+    the text of :func:`.table.plain_cell` and of the plain writer's cells."""
     if any(unicodedata.category(c) == "Cc" for c in value):
         value = "".join(f"\\x{ord(c):02x}" if unicodedata.category(c) == "Cc" else c for c in value)
     return value
@@ -123,7 +124,7 @@ def plain_text(table: RecordedTable, width: int, caption: str | None) -> str | N
             return None
         if not all(isinstance(c, str) for c in cells):     # accord's own styled text, None, a renderable
             return None
-        texts = [_escaped(c) for c in cells]
+        texts = [escaped_controls(c) for c in cells]
         if not all(map(_simple, texts)) or any(t != t.strip(" ") or "  " in t.strip(" ") for t in texts):
             return None
         rows.append((texts + [""] * (len(headers) - len(texts)), bool(kwargs.get("end_section"))))

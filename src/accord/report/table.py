@@ -4,10 +4,9 @@ The renderers of each result draw with these (:mod:`.pairs_table`, :mod:`.result
 from __future__ import annotations
 
 import functools
-import unicodedata
 from typing import Any
 
-from .plain_table import PlainConsole, RecordedTable, plain_text
+from .plain_table import PlainConsole, RecordedTable, escaped_controls, plain_text
 
 __all__ = ["percent", "row_interval", "new_table", "print_table", "plain_cell", "TableConsole", "RATES"]
 
@@ -41,9 +40,7 @@ def plain_cell(value: str) -> Any:
     ``X``), its control characters written as escapes (``\\x1b``: the data cannot drive the terminal)."""
     from rich.text import Text
 
-    if any(unicodedata.category(c) == "Cc" for c in value):
-        value = "".join(f"\\x{ord(c):02x}" if unicodedata.category(c) == "Cc" else c for c in value)
-    return Text(value)
+    return Text(escaped_controls(value))
 
 
 @functools.cache
