@@ -52,9 +52,9 @@ def max_assignments(matrices: Sequence[np.ndarray]) -> list[tuple[np.ndarray, np
         if m.size == 0:
             out[k] = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
         elif m.size > LARGEST:
-            from scipy.optimize import linear_sum_assignment
+            from ._lsap import solver
 
-            rows, cols = linear_sum_assignment(m, maximize=True)
+            rows, cols = solver()(m, maximize=True)
             out[k] = (rows.astype(np.int64), cols.astype(np.int64))
         else:
             small.append(k)

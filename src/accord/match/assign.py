@@ -8,7 +8,6 @@ similarity are returned.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,6 +16,7 @@ import numpy.typing as npt
 
 from .._support.arrays import Bools, Floats, Int64s
 from ..errors import OptionError
+from . import _lsap
 from ._constraints import CONSTRAINTS
 
 __all__ = ["CONSTRAINTS", "assign", "assign_by_content", "assigned_total"]
@@ -79,9 +79,7 @@ def assign(similarity: npt.ArrayLike, constraint: str = "1:1", prefer: Bools | N
         if small is not None:
             rows, cols = small
         else:
-            from scipy.optimize import linear_sum_assignment  # imported here: scipy.optimize is slow to import
-
-            rows, cols = linear_sum_assignment(objective, maximize=True)
+            rows, cols = _lsap.solver()(objective, maximize=True)   # (without the import of scipy.optimize)
     elif constraint == "N:1":
         rows = np.arange(sim.shape[0])
         cols = sim.argmax(axis=1)
@@ -101,7 +99,7 @@ def assign(similarity: npt.ArrayLike, constraint: str = "1:1", prefer: Bools | N
 def _unique_best(objective: Floats) -> tuple[Int64s, Int64s] | None:
     """The assignment Kuhn-Munkres gives a small matrix, without the import of :mod:`scipy.optimize` (half a
     second) or its call. A single row or column: its first largest cell (what scipy's shortest augmenting path
-    takes among equal cells). Otherwise, while scipy.optimize is not imported yet, a matrix of at most
+    takes among equal cells). Otherwise, while scipy's solver is not loaded yet (:mod:`._lsap`), a matrix of at most
     :data:`~accord.match._small_assignment.PLAIN` cells is solved in plain Python by scipy's own steps
     (:func:`~accord.match._small_assignment.max_assignment`: the same pairs, ties included). None for a larger
     matrix, a value that is not finite, or once scipy is loaded (its call is then the cheaper): Kuhn-Munkres
@@ -116,7 +114,7 @@ def _unique_best(objective: Floats) -> tuple[Int64s, Int64s] | None:
         return (zero, top) if n == 1 else (top, zero)
     from ._small_assignment import PLAIN, max_assignment
 
-    if n * m > PLAIN or "scipy.optimize" in sys.modules or not math.isfinite(float(objective.sum())):
+    if n * m > PLAIN or _lsap.loaded() or not math.isfinite(float(objective.sum())):
         return None
     return max_assignment(objective)
 
