@@ -19,6 +19,7 @@ import os
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import compress, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -253,8 +254,14 @@ class Task:
         # values, validate alike: known by the object's identity, which the corpus keeps alive meanwhile
         valid_objects: set[tuple[str, bool, int]] = set()
         valid_relations: set[tuple[object, ...]] = set()   # (:func:`_relation_key`)
+        contains = valid_objects.__contains__
         for doc in corpus.values():
-            for ann in doc.annotations:
+            anns = doc.annotations
+            # the annotations whose (label, spanless, attributes object) was found valid so far are passed over in C
+            # (the loop below would pass over them at its first test); the others in turn
+            for ann in compress(anns, map(operator.not_, map(contains, zip(
+                    map(_LABEL, anns), map(operator.is_, map(_START, anns), repeat(None)),
+                    map(id, map(_ATTRIBUTES, anns)))))):
                 if ann.label in undeclared and ann.label not in self.labels:
                     continue
                 same_object = (ann.label, ann.start is None, id(ann.attributes))
@@ -346,6 +353,7 @@ _Profile = TypeVar("_Profile", SimilarityProfileSpec, ScoreProfileSpec)
 
 
 _LABEL = operator.itemgetter(Annotation._fields.index("label"))
+_START = operator.itemgetter(Annotation._fields.index("start"))
 _ATTRIBUTES = operator.itemgetter(Annotation._fields.index("attributes"))
 # the kinds of values of an annotation whose values all point to annotations (a relation of up to eight arguments)
 _POINTERS_ONLY = frozenset((Annotation,) * k for k in range(1, 9))
