@@ -114,3 +114,52 @@ def test_a_local_cluster_starts_its_workers_with_the_command_modules(monkeypatch
     monkeypatch.setattr(json, "_accord_test_mark", True, raising=False)
     with runner(2, "local") as run:
         assert run.map(_marked, [None, None]) == [True, True]
+
+
+_SCHEDULER: list = []
+"""The scheduler of the in-process cluster of the test below (read by its tasks, which run in this process)."""
+
+
+def _waits_for_the_others(k: int) -> object:
+    """Item 0: whether the scheduler forgot every other task of the map (its result fetched and let go) while this
+    one still ran, waiting up to 10 s; the others: a number."""
+    import time
+
+    if k:
+        return k * 10
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if len(_SCHEDULER[0].tasks) == 1:    # (this task alone)
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_results_are_fetched_as_their_tasks_end():
+    # client.gather at the end fetched every result once the last task had ended (the workers idle meanwhile);
+    # each result is now fetched when its task ends and the future let go, so the scheduler forgets it at once
+    import logging
+
+    from accord.parallel._run import _client_runner
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None,
+                                  silence_logs=logging.ERROR) as cluster, distributed.Client(cluster) as c:
+        _SCHEDULER[:] = [cluster.scheduler]
+        try:
+            assert _client_runner(c).map(_waits_for_the_others, [0, 1, 2, 3]) == [True, 10, 20, 30]
+        finally:
+            _SCHEDULER.clear()
+
+
+def _fails(k: int) -> int:
+    if k == 2:
+        raise KeyError("shard 2")
+    return k
+
+
+def test_a_failed_task_raises_its_error(client):
+    from accord.parallel._run import _client_runner
+
+    with pytest.raises(KeyError, match="shard 2"):
+        _client_runner(client).map(_fails, [0, 1, 2, 3])
+    assert _client_runner(client).map(_fails, [0, 1, 3]) == [0, 1, 3]

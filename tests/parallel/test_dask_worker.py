@@ -148,3 +148,51 @@ def test_the_collector_is_paused_while_a_task_runs_and_left_as_found():
         assert not gc.isenabled()
     finally:
         gc.enable() if was else gc.disable()
+
+
+def _profile_running(wait: float) -> bool:
+    """Whether the profile clock of the worker running this task still runs after up to ``wait`` seconds (the
+    pause reaches the clock through the worker's event loop)."""
+    import time
+
+    from distributed import get_worker
+
+    clock = get_worker().periodic_callbacks["profile"]
+    deadline = time.monotonic() + wait
+    while clock.is_running() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return clock.is_running()
+
+
+def _run_task(client: object, fn: object, *args: object) -> object:
+    from functools import partial
+
+    return client.submit(partial(in_dask_worker, fn, ""), *args, pure=False).result()   # type: ignore[attr-defined]
+
+
+def test_the_worker_profile_is_paused_while_a_task_runs_and_left_as_found():
+    # Dask's default worker samples the running task's stack every 10 ms from its event loop, taking the
+    # interpreter's lock from the task: paused for accord's tasks, running again once the worker is idle
+    import logging
+
+    distributed = pytest.importorskip("distributed")
+    _wait_idle()
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None,
+                                  silence_logs=logging.ERROR) as cluster, distributed.Client(cluster) as client:
+        worker = next(iter(cluster.workers.values()))
+        clock = worker.periodic_callbacks["profile"]
+        assert clock.is_running()
+        assert _run_task(client, _profile_running, 5.0) is False
+        _wait_idle()
+        client.run(lambda: None)     # (a round trip through the worker's event loop, where the clock starts)
+        assert clock.is_running()
+        # a clock stopped by someone else stays stopped
+        client.sync(_stop_clock, clock)
+        assert _run_task(client, _profile_running, 0.0) is False
+        _wait_idle()
+        client.run(lambda: None)
+        assert not clock.is_running()
+
+
+async def _stop_clock(clock: object) -> None:
+    clock.stop()    # type: ignore[attr-defined]

@@ -14,7 +14,7 @@ from typing import Any, Protocol, TypeVar
 from ..errors import OptionError
 
 __all__ = ["resolve_jobs", "usable_cores", "check_address", "Runner", "runner", "STREAM", "SHOWN", "SENTENCES",
-           "streamed", "sentence_policy"]
+           "streamed", "sentence_policy", "collected"]
 
 STREAM: ContextVar[bool] = ContextVar("accord_stream", default=False)
 """Set by a command that scores in one process as ``--jobs`` does (``accord report``): the inputs are cut into shards
@@ -97,7 +97,14 @@ class Runner:
     def __init__(self, workers: int, submit: Submit, where: str):
         self.workers, self._submit, self.where = workers, submit, where
 
-    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
+    def workers_now(self) -> int:
+        """:attr:`workers` as far as known without waiting for a cluster to connect (1 until it has)."""
+        return self.workers
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], *, light: bool = False) -> list[R]:
+        """``fn`` over ``items``, the results in the items' order. ``light``: short tasks (the planning scan),
+        which a runner may begin in this machine's processes while its cluster connects
+        (:class:`accord.parallel._dask_address.AddressRunner`)."""
         if not items:
             return []
         return self._submit(fn, items)
@@ -161,10 +168,14 @@ def _start_method() -> str:
 
 @contextmanager
 def _dask_runner(dask: Any, jobs: int) -> Iterator[Runner]:
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise OptionError("--dask needs dask.distributed: pip install 'accord[dask]'") from None
+    from ._dask_address import check_distributed
+
+    check_distributed()
+    if isinstance(dask, str) and dask and dask != "local":    # (distributed imported while the scan runs)
+        yield from _address_runner(dask)
+        return
+    from distributed import Client, LocalCluster
+
     if isinstance(dask, Client):
         yield _client_runner(dask)
         return
@@ -181,14 +192,17 @@ def _dask_runner(dask: Any, jobs: int) -> Iterator[Runner]:
                 dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                 silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
             yield _client_runner(client)
-        return
-    address = check_address(dask)
+
+
+def _address_runner(dask: str) -> Iterator[Runner]:
+    """The runner of ``--dask ADDRESS`` (see :mod:`accord.parallel._dask_address`), its client closed after."""
+    from ._dask_address import AddressRunner
+
+    run = AddressRunner(check_address(dask))
     try:
-        client = Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, ValueError, TypeError) as exc:   # distributed's own errors of an address it cannot use
-        raise OptionError(f"--dask {dask}: cannot reach the scheduler ({exc})") from None
-    with client:
-        yield _client_runner(client)
+        yield run
+    finally:
+        run.close()
 
 
 LOCAL_CONFIG = {
@@ -250,11 +264,33 @@ def check_address(address: str) -> str:
 
 
 def _client_runner(client: Any) -> Runner:
+    """A :class:`Runner` of the tasks on the cluster of a connected ``distributed.Client``."""
     def submit(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
-        futures = client.map(partial(in_dask_worker, fn, os.getcwd()), list(items), pure=False)
-        return client.gather(futures)
+        return collected(client, client.map(partial(in_dask_worker, fn, os.getcwd()), list(items), pure=False))
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     return Runner(workers, submit, f"the Dask cluster at {client.scheduler.address}")
+
+
+def collected(client: Any, futures: list[Any]) -> list[Any]:
+    """The results of ``futures`` in their order, each fetched from its worker as soon as its task ends (Dask's
+    ``as_completed``), and the future let go at once, so that the cluster forgets the result while other tasks
+    run. ``client.gather`` at the end fetched every result only after the last task had ended: the results of a
+    whole command travelled while both workers were idle (0.25 s of 13.4 at 10 M tokens, measured on a loaded
+    machine). The first failed task raises its error, the tasks not yet ended are cancelled."""
+    from distributed import as_completed
+
+    index = {future.key: k for k, future in enumerate(futures)}
+    results: list[Any] = [None] * len(futures)
+    pending = as_completed(futures, loop=client.loop, with_results=True)
+    try:
+        for future, result in pending:
+            k = index[future.key]
+            results[k] = result
+            futures[k] = future = result = None     # (the last one too, while the next is awaited)
+    except BaseException:   # a task's error or an interrupt: the other tasks are not waited for
+        client.cancel([f for f in futures if f is not None])
+        raise
+    return results
 
 
 # -- a task of accord's in a Dask worker: the command's directory and the C heap of one process
@@ -282,6 +318,9 @@ class _Tasks:
         self.collecting = False
         self.settings: dict[int, int] | None = None
         self.libc: Any = None
+        self.paused: dict[int, tuple[Any, Any]] = {}
+        """The workers (by ``id``) whose stack-sampling clock (``profile``) is paused for accord's tasks, with the
+        clock to start again (several workers share a process in a cluster of threads)."""
         self.ended = 0
         """How many times the last running task ended: a release scheduled for an earlier end is stale."""
 
@@ -344,11 +383,14 @@ def in_dask_worker(fn: Callable[[T], R], directory: str, item: T) -> R:
     collecting, and a worker's collector, enabled, rescanned them and every object of distributed's own, a third of
     the task's time (``perf`` of a worker).
 
+    **Profile.** The worker's statistical profile, a stack sample of the running task every 10 ms taken from the
+    worker's event loop, is paused while accord's tasks run (:data:`PAUSED_CLOCKS`).
+
     **Afterwards.** Once no task of accord's has run for :data:`IDLE_SECONDS`, the worker's own thresholds are set
-    again, the freed memory given back (``malloc_trim``), as distributed intends, and the collector is as the worker
-    had it. Not at the end of each task: the next shard follows within milliseconds, and giving the memory back
-    between shards made every shard fault its pages in again (about 120,000 page faults for 25 shards of 10 M
-    tokens, against 5,000 kept).
+    again, the freed memory given back (``malloc_trim``), as distributed intends, the collector is as the worker
+    had it and the profile clock runs again if it ran. Not at the end of each task: the next shard follows within
+    milliseconds, and giving the memory back between shards made every shard fault its pages in again (about
+    120,000 page faults for 25 shards of 10 M tokens, against 5,000 kept).
     """
     tasks = _TASKS
     with tasks.changed:
@@ -368,6 +410,7 @@ def in_dask_worker(fn: Callable[[T], R], directory: str, item: T) -> R:
                 _hold(tasks)
             else:   # (set still from the last task: what the collector was before it stays recorded)
                 gc.disable()
+        _pause_profile(tasks)
         tasks.running += 1
     try:
         return fn(item)
@@ -397,6 +440,47 @@ def _hold(tasks: _Tasks) -> None:
     tasks.held = True
 
 
+PAUSED_CLOCKS = ("profile",)
+"""The clocks of a Dask worker paused while accord's tasks run: the statistical profile, which samples the stack of
+the running task every 10 ms (``distributed.worker.profile.interval``) for the dashboard. Each sample takes the
+interpreter's lock from the task (the task thread waits for it) and walks its stack; accord's tasks are the
+worker's only work while they run, and their profile is not what a user of accord looks at."""
+
+
+def _pause_profile(tasks: _Tasks) -> None:
+    """Stop the profile clock (:data:`PAUSED_CLOCKS`) of the worker running this task, from its event loop, and
+    record it in ``tasks.paused`` (with ``tasks.changed`` held). Nothing when this is no Dask worker's task, when
+    the worker's clock is paused already, or when it is not running (profiles disabled by the worker's
+    configuration, or a clock stopped by someone else: left as found)."""
+    try:
+        from distributed import get_worker
+        worker = get_worker()
+    except (ImportError, ValueError):    # (not in a Dask worker: a test, or a direct call)
+        return
+    if id(worker) in tasks.paused:
+        return
+    clock = getattr(worker, "periodic_callbacks", {}).get(PAUSED_CLOCKS[0])
+    if clock is None or not clock.is_running():
+        return
+    worker.loop.add_callback(clock.stop)     # (the loop's own thread: Tornado's clocks are not thread-safe)
+    tasks.paused[id(worker)] = (worker, clock)
+
+
+def _resume_profile(paused: tuple[Any, Any]) -> None:
+    """Start the clock :func:`_pause_profile` stopped again, from the worker's event loop, unless the worker is
+    closing (its clocks are stopped for good then) or the clock runs already."""
+    worker, clock = paused
+
+    def resume() -> None:
+        status = getattr(getattr(worker, "status", None), "name", "")
+        if status in ("running", "paused") and not clock.is_running():
+            clock.start()
+    try:
+        worker.loop.add_callback(resume)
+    except RuntimeError:   # pragma: no cover - the worker's loop is closed
+        pass
+
+
 def _release_if_idle(tasks: _Tasks, ended: int) -> None:
     """The worker's own settings again, when no task of accord's started since the end numbered ``ended``: its
     heap thresholds (the freed memory given back, ``malloc_trim``) and its collector."""
@@ -409,4 +493,7 @@ def _release_if_idle(tasks: _Tasks, ended: int) -> None:
             tasks.libc.malloc_trim(0)
         if tasks.collecting:
             gc.enable()
+        for paused in tasks.paused.values():
+            _resume_profile(paused)
+        tasks.paused.clear()
         tasks.held = False

@@ -273,11 +273,11 @@ def _scan_columns(plans: list[InputPlan], run: Any, encoding: str) -> None:
     tasks, owners = [], []
     for k, plan in enumerate(plans):
         if plan.kind == "column" and plan.marks is None:
-            parts = max(run.workers, -(-plan.size // SCAN_BYTES))
+            parts = max(run.workers_now(), -(-plan.size // SCAN_BYTES))
             for a, b in byte_ranges(plan.size, parts):
                 tasks.append((plan.files[0], a, b, encoding))
                 owners.append(k)
-    found = run.map(_scan, tasks)
+    found = run.map(_scan, tasks, light=True)     # (begun here while a cluster connects: _dask_address)
     for k, plan in enumerate(plans):
         if plan.kind == "column" and plan.marks is None:
             plan.marks = Marks.join([m for m, owner in zip(found, owners) if owner == k])
