@@ -59,6 +59,7 @@ from ._columns import GrowingColumns
 from ._continua import Continua
 from ._dissimilarity import Dissimilarity
 from ._frontier import solve_frontier
+from ._sifting import SIFT_CANDIDATES, solve_listed
 
 __all__ = ["Alignment", "AlignmentError", "best_alignment", "candidate_alignments", "MAX_CANDIDATES",
            "MAX_COMPONENT_CANDIDATES", "MAX_LP_CANDIDATES", "MIP_SECONDS"]
@@ -239,6 +240,9 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
     except AlignmentError:
         if n < 3:
             raise
+        slices = [piece for piece in units.document_slices() if piece.stop > piece.start]
+        if len(slices) > 1:          # too many in all (many samples of γ at once): each document listed apart
+            return _by_document(units, diss, what, slices)
         from ._colgen import dense_alignment  # too dense to list: column generation (agreement/_colgen.py)
         return dense_alignment(units, diss, what, best_alignment)
     real = tuples >= 0
@@ -256,7 +260,8 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
     chosen = np.zeros(len(tuples), dtype=bool)
     chosen[alone] = True                   # the singleton of a unit with no partner
     open_cand = np.flatnonzero(~alone)
-    if len(open_cand):
+    weighed = len(tuples)      # the candidates weighed: those of a component priced over its list, the tuples its
+    if len(open_cand):         # programs took
         comp = label[firsts[open_cand]]
         if n == 2:
             picked_small, hard = _solve_components(tuples[open_cand], disorder[open_cand], comp, units)
@@ -269,10 +274,17 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
             chosen[rest[_solve_pairs(tuples[rest], disorder[rest])]] = True
             rest = rest[:0]
         per_component = np.bincount(label[firsts[rest]], minlength=n_comp)
-        worst = int(np.argmax(per_component)) if len(rest) else 0
-        if len(rest) and per_component[worst] > MAX_LP_CANDIDATES:
-            from ._colgen import dense_alignment  # too many candidates: column generation (agreement/_colgen.py)
-            return dense_alignment(units, diss, what, best_alignment)
+        large = per_component[label[firsts[rest]]] > SIFT_CANDIDATES
+        for one in _split_by(rest[large], label[firsts[rest[large]]]):   # priced over the list (_sifting.py)
+            try:
+                found, work = solve_listed(tuples[one], disorder[one],
+                                           lambda t, d: _exact_cover(t, d, units, diss.delta_empty, what))
+                chosen[one[found]] = True
+                weighed += work - len(one)
+            except AlignmentError:
+                from ._colgen import dense_alignment  # column generation from the pairs (agreement/_colgen.py)
+                return dense_alignment(units, diss, what, best_alignment)
+        rest = rest[~large]
         by_comp = np.argsort(label[firsts[rest]], kind="stable")
         rest = rest[by_comp]
         comps = label[firsts[rest]]
@@ -284,7 +296,42 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
     first_unit = picked[np.arange(len(picked)), np.argmax(picked >= 0, axis=1)]
     order = np.lexsort((first_unit, units.document[first_unit]))
     picked = picked[order]
-    return Alignment(picked, disorder[chosen][order], units.document[first_unit[order]], len(tuples))
+    return Alignment(picked, disorder[chosen][order], units.document[first_unit[order]], weighed)
+
+
+def _by_document(units: Continua, diss: Dissimilarity, what: str, slices: list[slice]) -> Alignment:
+    """The optimal alignment of every document of ``slices`` (rows of ``units``), each aligned on its own."""
+    picked: list[np.ndarray] = []
+    disorder: list[np.ndarray] = []
+    document: list[np.ndarray] = []
+    weighed = 0
+    for piece in slices:
+        d = int(units.document[piece.start])
+        one = best_alignment(units.take_rows(d, piece), diss, what)
+        picked.append(np.where(one.units >= 0, one.units + piece.start, -1))
+        disorder.append(one.disorder)
+        document.append(np.full(len(one), d, dtype=np.int64))
+        weighed += one.candidates
+    return Alignment(np.vstack(picked), np.concatenate(disorder), np.concatenate(document), weighed)
+
+
+def _split_by(rows: np.ndarray, label: np.ndarray) -> list[np.ndarray]:
+    """``rows`` grouped by their ``label`` (in order of the labels)."""
+    order = np.argsort(label, kind="stable")
+    rows, label = rows[order], label[order]
+    cuts = np.flatnonzero(label[1:] != label[:-1]) + 1
+    return [part for part in np.split(rows, cuts) if len(part)]
+
+
+def _exact_cover(tuples: np.ndarray, disorder: np.ndarray, units: Continua, delta: float, what: str) -> np.ndarray:
+    """Indices of an exact cover at least cost of the units of ``tuples`` (any number of components, three
+    annotators or more): dynamic programming along the continuum, else an integer program a component."""
+    comp = _components(tuples)
+    picked, hard = solve_frontier(tuples, disorder, comp, units, delta)
+    chosen = [picked]
+    for one in _split_by(np.flatnonzero(hard), comp[hard]):
+        chosen.append(one[_solve(tuples[one], disorder[one], units, what)])
+    return np.concatenate(chosen)
 
 
 MAX_STATES = 4096
