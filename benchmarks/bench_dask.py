@@ -6,13 +6,15 @@ For each size, bench_scale's gold and predicted CoNLL files are generated, then 
 PRED --output json`` runs three ways:
 
 - in one process;
+- with ``--jobs N`` (``--workers``: the standard library's processes, forked by the command; no Dask), the floor of
+  the Dask runs below;
 - with ``--dask local`` (a LocalCluster of ``--workers`` processes started and stopped by the command itself);
 - with ``--dask tcp://127.0.0.1:PORT``: a real scheduler and ``--workers`` workers (``dask scheduler``, ``dask worker
   --nthreads 1``, each a process of its own, with its nanny) started once before the runs, as a user's cluster is;
 - the same against a second such cluster started with the quieter settings ``docs/scaling.md`` gives (no task
   profile, Dask's clocks at about a second: :data:`QUIET`), the settings ``--dask local`` uses.
 
-The three outputs must be identical (the ``generator`` block, which records the command line, aside) before any
+The outputs must be identical (the ``generator`` block, which records the command line, aside) before any
 time is printed. CPU time is user + system of every process the run involves: the command with every process it
 started and waited for (``wait4``), plus, for the real cluster, what the scheduler, the workers and their nannies
 spent during the run (``psutil``, before and after); the cluster's own start-up is reported apart, once. Figures are
@@ -162,6 +164,7 @@ def main() -> None:
                 gold, pred = Path(tmp) / "gold.conll", Path(tmp) / "pred.conll"
                 docs = generate(tokens, gold, pred)
                 ways = {"one process": _command(gold, pred),
+                        f"--jobs {args.workers}": _command(gold, pred, "--jobs", str(args.workers)),
                         "--dask local": _command(gold, pred, "--dask", "local", "--jobs", str(args.workers)),
                         **{name: _command(gold, pred, "--dask", c.address) for name, c in clusters.items()}}
                 outputs = {name: _run(cmd)[2] for name, cmd in ways.items()}
@@ -172,7 +175,7 @@ def main() -> None:
                 figures: dict[str, list[tuple[float, float]]] = {name: [] for name in ways}
                 split: dict[str, list[tuple[float, float, float]]] = {name: [] for name in clusters}
                 for _ in range(args.repeat):
-                    for name, cmd in ways.items():     # in turn, so that a change of load touches all three
+                    for name, cmd in ways.items():     # in turn, so that a change of load touches all of them
                         measured = clusters.get(name)
                         before = measured.parts() if measured is not None else (0.0, 0.0)
                         wall, cpu, _ = _run(cmd)
@@ -187,14 +190,14 @@ def main() -> None:
                 print(f"{tokens:,} tokens ({docs:,} documents): identical output; load average "
                       f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall times need idle cores)", flush=True)
                 for name, (wall, cpu) in medians.items():
-                    print(f"  {name:13} wall {wall:6.2f} s ({base_wall / wall:.2f}x one process), CPU {cpu:6.2f} s "
+                    print(f"  {name:14} wall {wall:6.2f} s ({base_wall / wall:.2f}x one process), CPU {cpu:6.2f} s "
                           f"({cpu / base_cpu:.2f}x one process, {cpu / tokens * 1e6:.2f} CPU-s per million tokens)",
                           flush=True)
                 for name, runs in split.items():
                     command, scheduler, workers = (statistics.median(r[k] for r in runs) for k in range(3))
                     print(f"  {name}: the command {command:.2f} CPU-s, the scheduler {scheduler:.2f}, the workers "
                           f"and their nannies {workers:.2f} (medians)", flush=True)
-                for name in ("--dask local", *clusters):
+                for name in ("--dask local", *clusters):   # (--jobs is no Dask: its figures are the floor)
                     ratio = medians[name][1] / base_cpu
                     goals.append(f"{tokens:,} tokens, {name}: CPU <= 1.25x one process: "
                                  f"{'met' if ratio <= 1.25 else 'NOT met'} ({ratio:.2f}x)")

@@ -271,22 +271,38 @@ def _client_runner(client: Any) -> Runner:
     return Runner(workers, submit, f"the Dask cluster at {client.scheduler.address}")
 
 
+BATCHES = 8
+"""Into how many batches :func:`collected` gathers the results of a map at most."""
+
+
 def collected(client: Any, futures: list[Any]) -> list[Any]:
-    """The results of ``futures`` in their order, each fetched from its worker as soon as its task ends (Dask's
-    ``as_completed``), and the future let go at once, so that the cluster forgets the result while other tasks
-    run. ``client.gather`` at the end fetched every result only after the last task had ended: the results of a
-    whole command travelled while both workers were idle (0.25 s of 13.4 at 10 M tokens, measured on a loaded
-    machine). The first failed task raises its error, the tasks not yet ended are cancelled."""
+    """The results of ``futures`` in their order, gathered from the workers in batches of about 1/:data:`BATCHES`
+    of them as their tasks end (Dask's ``as_completed``), each future let go once gathered, so that the cluster
+    forgets its result while other tasks run.
+
+    ``client.gather`` of all the futures at the end fetched every result only after the last task had ended, with
+    the workers idle meanwhile (0.25 s of 13.4 at 10 M tokens, measured on a loaded machine); a gather per result
+    as it ends cost about 3 ms of CPU time across the client, the scheduler and the workers (200 tasks: 0.45 CPU-s
+    more in the cluster and 0.17 in the client than one gather). In batches, the last batch alone is fetched after
+    the last task. The first failed task raises its error, and the tasks not yet ended are cancelled."""
     from distributed import as_completed
 
     index = {future.key: k for k, future in enumerate(futures)}
     results: list[Any] = [None] * len(futures)
-    pending = as_completed(futures, loop=client.loop, with_results=True)
+    batch = max(1, -(-len(futures) // BATCHES))
+    ended: list[Any] = []
+    left = len(futures)
     try:
-        for future, result in pending:
-            k = index[future.key]
-            results[k] = result
-            futures[k] = future = result = None     # (the last one too, while the next is awaited)
+        for future in as_completed(futures, loop=client.loop):
+            ended.append(future)
+            if len(ended) >= batch or len(ended) == left:
+                for done, result in zip(ended, client.gather(ended)):
+                    k = index[done.key]
+                    results[k] = result
+                    futures[k] = None
+                left -= len(ended)
+                ended.clear()
+            future = done = None    # (the last ones too, while the next is awaited)
     except BaseException:   # a task's error or an interrupt: the other tasks are not waited for
         client.cancel([f for f in futures if f is not None])
         raise
