@@ -33,7 +33,10 @@ component where that crowds past its limit of partial covers is an integer progr
 first (HiGHS through :func:`scipy.optimize.linprog`; a solution that is integral, checked to be an
 exact cover of the cost of the relaxation's bound, is optimal), else the integer program solved to
 optimality (relative gap 0) by HiGHS through :func:`scipy.optimize.milp` over the candidates that
-reduced-cost fixing keeps (see :func:`_solve`).
+reduced-cost fixing keeps (see :func:`_solve`). A component of more than
+:data:`~accord.agreement._sifting.SIFT_CANDIDATES` candidates (many annotators: 8 × 200 sparse units make one of
+600,000) is solved by column generation over its list (:mod:`._sifting`), a continuum of several documents too large
+to list at once (a batch of γ's samples) document by document.
 
 Limits (three annotators or more). Where units are so dense that a component has more than
 :data:`MAX_LP_CANDIDATES` candidates, or more than :data:`MAX_COMPONENT_CANDIDATES` left by the
