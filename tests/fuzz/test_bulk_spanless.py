@@ -154,3 +154,48 @@ def test_bulk_path_is_taken() -> None:
     (_, pairs, gold_status, pred_status), = got
     assert [p.similarity == 1.0 for p in pairs] == [True, False, False]
     assert gold_status == pred_status == [0, 1, 1]
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.data())
+def test_group_spans_are_the_implied_spans(data: st.DataObject) -> None:
+    """``_spans`` of a document's annotations (relations, sets, events, a relation without arguments, and now and
+    then the entities too) is :func:`~accord.match.similarity.implied_span` of each, or None when one has a span
+    or none is implied."""
+    from accord.match._bulk_spanless import _spans
+    from accord.match.similarity import Context, implied_span
+
+    for _, gold, pred in data.draw(corpora(data.draw(st.booleans()))):
+        for doc in (gold, pred):
+            anns = list(doc.annotations)
+            if data.draw(st.integers(0, 3)):
+                anns = [a for a in anns if a.start is None]
+            want = [implied_span(a) for a in anns]
+            if None in want or any(a.start is not None for a in anns):
+                want = None    # type: ignore[assignment]
+            assert _spans(anns, Context(lambda a: a.label).implied) == want
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.data())
+def test_group_codes_are_the_shape_codes(data: st.DataObject) -> None:
+    """``_group_codes`` gives the codes (and numbers the shapes in the order) that
+    :func:`~accord.match.shapes._codes` gives, on a group of relations alone and on one with other annotations."""
+    import numpy as np
+
+    from accord.match._bulk_spanless import _group_codes
+    from accord.match.shapes import _codes
+    from accord.match.similarity import Context
+
+    triples = data.draw(corpora(data.draw(st.booleans())))
+    ours, theirs = Context(lambda a: a.label), Context(lambda a: a.label)
+    for _, gold, pred in triples:
+        for doc in (gold, pred):
+            anns = list(doc.annotations)
+            if data.draw(st.integers(0, 3)):
+                anns = [a for a in anns if a.start is None]
+            labels = [data.draw(st.sampled_from([a.label, "X"])) for a in anns]
+            got, want = _group_codes(anns, labels, ours), _codes(anns, labels, theirs)
+            assert (got is None) == (want is None)
+            assert got is None or np.array_equal(got, want)
+            assert ours.shape_codes == theirs.shape_codes

@@ -19,17 +19,18 @@ be coded (an unhashable value), is paired by :meth:`~accord.match.engine.Pairer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._support.arrays import Floats, Index
+from .._support.arrays import Floats, Index, Int64s
 from ..model import Annotation
 from ._records import CLASH, MATCH, Pair
 from .assign import assign_by_content
 from .blocks import overlap_blocks
-from .shapes import _codes, _linked, _linked_score, _single_targets, spanless_block_scores
+from .shapes import _code, _codes, _linked, _linked_score, _single_targets, spanless_block_scores
 from .similarity import Context, Shape
 from .similarity import Result as SimilarityResult
 from .sparse import DENSE_LIMIT
@@ -62,16 +63,12 @@ def pair_deferred(pairer: Pairer, items: Sequence[Deferred], content_key: Callab
     ready: list[tuple[Deferred, list[tuple[int, int]], list[tuple[int, int]]]] = []
     for item in items:
         out, gold, pred, gi, pi, ctx = item
-        implied = ctx.implied
-        g_anns = [gold[i] for i in gi.tolist()]
-        p_anns = [pred[j] for j in pi.tolist()]
-        gsp = [implied(a) for a in g_anns]
-        psp = [implied(a) for a in p_anns]
-        if (None in gsp or None in psp or any(a.start is not None for a in g_anns)
-                or any(a.start is not None for a in p_anns)):
+        gsp = _spans(map(gold.__getitem__, gi.tolist()), ctx.implied)
+        psp = _spans(map(pred.__getitem__, pi.tolist()), ctx.implied) if gsp is not None else None
+        if gsp is None or psp is None:
             pairer._pair_group(gold, pred, gi, pi, False, ctx, out)
         else:
-            ready.append((item, gsp, psp))   # type: ignore[arg-type]  # None is not among them
+            ready.append((item, gsp, psp))
     if not ready:
         return
     bulk = Context(pairer.label, pairer.task, shape_codes=pairer._shape_codes, by_shape=pairer._by_shape)
@@ -79,13 +76,62 @@ def pair_deferred(pairer: Pairer, items: Sequence[Deferred], content_key: Callab
     p_flat = [a for (o, _, p, _, pi, _), _, _ in ready for a in map(p.__getitem__, pi.tolist())]
     g_labels = [lbl for (o, _, _, gi, _, _), _, _ in ready for lbl in map(o.gold_label.__getitem__, gi.tolist())]
     p_labels = [lbl for (o, _, _, _, pi, _), _, _ in ready for lbl in map(o.pred_label.__getitem__, pi.tolist())]
-    g_codes = _codes(g_flat, g_labels, bulk)
-    p_codes = _codes(p_flat, p_labels, bulk)
+    g_codes = _group_codes(g_flat, g_labels, bulk)
+    p_codes = _group_codes(p_flat, p_labels, bulk)
     if g_codes is None or p_codes is None:
         for (out, gold, pred, gi, pi, ctx), _, _ in ready:
             pairer._pair_group(gold, pred, gi, pi, False, ctx, out)
         return
     _pair_ready(pairer, ready, g_codes, p_codes, content_key)
+
+
+def _spans(anns: Iterable[Annotation], implied: Callable[[Annotation], tuple[int, int] | None]
+           ) -> list[tuple[int, int]] | None:
+    """The implied span (``implied``, :meth:`~accord.match.similarity.Context.implied`) of each annotation of a
+    spanless group; None when one has a span or has no implied span (the group is then paired by
+    :meth:`~accord.match.engine.Pairer._pair_group`). A relation whose values are all spanned annotations has the
+    extent of its targets (what :func:`~accord.match.similarity.implied_span` gives it), taken here without a call."""
+    out = []
+    for a in anns:
+        if a[1] is not None:     # (its start)
+            return None
+        targets = tuple(a[3].values())
+        if targets and _TARGET_TYPE.issuperset(map(type, targets)):
+            starts = list(map(_START, targets))
+            ends = list(map(_END, targets))
+            if None not in starts and None not in ends:
+                out.append((min(starts), max(ends)))
+                continue
+        got = implied(a)
+        if got is None:
+            return None
+        out.append(got)
+    return out
+
+
+def _group_codes(anns: list[Annotation], labels: list[str], ctx: Context) -> Int64s | None:
+    """:func:`~accord.match.shapes._codes` of a group: the code of a spanless relation (every value an annotation:
+    its shape is its labels and attribute names, :func:`~accord.match.shapes._code`) looked up by those, one call
+    of ``_code`` per distinct one, in the order of the annotations (which numbers the codes); the general
+    ``_codes`` for a group with any other annotation."""
+    by_names: dict[tuple[str, str, tuple[str, ...]], int | None] = {}
+    out = []
+    for a, lbl in zip(anns, labels):
+        attrs = a[3]
+        if a[1] is not None or not attrs or not _TARGET_TYPE.issuperset(map(type, attrs.values())):
+            return _codes(anns, labels, ctx)    # (the codes given so far are kept by the annotations' ids)
+        key = (lbl, a[0], tuple(attrs))
+        code = by_names.get(key)
+        if code is None:
+            code = by_names[key] = _code(a, lbl, (lbl, a[0], True, id(attrs)), ctx)
+            if code is None:
+                return None
+        out.append(code)
+    return np.array(out, dtype=np.int64)
+
+
+_START = itemgetter(1)
+_END = itemgetter(2)
 
 
 def _blocks(gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray, g_doc: np.ndarray, p_doc: np.ndarray,
@@ -224,8 +270,9 @@ def _content_keys(anns: Sequence[Annotation], labels: Sequence[str], idx: list[i
                     v = attrs[k]
                     part = contents.get(~id(v))
                     if part is None:
-                        part = contents[~id(v)] = repr(("@", v.label, -1 if v.start is None else v.start,
-                                                        -1 if v.end is None else v.end))
+                        # (the repr of the tuple ("@", label, start, end), written without the tuple)
+                        part = contents[~id(v)] = (f"('@', {v.label!r}, {-1 if v.start is None else v.start!r}, "
+                                                   f"{-1 if v.end is None else v.end!r})")
                     parts.append(head + part + ")")
                 got = contents[id(a)] = "[" + ", ".join(parts) + "]"
         if got is None:
