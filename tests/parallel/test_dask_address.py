@@ -10,6 +10,7 @@ import time
 import pytest
 
 from accord.errors import OptionError
+from accord.parallel import _dask_address
 from accord.parallel._dask_address import AddressRunner
 from accord.parallel._run import Runner
 
@@ -37,7 +38,8 @@ class _SlowConnection(AddressRunner):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork (Linux)")
-def test_a_light_map_begins_here_while_the_client_connects():
+def test_a_light_map_begins_here_while_the_client_connects(monkeypatch):
+    monkeypatch.setattr(_dask_address, "_slow_to_connect", lambda: True)    # (as in a command's process)
     run = _SlowConnection(0.6)
     assert run.workers_now() == 1      # (not connected: nothing waited for)
     started = time.monotonic()
@@ -62,9 +64,16 @@ def test_an_unreachable_scheduler_is_an_error_of_the_light_map(monkeypatch):
     from accord.parallel import _run
 
     monkeypatch.setattr(_run, "CONNECT_TIMEOUT", 1)
+    monkeypatch.setattr(_dask_address, "_slow_to_connect", lambda: True)
     run = AddressRunner("tcp://127.0.0.1:9")
     started = time.monotonic()
     with pytest.raises(OptionError, match="cannot reach the scheduler"):
         run.map(_pid_after, [0.5] * 20, light=True)
     assert time.monotonic() - started < 8     # (the forked process's remaining tasks are not waited for)
     run.close()
+
+
+def test_a_process_that_imported_distributed_runs_a_light_map_on_the_cluster():
+    # (pytest imported distributed above: connecting is quick, nothing is forked)
+    run = _SlowConnection(0.0)
+    assert run.map(_pid_after, [0.0] * 5, light=True) == [os.getpid()] * 5

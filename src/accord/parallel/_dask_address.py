@@ -7,13 +7,15 @@ sent through the cluster cost a Dask round trip per 8 MiB range (38 tasks of 9 m
 0.75 s of wall time, measured on a loaded machine). :class:`AddressRunner` instead hands a *light* map to a process
 forked from the command, before ``distributed`` is imported (so before any of its threads exist), and imports and
 connects meanwhile; once the client is ready, the tasks that process has not begun go to the cluster. Every other
-map waits for the client and runs on the cluster.
+map waits for the client and runs on the cluster, and so does a light map in a process that has imported
+``distributed`` already (a caller of :func:`accord.score` with ``client="tcp://..."``: connecting is then quick).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import multiprocessing
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -32,6 +34,12 @@ def check_distributed() -> None:
     """An :class:`OptionError` when ``distributed`` is not installed, found without importing it."""
     if importlib.util.find_spec("distributed") is None:
         raise OptionError("--dask needs dask.distributed: pip install 'accord[dask]'")
+
+
+def _slow_to_connect() -> bool:
+    """Whether connecting begins with importing ``distributed`` (about half a second); in a process that has
+    imported it already, connecting is quick and a light map runs on the cluster."""
+    return "distributed" not in sys.modules
 
 
 class AddressRunner(Runner):
@@ -76,7 +84,7 @@ class AddressRunner(Runner):
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, light: bool = False) -> list[R]:
         if not items:
             return []
-        if light and self._remote is None and _run._start_method() == "fork":
+        if light and self._remote is None and _run._start_method() == "fork" and _slow_to_connect():
             return self._here_while_connecting(fn, items)
         return self._on_cluster(fn, items)
 
