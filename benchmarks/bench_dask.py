@@ -111,21 +111,24 @@ class Cluster:
         """The CPU seconds spent so far by the scheduler, the workers and their nannies."""
         return sum(self.parts())
 
-    def parts(self) -> tuple[float, float]:
-        """The CPU seconds spent so far by the scheduler, and by the workers with their nannies."""
-        return self._cpu(self.procs[:1]), self._cpu(self.procs[1:])
-
-    def _cpu(self, procs: list[subprocess.Popen]) -> float:
-        total = 0.0
-        for p in procs:
+    def parts(self) -> tuple[float, float, float]:
+        """The CPU seconds spent so far by the scheduler, by the nannies (each ``dask worker`` command's own
+        process) and by the worker processes they started."""
+        scheduler, nannies, workers = 0.0, 0.0, 0.0
+        for k, p in enumerate(self.procs):
             try:
                 root = self._psutil.Process(p.pid)
                 for proc in [root, *root.children(recursive=True)]:
                     t = proc.cpu_times()
-                    total += t.user + t.system
+                    if k == 0:
+                        scheduler += t.user + t.system
+                    elif proc.pid == root.pid:
+                        nannies += t.user + t.system
+                    else:
+                        workers += t.user + t.system
             except self._psutil.NoSuchProcess:
                 pass
-        return total
+        return scheduler, nannies, workers
 
     def close(self) -> None:
         import signal
@@ -173,15 +176,15 @@ def main() -> None:
                     if _without_generator(out) != expected:
                         sys.exit(f"{tokens} tokens: {name} differs from one process")
                 figures: dict[str, list[tuple[float, float]]] = {name: [] for name in ways}
-                split: dict[str, list[tuple[float, float, float]]] = {name: [] for name in clusters}
+                split: dict[str, list[tuple[float, ...]]] = {name: [] for name in clusters}
                 for _ in range(args.repeat):
                     for name, cmd in ways.items():     # in turn, so that a change of load touches all of them
                         measured = clusters.get(name)
-                        before = measured.parts() if measured is not None else (0.0, 0.0)
+                        before = measured.parts() if measured is not None else (0.0, 0.0, 0.0)
                         wall, cpu, _ = _run(cmd)
                         if measured is not None:
                             after = measured.parts()
-                            split[name].append((cpu, after[0] - before[0], after[1] - before[1]))
+                            split[name].append((cpu, *(b - a for a, b in zip(before, after))))
                             cpu += sum(after) - sum(before)
                         figures[name].append((wall, cpu))
                 medians = {name: (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))
@@ -194,9 +197,9 @@ def main() -> None:
                           f"({cpu / base_cpu:.2f}x one process, {cpu / tokens * 1e6:.2f} CPU-s per million tokens)",
                           flush=True)
                 for name, runs in split.items():
-                    command, scheduler, workers = (statistics.median(r[k] for r in runs) for k in range(3))
-                    print(f"  {name}: the command {command:.2f} CPU-s, the scheduler {scheduler:.2f}, the workers "
-                          f"and their nannies {workers:.2f} (medians)", flush=True)
+                    command, scheduler, nannies, workers = (statistics.median(r[k] for r in runs) for k in range(4))
+                    print(f"  {name}: the command {command:.2f} CPU-s, the scheduler {scheduler:.2f}, the nannies "
+                          f"{nannies:.2f}, the workers {workers:.2f} (medians)", flush=True)
                 for name in ("--dask local", *clusters):   # (--jobs is no Dask: its figures are the floor)
                     ratio = medians[name][1] / base_cpu
                     goals.append(f"{tokens:,} tokens, {name}: CPU <= 1.25x one process: "
