@@ -224,3 +224,18 @@ def test_the_time_limit_is_the_refusals_and_must_be_positive():
     for bad in (0.0, -1.0, float("inf"), float("nan")):
         with pytest.raises(OptionError, match="--time-limit must be a positive number of seconds"):
             gamma_tables(units, time_limit=bad)
+
+
+def test_the_last_integer_program_is_limited_by_gammas_budget_not_a_fixed_time(monkeypatch):
+    """The integer program after reduced-cost fixing runs within what is left of γ's budget (``--time-limit``), not
+    the listing path's fixed limit: on a loaded machine 3 x 1,000 was refused by HiGHS's 60 s while 60 CPU-s of the
+    budget were left. Failed before: a tiny fixed limit refused 3 x 100 (a fractional relaxation)."""
+    from accord.agreement import _alignment_base
+    from accord.agreement._colgen import time_budget
+
+    monkeypatch.setattr(_alignment_base, "MIP_SECONDS", 1e-4)
+    units = continua_from_rows(dense_rows(100))
+    with time_budget(120.0):
+        got = dense_alignment(units, Dissimilarity(), "", best_alignment)
+    _check_cover(units, got.units)
+    assert round(got.disorder.sum() / (len(units) / 3), 5) == PYGAMMA_DENSE[100]

@@ -59,12 +59,13 @@ from typing import Any
 
 import numpy as np
 
-from ._alignment_base import ADVICE, Alignment, AlignmentError, mip, pair_table
+from ._alignment_base import ADVICE, MIP_SECONDS, Alignment, AlignmentError, pair_table
+from ._colgen_mip import cover_program
 from ._continua import Continua
 from ._dissimilarity import Dissimilarity
 
 __all__ = ["COLGEN_SECONDS", "ColumnGeneration", "DENSE_PAIRS", "dense_alignment", "MAX_FIXED_COLUMNS", "MAX_PRICED",
-           "MAX_ROUNDS", "solve_dense", "time_budget"]
+           "MAX_ROUNDS", "DIRECT_COLUMNS", "solve_dense", "time_budget"]
 
 MAX_ROUNDS = 300
 """Rounds of column generation before a component is refused."""
@@ -74,6 +75,10 @@ MAX_PRICED = 1_000_000
 
 MAX_FIXED_COLUMNS = 300_000
 """The most tuples the final integer program may take after reduced-cost fixing (past it: refused)."""
+
+DIRECT_COLUMNS = 150_000
+"""Where the tuples within the whole gap of the first cover number at most this, the integer program takes them
+at once (one program); past it a small gap is tried first."""
 
 COLGEN_SECONDS = 120.0
 """The CPU seconds the column generation of one γ may spend by default (its observed continuum and every sample
@@ -572,25 +577,35 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
     free = np.flatnonzero(~touches_taken)
     chosen = taken
     if free_units.any():
-        rest = mip(all_cost, matrix[np.flatnonzero(free_units)], free)
-        if rest.status != 0 or rest.x is None:
+        left = MIP_SECONDS if deadline is None else deadline - time.process_time()
+        rest = cover_program(all_cost[free], matrix[np.flatnonzero(free_units)][:, free], None, left)
+        if not rest.solved:
             raise _error(units, f"the integer program over the generated tuples failed ({rest.message})", what)
-        chosen = np.concatenate([taken, free[rest.x > 0.5]])
+        chosen = np.concatenate([taken, free[rest.chosen]])
     upper = float(all_cost[chosen].sum())
     cover_rows, cover_cost = all_rows[chosen], all_cost[chosen]
     info.upper_bound = upper
     tol = 1e-9 * max(1.0, abs(upper))
     # every tuple of a cover of cost at most UB has a reduced cost of at most UB - LB: the integer program over
-    # the tuples within tau (and the best cover so far) is optimal once its cover is within tau of the bound; a
-    # small tau first (a small program), then the whole gap
-    tau = min(upper - best, _FIRST_TAU * max(abs(best), delta) / max(m, 1) * 10)
+    # the tuples within tau (and the best cover so far, its start) is optimal once its cover is within tau of the
+    # bound; the whole gap at once where its tuples are few enough, else a small tau first (a small program)
+    tau = upper - best
+    listed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    if tau > tol:
+        try:
+            listed = comp.price(y, tau + tol)
+        except _Overflow:
+            listed = None
+        if listed is None or len(listed[0]) > DIRECT_COLUMNS:
+            listed, tau = None, min(tau, _FIRST_TAU * max(abs(best), delta) / max(m, 1) * 10)
     while upper - best > tol:
         if deadline is not None and time.process_time() > deadline:
             raise _error(units, f"its exact alignment was not found within {_budget_words(seconds)}", what)
         gap = upper - best
         tau = min(max(tau, 0.0), gap)
         try:
-            rows, disorder, _ = comp.price(y, tau + tol)
+            rows, disorder, _ = listed if listed is not None else comp.price(y, tau + tol)
+            listed = None
         except _Overflow:
             raise _error(units, f"the bound of column generation left a gap of {gap:.6g} and more than "
                          f"{MAX_PRICED:,} partial tuples within {tau:.6g} of it: the optimum could not be proved",
@@ -602,11 +617,13 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
                          what)
         fixed = np.vstack([singles, rows, cover_rows])
         fixed_cost = np.concatenate([np.full(m, delta), disorder, cover_cost])
-        result = mip(fixed_cost, _matrix(fixed, m), np.arange(len(fixed)))
-        if result.status != 0 or result.x is None:
+        left = MIP_SECONDS if deadline is None else deadline - time.process_time()
+        result = cover_program(fixed_cost, _matrix(fixed, m), np.arange(m + len(rows), len(fixed)), left)
+        if not result.solved:
             raise _error(units, f"the integer program over {len(fixed):,} tuples within {tau:.6g} of the bound "
-                         f"was not solved ({result.message})", what)
-        pick = np.flatnonzero(result.x > 0.5)
+                         f"was not solved ({result.message}) within "
+                         f"{_budget_words(seconds) if deadline is not None else f'{MIP_SECONDS:g} s'}", what)
+        pick = result.chosen
         cover_rows, cover_cost = fixed[pick], fixed_cost[pick]
         upper = float(cover_cost.sum())
         info.upper_bound = upper
