@@ -57,3 +57,26 @@ def test_the_listed_column_generation_covers_exactly_at_the_least_disorder(annot
     assert (matrix @ np.isin(np.arange(len(tuples)), picked).astype(float) == 1).all()    # an exact cover
     expected = float(disorder[_mip_cover(tuples, disorder)].sum())
     assert abs(float(disorder[picked].sum()) - expected) <= 1e-7 * max(1.0, expected)
+
+
+@settings(max_examples=30 if PROFILE == "accord-ci" else 200, deadline=None)
+@given(st.integers(3, 6), st.data())
+def test_the_dense_lookup_of_pairs_lists_the_same_candidates_bit_for_bit(annotators, data):
+    """The candidates listed with the pairs looked up in a dense table equal those of the binary search in each pair
+    of annotators' codes: the same tuples, in the same order, with the same disorders to the last bit."""
+    import accord.agreement._alignment as alignment
+
+    rows = []
+    for a in range(annotators):
+        for start, length, category in data.draw(st.lists(_unit, min_size=1, max_size=6), label=f"A{a}"):
+            rows.append((f"A{a}", f"d{start % 2}", float(start), float(start + length), category))
+    units = continua_from_rows(list(dict.fromkeys(rows)))
+    dense_rows, dense_disorder = candidate_alignments(units, Dissimilarity())
+    saved = alignment.DENSE_LOOKUP_UNITS
+    alignment.DENSE_LOOKUP_UNITS = 0
+    try:
+        sorted_rows, sorted_disorder = candidate_alignments(units, Dissimilarity())
+    finally:
+        alignment.DENSE_LOOKUP_UNITS = saved
+    assert np.array_equal(dense_rows, sorted_rows)
+    assert dense_disorder.tobytes() == sorted_disorder.tobytes()

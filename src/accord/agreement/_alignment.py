@@ -100,6 +100,34 @@ def _lookup(codes: np.ndarray, values: np.ndarray, query: np.ndarray) -> tuple[n
     return found, np.where(found, values[at], 0.0)
 
 
+DENSE_LOOKUP_UNITS = 2_500
+"""A continuum of at most this many units looks its compatible pairs up in a dense table (units × units, 50 MB at
+most) instead of by binary search in each pair of annotators' sorted codes."""
+
+
+class _PairLookup:
+    """The dissimilarity of compatible pairs of units (from :func:`pair_table`'s tables), looked up by unit."""
+
+    def __init__(self, tables: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]], n_units: int):
+        self.tables, self.n_units = tables, n_units
+        self.dense: np.ndarray | None = None
+        if n_units <= DENSE_LOOKUP_UNITS:
+            dense = np.full(n_units * n_units, np.nan)
+            for codes, values in tables.values():
+                dense[codes] = values
+            self.dense = dense
+
+    def get(self, a: int, b: int, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(found, d)`` of units ``u`` of annotator ``a`` (-1: none, never found) and ``v`` of annotator ``b``
+        (``d`` 0 where not found)."""
+        if self.dense is None:
+            codes, values = self.tables[(a, b)]
+            return _lookup(codes, values, u * self.n_units + v)
+        value = self.dense[np.maximum(u, 0) * self.n_units + v]
+        found = (u >= 0) & ~np.isnan(value)
+        return found, np.where(found, value, 0.0)
+
+
 def _check_pair_components(units: Continua, tables: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]],
                            limit: float, what: str) -> str:
     """Refuse, before any tuple is built, a component of the graph of pairs with ``d <= limit`` (each such pair is a
@@ -146,6 +174,7 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
     densest = ""
     if n > 2:          # two annotators' components are assignment problems, solved exactly at any density
         densest = _check_pair_components(units, tables, (pairs_n + 1) * delta, what)
+    pairs = _PairLookup(tables, n_units)
     # a member's summed dissimilarity to the others only grows as a tuple grows, and may not pass
     # (C(n, 2) + n - 1) delta in a candidate: a partial tuple past it is dropped before it is extended
     grow_limit = bound * (1 + _TOLERANCE) + 1e-12
@@ -189,7 +218,7 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
             for c in range(a + 1, j):      # members after the first must be compatible with v too
                 member = grown[:, c]
                 has = member >= 0
-                found, value = _lookup(tables[(c, j)][0], tables[(c, j)][1], member * n_units + v)
+                found, value = pairs.get(c, j, member, v)
                 keep &= ~has | found
                 grown_sums[:, c] += value
                 new_sum += value
@@ -213,7 +242,7 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
             d = np.full(len(rows), delta)
             if both.any():
                 codes, values = tables[(a, b)]
-                d[both] = _lookup(codes, values, rows[both, a] * n_units + rows[both, b])[1]
+                d[both] = pairs.get(a, b, rows[both, a], rows[both, b])[1]
             total += d
     limit_unit = (pairs_n + k - 1) * delta
     keep = (total <= k * pairs_n * delta * (1 + _TOLERANCE)) & \

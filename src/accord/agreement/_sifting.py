@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -55,10 +56,9 @@ class _ByUnit:
     """The tuples through each unit (an incidence read unit by unit), to find each unit's best tuples by one
     gather and one reduction instead of a sort."""
 
-    def __init__(self, cand: np.ndarray, unit: np.ndarray):
-        order = np.argsort(unit, kind="stable")
-        self.tuples = cand[order]
-        self.unit = unit[order]
+    def __init__(self, by_column: Any):
+        self.tuples = np.asarray(by_column.indices, dtype=np.int64)        # a CSC incidence: tuples unit by unit
+        self.unit = np.repeat(np.arange(by_column.shape[1]), np.diff(by_column.indptr))
 
     def best(self, score: np.ndarray, below: float, per_unit: int) -> np.ndarray:
         """Indices of the ``per_unit`` tuples of least ``score`` through each unit, among those scoring below
@@ -105,8 +105,11 @@ def solve_listed(tuples: np.ndarray, disorder: np.ndarray,
 
     real = tuples >= 0
     cand, col = np.nonzero(real)
-    used, unit_row = np.unique(tuples[cand, col], return_inverse=True)
-    m = len(used)
+    members = tuples[cand, col]
+    present = np.zeros(int(members.max()) + 1, dtype=np.int64)
+    present[members] = 1
+    m = int(present.sum())
+    unit_row = (np.cumsum(present) - 1)[members]        # the units renumbered 0..m-1 in order (np.unique's)
     local = np.full(tuples.shape, -1, dtype=np.int64)
     local[cand, col] = unit_row
     incidence = sparse.csr_array((np.ones(len(cand)), (cand, unit_row)), shape=(len(tuples), m))
@@ -114,7 +117,7 @@ def solve_listed(tuples: np.ndarray, disorder: np.ndarray,
     by_first = np.argsort(first, kind="stable")
     first_starts = np.flatnonzero(np.r_[True, first[by_first][1:] != first[by_first][:-1]])
     size = real.sum(axis=1)
-    by_unit = _ByUnit(cand, unit_row)
+    by_unit = _ByUnit(incidence.tocsc())
 
     def bound(pi: np.ndarray, reduced: np.ndarray) -> float:
         per_first = np.minimum.reduceat(reduced[by_first], first_starts)
