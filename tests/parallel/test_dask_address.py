@@ -53,6 +53,17 @@ def test_a_light_map_begins_here_while_the_client_connects(monkeypatch):
     assert run.workers_now() == run.workers == 2
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork (Linux)")
+def test_what_the_forked_process_ends_soon_stays_there(monkeypatch):
+    # the 3 ranges of the scan left when the client was ready took 0.19 s on the cluster; the forked process ended
+    # the others 0.15 s earlier: what it would end within HANDOVER_SECONDS at its pace stays there
+    monkeypatch.setattr(_dask_address, "_slow_to_connect", lambda: True)
+    monkeypatch.setattr(_dask_address, "HANDOVER_SECONDS", 30.0)
+    run = _SlowConnection(0.3)
+    pids = run.map(_pid_after, [0.02] * 30, light=True)
+    assert os.getpid() not in pids and len(set(pids)) == 1
+
+
 def test_a_map_that_is_not_light_waits_for_the_client():
     run = _SlowConnection(0.1)
     assert run.map(_pid_after, [0.0, 0.0]) == [os.getpid()] * 2
