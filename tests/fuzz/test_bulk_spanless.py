@@ -156,31 +156,43 @@ def test_bulk_path_is_taken() -> None:
     assert gold_status == pred_status == [0, 1, 1]
 
 
+def _group(data: st.DataObject, doc: Document) -> list:
+    """A document's annotations, or its spanless ones, or its relations of annotation values only (the batch's
+    fast paths), each choice as often."""
+    anns = list(doc.annotations)
+    which = data.draw(st.integers(0, 2))
+    if which == 1:
+        anns = [a for a in anns if a.start is None]
+    elif which == 2:
+        anns = [a for a in anns if a.start is None and a.attributes
+                and all(type(v) is type(a) for v in a.attributes.values())]
+    return anns
+
+
 @settings(max_examples=EXAMPLES)
 @given(st.data())
 def test_group_spans_are_the_implied_spans(data: st.DataObject) -> None:
-    """``_spans`` of a document's annotations (relations, sets, events, a relation without arguments, and now and
-    then the entities too) is :func:`~accord.match.similarity.implied_span` of each, or None when one has a span
-    or none is implied."""
+    """``_spans`` of a group (a document's annotations with entities, spanless ones with sets, events and a relation
+    without arguments, or relations alone) is :func:`~accord.match.similarity.implied_span` of each, or None when
+    one has a span or none is implied."""
     from accord.match._bulk_spanless import _spans
     from accord.match.similarity import Context, implied_span
 
     for _, gold, pred in data.draw(corpora(data.draw(st.booleans()))):
         for doc in (gold, pred):
-            anns = list(doc.annotations)
-            if data.draw(st.integers(0, 3)):
-                anns = [a for a in anns if a.start is None]
-            want = [implied_span(a) for a in anns]
-            if None in want or any(a.start is not None for a in anns):
-                want = None    # type: ignore[assignment]
-            assert _spans(anns, Context(lambda a: a.label).implied) == want
+            anns = _group(data, doc)
+            want: list | None = [list(implied_span(a) or (None, None)) for a in anns]
+            if any(a.start is not None or implied_span(a) is None for a in anns):
+                want = None
+            got = _spans(anns, Context(lambda a: a.label).implied)
+            assert (None if got is None else got.tolist()) == want
 
 
 @settings(max_examples=EXAMPLES)
 @given(st.data())
 def test_group_codes_are_the_shape_codes(data: st.DataObject) -> None:
     """``_group_codes`` gives the codes (and numbers the shapes in the order) that
-    :func:`~accord.match.shapes._codes` gives, on a group of relations alone and on one with other annotations."""
+    :func:`~accord.match.shapes._codes` gives, on groups of relations alone and on groups with other annotations."""
     import numpy as np
 
     from accord.match._bulk_spanless import _group_codes
@@ -191,9 +203,7 @@ def test_group_codes_are_the_shape_codes(data: st.DataObject) -> None:
     ours, theirs = Context(lambda a: a.label), Context(lambda a: a.label)
     for _, gold, pred in triples:
         for doc in (gold, pred):
-            anns = list(doc.annotations)
-            if data.draw(st.integers(0, 3)):
-                anns = [a for a in anns if a.start is None]
+            anns = _group(data, doc)
             labels = [data.draw(st.sampled_from([a.label, "X"])) for a in anns]
             got, want = _group_codes(anns, labels, ours), _codes(anns, labels, theirs)
             assert (got is None) == (want is None)

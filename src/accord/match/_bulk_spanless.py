@@ -19,8 +19,9 @@ be coded (an unhashable value), is paired by :meth:`~accord.match.engine.Pairer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from operator import itemgetter
+from collections.abc import Callable, Sequence
+from itertools import chain, repeat
+from operator import is_, itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -60,20 +61,28 @@ def pair_deferred(pairer: Pairer, items: Sequence[Deferred], content_key: Callab
 
     ``content_key`` is the engine's sort key of an annotation by content, which orders a block's rows and columns
     as the engine orders them."""
-    ready: list[tuple[Deferred, list[tuple[int, int]], list[tuple[int, int]]]] = []
+    ready: list[tuple[Deferred, Int64s, Int64s]] = []
+    g_parts: list[list[Annotation]] = []
+    p_parts: list[list[Annotation]] = []
     for item in items:
         out, gold, pred, gi, pi, ctx = item
-        gsp = _spans(map(gold.__getitem__, gi.tolist()), ctx.implied)
-        psp = _spans(map(pred.__getitem__, pi.tolist()), ctx.implied) if gsp is not None else None
+        g_anns = list(map(gold.__getitem__, gi.tolist()))
+        gsp = _spans(g_anns, ctx.implied)
+        psp = None
+        if gsp is not None:
+            p_anns = list(map(pred.__getitem__, pi.tolist()))
+            psp = _spans(p_anns, ctx.implied)
         if gsp is None or psp is None:
             pairer._pair_group(gold, pred, gi, pi, False, ctx, out)
         else:
             ready.append((item, gsp, psp))
+            g_parts.append(g_anns)
+            p_parts.append(p_anns)
     if not ready:
         return
     bulk = Context(pairer.label, pairer.task, shape_codes=pairer._shape_codes, by_shape=pairer._by_shape)
-    g_flat = [a for (o, g, _, gi, _, _), _, _ in ready for a in map(g.__getitem__, gi.tolist())]
-    p_flat = [a for (o, _, p, _, pi, _), _, _ in ready for a in map(p.__getitem__, pi.tolist())]
+    g_flat = list(chain.from_iterable(g_parts))
+    p_flat = list(chain.from_iterable(p_parts))
     g_labels = [lbl for (o, _, _, gi, _, _), _, _ in ready for lbl in map(o.gold_label.__getitem__, gi.tolist())]
     p_labels = [lbl for (o, _, _, _, pi, _), _, _ in ready for lbl in map(o.pred_label.__getitem__, pi.tolist())]
     g_codes = _group_codes(g_flat, g_labels, bulk)
@@ -85,51 +94,68 @@ def pair_deferred(pairer: Pairer, items: Sequence[Deferred], content_key: Callab
     _pair_ready(pairer, ready, g_codes, p_codes, content_key)
 
 
-def _spans(anns: Iterable[Annotation], implied: Callable[[Annotation], tuple[int, int] | None]
-           ) -> list[tuple[int, int]] | None:
+def _spans(anns: list[Annotation], implied: Callable[[Annotation], tuple[int, int] | None]) -> Int64s | None:
     """The implied span (``implied``, :meth:`~accord.match.similarity.Context.implied`) of each annotation of a
-    spanless group; None when one has a span or has no implied span (the group is then paired by
-    :meth:`~accord.match.engine.Pairer._pair_group`). A relation whose values are all spanned annotations has the
-    extent of its targets (what :func:`~accord.match.similarity.implied_span` gives it), taken here without a call."""
-    out = []
+    spanless group, as rows (start, end); None when one has a span or has no implied span (the group is then paired
+    by :meth:`~accord.match.engine.Pairer._pair_group`). When every annotation is a relation whose values are all
+    spanned annotations, each one's span is the extent of its targets (what
+    :func:`~accord.match.similarity.implied_span` gives it), taken for the group at once: the targets' starts and
+    ends in one list each, reduced by relation in numpy."""
+    if not anns:
+        return np.zeros((0, 2), dtype=np.int64)
+    if _all_relations(anns):
+        attrs = list(map(_ATTRIBUTES, anns))
+        targets = list(chain.from_iterable(map(dict.values, attrs)))
+        starts = list(map(_START, targets))
+        ends = list(map(_END, targets))
+        if None not in starts and None not in ends:
+            at = np.zeros(len(anns), dtype=np.intp)
+            np.cumsum(np.fromiter(map(len, attrs), np.intp, len(attrs))[:-1], out=at[1:])
+            out = np.empty((len(anns), 2), dtype=np.int64)
+            out[:, 0] = np.minimum.reduceat(np.array(starts, dtype=np.int64), at)
+            out[:, 1] = np.maximum.reduceat(np.array(ends, dtype=np.int64), at)
+            return out
+    spans = []
     for a in anns:
-        if a[1] is not None:     # (its start)
+        if a.start is not None:
             return None
-        targets = tuple(a[3].values())
-        if targets and _TARGET_TYPE.issuperset(map(type, targets)):
-            starts = list(map(_START, targets))
-            ends = list(map(_END, targets))
-            if None not in starts and None not in ends:
-                out.append((min(starts), max(ends)))
-                continue
         got = implied(a)
         if got is None:
             return None
-        out.append(got)
-    return out
+        spans.append(got)
+    return np.array(spans, dtype=np.int64).reshape(-1, 2)
+
+
+def _all_relations(anns: list[Annotation]) -> bool:
+    """Whether every annotation is spanless and has attributes, all of whose values are annotations (checked in C
+    passes over the group)."""
+    attrs = list(map(_ATTRIBUTES, anns))
+    return (all(map(is_, map(_START, anns), repeat(None))) and 0 not in map(len, attrs)
+            and _TARGET_TYPE.issuperset(map(type, chain.from_iterable(map(dict.values, attrs)))))
 
 
 def _group_codes(anns: list[Annotation], labels: list[str], ctx: Context) -> Int64s | None:
-    """:func:`~accord.match.shapes._codes` of a group: the code of a spanless relation (every value an annotation:
-    its shape is its labels and attribute names, :func:`~accord.match.shapes._code`) looked up by those, one call
-    of ``_code`` per distinct one, in the order of the annotations (which numbers the codes); the general
-    ``_codes`` for a group with any other annotation."""
-    by_names: dict[tuple[str, str, tuple[str, ...]], int | None] = {}
-    out = []
-    for a, lbl in zip(anns, labels):
-        attrs = a[3]
-        if a[1] is not None or not attrs or not _TARGET_TYPE.issuperset(map(type, attrs.values())):
-            return _codes(anns, labels, ctx)    # (the codes given so far are kept by the annotations' ids)
-        key = (lbl, a[0], tuple(attrs))
-        code = by_names.get(key)
+    """:func:`~accord.match.shapes._codes` of a group. When every annotation is a spanless relation (every value an
+    annotation: its shape is its labels and attribute names, :func:`~accord.match.shapes._code`), the codes are
+    looked up by those, ``_code`` called once per distinct one in the order of their first annotations (which
+    numbers the codes as ``_codes`` numbers them); otherwise the general ``_codes``."""
+    if not anns or not _all_relations(anns):
+        return _codes(anns, labels, ctx)
+    attrs = list(map(_ATTRIBUTES, anns))
+    keys = list(zip(labels, map(_LABEL, anns), map(tuple, attrs)))
+    first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))    # each key's first annotation
+    code_of = {}
+    for key, k in sorted(first.items(), key=_SECOND):
+        code = _code(anns[k], labels[k], (labels[k], key[1], True, id(attrs[k])), ctx)
         if code is None:
-            code = by_names[key] = _code(a, lbl, (lbl, a[0], True, id(attrs)), ctx)
-            if code is None:
-                return None
-        out.append(code)
-    return np.array(out, dtype=np.int64)
+            return None
+        code_of[key] = code
+    return np.fromiter(map(code_of.__getitem__, keys), np.int64, len(keys))
 
 
+_LABEL = itemgetter(0)
+_ATTRIBUTES = itemgetter(3)
+_SECOND = itemgetter(1)
 _START = itemgetter(1)
 _END = itemgetter(2)
 
@@ -153,14 +179,14 @@ def _blocks(gs: np.ndarray, ge: np.ndarray, ps: np.ndarray, pe: np.ndarray, g_do
     return block[:len(gs)], block[len(gs):]
 
 
-def _pair_ready(pairer: Pairer, ready: list[tuple[Deferred, list[tuple[int, int]], list[tuple[int, int]]]],
+def _pair_ready(pairer: Pairer, ready: list[tuple[Deferred, Int64s, Int64s]],
                 g_codes: np.ndarray, p_codes: np.ndarray, _content_key: Callable[..., Any]) -> None:
 
     n_docs = len(ready)
     g_count = np.fromiter((len(r[1]) for r in ready), np.int64, n_docs)
     p_count = np.fromiter((len(r[2]) for r in ready), np.int64, n_docs)
-    g_span = np.array([s for r in ready for s in r[1]], dtype=np.int64).reshape(-1, 2)
-    p_span = np.array([s for r in ready for s in r[2]], dtype=np.int64).reshape(-1, 2)
+    g_span = np.concatenate([r[1] for r in ready])
+    p_span = np.concatenate([r[2] for r in ready])
     g_doc = np.repeat(np.arange(n_docs), g_count)
     p_doc = np.repeat(np.arange(n_docs), p_count)
     gb, pb = _blocks(g_span[:, 0], g_span[:, 1], p_span[:, 0], p_span[:, 1], g_doc, p_doc, n_docs)
