@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from functools import partial
 
 import pytest
 
@@ -26,7 +27,7 @@ class _SlowConnection(AddressRunner):
     """A runner whose "cluster" is this process, ready ``delay`` seconds after it is asked for."""
 
     def __init__(self, delay: float):
-        super().__init__("tcp://127.0.0.1:1")
+        super().__init__("tcp://127.0.0.1:1", lambda: (None, self._remote), fork=True)
         self.delay, self.connected_at = delay, 0.0
 
     def connect(self) -> Runner:
@@ -76,7 +77,7 @@ def test_an_unreachable_scheduler_is_an_error_of_the_light_map(monkeypatch):
 
     monkeypatch.setattr(_run, "CONNECT_TIMEOUT", 1)
     monkeypatch.setattr(_dask_address, "_slow_to_connect", lambda: True)
-    run = AddressRunner("tcp://127.0.0.1:9")
+    run = AddressRunner("tcp://127.0.0.1:9", partial(_run._open_client, "tcp://127.0.0.1:9"), fork=True)
     started = time.monotonic()
     with pytest.raises(OptionError, match="cannot reach the scheduler"):
         run.map(_pid_after, [0.5] * 20, light=True)

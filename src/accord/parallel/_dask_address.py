@@ -23,8 +23,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from ..errors import OptionError
-from . import _run
-from ._run import Runner
+from ._runner import Runner
 
 __all__ = ["AddressRunner", "check_distributed"]
 
@@ -52,12 +51,15 @@ def _slow_to_connect() -> bool:
 
 class AddressRunner(Runner):
     """Tasks on the Dask cluster whose scheduler is at ``address``, connected when first needed (its
-    :attr:`workers`, or a map); a light map (:meth:`map` with ``light=True``) begins in a process forked from this
-    one while the client connects. :meth:`close` closes the client."""
+    :attr:`workers`, or a map) by ``open_client`` (a connected ``distributed.Client`` and the runner of its tasks;
+    an :class:`OptionError` when the scheduler cannot be reached); a light map (:meth:`map` with ``light=True``)
+    begins in a process forked from this one while the client connects, where ``fork`` (the platform can fork).
+    :meth:`close` closes the client."""
 
-    def __init__(self, address: str):
+    def __init__(self, address: str, open_client: Callable[[], tuple[Any, Runner]], fork: bool):
         super().__init__(1, self._on_cluster, f"the Dask cluster at {address}")
-        self.address = address
+        self.address, self.fork = address, fork
+        self._open = open_client
         self.client: Any = None
         self._remote: Runner | None = None
 
@@ -73,17 +75,9 @@ class AddressRunner(Runner):
         return self._remote.workers if self._remote is not None else 1
 
     def connect(self) -> Runner:
-        """The runner of the connected client: ``distributed`` imported and the client connected the first time;
-        an :class:`OptionError` when the scheduler cannot be reached within :data:`_run.CONNECT_TIMEOUT`."""
+        """The runner of the connected client, connected the first time."""
         if self._remote is None:
-            from distributed import Client
-
-            try:
-                client = Client(self.address, timeout=_run.CONNECT_TIMEOUT)
-            except (OSError, ValueError, TypeError) as exc:   # distributed's own errors of an address it cannot use
-                raise OptionError(f"--dask {self.address}: cannot reach the scheduler ({exc})") from None
-            self.client = client
-            self._remote = _run._client_runner(client)
+            self.client, self._remote = self._open()
         return self._remote
 
     def _on_cluster(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
@@ -92,7 +86,7 @@ class AddressRunner(Runner):
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, light: bool = False) -> list[R]:
         if not items:
             return []
-        if light and self._remote is None and _run._start_method() == "fork" and _slow_to_connect():
+        if light and self._remote is None and self.fork and _slow_to_connect():
             return self._here_while_connecting(fn, items)
         return self._on_cluster(fn, items)
 

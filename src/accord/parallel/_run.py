@@ -9,9 +9,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import partial
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from ..errors import OptionError
+from ._runner import Runner
 
 __all__ = ["resolve_jobs", "usable_cores", "check_address", "Runner", "runner", "STREAM", "SHOWN", "SENTENCES",
            "streamed", "sentence_policy", "collected"]
@@ -56,12 +57,6 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-class Submit(Protocol):
-    """How a runner runs ``fn`` over ``items``: the results, in the items' order (generic in both)."""
-
-    def __call__(self, fn: Callable[[T], R], items: Sequence[T], /) -> list[R]: ...
-
-
 def usable_cores() -> int:
     """The cores this process may run on (its CPU affinity where the system has one): ``--jobs auto``, and the
     most processes ``--jobs N`` starts (scoring is computation: a process beyond the cores only adds memory)."""
@@ -86,28 +81,6 @@ def resolve_jobs(jobs: int | str | None) -> int:
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise OptionError(f"--jobs must be a whole number >= 1 or auto; got {jobs!r}")
     return jobs
-
-
-class Runner:
-    """Runs a function over items and returns the results in the items' order.
-
-    ``workers`` is the number of tasks that run at once (1 in this process).
-    """
-
-    def __init__(self, workers: int, submit: Submit, where: str):
-        self.workers, self._submit, self.where = workers, submit, where
-
-    def workers_now(self) -> int:
-        """:attr:`workers` as far as known without waiting for a cluster to connect (1 until it has)."""
-        return self.workers
-
-    def map(self, fn: Callable[[T], R], items: Sequence[T], *, light: bool = False) -> list[R]:
-        """``fn`` over ``items``, the results in the items' order. ``light``: short tasks (the planning scan),
-        which a runner may begin in this machine's processes while its cluster connects
-        (:class:`accord.parallel._dask_address.AddressRunner`)."""
-        if not items:
-            return []
-        return self._submit(fn, items)
 
 
 def _in_process(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
@@ -198,11 +171,24 @@ def _address_runner(dask: str) -> Iterator[Runner]:
     """The runner of ``--dask ADDRESS`` (see :mod:`accord.parallel._dask_address`), its client closed after."""
     from ._dask_address import AddressRunner
 
-    run = AddressRunner(check_address(dask))
+    address = check_address(dask)
+    run = AddressRunner(address, partial(_open_client, address), _start_method() == "fork")
     try:
         yield run
     finally:
         run.close()
+
+
+def _open_client(address: str) -> tuple[Any, Runner]:
+    """A ``distributed.Client`` connected to the scheduler at ``address`` and the runner of its tasks; an
+    :class:`OptionError` when it cannot be reached within :data:`CONNECT_TIMEOUT` seconds."""
+    from distributed import Client
+
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, ValueError, TypeError) as exc:   # distributed's own errors of an address it cannot use
+        raise OptionError(f"--dask {address}: cannot reach the scheduler ({exc})") from None
+    return client, _client_runner(client)
 
 
 LOCAL_CONFIG = {
