@@ -163,3 +163,17 @@ def test_a_failed_task_raises_its_error(client):
     with pytest.raises(KeyError, match="shard 2"):
         _client_runner(client).map(_fails, [0, 1, 2, 3])
     assert _client_runner(client).map(_fails, [0, 1, 3]) == [0, 1, 3]
+
+
+def _after_a_while(k: int) -> int:
+    import time
+
+    time.sleep((k * 7 % 5) / 100)     # (ends out of order)
+    return k * k
+
+
+def test_results_gathered_in_batches_keep_the_items_order(client):
+    from accord.parallel._run import BATCHES, _client_runner
+
+    items = list(range(3 * BATCHES + 1))    # (batches of 4, the last one of 1)
+    assert _client_runner(client).map(_after_a_while, items) == [k * k for k in items]
