@@ -464,7 +464,10 @@ def _pause_profile(tasks: _Tasks) -> None:
     clock = getattr(worker, "periodic_callbacks", {}).get(PAUSED_CLOCKS[0])
     if clock is None or not clock.is_running():
         return
-    worker.loop.add_callback(clock.stop)     # (the loop's own thread: Tornado's clocks are not thread-safe)
+    try:
+        worker.loop.add_callback(clock.stop)     # (the loop's own thread: Tornado's clocks are not thread-safe)
+    except RuntimeError:   # pragma: no cover - the worker's loop is closed (the worker is closing)
+        return
     tasks.paused[id(worker)] = (worker, clock)
 
 
