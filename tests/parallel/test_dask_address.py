@@ -65,6 +65,25 @@ def test_what_the_forked_process_ends_soon_stays_there(monkeypatch):
     assert os.getpid() not in pids and len(set(pids)) == 1
 
 
+_PARENT: list[int] = []
+
+
+def _ends_abruptly_when_forked(k: int) -> int:
+    if _PARENT and os.getpid() != _PARENT[0]:
+        os._exit(9)     # (as a process killed for want of memory)
+    return k
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork (Linux)")
+def test_the_tasks_of_a_forked_process_that_ended_abruptly_go_to_the_cluster(monkeypatch):
+    monkeypatch.setattr(_dask_address, "_slow_to_connect", lambda: True)
+    _PARENT.append(os.getpid())
+    try:
+        assert _SlowConnection(0.3).map(_ends_abruptly_when_forked, list(range(6)), light=True) == list(range(6))
+    finally:
+        _PARENT.clear()
+
+
 def test_a_map_that_is_not_light_waits_for_the_client():
     run = _SlowConnection(0.1)
     assert run.map(_pid_after, [0.0, 0.0]) == [os.getpid()] * 2

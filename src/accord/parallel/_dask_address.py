@@ -20,6 +20,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from ..errors import OptionError
@@ -93,7 +94,7 @@ class AddressRunner(Runner):
     def _here_while_connecting(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """``fn`` over ``items`` in one process forked from this one (forked at the first submission, before the
         client's import starts any thread) while this one connects; the items it has not begun then go to the
-        cluster. The results in the items' order."""
+        cluster, and so do those it did not end because it ended abruptly. The results in the items' order."""
         pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
         try:
             started = time.monotonic()
@@ -107,9 +108,15 @@ class AddressRunner(Runner):
             results: list[Any] = [None] * len(items)
             for k, result in zip(moved, remote.map(fn, [items[k] for k in moved]) if moved else ()):
                 results[k] = result
+            lost = []
             for k, future in enumerate(here):
                 if not future.cancelled():
-                    results[k] = future.result()
+                    try:
+                        results[k] = future.result()
+                    except BrokenProcessPool:   # (the forked process ended abruptly: killed, out of memory)
+                        lost.append(k)
+            for k, result in zip(lost, remote.map(fn, [items[k] for k in lost]) if lost else ()):
+                results[k] = result
         except BaseException:    # the connection's error, a task's or an interrupt: the process is not waited for
             pool.shutdown(wait=False, cancel_futures=True)
             raise
