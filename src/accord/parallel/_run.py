@@ -445,8 +445,9 @@ def _hold(tasks: _Tasks) -> None:
 PAUSED_CLOCKS = ("profile",)
 """The clocks of a Dask worker paused while accord's tasks run: the statistical profile, which samples the stack of
 the running task every 10 ms (``distributed.worker.profile.interval``) for the dashboard. Each sample takes the
-interpreter's lock from the task (the task thread waits for it) and walks its stack; accord's tasks are the
-worker's only work while they run, and their profile is not what a user of accord looks at."""
+interpreter's lock from the task (the task thread waits for it) and walks its stack: a pure-Python task of 0.45
+CPU-s cost its worker process 5 to 10 % more CPU time with the profile running (medians of 6, on a loaded machine).
+accord's tasks are the worker's only work while they run, and their profile is not what a user of accord looks at."""
 
 
 def _pause_profile(tasks: _Tasks) -> None:
