@@ -329,7 +329,7 @@ class Pairer:
 
     def _check_references(self, anns: list[Annotation], groups: Int64s, doc_id: str, side: str,
                           pointing: list[tuple[int, Annotation]] | None = None) -> None:
-        index = {id(a): k for k, a in enumerate(anns)}
+        index = dict(zip(map(id, anns), range(len(anns))))
         group = groups.tolist()
         for k, a in _may_point(anns) if pointing is None else pointing:
             for t in a.referenced():
@@ -345,10 +345,12 @@ class Pairer:
         if spanned and type(sim) is StrictSimilarity and self._pair_exact(gold, pred, gi, pi, ctx, out):
             return
         if spanned:
-            gs = np.fromiter((gold[i].start for i in gi), np.int64, len(gi))
-            ge = np.fromiter((gold[i].end for i in gi), np.int64, len(gi))
-            ps = np.fromiter((pred[i].start for i in pi), np.int64, len(pi))
-            pe = np.fromiter((pred[i].end for i in pi), np.int64, len(pi))
+            g_sel = list(map(gold.__getitem__, gi.tolist()))    # (the spans read by C maps, not a step each)
+            p_sel = list(map(pred.__getitem__, pi.tolist()))
+            gs = np.fromiter(map(_START, g_sel), np.int64, len(gi))
+            ge = np.fromiter(map(_END, g_sel), np.int64, len(gi))
+            ps = np.fromiter(map(_START, p_sel), np.int64, len(pi))
+            pe = np.fromiter(map(_END, p_sel), np.int64, len(pi))
             self._pair_blocks(gold, pred, gi, pi, gs, ge, ps, pe, ctx, out)
             return
         # spanless: implied spans where there are any, blocks by true label otherwise

@@ -97,7 +97,8 @@ def _codes(anns: Sequence[Annotation], labels: Sequence[str], ctx: Context) -> I
             if code is None:
                 return None
             computed[key] = code
-    return np.array([computed[key] if code is None else code for code, key in zip(out, keys)], dtype=np.int64)
+    # (``computed.get(key, code)``: the key's new code where it had none; a key has a code in one of the two)
+    return np.fromiter(map(computed.get, keys, out), np.int64, len(keys))
 
 
 def _code(a: Annotation, lbl: str, by_object: tuple[str, str, bool, int], ctx: Context) -> int | None:
@@ -137,6 +138,7 @@ def _code(a: Annotation, lbl: str, by_object: tuple[str, str, bool, int], ctx: C
 
 _LABEL = itemgetter(0)
 _START = itemgetter(1)
+_END = itemgetter(2)
 _ATTRIBUTES = itemgetter(3)
 
 
@@ -219,10 +221,10 @@ def pair_scores(similarity: Similarity, gold: Sequence[Annotation], pred: Sequen
     if spanless:
         geometry = [_apart(gold, pred, ctx, every_pair=False).astype(np.int64)]
     else:
-        gs = np.fromiter((a.start for a in gold), np.int64, n)
-        ge = np.fromiter((a.end for a in gold), np.int64, n)
-        ps = np.fromiter((a.start for a in pred), np.int64, n)
-        pe = np.fromiter((a.end for a in pred), np.int64, n)
+        gs = np.fromiter(map(_START, gold), np.int64, n)
+        ge = np.fromiter(map(_END, gold), np.int64, n)
+        ps = np.fromiter(map(_START, pred), np.int64, n)
+        pe = np.fromiter(map(_END, pred), np.int64, n)
         geometry = [gs - ps, ge - pe, ge - gs]
     linked = _linked_pairs(gold, pred, ctx)
     known = ctx.by_shape
