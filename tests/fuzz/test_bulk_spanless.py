@@ -209,3 +209,70 @@ def test_group_codes_are_the_shape_codes(data: st.DataObject) -> None:
             assert (got is None) == (want is None)
             assert got is None or np.array_equal(got, want)
             assert ours.shape_codes == theirs.shape_codes
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.sampled_from([None, "mat", "strict", "lenient"]), st.data())
+def test_linked_pairs_score_as_one_by_one(profile: str | None, data: st.DataObject) -> None:
+    """The linked pairs of a block (a target of the row paired with a target of the column), scored a column of
+    keys at a time when the rows and columns have as many single targets each (``_ShapeTable._linked_scores``),
+    have the similarity and the error tokens :func:`~accord.match.shapes._linked_score` gives each pair alone."""
+    import accord.match._bulk_spanless as bulk
+    from accord.match.shapes import _linked_score
+
+    triples = data.draw(corpora(False))
+    original = bulk._ShapeTable._linked_scores
+
+    def checked(self, gold, pred, gc, pc, link_x, link_y, apart, m, ctx):    # type: ignore[no-untyped-def]
+        tokens = original(self, gold, pred, gc, pc, link_x, link_y, apart, m, ctx)
+        for x, y, a in zip(link_x.tolist(), link_y.tolist(), apart.tolist()):
+            s, rt, ht = _linked_score(self.sim, gold[x], pred[y], (int(gc[x]), int(pc[y]), a), ctx)
+            kept = s > 0 and (self.keep_clash or s >= 1.0)
+            assert m[x, y] == (s if kept else 0.0)
+            assert tokens.get((x, y)) == ((rt, ht) if kept else None)
+        return tokens
+
+    bulk._ShapeTable._linked_scores = checked   # type: ignore[method-assign]
+    try:
+        _outcomes(profile, False, triples, True)
+    finally:
+        bulk._ShapeTable._linked_scores = original    # type: ignore[method-assign]
+
+
+def test_linked_pairs_of_two_arguments_hand_counts() -> None:
+    """Two gold relations (PER0, LOC0) and (PER1, LOC1), three predicted ones (PER0, LOC0), (PER0, LOC1) and
+    (PER1, LOC0), the entities matched: every pair sharing an argument is linked; sharing both scores 1.0, sharing
+    one scores 0.7 with the error token ``annclash`` (MAT's spanless default: the label 0.2, the remainder of other
+    attributes 0.2, the arguments 0.6 of which one of two is right: 0.3). The second gold relation takes the first
+    of its two ties in content order, (PER0, LOC1)."""
+    import accord.match._bulk_spanless as bulk
+
+    per = [make_annotation("PER", 0, 2, {"nomtype": "NAM"}), make_annotation("PER", 10, 12, {"nomtype": "NAM"})]
+    loc = [make_annotation("LOC", 4, 6, {"nomtype": "NAM"}), make_annotation("LOC", 14, 16, {"nomtype": "NAM"})]
+    per_p = [a._replace() for a in per]
+    loc_p = [a._replace() for a in loc]
+    gold_rels = [make_annotation("REL", attributes={"arg1": per[k], "arg2": loc[k]}) for k in (0, 1)]
+    pred_rels = [make_annotation("REL", attributes={"arg1": per_p[k], "arg2": loc_p[1 - k]}) for k in (0, 1)]
+    pred_rels.append(make_annotation("REL", attributes={"arg1": per_p[0], "arg2": loc_p[0]}))
+    calls = []
+    original = bulk._ShapeTable._linked_scores
+
+    def counted(self, *args):    # type: ignore[no-untyped-def]
+        tokens = original(self, *args)
+        x, y, m = args[4].tolist(), args[5].tolist(), args[7]
+        calls.append((list(zip(x, y)), [float(m[i, j]) for i, j in zip(x, y)], tokens))
+        return tokens
+
+    bulk._ShapeTable._linked_scores = counted   # type: ignore[method-assign]
+    try:
+        text = "x" * 20
+        (_, pairs, gold_status, pred_status), = _outcomes(
+            None, False, [("d", Document("d", (*per, *loc, *gold_rels), text),
+                           Document("d", (*per_p, *loc_p, *pred_rels), text))], True)
+    finally:
+        bulk._ShapeTable._linked_scores = original    # type: ignore[method-assign]
+    # rows: the gold relations; columns in content order: (PER0, LOC0), (PER0, LOC1), (PER1, LOC0)
+    clash = (("annclash",), ("annclash",))
+    assert calls == [([(0, 0), (0, 1), (0, 2), (1, 1), (1, 2)], [1.0, 0.7, 0.7, 0.7, 0.7],
+                      {(0, 0): ((), ()), (0, 1): clash, (0, 2): clash, (1, 1): clash, (1, 2): clash})]
+    assert [(p.gold, p.pred, p.similarity) for p in pairs if p.gold >= 4] == [(4, 6, 1.0), (5, 4, 0.7)]

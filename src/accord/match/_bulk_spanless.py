@@ -20,7 +20,7 @@ be coded (an unhashable value), is paired by :meth:`~accord.match.engine.Pairer.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 from operator import is_, itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -156,6 +156,8 @@ def _group_codes(anns: list[Annotation], labels: list[str], ctx: Context) -> Int
 _LABEL = itemgetter(0)
 _ATTRIBUTES = itemgetter(3)
 _SECOND = itemgetter(1)
+_FIRST = itemgetter(0)
+_TOKENS = itemgetter(1, 2)
 _START = itemgetter(1)
 _END = itemgetter(2)
 
@@ -400,30 +402,7 @@ class _ShapeTable:
         link_x, link_y = np.nonzero(linked)
         if len(link_x):
             m[link_x, link_y] = 0.0
-            # _linked_score, each row's and column's targets looked at once
-            rows: dict[int, list[int] | None] = {}
-            cols: dict[int, list[int] | None] = {}
-            paired = ctx.paired
-            known = self.known
-            gcl, pcl = gc.tolist(), pc.tolist()
-            for x, y, a in zip(link_x.tolist(), link_y.tolist(), apart[link_x, link_y].tolist()):
-                r_ids = rows.get(x, _UNSEEN)
-                if r_ids is _UNSEEN:
-                    r_ids = rows[x] = _single_target_ids(gold[x])
-                h_ids = cols.get(y, _UNSEEN)
-                if h_ids is _UNSEEN:
-                    h_ids = cols[y] = _single_target_ids(pred[y])
-                if r_ids is None or h_ids is None:
-                    s, rt, ht = sim(gold[x], pred[y], ctx)   # type: ignore[operator]  # a Similarity
-                else:
-                    full = ((gcl[x], pcl[y], a), tuple([paired.get((i, j)) for i in r_ids for j in h_ids]))
-                    got = known.get(full)
-                    if got is None:
-                        got = known[full] = sim(gold[x], pred[y], ctx)   # type: ignore[operator]  # a Similarity
-                    s, rt, ht = got
-                if s > 0 and (keep_clash or s >= 1.0):
-                    m[x, y] = s
-                    tokens[(x, y)] = (rt, ht)
+            tokens = self._linked_scores(gold, pred, gc, pc, link_x, link_y, apart[link_x, link_y], m, ctx)
         results = self.results
 
         def tokens_of(x: int, y: int) -> Tokens:
@@ -436,8 +415,58 @@ class _ShapeTable:
         return m, tokens_of
 
 
-_UNSEEN: list[int] = []
-"""Marks a row or column whose targets were not looked at yet."""
+    def _linked_scores(self, gold: list[Annotation], pred: list[Annotation], gc: np.ndarray, pc: np.ndarray,
+                       link_x: Index, link_y: Index, apart: np.ndarray, m: Floats, ctx: Context
+                       ) -> dict[tuple[int, int], Tokens]:
+        """The linked pairs' similarities written into ``m`` (where kept) and their error tokens, as
+        :func:`~accord.match.shapes._linked_score` gives them: by the pair of shapes, the geometry and the score of
+        each (gold target, predicted target) pair, looked up in the memo, the similarity called on the first pair
+        of each combination not in it. When every row and every column of the linked pairs has the same number of
+        single targets, their keys are put together a column at a time (one ``map`` over the pairs for each
+        (row target, column target) place); otherwise pair by pair."""
+        sim = self.sim
+        known = self.known
+        paired = ctx.paired
+        lx, ly, la = link_x.tolist(), link_y.tolist(), apart.tolist()
+        row_ids: dict[int, Any] = {x: _single_target_ids(gold[x]) for x in dict.fromkeys(lx)}   # (list or None)
+        col_ids: dict[int, Any] = {y: _single_target_ids(pred[y]) for y in dict.fromkeys(ly)}
+        r_sizes = {-1 if t is None else len(t) for t in row_ids.values()}
+        h_sizes = {-1 if t is None else len(t) for t in col_ids.values()}
+        gcl, pcl = gc.tolist(), pc.tolist()
+        shapes = list(zip(map(gcl.__getitem__, lx), map(pcl.__getitem__, ly), la))
+        got_all: list[Any]
+        if len(r_sizes) == 1 and len(h_sizes) == 1 and -1 not in r_sizes and -1 not in h_sizes:
+            (nr,), (nh,) = r_sizes, h_sizes
+            r_of = list(map(row_ids.__getitem__, lx))
+            h_of = list(map(col_ids.__getitem__, ly))
+            places = [list(map(paired.get, zip(map(itemgetter(i), r_of), map(itemgetter(j), h_of))))
+                      for i in range(nr) for j in range(nh)]
+            links = list(zip(*places)) if places else [()] * len(lx)
+            fulls: list[Any] = list(zip(shapes, links))
+            got_all = list(map(known.get, fulls))
+            if None in got_all:
+                for k in [k for k, got in enumerate(got_all) if got is None]:
+                    got = known.get(fulls[k])
+                    if got is None:
+                        got = known[fulls[k]] = sim(gold[lx[k]], pred[ly[k]], ctx)   # type: ignore[operator]
+                    got_all[k] = got
+        else:
+            got_all = []
+            for x, y, shape in zip(lx, ly, shapes):
+                r_ids, h_ids = row_ids[x], col_ids[y]
+                if r_ids is None or h_ids is None:
+                    got_all.append(sim(gold[x], pred[y], ctx))   # type: ignore[operator]  # a Similarity
+                    continue
+                full = (shape, tuple([paired.get((i, j)) for i in r_ids for j in h_ids]))
+                got = known.get(full)
+                if got is None:
+                    got = known[full] = sim(gold[x], pred[y], ctx)   # type: ignore[operator]  # a Similarity
+                got_all.append(got)
+        s = np.fromiter(map(_FIRST, got_all), np.float64, len(got_all))
+        keep = (s > 0) & (s >= 1.0) if not self.keep_clash else s > 0
+        m[link_x[keep], link_y[keep]] = s[keep]
+        kept = keep.tolist()
+        return dict(zip(zip(compress(lx, kept), compress(ly, kept)), map(_TOKENS, compress(got_all, kept))))
 
 
 def _single_target_ids(ann: Annotation) -> list[int] | None:
