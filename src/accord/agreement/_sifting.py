@@ -18,7 +18,8 @@ Bound and proof. For any duals ``π``, every exact cover costs at least
 cover of cost ``UB``. Every cover of cost at most ``LB + τ`` uses only tuples with ``rc <= τ``: the exact cover over
 those (and the tuples of the best cover so far, so that one exists), split into its components (dynamic programming
 along the continuum, else an integer program each), costs ``U``; when ``U <= LB + τ`` it is optimal, else ``τ``
-becomes ``U - LB`` and it runs once more (then it is optimal). ``τ`` starts at a quarter of ``UB - LB``.
+grows fourfold, to ``U - LB`` at most (then it is optimal). ``τ`` starts at ``Δ∅ / 20`` (a quarter of ``UB - LB`` if
+less): the tuples within it are few, and the cover they give is usually the optimum, or bounds the next ``τ``.
 
 Refusals. More than :data:`MAX_SIFT_ROUNDS` rounds, more than :data:`MAX_SIFT_FIXED` tuples within ``τ``, or γ's
 CPU budget for its exact alignments spent (:func:`~accord.agreement._colgen.time_budget`, which this counts in): an
@@ -50,6 +51,7 @@ MAX_SIFT_FIXED = 300_000
 
 _PER_UNIT = 2
 _START = (0.2, 0.4)
+_FIRST_TAU = 0.05
 
 
 class _ByUnit:
@@ -169,7 +171,7 @@ def solve_listed(tuples: np.ndarray, disorder: np.ndarray,
         taken = columns[:0]
     cover = _cover_around(taken, columns, local, real, disorder, m)
     upper = float(disorder[cover].sum())
-    tau = (upper - best) / 4
+    tau = min((upper - best) / 4, _FIRST_TAU * float(disorder[size == 1].max(initial=1.0)))
     weighed = len(columns)
     while upper - best > tol:
         if time.process_time() > deadline:
@@ -185,7 +187,7 @@ def solve_listed(tuples: np.ndarray, disorder: np.ndarray,
             cover, upper = found, cost
         if upper <= best + tau + tol:      # every cover within tau of the bound was weighed
             break
-        tau = upper - best
+        tau = min(upper - best, 4 * tau)
     return np.sort(cover), weighed
 
 
