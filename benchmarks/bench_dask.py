@@ -21,7 +21,9 @@ spent during the run (``psutil``, before and after); the cluster's own start-up 
 medians of ``--repeat`` runs; for the real clusters, the share of the command, of the scheduler and of the workers
 with their nannies is printed too, and the load average beside the wall times. Goals (issue 43): the CPU of each
 Dask run at most 1.25x one process's; with the real cluster of 2 workers at least 1.5x one process in wall time at
-10 M tokens (that needs 2 idle cores).
+10 M tokens (that needs 2 idle cores: on a loaded Linux machine that schedules by session, ``autogroup``, each
+``dask`` process, started in a session of its own, gets the share of a whole session, while the command and its
+``--jobs`` processes share one: wall times at load favour the real clusters).
 """
 
 from __future__ import annotations
