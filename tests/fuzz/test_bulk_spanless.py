@@ -218,7 +218,7 @@ def test_linked_pairs_score_as_one_by_one(profile: str | None, data: st.DataObje
     keys at a time when the rows and columns have as many single targets each (``_ShapeTable._linked_scores``),
     have the similarity and the error tokens :func:`~accord.match.shapes._linked_score` gives each pair alone."""
     import accord.match._bulk_spanless as bulk
-    from accord.match.shapes import _linked_score
+    from accord.match.shapes import _linked_score, _single_targets
 
     triples = data.draw(corpora(False))
     original = bulk._ShapeTable._linked_scores
@@ -226,6 +226,10 @@ def test_linked_pairs_score_as_one_by_one(profile: str | None, data: st.DataObje
     def checked(self, gold, pred, gc, pc, link_x, link_y, apart, m, ctx):    # type: ignore[no-untyped-def]
         tokens = original(self, gold, pred, gc, pc, link_x, link_y, apart, m, ctx)
         for x, y, a in zip(link_x.tolist(), link_y.tolist(), apart.tolist()):
+            r_targets, h_targets = _single_targets(gold[x]), _single_targets(pred[y])
+            if r_targets is not None and h_targets is not None:    # the memo holds the key _linked_score reads
+                link = tuple(ctx.paired.get((id(r), id(h))) for r in r_targets for h in h_targets)
+                assert ((int(gc[x]), int(pc[y]), a), link) in self.known
             s, rt, ht = _linked_score(self.sim, gold[x], pred[y], (int(gc[x]), int(pc[y]), a), ctx)
             kept = s > 0 and (self.keep_clash or s >= 1.0)
             assert m[x, y] == (s if kept else 0.0)

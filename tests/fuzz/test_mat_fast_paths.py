@@ -175,6 +175,52 @@ def test_relations_content_keys_are_the_engines(anns: list) -> None:
     assert {k: v for k, v in ours.items() if k >= 0} == {k: v for k, v in theirs.items() if k >= 0}
 
 
+@st.composite
+def same_names(draw: st.DrawFn) -> list:
+    """Relations with one list of attribute names (in one order) pointing to a few spanned annotations (a target
+    shared, one listed twice, a relation twice in a row), now and then a scalar value among the targets or an
+    annotation pointing to a relation (those keys are made one relation at a time)."""
+    from accord.model import make_annotation
+
+    targets = [make_annotation(draw(st.sampled_from(["PER", "LOC", "O'K"])), s, s + draw(st.integers(0, 3)))
+               for s in draw(st.lists(st.integers(0, 12), min_size=1, max_size=5))]
+    names = draw(st.lists(st.sampled_from(["arg2", "arg1", "b", "a'"]), unique=True, min_size=1, max_size=3))
+    out = []
+    for _ in range(draw(st.integers(1, 8))):
+        attrs: dict = {n: draw(st.sampled_from(targets)) for n in names}
+        if draw(st.integers(0, 9)) == 0:
+            attrs[names[0]] = draw(st.sampled_from(["x", 1]))
+        a = make_annotation("REL", attributes=attrs)
+        out.extend([a, a] if draw(st.integers(0, 5)) == 0 else [a])
+    if draw(st.integers(0, 5)) == 0:
+        out.append(make_annotation("REL", attributes={names[0]: out[0]}))
+    return out
+
+
+@settings(max_examples=EXAMPLES)
+@given(same_names(), st.booleans())
+def test_same_names_content_keys_are_the_engines(anns: list, pointed_first: bool) -> None:
+    """The content keys of a block of relations with the same names, put together a column at a time
+    (:func:`accord.match._bulk_spanless._same_relations`), are the engine's ``_content_key``, with the attribute
+    contents kept alike (whether or not the engine described the pointers first)."""
+    from accord.match._bulk_spanless import _content_keys
+    from accord.match.engine import _content_key, _incoming
+
+    labels = [a.label.lower() for a in anns]
+    idx = list(range(len(anns)))
+    starts, ends = list(range(len(anns))), [9] * len(anns)
+    ours: dict = {}
+    theirs: dict = {}
+    incoming = _incoming(anns, ours)
+    if pointed_first:
+        for a in anns:
+            incoming.get(id(a))
+    got = _content_keys(anns, labels, idx, starts, ends, incoming, ours, _content_key, {})
+    want = [_content_key(a, lbl, _incoming(anns, theirs), (s, 9), theirs) for a, lbl, s in zip(anns, labels, starts)]
+    assert got == want
+    assert {k: v for k, v in ours.items() if k >= 0} == {k: v for k, v in theirs.items() if k >= 0}
+
+
 MAT_DOCUMENT = {"signal": "Ann met Bob.", "metadata": {"a": [1]}, "version": 2, "asets": [
     {"type": "PER", "hasSpan": True, "hasID": True,
      "attrs": ["kind", {"name": "n", "type": "int", "aggregation": None}],

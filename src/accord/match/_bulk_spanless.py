@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import chain, compress, repeat
-from operator import is_, itemgetter
+from operator import invert, is_, itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -157,6 +157,7 @@ _LABEL = itemgetter(0)
 _ATTRIBUTES = itemgetter(3)
 _SECOND = itemgetter(1)
 _FIRST = itemgetter(0)
+_FRAGMENTS = itemgetter(5)
 _TOKENS = itemgetter(1, 2)
 _START = itemgetter(1)
 _END = itemgetter(2)
@@ -281,6 +282,9 @@ def _content_keys(anns: Sequence[Annotation], labels: Sequence[str], idx: list[i
     ``names_seen`` keeps :data:`Names` of the attribute names met so far."""
     if contents is None:
         return [content_key(anns[i], labels[i], incoming, (s0, e0), contents) for i, s0, e0 in zip(idx, starts, ends)]
+    same = _same_relations(anns, labels, idx, starts, ends, incoming, contents, names_seen)
+    if same is not None:
+        return same
     out = []
     for i, s0, e0 in zip(idx, starts, ends):
         a = anns[i]
@@ -312,6 +316,50 @@ def _content_keys(anns: Sequence[Annotation], labels: Sequence[str], idx: list[i
 
 
 _TARGET_TYPE = frozenset([Annotation])
+
+
+def _same_relations(anns: Sequence[Annotation], labels: Sequence[str], idx: list[int], starts: list[int],
+                    ends: list[int], incoming: dict[int, Any], contents: dict[int, str],
+                    names_seen: dict[tuple[Any, ...], Names]) -> list[Any] | None:
+    """:func:`_content_keys` of a block whose annotations are relations with the same attribute names (in one
+    order), every value an annotation, none pointed to: each relation's attribute content put together from its
+    targets' parts a column of the block at a time (``str.join`` over the columns, one ``map`` each), the parts of
+    targets met for the first time written once. None for any other block (then one relation at a time)."""
+    sel = list(map(anns.__getitem__, idx))
+    attrs = list(map(_ATTRIBUTES, sel))
+    kinds = set(map(tuple, attrs))
+    if len(kinds) != 1 or not incoming.keys().isdisjoint(map(id, sel)) or set(map(_FRAGMENTS, sel)) != {None}:
+        return None
+    keys = kinds.pop()
+    names = names_seen.get(keys)
+    if names is None:
+        names = names_seen[keys] = (tuple(sorted(keys)), tuple(f"({k!r}, " for k in sorted(keys))) \
+            if keys and all(type(k) is str for k in keys) else ()
+    if not names or not _TARGET_TYPE.issuperset(map(type, chain.from_iterable(map(dict.values, attrs)))):
+        return None
+    pieces: list[Any] = []
+    for k, (name, head) in enumerate(zip(*names)):
+        targets = list(map(itemgetter(name), attrs))
+        parts = list(map(contents.get, map(invert, map(id, targets))))
+        if None in parts:
+            for n in [n for n, part in enumerate(parts) if part is None]:
+                v = targets[n]
+                part = contents.get(~id(v))
+                if part is None:
+                    part = contents[~id(v)] = (f"('@', {v.label!r}, {-1 if v.start is None else v.start!r}, "
+                                               f"{-1 if v.end is None else v.end!r})")
+                parts[n] = part
+        pieces.append(repeat(("[" if k == 0 else "), ") + head))
+        pieces.append(parts)
+    pieces.append(repeat(")]"))
+    strings = list(map("".join, zip(*pieces)))
+    contents.update(zip(map(id, sel), strings))
+    return list(zip(_labels_of(labels, idx), zip(starts, ends), repeat(()), map(_LABEL, sel), strings, repeat(())))
+
+
+def _labels_of(labels: Sequence[str], idx: list[int]) -> list[str]:
+    """``labels[i]`` for each i of ``idx``."""
+    return list(map(labels.__getitem__, idx))
 
 
 def _record(out: DocumentAlignment, i: int, j: int, s: float, rt: tuple[str, ...], ht: tuple[str, ...],
