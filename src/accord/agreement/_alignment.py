@@ -241,7 +241,6 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
             both = real[:, a] & real[:, b]
             d = np.full(len(rows), delta)
             if both.any():
-                codes, values = tables[(a, b)]
                 d[both] = pairs.get(a, b, rows[both, a], rows[both, b])[1]
             total += d
     limit_unit = (pairs_n + k - 1) * delta

@@ -91,15 +91,14 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
     rank[order] = np.arange(len(order)) - np.repeat(begins, np.diff(np.r_[begins, len(order)]))
     comp_size = np.bincount(unit_comp, minlength=n_comp)
     r = rank[unit_pos]
-    low = np.full(len(tuples), np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(low, cand, r)
-    high = np.zeros(len(tuples), dtype=np.int64)
-    np.maximum.at(high, cand, r)
+    # every candidate has a unit, and np.nonzero lists them candidate by candidate: reductions over runs of cand
+    runs = np.flatnonzero(np.r_[True, cand[1:] != cand[:-1]])
+    low = np.minimum.reduceat(r, runs)
+    high = np.maximum.reduceat(r, runs)
     hard = np.zeros(n_comp, dtype=bool)
     hard[comp_index[high - low > _SPAN]] = True
-    mask = np.zeros(len(tuples), dtype=np.int64)
     shift = np.minimum(r - low[cand], _SPAN)
-    np.bitwise_or.at(mask, cand, np.left_shift(np.int64(1), shift))
+    mask = np.bitwise_or.reduceat(np.left_shift(np.int64(1), shift), runs)
     # the candidates by (component, lowest unit): those of unit ``begins[c] + p`` are ``by_key[ptr[.]:ptr[. + 1]]``
     lowest = begins[comp_index] + low
     by_key = np.argsort(lowest, kind="stable")
