@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from accord.agreement import _alignment
@@ -239,3 +239,92 @@ def test_the_last_integer_program_is_limited_by_gammas_budget_not_a_fixed_time(m
         got = dense_alignment(units, Dissimilarity(), "", best_alignment)
     _check_cover(units, got.units)
     assert round(got.disorder.sum() / (len(units) / 3), 5) == PYGAMMA_DENSE[100]
+
+
+@st.composite
+def _fixing_cases(draw):
+    """A set partitioning of units 0..m-1 (every singleton and random tuples, costs on a grid), duals ``y`` on a
+    grid, and the ``done`` of a first program."""
+    m = draw(st.integers(2, 7))
+    columns = [(u,) for u in range(m)]
+    cost = [draw(st.integers(1, 8)) / 4 for _ in range(m)]
+    for _ in range(draw(st.integers(1, 14))):
+        members = tuple(sorted(draw(st.lists(st.integers(0, m - 1), min_size=2, max_size=3, unique=True))))
+        if members not in columns:
+            columns.append(members)
+            cost.append(draw(st.integers(0, 10)) / 4)
+    y = np.array([draw(st.integers(-2, 6)) / 8 for _ in range(m)])
+    done = draw(st.integers(0, 12)) / 16
+    return columns, np.array(cost), y, done
+
+
+def _least_cover(columns, cost, allowed) -> float:
+    from functools import cache
+
+    m = 1 + max(u for col in columns for u in col)
+
+    @cache
+    def best(left: frozenset) -> float:
+        if not left:
+            return 0.0
+        low = min(left)
+        return min((cost[k] + best(left - set(col)) for k, col in enumerate(columns)
+                    if allowed[k] and low in col and set(col) <= left), default=float("inf"))
+
+    return best(frozenset(range(m)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_fixing_cases())
+@example(([(0,), (1,), (0, 1)], np.array([0.75, 2.0, 2.5]), np.zeros(2), 0.3125))     # the pair past done
+@example(([(0,), (1,), (0, 1)], np.array([0.75, 2.0, 2.5]), np.zeros(2), 2.375))      # and just past it
+def test_the_second_program_of_reduced_cost_fixing_keeps_every_better_cover(case):
+    """solve_dense's second integer program takes only the tuples within ``gap - done`` of the bound and those past
+    ``done`` (``second_band``): its optimum, with the first program's, is the optimum over every tuple (exhaustive
+    search here, under arbitrary duals and their Lagrangian bound). Fails when either part of the band is left out
+    or widened the wrong way."""
+    from accord.agreement._colgen import second_band
+
+    columns, cost, y, done = case
+    m = len(y)
+    reduced = cost - np.array([y[list(col)].sum() for col in columns])
+    first = np.array([min(col) for col in columns])
+    terms = np.zeros(m)
+    np.minimum.at(terms, first, reduced)
+    bound = y.sum() + terms.sum()                          # the Lagrangian bound: every cover costs at least this
+    singleton = np.array([len(col) == 1 for col in columns])
+    optimum = _least_cover(columns, cost, np.ones(len(columns), dtype=bool))
+    assert optimum >= bound - 1e-9
+    upper = _least_cover(columns, cost, singleton | (reduced <= done))     # the first program
+    gap = upper - bound
+    if gap <= done:
+        assert upper == pytest.approx(optimum)                 # the first program was enough
+        return
+    within = reduced <= gap + 1e-12                            # what the pricing lists for the second
+    band = np.zeros(len(columns), dtype=bool)
+    band[within] = second_band(reduced[within], done, gap)
+    second = _least_cover(columns, cost, singleton | band)
+    assert min(upper, second) == pytest.approx(optimum)
+
+
+@pytest.mark.parametrize("n, seed, stretch", [(25, 3, 60.0), (30, 4, 80.0), (30, 1, 80.0), (25, 22, 60.0)])
+def test_a_second_program_over_the_band_gives_highs_optimum(monkeypatch, n, seed, stretch):
+    """With the first gap made tiny (every case takes a second integer program, over ``second_band``'s tuples
+    only): the least disorder of HiGHS's integer program over every candidate."""
+    from accord.agreement import _colgen
+
+    calls = []
+    band = _colgen.second_band
+
+    def spy(*args, **kwargs):
+        calls.append(args[0].size)
+        return band(*args, **kwargs)
+
+    monkeypatch.setattr(_colgen, "second_band", spy)
+    monkeypatch.setattr(_colgen, "DIRECT_COLUMNS", 0)
+    monkeypatch.setattr(_colgen, "_FIRST_TAU", 1e-7)
+    units = continua_from_rows(dense_rows(n, seed=seed, stretch=stretch))
+    tuples, disorder, _ = solve_dense(units, Dissimilarity(), "test")
+    _check_cover(units, tuples)
+    assert disorder.sum() == pytest.approx(_milp_optimum(units), rel=1e-9)
+    assert calls

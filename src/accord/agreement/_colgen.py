@@ -65,7 +65,7 @@ from ._continua import Continua
 from ._dissimilarity import Dissimilarity
 
 __all__ = ["COLGEN_SECONDS", "ColumnGeneration", "DENSE_PAIRS", "dense_alignment", "MAX_FIXED_COLUMNS", "MAX_PRICED",
-           "MAX_ROUNDS", "DIRECT_COLUMNS", "solve_dense", "time_budget"]
+           "MAX_ROUNDS", "DIRECT_COLUMNS", "second_band", "solve_dense", "time_budget"]
 
 MAX_ROUNDS = 300
 """Rounds of column generation before a component is refused."""
@@ -598,18 +598,22 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
             listed = None
         if listed is None or len(listed[0]) > DIRECT_COLUMNS:
             listed, tau = None, min(tau, _FIRST_TAU * max(abs(best), delta) / max(m, 1) * 10)
+    done: float | None = None        # the last program took every tuple within this of the bound
     while upper - best > tol:
         if deadline is not None and time.process_time() > deadline:
             raise _error(units, f"its exact alignment was not found within {_budget_words(seconds)}", what)
         gap = upper - best
         tau = min(max(tau, 0.0), gap)
         try:
-            rows, disorder, _ = listed if listed is not None else comp.price(y, tau + tol)
+            rows, disorder, reduced = listed if listed is not None else comp.price(y, tau + tol)
             listed = None
         except _Overflow:
             raise _error(units, f"the bound of column generation left a gap of {gap:.6g} and more than "
                          f"{MAX_PRICED:,} partial tuples within {tau:.6g} of it: the optimum could not be proved",
                          what) from None
+        if done is not None:
+            band = second_band(reduced, done, gap, tol)
+            rows, disorder = rows[band], disorder[band]
         info.fixed = len(rows)
         if len(rows) > MAX_FIXED_COLUMNS:
             raise _error(units, f"the bound of column generation left a gap of {gap:.6g} and {len(rows):,} tuples "
@@ -629,8 +633,26 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
         info.upper_bound = upper
         if upper - best <= tau + tol:               # every tuple that could do better was in the program
             break
-        tau = upper - best
+        done, tau = tau, upper - best
     return cover_rows, cover_cost, info
+
+
+def second_band(reduced: np.ndarray, done: float, gap: float, tol: float = 0.0) -> np.ndarray:
+    """Which tuples (of reduced costs ``reduced``, all within ``gap`` of the bound) the next integer program needs
+    once one has taken every tuple within ``done`` of the bound and its cover ends ``gap`` above it.
+
+    A cover cheaper than that one leaves the bound by less than ``gap``, its tuples' reduced costs (less the bound's
+    terms, all at most 0) adding up to less than ``gap``; it has a tuple past ``done`` (else the last program had
+    found it), so every other tuple of it is within ``gap - done``. The tuples within ``gap - done`` and those past
+    ``done`` are enough (with the singletons and the last cover); the others, between ``gap - done`` and ``done``,
+    cannot be in a better cover. With ``gap >= 2 done`` that is every tuple.
+
+    Returns
+    -------
+    numpy.ndarray
+        A mask over ``reduced``.
+    """
+    return (reduced <= gap - done + tol) | (reduced > done - tol)
 
 DENSE_PAIRS = 20_000
 """A component of :func:`dense_alignment` with more compatible pairs than this is solved by column generation;
