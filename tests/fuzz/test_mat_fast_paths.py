@@ -411,3 +411,50 @@ def test_labelled_is_label_by_annotation(docs: list, classes: dict, ignore: list
         anns, labels = pairer._labelled(doc)
         want = [(a, pairer.label(a)) for a in doc.annotations if pairer.label(a) not in pairer.ignore]
         assert list(zip(anns, labels)) == want
+
+
+@st.composite
+def pointing_documents(draw: st.DrawFn) -> tuple:
+    """A document's annotations (spanned ones, relations between any of them, now and then a set of targets or a
+    target from outside the document) and a random group for each."""
+    from accord.model import make_annotation
+
+    anns: list = [make_annotation("E", s, s + 1) for s in range(draw(st.integers(1, 5)))]
+    outside = make_annotation("E", 0, 1)
+    for _ in range(draw(st.integers(0, 6))):
+        names = draw(st.lists(st.sampled_from(["arg1", "arg2", "x"]), unique=True, min_size=1, max_size=3))
+        attrs: dict = {n: draw(st.sampled_from(anns + [outside])) for n in names}
+        if draw(st.integers(0, 6)) == 0:
+            attrs[names[0]] = frozenset(draw(st.lists(st.sampled_from(anns), min_size=1, max_size=2)))
+        anns.append(make_annotation("R", attributes=attrs))
+    order = draw(st.permutations(range(len(anns))))
+    anns = [anns[k] for k in order]
+    groups = draw(st.lists(st.integers(0, 3), min_size=len(anns), max_size=len(anns)))
+    return anns, groups
+
+
+@settings(max_examples=2 * EXAMPLES)
+@given(pointing_documents())
+def test_reference_check_is_target_by_target(drawn: tuple) -> None:
+    """``Pairer._check_references``, which looks at relations' targets in array passes (``_points_back``) before
+    any loop, raises the error that looking at every target in turn raises (the first annotation pointing to one
+    not paired before it), or none when none does."""
+    import numpy as np
+
+    from accord.errors import PairingError
+    from accord.match.engine import Pairer, _may_point, make_similarity
+
+    anns, groups = drawn
+    want = None
+    for k, a in _may_point(anns):
+        bad = [t for t in a.referenced() if any(t is b and groups[j] >= groups[k] for j, b in enumerate(anns))]
+        if bad:
+            want = f"{a!r} points to {bad[0]!r}"
+            break
+    got = None
+    try:
+        Pairer(make_similarity(None, None))._check_references(anns, np.array(groups, dtype=np.int64), "d", "gold")
+    except PairingError as e:
+        got = str(e)
+    assert (got is None) == (want is None), (got, want)
+    assert got is None or f"document 'd' (gold): {want}, which is not paired before it" in got
