@@ -186,3 +186,24 @@ def test_unhashable_values_fall_back_to_a_call_per_pair():
     assert spanless_block_scores(make_similarity("mat", None), gold, gold, ["REL"], ["REL"], ctx) is None
     t = accord.score(Corpus([Document("d", (e, *gold))]), Corpus([Document("d", (e, *gold))]), profile="mat").totals
     assert (t.match, t.missing, t.spurious) == (2, 0, 0)
+
+
+def test_pair_scores_refuse_mixed_spans_and_pieces():
+    """None (the pairs are then scored one by one) for a spanned and a spanless annotation together, on either
+    side, and for a discontinuous span among spanned ones; scores for spans alone."""
+    from accord.model import Annotation
+
+    sim = make_similarity("mat", None)
+    ctx = Context(lambda a: a.label)
+    a, b = make_annotation("PER", 0, 4), make_annotation("PER", 1, 4)
+    rel = make_annotation("REL", attributes={"arg1": a})
+    pieces = Annotation("PER", 0, 9, a.attributes, None, ((0, 4), (6, 9)))
+
+    def scores(gold, pred):
+        return pair_scores(sim, gold, pred, [x.label for x in gold], [x.label for x in pred], ctx)
+
+    assert scores([a, b], [b, rel]) is None
+    assert scores([rel, a], [rel, b]) is None
+    assert scores([a, b], [b, pieces]) is None
+    assert scores([pieces], [a]) is None
+    assert scores([a, b], [b, a]) == [sim(a, b, ctx), sim(b, a, ctx)]
