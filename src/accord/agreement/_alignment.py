@@ -210,22 +210,28 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
             offsets = np.arange(n_new) - np.repeat(np.cumsum(counts) - counts, counts)
             at = np.repeat(lo, counts) + offsets
             v = codes[at] - np.repeat(f, counts) * n_units
-            grown = np.repeat(rows[chosen], counts, axis=0)
-            grown_sums = np.repeat(sums[chosen], counts, axis=0)
+            # the tests on the columns that change (each column gets one addition), before any row is copied
+            source = np.repeat(chosen, counts)
             new_sum = values[at].copy()
-            grown_sums[:, a] += new_sum
-            keep = np.ones(n_new, dtype=bool)
+            changed = {a: sums[source, a] + new_sum}
+            keep = changed[a] <= grow_limit
             for c in range(a + 1, j):      # members after the first must be compatible with v too
-                member = grown[:, c]
+                member = rows[source, c]
                 has = member >= 0
                 found, value = pairs.get(c, j, member, v)
                 keep &= ~has | found
-                grown_sums[:, c] += value
+                changed[c] = sums[source, c] + value
+                keep &= changed[c] <= grow_limit
                 new_sum += value
-            keep &= (new_sum <= grow_limit) & (grown_sums <= grow_limit).all(axis=1)
-            parts_rows.append(np.hstack([grown[keep], v[keep][:, None]]))
-            parts_sums.append(np.hstack([grown_sums[keep], new_sum[keep][:, None]]))
-            parts_first.append(np.repeat(f, counts)[keep])
+            keep &= new_sum <= grow_limit
+            grown = rows[source[keep]]
+            grown_sums = sums[source[keep]]
+            for c, column in changed.items():
+                grown_sums[:, c] = column[keep]
+            still = (grown_sums <= grow_limit).all(axis=1)      # the other columns (they passed when built)
+            parts_rows.append(np.hstack([grown[still], v[keep][still][:, None]]))
+            parts_sums.append(np.hstack([grown_sums[still], new_sum[keep][still][:, None]]))
+            parts_first.append(np.repeat(f, counts)[keep][still])
         rows = np.vstack(parts_rows)
         sums = np.vstack(parts_sums)
         first = np.concatenate(parts_first)
@@ -236,13 +242,21 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
     real = rows >= 0
     k = real.sum(axis=1)
     total = np.zeros(len(rows))
-    for a in range(n):
-        for b in range(a + 1, n):
-            both = real[:, a] & real[:, b]
-            d = np.full(len(rows), delta)
-            if both.any():
-                d[both] = pairs.get(a, b, rows[both, a], rows[both, b])[1]
-            total += d
+    if pairs.dense is not None:       # every row of a pair at once, its columns read once (the same sums)
+        has = [rows[:, a] >= 0 for a in range(n)]
+        clip = [np.maximum(rows[:, a], 0) for a in range(n)]
+        for a in range(n):
+            base = clip[a] * n_units
+            for b in range(a + 1, n):
+                total += np.where(has[a] & has[b], pairs.dense[base + clip[b]], delta)
+    else:
+        for a in range(n):
+            for b in range(a + 1, n):
+                both = real[:, a] & real[:, b]
+                d = np.full(len(rows), delta)
+                if both.any():
+                    d[both] = pairs.get(a, b, rows[both, a], rows[both, b])[1]
+                total += d
     limit_unit = (pairs_n + k - 1) * delta
     keep = (total <= k * pairs_n * delta * (1 + _TOLERANCE)) & \
         np.all(per_unit <= limit_unit[:, None] * (1 + _TOLERANCE) + 1e-12, axis=1)
