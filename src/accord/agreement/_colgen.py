@@ -39,10 +39,11 @@ tuple of a cover of cost at most ``UB`` has a reduced cost (under ``ȳ``) of at 
 the pricing lists those within ``τ`` of the bound (a small ``τ`` first), and HiGHS's integer
 program over them, the singletons and the best cover gives a new ``UB``; once ``UB - LB <= τ``
 every tuple that could do better was in the program, so its cover is optimal (else ``τ`` becomes
-the gap and it runs again). Where that list would pass :data:`MAX_FIXED_COLUMNS` (or the pricing
-:data:`MAX_PRICED` partial tuples), an integer program is not solved within its time, the
-generation does not converge within :data:`MAX_ROUNDS`, or the alignments of one γ (the observed
-continuum and its samples together: :func:`time_budget`) pass :data:`COLGEN_SECONDS` of CPU (or
+the gap and it runs again, over :func:`second_band`'s tuples only). Its integer programs
+(:mod:`._colgen_mip`) start from the best cover and run within what is left of the budget. Where that list would
+pass :data:`MAX_FIXED_COLUMNS` (or the pricing :data:`MAX_PRICED` partial tuples), an integer program is not
+solved within its time, the generation does not converge within :data:`MAX_ROUNDS`, or the alignments of one γ
+(the observed continuum and its samples together: :func:`time_budget`) pass :data:`COLGEN_SECONDS` of CPU (or
 ``--time-limit``), the component is refused with an
 :class:`~accord.agreement._alignment.AlignmentError`: nothing is approximated.
 """
