@@ -436,9 +436,9 @@ def pointing_documents(draw: st.DrawFn) -> tuple:
 @settings(max_examples=2 * EXAMPLES)
 @given(pointing_documents())
 def test_reference_check_is_target_by_target(drawn: tuple) -> None:
-    """``Pairer._check_references``, which looks at relations' targets in array passes (``_points_back``) before
-    any loop, raises the error that looking at every target in turn raises (the first annotation pointing to one
-    not paired before it), or none when none does."""
+    """``Pairer._check_references`` (its index of the annotations made by one ``zip``) raises the error that looking
+    at every target in turn raises (the first annotation pointing to one not paired before it), or none when none
+    does."""
     import numpy as np
 
     from accord.errors import PairingError

@@ -330,12 +330,8 @@ class Pairer:
     def _check_references(self, anns: list[Annotation], groups: Int64s, doc_id: str, side: str,
                           pointing: list[tuple[int, Annotation]] | None = None) -> None:
         index = dict(zip(map(id, anns), range(len(anns))))
-        if pointing is None:
-            pointing = _may_point(anns)
-        if _points_back(pointing, index, groups) is False:
-            return
         group = groups.tolist()
-        for k, a in pointing:
+        for k, a in _may_point(anns) if pointing is None else pointing:
             for t in a.referenced():
                 j = index.get(id(t))
                 if j is not None and group[j] >= group[k]:
@@ -855,24 +851,6 @@ def _pair_exact_batch(alignments: list[DocumentAlignment], gold_status: npt.NDAr
         al.pairs.extend(map(Pair, g_idx.tolist(), p_idx.tolist(), repeat(1.0)))
 
 
-def _points_back(pointing: list[tuple[int, Annotation]], index: dict[int, int], groups: Int64s) -> bool | None:
-    """Whether an annotation of ``pointing`` (index, annotation) points to one of ``index`` (``id`` -> index) whose
-    group is not before its own, for annotations whose values are all annotations (relations), in array passes:
-    each target's index by one ``map`` of ``index.get``, the comparison in numpy. None when a value is something
-    else (a set or list of targets, a scalar): :meth:`Pairer._check_references` then looks at each target."""
-    if not pointing:
-        return False
-    attrs = list(map(_ATTRIBUTES, map(_SECOND, pointing)))
-    if not _TARGET_TYPE.issuperset(map(type, chain.from_iterable(map(dict.values, attrs)))):
-        return None
-    counts = np.fromiter(map(len, attrs), np.int64, len(attrs))
-    targets = np.fromiter(map(index.get, map(id, chain.from_iterable(map(dict.values, attrs))), repeat(-1)), np.int64,
-                          int(counts.sum()))
-    own = np.repeat(groups[np.fromiter(map(_FIRST, pointing), np.int64, len(pointing))], counts)
-    inside = targets >= 0
-    return bool(np.any(groups[targets[inside]] >= own[inside]))
-
-
 def _plain_documents(gold: list[Sequence[Annotation]], pred: list[Sequence[Annotation]]) -> list[bool]:
     """For each document (its gold and predicted annotations), whether every annotation has a span and none may
     point to another (:func:`_may_point`): the spans and attributes of the whole corpus looked at in two passes,
@@ -924,8 +902,6 @@ def make_similarity(profile: str | None, task: Task | None, attributes: Sequence
 Labeler = Callable[[Annotation], str]
 
 _LABEL = itemgetter(0)
-_FIRST = itemgetter(0)
-_SECOND = itemgetter(1)
 _START = itemgetter(1)
 _ATTRIBUTES = itemgetter(3)
 _END = itemgetter(2)
