@@ -240,16 +240,19 @@ def _nesting_depth(text: str) -> int:
     """The deepest bracket nesting of JSON text outside strings; when the text has no more opening brackets
     than :data:`MAX_DEPTH`, their number (a bound within the limit) instead.
 
-    Above that bound, the brackets outside strings are kept, and each pass removes every empty pair (one level
-    of the deepest nesting a pass). Input whose brackets do not balance, or that is nested deeper than the
-    limit, is measured by :func:`_exact_depth`.
+    Above that bound, the brackets outside strings are kept. Without a backslash in the text, the deepest
+    running count of their opening less closing brackets is the depth (:func:`_running_depth`, one numpy pass);
+    otherwise each pass removes every empty pair (one level of the deepest nesting a pass). Input whose brackets
+    do not balance, or (with a backslash) that is nested deeper than the limit, is measured by
+    :func:`_exact_depth`.
     """
     opens = text.count("[") + text.count("{")
     if opens <= MAX_DEPTH:
         return opens
-    brackets = _brackets_without_escapes(text)
-    if brackets is None:
-        brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    marks = _brackets_without_escapes(text)
+    if marks is not None:
+        return _running_depth(marks, text)
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     depth = 0
     while brackets and depth <= MAX_DEPTH:
         fewer = _EMPTY_PAIR.sub("", brackets)
@@ -263,8 +266,25 @@ def _nesting_depth(text: str) -> int:
 _NOT_MARK = bytes(b for b in range(256) if b not in b'"[]{}')
 
 
-def _brackets_without_escapes(text: str) -> str | None:
-    """The brackets of JSON text outside strings, as ``_NOT_BRACKET.sub("", _STRING.sub("", text))`` gives them,
+def _running_depth(brackets: bytes, text: str) -> int:
+    """The deepest running count of opening less closing brackets in ``brackets`` (the ASCII brackets of
+    ``text`` outside strings): ``[`` and ``{`` have bit 1 set, ``]`` and ``}`` not, so each bracket's step is
+    that bit times two less one. A count below zero or not back to zero at the end: :func:`_exact_depth`."""
+    import numpy as np
+
+    if not brackets:
+        return 0
+    step = (np.frombuffer(brackets, dtype=np.uint8) & 2).astype(np.int32)
+    step -= 1
+    running = np.cumsum(step)
+    if running[-1] != 0 or running.min() < 0:
+        return _exact_depth(text)
+    return int(running.max())
+
+
+def _brackets_without_escapes(text: str) -> bytes | None:
+    """The brackets of JSON text outside strings (ASCII bytes), as ``_NOT_BRACKET.sub("", _STRING.sub("", text))``
+    gives them,
     for text without a backslash and with an even number of quotes (each string then runs from a quote to the
     next): the quotes and brackets kept by one ``bytes.translate`` (a character of several UTF-8 bytes has none
     below 0x80), the pieces between the pairs of quotes dropped. None for other text."""
@@ -273,7 +293,7 @@ def _brackets_without_escapes(text: str) -> str | None:
     marks = text.encode("utf-8", "surrogatepass").translate(None, _NOT_MARK)
     if marks.count(b'"') % 2:
         return None
-    return b"".join(marks.split(b'"')[::2]).decode("ascii")
+    return b"".join(marks.split(b'"')[::2])
 
 
 def _exact_depth(text: str) -> int:
