@@ -114,14 +114,15 @@ def pair_table(units: Continua, a: int, b: int, diss: Dissimilarity, bound: floa
     return codes[order], d[keep][order]
 
 
-def mip(disorder: np.ndarray, matrix: Any, columns: np.ndarray) -> Any:
-    """HiGHS's integer program over the ``columns`` of the cover ``matrix``, to optimality (or its time limit)."""
+def mip(disorder: np.ndarray, matrix: Any, columns: np.ndarray, seconds: float = MIP_SECONDS) -> Any:
+    """HiGHS's integer program over the ``columns`` of the cover ``matrix``, to optimality (a relative gap of 0)
+    or its time limit, ``seconds`` of HiGHS's clock (``scipy.optimize.milp``'s result)."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     def run(presolve: bool) -> Any:
         return milp(disorder[columns], integrality=np.ones(len(columns), dtype=np.int64), bounds=Bounds(0, 1),
                     constraints=LinearConstraint(matrix[:, columns], 1, 1),
-                    options={"mip_rel_gap": 0.0, "presolve": presolve, "time_limit": MIP_SECONDS})
+                    options={"mip_rel_gap": 0.0, "presolve": presolve, "time_limit": seconds})
 
     with quiet_stdout():
         result = run(True)

@@ -579,7 +579,7 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
     chosen = taken
     if free_units.any():
         left = MIP_SECONDS if deadline is None else deadline - time.process_time()
-        rest = cover_program(all_cost[free], matrix[np.flatnonzero(free_units)][:, free], None, left)
+        rest = cover_program(all_cost[free], matrix[np.flatnonzero(free_units)][:, free], left)
         if not rest.solved:
             raise _error(units, f"the integer program over the generated tuples failed ({rest.message})", what)
         chosen = np.concatenate([taken, free[rest.chosen]])
@@ -625,7 +625,7 @@ def solve_dense(units: Continua, diss: Dissimilarity, what: str = "", deadline: 
         left = MIP_SECONDS if deadline is None else deadline - time.process_time()
         # no start handed to HiGHS: the best cover as its first incumbent made it slower (a sample of dense
         # 3 x 1,000: 43 against 26 CPU-s); the cover is among the columns all the same
-        result = cover_program(fixed_cost, _matrix(fixed, m), None, left)
+        result = cover_program(fixed_cost, _matrix(fixed, m), left)
         if not result.solved:
             raise _error(units, f"the integer program over {len(fixed):,} tuples within {tau:.6g} of the bound "
                          f"was not solved ({result.message}) within "
