@@ -1,4 +1,4 @@
-"""A task of accord's in a Dask worker (:func:`accord.parallel._run.in_dask_worker`): it runs in the command's
+"""A task of accord's in a Dask worker (:func:`accord.parallel._dask_worker.in_dask_worker`): it runs in the command's
 directory, and with the heap thresholds of one process while a Dask nanny's environment fixes them low."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from accord.parallel._run import in_dask_worker
+from accord.parallel._dask_worker import in_dask_worker
 
 
 def _where(_: object) -> str:
@@ -43,7 +43,7 @@ def test_a_failing_task_leaves_the_worker_where_it_was(tmp_path, monkeypatch):
 _FAULTS = """
 import json, resource, sys, time
 import numpy as np
-from accord.parallel._run import IDLE_SECONDS, in_dask_worker
+from accord.parallel._dask_worker import IDLE_SECONDS, in_dask_worker
 
 def churn(rounds):
     # arrays of 1 MiB made and let go, as scoring a shard does thousands of times: page faults per array
@@ -91,7 +91,7 @@ def _wait_idle() -> None:
     """Until the worker has its own settings again (:data:`IDLE_SECONDS` after the last task)."""
     import time
 
-    from accord.parallel._run import _TASKS, IDLE_SECONDS
+    from accord.parallel._dask_worker import _TASKS, IDLE_SECONDS
 
     deadline = time.monotonic() + IDLE_SECONDS + 10
     while _TASKS.held and time.monotonic() < deadline:
