@@ -254,6 +254,8 @@ def _attributes(columns: list[tuple[str, bool, Sequence]], n: int) -> list[Attri
         return Attributes(pairs) if pairs else EMPTY_ATTRIBUTES
 
     if any(is_target for _, is_target, _ in columns):
+        if not any(c[2].count(None) for c in columns):   # every value set: each row's pairs in C
+            return list(map(Attributes, map(zip, repeat(names), rows)))
         return list(map(made, rows))
     shared = {row: made(row) for row in set(rows)}
     return list(map(shared.__getitem__, rows))
