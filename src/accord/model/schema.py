@@ -270,13 +270,13 @@ class Task:
                 values = tuple(ann.attributes.values())
                 if tuple(map(type, values)) in _POINTERS_ONLY:
                     # a relation: its own attributes object, so known by content (:func:`_relation_key`)
-                    try:
+                    try:   # (the test of membership hashes the key: an unhashable one is a TypeError)
                         key: tuple[object, ...] | None = _relation_key(ann, values)
-                        hash(key)
+                        known = key in valid_relations
                     except TypeError:
                         key = None
                     if key is not None:
-                        if key not in valid_relations:
+                        if not known:
                             self._validate(doc, ann, corpus.name)
                             valid_relations.add(key)
                         continue
