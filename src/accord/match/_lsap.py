@@ -42,9 +42,9 @@ def solver() -> Callable[..., Any]:
 
 
 def _from_file() -> Callable[..., Any] | None:
-    """``linear_sum_assignment`` of the extension ``scipy/optimize/_lsap`` loaded from its file (put in
-    ``sys.modules`` under its name, as an import puts it: a later import of :mod:`scipy.optimize` takes it from
-    there); None when there is no such file."""
+    """``linear_sum_assignment`` of the extension ``scipy/optimize/_lsap`` loaded from its file (left out of
+    ``sys.modules``: a later import of :mod:`scipy.optimize` loads its own copy, the same C function); None when
+    there is no such file."""
     from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader
     from importlib.util import module_from_spec, spec_from_file_location
     from pathlib import Path
