@@ -28,6 +28,7 @@ import numpy as np
 
 from .._support.arrays import Floats, Index, Int64s
 from ..model import Annotation
+from ._content import target_text
 from ._records import CLASH, MATCH, Pair
 from .assign import assign_by_content
 from .blocks import overlap_blocks
@@ -308,9 +309,7 @@ def _content_keys(anns: Sequence[Annotation], labels: Sequence[str], idx: list[i
                     v = attrs[k]
                     part = contents.get(~id(v))
                     if part is None:
-                        # (the repr of the tuple ("@", label, start, end), written without the tuple)
-                        part = contents[~id(v)] = (f"('@', {v.label!r}, {-1 if v.start is None else v.start!r}, "
-                                                   f"{-1 if v.end is None else v.end!r})")
+                        part = contents[~id(v)] = target_text(v)
                     parts.append(head + part + ")")
                 got = contents[id(a)] = "[" + ", ".join(parts) + "]"
         if got is None:
@@ -352,8 +351,7 @@ def _same_relations(anns: Sequence[Annotation], labels: Sequence[str], idx: list
                 v = targets[n]
                 part = contents.get(~id(v))
                 if part is None:
-                    part = contents[~id(v)] = (f"('@', {v.label!r}, {-1 if v.start is None else v.start!r}, "
-                                               f"{-1 if v.end is None else v.end!r})")
+                    part = contents[~id(v)] = target_text(v)
                 parts[n] = part
         pieces.append(repeat(("[" if k == 0 else "), ") + head))
         pieces.append(parts)

@@ -25,6 +25,7 @@ from .._support.arrays import Index, Int64s
 from ..errors import PairingError, ProfileError
 from ..model import SCALAR_TYPES, Annotation, Document, is_aggregate
 from ..model.schema import Task
+from ._content import target_text
 from ._records import CLASH, MATCH, UNPAIRED, Pair
 from .assign import assign_by_content
 from .blocks import exact_pairs, overlap_blocks
@@ -605,8 +606,7 @@ def _attribute_content(ann: Annotation, contents: dict[int, str]) -> str:
                 v = attrs[k]
                 part = contents.get(~id(v))
                 if part is None:
-                    part = contents[~id(v)] = repr(("@", v.label, -1 if v.start is None else v.start,
-                                                    -1 if v.end is None else v.end))
+                    part = contents[~id(v)] = target_text(v)
                 parts.append(f"({k!r}, {part})")
             got = "[" + ", ".join(parts) + "]"
         else:
