@@ -276,3 +276,39 @@ def test_dense_units_same_disorder_as_pygamma(n, stretch):
     ours = best_alignment(units, Dissimilarity())
     theirs = pygamma_alignment(rows, ["A0", "A1", "A2"])
     assert ours.disorder.sum() / (len(units) / 3) == pytest.approx(float(theirs.disorder), rel=2e-6)
+
+
+def test_a_refused_listing_is_not_kept_while_each_document_is_aligned(monkeypatch):
+    """Many documents too many to list at once (γ's samples in one batch) are listed and aligned one by one; the
+    partial tuples of the refused listing are freed first (its error's frames held 194 MiB of them through all 20
+    samples of dense 3 x 1,000 units): at the first document, the memory held is a small part of the listing's peak.
+    The alignment equals that of each document alone."""
+    import tracemalloc
+
+    from tests.agreement._units import sparse_rows
+
+    rows = [(a, f"d{doc}", s, e, c) for doc in range(4) for a, _, s, e, c in sparse_rows(60, 4, seed=doc)]
+    units = continua_from_rows(rows)
+    alone = [best_alignment(units.take_rows(d, piece), Dissimilarity()).disorder.sum()
+             for d, piece in enumerate(units.document_slices())]
+    whole = len(candidate_alignments(units, Dissimilarity())[0])
+    monkeypatch.setattr(_alignment, "MAX_CANDIDATES", whole // 2)     # the four at once: refused; one: listed
+    held: list[int] = []
+    by_document = _alignment._by_document
+
+    def spy(*args, **kwargs):
+        held.append(tracemalloc.get_traced_memory()[0])
+        return by_document(*args, **kwargs)
+
+    monkeypatch.setattr(_alignment, "_by_document", spy)
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        alignment = best_alignment(units, Dissimilarity())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(held) == 1
+    assert held[0] - base < 0.2 * (peak - base), (held[0] - base, peak - base)
+    per_doc = np.bincount(alignment.document, weights=alignment.disorder)
+    np.testing.assert_allclose(per_doc, alone, rtol=1e-12)

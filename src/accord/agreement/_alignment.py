@@ -272,24 +272,38 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
     AlignmentError
         Units too dense for the exact alignment (see the module's Limits), named with ``what`` they are.
     """
+    n = units.n_annotators
+    units.check_positive("γ")
+    if len(units) == 0:
+        return Alignment(np.zeros((0, n), dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
+    try:
+        listed: tuple[np.ndarray, np.ndarray] | None = candidate_alignments(units, diss, what)
+    except AlignmentError:
+        if n < 3:
+            raise
+        listed = None        # (the way on is taken outside this block: the error's frames hold the partial tuples)
+    if listed is not None:
+        found = _align_listed(units, diss, what, *listed)
+        if found is not None:
+            return found
+        del listed           # a component the pricing over its list gave up on: its candidates are not kept
+    else:
+        slices = [piece for piece in units.document_slices() if piece.stop > piece.start]
+        if len(slices) > 1:          # too many in all (many samples of γ at once): each document listed apart
+            return _by_document(units, diss, what, slices)
+    from ._colgen import dense_alignment  # too dense to list, or to price over the list: column generation from the
+    return dense_alignment(units, diss, what, best_alignment)       # pairs (agreement/_colgen.py)
+
+
+def _align_listed(units: Continua, diss: Dissimilarity, what: str, tuples: np.ndarray,
+                  disorder: np.ndarray) -> Alignment | None:
+    """The alignment of least total disorder over the candidates ``(tuples, disorder)`` of ``units`` (see
+    :func:`best_alignment`); ``None`` when a component priced over its list (:mod:`._sifting`) was given up."""
     from scipy import sparse
     from scipy.sparse.csgraph import connected_components
 
     n_units = len(units)
     n = units.n_annotators
-    units.check_positive("γ")
-    if n_units == 0:
-        return Alignment(np.zeros((0, n), dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
-    try:
-        tuples, disorder = candidate_alignments(units, diss, what)
-    except AlignmentError:
-        if n < 3:
-            raise
-        slices = [piece for piece in units.document_slices() if piece.stop > piece.start]
-        if len(slices) > 1:          # too many in all (many samples of γ at once): each document listed apart
-            return _by_document(units, diss, what, slices)
-        from ._colgen import dense_alignment  # too dense to list: column generation (agreement/_colgen.py)
-        return dense_alignment(units, diss, what, best_alignment)
     real = tuples >= 0
     k = real.sum(axis=1)
     cand, col = np.nonzero(real)
@@ -300,6 +314,7 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
     graph = sparse.coo_matrix((np.ones(int(linked.sum())), (firsts[cand[linked]], members[linked])),
                               shape=(n_units, n_units))
     n_comp, label = connected_components(graph, directed=False)
+    del real, k, cand, col, members, linked, graph      # (not kept while the components are solved)
     size = np.bincount(label, minlength=n_comp)
     alone = size[label[firsts]] == 1
     chosen = np.zeros(len(tuples), dtype=bool)
@@ -324,11 +339,10 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
             try:
                 found, work = solve_listed(tuples[one], disorder[one],
                                            lambda t, d: _exact_cover(t, d, units, diss.delta_empty, what))
-                chosen[one[found]] = True
-                weighed += work - len(one)
             except AlignmentError:
-                from ._colgen import dense_alignment  # column generation from the pairs (agreement/_colgen.py)
-                return dense_alignment(units, diss, what, best_alignment)
+                return None
+            chosen[one[found]] = True
+            weighed += work - len(one)
         rest = rest[~large]
         by_comp = np.argsort(label[firsts[rest]], kind="stable")
         rest = rest[by_comp]
