@@ -62,8 +62,9 @@ def test_the_listed_column_generation_covers_exactly_at_the_least_disorder(annot
 @settings(max_examples=30 if PROFILE == "accord-ci" else 200, deadline=None)
 @given(st.integers(3, 6), st.data())
 def test_the_dense_lookup_of_pairs_lists_the_same_candidates_bit_for_bit(annotators, data):
-    """The candidates listed with the pairs looked up in a dense table equal those of the binary search in each pair
-    of annotators' codes: the same tuples, in the same order, with the same disorders to the last bit."""
+    """The candidates listed with the pairs looked up in a table per pair of annotators (annotators with different
+    numbers of units, units of two documents) equal those of the binary search in each pair of annotators' codes: the
+    same tuples, in the same order, with the same disorders to the last bit."""
     import accord.agreement._alignment as alignment
 
     rows = []
@@ -72,11 +73,11 @@ def test_the_dense_lookup_of_pairs_lists_the_same_candidates_bit_for_bit(annotat
             rows.append((f"A{a}", f"d{start % 2}", float(start), float(start + length), category))
     units = continua_from_rows(list(dict.fromkeys(rows)))
     dense_rows, dense_disorder = candidate_alignments(units, Dissimilarity())
-    saved = alignment.DENSE_LOOKUP_UNITS
-    alignment.DENSE_LOOKUP_UNITS = 0
+    saved = alignment.DENSE_LOOKUP_CELLS
+    alignment.DENSE_LOOKUP_CELLS = 0
     try:
         sorted_rows, sorted_disorder = candidate_alignments(units, Dissimilarity())
     finally:
-        alignment.DENSE_LOOKUP_UNITS = saved
+        alignment.DENSE_LOOKUP_CELLS = saved
     assert np.array_equal(dense_rows, sorted_rows)
     assert dense_disorder.tobytes() == sorted_disorder.tobytes()

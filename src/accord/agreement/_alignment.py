@@ -100,30 +100,47 @@ def _lookup(codes: np.ndarray, values: np.ndarray, query: np.ndarray) -> tuple[n
     return found, np.where(found, values[at], 0.0)
 
 
-DENSE_LOOKUP_UNITS = 2_500
-"""A continuum of at most this many units looks its compatible pairs up in a dense table (units × units, 50 MB at
-most) instead of by binary search in each pair of annotators' sorted codes."""
+DENSE_LOOKUP_CELLS = 6_250_000
+"""A continuum whose pairs of annotators hold at most this many pairs of units in all (the units of one annotator
+times those of the other, summed over the pairs of annotators: 50 MB of tables) looks its compatible pairs up in a
+table per pair of annotators instead of by binary search in each pair's sorted codes (3 annotators of 1,000 units
+each: 3 million cells)."""
 
 
 class _PairLookup:
     """The dissimilarity of compatible pairs of units (from :func:`pair_table`'s tables), looked up by unit."""
 
-    def __init__(self, tables: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]], n_units: int):
+    def __init__(self, tables: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]], units: Continua):
+        n_units = len(units)
         self.tables, self.n_units = tables, n_units
-        self.dense: np.ndarray | None = None
-        if n_units <= DENSE_LOOKUP_UNITS:
-            dense = np.full(n_units * n_units, np.nan)
-            for codes, values in tables.values():
-                dense[codes] = values
-            self.dense = dense
+        self.blocks: dict[tuple[int, int], np.ndarray] | None = None
+        counts = np.bincount(units.annotator, minlength=units.n_annotators)
+        if sum(int(counts[a]) * int(counts[b]) for a, b in tables) > DENSE_LOOKUP_CELLS:
+            return
+        # each unit's index among its annotator's units; one more slot, 0, read for "no unit" (-1)
+        order = np.argsort(units.annotator, kind="stable")
+        self.local = np.zeros(n_units + 1, dtype=np.int64)
+        self.local[order] = np.arange(n_units) - np.repeat(np.cumsum(counts) - counts, counts)
+        self.width = counts
+        self.blocks = {}
+        for (a, b), (codes, values) in tables.items():
+            block = np.full(int(counts[a]) * int(counts[b]), np.nan)
+            block[self.local[codes // n_units] * int(counts[b]) + self.local[codes % n_units]] = values
+            self.blocks[(a, b)] = block
+
+    def values(self, a: int, b: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """The table's value of each pair of units ``u`` of annotator ``a`` and ``v`` of ``b`` (NaN where not
+        compatible; a -1 in ``u`` or ``v`` reads some cell of the table). Only with :attr:`blocks`."""
+        assert self.blocks is not None
+        return self.blocks[(a, b)][self.local[u] * int(self.width[b]) + self.local[v]]
 
     def get(self, a: int, b: int, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(found, d)`` of units ``u`` of annotator ``a`` (-1: none, never found) and ``v`` of annotator ``b``
         (``d`` 0 where not found)."""
-        if self.dense is None:
+        if self.blocks is None:
             codes, values = self.tables[(a, b)]
             return _lookup(codes, values, u * self.n_units + v)
-        value = self.dense[np.maximum(u, 0) * self.n_units + v]
+        value = self.values(a, b, u, v)
         found = (u >= 0) & ~np.isnan(value)
         return found, np.where(found, value, 0.0)
 
@@ -174,7 +191,7 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
     densest = ""
     if n > 2:          # two annotators' components are assignment problems, solved exactly at any density
         densest = _check_pair_components(units, tables, (pairs_n + 1) * delta, what)
-    pairs = _PairLookup(tables, n_units)
+    pairs = _PairLookup(tables, units)
     # a member's summed dissimilarity to the others only grows as a tuple grows, and may not pass
     # (C(n, 2) + n - 1) delta in a candidate: a partial tuple past it is dropped before it is extended
     grow_limit = bound * (1 + _TOLERANCE) + 1e-12
@@ -242,13 +259,11 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
     real = rows >= 0
     k = real.sum(axis=1)
     total = np.zeros(len(rows))
-    if pairs.dense is not None:       # every row of a pair at once, its columns read once (the same sums)
+    if pairs.blocks is not None:       # every row of a pair at once, its columns read once (the same sums)
         has = [rows[:, a] >= 0 for a in range(n)]
-        clip = [np.maximum(rows[:, a], 0) for a in range(n)]
         for a in range(n):
-            base = clip[a] * n_units
             for b in range(a + 1, n):
-                total += np.where(has[a] & has[b], pairs.dense[base + clip[b]], delta)
+                total += np.where(has[a] & has[b], pairs.values(a, b, rows[:, a], rows[:, b]), delta)
     else:
         for a in range(n):
             for b in range(a + 1, n):

@@ -72,44 +72,51 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
     n = tuples.shape[1]
     removal = (n - 1) * delta_empty / (n * (n - 1) / 2)      # the most taking a unit out of a tuple may cost
-    real = tuples >= 0
-    cand, col = np.nonzero(real)
-    members = tuples[cand, col]
-    present = np.zeros(int(members.max()) + 1, dtype=np.int64)
-    present[members] = 1
-    unit_ids = np.flatnonzero(present)                          # np.unique without its sort
-    np.cumsum(present, out=present)
-    unit_pos = present[members] - 1
-    comp_ids, comp_index = np.unique(comp, return_inverse=True)
-    n_comp = len(comp_ids)
-    unit_comp = np.zeros(len(unit_ids), dtype=np.int64)
-    unit_comp[unit_pos] = comp_index[cand]
+    seen = np.zeros(int(comp.max()) + 1, dtype=np.int64)      # np.unique(comp, return_inverse=True) without its sort
+    seen[comp] = 1
+    n_comp = int(seen.sum())
+    comp_index = (np.cumsum(seen) - 1)[comp]
+    # column by column (no array of every member): each unit's component, then its rank in its component
+    columns = [(column, column >= 0) for column in tuples.T]
+    n_ids = int(tuples.max()) + 1
+    unit_comp = np.full(n_ids, -1, dtype=np.int64)
+    for column, has in columns:
+        unit_comp[column[has]] = comp_index[has]
+    unit_ids = np.flatnonzero(unit_comp >= 0)
+    unit_comp = unit_comp[unit_ids]
     order = np.lexsort((units.annotator[unit_ids], units.end[unit_ids], units.start[unit_ids], unit_comp))
     comp_sorted = unit_comp[order]
     begins = np.flatnonzero(np.r_[True, comp_sorted[1:] != comp_sorted[:-1]])
-    rank = np.empty(len(unit_ids), dtype=np.int64)
-    rank[order] = np.arange(len(order)) - np.repeat(begins, np.diff(np.r_[begins, len(order)]))
+    rank = np.full(n_ids, -1, dtype=np.int64)
+    rank[unit_ids[order]] = np.arange(len(order)) - np.repeat(begins, np.diff(np.r_[begins, len(order)]))
     comp_size = np.bincount(unit_comp, minlength=n_comp)
-    r = rank[unit_pos]
-    # every candidate has a unit, and np.nonzero lists them candidate by candidate: reductions over runs of cand
-    runs = np.flatnonzero(np.r_[True, cand[1:] != cand[:-1]])
-    low = np.minimum.reduceat(r, runs)
-    high = np.maximum.reduceat(r, runs)
+    ranks = [(np.where(has, rank[np.maximum(column, 0)], -1), has) for column, has in columns]
+    low = np.full(len(tuples), np.iinfo(np.int64).max)
+    high = np.full(len(tuples), -1, dtype=np.int64)
+    for r, has in ranks:
+        np.minimum(low, np.where(has, r, low), out=low)
+        np.maximum(high, r, out=high)
     hard = np.zeros(n_comp, dtype=bool)
     hard[comp_index[high - low > _SPAN]] = True
-    shift = np.minimum(r - low[cand], _SPAN)
-    mask = np.bitwise_or.reduceat(np.left_shift(np.int64(1), shift), runs)
+    # only the candidates of components that may be solved here go on (a component with a candidate spanning more
+    # than _SPAN units is left to the integer program before anything else is built for it)
+    live = np.flatnonzero(~hard[comp_index])
+    low = low[live]
+    mask = np.zeros(len(live), dtype=np.int64)
+    for r, has in ranks:
+        mask |= np.where(has[live], np.left_shift(np.int64(1), np.minimum(r[live] - low, _SPAN)), 0)
     # the candidates by (component, lowest unit): those of unit ``begins[c] + p`` are ``by_key[ptr[.]:ptr[. + 1]]``
-    lowest = begins[comp_index] + low
-    by_key = np.argsort(lowest, kind="stable")
-    key_mask, key_disorder = mask[by_key], disorder[by_key]
+    lowest = begins[comp_index[live]] + low
+    sort = np.argsort(lowest, kind="stable")
+    by_key = live[sort]
+    key_mask, key_disorder = mask[sort], disorder[by_key]
     ptr = np.zeros(len(unit_ids) + 1, dtype=np.int64)
     np.cumsum(np.bincount(lowest, minlength=len(unit_ids)), out=ptr[1:])
 
     # partial covers kept (one per component, position and mask): component, mask, cost, parent, candidate;
     # the children of a position wait in their buckets (component, mask, cost, parent, candidate) until reached
     roots = np.flatnonzero(~hard)
-    spans = (high - low)[~hard[comp_index]]
+    spans = high[live] - low
     width = int(spans.max()) + 1 if len(spans) else 1      # the bits a mask may use
     packed = n_comp < 2 ** (62 - width)                     # (component, mask) as one key
     store = GrowingColumns((np.int64, np.int64, np.float64, np.int64, np.int64))
