@@ -122,6 +122,12 @@ class _PairLookup:
         self.local = np.zeros(n_units + 1, dtype=np.int64)
         self.local[order] = np.arange(n_units) - np.repeat(np.cumsum(counts) - counts, counts)
         self.width = counts
+        # where every annotator's units are one run of rows (one document), a unit's index is its row less the
+        # run's first: a pair's cell is found without reading ``local``
+        first = np.full(units.n_annotators, -1, dtype=np.int64)
+        first[units.annotator[::-1]] = np.arange(n_units)[::-1]
+        self.offsets = first if all(counts[a] == 0 or np.all(units.annotator[first[a]:first[a] + counts[a]] == a)
+                                    for a in range(units.n_annotators)) else None
         self.blocks = {}
         for (a, b), (codes, values) in tables.items():
             block = np.full(int(counts[a]) * int(counts[b]), np.nan)
@@ -130,9 +136,13 @@ class _PairLookup:
 
     def values(self, a: int, b: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
         """The table's value of each pair of units ``u`` of annotator ``a`` and ``v`` of ``b`` (NaN where not
-        compatible; a -1 in ``u`` or ``v`` reads some cell of the table). Only with :attr:`blocks`."""
+        compatible; a -1 in ``u`` reads some cell of the table). Only with :attr:`blocks`."""
         assert self.blocks is not None
-        return self.blocks[(a, b)][self.local[u] * int(self.width[b]) + self.local[v]]
+        block, width = self.blocks[(a, b)], int(self.width[b])
+        if self.offsets is None:
+            return block[self.local[u] * width + self.local[v]]
+        shift = int(self.offsets[a]) * width + int(self.offsets[b])
+        return block[np.clip(u * width + (v - shift), 0, len(block) - 1)]
 
     def get(self, a: int, b: int, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(found, d)`` of units ``u`` of annotator ``a`` (-1: none, never found) and ``v`` of annotator ``b``
