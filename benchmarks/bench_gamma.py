@@ -27,6 +27,11 @@ by reduced-cost fixing).
     python benchmarks/bench_gamma.py --sizes 100 --repeat 5
     python benchmarks/bench_gamma.py --sizes --dense 20 40 80 --repeat 1
     python benchmarks/bench_gamma.py --sizes --dense 1000 --proof --peer-timeout 0
+    python benchmarks/bench_gamma.py --sizes --dense 1000 --stretch 2000 --max-length 60 --seed 0 --peer-timeout 0
+
+The last is issue 41's dense case, 3 annotators x 1,000 overlapping units (the units of ``dense_rows(1000, 2000.0)``
+in ``tests/agreement/test_gamma.py``: the same draws): at most 60 units long over a stretch of 2,000, about 45 units
+over any point. ``--dense 1000`` alone puts 1,000 units of each annotator, up to 25 long, over one stretch of 100.
 """
 
 from __future__ import annotations
@@ -72,13 +77,15 @@ def write_units(path: Path, n: int, annotators: int, seed: int) -> None:
     path.write_text("\n".join(dict.fromkeys(lines)) + "\n")
 
 
-def write_dense(path: Path, n: int, annotators: int, seed: int, stretch: float = 100.0) -> None:
-    """Headerless pygamma-agreement CSV of dense units: ``n`` per annotator uniformly over ``[0, stretch)``."""
+def write_dense(path: Path, n: int, annotators: int, seed: int, stretch: float = 100.0,
+                max_length: float | None = None) -> None:
+    """Headerless pygamma-agreement CSV of dense units: ``n`` per annotator uniformly over ``[0, stretch)``, lengths
+    uniform from 1 to ``max_length`` (``stretch / 4`` when None), rounded."""
     rng = np.random.default_rng(seed)
     lines = []
     for a in range(annotators):
         start = np.round(rng.uniform(0, stretch, n))
-        length = np.maximum(1, np.round(rng.uniform(1, stretch / 4, n)))
+        length = np.maximum(1, np.round(rng.uniform(1, stretch / 4 if max_length is None else max_length, n)))
         category = rng.choice(list("abcd"), n)
         lines += [f"A{a},{c},{int(s)},{int(s + ln)}" for s, ln, c in zip(start, length, category)]
     path.write_text("\n".join(dict.fromkeys(lines)) + "\n")
@@ -151,15 +158,17 @@ def proof(path: Path) -> str:
 
 
 def run_dense(sizes: list[int], annotators: int, peer: bool, peer_timeout: float, tmp: str,
-              show_proof: bool = False) -> int:
+              show_proof: bool = False, stretch: float = 100.0, max_length: float | None = None,
+              seed: int | None = None) -> int:
     """Dense units: accord (a result or its refusal) and pygamma-agreement on the same file."""
-    print(f"\ndense units over one stretch of 100 (CPU s, wall s and peak MiB in brackets; pygamma given "
-          f"{peer_timeout:g} s)")
+    lengths = f"lengths 1 to {stretch / 4 if max_length is None else max_length:g}"
+    print(f"\ndense units over one stretch of {stretch:g}, {lengths} (CPU s, wall s and peak MiB in brackets; "
+          f"pygamma given {peer_timeout:g} s)")
     print(f"{'size':>14} {'accord':>22} {'pygamma':>22}  γ accord / pygamma, observed disorder")
     failures = 0
     for n in sizes:
         path = Path(tmp) / f"dense-{n}.csv"
-        write_dense(path, n, annotators, seed=n)
+        write_dense(path, n, annotators, seed=n if seed is None else seed, stretch=stretch, max_length=max_length)
         cpu, wall, status, out, err, peak = peak_timed([sys.executable, "-m", "accord", "agree", str(path),
                                                         "--unitizing", "gamma", "--output", "json"])
         label = f"{annotators} x {n:,}"
@@ -199,6 +208,9 @@ def main() -> int:
                         help="units per annotator of the dense cases (none: skip them)")
     parser.add_argument("--peer-timeout", type=float, default=900.0,
                         help="seconds pygamma-agreement is given on a dense case")
+    parser.add_argument("--stretch", type=float, default=100.0, help="the stretch the dense units are drawn over")
+    parser.add_argument("--max-length", type=float, help="the longest dense unit (default: a quarter of the stretch)")
+    parser.add_argument("--seed", type=int, help="the seed of the dense units (default: their number)")
     parser.add_argument("--proof", action="store_true",
                         help="solve each dense observed continuum in process too and print its bounds")
     args = parser.parse_args()
@@ -244,7 +256,7 @@ def main() -> int:
                   f"{'equal' if same else 'DIFFERENT'}")
         if args.dense:
             failures += run_dense(args.dense, args.annotators, peer_installed and args.peer_timeout > 0,
-                                  args.peer_timeout, tmp, args.proof)
+                                  args.peer_timeout, tmp, args.proof, args.stretch, args.max_length, args.seed)
     return 1 if failures else 0
 
 
