@@ -59,8 +59,8 @@ class _ByUnit:
     gather and one reduction instead of a sort."""
 
     def __init__(self, by_column: Any):
-        self.tuples = np.asarray(by_column.indices, dtype=np.int64)        # a CSC incidence: tuples unit by unit
-        self.unit = np.repeat(np.arange(by_column.shape[1]), np.diff(by_column.indptr))
+        self.tuples = by_column.indices                  # a CSC incidence: tuples unit by unit
+        self.unit = np.repeat(np.arange(by_column.shape[1], dtype=np.int32), np.diff(by_column.indptr))
 
     def best(self, score: np.ndarray, below: float, per_unit: int) -> np.ndarray:
         """Indices of the ``per_unit`` tuples of least ``score`` through each unit, among those scoring below
@@ -106,19 +106,23 @@ def solve_listed(tuples: np.ndarray, disorder: np.ndarray,
     deadline = budget[0] if budget is not None else float("inf")
 
     real = tuples >= 0
-    cand, col = np.nonzero(real)
-    members = tuples[cand, col]
-    present = np.zeros(int(members.max()) + 1, dtype=np.int64)
-    present[members] = 1
+    size = real.sum(axis=1)
+    present = np.zeros(int(tuples.max()) + 1, dtype=np.int64)
+    present[tuples[real]] = 1
     m = int(present.sum())
-    unit_row = (np.cumsum(present) - 1)[members]        # the units renumbered 0..m-1 in order (np.unique's)
-    local = np.full(tuples.shape, -1, dtype=np.int64)
-    local[cand, col] = unit_row
-    incidence = sparse.csr_array((np.ones(len(cand)), (cand, unit_row)), shape=(len(tuples), m))
+    renumber = np.cumsum(present) - 1                   # the units renumbered 0..m-1 in order (np.unique's)
+    del present
+    local = np.where(real, renumber[np.maximum(tuples, 0)], -1)
+    # the incidence built as rows of units (each tuple's members in the order of its columns), its indices then
+    # sorted in each row if they are not already
+    indptr = np.zeros(len(tuples) + 1, dtype=np.int32)     # (at most MAX_CANDIDATES tuples of n units)
+    np.cumsum(size, out=indptr[1:])
+    incidence = sparse.csr_array((np.ones(int(indptr[-1])), local[real].astype(np.int32), indptr),
+                                 shape=(len(tuples), m))
+    incidence.sort_indices()
     first = local[np.arange(len(tuples)), np.argmax(real, axis=1)]
     by_first = np.argsort(first, kind="stable")
     first_starts = np.flatnonzero(np.r_[True, first[by_first][1:] != first[by_first][:-1]])
-    size = real.sum(axis=1)
     by_unit = _ByUnit(incidence.tocsc())
 
     def bound(pi: np.ndarray, reduced: np.ndarray) -> float:
