@@ -312,3 +312,18 @@ def test_a_refused_listing_is_not_kept_while_each_document_is_aligned(monkeypatc
     assert held[0] - base < 0.2 * (peak - base), (held[0] - base, peak - base)
     per_doc = np.bincount(alignment.document, weights=alignment.disorder)
     np.testing.assert_allclose(per_doc, alone, rtol=1e-12)
+
+
+@pytest.mark.parametrize("annotators", [3, 5])
+def test_candidates_listed_a_slice_at_a_time_are_the_same(monkeypatch, annotators):
+    """The partial tuples extended a slice of pairs at a time (a few pairs a slice, as 1,048,576 are on dense
+    units) give the same candidates, in the same order, with the same disorders to the last bit."""
+    from tests.agreement._units import sparse_rows
+
+    rows = [(a, f"d{doc}", s, e, c) for doc in range(2) for a, _, s, e, c in sparse_rows(30, annotators, seed=doc)]
+    units = continua_from_rows(rows)
+    whole, whole_disorder = candidate_alignments(units, Dissimilarity())
+    monkeypatch.setattr(_alignment, "_GROW_SLICE", 7)
+    sliced, sliced_disorder = candidate_alignments(units, Dissimilarity())
+    assert len(whole) > 100 and np.array_equal(whole, sliced)
+    assert whole_disorder.tobytes() == sliced_disorder.tobytes()

@@ -180,6 +180,10 @@ def _check_pair_components(units: Continua, tables: dict[tuple[int, int], tuple[
             f"units over [{float(units.start[members].min()):g}, {float(units.end[members].max()):g})")
 
 
+_GROW_SLICE = 1 << 20
+"""The most pairs tried at once when the partial tuples are extended by one annotator's units."""
+
+
 def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -> tuple[np.ndarray, np.ndarray]:
     """Every unitary alignment that may belong to an optimal alignment: ``(tuples, disorders)`` with
     ``tuples[i, a]`` a unit of annotator ``a`` or -1 (see the module docstring for the tests).
@@ -205,6 +209,39 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
     # a member's summed dissimilarity to the others only grows as a tuple grows, and may not pass
     # (C(n, 2) + n - 1) delta in a candidate: a partial tuple past it is dropped before it is extended
     grow_limit = bound * (1 + _TOLERANCE) + 1e-12
+
+    def extend(a: int, j: int, chosen: np.ndarray, f: np.ndarray, lo: np.ndarray, counts: np.ndarray) -> None:
+        """The partial tuples ``chosen`` (first unit ``f``, of annotator ``a``) extended by each unit of annotator
+        ``j`` compatible with their first (``counts`` of them from ``lo`` in the pair table) that passes the tests,
+        appended to the parts."""
+        codes, values = tables[(a, j)]
+        n_new = int(counts.sum())
+        offsets = np.arange(n_new) - np.repeat(np.cumsum(counts) - counts, counts)
+        at = np.repeat(lo, counts) + offsets
+        v = codes[at] - np.repeat(f, counts) * n_units
+        # the tests on the columns that change (each column gets one addition), before any row is copied
+        source = np.repeat(chosen, counts)
+        new_sum = values[at].copy()
+        changed = {a: sums[source, a] + new_sum}
+        keep = changed[a] <= grow_limit
+        for c in range(a + 1, j):      # members after the first must be compatible with v too
+            member = rows[source, c]
+            has = member >= 0
+            found, value = pairs.get(c, j, member, v)
+            keep &= ~has | found
+            changed[c] = sums[source, c] + value
+            keep &= changed[c] <= grow_limit
+            new_sum += value
+        keep &= new_sum <= grow_limit
+        grown = rows[source[keep]]
+        grown_sums = sums[source[keep]]
+        for c, column in changed.items():
+            grown_sums[:, c] = column[keep]
+        still = (grown_sums <= grow_limit).all(axis=1)      # the other columns (they passed when built)
+        parts_rows.append(np.hstack([grown[still], v[keep][still][:, None]]))
+        parts_sums.append(np.hstack([grown_sums[still], new_sum[keep][still][:, None]]))
+        parts_first.append(np.repeat(f, counts)[keep][still])
+
     rows = np.full((1, 0), -1, dtype=np.int64)
     sums = np.zeros((1, 0))
     first = np.full(1, -1, dtype=np.int64)
@@ -234,31 +271,14 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
             if (n_new + sum(len(r) for r in parts_rows)) * (j + 1) > MAX_CANDIDATES * 3:     # cells of the tuples
                 raise AlignmentError(f"more than {MAX_CANDIDATES * 3 // (j + 1):,} candidate unitary alignments"
                                      f"{f' ({what})' if what else ''}{f' ({densest})' if densest else ''}: {_ADVICE}")
-            offsets = np.arange(n_new) - np.repeat(np.cumsum(counts) - counts, counts)
-            at = np.repeat(lo, counts) + offsets
-            v = codes[at] - np.repeat(f, counts) * n_units
-            # the tests on the columns that change (each column gets one addition), before any row is copied
-            source = np.repeat(chosen, counts)
-            new_sum = values[at].copy()
-            changed = {a: sums[source, a] + new_sum}
-            keep = changed[a] <= grow_limit
-            for c in range(a + 1, j):      # members after the first must be compatible with v too
-                member = rows[source, c]
-                has = member >= 0
-                found, value = pairs.get(c, j, member, v)
-                keep &= ~has | found
-                changed[c] = sums[source, c] + value
-                keep &= changed[c] <= grow_limit
-                new_sum += value
-            keep &= new_sum <= grow_limit
-            grown = rows[source[keep]]
-            grown_sums = sums[source[keep]]
-            for c, column in changed.items():
-                grown_sums[:, c] = column[keep]
-            still = (grown_sums <= grow_limit).all(axis=1)      # the other columns (they passed when built)
-            parts_rows.append(np.hstack([grown[still], v[keep][still][:, None]]))
-            parts_sums.append(np.hstack([grown_sums[still], new_sum[keep][still][:, None]]))
-            parts_first.append(np.repeat(f, counts)[keep][still])
+            # extended a slice of the partial tuples at a time (the same rows in the same order): the pairs tried
+            # before the tests, several times the candidates kept, are never all in memory at once
+            ends = np.cumsum(counts)
+            cuts = np.unique(np.r_[np.searchsorted(ends, np.arange(_GROW_SLICE, n_new, _GROW_SLICE)), len(counts)])
+            for start, stop in zip(np.r_[0, cuts[:-1]].tolist(), cuts.tolist()):
+                if stop <= start:
+                    continue
+                extend(a, j, chosen[start:stop], f[start:stop], lo[start:stop], counts[start:stop])
         rows = np.vstack(parts_rows)
         sums = np.vstack(parts_sums)
         first = np.concatenate(parts_first)
