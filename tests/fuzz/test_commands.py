@@ -18,7 +18,7 @@ from accord.formats import write
 from accord.formats.text.jsonl import document_from_json
 from accord.model import Corpus
 
-from .harness import PROFILE, run
+from .harness import FULL, PROFILE, run
 from .strategies import conll_text, corrupt_bytes, jsonl_text, token_documents, token_pairs
 
 settings.load_profile(PROFILE)
@@ -127,6 +127,7 @@ def _labels(*sides: list[dict]) -> list[str]:
     return sorted({a["label"] for docs in sides for d in docs for a in d["annotations"]}) or ["PER"]
 
 
+@settings(max_examples=700 if FULL else 70)      # twelve commands per case (55 s at 200): CI runs fewer
 @given(token_pairs(), st.sampled_from(["table", "json", "csv"]))
 def test_every_command_on_valid_pairs(pair, output):
     gold_docs, pred_docs = pair
