@@ -221,6 +221,7 @@ def _split(docs: list[dict], cut: int) -> tuple[list[dict], list[dict]]:
     return docs[:cut], docs[cut:]
 
 
+@settings(max_examples=700 if FULL else 100)     # five modes scored thrice and GATE's measures per case: CI runs fewer
 @given(text_documents(), text_documents(), st.integers(0, 3))
 def test_split_scores_merge_into_the_whole(gold_docs, pred_docs, cut):
     share_texts(gold_docs, pred_docs)
@@ -246,6 +247,7 @@ def test_split_scores_merge_into_the_whole(gold_docs, pred_docs, cut):
         assert (parts[0] + parts[1]).to_json() == whole.to_json()
 
 
+@settings(max_examples=700 if FULL else 100)     # two modes scored thrice per case: CI runs fewer
 @given(token_pairs(), st.integers(0, 3))
 def test_split_span_modes_merge_into_the_whole(pair, cut):
     gold_docs, pred_docs = pair
@@ -308,6 +310,7 @@ def test_json_outputs_keep_the_identities_and_bounds(gold_docs, pred_docs):
                 check_blocks(strict_json(r.stdout))
 
 
+@settings(max_examples=700 if FULL else 100)     # two commands and two contract checks per case: CI runs fewer
 @given(token_pairs())
 def test_span_mode_json_is_bounded(pair):
     gold_docs, pred_docs = pair
