@@ -22,7 +22,7 @@ from accord.formats.text.jsonl import document_from_json
 from accord.model import Corpus
 
 from ..result.contract import checked
-from .harness import PROFILE, run
+from .harness import FULL, PROFILE, run
 from .strategies import conll_text, corrupt_bytes, corrupt_json, dumps, jsonl_text, text_documents, token_documents
 
 settings.load_profile(PROFILE)
@@ -32,6 +32,7 @@ def _corpus(docs: list[dict]) -> Corpus:
     return Corpus([document_from_json(d) for d in docs])
 
 
+@settings(max_examples=700 if FULL else 100)     # seven commands per case (twice its peers' time): CI runs fewer
 @given(token_documents(), st.data(), st.booleans())
 def test_conll(docs, data, comments):
     text = conll_text(docs, comments=comments).encode()
