@@ -284,8 +284,10 @@ def candidate_alignments(units: Continua, diss: Dissimilarity, what: str = "") -
         first = np.concatenate(parts_first)
     # each member's summed dissimilarity to the others, added up in the order of the annotators as the tuples
     # grew (the same sums, in the same order, as pair by pair here)
-    per_unit = sums[first >= 0]
-    rows = rows[first >= 0]
+    # (the row of no unit, the root every tuple grew from, is the first row: the others are views, not copies)
+    assert first[0] < 0
+    per_unit = sums[1:]
+    rows = rows[1:]
     real = rows >= 0
     k = real.sum(axis=1)
     total = np.zeros(len(rows))
@@ -349,17 +351,21 @@ def _align_listed(units: Continua, diss: Dissimilarity, what: str, tuples: np.nd
 
     n_units = len(units)
     n = units.n_annotators
-    real = tuples >= 0
-    k = real.sum(axis=1)
-    cand, col = np.nonzero(real)
-    members = tuples[cand, col]
-    # components of units linked by a candidate of two or more units
-    firsts = tuples[np.arange(len(tuples)), np.argmax(real, axis=1)]
-    linked = k[cand] > 1
-    graph = sparse.coo_matrix((np.ones(int(linked.sum())), (firsts[cand[linked]], members[linked])),
-                              shape=(n_units, n_units))
+    # components of units linked by a candidate of two or more units: its first unit to each of the others, column
+    # by column
+    firsts = tuples[np.arange(len(tuples)), np.argmax(tuples >= 0, axis=1)]
+    starts: list[np.ndarray] = []
+    others: list[np.ndarray] = []
+    for column in tuples.T:
+        other = (column >= 0) & (column != firsts)
+        starts.append(firsts[other])
+        others.append(column[other])
+    u, v = np.concatenate(starts), np.concatenate(others)
+    del starts, others
+    graph = sparse.coo_matrix((np.ones(len(u)), (u, v)), shape=(n_units, n_units))
+    del u, v
     n_comp, label = connected_components(graph, directed=False)
-    del real, k, cand, col, members, linked, graph      # (not kept while the components are solved)
+    del graph      # (not kept while the components are solved)
     size = np.bincount(label, minlength=n_comp)
     alone = size[label[firsts]] == 1
     chosen = np.zeros(len(tuples), dtype=bool)
