@@ -381,6 +381,7 @@ def _align_listed(units: Continua, diss: Dissimilarity, what: str, tuples: np.nd
                                                 diss.delta_empty)
         chosen[open_cand[picked_small]] = True
         rest = open_cand[hard]
+        del open_cand, comp, picked_small, hard
         if n == 2 and len(rest):         # two annotators: an assignment problem, exact at any density
             chosen[rest[_solve_pairs(tuples[rest], disorder[rest])]] = True
             rest = rest[:0]

@@ -112,12 +112,13 @@ def solve_listed(tuples: np.ndarray, disorder: np.ndarray,
     m = int(present.sum())
     renumber = np.cumsum(present) - 1                   # the units renumbered 0..m-1 in order (np.unique's)
     del present
-    local = np.where(real, renumber[np.maximum(tuples, 0)], -1)
+    local = np.where(real, renumber[np.maximum(tuples, 0)], -1).astype(np.int32)
+    del renumber
     # the incidence built as rows of units (each tuple's members in the order of its columns), its indices then
     # sorted in each row if they are not already
     indptr = np.zeros(len(tuples) + 1, dtype=np.int32)     # (at most MAX_CANDIDATES tuples of n units)
     np.cumsum(size, out=indptr[1:])
-    incidence = sparse.csr_array((np.ones(int(indptr[-1])), local[real].astype(np.int32), indptr),
+    incidence = sparse.csr_array((np.ones(int(indptr[-1])), local[real], indptr),
                                  shape=(len(tuples), m))
     incidence.sort_indices()
     first = local[np.arange(len(tuples)), np.argmax(real, axis=1)]
