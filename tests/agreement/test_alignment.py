@@ -337,3 +337,16 @@ def test_candidates_listed_a_slice_at_a_time_are_the_same(monkeypatch, annotator
     sliced, sliced_disorder = candidate_alignments(units, Dissimilarity())
     assert len(whole) > 100 and np.array_equal(whole, sliced)
     assert whole_disorder.tobytes() == sliced_disorder.tobytes()
+
+
+def test_an_annotator_without_units_in_a_document_aligned_alone():
+    """A document where an annotator marked nothing, aligned on its own (as each of γ's samples is, where an
+    annotator may draw no unit): its pair tables with that annotator are empty and read as no pair (an index error
+    once), the other two annotators' units aligned as in the whole continuum."""
+    rows = [("A", "d1", 0, 10, "x"), ("B", "d1", 1, 10, "x"), ("C", "d2", 0, 10, "x"), ("A", "d2", 0, 9, "x")]
+    units = continua_from_rows(rows)
+    whole = best_alignment(units, Dissimilarity())
+    for d, piece in enumerate(units.document_slices()):
+        alone = best_alignment(units.take_rows(d, piece), Dissimilarity())
+        assert alone.disorder.sum() == pytest.approx(whole.disorder[whole.document == d].sum(), rel=1e-12)
+        assert len(alone) == 1                  # the two units of the document aligned together

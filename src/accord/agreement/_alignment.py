@@ -139,6 +139,8 @@ class _PairLookup:
         compatible; a -1 in ``u`` reads some cell of the table). Only with :attr:`blocks`."""
         assert self.blocks is not None
         block, width = self.blocks[(a, b)], int(self.width[b])
+        if not len(block):                      # an annotator without units here (a document, a sample)
+            return np.full(len(u), np.nan)
         if self.offsets is None:
             return block[self.local[u] * width + self.local[v]]
         shift = int(self.offsets[a]) * width + int(self.offsets[b])
