@@ -92,3 +92,17 @@ def test_a_crowded_component_is_left_to_the_integer_program(monkeypatch):
     picked, hard = solve_frontier(tuples, disorder, comp, units, 1.0)
     assert hard.any()
     assert not np.isin(picked, np.flatnonzero(hard)).any()      # nothing chosen in a component it gave up
+
+
+@pytest.mark.parametrize("relabel", [lambda c: c - 1, lambda c: c * 1000 - 7, lambda c: 10 ** 9 - c])
+def test_any_labels_of_components_give_the_same_covers(relabel):
+    """Components labelled by any integers (negative, far apart, as a caller may number them) give the covers and
+    costs of scipy's labels 0, 1, ...: the least total disorder of each checked against the exhaustive search."""
+    units = _units(6, 3, seed=5)
+    tuples, disorder = candidate_alignments(units, Dissimilarity())
+    comp = _components(tuples)
+    picked, hard = solve_frontier(tuples, disorder, comp, units, 1.0)
+    again, hard_again = solve_frontier(tuples, disorder, relabel(comp), units, 1.0)
+    assert not hard.any() and np.array_equal(hard, hard_again)
+    assert np.array_equal(np.sort(picked), np.sort(again))
+    assert disorder[picked].sum() == pytest.approx(_exhaustive(tuples, disorder), rel=1e-12)

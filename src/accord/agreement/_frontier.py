@@ -72,10 +72,14 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
     n = tuples.shape[1]
     removal = (n - 1) * delta_empty / (n * (n - 1) / 2)      # the most taking a unit out of a tuple may cost
-    seen = np.zeros(int(comp.max()) + 1, dtype=np.int64)      # np.unique(comp, return_inverse=True) without its sort
-    seen[comp] = 1
-    n_comp = int(seen.sum())
-    comp_index = (np.cumsum(seen) - 1)[comp]
+    if comp.min() >= 0 and comp.max() < 4 * len(comp) + 64:    # labels of components, as numbered by scipy
+        seen = np.zeros(int(comp.max()) + 1, dtype=np.int64)   # np.unique(comp, return_inverse=True) without a sort
+        seen[comp] = 1
+        n_comp = int(seen.sum())
+        comp_index = (np.cumsum(seen) - 1)[comp]
+    else:
+        comp_index = np.unique(comp, return_inverse=True)[1].reshape(-1)
+        n_comp = int(comp_index.max()) + 1
     # column by column (no array of every member): each unit's component, then its rank in its component
     columns = [(column, column >= 0) for column in tuples.T]
     n_ids = int(tuples.max()) + 1
