@@ -348,26 +348,8 @@ def _align_listed(units: Continua, diss: Dissimilarity, what: str, tuples: np.nd
                   disorder: np.ndarray) -> Alignment | None:
     """The alignment of least total disorder over the candidates ``(tuples, disorder)`` of ``units`` (see
     :func:`best_alignment`); ``None`` when a component priced over its list (:mod:`._sifting`) was given up."""
-    from scipy import sparse
-    from scipy.sparse.csgraph import connected_components
-
-    n_units = len(units)
     n = units.n_annotators
-    # components of units linked by a candidate of two or more units: its first unit to each of the others, column
-    # by column
-    firsts = tuples[np.arange(len(tuples)), np.argmax(tuples >= 0, axis=1)]
-    starts: list[np.ndarray] = []
-    others: list[np.ndarray] = []
-    for column in tuples.T:
-        other = (column >= 0) & (column != firsts)
-        starts.append(firsts[other])
-        others.append(column[other])
-    u, v = np.concatenate(starts), np.concatenate(others)
-    del starts, others
-    graph = sparse.coo_matrix((np.ones(len(u)), (u, v)), shape=(n_units, n_units))
-    del u, v
-    n_comp, label = connected_components(graph, directed=False)
-    del graph      # (not kept while the components are solved)
+    n_comp, label, firsts = _unit_components(tuples, len(units))   # units linked by a candidate of two or more
     size = np.bincount(label, minlength=n_comp)
     alone = size[label[firsts]] == 1
     chosen = np.zeros(len(tuples), dtype=bool)
@@ -687,18 +669,33 @@ def _solve(tuples: np.ndarray, disorder: np.ndarray, units: Continua | None = No
     return np.sort(np.concatenate(chosen))
 
 
-def _components(tuples: np.ndarray) -> np.ndarray:
-    """The connected component of each candidate: candidates sharing a unit are in the same one."""
+def _unit_components(tuples: np.ndarray, n_units: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """The components of units ``0..n_units-1`` linked by the candidates ``tuples`` (each candidate's first unit to
+    each of its others, read column by column: no array of every member): their number, each unit's component
+    (numbered in the order of their lowest unit) and each candidate's first unit."""
     from scipy import sparse
     from scipy.sparse.csgraph import connected_components
 
-    real = tuples >= 0
-    cand, col = np.nonzero(real)
-    used, position = np.unique(tuples[cand, col], return_inverse=True)
-    first = position[np.r_[0, np.flatnonzero(np.diff(cand)) + 1]]     # each candidate's first unit (rows in order)
-    graph = sparse.coo_matrix((np.ones(len(cand)), (first[cand], position)), shape=(len(used), len(used)))
-    _, label = connected_components(graph, directed=False)
-    return label[first]
+    firsts = tuples[np.arange(len(tuples)), np.argmax(tuples >= 0, axis=1)]
+    starts: list[np.ndarray] = []
+    others: list[np.ndarray] = []
+    for column in tuples.T:
+        other = (column >= 0) & (column != firsts)
+        starts.append(firsts[other])
+        others.append(column[other])
+    u, v = np.concatenate(starts), np.concatenate(others)
+    del starts, others
+    graph = sparse.coo_matrix((np.ones(len(u)), (u, v)), shape=(n_units, n_units))
+    del u, v
+    n_comp, label = connected_components(graph, directed=False)
+    return n_comp, label, firsts
+
+
+def _components(tuples: np.ndarray) -> np.ndarray:
+    """The connected component of each candidate: candidates sharing a unit are in the same one (labels increasing
+    with a component's lowest unit, not consecutive)."""
+    _, label, firsts = _unit_components(tuples, int(tuples.max()) + 1)
+    return label[firsts]
 
 
 def _checked_mip(disorder: np.ndarray, matrix: Any, columns: np.ndarray, units: Continua | None, used: np.ndarray,

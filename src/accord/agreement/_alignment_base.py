@@ -18,7 +18,7 @@ from ._continua import Continua
 from ._dissimilarity import Dissimilarity
 
 __all__ = ["ADVICE", "Alignment", "AlignmentError", "MAX_CANDIDATES", "MIP_SECONDS", "TOLERANCE", "mip",
-           "pair_table", "quiet_stdout"]
+           "pair_table", "quiet_stdout", "rank_table"]
 
 MAX_CANDIDATES = 4_000_000
 """More compatible pairs, or candidate unitary alignments of three annotators (fewer of more), than
@@ -112,6 +112,16 @@ def pair_table(units: Continua, a: int, b: int, diss: Dissimilarity, bound: floa
     codes = u[keep] * n_units + v[keep]
     order = np.argsort(codes, kind="stable")
     return codes[order], d[keep][order]
+
+
+def rank_table(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """For non-negative integers ``values`` (unit ids, labels of components): a table whose entry ``v`` is the index of
+    ``v`` among the distinct values in increasing order (``table[values]`` is ``np.unique``'s inverse, without its
+    sort), and the number of distinct values."""
+    seen = np.zeros(int(values.max()) + 1, dtype=np.int64)
+    seen[values] = 1
+    table = np.cumsum(seen) - 1
+    return table, int(table[-1]) + 1
 
 
 def mip(disorder: np.ndarray, matrix: Any, columns: np.ndarray, seconds: float = MIP_SECONDS) -> Any:

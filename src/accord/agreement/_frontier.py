@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._alignment_base import rank_table
 from ._columns import GrowingColumns
 from ._continua import Continua
 
@@ -73,10 +74,8 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
     n = tuples.shape[1]
     removal = (n - 1) * delta_empty / (n * (n - 1) / 2)      # the most taking a unit out of a tuple may cost
     if comp.min() >= 0 and comp.max() < 4 * len(comp) + 64:    # labels of components, as numbered by scipy
-        seen = np.zeros(int(comp.max()) + 1, dtype=np.int64)   # np.unique(comp, return_inverse=True) without a sort
-        seen[comp] = 1
-        n_comp = int(seen.sum())
-        comp_index = (np.cumsum(seen) - 1)[comp]
+        table, n_comp = rank_table(comp)
+        comp_index = table[comp]
     else:
         comp_index = np.unique(comp, return_inverse=True)[1].reshape(-1)
         n_comp = int(comp_index.max()) + 1

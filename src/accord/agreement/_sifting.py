@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ._alignment_base import AlignmentError, mip
+from ._alignment_base import AlignmentError, mip, rank_table
 
 __all__ = ["MAX_SIFT_FIXED", "MAX_SIFT_ROUNDS", "SIFT_CANDIDATES", "solve_listed"]
 
@@ -107,11 +107,7 @@ def solve_listed(tuples: np.ndarray, disorder: np.ndarray,
 
     real = tuples >= 0
     size = real.sum(axis=1)
-    present = np.zeros(int(tuples.max()) + 1, dtype=np.int64)
-    present[tuples[real]] = 1
-    m = int(present.sum())
-    renumber = np.cumsum(present) - 1                   # the units renumbered 0..m-1 in order (np.unique's)
-    del present
+    renumber, m = rank_table(tuples[real])              # the units renumbered 0..m-1 in order (np.unique's)
     local = np.where(real, renumber[np.maximum(tuples, 0)], -1).astype(np.int32)
     del renumber
     # the incidence built as rows of units (each tuple's members in the order of its columns), its indices then
