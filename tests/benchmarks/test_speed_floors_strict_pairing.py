@@ -5,11 +5,15 @@ intersected), not several times that."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 from collections import Counter
 from pathlib import Path
 
 from ._timing import best_time
+
+ROOT = Path(__file__).resolve().parents[2]
 
 PAIRING_CEILING = 2.6
 """CPU time of ``Pairer.align_many`` and ``tally`` (the strict similarity, MAT's ``lex`` ignored as ``accord score``
@@ -19,6 +23,19 @@ read each side's annotations once and intersected keys as integers."""
 
 
 def test_strict_pairing_and_tally_stay_near_a_plain_scorer(tmp_path):
+    """Measured in a fresh interpreter: in the serial timing pass, the heap and collector that earlier tests leave
+    in this process weighed on the array side (2.8-3.1x there, 1.9-2.2x alone)."""
+    done = subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; from tests.benchmarks."
+                           "test_speed_floors_strict_pairing import measure; print(measure(Path(sys.argv[1])))",
+                           str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    ratio = float(done.stdout.split()[-1])
+    assert ratio <= PAIRING_CEILING, f"strict pairing and tally took {ratio:.2f}x a plain scorer " \
+                                     f"(ceiling {PAIRING_CEILING}x)"
+
+
+def measure(tmp_path: Path) -> float:
+    """The CPU time of the strict pairing and tally over that of the plain scorer (the counts checked equal)."""
     from accord.formats.tokens.conll import read_conll
     from accord.match.engine import Pairer, make_similarity
     from accord.pairs._tally import tally
@@ -55,6 +72,4 @@ def test_strict_pairing_and_tally_stay_near_a_plain_scorer(tmp_path):
         # 2.78x in the serial timing pass, where the same code alone gives 1.9-2.1x: a slow spell longer than them)
         mine.append(best_time(ours, repeat=1))
         theirs.append(best_time(plain, repeat=1))
-    ratio = min(mine) / min(theirs)
-    assert ratio <= PAIRING_CEILING, f"strict pairing and tally took {ratio:.2f}x a plain scorer " \
-                                     f"(ceiling {PAIRING_CEILING}x)"
+    return min(mine) / min(theirs)
