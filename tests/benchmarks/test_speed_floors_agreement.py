@@ -61,6 +61,23 @@ commands."""
 
 
 def test_gamma_with_five_annotators_costs_a_bounded_multiple_of_three():
+    """Measured in a fresh interpreter: in the serial timing pass, what earlier tests leave in this process made the
+    ratio 18.4x once (15.4-15.9x alone, at this commit and the round's start)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    done = subprocess.run([sys.executable, "-c", "from tests.benchmarks.test_speed_floors_agreement import "
+                           "gamma_annotators_ratio; print(gamma_annotators_ratio())"],
+                          cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    ratio = float(done.stdout.split()[-1])
+    assert ratio <= GAMMA_ANNOTATORS_CEILING, f"γ of 5 annotators {ratio:.0f}x that of 3 " \
+                                              f"(ceiling {GAMMA_ANNOTATORS_CEILING:g}x)"
+
+
+def gamma_annotators_ratio() -> float:
+    """The CPU time of γ of 5 annotators x 500 sparse units over that of 3 x 500 (imports and first calls paid)."""
     import warnings
 
     from accord.agreement._gamma import gamma_tables
@@ -70,6 +87,4 @@ def test_gamma_with_five_annotators_costs_a_bounded_multiple_of_three():
         warnings.simplefilter("ignore")
         gamma_tables(three)                           # imports and first-call costs out of the timing
         gamma_tables(_units(40, 5, seed=40))          # (the integer program's, which the 5 annotators' units need)
-        ratio = best_time(lambda: gamma_tables(five), repeat=1) / best_time(lambda: gamma_tables(three), repeat=3)
-    assert ratio <= GAMMA_ANNOTATORS_CEILING, f"γ of 5 annotators {ratio:.0f}x that of 3 " \
-                                              f"(ceiling {GAMMA_ANNOTATORS_CEILING:g}x)"
+        return best_time(lambda: gamma_tables(five), repeat=1) / best_time(lambda: gamma_tables(three), repeat=3)
