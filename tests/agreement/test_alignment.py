@@ -234,34 +234,24 @@ def test_two_annotators_are_an_assignment_at_any_density(seed, monkeypatch):
     assert (np.bincount(ours.units[ours.units >= 0], minlength=len(units)) == 1).all()
 
 
-def _two_dense_annotators() -> list[tuple]:
-    """2 x 1,000 units over one stretch of 2,000 (43,000 candidates in one component)."""
+@pytest.mark.timing
+def test_two_annotators_dense_beyond_the_limit_of_three():
+    """2 x 1,000 units over one stretch of 2,000 (43,000 candidates in one component; no limit for two annotators):
+    solved exactly, quickly; the same observed disorder as pygamma-agreement on a 2 x 60 part of it."""
+    import time
+
     rng = np.random.default_rng(0)
     rows = []
     for a in range(2):
         s, length = np.round(rng.uniform(0, 2000, 1000)), np.maximum(1, np.round(rng.uniform(1, 60, 1000)))
         rows += [(f"A{a}", "d", float(x), float(x + y), "x") for x, y in zip(s, length)]
-    return list(dict.fromkeys(rows))
-
-
-@pytest.mark.timing
-def test_two_annotators_dense_beyond_the_limit_of_three():
-    """2 x 1,000 units over one stretch of 2,000 (43,000 candidates in one component; no limit for two annotators):
-    solved exactly, quickly (the same observed disorder as pygamma-agreement on a 2 x 60 part of it: the next test,
-    apart, for pygamma-agreement's import, 14 s of numba compiling, not to be spent in the serial timing pass)."""
-    import time
-
-    rows = _two_dense_annotators()
+    rows = list(dict.fromkeys(rows))
     units = continua_from_rows(rows)
     t = time.process_time()
     ours = best_alignment(units, Dissimilarity())
     assert time.process_time() - t < 20 and ours.candidates > 40_000
     assert (np.bincount(ours.units[ours.units >= 0], minlength=len(units)) == 1).all()
-
-
-def test_two_annotators_dense_part_same_disorder_as_pygamma():
-    """A 2 x 60 part of the case above: the same observed disorder as pygamma-agreement."""
-    part = [r for r in _two_dense_annotators() if r[2] < 120]
+    part = [r for r in rows if r[2] < 120]
     small = continua_from_rows(part)
     theirs = pygamma_alignment(part, ["A0", "A1"])
     assert best_alignment(small, Dissimilarity()).disorder.sum() / (len(small) / 2) == \
