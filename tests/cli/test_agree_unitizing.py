@@ -139,6 +139,10 @@ def test_units_tables(tmp_path, capsys):
     (["--unitizing", "gamma", "--bootstrap", "10"], "--bootstrap does not apply"),
     (["--unitizing", "gamma", "--precision", "2"], "--precision must be in (0, 1)"),
     (["--unitizing", "gamma", "--categorical-dissimilarity", "nope"], "neither"),
+    (["--unitizing", "alpha-u", "--jobs", "2"], "--jobs apply to --unitizing gamma"),
+    (["--jobs", "2"], "--jobs apply with --unitizing gamma"),
+    (["--unitizing", "gamma", "--jobs", "0"], "--jobs must be a whole number >= 1 or auto; got 0"),
+    (["--unitizing", "gamma", "--jobs", "many"], "--jobs must be a whole number >= 1 or auto; got 'many'"),
 ])
 def test_option_errors(tmp_path, capsys, args, message):
     table = tmp_path / "u.csv"
@@ -201,3 +205,28 @@ def test_time_limit_bounds_gamma_and_applies_to_gamma_only(tmp_path, capsys):
             main(["agree", str(table), "--unitizing", "gamma", "--time-limit", bad])
         err = capsys.readouterr().err
         assert stop.value.code == 2 and "--time-limit" in err and "seconds" in err
+
+
+def test_jobs_give_the_json_of_one_process(tmp_path, capsys, monkeypatch):
+    """--jobs 2 (and auto): the JSON of --jobs 1, byte for byte but the command line it records, on dense units of
+    two documents whose samples are aligned one by one (the listing limit lowered so that their batch is
+    refused)."""
+    import numpy as np
+
+    from accord.agreement import _alignment
+
+    monkeypatch.setattr(_alignment, "MAX_CANDIDATES", 20_000)
+    rng = np.random.default_rng(5)
+    lines = [f"A{a},{doc},{s:g},{s + w:g},{c}" for doc in ("d1", "d2") for a in range(3)
+             for s, w, c in zip(np.round(rng.uniform(0, 300, 50)), np.round(rng.uniform(1, 60, 50)),
+                                rng.choice(list("abc"), 50))]
+    table = tmp_path / "units.csv"
+    table.write_text("\n".join(dict.fromkeys(lines)) + "\n")
+    outputs = []
+    for jobs in ("1", "2", "auto"):
+        status, out, err = run(["agree", str(table), "--unitizing", "gamma", "--samples", "4", "--output", "json",
+                                "--jobs", jobs], capsys)
+        assert status == 0, err
+        outputs.append(out.replace(f'"--jobs", "{jobs}"', '"--jobs", "N"'))
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert json.loads(outputs[0])["options"]["samples"] == 4

@@ -58,6 +58,7 @@ from ._alignment_base import MAX_CANDIDATES, MIP_SECONDS, Alignment, AlignmentEr
 from ._alignment_base import TOLERANCE as _TOLERANCE
 from ._alignment_base import mip as _mip
 from ._alignment_base import pair_table as _pair_table
+from ._alignment_jobs import align_apart
 from ._columns import GrowingColumns
 from ._continua import Continua
 from ._dissimilarity import Dissimilarity
@@ -400,9 +401,10 @@ def _by_document(units: Continua, diss: Dissimilarity, what: str, slices: list[s
     disorder: list[np.ndarray] = []
     document: list[np.ndarray] = []
     weighed = 0
-    for piece in slices:
-        d = int(units.document[piece.start])
-        one = best_alignment(units.take_rows(d, piece), diss, what)
+    numbers = [int(units.document[piece.start]) for piece in slices]
+    aligned = align_apart(best_alignment, [units.take_rows(d, piece) for d, piece in zip(numbers, slices)], diss,
+                          what)      # in several processes with --jobs (._alignment_jobs)
+    for piece, d, one in zip(slices, numbers, aligned):
         picked.append(np.where(one.units >= 0, one.units + piece.start, -1))
         disorder.append(one.disorder)
         document.append(np.full(len(one), d, dtype=np.int64))

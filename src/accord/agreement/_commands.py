@@ -57,7 +57,7 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
                sets: Sequence[str] | None, discontinuous: str, samples: int, precision: float | str | None,
                sampler: str, seed: int | None, dissimilarity: Any, categorical: str | None,
                refused: Mapping[str, Any], span_measure: str | None = None, pairing: str = "gate",
-               disputes: int | None = None, time_limit: float | None = None) -> Any:
+               disputes: int | None = None, time_limit: float | None = None, jobs: int | str = 1) -> Any:
     """``agree(..., unitizing=...)``: γ or Krippendorff's unitizing alphas."""
     from dataclasses import replace
 
@@ -67,6 +67,9 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
 
     if measure not in UNITIZING_MODES:
         raise OptionError(f"--unitizing takes {' or '.join(UNITIZING_MODES)}, got {measure!r}")
+    from ..parallel._run import resolve_jobs
+
+    processes = resolve_jobs(jobs)       # (refused before any input is read)
     given = [name for name, value in refused.items() if value]
     if given:
         raise OptionError(f"{', '.join(given)} apply to coefficients over items, not to --unitizing")
@@ -102,8 +105,9 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
         return result
 
     if measure == "alpha-u":
-        if time_limit is not None:
-            raise OptionError("--time-limit (time_limit=) applies to --unitizing gamma")
+        if time_limit is not None or str(jobs) != "1":
+            raise OptionError(f"{'--time-limit (time_limit=)' if time_limit is not None else '--jobs (jobs=)'} "
+                              "applies to --unitizing gamma")
         from ..agreement._unitizing_alpha import unitizing_alpha_tables
 
         alpha = {d: unitizing_alpha_tables(units.take_document(i)) for i, d in enumerate(units.documents)}
@@ -114,7 +118,7 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
     if categorical not in (None, "absolute"):
         diss = replace(diss, matrix=categorical_matrix(categorical, units.categories))
     tables, alignment = gamma_tables(units, diss, samples=samples, precision=precision, sampler=sampler, seed=seed,
-                                     time_limit=time_limit)
+                                     time_limit=time_limit, jobs=processes)
     options.update(dissimilarity={**diss.to_dict(units.categories), "categorical_kind": categorical or "absolute"},
                    samples=samples, precision=precision_level(precision), sampler=sampler,
                    seed=DEFAULT_SEED if seed is None else seed)
@@ -129,7 +133,7 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
           pairing: str = "gate", discontinuous: str = "fragments", bdm: PathLike | Any = None,
           unitizing: str | None = None, samples: int = 30, precision: float | str | None = None,
           sampler: str = "statistical", seed: int | None = None, dissimilarity: Any = None,
-          categorical: str | None = None, time_limit: float | None = None,
+          categorical: str | None = None, time_limit: float | None = None, jobs: int | str = 1,
           annotators: Sequence[str] | None = None, layer: str | None = None, disputes: int | None = None,
           coefficients: Sequence[str] | None = None, reference: str | None = None, candidate: str | None = None,
           epsilon: float = 0.2, alt_q: float = 0.05, alt_scoring: str = "accuracy", alt_min_items: int = 30,
@@ -165,7 +169,10 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         ``numerical`` or a CSV of distances) its dissimilarity. ``time_limit`` (CPU seconds, default
         :data:`accord.agreement._colgen.COLGEN_SECONDS`) bounds γ's column generation over units too dense to list
         their candidate alignments (the observed continuum and every sample together); past it γ is refused, never
-        approximated.
+        approximated. ``jobs`` (a whole number, or ``"auto"``: one per core) aligns the documents and random
+        continua that are aligned one by one (those too many to list together) in that many processes, with the
+        figures of ``jobs=1``; each process may spend what is left of ``time_limit``
+        (:mod:`accord.agreement._alignment_jobs`).
     disputes : int, optional
         Also find where the annotators disagree (``result.disputes``, the agreement page's disagreement browser,
         :func:`accord.agreement._disputes.disputes_view`): the items of a ratings table, the stretches of
@@ -203,7 +210,7 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
                     types=types, feature=feature, format=format, sets=sets, convention=convention,
                     span_measure=span_measure, pairing=pairing, discontinuous=discontinuous, bdm=bdm,
                     unitizing=unitizing, samples=samples, precision=precision, sampler=sampler, seed=seed,
-                    time_limit=time_limit, dissimilarity=dissimilarity, categorical=categorical,
+                    time_limit=time_limit, jobs=jobs, dissimilarity=dissimilarity, categorical=categorical,
                     annotators=annotators, layer=layer,
                     disputes=disputes, extras=coefficients, measured=measured, verbosity=verbosity)
     _reference_and_alt_test(result, measured, level, epsilon=epsilon, q=alt_q, scoring=alt_scoring,
@@ -247,7 +254,7 @@ def _agree(inputs: Any, *, items: str | None, raters: str | None, labels: str | 
            discontinuous: str, bdm: Any, unitizing: str | None, samples: int, precision: float | str | None,
            sampler: str, seed: int | None, dissimilarity: Any, categorical: str | None,
            annotators: Sequence[str] | None, layer: str | None, disputes: int | None,
-           time_limit: float | None = None,
+           time_limit: float | None = None, jobs: int | str = 1,
            extras: Sequence[str] | None, measured: Mapping[str, Any], verbosity: int = 1) -> Any:
     """:func:`agree` without the reference and the alt-test (``measured``: those options, refused where they do
     not apply)."""
@@ -266,12 +273,13 @@ def _agree(inputs: Any, *, items: str | None, raters: str | None, labels: str | 
     elif layer is not None:
         raise OptionError("--layer (layer=) applies to a project export given as the one INPUT; read other "
                           "WebAnno TSV or XMI files with accord convert --layer first")
-    if unitizing is None and time_limit is not None:
-        raise OptionError("--time-limit (time_limit=) applies to --unitizing gamma")
+    if unitizing is None and (time_limit is not None or str(jobs) != "1"):
+        raise OptionError(f"{'--time-limit (time_limit=)' if time_limit is not None else '--jobs (jobs=)'} "
+                          "applies to --unitizing gamma")
     if unitizing is not None:
         return _unitizing(inputs, unitizing, types=types, feature=feature, format=format, sets=sets,
                           discontinuous=discontinuous, samples=samples, precision=precision, sampler=sampler,
-                          time_limit=time_limit,
+                          time_limit=time_limit, jobs=jobs,
                           seed=seed, dissimilarity=dissimilarity, categorical=categorical,
                           span_measure=span_measure, pairing=pairing, disputes=disputes,
                           refused={"--items": items, "--raters": raters, "--labels": labels,

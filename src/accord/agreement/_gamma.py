@@ -286,7 +286,8 @@ def _sample_limit(units: Continua) -> int:
 
 def gamma_tables(units: Continua, diss: Dissimilarity | None = None, *, samples: int = 30,
                  precision: float | str | None = None, sampler: str = "statistical",
-                 seed: int | None = None, time_limit: float | None = None) -> tuple[GammaTables, Alignment]:
+                 seed: int | None = None, time_limit: float | None = None,
+                 jobs: int = 1) -> tuple[GammaTables, Alignment]:
     """The γ tables of ``units`` and their optimal alignment.
 
     ``samples`` random continua of every document give the expected disorder (drawn from
@@ -298,7 +299,9 @@ def gamma_tables(units: Continua, diss: Dissimilarity | None = None, *, samples:
     (:data:`MAX_SAMPLED_CANDIDATES`; past it, an :class:`~accord.errors.AgreementWarning` names the
     precision obtained). Units too dense to list their candidate alignments are aligned by column
     generation (:mod:`._colgen`), all of this γ's within ``time_limit`` CPU seconds
-    (:data:`~accord.agreement._colgen.COLGEN_SECONDS` when None).
+    (:data:`~accord.agreement._colgen.COLGEN_SECONDS` when None). With ``jobs`` above 1, the documents and samples
+    aligned one by one (those too many to list together) are aligned in that many processes, with the figures of
+    one process (:mod:`._alignment_jobs`, which also says how the time limit is shared).
 
     Raises
     ------
@@ -324,9 +327,10 @@ def gamma_tables(units: Continua, diss: Dissimilarity | None = None, *, samples:
         raise OptionError(f"unknown sampler {sampler!r}; expected one of {', '.join(SAMPLERS)}")
     level = precision_level(precision)
     canonical, rows, ann_order, doc_order = _canonical(units)
+    from ._alignment_jobs import alignment_jobs
     from ._colgen import time_budget
 
-    with time_budget(time_limit):
+    with time_budget(time_limit), alignment_jobs(jobs):
         tables, alignment = _tables(canonical, diss, samples, level, limit, sampler, seed)
     back = np.empty(len(doc_order), dtype=np.int64)
     back[doc_order] = np.arange(len(doc_order))

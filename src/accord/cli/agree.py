@@ -95,6 +95,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="γ: CPU seconds for aligning units too dense to list their candidates (column generation; the "
                    "observed continuum and every sample together; default 120); past them γ is refused, never "
                    "approximated")
+    g.add_argument("--jobs", "-j", default="1", metavar="N",
+                   help="γ: align the random continua (and documents) too many to list together in N processes "
+                   "(auto: one per core); the figures are those of one process, and each process may spend what is "
+                   "left of --time-limit (default 1)")
     g.add_argument("--details", help="γ: write the optimal alignment, one row per unitary alignment and annotator "
                    "(CSV, or JSON lines for .jsonl)")
     add_output(ag)
@@ -359,7 +363,7 @@ _UNITIZING_ONLY = (("--samples", "samples", 30), ("--precision", "precision", No
                    ("--sampler", "sampler", "statistical"), ("--gamma-alpha", "gamma_alpha", 1.0),
                    ("--gamma-beta", "gamma_beta", 1.0), ("--delta-empty", "delta_empty", 1.0),
                    ("--categorical-dissimilarity", "categorical_dissimilarity", "absolute"),
-                   ("--details", "details", None), ("--time-limit", "time_limit", 120.0))
+                   ("--details", "details", None), ("--time-limit", "time_limit", 120.0), ("--jobs", "jobs", "1"))
 
 
 def _run_unitizing(args: argparse.Namespace) -> int:
@@ -381,6 +385,7 @@ def _run_unitizing(args: argparse.Namespace) -> int:
                         discontinuous=args.discontinuous, unitizing=args.unitizing, samples=args.samples,
                         precision=args.precision, sampler=args.sampler, seed=seed,
                         time_limit=args.time_limit if args.unitizing == "gamma" else None,
+                        jobs=args.jobs if args.unitizing == "gamma" else 1,
                         dissimilarity=Dissimilarity(args.gamma_alpha, args.gamma_beta, args.delta_empty),
                         categorical=args.categorical_dissimilarity,
                         items=args.items, raters=args.raters, labels=args.labels, categories=args.categories,

@@ -87,8 +87,8 @@ def _in_process(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
 
 
 @contextmanager
-def runner(jobs: int = 1, dask: Any = None) -> Iterator[Runner]:
-    """A :class:`Runner` for the block.
+def runner(jobs: int = 1, dask: Any = None, *, label: str = "scoring shards") -> Iterator[Runner]:
+    """A :class:`Runner` for the block (``label``: what the progress bar of its processes says it does).
 
     ``dask``: a ``distributed.Client``, the address of a scheduler (``tcp://host:8786``) or ``local`` (a
     ``LocalCluster`` of ``jobs`` worker processes, at least 2 and at most the cores, one thread each); else at most
@@ -117,7 +117,7 @@ def runner(jobs: int = 1, dask: Any = None) -> Iterator[Runner]:
         pool = ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context(_start_method()))
         try:
             futures = [pool.submit(fn, x) for x in items]
-            results = [f.result() for f in track(futures, "scoring shards", min_items=2)]
+            results = [f.result() for f in track(futures, label, min_items=2)]
         except BaseException:   # a worker's failure or an interrupt: the other shards are not waited for
             pool.shutdown(wait=False, cancel_futures=True)
             raise

@@ -1,0 +1,101 @@
+"""γ's documents aligned in several processes (``agreement/_alignment_jobs.py``, ``--jobs``): the same figures and
+alignment as one process, the work done in other processes, and the time limit shared as its docstring says."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+import pytest
+
+from accord.agreement import _alignment
+from accord.agreement._alignment_jobs import ALIGNMENT_JOBS, align_apart, alignment_jobs
+from accord.agreement._colgen import _BUDGET, time_budget
+from accord.agreement._continua import continua_from_rows
+from accord.agreement._gamma import gamma_tables
+from accord.parallel._run import usable_cores
+
+from .test_gamma import dense_rows
+
+two_cores = pytest.mark.skipif(usable_cores() < 2, reason="a pool of processes needs two cores here")
+
+
+def _pid(piece, diss, what):
+    return piece, os.getpid(), ALIGNMENT_JOBS.get()
+
+
+def _burn(seconds, diss, what):
+    """Spend ``seconds`` of CPU; the budget this process sees, and its CPU time when done."""
+    begun = time.process_time()
+    while time.process_time() - begun < seconds:
+        pass
+    return _BUDGET.get(), time.process_time()
+
+
+def _refuse(piece, diss, what):
+    if piece == 2:
+        raise _alignment.AlignmentError(f"{what}: piece {piece} refused")
+    return piece
+
+
+@two_cores
+def test_pieces_are_aligned_in_other_processes_in_order():
+    pieces = list(range(7))
+    assert align_apart(_pid, pieces, None, "") == [(p, os.getpid(), 1) for p in pieces]     # one process: here
+    with alignment_jobs(2):
+        done = align_apart(_pid, pieces, None, "")
+    assert [p for p, _, _ in done] == pieces
+    assert os.getpid() not in {pid for _, pid, _ in done}
+    assert {jobs for _, _, jobs in done} == {1}          # a worker starts no pool of its own
+    with alignment_jobs(2):
+        assert align_apart(_pid, [5], None, "") == [(5, os.getpid(), 2)]     # one piece: no pool
+
+
+@two_cores
+def test_a_refusal_in_a_worker_reaches_the_caller():
+    with alignment_jobs(2), pytest.raises(_alignment.AlignmentError, match="random continuum: piece 2 refused"):
+        align_apart(_refuse, [0, 1, 2, 3], None, "random continuum")
+
+
+@two_cores
+def test_each_worker_may_spend_what_was_left_and_the_busiest_counts():
+    """Four pieces of 0.15 CPU-s in two processes: each process's deadline is its CPU at its first piece plus what
+    was left of the limit; afterwards what is left shrinks by the CPU of the busiest process (at least two pieces:
+    0.3 s), not by the 0.6 s of all of them."""
+    with time_budget(50.0):
+        deadline, limit = _BUDGET.get()
+        left = deadline - time.process_time()
+        with alignment_jobs(2):
+            done = align_apart(_burn, [0.15] * 4, None, "")
+        for (worker_deadline, worker_limit), ended in done:
+            assert worker_limit == limit == 50.0
+            assert worker_deadline <= ended - 0.15 + left + 0.05        # from the process's start, not per piece
+            assert worker_deadline >= left - 0.05
+        taken = deadline - _BUDGET.get()[0]
+        assert 0.3 - 0.02 <= taken <= 0.6 + 0.2
+    assert _BUDGET.get() is None
+
+
+@two_cores
+def test_gamma_in_two_processes_has_the_figures_of_one(monkeypatch):
+    """Samples too many to list together (the limit lowered so that a batch of 3 x 60 dense units is refused) are
+    aligned one by one, here in two processes: every table and the observed alignment are equal to one process's."""
+    monkeypatch.setattr(_alignment, "MAX_CANDIDATES", 20_000)
+    units = continua_from_rows(dense_rows(60, 300.0, seed=3))
+    calls: list[int] = []
+    original = _alignment.align_apart
+
+    def counting(align, pieces, diss, what):
+        calls.append(len(pieces))
+        return original(align, pieces, diss, what)
+
+    monkeypatch.setattr(_alignment, "align_apart", counting)
+    one, alignment = gamma_tables(units, samples=6)
+    assert calls and sum(calls) >= 6       # the samples went document by document
+    two, alignment_two = gamma_tables(units, samples=6, jobs=2)
+    for name in ("observed", "expected", "observed_cat", "expected_cat", "observed_k", "expected_k"):
+        assert np.array_equal(getattr(one, name), getattr(two, name), equal_nan=True), name
+    assert np.array_equal(alignment.units, alignment_two.units)
+    assert np.array_equal(alignment.disorder, alignment_two.disorder)
+    assert one.values()["gamma"] == two.values()["gamma"]
