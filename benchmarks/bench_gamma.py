@@ -32,6 +32,8 @@ by reduced-cost fixing).
 The last is issue 41's dense case, 3 annotators x 1,000 overlapping units (the units of ``dense_rows(1000, 2000.0)``
 in ``tests/agreement/test_gamma.py``: the same draws): at most 60 units long over a stretch of 2,000, about 45 units
 over any point. ``--dense 1000`` alone puts 1,000 units of each annotator, up to 25 long, over one stretch of 100.
+With ``--jobs 2`` each dense case is run again with ``accord agree ... --jobs 2`` (its JSON checked equal), and the
+wall times compared.
 """
 
 from __future__ import annotations
@@ -159,8 +161,9 @@ def proof(path: Path) -> str:
 
 def run_dense(sizes: list[int], annotators: int, peer: bool, peer_timeout: float, tmp: str,
               show_proof: bool = False, stretch: float = 100.0, max_length: float | None = None,
-              seed: int | None = None) -> int:
-    """Dense units: accord (a result or its refusal) and pygamma-agreement on the same file."""
+              seed: int | None = None, jobs: int = 1) -> int:
+    """Dense units: accord (a result or its refusal) and pygamma-agreement on the same file; with ``jobs`` above 1,
+    accord again with ``--jobs`` (its JSON checked equal to one process's, but the command line it records)."""
     lengths = f"lengths 1 to {stretch / 4 if max_length is None else max_length:g}"
     print(f"\ndense units over one stretch of {stretch:g}, {lengths} (CPU s, wall s and peak MiB in brackets; "
           f"pygamma given {peer_timeout:g} s)")
@@ -193,9 +196,25 @@ def run_dense(sizes: list[int], annotators: int, peer: bool, peer_timeout: float
         else:
             line += err.strip().split(": ", 2)[-1][:100]
         print(line)
+        if jobs > 1 and status == 0:
+            j_cpu, j_wall, j_status, j_out, j_err, j_peak = peak_timed(
+                [sys.executable, "-m", "accord", "agree", str(path), "--unitizing", "gamma", "--output", "json",
+                 "--jobs", str(jobs)])
+            same = j_status == 0 and _without_command(j_out) == _without_command(out)
+            failures += not same
+            print(f"{'--jobs ' + str(jobs):>14} {f'{j_cpu:.2f} ({j_wall:.2f}, {j_peak:.0f} MiB)':>22} "
+                  f"{'':>22}  wall {wall / j_wall:.2f}x one process, "
+                  f"{'the same JSON' if same else 'DIFFERENT: ' + j_err.strip()[-200:]}")
         if show_proof:
             print(f"{'':>14} in process: {proof(path)}")
     return failures
+
+
+def _without_command(out: str) -> object:
+    """A JSON output without the command line it records."""
+    document = json.loads(out)
+    document.get("generator", {}).pop("command", None)
+    return document
 
 
 def main() -> int:
@@ -211,6 +230,8 @@ def main() -> int:
     parser.add_argument("--stretch", type=float, default=100.0, help="the stretch the dense units are drawn over")
     parser.add_argument("--max-length", type=float, help="the longest dense unit (default: a quarter of the stretch)")
     parser.add_argument("--seed", type=int, help="the seed of the dense units (default: their number)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="dense units: also run accord with --jobs N (the wall time against one process)")
     parser.add_argument("--proof", action="store_true",
                         help="solve each dense observed continuum in process too and print its bounds")
     args = parser.parse_args()
@@ -256,7 +277,8 @@ def main() -> int:
                   f"{'equal' if same else 'DIFFERENT'}")
         if args.dense:
             failures += run_dense(args.dense, args.annotators, peer_installed and args.peer_timeout > 0,
-                                  args.peer_timeout, tmp, args.proof, args.stretch, args.max_length, args.seed)
+                                  args.peer_timeout, tmp, args.proof, args.stretch, args.max_length, args.seed,
+                                  args.jobs)
     return 1 if failures else 0
 
 

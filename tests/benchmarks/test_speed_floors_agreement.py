@@ -88,3 +88,52 @@ def gamma_annotators_ratio() -> float:
         gamma_tables(three)                           # imports and first-call costs out of the timing
         gamma_tables(_units(40, 5, seed=40))          # (the integer program's, which the 5 annotators' units need)
         return best_time(lambda: gamma_tables(five), repeat=1) / best_time(lambda: gamma_tables(three), repeat=3)
+
+
+GAMMA_JOBS_FLOOR = 1.2
+"""γ of 3 x 60 dense units whose 20 samples are aligned one by one (the listing limit lowered so that their batches
+are refused, as issue 41's 3 x 1,000 are), wall time of one process over that of ``jobs=2``, on two cores: 1.6-1.7x
+when this floor was set (2026-11-27, idle; the whole commands of issue 41's dense case 1.52x, 8 x 200 1.65x); 1x
+before the samples were aligned in a pool."""
+
+
+def test_gamma_in_two_processes_is_faster_than_in_one():
+    """Measured in a fresh interpreter (the pool forks it)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from accord.parallel._run import usable_cores
+
+    if usable_cores() < 2:
+        pytest.skip("two processes need two cores")
+    done = subprocess.run([sys.executable, "-c", "from tests.benchmarks.test_speed_floors_agreement import "
+                           "gamma_jobs_ratio; print(gamma_jobs_ratio())"],
+                          cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    ratio = float(done.stdout.split()[-1])
+    assert ratio >= GAMMA_JOBS_FLOOR, f"γ with jobs=2 only {ratio:.2f}x one process (floor {GAMMA_JOBS_FLOOR:g}x)"
+
+
+def gamma_jobs_ratio() -> float:
+    """The least wall time of γ (20 samples) in one process over that with ``jobs=2`` (the figures checked equal)."""
+    import time
+
+    from accord.agreement import _alignment
+    from accord.agreement._continua import continua_from_rows
+    from accord.agreement._gamma import gamma_tables
+
+    from ..agreement.test_gamma import dense_rows
+
+    _alignment.MAX_CANDIDATES = 20_000          # (this interpreter's own: a batch of samples is refused)
+    units = continua_from_rows(dense_rows(60, 300.0, seed=3))
+    gamma_tables(units, samples=2, jobs=2)      # imports and first calls out of the timing
+    times: dict[int, list[float]] = {1: [], 2: []}
+    for _ in range(2):
+        tables = {}
+        for jobs in (1, 2):
+            begun = time.perf_counter()
+            tables[jobs], _ = gamma_tables(units, samples=20, jobs=jobs)
+            times[jobs].append(time.perf_counter() - begun)
+        assert np.array_equal(tables[1].expected, tables[2].expected)
+    return min(times[1]) / min(times[2])
