@@ -13,6 +13,7 @@ from accord.agreement import _alignment
 from accord.agreement._alignment_jobs import ALIGNMENT_JOBS, align_apart, alignment_jobs
 from accord.agreement._colgen import _BUDGET, time_budget
 from accord.agreement._continua import continua_from_rows
+from accord.agreement._dissimilarity import Dissimilarity
 from accord.agreement._gamma import gamma_tables
 from accord.parallel._run import usable_cores
 
@@ -99,3 +100,77 @@ def test_gamma_in_two_processes_has_the_figures_of_one(monkeypatch):
     assert np.array_equal(alignment.units, alignment_two.units)
     assert np.array_equal(alignment.disorder, alignment_two.disorder)
     assert one.values()["gamma"] == two.values()["gamma"]
+
+
+def _documents(count: int, per: int, annotators: int):
+    """``count`` documents of sparse units (``per`` items each), of sizes that differ."""
+    from ._units import sparse_rows
+
+    rows = []
+    for k in range(count):
+        rows += [(a, f"doc{k}", s, e, c) for a, _, s, e, c in sparse_rows(per + 7 * k, annotators, seed=k)]
+    return continua_from_rows(rows)
+
+
+def test_document_groups_cover_every_unit_once_in_order():
+    units = _documents(7, 20, 3)
+    starts = units.document_slices()
+    for begin in (0, 1, 5):
+        for count in (1, 2, 3, 4, 7, 20):
+            groups = _alignment._document_groups(units, count, begin)
+            assert 1 <= len(groups) <= min(count, 7 - begin)
+            assert groups[0][0].start == starts[begin].start and groups[0][1] == begin
+            assert groups[-1][0].stop == len(units) and groups[-1][2] == 7
+            for (rows, _, stop), (after, next_first, _) in zip(groups, groups[1:]):
+                assert rows.stop == after.start and stop == next_first
+            for rows, first, stop in groups:          # whole documents
+                assert set(units.document[rows]) == set(range(first, stop))
+    sizes = [g[0].stop - g[0].start for g in _alignment._document_groups(units, 2)]
+    assert len(sizes) == 2 and max(sizes) < 0.75 * len(units)
+
+
+def test_groups_are_sized_by_the_first_documents_candidates(monkeypatch):
+    """Sparse documents go in few groups (at least two a process), dense ones one by one: the first document's
+    candidates per unit times the other units, over :data:`GROUP_CANDIDATES`."""
+    seen: list[list[int]] = []
+
+    def record(align, pieces, diss, what):
+        seen.append([len(piece.documents) for piece in pieces])
+        with alignment_jobs(1):                   # (as in a worker)
+            return [align(piece, diss, what) for piece in pieces]
+
+    monkeypatch.setattr(_alignment, "align_apart", record)
+    sparse = _documents(9, 20, 3)
+    with alignment_jobs(2):
+        together = _alignment.best_alignment(sparse, Dissimilarity())
+    assert len(seen) == 1 and len(seen[0]) == 4 and sum(seen[0]) == 8     # the first here, the 8 others in 2 x 2
+    alone = _alignment.best_alignment(sparse, Dissimilarity())
+    assert np.array_equal(together.units, alone.units) and np.array_equal(together.document, alone.document)
+    monkeypatch.setattr(_alignment, "GROUP_CANDIDATES", 10)
+    seen.clear()
+    with alignment_jobs(2):
+        _alignment.best_alignment(sparse, Dissimilarity())
+    assert seen == [[1] * 8]
+
+
+@two_cores
+def test_documents_and_listed_batches_in_groups_have_the_figures_of_one_process(monkeypatch):
+    """Several observed documents, and batches of samples listed together (sparse units of 4 annotators), aligned
+    in groups of documents in two processes: the tables and the alignment of one process."""
+    units = _documents(6, 25, 4)
+    calls: list[int] = []
+    original = _alignment.align_apart
+
+    def counting(align, pieces, diss, what):
+        calls.append(len(pieces))
+        return original(align, pieces, diss, what)
+
+    monkeypatch.setattr(_alignment, "align_apart", counting)
+    one, alignment = gamma_tables(units, samples=8, seed=2)
+    assert not calls                                            # one process: every batch listed whole
+    two, alignment_two = gamma_tables(units, samples=8, seed=2, jobs=2)
+    assert len(calls) >= 2 and all(c >= 2 for c in calls)      # the observed documents, then the samples
+    for name in ("observed", "expected", "observed_cat", "expected_cat", "observed_k", "expected_k"):
+        assert np.array_equal(getattr(one, name), getattr(two, name), equal_nan=True), name
+    for name in ("units", "disorder", "document"):
+        assert np.array_equal(getattr(alignment, name), getattr(alignment_two, name)), name

@@ -48,6 +48,7 @@ integer program not solved within :data:`MIP_SECONDS`. Nothing is approximated.
 
 from __future__ import annotations
 
+import math
 from math import comb
 from typing import Any
 
@@ -58,7 +59,7 @@ from ._alignment_base import MAX_CANDIDATES, MIP_SECONDS, Alignment, AlignmentEr
 from ._alignment_base import TOLERANCE as _TOLERANCE
 from ._alignment_base import mip as _mip
 from ._alignment_base import pair_table as _pair_table
-from ._alignment_jobs import align_apart
+from ._alignment_jobs import ALIGNMENT_JOBS, align_apart
 from ._columns import GrowingColumns
 from ._continua import Continua
 from ._dissimilarity import Dissimilarity
@@ -326,6 +327,8 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
     units.check_positive("γ")
     if len(units) == 0:
         return Alignment(np.zeros((0, n), dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
+    if ALIGNMENT_JOBS.get() > 1 and len(units.documents) > 1:     # several processes (--jobs): groups of documents
+        return _in_processes(units, diss, what, ALIGNMENT_JOBS.get())
     try:
         listed: tuple[np.ndarray, np.ndarray] | None = candidate_alignments(units, diss, what)
     except AlignmentError:
@@ -392,24 +395,58 @@ def _align_listed(units: Continua, diss: Dissimilarity, what: str, tuples: np.nd
     first_unit = picked[np.arange(len(picked)), np.argmax(picked >= 0, axis=1)]
     order = np.lexsort((first_unit, units.document[first_unit]))
     picked = picked[order]
-    return Alignment(picked, disorder[chosen][order], units.document[first_unit[order]], weighed)
+    return Alignment(picked, disorder[chosen][order], units.document[first_unit[order]], weighed, len(tuples))
+
+
+GROUP_CANDIDATES = 250_000
+"""With ``--jobs``: about how many candidate alignments a group of documents aligned together in one process holds
+(estimated from the first document's)."""
+
+
+def _in_processes(units: Continua, diss: Dissimilarity, what: str, jobs: int) -> Alignment:
+    """The optimal alignment of the documents of ``units`` in groups of whole documents, aligned in ``jobs``
+    processes: the first document here, whose candidates per unit size the groups of the others (at least two
+    groups a process; sparse units of many short documents in few groups, listed together in one pass each as one
+    process would; dense ones document by document, whose listing together would be refused)."""
+    slices = [(piece, d) for d, piece in enumerate(units.document_slices()) if piece.stop > piece.start]
+    first_rows, first = slices[0]
+    groups = [(first_rows, first, first + 1)]
+    aligned = [best_alignment(units.take_documents(*groups[0]), diss, what)]
+    if len(slices) > 1:
+        rest = len(units) - first_rows.stop
+        per_unit = aligned[0].listed / (first_rows.stop - first_rows.start)    # (0: too many to list alone)
+        count = max(2 * jobs, math.ceil(rest * per_unit / GROUP_CANDIDATES)) if per_unit else len(slices)
+        groups += _document_groups(units, count, first + 1)
+        aligned += align_apart(best_alignment, [units.take_documents(*group) for group in groups[1:]], diss, what)
+    return _joined(groups, aligned)
+
+
+def _document_groups(units: Continua, count: int, begin: int = 0) -> list[tuple[slice, int, int]]:
+    """At most ``count`` groups of whole consecutive documents from document ``begin`` on, of about as many units
+    each, those with units: ``(rows, first document, document after the last)``."""
+    per_document = units.units_per_document()[begin:]
+    ends = np.cumsum(per_document)
+    total = int(ends[-1]) if len(ends) else 0
+    cuts = np.unique(np.searchsorted(ends, np.arange(1, count) * (total / count), side="left") + 1)
+    bounds = np.r_[0, cuts[(cuts > 0) & (cuts < len(per_document))], len(per_document)]
+    rows = np.r_[0, ends] + (len(units) - total)
+    return [(slice(int(rows[a]), int(rows[b])), int(a) + begin, int(b) + begin)
+            for a, b in zip(bounds[:-1], bounds[1:]) if rows[b] > rows[a]]
 
 
 def _by_document(units: Continua, diss: Dissimilarity, what: str, slices: list[slice]) -> Alignment:
     """The optimal alignment of every document of ``slices`` (rows of ``units``), each aligned on its own."""
-    picked: list[np.ndarray] = []
-    disorder: list[np.ndarray] = []
-    document: list[np.ndarray] = []
-    weighed = 0
-    numbers = [int(units.document[piece.start]) for piece in slices]
-    aligned = align_apart(best_alignment, [units.take_rows(d, piece) for d, piece in zip(numbers, slices)], diss,
-                          what)      # in several processes with --jobs (._alignment_jobs)
-    for piece, d, one in zip(slices, numbers, aligned):
-        picked.append(np.where(one.units >= 0, one.units + piece.start, -1))
-        disorder.append(one.disorder)
-        document.append(np.full(len(one), d, dtype=np.int64))
-        weighed += one.candidates
-    return Alignment(np.vstack(picked), np.concatenate(disorder), np.concatenate(document), weighed)
+    groups = [(piece, int(units.document[piece.start]), int(units.document[piece.start]) + 1) for piece in slices]
+    return _joined(groups, align_apart(best_alignment, [units.take_documents(*g) for g in groups], diss, what))
+
+
+def _joined(groups: list[tuple[slice, int, int]], aligned: list[Alignment]) -> Alignment:
+    """The alignments of groups of whole documents (``(rows, first, stop)``, each aligned on its own: an alignment
+    never joins two documents) as one of all their units."""
+    picked = [np.where(one.units >= 0, one.units + rows.start, -1) for (rows, _, _), one in zip(groups, aligned)]
+    return Alignment(np.vstack(picked), np.concatenate([one.disorder for one in aligned]),
+                     np.concatenate([one.document + first for (_, first, _), one in zip(groups, aligned)]),
+                     sum(one.candidates for one in aligned), sum(one.listed for one in aligned))
 
 
 def _split_by(rows: np.ndarray, label: np.ndarray) -> list[np.ndarray]:

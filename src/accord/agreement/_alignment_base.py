@@ -50,6 +50,8 @@ class Alignment:
     document: np.ndarray
     candidates: int = 0
     """How many candidate unitary alignments were weighed (the work done)."""
+    listed: int = 0
+    """How many candidate unitary alignments were listed (0 where none was: column generation from the pairs)."""
 
     def __len__(self) -> int:
         return len(self.disorder)

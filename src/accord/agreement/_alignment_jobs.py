@@ -1,10 +1,16 @@
 """γ's documents aligned in several processes (``accord agree --unitizing gamma --jobs N``).
 
-The expected disorder of γ is the mean of the optimal alignments of random continua, each drawn as a document of
-its own; where their candidates are too many to list at once, :func:`~accord.agreement._alignment.best_alignment`
-aligns them one by one (``_by_document``), and so it does for the observed documents. Those alignments are
-independent: :func:`align_apart` runs them in a pool of processes (:func:`accord.parallel.runner`), each by the same
-function as in one process, and returns them in order, so every figure equals that of one process.
+An alignment never joins two documents, and γ's expected disorder is the mean of the optimal alignments of random
+continua, each drawn as a document of its own. With ``--jobs N``,
+:func:`~accord.agreement._alignment.best_alignment` aligns the first document of a continua of several (the
+observed documents, a batch of samples) in this process, and cuts the others into groups of whole documents of
+about as many units each: at least two groups a process (one that is done early takes the next), and more where the
+first document's candidates per unit say a group would list more than
+:data:`~accord.agreement._alignment.GROUP_CANDIDATES` (dense units go one document a group; sparse ones are listed
+together in one pass, as one process does). :func:`align_apart` aligns the groups in a pool of processes
+(:func:`accord.parallel.runner`) by the same function as in one process, so every figure equals that of one process
+(a group too large to list together is aligned document by document, as in one process). One document (the observed
+continuum of one text) is aligned in this process.
 
 Time limit. γ's exact alignments share one budget of CPU seconds (:func:`~accord.agreement._colgen.time_budget`).
 Each process of the pool may spend what was left of it when the pool started, counted on its own CPU; then the CPU

@@ -169,9 +169,9 @@ def agree(inputs: PathLike | Sequence[PathLike | Any], *, items: str | None = No
         ``numerical`` or a CSV of distances) its dissimilarity. ``time_limit`` (CPU seconds, default
         :data:`accord.agreement._colgen.COLGEN_SECONDS`) bounds γ's column generation over units too dense to list
         their candidate alignments (the observed continuum and every sample together); past it γ is refused, never
-        approximated. ``jobs`` (a whole number, or ``"auto"``: one per core) aligns the documents and random
-        continua that are aligned one by one (those too many to list together) in that many processes, with the
-        figures of ``jobs=1``; each process may spend what is left of ``time_limit``
+        approximated. ``jobs`` (a whole number, or ``"auto"``: one per core) aligns the documents and the random
+        continua of the expected disorder in that many processes, in groups of whole documents, with the figures
+        of ``jobs=1``; each process may spend what is left of ``time_limit``
         (:mod:`accord.agreement._alignment_jobs`).
     disputes : int, optional
         Also find where the annotators disagree (``result.disputes``, the agreement page's disagreement browser,

@@ -96,6 +96,14 @@ class Continua:
                         self.annotator[rows], self.category[rows], self.start[rows], self.end[rows], ident,
                         self.lengths[d:d + 1] if len(self.lengths) else np.zeros(0))
 
+    def take_documents(self, rows: slice, first: int, stop: int) -> Continua:
+        """The units ``rows`` (a slice), all those of the documents ``first`` to ``stop - 1``, as a continua of
+        their own (the documents renumbered from 0)."""
+        return Continua(self.annotators, self.documents[first:stop], self.categories, self.document[rows] - first,
+                        self.annotator[rows], self.category[rows], self.start[rows], self.end[rows],
+                        self.ident[rows] if self.ident else (),
+                        self.lengths[first:stop] if len(self.lengths) else np.zeros(0))
+
 
 def _sorted(annotators: Sequence[str], documents: Sequence[str], categories: Sequence[str], document: np.ndarray,
             annotator: np.ndarray, category_names: Sequence[str], start: np.ndarray, end: np.ndarray,

@@ -261,7 +261,7 @@ def _back(alignment: Alignment, rows: np.ndarray, ann_order: np.ndarray, doc_ord
     document = doc_order[alignment.document]
     first = np.where(out >= 0, out, np.iinfo(np.int64).max).min(axis=1)
     order = np.lexsort((first, document))
-    return Alignment(out[order], alignment.disorder[order], document[order], alignment.candidates)
+    return Alignment(out[order], alignment.disorder[order], document[order], alignment.candidates, alignment.listed)
 
 
 def _joined(first: Continua, second: Continua, n_docs: int) -> Continua:
@@ -299,9 +299,9 @@ def gamma_tables(units: Continua, diss: Dissimilarity | None = None, *, samples:
     (:data:`MAX_SAMPLED_CANDIDATES`; past it, an :class:`~accord.errors.AgreementWarning` names the
     precision obtained). Units too dense to list their candidate alignments are aligned by column
     generation (:mod:`._colgen`), all of this γ's within ``time_limit`` CPU seconds
-    (:data:`~accord.agreement._colgen.COLGEN_SECONDS` when None). With ``jobs`` above 1, the documents and samples
-    aligned one by one (those too many to list together) are aligned in that many processes, with the figures of
-    one process (:mod:`._alignment_jobs`, which also says how the time limit is shared).
+    (:data:`~accord.agreement._colgen.COLGEN_SECONDS` when None). With ``jobs`` above 1, the documents and samples are
+    aligned in that many processes, in groups of whole documents, with the figures of one process
+    (:mod:`._alignment_jobs`, which also says how the time limit is shared).
 
     Raises
     ------

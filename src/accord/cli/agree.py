@@ -96,9 +96,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "observed continuum and every sample together; default 120); past them γ is refused, never "
                    "approximated")
     g.add_argument("--jobs", "-j", default="1", metavar="N",
-                   help="γ: align the random continua (and documents) too many to list together in N processes "
-                   "(auto: one per core); the figures are those of one process, and each process may spend what is "
-                   "left of --time-limit (default 1)")
+                   help="γ: align the documents and the random continua of the expected disorder in N processes "
+                   "(auto: one per core; one document's observed alignment stays in one); the figures are those of "
+                   "one process, and each process may spend what is left of --time-limit (default 1)")
     g.add_argument("--details", help="γ: write the optimal alignment, one row per unitary alignment and annotator "
                    "(CSV, or JSON lines for .jsonl)")
     add_output(ag)
