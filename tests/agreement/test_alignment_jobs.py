@@ -174,3 +174,4 @@ def test_documents_and_listed_batches_in_groups_have_the_figures_of_one_process(
         assert np.array_equal(getattr(one, name), getattr(two, name), equal_nan=True), name
     for name in ("units", "disorder", "document"):
         assert np.array_equal(getattr(alignment, name), getattr(alignment_two, name)), name
+    assert alignment.candidates == alignment_two.candidates     # (which size the batches of samples)
