@@ -4,8 +4,8 @@ An alignment never joins two documents, and γ's expected disorder is the mean o
 continua, each drawn as a document of its own. With ``--jobs N``,
 :func:`~accord.agreement._alignment.best_alignment` aligns the first document of a continua of several (the
 observed documents, a batch of samples) in this process, and cuts the others into groups of whole documents of
-about as many units each: at least two groups a process (one that is done early takes the next), and more where the
-first document's candidates per unit say a group would list more than
+about as many units each: one group a process, or a multiple of that where the first document's candidates per
+unit say a group would list more than
 :data:`~accord.agreement._alignment.GROUP_CANDIDATES` (dense units go one document a group; sparse ones are listed
 together in one pass, as one process does). :func:`align_apart` aligns the groups in a pool of processes
 (:func:`accord.parallel.runner`) by the same function as in one process, so every figure equals that of one process
