@@ -3,6 +3,7 @@ alignment as one process, the work done in other processes, and the time limit s
 
 from __future__ import annotations
 
+import math
 import os
 import time
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 from accord.agreement import _alignment
-from accord.agreement._alignment_jobs import ALIGNMENT_JOBS, align_apart, alignment_jobs
+from accord.agreement._alignment_jobs import ALIGNMENT_JOBS, CANDIDATES_PER_UNIT, align_apart, alignment_jobs
 from accord.agreement._colgen import _BUDGET, time_budget
 from accord.agreement._continua import continua_from_rows
 from accord.agreement._dissimilarity import Dissimilarity
@@ -151,6 +152,16 @@ def test_groups_are_sized_by_the_first_documents_candidates(monkeypatch):
     with alignment_jobs(2):
         _alignment.best_alignment(sparse, Dissimilarity())
     assert seen == [[1] * 8]
+    seen.clear()
+    for per_unit, groups in ((math.inf, [[1] * 9]), (0.001, [[6, 3]])):   # γ's samples: the observed continuum's
+        token = CANDIDATES_PER_UNIT.set(per_unit)                          # (inf: too dense to list), no first
+        try:                                                               # document aligned apart
+            with alignment_jobs(2):
+                _alignment.best_alignment(sparse, Dissimilarity())
+        finally:
+            CANDIDATES_PER_UNIT.reset(token)
+        assert seen == groups                     # (two groups of about as many units: the documents grow)
+        seen.clear()
 
 
 @two_cores

@@ -59,7 +59,7 @@ from ._alignment_base import MAX_CANDIDATES, MIP_SECONDS, Alignment, AlignmentEr
 from ._alignment_base import TOLERANCE as _TOLERANCE
 from ._alignment_base import mip as _mip
 from ._alignment_base import pair_table as _pair_table
-from ._alignment_jobs import ALIGNMENT_JOBS, align_apart
+from ._alignment_jobs import ALIGNMENT_JOBS, CANDIDATES_PER_UNIT, align_apart
 from ._columns import GrowingColumns
 from ._continua import Continua
 from ._dissimilarity import Dissimilarity
@@ -405,21 +405,30 @@ GROUP_CANDIDATES = 500_000
 
 def _in_processes(units: Continua, diss: Dissimilarity, what: str, jobs: int) -> Alignment:
     """The optimal alignment of the documents of ``units`` in groups of whole documents, aligned in ``jobs``
-    processes: the first document here, whose candidates per unit size the groups of the others (a multiple of the
-    processes; sparse units of many short documents in few groups, listed together in one pass each as one process
-    would; dense ones document by document, whose listing together would be refused). Each group costs a pass
-    along its continuum: 30 samples of 5 x 500 sparse units take 2.9 CPU-s in one group, 2.5 in 2, 3.0 in 4, 4.0
-    in 8 and 8.8 document by document."""
+    processes (:mod:`._alignment_jobs`). The groups are a multiple of the processes, sized by the candidates per unit
+    (:data:`~._alignment_jobs.CANDIDATES_PER_UNIT`, else the first document's, aligned here first): sparse units of
+    many short documents in few groups, listed together in one pass each as one process would; dense ones document
+    by document, whose listing together would be refused. Each group costs a pass along its continuum: 30 samples of
+    5 x 500 sparse units take 2.9 CPU-s in one group, 2.5 in 2, 3.0 in 4, 4.0 in 8 and 8.8 document by document."""
     slices = [(piece, d) for d, piece in enumerate(units.document_slices()) if piece.stop > piece.start]
-    first_rows, first = slices[0]
-    groups = [(first_rows, first, first + 1)]
-    aligned = [best_alignment(units.take_documents(*groups[0]), diss, what)]
-    if len(slices) > 1:
-        rest = len(units) - first_rows.stop
-        per_unit = aligned[0].listed / (first_rows.stop - first_rows.start)    # (0: too many to list alone)
-        count = jobs * math.ceil(rest * per_unit / (GROUP_CANDIDATES * jobs)) if per_unit else len(slices)
-        groups += _document_groups(units, count, first + 1)
-        aligned += align_apart(best_alignment, [units.take_documents(*group) for group in groups[1:]], diss, what)
+    per_unit = CANDIDATES_PER_UNIT.get()
+    groups: list[tuple[slice, int, int]] = []
+    aligned: list[Alignment] = []
+    begin = slices[0][1]
+    if per_unit is None:
+        first_rows, first = slices[0]
+        groups.append((first_rows, first, first + 1))
+        aligned.append(best_alignment(units.take_documents(*groups[0]), diss, what))
+        per_unit = aligned[0].listed / (first_rows.stop - first_rows.start) or math.inf    # (0: too many to list)
+        begin = first + 1
+    if begin < len(units.documents):
+        rest = len(units) - int(np.searchsorted(units.document, begin))
+        if per_unit < math.inf:
+            groups += _document_groups(units, jobs * math.ceil(rest * per_unit / (GROUP_CANDIDATES * jobs)), begin)
+        else:
+            groups += [(piece, d, d + 1) for piece, d in slices if d >= begin]
+        aligned += align_apart(best_alignment, [units.take_documents(*group) for group in groups[len(aligned):]],
+                               diss, what)
     return _joined(groups, aligned)
 
 

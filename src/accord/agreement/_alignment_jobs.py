@@ -2,12 +2,13 @@
 
 An alignment never joins two documents, and γ's expected disorder is the mean of the optimal alignments of random
 continua, each drawn as a document of its own. With ``--jobs N``,
-:func:`~accord.agreement._alignment.best_alignment` aligns the first document of a continua of several (the
-observed documents, a batch of samples) in this process, and cuts the others into groups of whole documents of
-about as many units each: one group a process, or a multiple of that where the first document's candidates per
-unit say a group would list more than
+:func:`~accord.agreement._alignment.best_alignment` cuts a continua of several documents (the observed documents,
+a batch of samples) into groups of whole documents of about as many units each: one group a process, or a multiple
+of that where the candidates per unit say a group would list more than
 :data:`~accord.agreement._alignment.GROUP_CANDIDATES` (dense units go one document a group; sparse ones are listed
-together in one pass, as one process does). :func:`align_apart` aligns the groups in a pool of processes
+together in one pass, as one process does). For the samples, the candidates per unit are those the observed
+continuum listed (:data:`CANDIDATES_PER_UNIT`: a random continuum is seldom denser); for the observed documents,
+those of the first one, aligned first in this process. :func:`align_apart` aligns the groups in a pool of processes
 (:func:`accord.parallel.runner`) by the same function as in one process, so every figure equals that of one process
 (a group too large to list together is aligned document by document, as in one process). One document (the observed
 continuum of one text) is aligned in this process.
@@ -27,10 +28,14 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-__all__ = ["ALIGNMENT_JOBS", "alignment_jobs", "align_apart"]
+__all__ = ["ALIGNMENT_JOBS", "CANDIDATES_PER_UNIT", "alignment_jobs", "align_apart"]
 
 ALIGNMENT_JOBS: ContextVar[int] = ContextVar("accord_gamma_jobs", default=1)
 """The processes :func:`align_apart` may run at once (1: this process)."""
+
+CANDIDATES_PER_UNIT: ContextVar[float | None] = ContextVar("accord_gamma_candidates_per_unit", default=None)
+"""Set while γ's samples are aligned: the candidate alignments listed per unit of the observed continuum (infinite
+when it was too dense to list), which sizes the groups of samples; None: the first document's, aligned first."""
 
 P = TypeVar("P")
 A = TypeVar("A")

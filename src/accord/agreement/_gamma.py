@@ -372,22 +372,28 @@ def _tables(units: Continua, diss: Dissimilarity, samples: int, level: float | N
             e_k.append(per_k.reshape(batch, n_docs, len(units.categories), 4))
             done += batch
 
-    draw(samples)
-    if level is not None and observed[:, 1].sum() > 0:
-        exp = np.concatenate(expected).sum(axis=1)
-        per_sample = exp[:, 0] / (exp[:, 1] / units.n_annotators)
-        cv = float(np.std(per_sample) / np.mean(per_sample)) if np.mean(per_sample) else 0.0
-        ratio = cv * 1.96 / level
-        required = math.ceil(ratio ** 2) if ratio < 1e100 else None   # a tiny --precision: beyond any count
-        if required is None or required > limit:
-            asked = f"{required:,}" if required is not None else "more than 10^200"
-            warnings.warn(AgreementWarning(
-                f"γ: --precision {level:g} asks for {asked} samples of the expected disorder (their coefficient "
-                f"of variation is {cv:.3g}); drawn {limit:,}, the most γ draws{why}, which give a precision of "
-                f"{1.96 * cv / math.sqrt(limit):.3g}"), stacklevel=3)
-            required = limit
-        if required > samples:
-            draw(required - samples)
+    from ._alignment_jobs import CANDIDATES_PER_UNIT
+
+    density = CANDIDATES_PER_UNIT.set(alignment.listed / len(units) if alignment.listed else math.inf)
+    try:
+        draw(samples)
+        if level is not None and observed[:, 1].sum() > 0:
+            exp = np.concatenate(expected).sum(axis=1)
+            per_sample = exp[:, 0] / (exp[:, 1] / units.n_annotators)
+            cv = float(np.std(per_sample) / np.mean(per_sample)) if np.mean(per_sample) else 0.0
+            ratio = cv * 1.96 / level
+            required = math.ceil(ratio ** 2) if ratio < 1e100 else None   # a tiny --precision: beyond any count
+            if required is None or required > limit:
+                asked = f"{required:,}" if required is not None else "more than 10^200"
+                warnings.warn(AgreementWarning(
+                    f"γ: --precision {level:g} asks for {asked} samples of the expected disorder (their coefficient "
+                    f"of variation is {cv:.3g}); drawn {limit:,}, the most γ draws{why}, which give a precision of "
+                    f"{1.96 * cv / math.sqrt(limit):.3g}"), stacklevel=3)
+                required = limit
+            if required > samples:
+                draw(required - samples)
+    finally:
+        CANDIDATES_PER_UNIT.reset(density)
     tables = GammaTables(units.documents, units.categories, units.n_annotators, observed,
                          np.concatenate(expected), o_cat, np.concatenate(e_cat), o_k, np.concatenate(e_k))
     return tables, alignment
