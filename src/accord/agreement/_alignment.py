@@ -327,9 +327,9 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
     units.check_positive("γ")
     if len(units) == 0:
         return Alignment(np.zeros((0, n), dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
-    if ALIGNMENT_JOBS.get() > 1 and len(units.documents) > 1:     # several processes (--jobs): groups of documents
-        return _in_processes(units, diss, what, ALIGNMENT_JOBS.get())
-    try:
+    if ALIGNMENT_JOBS.get() > 1 and n >= 3 and len(units.documents) > 1:   # several processes (--jobs): groups of
+        return _in_processes(units, diss, what, ALIGNMENT_JOBS.get())     # documents (two annotators: one
+    try:                                                                   # assignment, refused as a whole)
         listed: tuple[np.ndarray, np.ndarray] | None = candidate_alignments(units, diss, what)
     except AlignmentError:
         if n < 3:
@@ -340,10 +340,9 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
         if found is not None:
             return found
         del listed           # a component the pricing over its list gave up on: its candidates are not kept
-    else:
-        slices = [piece for piece in units.document_slices() if piece.stop > piece.start]
-        if len(slices) > 1:          # too many in all (many samples of γ at once): each document listed apart
-            return _by_document(units, diss, what, slices)
+    slices = [piece for piece in units.document_slices() if piece.stop > piece.start]
+    if len(slices) > 1:      # too many in all (many samples of γ at once), or a component given up: each document
+        return _by_document(units, diss, what, slices)     # apart (so that no document waits on another's way)
     from ._colgen import dense_alignment  # too dense to list, or to price over the list: column generation from the
     return dense_alignment(units, diss, what, best_alignment)       # pairs (agreement/_colgen.py)
 
@@ -400,7 +399,8 @@ def _align_listed(units: Continua, diss: Dissimilarity, what: str, tuples: np.nd
 
 GROUP_CANDIDATES = 500_000
 """With ``--jobs``: about how many candidate alignments a group of documents aligned together in one process holds
-(estimated from the first document's)."""
+(estimated from the candidates per unit the observed continuum listed, for γ's samples; from the first document's,
+for several observed documents)."""
 
 
 def _in_processes(units: Continua, diss: Dissimilarity, what: str, jobs: int) -> Alignment:
@@ -414,19 +414,20 @@ def _in_processes(units: Continua, diss: Dissimilarity, what: str, jobs: int) ->
     per_unit = CANDIDATES_PER_UNIT.get()
     groups: list[tuple[slice, int, int]] = []
     aligned: list[Alignment] = []
-    begin = slices[0][1]
     if per_unit is None:
         first_rows, first = slices[0]
         groups.append((first_rows, first, first + 1))
         aligned.append(best_alignment(units.take_documents(*groups[0]), diss, what))
         per_unit = aligned[0].listed / (first_rows.stop - first_rows.start) or math.inf    # (0: too many to list)
-        begin = first + 1
-    if begin < len(units.documents):
-        rest = len(units) - int(np.searchsorted(units.document, begin))
+        slices = slices[1:]
+    if slices:
+        begin = slices[0][1]
+        rest = len(units) - slices[0][0].start
         if per_unit < math.inf:
-            groups += _document_groups(units, jobs * math.ceil(rest * per_unit / (GROUP_CANDIDATES * jobs)), begin)
+            count = jobs * max(1, math.ceil(rest * per_unit / (GROUP_CANDIDATES * jobs)))
+            groups += _document_groups(units, count, begin)
         else:
-            groups += [(piece, d, d + 1) for piece, d in slices if d >= begin]
+            groups += [(piece, d, d + 1) for piece, d in slices]
         aligned += align_apart(best_alignment, [units.take_documents(*group) for group in groups[len(aligned):]],
                                diss, what)
     return _joined(groups, aligned)

@@ -16,7 +16,11 @@ continuum of one text) is aligned in this process.
 Time limit. γ's exact alignments share one budget of CPU seconds (:func:`~accord.agreement._colgen.time_budget`).
 Each process of the pool may spend what was left of it when the pool started, counted on its own CPU; then the CPU
 of the busiest process is taken from what is left. The wait is bounded as in one process; the CPU of all the
-processes together may reach ``N`` times the limit.
+processes together may reach ``N`` times the limit. A piece refused ends the pool at once (the other processes are
+stopped), as a refusal ends one process's work.
+
+Memory grows with ``N``: each process holds the candidates of the group it aligns (up to about
+:data:`~accord.agreement._alignment.GROUP_CANDIDATES` of them, or one dense document's) besides the command's own.
 """
 
 from __future__ import annotations
@@ -46,7 +50,12 @@ _WORKER_START: list[Any] = [None, 0.0]
 
 @contextmanager
 def alignment_jobs(jobs: int) -> Iterator[None]:
-    """Within the block, :func:`align_apart` runs in up to ``jobs`` processes (never more than the cores)."""
+    """Within the block, :func:`align_apart` runs in up to ``jobs`` processes, never more than the cores this process
+    may run on (one core: this process, exactly as ``jobs=1``)."""
+    if jobs > 1:
+        from ..parallel._run import usable_cores
+
+        jobs = min(jobs, usable_cores())
     token = ALIGNMENT_JOBS.set(max(1, int(jobs)))
     try:
         yield
@@ -61,7 +70,8 @@ def align_apart(align: Callable[[P, Any, str], A], pieces: Sequence[P], diss: An
     Raises
     ------
     AlignmentError
-        As ``align`` does: the first piece (in order of completion) refused ends the others.
+        As ``align`` does: the first piece refused (in order of completion) ends the others, their processes
+        stopped.
     """
     jobs = ALIGNMENT_JOBS.get()
     if jobs <= 1 or len(pieces) < 2:

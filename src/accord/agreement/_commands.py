@@ -105,7 +105,7 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
         return result
 
     if measure == "alpha-u":
-        if time_limit is not None or str(jobs) != "1":
+        if time_limit is not None or jobs not in (None, 1, "1"):
             raise OptionError(f"{'--time-limit (time_limit=)' if time_limit is not None else '--jobs (jobs=)'} "
                               "applies to --unitizing gamma")
         from ..agreement._unitizing_alpha import unitizing_alpha_tables
@@ -273,7 +273,7 @@ def _agree(inputs: Any, *, items: str | None, raters: str | None, labels: str | 
     elif layer is not None:
         raise OptionError("--layer (layer=) applies to a project export given as the one INPUT; read other "
                           "WebAnno TSV or XMI files with accord convert --layer first")
-    if unitizing is None and (time_limit is not None or str(jobs) != "1"):
+    if unitizing is None and (time_limit is not None or jobs not in (None, 1, "1")):
         raise OptionError(f"{'--time-limit (time_limit=)' if time_limit is not None else '--jobs (jobs=)'} "
                           "applies to --unitizing gamma")
     if unitizing is not None:

@@ -93,12 +93,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "'category,category,distance' rows")
     g.add_argument("--time-limit", type=seconds, default=120.0, metavar="SECONDS",
                    help="γ: CPU seconds for aligning units too dense to list their candidates (column generation; the "
-                   "observed continuum and every sample together; default 120); past them γ is refused, never "
-                   "approximated")
+                   "observed continuum and every sample together; with --jobs, each process may spend what is left; "
+                   "default 120); past them γ is refused, never approximated")
     g.add_argument("--jobs", "-j", default="1", metavar="N",
                    help="γ: align the documents and the random continua of the expected disorder in N processes "
-                   "(auto: one per core; one document's observed alignment stays in one); the figures are those of "
-                   "one process, and each process may spend what is left of --time-limit (default 1)")
+                   "(auto: one per core; the observed alignment of one document, or of the first of several, is made "
+                   "in the command's own); the figures are those of one process, and each process may spend what is "
+                   "left of --time-limit (default 1)")
     g.add_argument("--details", help="γ: write the optimal alignment, one row per unitary alignment and annotator "
                    "(CSV, or JSON lines for .jsonl)")
     add_output(ag)

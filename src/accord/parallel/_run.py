@@ -107,7 +107,7 @@ def runner(jobs: int = 1, dask: Any = None, *, label: str = "scoring shards") ->
 
     def submit(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures import ProcessPoolExecutor, as_completed
 
         from .._support.progress import track
 
@@ -117,13 +117,24 @@ def runner(jobs: int = 1, dask: Any = None, *, label: str = "scoring shards") ->
         pool = ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context(_start_method()))
         try:
             futures = [pool.submit(fn, x) for x in items]
-            results = [f.result() for f in track(futures, label, min_items=2)]
-        except BaseException:   # a worker's failure or an interrupt: the other shards are not waited for
-            pool.shutdown(wait=False, cancel_futures=True)
+            for ended in track(as_completed(futures), label, total=len(futures), min_items=2):
+                ended.result()          # the first failure, in order of completion, is raised here
+        except BaseException:   # a worker's failure or an interrupt: the other tasks are neither waited for nor run on
+            _stop(pool)
             raise
         pool.shutdown(wait=True)
-        return results
+        return [f.result() for f in futures]
     yield Runner(workers, submit, f"{workers} processes")
+
+
+def _stop(pool: Any) -> None:
+    """End a pool of processes whose work is no longer wanted: the tasks not begun cancelled, the processes running
+    one stopped (else the interpreter would wait for them at its exit)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
 
 
 def _start_method() -> str:
