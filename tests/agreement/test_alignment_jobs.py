@@ -286,3 +286,36 @@ def test_a_component_given_up_over_several_documents_is_aligned_document_by_docu
     for name in ("units", "disorder", "document"):
         assert np.array_equal(getattr(alone, name), getattr(grouped, name)), name
     assert alone.candidates == grouped.candidates
+
+
+@two_cores
+def test_a_crowded_frontier_over_several_documents_aligns_each_apart(monkeypatch):
+    """Past the dynamic program's total of partial covers in one call, the components still open would go to the
+    integer program, and which ones depends on what else the call holds; over several documents each document is
+    aligned apart instead, in one process as in groups: the same alignment and work counted."""
+    from accord.agreement import _frontier
+
+    units = _documents(4, 30, 4)
+    monkeypatch.setattr(_frontier, "MAX_FRONTIER_TOTAL", 50)
+    calls: list[int] = []
+    original = _alignment._by_document
+
+    def counting(units, diss, what, slices):
+        calls.append(len(slices))
+        return original(units, diss, what, slices)
+
+    monkeypatch.setattr(_alignment, "_by_document", counting)
+    alone = _alignment.best_alignment(units, Dissimilarity())
+    assert calls == [4]
+    with alignment_jobs(2):
+        grouped = _alignment.best_alignment(units, Dissimilarity())
+    for name in ("units", "disorder", "document"):
+        assert np.array_equal(getattr(alone, name), getattr(grouped, name)), name
+    assert alone.candidates == grouped.candidates
+    one_document = units.take_documents(units.document_slices()[0], 0, 1)
+    tuples, disorder = _alignment.candidate_alignments(one_document, Dissimilarity())
+    comp = _alignment._components(tuples)
+    with pytest.raises(_frontier.FrontierCrowded):
+        _frontier.solve_frontier(tuples, disorder, comp, one_document, 1.0, stop_when_crowded=True)
+    _, hard = _frontier.solve_frontier(tuples, disorder, comp, one_document, 1.0)
+    assert hard.any()                             # (without it: the open components to the integer program)

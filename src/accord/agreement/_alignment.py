@@ -63,7 +63,7 @@ from ._alignment_jobs import ALIGNMENT_JOBS, CANDIDATES_PER_UNIT, align_apart
 from ._columns import GrowingColumns
 from ._continua import Continua
 from ._dissimilarity import Dissimilarity
-from ._frontier import solve_frontier
+from ._frontier import FrontierCrowded, solve_frontier
 from ._sifting import SIFT_CANDIDATES, solve_listed
 
 __all__ = ["Alignment", "AlignmentError", "best_alignment", "candidate_alignments", "MAX_CANDIDATES",
@@ -350,7 +350,9 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
 def _align_listed(units: Continua, diss: Dissimilarity, what: str, tuples: np.ndarray,
                   disorder: np.ndarray) -> Alignment | None:
     """The alignment of least total disorder over the candidates ``(tuples, disorder)`` of ``units`` (see
-    :func:`best_alignment`); ``None`` when a component priced over its list (:mod:`._sifting`) was given up."""
+    :func:`best_alignment`); ``None`` when a component priced over its list (:mod:`._sifting`) was given up, or
+    when the dynamic program over the components of several documents passed its total of partial covers (the
+    caller then aligns each document apart)."""
     n = units.n_annotators
     n_comp, label, firsts = _unit_components(tuples, len(units))   # units linked by a candidate of two or more
     size = np.bincount(label, minlength=n_comp)
@@ -364,8 +366,12 @@ def _align_listed(units: Continua, diss: Dissimilarity, what: str, tuples: np.nd
         if n == 2:
             picked_small, hard = _solve_components(tuples[open_cand], disorder[open_cand], comp, units)
         else:                            # small and long thin components: dynamic programming along the continuum
-            picked_small, hard = solve_frontier(tuples[open_cand], disorder[open_cand], comp, units,
-                                                diss.delta_empty)
+            try:                         # (over several documents, each is aligned apart past its total of covers)
+                picked_small, hard = solve_frontier(tuples[open_cand], disorder[open_cand], comp, units,
+                                                    diss.delta_empty,
+                                                    stop_when_crowded=bool(units.document[0] != units.document[-1]))
+            except FrontierCrowded:
+                return None
         chosen[open_cand[picked_small]] = True
         rest = open_cand[hard]
         del open_cand, comp, picked_small, hard

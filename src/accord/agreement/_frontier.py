@@ -13,7 +13,9 @@ covers is found. All components advance together one position at a time.
 This is exact whatever the candidates. A component is left to the integer program (the returned
 mask) when one of its candidates spans more than 62 units in that order, or when it has more than
 :data:`MAX_FRONTIER_STATES` partial covers at one position (units so dense that many covers stay
-open side by side).
+open side by side). Past :data:`MAX_FRONTIER_TOTAL` partial covers in one call, the components still open are
+left to it too, or, when asked (``stop_when_crowded``: a call over several documents, which the caller then aligns
+apart, so that what one document gets does not depend on the others beside it), :class:`FrontierCrowded` is raised.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from ._alignment_base import rank_table
 from ._columns import GrowingColumns
 from ._continua import Continua
 
-__all__ = ["MAX_FRONTIER_STATES", "MAX_FRONTIER_TOTAL", "solve_frontier"]
+__all__ = ["MAX_FRONTIER_STATES", "MAX_FRONTIER_TOTAL", "FrontierCrowded", "solve_frontier"]
 
 MAX_FRONTIER_STATES = 2000
 """A component with more partial covers than this at one position goes to the integer program."""
@@ -33,6 +35,10 @@ MAX_FRONTIER_TOTAL = 8_000_000
 """More partial covers than this in one call: the components still open go to the integer program."""
 
 _SPAN = 62
+
+
+class FrontierCrowded(Exception):
+    """More than :data:`MAX_FRONTIER_TOTAL` partial covers in a call asked to stop there (``stop_when_crowded``)."""
 
 
 def _popcount(mask: np.ndarray) -> np.ndarray:
@@ -63,11 +69,16 @@ def _first_cheapest(key: np.ndarray, cost: np.ndarray) -> np.ndarray:
 
 
 def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, units: Continua,
-                   delta_empty: float) -> tuple[np.ndarray, np.ndarray]:
+                   delta_empty: float, *, stop_when_crowded: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Exact covers of the components ``comp`` (a label per candidate) at least total disorder.
 
     Returns the indices of the chosen candidates and a mask of the candidates whose component was
     left to the integer program (see the module docstring).
+
+    Raises
+    ------
+    FrontierCrowded
+        ``stop_when_crowded`` and more than :data:`MAX_FRONTIER_TOTAL` partial covers.
     """
     if not len(tuples):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
@@ -164,6 +175,8 @@ def solve_frontier(tuples: np.ndarray, disorder: np.ndarray, comp: np.ndarray, u
             kept = np.add.reduceat((~worse).astype(np.int64), seg)
             crowded = kept > MAX_FRONTIER_STATES
             if store.size > MAX_FRONTIER_TOTAL:
+                if stop_when_crowded:
+                    raise FrontierCrowded(f"more than {MAX_FRONTIER_TOTAL:,} partial covers")
                 crowded[:] = True
             if crowded.any():
                 hard[c[seg[crowded]]] = True
