@@ -271,21 +271,7 @@ def test_a_component_given_up_over_several_documents_is_aligned_document_by_docu
     monkeypatch.setattr(_sifting, "MAX_SIFT_ROUNDS", 0)
     rows = [(a, f"d{k}", s, e, c) for k in range(3) for a, _, s, e, c in dense_rows(25, 40.0, seed=k)]
     units = continua_from_rows(rows)
-    calls: list[int] = []
-    original = _alignment._by_document
-
-    def counting(units, diss, what, slices):
-        calls.append(len(slices))
-        return original(units, diss, what, slices)
-
-    monkeypatch.setattr(_alignment, "_by_document", counting)
-    alone = _alignment.best_alignment(units, Dissimilarity())
-    assert calls == [3]
-    with alignment_jobs(2):
-        grouped = _alignment.best_alignment(units, Dissimilarity())
-    for name in ("units", "disorder", "document"):
-        assert np.array_equal(getattr(alone, name), getattr(grouped, name)), name
-    assert alone.candidates == grouped.candidates
+    _apart_in_one_process_and_in_groups(monkeypatch, units, 3)
 
 
 @two_cores
@@ -297,6 +283,19 @@ def test_a_crowded_frontier_over_several_documents_aligns_each_apart(monkeypatch
 
     units = _documents(4, 30, 4)
     monkeypatch.setattr(_frontier, "MAX_FRONTIER_TOTAL", 50)
+    _apart_in_one_process_and_in_groups(monkeypatch, units, 4)
+    one_document = units.take_documents(units.document_slices()[0], 0, 1)
+    tuples, disorder = _alignment.candidate_alignments(one_document, Dissimilarity())
+    comp = _alignment._components(tuples)
+    with pytest.raises(_frontier.FrontierCrowded):
+        _frontier.solve_frontier(tuples, disorder, comp, one_document, 1.0, stop_when_crowded=True)
+    _, hard = _frontier.solve_frontier(tuples, disorder, comp, one_document, 1.0)
+    assert hard.any()                             # (without it: the open components to the integer program)
+
+
+def _apart_in_one_process_and_in_groups(monkeypatch, units, documents: int) -> None:
+    """One process aligns the ``documents`` of ``units`` apart (one call of ``_by_document``), and two processes
+    give the same alignment and work counted."""
     calls: list[int] = []
     original = _alignment._by_document
 
@@ -306,16 +305,9 @@ def test_a_crowded_frontier_over_several_documents_aligns_each_apart(monkeypatch
 
     monkeypatch.setattr(_alignment, "_by_document", counting)
     alone = _alignment.best_alignment(units, Dissimilarity())
-    assert calls == [4]
+    assert calls == [documents]
     with alignment_jobs(2):
         grouped = _alignment.best_alignment(units, Dissimilarity())
     for name in ("units", "disorder", "document"):
         assert np.array_equal(getattr(alone, name), getattr(grouped, name)), name
     assert alone.candidates == grouped.candidates
-    one_document = units.take_documents(units.document_slices()[0], 0, 1)
-    tuples, disorder = _alignment.candidate_alignments(one_document, Dissimilarity())
-    comp = _alignment._components(tuples)
-    with pytest.raises(_frontier.FrontierCrowded):
-        _frontier.solve_frontier(tuples, disorder, comp, one_document, 1.0, stop_when_crowded=True)
-    _, hard = _frontier.solve_frontier(tuples, disorder, comp, one_document, 1.0)
-    assert hard.any()                             # (without it: the open components to the integer program)
