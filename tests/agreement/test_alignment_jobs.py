@@ -85,14 +85,7 @@ def test_gamma_in_two_processes_has_the_figures_of_one(monkeypatch):
     aligned one by one, here in two processes: every table and the observed alignment are equal to one process's."""
     monkeypatch.setattr(_alignment, "MAX_CANDIDATES", 20_000)
     units = continua_from_rows(dense_rows(60, 300.0, seed=3))
-    calls: list[int] = []
-    original = _alignment.align_apart
-
-    def counting(align, pieces, diss, what):
-        calls.append(len(pieces))
-        return original(align, pieces, diss, what)
-
-    monkeypatch.setattr(_alignment, "align_apart", counting)
+    calls = _count_pieces(monkeypatch)
     one, alignment = gamma_tables(units, samples=6)
     assert calls and sum(calls) >= 6       # the samples went document by document
     two, alignment_two = gamma_tables(units, samples=6, jobs=2)
@@ -169,14 +162,7 @@ def test_documents_and_listed_batches_in_groups_have_the_figures_of_one_process(
     """Several observed documents, and batches of samples listed together (sparse units of 4 annotators), aligned
     in groups of documents in two processes: the tables and the alignment of one process."""
     units = _documents(6, 25, 4)
-    calls: list[int] = []
-    original = _alignment.align_apart
-
-    def counting(align, pieces, diss, what):
-        calls.append(len(pieces))
-        return original(align, pieces, diss, what)
-
-    monkeypatch.setattr(_alignment, "align_apart", counting)
+    calls = _count_pieces(monkeypatch)
     one, alignment = gamma_tables(units, samples=8, seed=2)
     assert not calls                                            # one process: every batch listed whole
     two, alignment_two = gamma_tables(units, samples=8, seed=2, jobs=2)
@@ -311,3 +297,16 @@ def _apart_in_one_process_and_in_groups(monkeypatch, units, documents: int) -> N
     for name in ("units", "disorder", "document"):
         assert np.array_equal(getattr(alone, name), getattr(grouped, name)), name
     assert alone.candidates == grouped.candidates
+
+
+def _count_pieces(monkeypatch) -> list[int]:
+    """The number of pieces of every call of ``align_apart`` from now on (the list filled as they come)."""
+    calls: list[int] = []
+    original = _alignment.align_apart
+
+    def counting(align, pieces, diss, what):
+        calls.append(len(pieces))
+        return original(align, pieces, diss, what)
+
+    monkeypatch.setattr(_alignment, "align_apart", counting)
+    return calls
