@@ -58,7 +58,7 @@ def test_column_generation_gives_the_listed_optimum(rows):
         assert generated == pytest.approx(listed, rel=1e-9, abs=1e-12)
 
 
-def _no_frontier(tuples, disorder, comp, units, delta):    # every group left to the integer program's path
+def _no_frontier(tuples, disorder, comp, units, delta, *, stop_when_crowded=False):   # every group: the integer program
     import numpy as np
 
     return np.zeros(0, dtype=np.int64), np.ones(len(tuples), dtype=bool)
