@@ -340,3 +340,38 @@ def test_an_annotator_without_units_in_a_document_aligned_alone():
         alone = best_alignment(units.take_rows(d, piece), Dissimilarity())
         assert alone.disorder.sum() == pytest.approx(whole.disorder[whole.document == d].sum(), rel=1e-12)
         assert len(alone) == 1                  # the two units of the document aligned together
+
+
+def test_samples_denser_than_could_be_listed_together_go_document_by_document(monkeypatch):
+    """γ's samples, when the observed continuum's candidates per unit say a batch could not be listed together, are
+    aligned document by document without a listing of them all being tried (and refused) first: the same alignment
+    as the listing together gives."""
+    from accord.agreement._alignment_jobs import CANDIDATES_PER_UNIT
+    from tests.agreement._units import sparse_rows
+
+    rows = [(a, f"d{doc}", s, e, c) for doc in range(3) for a, _, s, e, c in sparse_rows(40, 3, seed=doc)]
+    units = continua_from_rows(rows)
+    together = best_alignment(units, Dissimilarity())
+    listed: list[int] = []
+    original = _alignment.candidate_alignments
+
+    def counting(units, diss, what=""):
+        listed.append(len(units.documents))
+        return original(units, diss, what)
+
+    monkeypatch.setattr(_alignment, "candidate_alignments", counting)
+    token = CANDIDATES_PER_UNIT.set(_alignment.MAX_CANDIDATES / len(units) + 1)     # a batch past the limit
+    try:
+        apart = best_alignment(units, Dissimilarity())
+    finally:
+        CANDIDATES_PER_UNIT.reset(token)
+    assert listed == [1, 1, 1]
+    for name in ("units", "disorder", "document"):
+        assert np.array_equal(getattr(together, name), getattr(apart, name)), name
+    listed.clear()
+    token = CANDIDATES_PER_UNIT.set(1.0)                                             # sparse: listed together
+    try:
+        best_alignment(units, Dissimilarity())
+    finally:
+        CANDIDATES_PER_UNIT.reset(token)
+    assert listed == [3]

@@ -329,7 +329,12 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
         return Alignment(np.zeros((0, n), dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
     if ALIGNMENT_JOBS.get() > 1 and n >= 3 and len(units.documents) > 1:   # several processes (--jobs): groups of
         return _in_processes(units, diss, what, ALIGNMENT_JOBS.get())     # documents (two annotators: one
-    try:                                                                   # assignment, refused as a whole)
+    per_unit = CANDIDATES_PER_UNIT.get()                                   # assignment, refused as a whole)
+    if per_unit is not None and n >= 3 and len(units) * per_unit > MAX_CANDIDATES:
+        slices = [piece for piece in units.document_slices() if piece.stop > piece.start]
+        if len(slices) > 1:  # γ's samples denser than the observed continuum could list together: each document
+            return _by_document(units, diss, what, slices)     # apart, without a listing of them all refused first
+    try:
         listed: tuple[np.ndarray, np.ndarray] | None = candidate_alignments(units, diss, what)
     except AlignmentError:
         if n < 3:

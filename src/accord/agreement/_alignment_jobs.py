@@ -39,7 +39,9 @@ ALIGNMENT_JOBS: ContextVar[int] = ContextVar("accord_gamma_jobs", default=1)
 
 CANDIDATES_PER_UNIT: ContextVar[float | None] = ContextVar("accord_gamma_candidates_per_unit", default=None)
 """Set while γ's samples are aligned: the candidate alignments listed per unit of the observed continuum (infinite
-when it was too dense to list), which sizes the groups of samples; None: the first document's, aligned first."""
+when it was too dense to list), which sizes the groups of samples (None: the first document's, aligned first); in
+one process, a batch it says holds more than :data:`~accord.agreement._alignment_base.MAX_CANDIDATES` is aligned
+document by document at once, without a listing of it all tried and refused first."""
 
 P = TypeVar("P")
 A = TypeVar("A")
