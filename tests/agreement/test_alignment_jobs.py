@@ -282,14 +282,7 @@ def test_a_crowded_frontier_over_several_documents_aligns_each_apart(monkeypatch
 def _apart_in_one_process_and_in_groups(monkeypatch, units, documents: int) -> None:
     """One process aligns the ``documents`` of ``units`` apart (one call of ``_by_document``), and two processes
     give the same alignment and work counted."""
-    calls: list[int] = []
-    original = _alignment._by_document
-
-    def counting(units, diss, what, slices):
-        calls.append(len(slices))
-        return original(units, diss, what, slices)
-
-    monkeypatch.setattr(_alignment, "_by_document", counting)
+    calls = _calls_of(monkeypatch, "_by_document", lambda units, diss, what, slices: len(slices))
     alone = _alignment.best_alignment(units, Dissimilarity())
     assert calls == [documents]
     with alignment_jobs(2):
@@ -301,12 +294,17 @@ def _apart_in_one_process_and_in_groups(monkeypatch, units, documents: int) -> N
 
 def _count_pieces(monkeypatch) -> list[int]:
     """The number of pieces of every call of ``align_apart`` from now on (the list filled as they come)."""
+    return _calls_of(monkeypatch, "align_apart", lambda align, pieces, diss, what: len(pieces))
+
+
+def _calls_of(monkeypatch, name: str, size) -> list[int]:
+    """``size(*arguments)`` of every call of ``_alignment.<name>`` from now on (the list filled as they come)."""
     calls: list[int] = []
-    original = _alignment.align_apart
+    original = getattr(_alignment, name)
 
-    def counting(align, pieces, diss, what):
-        calls.append(len(pieces))
-        return original(align, pieces, diss, what)
+    def counting(*args):
+        calls.append(size(*args))
+        return original(*args)
 
-    monkeypatch.setattr(_alignment, "align_apart", counting)
+    monkeypatch.setattr(_alignment, name, counting)
     return calls

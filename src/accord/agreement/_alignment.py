@@ -331,7 +331,7 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
         return _in_processes(units, diss, what, ALIGNMENT_JOBS.get())     # documents (two annotators: one
     per_unit = CANDIDATES_PER_UNIT.get()                                   # assignment, refused as a whole)
     if per_unit is not None and n >= 3 and len(units) * per_unit > MAX_CANDIDATES:
-        slices = [piece for piece in units.document_slices() if piece.stop > piece.start]
+        slices = _filled(units)
         if len(slices) > 1:  # γ's samples denser than the observed continuum could list together: each document
             return _by_document(units, diss, what, slices)     # apart, without a listing of them all refused first
     try:
@@ -345,11 +345,16 @@ def best_alignment(units: Continua, diss: Dissimilarity, what: str = "") -> Alig
         if found is not None:
             return found
         del listed           # a component the pricing over its list gave up on: its candidates are not kept
-    slices = [piece for piece in units.document_slices() if piece.stop > piece.start]
+    slices = _filled(units)
     if len(slices) > 1:      # too many in all (many samples of γ at once), or a component given up: each document
         return _by_document(units, diss, what, slices)     # apart (so that no document waits on another's way)
     from ._colgen import dense_alignment  # too dense to list, or to price over the list: column generation from the
     return dense_alignment(units, diss, what, best_alignment)       # pairs (agreement/_colgen.py)
+
+
+def _filled(units: Continua) -> list[slice]:
+    """The rows of each document that has units."""
+    return [piece for piece in units.document_slices() if piece.stop > piece.start]
 
 
 def _align_listed(units: Continua, diss: Dissimilarity, what: str, tuples: np.ndarray,

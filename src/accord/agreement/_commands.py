@@ -53,6 +53,13 @@ def _corpus_files(corpus: Any) -> list[str]:
     return sorted({str(f) for f in files.values()}) if isinstance(files, dict) and files else ["<Corpus>"]
 
 
+def _refuse_gamma_only(time_limit: float | None, jobs: int | str | None) -> None:
+    """Refuse γ's ``time_limit`` and ``jobs`` given where no γ is computed."""
+    if time_limit is not None or jobs not in (None, 1, "1"):
+        raise OptionError(f"{'--time-limit (time_limit=)' if time_limit is not None else '--jobs (jobs=)'} "
+                          "applies to --unitizing gamma")
+
+
 def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, feature: str | None, format: str | None,
                sets: Sequence[str] | None, discontinuous: str, samples: int, precision: float | str | None,
                sampler: str, seed: int | None, dissimilarity: Any, categorical: str | None,
@@ -105,9 +112,7 @@ def _unitizing(inputs: Any, measure: str, *, types: Sequence[str] | None, featur
         return result
 
     if measure == "alpha-u":
-        if time_limit is not None or jobs not in (None, 1, "1"):
-            raise OptionError(f"{'--time-limit (time_limit=)' if time_limit is not None else '--jobs (jobs=)'} "
-                              "applies to --unitizing gamma")
+        _refuse_gamma_only(time_limit, jobs)
         from ..agreement._unitizing_alpha import unitizing_alpha_tables
 
         alpha = {d: unitizing_alpha_tables(units.take_document(i)) for i, d in enumerate(units.documents)}
@@ -273,9 +278,8 @@ def _agree(inputs: Any, *, items: str | None, raters: str | None, labels: str | 
     elif layer is not None:
         raise OptionError("--layer (layer=) applies to a project export given as the one INPUT; read other "
                           "WebAnno TSV or XMI files with accord convert --layer first")
-    if unitizing is None and (time_limit is not None or jobs not in (None, 1, "1")):
-        raise OptionError(f"{'--time-limit (time_limit=)' if time_limit is not None else '--jobs (jobs=)'} "
-                          "applies to --unitizing gamma")
+    if unitizing is None:
+        _refuse_gamma_only(time_limit, jobs)
     if unitizing is not None:
         return _unitizing(inputs, unitizing, types=types, feature=feature, format=format, sets=sets,
                           discontinuous=discontinuous, samples=samples, precision=precision, sampler=sampler,
